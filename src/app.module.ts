@@ -1,0 +1,17 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ActorAuthModule } from './actor-auth/actor-auth.module.js';
+import type { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { HttpSurfaceModule } from './surfaces/http/http.module.js';
+
+/** Wires the domains and the surfaces enabled by configuration. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database), ActorAuthModule, HttpSurfaceModule],
+    };
+  }
+}

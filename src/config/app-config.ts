@@ -1,0 +1,118 @@
+import { isLoopbackHost } from './loopback.js';
+import { parseDatabaseUrl, type DatabaseTarget } from '../database/database-url.js';
+
+/** Everything the service reads from its environment, validated once at boot. */
+export interface AppConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly database: DatabaseTarget;
+  /** `name -> key` pairs from API_KEYS; empty means single-user mode. */
+  readonly apiKeys: ReadonlyArray<{ readonly name: string; readonly key: string }>;
+  readonly llm: LlmConfig;
+  readonly historyWindow: number;
+  readonly systemPrompt: string | undefined;
+  readonly maxMessageChars: number;
+  readonly bodyLimitBytes: number;
+  /** How long SIGTERM waits for in-flight chat turns before closing the database. */
+  readonly shutdownGraceMs: number;
+}
+
+export type LlmConfig =
+  | { readonly provider: 'echo' }
+  | {
+      readonly provider: 'openai';
+      readonly baseUrl: string | undefined;
+      readonly apiKey: string;
+      readonly model: string;
+      readonly timeoutMs: number;
+      readonly maxRetries: number;
+    };
+
+/** A bad environment value; the message names the variable so the operator can fix it. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+  const apiKeys = parseApiKeys(text(env, 'API_KEYS'));
+  if (apiKeys.length === 0 && !isLoopbackHost(host)) {
+    throw new ConfigError(
+      `HOST=${host} is not a loopback address and API_KEYS is empty: refusing to serve every ` +
+        'caller as the single owner. Set API_KEYS=name:key,... or bind HOST=127.0.0.1.',
+    );
+  }
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host,
+    database: parseDatabaseUrl(text(env, 'DATABASE_URL') ?? 'sqlite:data/chat.sqlite'),
+    apiKeys,
+    llm: parseLlm(env),
+    historyWindow: integer(env, 'HISTORY_WINDOW', 20, 0, 1000),
+    systemPrompt: text(env, 'SYSTEM_PROMPT'),
+    maxMessageChars: integer(env, 'MAX_MESSAGE_CHARS', 32_000, 1, 1_000_000),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
+  };
+}
+
+function parseLlm(env: Env): LlmConfig {
+  const baseUrl = text(env, 'LLM_BASE_URL');
+  const apiKey = text(env, 'LLM_API_KEY') ?? text(env, 'OPENAI_API_KEY');
+  const model = text(env, 'LLM_MODEL');
+  // No address and no key: nothing to talk to, so the offline echo model answers.
+  if (model === 'echo' || (!baseUrl && !apiKey)) return { provider: 'echo' };
+  if (baseUrl && !/^https?:\/\//.test(baseUrl)) {
+    throw new ConfigError(`LLM_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  }
+  return {
+    provider: 'openai',
+    baseUrl,
+    // Local servers (Ollama, llama.cpp, vLLM) accept any key; the SDK insists on one.
+    apiKey: apiKey ?? 'not-needed',
+    model: model ?? 'gpt-4o-mini',
+    timeoutMs: integer(env, 'LLM_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    maxRetries: integer(env, 'LLM_MAX_RETRIES', 2, 0, 10),
+  };
+}
+
+function parseApiKeys(raw: string | undefined): AppConfig['apiKeys'] {
+  if (!raw) return [];
+  const seenNames = new Set<string>();
+  const seenKeys = new Set<string>();
+  return raw.split(',').map((entry) => {
+    const at = entry.indexOf(':');
+    const name = entry.slice(0, at).trim();
+    const key = entry.slice(at + 1).trim();
+    // The message never repeats the key itself: it is a secret.
+    if (at <= 0 || !key) throw new ConfigError('API_KEYS entries must look like name:key');
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
+      throw new ConfigError(`API_KEYS name "${name}" may only use letters, digits, "_", "." and "-"`);
+    }
+    if (key.length < 8) throw new ConfigError(`API_KEYS key for "${name}" is shorter than 8 characters`);
+    if (seenNames.has(name)) throw new ConfigError(`API_KEYS names "${name}" twice`);
+    if (seenKeys.has(key)) throw new ConfigError(`API_KEYS gives the same key to two names`);
+    seenNames.add(name);
+    seenKeys.add(key);
+    return { name, key };
+  });
+}
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Conversation } from './conversation.entity.js';
+import { Message, type MessageRole, type MessageStatus } from './message.entity.js';
+import type { ConversationCursor } from './conversation-cursor.js';
+
+export interface NewMessage {
+  readonly role: MessageRole;
+  readonly content: string;
+  readonly status?: MessageStatus;
+  readonly model?: string | null;
+  readonly promptTokens?: number | null;
+  readonly completionTokens?: number | null;
+}
+
+/**
+ * TypeORM access for conversations and messages. Every method takes the EntityManager of
+ * the unit of work it belongs to, and every read that a caller could aim at another
+ * actor's data filters on the actor in the query itself.
+ */
+@Injectable()
+export class ConversationsRepository {
+  async insertConversation(em: EntityManager, actor: string, title: string, now: Date): Promise<Conversation> {
+    const conversation = em.create(Conversation, {
+      id: randomUUID(),
+      actor,
+      title,
+      lastSeq: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await em.insert(Conversation, conversation);
+    return conversation;
+  }
+
+  findOwned(em: EntityManager, actor: string, id: string): Promise<Conversation | null> {
+    return em.findOne(Conversation, { where: { id, actor } });
+  }
+
+  async exists(em: EntityManager, id: string): Promise<boolean> {
+    return (await em.count(Conversation, { where: { id } })) > 0;
+  }
+
+  /**
+   * Appends a message with the next `seq`. Bumping `last_seq` first makes the update the
+   * conversation's write lock for the rest of the transaction, so two appends can never
+   * take the same number.
+   */
+  async appendMessage(em: EntityManager, conversation: Conversation, draft: NewMessage, now: Date): Promise<Message> {
+    await em
+      .createQueryBuilder()
+      .update(Conversation)
+      .set({ lastSeq: () => 'last_seq + 1', updatedAt: now })
+      .where('id = :id', { id: conversation.id })
+      .execute();
+    const { lastSeq } = await em.findOneOrFail(Conversation, {
+      select: { id: true, lastSeq: true },
+      where: { id: conversation.id },
+    });
+    conversation.lastSeq = lastSeq;
+    conversation.updatedAt = now;
+    const message = em.create(Message, {
+      id: randomUUID(),
+      conversationId: conversation.id,
+      seq: lastSeq,
+      role: draft.role,
+      content: draft.content,
+      status: draft.status ?? 'complete',
+      model: draft.model ?? null,
+      promptTokens: draft.promptTokens ?? null,
+      completionTokens: draft.completionTokens ?? null,
+      createdAt: now,
+    });
+    await em.insert(Message, message);
+    return message;
+  }
+
+  /**
+   * The last `limit` complete, non-empty messages before `beforeSeq`, oldest first. Walks the
+   * (conversation_id, seq) index backwards, so the cost depends on `limit`, not on how long
+   * the conversation is.
+   */
+  async recentHistory(em: EntityManager, conversationId: string, beforeSeq: number, limit: number): Promise<Message[]> {
+    if (limit <= 0) return [];
+    const newestFirst = await em
+      .createQueryBuilder(Message, 'm')
+      .where('m.conversation_id = :conversationId', { conversationId })
+      .andWhere('m.seq < :beforeSeq', { beforeSeq })
+      .andWhere("m.status = 'complete'")
+      .andWhere("m.content <> ''")
+      .orderBy('m.seq', 'DESC')
+      .limit(limit)
+      .getMany();
+    return newestFirst.reverse();
+  }
+
+  allMessages(em: EntityManager, conversationId: string): Promise<Message[]> {
+    return em.find(Message, { where: { conversationId }, order: { seq: 'ASC' } });
+  }
+
+  /** One page of the actor's conversations, most recently updated first (keyset pagination). */
+  listByActor(em: EntityManager, actor: string, limit: number, after?: ConversationCursor): Promise<Conversation[]> {
+    const query = em
+      .createQueryBuilder(Conversation, 'c')
+      .where('c.actor = :actor', { actor })
+      .orderBy('c.updated_at', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .limit(limit);
+    if (after) {
+      query.andWhere('(c.updated_at < :at OR (c.updated_at = :at AND c.id < :id))', {
+        at: after.updatedAt,
+        id: after.id,
+      });
+    }
+    return query.getMany();
+  }
+
+  /** Deletes the actor's conversation (messages go with it by cascade); false when none matched. */
+  async deleteOwned(em: EntityManager, actor: string, id: string): Promise<boolean> {
+    const result = await em.delete(Conversation, { id, actor });
+    return (result.affected ?? 0) > 0;
+  }
+}

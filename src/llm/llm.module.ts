@@ -1,0 +1,27 @@
+import { Logger, Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { EchoLlm } from './echo-llm.js';
+import { LLM_PORT, type LlmPort } from './llm.port.js';
+import { OpenAiLlm } from './openai-llm.js';
+
+/** Provides LLM_PORT: the OpenAI-compatible client when a model is configured, else the echo model. */
+@Module({
+  providers: [
+    {
+      provide: LLM_PORT,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): LlmPort => {
+        const logger = new Logger('Llm');
+        if (config.llm.provider === 'echo') {
+          logger.warn('No model configured (LLM_BASE_URL / OPENAI_API_KEY): the offline echo model answers.');
+          return new EchoLlm();
+        }
+        // The address is configuration, not a secret; the key is never logged.
+        logger.log(`Model ${config.llm.model} at ${config.llm.baseUrl ?? 'the OpenAI API'}`);
+        return new OpenAiLlm(config.llm);
+      },
+    },
+  ],
+  exports: [LLM_PORT],
+})
+export class LlmModule {}

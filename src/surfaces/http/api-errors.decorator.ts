@@ -1,0 +1,21 @@
+import { applyDecorators, type Type } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import { ErrorDto } from './dto/error.dto.js';
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input (validation, malformed JSON, message too long)',
+  401: 'Missing or invalid API key',
+  403: 'The conversation belongs to another actor',
+  404: 'No such conversation (or it belongs to another actor)',
+  413: 'Request body larger than the limit',
+  502: 'The model failed; the user message is stored',
+  503: 'The database is unreachable',
+  504: 'The model did not answer in time; the user message is stored',
+};
+
+/** Documents error answers, all with the common error body. */
+export function ApiErrors(statuses: number[], type: Type<unknown> = ErrorDto) {
+  return applyDecorators(
+    ...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status] ?? 'Error', type })),
+  );
+}

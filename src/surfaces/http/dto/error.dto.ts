@@ -1,0 +1,15 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** The body of every error answer. */
+export class ErrorDto {
+  @ApiProperty({ example: 404 }) statusCode: number;
+  @ApiProperty({ example: 'Not Found' }) error: string;
+  @ApiProperty({ example: 'Conversation 2f1c… not found' }) message: string;
+}
+
+/** A chat turn whose message was stored but whose reply failed (502, 504). */
+export class ChatErrorDto extends ErrorDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'The conversation holding the stored user message; retry in it.' })
+  conversationId?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) userMessageId?: string;
+}

@@ -1,0 +1,42 @@
+import { BadRequestException, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from '../../app.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { mountOpenApi } from './openapi.js';
+
+/**
+ * Builds the whole HTTP application (not yet listening). main.ts and the e2e tests both use
+ * it, so the tests run exactly what production runs.
+ */
+export async function createHttpApp(config: AppConfig, options: { logger?: false } = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    // New requests during shutdown get 503 while turns in flight finish.
+    return503OnClosing: true,
+    ...(options.logger === false ? { logger: false } : {}),
+  });
+  // Over the limit -> 413; malformed JSON -> 400 (Nest maps body-parser errors to HttpExceptions).
+  app.useBodyParser('json', { limit: config.bodyLimitBytes });
+  app.set('x-powered-by', false);
+  app.set('trust proxy', false);
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      exceptionFactory: (errors) => new BadRequestException(flatten(errors)),
+    }),
+  );
+  app.enableShutdownHooks();
+  mountOpenApi(app);
+  return app;
+}
+
+/** class-validator messages already name the property; nested ones get their parent's path. */
+function flatten(errors: ValidationError[], parent = ''): string[] {
+  return errors.flatMap((e) => [
+    ...Object.values(e.constraints ?? {}).map((m) => (parent ? `${parent}.${m}` : m)),
+    ...flatten(e.children ?? [], parent ? `${parent}.${e.property}` : e.property),
+  ]);
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { ChatModule } from '../../chat/chat.module.js';
+import { ConversationsModule } from '../../conversations/conversations.module.js';
+import { ChatController } from './controllers/chat.controller.js';
+import { ConversationsController } from './controllers/conversations.controller.js';
+import { HealthController } from './controllers/health.controller.js';
+import { HttpErrorFilter } from './errors/http-error.filter.js';
+
+/** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
+@Module({
+  imports: [ChatModule, ConversationsModule],
+  controllers: [ChatController, ConversationsController, HealthController],
+  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
+})
+export class HttpSurfaceModule {}
