@@ -64,8 +64,14 @@ function toModelError(error: unknown, deadlinePassed: boolean, timeoutMs: number
   if (error instanceof ModelUnavailableError) return error;
   if (error instanceof APIUserAbortError) return new ModelUnavailableError('The model call was cancelled');
   if (error instanceof APIConnectionError) return new ModelUnavailableError('Could not reach the model server');
+  if (error instanceof APIError && (error.status === 401 || error.status === 403)) {
+    // Its text may quote part of our key: say only what the operator must fix.
+    return new ModelUnavailableError(`The model server refused our credentials (${error.status}); check LLM_API_KEY`, error.status);
+  }
   if (error instanceof APIError && error.status !== undefined) {
-    return new ModelUnavailableError(`The model server answered ${error.status}: ${brief(error.message)}`, error.status);
+    // The SDK prefixes its message with the status; say it once.
+    const detail = brief(error.message.replace(new RegExp(`^${error.status}\\s*`), '')) || 'no details';
+    return new ModelUnavailableError(`The model server answered ${error.status}: ${detail}`, error.status);
   }
   // Malformed bodies, broken connections mid-response and the like arrive as plain errors.
   const reason = error instanceof Error ? error.message : String(error);

@@ -1,0 +1,158 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request the fake received, as parsed JSON. */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: {
+    model?: string;
+    messages?: Array<{ role: string; content: string }>;
+    stream?: boolean;
+    temperature?: number;
+    [key: string]: unknown;
+  };
+}
+
+/** What the fake does with the next chat completion request. */
+export type Behaviour =
+  | { kind: 'reply'; text: string; delayMs?: number; usage?: { prompt_tokens: number; completion_tokens: number } | null }
+  | { kind: 'status'; status: number; message?: string }
+  | { kind: 'hang' }
+  | { kind: 'malformed' }
+  | { kind: 'disconnect' }
+  | { kind: 'empty' };
+
+/**
+ * An OpenAI-compatible chat completions server on 127.0.0.1 for tests: real HTTP, driven by
+ * the real `openai` SDK. By default it answers `reply to: <last user message>`; queue
+ * behaviours to script failures. It records every request it receives.
+ */
+export class FakeOpenAiServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly script: Behaviour[] = [];
+  private readonly hanging = new Set<ServerResponse>();
+  private server?: Server;
+  private port = 0;
+
+  static async start(): Promise<FakeOpenAiServer> {
+    const fake = new FakeOpenAiServer();
+    await fake.listen();
+    return fake;
+  }
+
+  /** Base URL for LLM_BASE_URL. */
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/v1`;
+  }
+
+  /** Chat completion requests only, oldest first. */
+  get completions(): RecordedRequest[] {
+    return this.requests.filter((r) => r.path === '/v1/chat/completions');
+  }
+
+  get lastCompletion(): RecordedRequest {
+    const last = this.completions.at(-1);
+    if (!last) throw new Error('The fake model received no chat completion request');
+    return last;
+  }
+
+  /** Queues behaviours for the next requests, in order; afterwards the default reply resumes. */
+  enqueue(...behaviours: Behaviour[]): this {
+    this.script.push(...behaviours);
+    return this;
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.script.length = 0;
+    this.releaseHanging();
+  }
+
+  async close(): Promise<void> {
+    this.releaseHanging();
+    await new Promise<void>((resolve) => {
+      this.server?.closeAllConnections();
+      this.server?.close(() => resolve());
+    });
+  }
+
+  private releaseHanging(): void {
+    for (const res of this.hanging) res.destroy();
+    this.hanging.clear();
+  }
+
+  private listen(): Promise<void> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    return new Promise((resolve) => {
+      this.server!.listen(0, '127.0.0.1', () => {
+        this.port = (this.server!.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const path = (req.url ?? '').split('?')[0];
+    let body: RecordedRequest['body'] = {};
+    try {
+      body = raw ? JSON.parse(raw) : {};
+    } catch {
+      return json(res, 400, { error: { message: 'invalid JSON', type: 'invalid_request_error' } });
+    }
+    this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+
+    if (path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model' }] });
+    if (path !== '/v1/chat/completions' || req.method !== 'POST') {
+      return json(res, 404, { error: { message: `no route ${path}`, type: 'invalid_request_error' } });
+    }
+    const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
+    const behaviour = this.script.shift() ?? { kind: 'reply', text: `reply to: ${lastUser?.content ?? ''}` };
+    await this.perform(behaviour, body, res);
+  }
+
+  private async perform(b: Behaviour, body: RecordedRequest['body'], res: ServerResponse): Promise<void> {
+    switch (b.kind) {
+      case 'reply': {
+        if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
+        const usage = b.usage === undefined ? { prompt_tokens: 11, completion_tokens: 7 } : b.usage;
+        return json(res, 200, completion(body.model ?? 'fake-model', b.text, usage));
+      }
+      case 'empty':
+        return json(res, 200, completion(body.model ?? 'fake-model', '', null));
+      case 'status':
+        return json(res, b.status, { error: { message: b.message ?? `fake error ${b.status}`, type: 'server_error' } });
+      case 'malformed':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"id": "chatcmpl-broken", "choices": [');
+        return;
+      case 'disconnect':
+        res.socket?.destroy();
+        return;
+      case 'hang':
+        // Never answers; released on reset() or close().
+        this.hanging.add(res);
+        return;
+    }
+  }
+}
+
+function completion(model: string, text: string, usage: { prompt_tokens: number; completion_tokens: number } | null) {
+  return {
+    id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+    ...(usage ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } : {}),
+  };
+}
+
+function json(res: ServerResponse, status: number, payload: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(payload));
+}

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
+import { createHttpApp } from '../../src/surfaces/http/http-app.js';
+
+export const ALICE_KEY = 'alice-key-0123456789';
+export const BOB_KEY = 'bob-key-9876543210';
+
+export interface TestApp {
+  readonly app: NestExpressApplication;
+  readonly config: AppConfig;
+  readonly dbPath: string;
+  /** supertest agent bound to the app's HTTP server (no port needed). */
+  http(): ReturnType<typeof request>;
+  close(): Promise<void>;
+}
+
+/** A temp folder for SQLite files, removed by the returned function. */
+export function tempDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'chat-memory-test-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The real application (real pipes, guards, filters, migrations) on a real SQLite file.
+ * `env` overrides the defaults: two API keys (alice, bob) and the model at `llmBaseUrl`.
+ */
+export async function startTestApp(options: { dbPath: string; llmBaseUrl?: string; env?: Record<string, string> }): Promise<TestApp> {
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${options.dbPath}`,
+    API_KEYS: `alice:${ALICE_KEY},bob:${BOB_KEY}`,
+    ...(options.llmBaseUrl
+      ? { LLM_BASE_URL: options.llmBaseUrl, LLM_API_KEY: 'sk-test-secret', LLM_MODEL: 'fake-model', LLM_MAX_RETRIES: '0' }
+      : {}),
+    ...options.env,
+  });
+  const app = await createHttpApp(config, { logger: false });
+  await app.init();
+  return {
+    app,
+    config,
+    dbPath: options.dbPath,
+    http: () => request(app.getHttpServer()),
+    close: () => app.close(),
+  };
+}
+
+export const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
