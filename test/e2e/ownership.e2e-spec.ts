@@ -99,3 +99,21 @@ describe('authentication and ownership', () => {
     expect(Object.keys(spec.paths['/api/chat'].post.responses)).toEqual(expect.arrayContaining(['200', '403', '413', '502', '504']));
   });
 });
+
+describe('single-user mode (no API_KEYS, loopback only)', () => {
+  it('serves every request as api:owner without a key', async () => {
+    const tmp = tempDir();
+    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, env: { API_KEYS: '' } });
+    try {
+      expect(t.config.apiKeys).toEqual([]);
+      const res = await t.http().post('/api/chat').send({ message: 'no key needed' }).expect(200);
+      const list = await t.http().get('/api/conversations').expect(200);
+      expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([res.body.conversationId]);
+      // A key is ignored rather than refused: it is the same single owner.
+      await t.http().get(`/api/conversations/${res.body.conversationId}`).set(auth('anything-at-all')).expect(200);
+    } finally {
+      await t.close();
+      tmp.remove();
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import { ConfigError, loadConfig } from './app-config.js';
+import { isLoopbackHost } from './loopback.js';
+
+describe('loadConfig', () => {
+  it('runs out of the box: loopback, SQLite file, echo model, window 20', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      apiKeys: [],
+      llm: { provider: 'echo' },
+      historyWindow: 20,
+      maxMessageChars: 32_000,
+      bodyLimitBytes: 1024 * 1024,
+    });
+    expect(config.database.path).toMatch(/data\/chat\.sqlite$/);
+  });
+
+  it('parses API_KEYS into named keys', () => {
+    expect(loadConfig({ API_KEYS: 'alice:KEY1-long-enough, bob:KEY2-long-enough' }).apiKeys).toEqual([
+      { name: 'alice', key: 'KEY1-long-enough' },
+      { name: 'bob', key: 'KEY2-long-enough' },
+    ]);
+  });
+
+  it.each([
+    ['no colon', 'alicekey-long-enough', /name:key/],
+    ['an empty key', 'alice:', /name:key/],
+    ['a short key', 'alice:short', /shorter than 8/],
+    ['a name used twice', 'a:key-one-long,a:key-two-long', /names "a" twice/],
+    ['one key for two names', 'a:same-key-long,b:same-key-long', /same key/],
+    ['a name with spaces', 'al ice:key-long-enough', /may only use/],
+  ])('refuses API_KEYS with %s, without echoing the key', (_label, value, pattern) => {
+    expect(() => loadConfig({ API_KEYS: value })).toThrow(pattern);
+    try {
+      loadConfig({ API_KEYS: value });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      for (const secret of ['key-long-enough', 'key-one-long', 'same-key-long', 'alicekey']) {
+        expect((error as Error).message).not.toContain(secret);
+      }
+    }
+  });
+
+  it('refuses to serve a non-loopback address without API keys', () => {
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/not a loopback address and API_KEYS is empty/);
+    expect(loadConfig({ HOST: '0.0.0.0', API_KEYS: 'ops:key-long-enough' }).host).toBe('0.0.0.0');
+  });
+
+  it('selects the OpenAI-compatible model when an address or a key is given', () => {
+    expect(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3' }).llm).toEqual({
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: 'not-needed',
+      model: 'llama3',
+      timeoutMs: 60_000,
+      maxRetries: 2,
+    });
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).llm).toMatchObject({ provider: 'openai', apiKey: 'sk-x', model: 'gpt-4o-mini' });
+    expect(loadConfig({ LLM_API_KEY: 'a', OPENAI_API_KEY: 'b' }).llm).toMatchObject({ apiKey: 'a' });
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', LLM_MODEL: 'echo' }).llm).toEqual({ provider: 'echo' });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['HISTORY_WINDOW', '-1'],
+    ['HISTORY_WINDOW', '2.5'],
+    ['MAX_MESSAGE_CHARS', '0'],
+    ['LLM_TIMEOUT_MS', '10'],
+  ])('names the variable when %s=%s is invalid', (name, value) => {
+    expect(() => loadConfig({ [name]: value, LLM_BASE_URL: 'http://127.0.0.1:1/v1' })).toThrow(new RegExp(`^${name} must be`));
+  });
+
+  it('refuses an LLM_BASE_URL that is not http(s) and an unknown database scheme', () => {
+    expect(() => loadConfig({ LLM_BASE_URL: 'localhost:11434' })).toThrow(/LLM_BASE_URL must be an http\(s\) URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL scheme "mysql:" is not supported/);
+  });
+
+  it('resolves sqlite: paths, relative and absolute', () => {
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/chat/db.sqlite' }).database.path).toBe('/var/lib/chat/db.sqlite');
+    expect(loadConfig({ DATABASE_URL: 'sqlite:///var/lib/chat/db.sqlite' }).database.path).toBe('/var/lib/chat/db.sqlite');
+    expect(loadConfig({ DATABASE_URL: 'sqlite:rel/db.sqlite' }).database.path).toBe(`${process.cwd()}/rel/db.sqlite`);
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it.each(['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1'])('%s is loopback', (h) => {
+    expect(isLoopbackHost(h)).toBe(true);
+  });
+  it.each(['0.0.0.0', '::', '192.168.1.2', 'example.internal', '10.0.0.1'])('%s is not', (h) => {
+    expect(isLoopbackHost(h)).toBe(false);
+  });
+});

@@ -1,0 +1,127 @@
+import { DataSource } from 'typeorm';
+import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+
+describe('persistence on a real SQLite file', () => {
+  let fake: FakeOpenAiServer;
+  let tmp: ReturnType<typeof tempDir>;
+
+  beforeAll(async () => {
+    fake = await FakeOpenAiServer.start();
+  });
+  afterAll(() => fake.close());
+  beforeEach(() => {
+    fake.reset();
+    tmp = tempDir();
+  });
+  afterEach(() => tmp.remove());
+
+  const chat = (t: TestApp, message: string, conversationId?: string) =>
+    t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message, conversationId });
+
+  it('survives a restart: close the app, reopen the same file, resume with memory', async () => {
+    const dbPath = `${tmp.dir}/nested/folder/chat.sqlite`;
+    const first = await startTestApp({ dbPath, llmBaseUrl: fake.url });
+    const id = (await chat(first, 'Remember the number 42.').expect(200)).body.conversationId;
+    await chat(first, 'And the colour teal.', id).expect(200);
+    await first.close();
+
+    const second = await startTestApp({ dbPath, llmBaseUrl: fake.url });
+    try {
+      await chat(second, 'What did I ask you to remember?', id).expect(200);
+      expect(fake.lastCompletion.body.messages!.map((m) => m.content)).toEqual([
+        'Remember the number 42.',
+        'reply to: Remember the number 42.',
+        'And the colour teal.',
+        'reply to: And the colour teal.',
+        'What did I ask you to remember?',
+      ]);
+      const list = await second.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200);
+      expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([id]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('runs its migrations at start, and the schema matches the entities (no drift)', async () => {
+    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    try {
+      const ds = t.app.get(DataSource);
+      expect(await ds.showMigrations()).toBe(false);
+      const pending = await ds.driver.createSchemaBuilder().log();
+      expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+      expect(ds.options.synchronize).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('opens SQLite in WAL mode with foreign keys on and synchronous=FULL', async () => {
+    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    try {
+      const ds = t.app.get(DataSource);
+      expect(await ds.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+      expect(await ds.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
+      expect(await ds.query('PRAGMA synchronous')).toEqual([{ synchronous: 2 }]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('reads history through the (conversation_id, seq) index, newest first with a limit', async () => {
+    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    try {
+      const plan = await t.app
+        .get(DataSource)
+        .query(
+          "EXPLAIN QUERY PLAN SELECT * FROM messages WHERE conversation_id = 'x' AND seq < 100 AND status = 'complete' AND content <> '' ORDER BY seq DESC LIMIT 20",
+        );
+      const details = plan.map((row: { detail: string }) => row.detail).join(' | ');
+      expect(details).toContain('uq_messages_conversation_seq');
+      expect(details).not.toContain('TEMP B-TREE');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps writes intact under concurrent turns: every message stored once, seq without gaps', async () => {
+    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    try {
+      const id = (await chat(t, 'start').expect(200)).body.conversationId;
+      const turns = 40;
+      const results = await Promise.all(Array.from({ length: turns }, (_, i) => chat(t, `parallel ${i}`, id)));
+      expect(results.map((r) => r.status)).toEqual(Array(turns).fill(200));
+      const fresh = await Promise.all(Array.from({ length: 20 }, (_, i) => chat(t, `new ${i}`)));
+      expect(new Set(fresh.map((r) => r.body.conversationId)).size).toBe(20);
+
+      const messages = (await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body.messages;
+      expect(messages.map((m: { seq: number }) => m.seq)).toEqual(Array.from({ length: 2 + turns * 2 }, (_, i) => i + 1));
+      const userContents = messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content);
+      expect(userContents.sort()).toEqual(['start', ...Array.from({ length: turns }, (_, i) => `parallel ${i}`)].sort());
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('finishes a turn in flight on shutdown before closing the database', async () => {
+    const dbPath = `${tmp.dir}/chat.sqlite`;
+    const t = await startTestApp({ dbPath, llmBaseUrl: fake.url });
+    fake.enqueue({ kind: 'reply', text: 'slow but stored', delayMs: 400 });
+    // supertest sends on then(); start it now and close while the model is still answering.
+    const pending = chat(t, 'take your time').then((r) => r);
+    const started = Date.now();
+    while (fake.completions.length === 0 && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 10));
+    expect(fake.completions).toHaveLength(1);
+    const [res] = await Promise.all([pending, t.close()]);
+    expect(res.status).toBe(200);
+    expect(res.body.reply).toBe('slow but stored');
+
+    const reopened = await startTestApp({ dbPath });
+    try {
+      const stored = await reopened.http().get(`/api/conversations/${res.body.conversationId}`).set(auth(ALICE_KEY)).expect(200);
+      expect(stored.body.messages.map((m: { content: string }) => m.content)).toEqual(['take your time', 'slow but stored']);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
