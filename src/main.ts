@@ -16,6 +16,15 @@ async function bootstrap(): Promise<void> {
     throw error;
   }
   const app = await createHttpApp(config);
+  // Nest closes the app on these signals (turns in flight finish first); this bounds the wait.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      setTimeout(() => {
+        logger.error(`Shutdown did not finish within SHUTDOWN_GRACE_MS (${config.shutdownGraceMs} ms); exiting`);
+        process.exit(1);
+      }, config.shutdownGraceMs + 2_000).unref();
+    });
+  }
   await app.listen(config.port, config.host);
   const mode = config.apiKeys.length
     ? `${config.apiKeys.length} API key(s)`

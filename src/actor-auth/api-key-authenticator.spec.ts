@@ -1,9 +1,10 @@
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
+import { hashApiKey } from './api-key-hash.js';
 
 describe('ApiKeyAuthenticator', () => {
   const auth = new ApiKeyAuthenticator([
-    { name: 'alice', key: 'alice-key-123' },
-    { name: 'bob', key: 'bob-key-456' },
+    { name: 'alice', keyHash: hashApiKey('alice-key-123') },
+    { name: 'bob', keyHash: hashApiKey('bob-key-456') },
   ]);
 
   it('maps each key to its api: actor', () => {
@@ -15,11 +16,6 @@ describe('ApiKeyAuthenticator', () => {
     for (const key of ['alice-key-12', 'alice-key-1234', ' alice-key-123', 'ALICE-KEY-123', '', undefined]) {
       expect(auth.authenticate(key)).toBeUndefined();
     }
-  });
-
-  it('keeps no key in clear, only hashes', () => {
-    expect(JSON.stringify(auth)).not.toContain('alice-key-123');
-    expect(JSON.stringify(auth)).not.toContain('bob-key-456');
   });
 
   it('is single-user without keys: everyone is api:owner', () => {

@@ -1,25 +1,23 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import type { ConfiguredApiKey } from '../config/app-config.js';
 import { apiActor, SINGLE_USER_ACTOR, type Actor } from './actor.js';
+import { hashApiKey } from './api-key-hash.js';
 
 interface KeyRecord {
   readonly actor: Actor;
   readonly hash: Buffer;
 }
 
-export function hashApiKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
-}
-
 /**
- * Resolves a presented API key to its actor. Only SHA-256 hashes of the configured keys are
- * kept, and a presented key is compared with every one of them in constant time, so neither
+ * Resolves a presented API key to its actor. Only SHA-256 hashes of the configured keys exist
+ * (the configuration hashes them as it reads them), and a presented key is compared with every one of them in constant time, so neither
  * timing nor a memory dump gives a key away.
  */
 export class ApiKeyAuthenticator {
   private readonly records: readonly KeyRecord[];
 
-  constructor(keys: ReadonlyArray<{ readonly name: string; readonly key: string }>) {
-    this.records = keys.map(({ name, key }) => ({ actor: apiActor(name), hash: hashApiKey(key) }));
+  constructor(keys: ReadonlyArray<ConfiguredApiKey>) {
+    this.records = keys.map(({ name, keyHash }) => ({ actor: apiActor(name), hash: keyHash }));
   }
 
   /** No keys configured: every caller is the single owner (only allowed on loopback, see config). */

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './app-config.js';
+import { hashApiKey } from '../actor-auth/api-key-hash.js';
 import { isLoopbackHost } from './loopback.js';
 
 describe('loadConfig', () => {
@@ -16,11 +17,13 @@ describe('loadConfig', () => {
     expect(config.database.path).toMatch(/data\/chat\.sqlite$/);
   });
 
-  it('parses API_KEYS into named keys', () => {
-    expect(loadConfig({ API_KEYS: 'alice:KEY1-long-enough, bob:KEY2-long-enough' }).apiKeys).toEqual([
-      { name: 'alice', key: 'KEY1-long-enough' },
-      { name: 'bob', key: 'KEY2-long-enough' },
+  it('parses API_KEYS into named key hashes, keeping no key in clear', () => {
+    const config = loadConfig({ API_KEYS: 'alice:KEY1-long-enough, bob:KEY2-long-enough' });
+    expect(config.apiKeys).toEqual([
+      { name: 'alice', keyHash: hashApiKey('KEY1-long-enough') },
+      { name: 'bob', keyHash: hashApiKey('KEY2-long-enough') },
     ]);
+    expect(JSON.stringify(config)).not.toContain('long-enough');
   });
 
   it.each([
@@ -30,6 +33,7 @@ describe('loadConfig', () => {
     ['a name used twice', 'a:key-one-long,a:key-two-long', /names "a" twice/],
     ['one key for two names', 'a:same-key-long,b:same-key-long', /same key/],
     ['a name with spaces', 'al ice:key-long-enough', /may only use/],
+    ['whitespace inside a key', 'alice:key-long enough', /contains whitespace/],
   ])('refuses API_KEYS with %s, without echoing the key', (_label, value, pattern) => {
     expect(() => loadConfig({ API_KEYS: value })).toThrow(pattern);
     try {
@@ -68,6 +72,8 @@ describe('loadConfig', () => {
     ['HISTORY_WINDOW', '2.5'],
     ['MAX_MESSAGE_CHARS', '0'],
     ['LLM_TIMEOUT_MS', '10'],
+    ['PORT', '1e3'],
+    ['PORT', '0x10'],
   ])('names the variable when %s=%s is invalid', (name, value) => {
     expect(() => loadConfig({ [name]: value, LLM_BASE_URL: 'http://127.0.0.1:1/v1' })).toThrow(new RegExp(`^${name} must be`));
   });
@@ -75,6 +81,16 @@ describe('loadConfig', () => {
   it('refuses an LLM_BASE_URL that is not http(s) and an unknown database scheme', () => {
     expect(() => loadConfig({ LLM_BASE_URL: 'localhost:11434' })).toThrow(/LLM_BASE_URL must be an http\(s\) URL/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL scheme "mysql:" is not supported/);
+    // Checked even while the echo model answers.
+    expect(() => loadConfig({ LLM_MODEL: 'echo', LLM_BASE_URL: 'nope' })).toThrow(/LLM_BASE_URL must be/);
+  });
+
+  it('accepts the SDK\'s own OPENAI_BASE_URL and strips brackets from an IPv6 HOST', () => {
+    expect(loadConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1' }).llm).toMatchObject({
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:8000/v1',
+    });
+    expect(loadConfig({ HOST: '[::1]' }).host).toBe('::1');
   });
 
   it('resolves sqlite: paths, relative and absolute', () => {

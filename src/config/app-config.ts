@@ -1,3 +1,4 @@
+import { hashApiKey } from '../actor-auth/api-key-hash.js';
 import { isLoopbackHost } from './loopback.js';
 import { parseDatabaseUrl, type DatabaseTarget } from '../database/database-url.js';
 
@@ -6,8 +7,8 @@ export interface AppConfig {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseTarget;
-  /** `name -> key` pairs from API_KEYS; empty means single-user mode. */
-  readonly apiKeys: ReadonlyArray<{ readonly name: string; readonly key: string }>;
+  /** Named SHA-256 hashes of the keys in API_KEYS (the keys themselves are not kept); empty means single-user mode. */
+  readonly apiKeys: ReadonlyArray<ConfiguredApiKey>;
   readonly llm: LlmConfig;
   readonly historyWindow: number;
   readonly systemPrompt: string | undefined;
@@ -15,6 +16,11 @@ export interface AppConfig {
   readonly bodyLimitBytes: number;
   /** How long SIGTERM waits for in-flight chat turns before closing the database. */
   readonly shutdownGraceMs: number;
+}
+
+export interface ConfiguredApiKey {
+  readonly name: string;
+  readonly keyHash: Buffer;
 }
 
 export type LlmConfig =
@@ -38,7 +44,8 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 type Env = Readonly<Record<string, string | undefined>>;
 
 export function loadConfig(env: Env = process.env): AppConfig {
-  const host = text(env, 'HOST') ?? '127.0.0.1';
+  // "[::1]" is how people write IPv6 in URLs; listen() wants it bare.
+  const host = (text(env, 'HOST') ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
   const apiKeys = parseApiKeys(text(env, 'API_KEYS'));
   if (apiKeys.length === 0 && !isLoopbackHost(host)) {
     throw new ConfigError(
@@ -61,22 +68,27 @@ export function loadConfig(env: Env = process.env): AppConfig {
 }
 
 function parseLlm(env: Env): LlmConfig {
-  const baseUrl = text(env, 'LLM_BASE_URL');
+  // OPENAI_BASE_URL is the SDK's own name for it; accepting it keeps the echo decision honest.
+  const baseUrlName = text(env, 'LLM_BASE_URL') ? 'LLM_BASE_URL' : 'OPENAI_BASE_URL';
+  const baseUrl = text(env, baseUrlName);
   const apiKey = text(env, 'LLM_API_KEY') ?? text(env, 'OPENAI_API_KEY');
   const model = text(env, 'LLM_MODEL');
+  // Checked even when the echo model is chosen, so a typo shows before switching models.
+  if (baseUrl && !/^https?:\/\/[^\s]+$/.test(baseUrl)) {
+    throw new ConfigError(`${baseUrlName} must be an http(s) URL, got "${baseUrl}"`);
+  }
+  const timeoutMs = integer(env, 'LLM_TIMEOUT_MS', 60_000, 100, 3_600_000);
+  const maxRetries = integer(env, 'LLM_MAX_RETRIES', 2, 0, 10);
   // No address and no key: nothing to talk to, so the offline echo model answers.
   if (model === 'echo' || (!baseUrl && !apiKey)) return { provider: 'echo' };
-  if (baseUrl && !/^https?:\/\//.test(baseUrl)) {
-    throw new ConfigError(`LLM_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
-  }
   return {
     provider: 'openai',
     baseUrl,
     // Local servers (Ollama, llama.cpp, vLLM) accept any key; the SDK insists on one.
     apiKey: apiKey ?? 'not-needed',
     model: model ?? 'gpt-4o-mini',
-    timeoutMs: integer(env, 'LLM_TIMEOUT_MS', 60_000, 100, 3_600_000),
-    maxRetries: integer(env, 'LLM_MAX_RETRIES', 2, 0, 10),
+    timeoutMs,
+    maxRetries,
   };
 }
 
@@ -94,11 +106,12 @@ function parseApiKeys(raw: string | undefined): AppConfig['apiKeys'] {
       throw new ConfigError(`API_KEYS name "${name}" may only use letters, digits, "_", "." and "-"`);
     }
     if (key.length < 8) throw new ConfigError(`API_KEYS key for "${name}" is shorter than 8 characters`);
+    if (/\s/.test(key)) throw new ConfigError(`API_KEYS key for "${name}" contains whitespace`);
     if (seenNames.has(name)) throw new ConfigError(`API_KEYS names "${name}" twice`);
     if (seenKeys.has(key)) throw new ConfigError(`API_KEYS gives the same key to two names`);
     seenNames.add(name);
     seenKeys.add(key);
-    return { name, key };
+    return { name, keyHash: hashApiKey(key) };
   });
 }
 
@@ -110,8 +123,8 @@ function text(env: Env, name: string): string | undefined {
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = text(env, name);
   if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
+  const value = /^-?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;

@@ -112,7 +112,13 @@ describe('persistence on a real SQLite file', () => {
     const started = Date.now();
     while (fake.completions.length === 0 && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 10));
     expect(fake.completions).toHaveLength(1);
-    const [res] = await Promise.all([pending, t.close()]);
+    const closing = t.close();
+    await new Promise((r) => setTimeout(r, 50));
+    // A request arriving while the turn drains is turned away with a JSON 503.
+    const late = await t.http().get('/api/conversations').set(auth(ALICE_KEY));
+    expect(late.status).toBe(503);
+    expect(late.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: expect.stringMatching(/shutting down/) });
+    const [res] = await Promise.all([pending, closing]);
     expect(res.status).toBe(200);
     expect(res.body.reply).toBe('slow but stored');
 

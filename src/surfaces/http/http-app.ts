@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from '../../app.module.js';
 import type { AppConfig } from '../../config/app-config.js';
+import { HttpDrain } from './http-drain.js';
 import { mountOpenApi } from './openapi.js';
 
 /**
@@ -12,10 +13,9 @@ import { mountOpenApi } from './openapi.js';
 export async function createHttpApp(config: AppConfig, options: { logger?: false } = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
-    // New requests during shutdown get 503 while turns in flight finish.
-    return503OnClosing: true,
     ...(options.logger === false ? { logger: false } : {}),
   });
+  app.use(app.get(HttpDrain).middleware);
   // Over the limit -> 413; malformed JSON -> 400 (Nest maps body-parser errors to HttpExceptions).
   app.useBodyParser('json', { limit: config.bodyLimitBytes });
   app.set('x-powered-by', false);

@@ -10,7 +10,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Every route except /health needs "Authorization: Bearer <API key>" unless the server runs in single-user mode.',
     )
     .setVersion('0.1.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key from API_KEYS' })
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key from API_KEYS' })
     .build();
   return SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller, method) => method,

@@ -26,7 +26,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     if (error instanceof InvalidInputError) return sendError(response, HttpStatus.BAD_REQUEST, error.message);
     if (error instanceof ChatTurnFailedError) {
-      return sendError(response, modelStatus(error.cause), `${error.message}. Your message was saved; retry in this conversation.`, {
+      return sendError(response, modelStatus(error.cause), `${error.message}. Your message was saved in the conversation.`, {
         conversationId: error.conversationId,
         userMessageId: error.userMessageId,
       });
