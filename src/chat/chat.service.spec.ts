@@ -1,8 +1,10 @@
 import { Test, type TestingModule } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
 import { apiActor } from '../actor-auth/actor.js';
 import { loadConfig } from '../config/app-config.js';
 import { ConfigModule } from '../config/config.module.js';
 import {
+  ConversationBusyError,
   ConversationNotFoundError,
   ForbiddenConversationError,
   InvalidInputError,
@@ -10,23 +12,52 @@ import {
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import { DatabaseModule } from '../database/database.module.js';
-import { ModelTimeoutError } from '../llm/llm.errors.js';
+import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from '../llm/llm.errors.js';
 import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort } from '../llm/llm.port.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { ChatService } from './chat.service.js';
+import { ReplyGenerator } from './reply-generator.js';
+
+type Step = (req: CompletionRequest, onDelta: (t: string) => void) => Promise<Completion>;
 
 /** A scripted model: each call runs the next step, or answers "ok". */
 class ScriptedLlm implements LlmPort {
   readonly defaultModel = 'scripted';
   readonly calls: CompletionRequest[] = [];
-  readonly steps: Array<(req: CompletionRequest) => Promise<Completion>> = [];
+  readonly steps: Step[] = [];
 
-  async complete(request: CompletionRequest): Promise<Completion> {
+  complete(request: CompletionRequest): Promise<Completion> {
+    return this.next(request, () => undefined);
+  }
+
+  stream(request: CompletionRequest, onDelta: (t: string) => void): Promise<Completion> {
+    return this.next(request, onDelta);
+  }
+
+  private async next(request: CompletionRequest, onDelta: (t: string) => void): Promise<Completion> {
     this.calls.push(request);
     const step = this.steps.shift();
-    return step ? step(request) : { content: 'ok', model: 'scripted', usage: { promptTokens: 3, completionTokens: 1 } };
+    if (step) return step(request, onDelta);
+    onDelta('ok');
+    return { content: 'ok', model: 'scripted', usage: { promptTokens: 3, completionTokens: 1 } };
   }
 }
+
+/** A model call that waits until released, or until its request is aborted. */
+function heldStep(): { step: Step; release: (text: string) => void } {
+  let release!: (text: string) => void;
+  const step: Step = (req, onDelta) =>
+    new Promise((resolve, reject) => {
+      onDelta('partial ');
+      req.signal?.addEventListener('abort', () => reject(new ModelCancelledError()));
+      release = (text) => resolve({ content: text, model: 'scripted', usage: null });
+    });
+  return { step, release: (text) => release(text) };
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+};
 
 describe('ChatService', () => {
   const alice = apiActor('alice');
@@ -38,10 +69,17 @@ describe('ChatService', () => {
 
   beforeEach(async () => {
     llm = new ScriptedLlm();
-    const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', HISTORY_WINDOW: '4', SYSTEM_PROMPT: 'sys', MAX_MESSAGE_CHARS: '50' });
+    const config = loadConfig({
+      DATABASE_URL: 'sqlite::memory:',
+      HISTORY_WINDOW: '4',
+      SYSTEM_PROMPT: 'sys',
+      MAX_MESSAGE_CHARS: '50',
+      STREAM_FLUSH_MS: '20',
+      REPLY_LEASE_MS: '1000',
+    });
     module = await Test.createTestingModule({
       imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database), ConversationsModule],
-      providers: [ChatService, { provide: LLM_PORT, useValue: llm }],
+      providers: [ChatService, ReplyGenerator, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();
     chat = module.get(ChatService);
@@ -49,16 +87,24 @@ describe('ChatService', () => {
   });
   afterEach(() => module.close());
 
-  it('commits the user message before the model is called', async () => {
+  const onlyConversation = async () => {
+    const page = await conversations.list(alice, 10);
+    return conversations.getWithMessages(alice, page.items[0].id);
+  };
+
+  it('commits the question, and an empty streaming reply, before the model is called', async () => {
     llm.steps.push(async () => {
-      const page = await conversations.list(alice, 10);
-      const stored = await conversations.getWithMessages(alice, page.items[0].id);
-      expect(stored.messages.map((m) => [m.role, m.content])).toEqual([['user', 'hello']]);
+      const { messages } = await onlyConversation();
+      expect(messages.map((m) => [m.seq, m.role, m.content, m.status])).toEqual([
+        [1, 'user', 'hello', 'complete'],
+        [2, 'assistant', '', 'streaming'],
+      ]);
       return { content: 'hi!', model: 'scripted', usage: null };
     });
     const result = await chat.send(alice, { message: 'hello' });
-    expect(result).toMatchObject({ reply: 'hi!', created: true, title: 'hello' });
-    expect(llm.calls).toHaveLength(1);
+    expect(result).toMatchObject({ reply: 'hi!', created: true, title: 'hello', status: 'complete' });
+    const { messages } = await onlyConversation();
+    expect(messages[1]).toMatchObject({ id: result.messageId, content: 'hi!', status: 'complete', leaseUntil: null });
   });
 
   it('replays the system prompt and the last HISTORY_WINDOW messages', async () => {
@@ -74,29 +120,96 @@ describe('ChatService', () => {
     ]);
   });
 
-  it('records a failed reply and raises ChatTurnFailedError with the ids', async () => {
+  it('records a failed reply with its error and raises ChatTurnFailedError with the ids', async () => {
     llm.steps.push(() => Promise.reject(new ModelTimeoutError(1000)));
-    const error = await chat.send(alice, { message: 'will fail' }).catch((e: unknown) => e);
+    const error = (await chat.send(alice, { message: 'will fail' }).catch((e: unknown) => e)) as ChatTurnFailedError;
     expect(error).toBeInstanceOf(ChatTurnFailedError);
-    const failed = error as ChatTurnFailedError;
-    expect(failed.cause).toBeInstanceOf(ModelTimeoutError);
-    const stored = await conversations.getWithMessages(alice, failed.conversationId);
-    expect(stored.messages.map((m) => [m.id === failed.userMessageId, m.role, m.status])).toEqual([
-      [true, 'user', 'complete'],
-      [false, 'assistant', 'failed'],
+    expect(error.status).toBe(504);
+    const { messages } = await conversations.getWithMessages(alice, error.conversationId);
+    expect(messages.map((m) => [m.id, m.role, m.status, m.errorStatus])).toEqual([
+      [error.userMessageId, 'user', 'complete', null],
+      [error.messageId, 'assistant', 'failed', 504],
     ]);
   });
 
-  it('wraps any error the port throws, not only model errors', async () => {
+  it('keeps the partial text of a stream that breaks off', async () => {
+    llm.steps.push(async (_req, onDelta) => {
+      onDelta('Half an ');
+      onDelta('answer');
+      throw new ModelUnavailableError("The model's stream ended before the reply was finished");
+    });
+    const deltas: string[] = [];
+    const outcome = await chat.stream(alice, { message: 'tell me' }, { started: () => undefined, delta: (t) => deltas.push(t) });
+    expect(deltas).toEqual(['Half an ', 'answer']);
+    expect(outcome).toMatchObject({ status: 'failed', content: 'Half an answer', error: { status: 502 } });
+    const { messages } = await onlyConversation();
+    expect(messages[1]).toMatchObject({ status: 'failed', content: 'Half an answer', errorStatus: 502 });
+  });
+
+  it('turns any error the port throws into a 502 failure, not only model errors', async () => {
     llm.steps.push(() => Promise.reject(new TypeError('socket hang up')));
-    const error = await chat.send(alice, { message: 'x' }).catch((e: unknown) => e);
+    const error = (await chat.send(alice, { message: 'x' }).catch((e: unknown) => e)) as ChatTurnFailedError;
     expect(error).toBeInstanceOf(ChatTurnFailedError);
-    expect((error as ChatTurnFailedError).message).toContain('socket hang up');
+    expect(error.status).toBe(502);
+    expect(error.message).toContain('socket hang up');
+  });
+
+  it('refuses a second turn while a reply is being generated, and stores nothing for it', async () => {
+    const held = heldStep();
+    llm.steps.push(held.step);
+    const first = chat.send(alice, { message: 'first' });
+    await until(() => llm.calls.length === 1);
+    const { conversation } = await onlyConversation();
+    await expect(chat.send(alice, { message: 'second', conversationId: conversation.id })).rejects.toBeInstanceOf(ConversationBusyError);
+    await expect(chat.regenerate(alice, conversation.id)).rejects.toBeInstanceOf(ConversationBusyError);
+    held.release('done');
+    expect((await first).reply).toBe('done');
+    const { messages } = await onlyConversation();
+    expect(messages.map((m) => m.content)).toEqual(['first', 'done']);
+    await chat.send(alice, { message: 'now it is free', conversationId: conversation.id });
+  });
+
+  it('cancels a reply in progress: partial text kept, status cancelled', async () => {
+    const held = heldStep();
+    llm.steps.push(held.step);
+    const turn = chat.stream(alice, { message: 'long story' }, { started: () => undefined, delta: () => undefined });
+    await until(() => llm.calls.length === 1);
+    const { messages } = await onlyConversation();
+    await new Promise((r) => setTimeout(r, 40)); // let a progress tick save the partial text
+    const cancelled = await chat.cancel(alice, messages[1].conversationId, messages[1].id);
+    expect(cancelled).toMatchObject({ status: 'cancelled', content: 'partial ' });
+    expect(await turn).toMatchObject({ status: 'cancelled', content: 'partial ' });
+  });
+
+  it('regenerates the last answer and keeps the replaced one in versions', async () => {
+    llm.steps.push(async () => ({ content: 'first answer', model: 'scripted', usage: null }));
+    const first = await chat.send(alice, { message: 'question' });
+    llm.steps.push(async () => ({ content: 'second answer', model: 'scripted', usage: null }));
+    const again = await chat.regenerate(alice, first.conversationId);
+    expect(again).toMatchObject({ messageId: first.messageId, reply: 'second answer', created: false });
+    expect(llm.calls.at(-1)!.messages).toEqual([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'question' },
+    ]);
+    const { messages } = await onlyConversation();
+    expect(messages).toHaveLength(2);
+    expect(messages[1].versions).toEqual([expect.objectContaining({ content: 'first answer', status: 'complete' })]);
+  });
+
+  it('closes a reply whose generator died (lease expired) and lets the next turn through', async () => {
+    const { conversationId, messageId } = await chat.send(alice, { message: 'q1' });
+    const ds = module.get(DataSource);
+    await ds.query(`UPDATE messages SET status = 'streaming', lease_until = '2000-01-01 00:00:00.000' WHERE id = ?`, [messageId]);
+    await chat.send(alice, { message: 'q2', conversationId });
+    const { messages } = await conversations.getWithMessages(alice, conversationId);
+    expect(messages.map((m) => m.status)).toEqual(['complete', 'failed', 'complete', 'complete']);
+    expect(messages[1].errorMessage).toMatch(/interrupted/);
   });
 
   it("refuses another actor's conversation and stores nothing in it", async () => {
     const { conversationId } = await chat.send(alice, { message: 'mine' });
     await expect(chat.send(bob, { message: 'intrude', conversationId })).rejects.toBeInstanceOf(ForbiddenConversationError);
+    await expect(chat.regenerate(bob, conversationId)).rejects.toBeInstanceOf(ForbiddenConversationError);
     await expect(conversations.getWithMessages(bob, conversationId)).rejects.toBeInstanceOf(ForbiddenConversationError);
     await expect(conversations.delete(bob, conversationId)).rejects.toBeInstanceOf(ForbiddenConversationError);
     expect((await conversations.getWithMessages(alice, conversationId)).messages).toHaveLength(2);
@@ -117,15 +230,15 @@ describe('ChatService', () => {
   });
 
   it('waits for turns in flight on shutdown', async () => {
-    let release!: () => void;
-    llm.steps.push(() => new Promise((resolve) => (release = () => resolve({ content: 'late', model: 'scripted', usage: null }))));
+    const held = heldStep();
+    llm.steps.push(held.step);
     const turn = chat.send(alice, { message: 'slow' });
-    while (llm.calls.length === 0) await new Promise((r) => setImmediate(r));
+    await until(() => llm.calls.length === 1);
     let shutdownDone = false;
     const shutdown = chat.beforeApplicationShutdown().then(() => (shutdownDone = true));
     await new Promise((r) => setTimeout(r, 20));
     expect(shutdownDone).toBe(false);
-    release();
+    held.release('late');
     await shutdown;
     expect((await turn).reply).toBe('late');
   });

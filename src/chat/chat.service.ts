@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { ConversationsService } from '../conversations/conversations.service.js';
-import { ModelUnavailableError } from '../llm/llm.errors.js';
-import { LLM_PORT, type Completion, type LlmPort } from '../llm/llm.port.js';
+import type { Message } from '../conversations/message.entity.js';
+import { TurnsService, type ReplyOutcome, type StartedTurn } from '../conversations/turns.service.js';
+import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import { ChatTurnFailedError } from './chat.errors.js';
-import { buildContext } from './context-window.js';
+import { ReplyGenerator } from './reply-generator.js';
 
 export interface ChatRequest {
   readonly message: string;
@@ -19,15 +19,24 @@ export interface ChatResult {
   readonly userMessageId: string;
   readonly messageId: string;
   readonly reply: string;
-  readonly model: string;
-  readonly usage: Completion['usage'];
+  /** `complete`, or `cancelled` when a stop request ended the reply early. */
+  readonly status: 'complete' | 'cancelled';
+  readonly model: string | null;
+  readonly usage: ReplyOutcome['usage'];
+}
+
+/** What a streaming caller is told as the turn goes. */
+export interface TurnEvents {
+  /** The question and the empty reply are stored; generation starts right after. */
+  started(turn: StartedTurn): void;
+  delta(text: string): void;
 }
 
 /**
- * One chat turn for any surface. Promises: the user's message is committed before the model
- * is called; the reply is stored before it is returned; a model failure is recorded and
- * raised as ChatTurnFailedError, never swallowed; no database transaction stays open while
- * the model works. On shutdown, turns in flight are allowed to finish.
+ * Chat turns for every surface. Promises: the question is committed before the model is
+ * called; a reply is stored before it is reported done; a model failure is recorded on the
+ * reply and reported, never swallowed; no transaction stays open while the model works; a
+ * turn runs to its end even if its client leaves; on shutdown, turns in flight finish.
  */
 @Injectable()
 export class ChatService implements BeforeApplicationShutdown {
@@ -35,73 +44,82 @@ export class ChatService implements BeforeApplicationShutdown {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
-    private readonly conversations: ConversationsService,
+    private readonly turns: TurnsService,
+    private readonly generator: ReplyGenerator,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  send(actor: Actor, request: ChatRequest): Promise<ChatResult> {
-    const turn = this.runTurn(actor, request);
-    this.inFlight.add(turn);
-    void turn.finally(() => this.inFlight.delete(turn)).catch(() => undefined);
-    return turn;
+  /** One turn, answered when the reply is stored. */
+  async send(actor: Actor, request: ChatRequest): Promise<ChatResult> {
+    const turn = await this.startTurn(actor, request);
+    return toResult(turn, await this.track(this.generator.run(turn, { stream: false })));
   }
 
-  private async runTurn(actor: Actor, request: ChatRequest): Promise<ChatResult> {
-    const window = this.config.historyWindow;
-    const turn = await this.conversations.beginUserTurn(actor, request.conversationId, request.message, window);
-    const { conversation, userMessage } = turn;
-    const messages = buildContext({
-      systemPrompts: [this.config.systemPrompt],
-      history: turn.history,
-      window,
-      newMessage: userMessage.content,
-    });
-
-    let completion: Completion;
-    try {
-      completion = await this.llm.complete({ messages });
-    } catch (error) {
-      const cause = error instanceof ModelUnavailableError ? error : new ModelUnavailableError(String(error));
-      await this.recordFailure(actor, conversation.id, cause);
-      throw new ChatTurnFailedError(cause, conversation.id, userMessage.id);
-    }
-
-    const reply = await this.conversations.appendMessage(actor, conversation.id, {
-      role: 'assistant',
-      content: completion.content,
-      model: completion.model,
-      promptTokens: completion.usage?.promptTokens ?? null,
-      completionTokens: completion.usage?.completionTokens ?? null,
-    });
-    return {
-      conversationId: conversation.id,
-      title: conversation.title,
-      created: turn.created,
-      userMessageId: userMessage.id,
-      messageId: reply.id,
-      reply: reply.content,
-      model: completion.model,
-      usage: completion.usage,
-    };
+  /** One turn whose reply streams to `events`; resolves with the stored outcome. */
+  async stream(actor: Actor, request: ChatRequest, events: TurnEvents): Promise<ReplyOutcome> {
+    const turn = await this.startTurn(actor, request);
+    events.started(turn);
+    return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text) }));
   }
 
-  /** Keeps a trace of the failed reply (never replayed to the model); the turn's error still goes up. */
-  private async recordFailure(actor: Actor, conversationId: string, cause: ModelUnavailableError): Promise<void> {
-    this.logger.warn(`Model call failed in conversation ${conversationId}: ${cause.code}`);
-    try {
-      await this.conversations.appendMessage(actor, conversationId, {
-        role: 'assistant',
-        content: '',
-        status: 'failed',
-        model: this.llm.defaultModel,
-      });
-    } catch (error) {
-      this.logger.error(`Could not record the failed reply in ${conversationId}: ${(error as Error).message}`);
+  /** Answers the conversation's last question again; the replaced answer is kept in `versions`. */
+  async regenerate(actor: Actor, conversationId: string): Promise<ChatResult> {
+    const turn = await this.turns.startRegeneration(actor, conversationId, this.config.historyWindow, this.llm.defaultModel);
+    return toResult(turn, await this.track(this.generator.run(turn, { stream: false })));
+  }
+
+  async regenerateStream(actor: Actor, conversationId: string, events: TurnEvents): Promise<ReplyOutcome> {
+    const turn = await this.turns.startRegeneration(actor, conversationId, this.config.historyWindow, this.llm.defaultModel);
+    events.started(turn);
+    return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text) }));
+  }
+
+  /**
+   * Follows a reply from the database (so from any instance): `onDelta` gets the text stored so
+   * far, then each addition, until the reply ends. Resolves with the final message, or with
+   * the message as it stands if `signal` aborts first.
+   */
+  async follow(actor: Actor, conversationId: string, messageId: string, onDelta: (text: string) => void, signal?: AbortSignal): Promise<Message> {
+    let sent = '';
+    for (;;) {
+      const message = await this.turns.readMessage(actor, conversationId, messageId);
+      // A regeneration restarts the text; follow the new answer from its start.
+      if (!message.content.startsWith(sent)) sent = '';
+      if (message.content.length > sent.length) {
+        onDelta(message.content.slice(sent.length));
+        sent = message.content;
+      }
+      if (message.status !== 'streaming' || signal?.aborted) return message;
+      await sleep(this.config.streamFlushMs, signal);
     }
   }
 
-  /** SIGTERM: let turns in flight store their replies before the database closes. */
+  /**
+   * Stops a reply being generated, on whichever instance generates it, and waits (briefly) for
+   * it to close. Returns the message as it then stands; an already finished reply is unchanged.
+   */
+  async cancel(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
+    let message = await this.turns.requestCancel(actor, conversationId, messageId);
+    const deadline = Date.now() + Math.max(2_000, this.config.streamFlushMs * 10);
+    while (message.status === 'streaming' && Date.now() < deadline) {
+      await sleep(Math.min(50, this.config.streamFlushMs));
+      message = await this.turns.readMessage(actor, conversationId, messageId);
+    }
+    return message;
+  }
+
+  private startTurn(actor: Actor, request: ChatRequest): Promise<StartedTurn> {
+    return this.turns.startTurn(actor, request.conversationId, request.message, this.config.historyWindow, this.llm.defaultModel);
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
+    return work;
+  }
+
+  /** SIGTERM: let replies being generated finish and be stored before the database closes. */
   async beforeApplicationShutdown(): Promise<void> {
     if (this.inFlight.size === 0) return;
     this.logger.log(`Waiting for ${this.inFlight.size} chat turn(s) in flight`);
@@ -112,4 +130,28 @@ export class ChatService implements BeforeApplicationShutdown {
     await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
     clearTimeout(timer);
   }
+}
+
+function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {
+  const ids = { conversationId: turn.conversation.id, userMessageId: turn.question.id, messageId: turn.reply.id };
+  if (outcome.status === 'failed') {
+    const error = outcome.error ?? { status: 502, message: 'The model failed' };
+    throw new ChatTurnFailedError(error.status, error.message, ids.conversationId, ids.userMessageId, ids.messageId);
+  }
+  return {
+    ...ids,
+    title: turn.conversation.title,
+    created: turn.created,
+    reply: outcome.content,
+    status: outcome.status,
+    model: outcome.model,
+    usage: outcome.usage,
+  };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
 }

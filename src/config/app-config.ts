@@ -16,6 +16,10 @@ export interface AppConfig {
   readonly bodyLimitBytes: number;
   /** How long SIGTERM waits for in-flight chat turns before closing the database. */
   readonly shutdownGraceMs: number;
+  /** A reply's generator must renew its lease within this; past it the reply is closed as failed. */
+  readonly replyLeaseMs: number;
+  /** How often a streaming reply's text is saved (what followers on other instances see). */
+  readonly streamFlushMs: number;
 }
 
 export interface ConfiguredApiKey {
@@ -64,6 +68,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxMessageChars: integer(env, 'MAX_MESSAGE_CHARS', 32_000, 1, 1_000_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
+    replyLeaseMs: integer(env, 'REPLY_LEASE_MS', 15_000, 1_000, 600_000),
+    streamFlushMs: integer(env, 'STREAM_FLUSH_MS', 200, 10, 10_000),
   };
 }
 

@@ -23,3 +23,27 @@ export class ForbiddenConversationError extends ConversationError {
 export class InvalidInputError extends ConversationError {
   readonly code = 'invalid_input';
 }
+
+/** A reply is still being generated in this conversation: a second turn would interleave with it. */
+export class ConversationBusyError extends ConversationError {
+  readonly code = 'conversation_busy';
+  constructor(
+    readonly conversationId: string,
+    readonly messageId: string,
+  ) {
+    super(`A reply is still being generated in this conversation (message ${messageId}); wait for it or cancel it`);
+  }
+}
+
+/** No message with this id in this conversation. */
+export class MessageNotFoundError extends ConversationError {
+  readonly code = 'message_not_found';
+  constructor(readonly messageId: string) {
+    super(`Message ${messageId} not found`);
+  }
+}
+
+/** The request does not fit the conversation's current state (e.g. regenerate with no question). */
+export class ConversationStateError extends ConversationError {
+  readonly code = 'conversation_state';
+}

@@ -12,7 +12,26 @@ export interface NewMessage {
   readonly model?: string | null;
   readonly promptTokens?: number | null;
   readonly completionTokens?: number | null;
+  readonly leaseUntil?: Date | null;
 }
+
+/** Columns of a message that change after it is appended (a reply as it is generated). */
+export type MessageChanges = Partial<
+  Pick<
+    Message,
+    | 'content'
+    | 'status'
+    | 'model'
+    | 'promptTokens'
+    | 'completionTokens'
+    | 'versions'
+    | 'errorStatus'
+    | 'errorMessage'
+    | 'leaseUntil'
+    | 'cancelRequestedAt'
+    | 'createdAt'
+  >
+>;
 
 /**
  * TypeORM access for conversations and messages. Every method takes the EntityManager of
@@ -36,6 +55,15 @@ export class ConversationsRepository {
 
   findOwned(em: EntityManager, actor: string, id: string): Promise<Conversation | null> {
     return em.findOne(Conversation, { where: { id, actor } });
+  }
+
+  /**
+   * Like findOwned, and holds the conversation's row lock until the transaction ends where the
+   * database has row locks (on SQLite the unit-of-work queue already serializes writers).
+   */
+  lockOwned(em: EntityManager, actor: string, id: string): Promise<Conversation | null> {
+    const rowLocks = em.connection.options.type === 'postgres';
+    return em.findOne(Conversation, { where: { id, actor }, ...(rowLocks ? { lock: { mode: 'pessimistic_write' } } : {}) });
   }
 
   async exists(em: EntityManager, id: string): Promise<boolean> {
@@ -70,6 +98,11 @@ export class ConversationsRepository {
       model: draft.model ?? null,
       promptTokens: draft.promptTokens ?? null,
       completionTokens: draft.completionTokens ?? null,
+      versions: null,
+      errorStatus: null,
+      errorMessage: null,
+      leaseUntil: draft.leaseUntil ?? null,
+      cancelRequestedAt: null,
       createdAt: now,
     });
     await em.insert(Message, message);
@@ -93,6 +126,47 @@ export class ConversationsRepository {
       .limit(limit)
       .getMany();
     return newestFirst.reverse();
+  }
+
+  lastMessage(em: EntityManager, conversationId: string): Promise<Message | null> {
+    return em.findOne(Message, { where: { conversationId }, order: { seq: 'DESC' } });
+  }
+
+  messageAt(em: EntityManager, conversationId: string, seq: number): Promise<Message | null> {
+    return em.findOne(Message, { where: { conversationId, seq } });
+  }
+
+  findMessage(em: EntityManager, conversationId: string, id: string): Promise<Message | null> {
+    return em.findOne(Message, { where: { id, conversationId } });
+  }
+
+  /**
+   * Changes a message. With `onlyIfNotCancelled`, nothing changes once a stop was requested:
+   * the returned false tells the generator to stop.
+   */
+  async updateMessage(em: EntityManager, id: string, changes: MessageChanges, onlyIfNotCancelled = false): Promise<boolean> {
+    const query = em.createQueryBuilder().update(Message).set(changes).where('id = :id', { id });
+    if (onlyIfNotCancelled) query.andWhere('cancel_requested_at IS NULL');
+    return ((await query.execute()).affected ?? 0) > 0;
+  }
+
+  async isCancelRequested(em: EntityManager, id: string): Promise<boolean> {
+    const row = await em.findOne(Message, { select: { id: true, cancelRequestedAt: true }, where: { id } });
+    return !row || row.cancelRequestedAt !== null;
+  }
+
+  /** Replies still marked streaming whose generator stopped renewing its lease. */
+  expiredReplies(em: EntityManager, now: Date, limit: number): Promise<Message[]> {
+    return em
+      .createQueryBuilder(Message, 'm')
+      .where("m.status = 'streaming'")
+      .andWhere('m.lease_until < :now', { now })
+      .limit(limit)
+      .getMany();
+  }
+
+  async touchConversation(em: EntityManager, id: string, now: Date): Promise<void> {
+    await em.update(Conversation, { id }, { updatedAt: now });
   }
 
   allMessages(em: EntityManager, conversationId: string): Promise<Message[]> {

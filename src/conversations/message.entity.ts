@@ -4,13 +4,29 @@ import type { Conversation } from './conversation.entity.js';
 export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
-/** `complete` messages are replayed to the model; `failed` ones are kept for the record only. */
-export const MESSAGE_STATUSES = ['complete', 'failed'] as const;
+/**
+ * `streaming`: a reply being generated (its content grows); `complete`: finished, the only
+ * status replayed to the model; `failed`: the model broke off (partial text kept);
+ * `cancelled`: stopped on request (partial text kept).
+ */
+export const MESSAGE_STATUSES = ['streaming', 'complete', 'failed', 'cancelled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** An earlier answer replaced by a regeneration: readable, never replayed. */
+export interface MessageVersion {
+  readonly content: string;
+  readonly status: MessageStatus;
+  readonly model: string | null;
+  readonly promptTokens: number | null;
+  readonly completionTokens: number | null;
+  readonly createdAt: string;
+}
 
 @Entity('messages')
 // Unique per conversation, and the index every history read walks backwards (ORDER BY seq DESC LIMIT n).
 @Index('uq_messages_conversation_seq', ['conversationId', 'seq'], { unique: true })
+// Tiny (only replies in progress): lets the janitor find replies whose generator died.
+@Index('idx_messages_streaming_lease', ['leaseUntil'], { where: "status = 'streaming'" })
 export class Message {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
@@ -44,6 +60,28 @@ export class Message {
 
   @Column({ name: 'completion_tokens', type: 'integer', nullable: true })
   completionTokens: number | null;
+
+  /** Earlier answers to the same question, oldest first (see regenerate). */
+  @Column({ type: 'simple-json', nullable: true })
+  versions: MessageVersion[] | null;
+
+  /** Why a reply failed: the HTTP status a client would have got, and a readable message. */
+  @Column({ name: 'error_status', type: 'integer', nullable: true })
+  errorStatus: number | null;
+
+  @Column({ name: 'error_message', type: 'text', nullable: true })
+  errorMessage: string | null;
+
+  /**
+   * While `streaming`: the generator renews this as it works. Once it passes, the generator is
+   * presumed dead (its instance stopped) and the reply is closed as failed by whoever notices.
+   */
+  @Column({ name: 'lease_until', type: Date, nullable: true })
+  leaseUntil: Date | null;
+
+  /** Set by a stop request (from any instance); the generator sees it and stops. */
+  @Column({ name: 'cancel_requested_at', type: Date, nullable: true })
+  cancelRequestedAt: Date | null;
 
   @Column({ name: 'created_at', type: Date })
   createdAt: Date;

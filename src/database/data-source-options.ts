@@ -3,9 +3,10 @@ import type { DatabaseTarget } from './database-url.js';
 import { Conversation } from '../conversations/conversation.entity.js';
 import { Message } from '../conversations/message.entity.js';
 import { InitialSchema1764480000000 } from './migrations/sqlite/1764480000000-initial-schema.js';
+import { ReplyLifecycle1764490000000 } from './migrations/sqlite/1764490000000-reply-lifecycle.js';
 
 export const ENTITIES = [Conversation, Message];
-export const SQLITE_MIGRATIONS = [InitialSchema1764480000000];
+export const SQLITE_MIGRATIONS = [InitialSchema1764480000000, ReplyLifecycle1764490000000];
 
 /** One definition of the data source, shared by the application and the TypeORM CLI (ormconfig.ts). */
 export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {

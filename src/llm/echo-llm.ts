@@ -1,3 +1,4 @@
+import { ModelCancelledError } from './llm.errors.js';
 import type { Completion, CompletionRequest, LlmPort } from './llm.port.js';
 
 /**
@@ -8,12 +9,28 @@ export class EchoLlm implements LlmPort {
   readonly defaultModel = 'echo';
 
   async complete(request: CompletionRequest): Promise<Completion> {
+    if (request.signal?.aborted) throw new ModelCancelledError();
+    return { content: this.replyTo(request), model: this.defaultModel, usage: null };
+  }
+
+  /** Streams the same reply word by word, yielding to the event loop between pieces. */
+  async stream(request: CompletionRequest, onDelta: (text: string) => void): Promise<Completion> {
+    const content = this.replyTo(request);
+    for (const piece of content.match(/\S+\s*|\s+/g) ?? []) {
+      if (request.signal?.aborted) throw new ModelCancelledError();
+      onDelta(piece);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return { content, model: this.defaultModel, usage: null };
+  }
+
+  private replyTo(request: CompletionRequest): string {
     const last = request.messages.at(-1);
     const history = request.messages.filter((m) => m.role !== 'system').length - 1;
-    const content =
+    return (
       `Echo: ${last?.content ?? ''}\n\n` +
       `(offline echo model: I received ${history} earlier message${history === 1 ? '' : 's'} of history. ` +
-      'Set LLM_BASE_URL or OPENAI_API_KEY to talk to a real model.)';
-    return { content, model: this.defaultModel, usage: null };
+      'Set LLM_BASE_URL or OPENAI_API_KEY to talk to a real model.)'
+    );
   }
 }

@@ -10,10 +10,18 @@ export class ModelUnavailableError extends Error {
   }
 }
 
-/** The model did not finish within LLM_TIMEOUT_MS (retries included). */
+/** The model did not answer within LLM_TIMEOUT_MS (retries included), or went silent mid-stream. */
 export class ModelTimeoutError extends ModelUnavailableError {
   override readonly code = 'model_timeout';
   constructor(readonly timeoutMs: number) {
     super(`The model did not answer within ${timeoutMs} ms`);
+  }
+}
+
+/** The caller stopped the call (a user pressed stop). Not a failure of the model. */
+export class ModelCancelledError extends Error {
+  readonly code = 'model_cancelled';
+  constructor() {
+    super('The reply was cancelled');
   }
 }

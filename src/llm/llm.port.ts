@@ -4,6 +4,12 @@ export interface LlmPort {
   readonly defaultModel: string;
   /** Resolves with the whole reply, or rejects with a ModelError (llm.errors.ts). */
   complete(request: CompletionRequest): Promise<Completion>;
+  /**
+   * Streams the reply: `onDelta` receives each piece of text as it comes, and the promise
+   * resolves with the whole reply once the model has finished. Rejects with a ModelError;
+   * the text delivered so far is then the partial reply.
+   */
+  stream(request: CompletionRequest, onDelta: (text: string) => void): Promise<Completion>;
 }
 
 export const LLM_PORT = Symbol('LLM_PORT');
@@ -18,6 +24,7 @@ export interface CompletionRequest {
   readonly model?: string;
   readonly temperature?: number;
   readonly maxTokens?: number;
+  /** Aborting it cancels the call: it rejects with ModelCancelledError. */
   readonly signal?: AbortSignal;
 }
 

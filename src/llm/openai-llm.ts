@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import { ModelTimeoutError, ModelUnavailableError } from './llm.errors.js';
+import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
+import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from './llm.errors.js';
 import type { Completion, CompletionRequest, LlmPort } from './llm.port.js';
 
 export interface OpenAiLlmOptions {
@@ -13,8 +13,8 @@ export interface OpenAiLlmOptions {
 
 /**
  * Any OpenAI-compatible chat completions server (OpenAI, Ollama, vLLM, llama.cpp, LM Studio)
- * through the official SDK. Every failure leaves as a ModelUnavailableError or
- * ModelTimeoutError, whatever threw it (SDK error, network error, malformed body).
+ * through the official SDK. Every failure leaves as a ModelUnavailableError, ModelTimeoutError
+ * or ModelCancelledError, whatever threw it (SDK error, network error, malformed body).
  */
 export class OpenAiLlm implements LlmPort {
   readonly defaultModel: string;
@@ -31,16 +31,10 @@ export class OpenAiLlm implements LlmPort {
   }
 
   async complete(request: CompletionRequest): Promise<Completion> {
-    const model = request.model ?? this.defaultModel;
-    // The SDK's timeout applies per attempt; this deadline bounds the whole call, retries included.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
-    const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
-    const body: ChatCompletionCreateParamsNonStreaming = { model, messages: [...request.messages] };
-    if (request.temperature !== undefined) body.temperature = request.temperature;
-    if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+    // The whole call, the SDK's retries included, must end within the timeout.
+    const call = new ModelCall(this.options.timeoutMs, request.signal);
     try {
-      const response = await this.client.chat.completions.create(body, { signal });
+      const response = await this.client.chat.completions.create({ ...this.body(request), stream: false }, { signal: call.signal });
       const content = response.choices?.[0]?.message?.content;
       if (typeof content !== 'string' || content.trim() === '') {
         throw new ModelUnavailableError('The model returned an empty reply');
@@ -48,34 +42,103 @@ export class OpenAiLlm implements LlmPort {
       const usage = response.usage;
       return {
         content,
-        model: response.model || model,
+        model: response.model || this.body(request).model,
         usage: usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : null,
       };
     } catch (error) {
-      throw toModelError(error, deadline.signal.aborted, this.options.timeoutMs);
+      throw call.failure(error);
     } finally {
-      clearTimeout(timer);
+      call.end();
     }
+  }
+
+  async stream(request: CompletionRequest, onDelta: (text: string) => void): Promise<Completion> {
+    // Streaming replies can legitimately take long: the timeout bounds the wait for the first
+    // piece and every silence between pieces.
+    const call = new ModelCall(this.options.timeoutMs, request.signal);
+    let model = this.body(request).model;
+    let content = '';
+    let finished = false;
+    let usage: Completion['usage'] = null;
+    try {
+      const stream = await this.client.chat.completions.create(
+        { ...this.body(request), stream: true, stream_options: { include_usage: true } },
+        { signal: call.signal },
+      );
+      for await (const chunk of stream) {
+        call.restart();
+        if (chunk.model) model = chunk.model;
+        if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+        const choice = chunk.choices?.[0];
+        const text = choice?.delta?.content;
+        if (text) {
+          content += text;
+          onDelta(text);
+        }
+        if (choice?.finish_reason) finished = true;
+      }
+      // An aborted stream ends its loop quietly: find out why it ended before calling it done.
+      if (call.signal.aborted) throw call.signal.reason ?? new Error('aborted');
+      if (!finished) throw new ModelUnavailableError("The model's stream ended before the reply was finished");
+      if (content.trim() === '') throw new ModelUnavailableError('The model returned an empty reply');
+      return { content, model, usage };
+    } catch (error) {
+      throw call.failure(error);
+    } finally {
+      call.end();
+    }
+  }
+
+  private body(request: CompletionRequest): ChatCompletionCreateParamsBase {
+    const body: ChatCompletionCreateParamsBase = { model: request.model ?? this.defaultModel, messages: [...request.messages] };
+    if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+    return body;
   }
 }
 
-function toModelError(error: unknown, deadlinePassed: boolean, timeoutMs: number): ModelUnavailableError {
-  if (deadlinePassed || error instanceof APIConnectionTimeoutError) return new ModelTimeoutError(timeoutMs);
-  if (error instanceof ModelUnavailableError) return error;
-  if (error instanceof APIUserAbortError) return new ModelUnavailableError('The model call was cancelled');
-  if (error instanceof APIConnectionError) return new ModelUnavailableError('Could not reach the model server');
-  if (error instanceof APIError && (error.status === 401 || error.status === 403)) {
-    // Its text may quote part of our key: say only what the operator must fix.
-    return new ModelUnavailableError(`The model server refused our credentials (${error.status}); check LLM_API_KEY`, error.status);
+/** The deadline and cancellation of one model call, and the mapping of whatever it threw. */
+class ModelCall {
+  readonly signal: AbortSignal;
+  private readonly deadline = new AbortController();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly callerSignal?: AbortSignal,
+  ) {
+    this.signal = callerSignal ? AbortSignal.any([callerSignal, this.deadline.signal]) : this.deadline.signal;
+    this.restart();
   }
-  if (error instanceof APIError && error.status !== undefined) {
-    // The SDK prefixes its message with the status; say it once.
-    const detail = brief(error.message.replace(new RegExp(`^${error.status}\\s*`), '')) || 'no details';
-    return new ModelUnavailableError(`The model server answered ${error.status}: ${detail}`, error.status);
+
+  restart(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.deadline.abort(), this.timeoutMs);
   }
-  // Malformed bodies, broken connections mid-response and the like arrive as plain errors.
-  const reason = error instanceof Error ? error.message : String(error);
-  return new ModelUnavailableError(`The model call failed: ${brief(reason)}`);
+
+  end(): void {
+    clearTimeout(this.timer);
+  }
+
+  failure(error: unknown): Error {
+    if (this.callerSignal?.aborted) return new ModelCancelledError();
+    if (this.deadline.signal.aborted || error instanceof APIConnectionTimeoutError) return new ModelTimeoutError(this.timeoutMs);
+    if (error instanceof ModelUnavailableError) return error;
+    if (error instanceof APIUserAbortError) return new ModelCancelledError();
+    if (error instanceof APIConnectionError) return new ModelUnavailableError('Could not reach the model server');
+    if (error instanceof APIError && (error.status === 401 || error.status === 403)) {
+      // Its text may quote part of our key: say only what the operator must fix.
+      return new ModelUnavailableError(`The model server refused our credentials (${error.status}); check LLM_API_KEY`, error.status);
+    }
+    if (error instanceof APIError && error.status !== undefined) {
+      // The SDK prefixes its message with the status; say it once.
+      const detail = brief(error.message.replace(new RegExp(`^${error.status}\\s*`), '')) || 'no details';
+      return new ModelUnavailableError(`The model server answered ${error.status}: ${detail}`, error.status);
+    }
+    // Malformed bodies, broken connections mid-response and the like arrive as plain errors.
+    const reason = error instanceof Error ? error.message : String(error);
+    return new ModelUnavailableError(`The model call failed: ${brief(reason)}`);
+  }
 }
 
 /** Upstream error texts can be long (or echo a prompt): keep a short, single-line excerpt. */

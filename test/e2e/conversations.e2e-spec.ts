@@ -82,7 +82,7 @@ describe('/api/conversations (listing, reading, deleting)', () => {
     expect(res.body.messages[3].content).toContain('I received 2 earlier messages of history');
     for (const m of res.body.messages) {
       expect(Object.keys(m).sort()).toEqual(
-        ['completionTokens', 'content', 'createdAt', 'id', 'model', 'promptTokens', 'role', 'seq', 'status'],
+        ['completionTokens', 'content', 'createdAt', 'error', 'id', 'model', 'promptTokens', 'role', 'seq', 'status', 'versions'],
       );
     }
   });

@@ -1,33 +1,55 @@
 import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
 
-/** One actor's conversation tried as another actor, and without a key, on every route. */
-describe('authentication and ownership', () => {
+interface Route {
+  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  readonly path: string;
+  readonly operationId: string;
+}
+
+/** Request bodies for the routes that need one; the ids are filled in per test. */
+const BODIES: Record<string, (ids: { conversation: string }) => object> = {
+  chat: ({ conversation }) => ({ message: 'let me in', conversationId: conversation }),
+  chatStream: ({ conversation }) => ({ message: 'let me in', conversationId: conversation }),
+};
+
+/**
+ * Every route of the OpenAPI spec, tried without a key and as another actor: a new route that
+ * forgets authentication or ownership fails here.
+ */
+describe('authentication and ownership, on every route of the spec', () => {
   let t: TestApp;
   let tmp: ReturnType<typeof tempDir>;
-  let aliceConversation: string;
+  let routes: Route[];
+  let conversation: string;
+  let message: string;
 
   beforeAll(async () => {
     tmp = tempDir();
     t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
     const res = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'alice secret plan' }).expect(200);
-    aliceConversation = res.body.conversationId;
+    conversation = res.body.conversationId;
+    message = res.body.messageId;
+    const spec = (await t.http().get('/api/docs-json').expect(200)).body;
+    routes = Object.entries(spec.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ method: method as Route['method'], path, operationId: op.operationId })),
+    );
   });
   afterAll(async () => {
     await t.close();
     tmp.remove();
   });
 
-  const routes = () => [
-    { method: 'post', path: '/api/chat', body: { message: 'hi' } },
-    { method: 'get', path: '/api/conversations' },
-    { method: 'get', path: `/api/conversations/${aliceConversation}` },
-    { method: 'delete', path: `/api/conversations/${aliceConversation}` },
-  ] as const;
-
-  const call = (route: ReturnType<typeof routes>[number], headers: Record<string, string> = {}) => {
-    const req = t.http()[route.method](route.path).set(headers);
-    return 'body' in route ? req.send(route.body) : req;
+  const call = (route: Route, headers: Record<string, string>) => {
+    const path = route.path.replace('{id}', conversation).replace('{messageId}', message);
+    const req = t.http()[route.method](path).set(headers);
+    const body = BODIES[route.operationId]?.({ conversation });
+    return body ? req.send(body) : req;
   };
+  const privateRoutes = () => routes.filter((r) => r.operationId !== 'health');
+
+  it('covers the routes the service has', () => {
+    expect(privateRoutes().length).toBeGreaterThanOrEqual(9);
+  });
 
   it.each([
     ['no Authorization header', {}],
@@ -35,39 +57,30 @@ describe('authentication and ownership', () => {
     ['a key differing in one character', auth(ALICE_KEY.slice(0, -1) + 'X')],
     ['a non-Bearer scheme', { Authorization: `Basic ${ALICE_KEY}` }],
     ['an empty bearer', { Authorization: 'Bearer ' }],
-  ])('answers 401 with %s on every route', async (_label, headers) => {
-    for (const route of routes()) {
+  ])('answers 401 with %s on every route but health', async (_label, headers) => {
+    for (const route of privateRoutes()) {
       const res = await call(route, headers as Record<string, string>);
-      expect(res.status).toBe(401);
+      expect({ route: route.operationId, status: res.status }).toEqual({ route: route.operationId, status: 401 });
       expect(res.body).toMatchObject({ statusCode: 401, error: 'Unauthorized', message: expect.stringContaining('API key') });
     }
   });
 
-  it("hides alice's conversation from bob: 404 on resource routes, 403 on chat", async () => {
-    const get = await t.http().get(`/api/conversations/${aliceConversation}`).set(auth(BOB_KEY)).expect(404);
-    const missing = await t.http().get('/api/conversations/00000000-0000-4000-8000-000000000000').set(auth(BOB_KEY)).expect(404);
-    // Same body shape as a missing id: existence is not revealed.
-    expect(Object.keys(get.body).sort()).toEqual(Object.keys(missing.body).sort());
-    expect(JSON.stringify(get.body)).not.toContain('alice');
-
-    await t.http().delete(`/api/conversations/${aliceConversation}`).set(auth(BOB_KEY)).expect(404);
-    const chat = await t
-      .http()
-      .post('/api/chat')
-      .set(auth(BOB_KEY))
-      .send({ message: 'let me in', conversationId: aliceConversation })
-      .expect(403);
-    expect(chat.body).toMatchObject({ statusCode: 403, error: 'Forbidden' });
-    expect(JSON.stringify(chat.body)).not.toContain('secret plan');
-
-    const list = await t.http().get('/api/conversations').set(auth(BOB_KEY)).expect(200);
-    expect(list.body.items).toEqual([]);
+  it("hides alice's conversation from bob on every route: 403 on chat, 404 elsewhere, nothing changed", async () => {
+    const before = (await t.http().get(`/api/conversations/${conversation}`).set(auth(ALICE_KEY)).expect(200)).body;
+    for (const route of privateRoutes().filter((r) => r.path.includes('{id}') || BODIES[r.operationId])) {
+      const res = await call(route, auth(BOB_KEY));
+      const expected = route.path.startsWith('/api/chat') ? 403 : 404;
+      expect({ route: route.operationId, status: res.status }).toEqual({ route: route.operationId, status: expected });
+      expect(JSON.stringify(res.body)).not.toContain('secret plan');
+    }
+    const after = (await t.http().get(`/api/conversations/${conversation}`).set(auth(ALICE_KEY)).expect(200)).body;
+    expect(after).toEqual(before);
   });
 
-  it("leaves alice's conversation untouched by bob's attempts", async () => {
-    const res = await t.http().get(`/api/conversations/${aliceConversation}`).set(auth(ALICE_KEY)).expect(200);
-    expect(res.body.messages).toHaveLength(2);
-    expect(res.body.messages[0].content).toBe('alice secret plan');
+  it('answers a foreign conversation exactly like a missing one on resource routes', async () => {
+    const foreign = await t.http().get(`/api/conversations/${conversation}`).set(auth(BOB_KEY)).expect(404);
+    const missing = await t.http().get('/api/conversations/00000000-0000-4000-8000-000000000000').set(auth(BOB_KEY)).expect(404);
+    expect(foreign.body.message.replace(conversation, 'ID')).toBe(missing.body.message.replace('00000000-0000-4000-8000-000000000000', 'ID'));
   });
 
   it("lists only the caller's own conversations", async () => {
@@ -79,24 +92,21 @@ describe('authentication and ownership', () => {
   });
 
   it('serves health and the API docs without a key', async () => {
-    const health = await t.http().get('/health').expect(200);
-    expect(health.body).toEqual({ status: 'ok', database: 'ok' });
-    const spec = await t.http().get('/api/docs-json').expect(200);
-    expect(Object.keys(spec.body.paths).sort()).toEqual(['/api/chat', '/api/conversations', '/api/conversations/{id}', '/health']);
+    expect((await t.http().get('/health').expect(200)).body).toEqual({ status: 'ok', database: 'ok' });
     await t.http().get('/api/docs').expect(200);
+    await t.http().get('/api/docs-json').expect(200);
   });
 
-  it('documents every route with an operationId and its error answers', async () => {
+  it('documents every route with a unique operationId, a tag and its error answers', async () => {
     const spec = (await t.http().get('/api/docs-json').expect(200)).body;
-    const operations = Object.values(spec.paths as Record<string, Record<string, { operationId: string; responses: object }>>)
-      .flatMap((path) => Object.values(path));
-    expect(operations.map((o) => o.operationId).sort()).toEqual(
-      ['chat', 'deleteConversation', 'getConversation', 'health', 'listConversations'],
-    );
-    for (const op of operations.filter((o) => o.operationId !== 'health')) {
+    const ids = routes.map((r) => r.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const route of privateRoutes()) {
+      const op = spec.paths[route.path][route.method];
+      expect(op.tags.length).toBeGreaterThan(0);
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '401']));
     }
-    expect(Object.keys(spec.paths['/api/chat'].post.responses)).toEqual(expect.arrayContaining(['200', '403', '413', '502', '504']));
+    expect(Object.keys(spec.paths['/api/chat'].post.responses)).toEqual(expect.arrayContaining(['200', '403', '409', '413', '502', '504']));
   });
 });
 

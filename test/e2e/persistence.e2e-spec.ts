@@ -84,20 +84,28 @@ describe('persistence on a real SQLite file', () => {
     }
   });
 
-  it('keeps writes intact under concurrent turns: every message stored once, seq without gaps', async () => {
-    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+  it('never interleaves concurrent turns on one conversation: each gets its reply or 409, seq without gaps', async () => {
+    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fake.url });
     try {
       const id = (await chat(t, 'start').expect(200)).body.conversationId;
-      const turns = 40;
+      const turns = 30;
+      fake.enqueue(...Array.from({ length: turns }, (_, i) => ({ kind: 'reply' as const, text: `answer`, delayMs: 5 + (i % 3) })));
       const results = await Promise.all(Array.from({ length: turns }, (_, i) => chat(t, `parallel ${i}`, id)));
-      expect(results.map((r) => r.status)).toEqual(Array(turns).fill(200));
-      const fresh = await Promise.all(Array.from({ length: 20 }, (_, i) => chat(t, `new ${i}`)));
-      expect(new Set(fresh.map((r) => r.body.conversationId)).size).toBe(20);
+      const statuses = results.map((r) => r.status);
+      expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+      expect(statuses).toContain(409);
+      const answered = results.filter((r) => r.status === 200).map((r) => r.body.userMessageId);
 
       const messages = (await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body.messages;
-      expect(messages.map((m: { seq: number }) => m.seq)).toEqual(Array.from({ length: 2 + turns * 2 }, (_, i) => i + 1));
-      const userContents = messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content);
-      expect(userContents.sort()).toEqual(['start', ...Array.from({ length: turns }, (_, i) => `parallel ${i}`)].sort());
+      expect(messages.map((m: { seq: number }) => m.seq)).toEqual(Array.from({ length: messages.length }, (_, i) => i + 1));
+      // Strictly question, answer, question, answer: a 409 stored nothing, nothing interleaved.
+      expect(messages.map((m: { role: string }) => m.role)).toEqual(messages.map((_: unknown, i: number) => (i % 2 ? 'assistant' : 'user')));
+      expect(messages.filter((m: { role: string }) => m.role === 'user').map((m: { id: string }) => m.id).slice(1).sort()).toEqual(answered.sort());
+      expect(messages.every((m: { status: string }) => m.status === 'complete')).toBe(true);
+
+      const fresh = await Promise.all(Array.from({ length: 20 }, (_, i) => chat(t, `new ${i}`)));
+      expect(fresh.map((r) => r.status)).toEqual(Array(20).fill(200));
+      expect(new Set(fresh.map((r) => r.body.conversationId)).size).toBe(20);
     } finally {
       await t.close();
     }

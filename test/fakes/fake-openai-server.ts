@@ -15,9 +15,25 @@ export interface RecordedRequest {
   };
 }
 
-/** What the fake does with the next chat completion request. */
+type Usage = { prompt_tokens: number; completion_tokens: number };
+
+/**
+ * What the fake does with the next chat completion request. `reply` answers a plain request
+ * as one JSON body and a `stream: true` request as word-sized chunks; `stream` scripts the
+ * chunks of a streamed answer: a delay between them, a `hold` promise awaited before the last
+ * one, and how it ends (`finish` normally, `break` the connection, `stall` forever, or
+ * `noFinish`: [DONE] without a finish_reason).
+ */
 export type Behaviour =
-  | { kind: 'reply'; text: string; delayMs?: number; usage?: { prompt_tokens: number; completion_tokens: number } | null }
+  | { kind: 'reply'; text: string; delayMs?: number; usage?: Usage | null }
+  | {
+      kind: 'stream';
+      chunks: string[];
+      chunkDelayMs?: number;
+      hold?: Promise<unknown>;
+      end?: 'finish' | 'break' | 'stall' | 'noFinish';
+      usage?: Usage | null;
+    }
   | { kind: 'status'; status: number; message?: string }
   | { kind: 'hang' }
   | { kind: 'malformed' }
@@ -83,6 +99,33 @@ export class FakeOpenAiServer {
     this.hanging.clear();
   }
 
+  /** Server-sent chunks in the format of OpenAI's streaming chat completions. */
+  private async streamChunks(res: ServerResponse, body: RecordedRequest['body'], b: Extract<Behaviour, { kind: 'stream' }>): Promise<void> {
+    const model = body.model ?? 'fake-model';
+    const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
+    const send = (delta: object, finish: string | null, extra: object = {}) =>
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    send({ role: 'assistant', content: '' }, null);
+    for (const [i, chunk] of b.chunks.entries()) {
+      if (i === b.chunks.length - 1 && b.hold) await b.hold;
+      if (b.chunkDelayMs) await new Promise((r) => setTimeout(r, b.chunkDelayMs));
+      if (res.destroyed) return;
+      send({ content: chunk }, null);
+    }
+    const end = b.end ?? 'finish';
+    // Let the chunks already written reach the client, then cut the connection mid-answer.
+    if (end === 'break') return void setTimeout(() => res.socket?.destroy(), 30);
+    if (end === 'stall') return void this.hanging.add(res);
+    if (end === 'finish') send({}, 'stop');
+    const usage = b.usage === undefined ? DEFAULT_USAGE : b.usage;
+    const wantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
+    if (usage && wantsUsage) {
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`);
+    }
+    res.end('data: [DONE]\n\n');
+  }
+
   private listen(): Promise<void> {
     this.server = createServer((req, res) => void this.handle(req, res));
     return new Promise((resolve) => {
@@ -119,10 +162,14 @@ export class FakeOpenAiServer {
     switch (b.kind) {
       case 'reply': {
         if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
-        const usage = b.usage === undefined ? { prompt_tokens: 11, completion_tokens: 7 } : b.usage;
+        const usage = b.usage === undefined ? DEFAULT_USAGE : b.usage;
+        if (body.stream) return this.streamChunks(res, body, { kind: 'stream', chunks: b.text.match(/\S+\s*|\s+/g) ?? [], usage });
         return json(res, 200, completion(body.model ?? 'fake-model', b.text, usage));
       }
+      case 'stream':
+        return this.streamChunks(res, body, b);
       case 'empty':
+        if (body.stream) return this.streamChunks(res, body, { kind: 'stream', chunks: [] });
         return json(res, 200, completion(body.model ?? 'fake-model', '', null));
       case 'status':
         return json(res, b.status, { error: { message: b.message ?? `fake error ${b.status}`, type: 'server_error' } });
@@ -140,6 +187,8 @@ export class FakeOpenAiServer {
     }
   }
 }
+
+const DEFAULT_USAGE: Usage = { prompt_tokens: 11, completion_tokens: 7 };
 
 function completion(model: string, text: string, usage: { prompt_tokens: number; completion_tokens: number } | null) {
   return {

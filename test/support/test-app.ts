@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
@@ -15,6 +16,8 @@ export interface TestApp {
   readonly dbPath: string;
   /** supertest agent bound to the app's HTTP server (no port needed). */
   http(): ReturnType<typeof request>;
+  /** http://127.0.0.1:PORT of the app, listening on a free port (for streaming clients). */
+  url(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,11 @@ export async function startTestApp(options: { dbPath: string; llmBaseUrl?: strin
     config,
     dbPath: options.dbPath,
     http: () => request(app.getHttpServer()),
+    url: async () => {
+      const server = app.getHttpServer();
+      if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
     close: () => app.close(),
   };
 }

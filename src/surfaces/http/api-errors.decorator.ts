@@ -7,6 +7,7 @@ const DESCRIPTIONS: Record<number, string> = {
   401: 'Missing or invalid API key',
   403: 'The conversation belongs to another actor',
   404: 'No such conversation (or it belongs to another actor)',
+  409: 'A reply is still being generated in this conversation, or there is nothing to regenerate',
   413: 'Request body larger than the limit',
   502: 'The model failed; the user message is stored',
   503: 'The database is unreachable',

@@ -5,13 +5,14 @@ import { ConversationsModule } from '../../conversations/conversations.module.js
 import { ChatController } from './controllers/chat.controller.js';
 import { ConversationsController } from './controllers/conversations.controller.js';
 import { HealthController } from './controllers/health.controller.js';
+import { MessagesController } from './controllers/messages.controller.js';
 import { HttpErrorFilter } from './errors/http-error.filter.js';
 import { HttpDrain } from './http-drain.js';
 
 /** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
 @Module({
   imports: [ChatModule, ConversationsModule],
-  controllers: [ChatController, ConversationsController, HealthController],
+  controllers: [ChatController, ConversationsController, MessagesController, HealthController],
   providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, HttpDrain],
 })
 export class HttpSurfaceModule {}

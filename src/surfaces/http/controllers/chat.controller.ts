@@ -1,11 +1,15 @@
-import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, HttpStatus, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
+import { toChatResponse } from '../dto/chat-result.mapper.js';
 import { ChatRequestDto, ChatResponseDto } from '../dto/chat.dto.js';
 import { ChatErrorDto } from '../dto/error.dto.js';
+import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
+import { streamTurn } from '../sse/stream-turn.js';
 
 @ApiTags('chat')
 @ApiBearerAuth()
@@ -24,18 +28,24 @@ export class ChatController {
   })
   @ApiOkResponse({ type: ChatResponseDto })
   @ApiErrors([400, 401, 403, 404, 413])
-  @ApiErrors([502, 504], ChatErrorDto)
+  @ApiErrors([409, 502, 504], ChatErrorDto)
   async send(@CurrentActor() actor: Actor, @Body() body: ChatRequestDto): Promise<ChatResponseDto> {
-    const result = await this.chat.send(actor, { message: body.message, conversationId: body.conversationId });
-    return {
-      conversationId: result.conversationId,
-      reply: result.reply,
-      title: result.title,
-      created: result.created,
-      userMessageId: result.userMessageId,
-      messageId: result.messageId,
-      model: result.model,
-      usage: result.usage,
-    };
+    return toChatResponse(await this.chat.send(actor, { message: body.message, conversationId: body.conversationId }));
+  }
+
+  @Post('stream')
+  @ApiOperation({
+    operationId: 'chatStream',
+    summary: 'Send a message and stream the reply',
+    description:
+      'Same turn as POST /api/chat, answered as server-sent events. Errors found before the stream starts ' +
+      '(validation, authentication, ownership, a reply already in progress) are ordinary JSON answers. If the client ' +
+      'disconnects, the reply is still generated and stored.',
+  })
+  @ApiEventStream(TURN_EVENTS)
+  @ApiErrors([400, 401, 403, 404, 413])
+  @ApiErrors([409], ChatErrorDto)
+  async stream(@CurrentActor() actor: Actor, @Body() body: ChatRequestDto, @Res() res: Response): Promise<void> {
+    await streamTurn(res, (events) => this.chat.stream(actor, { message: body.message, conversationId: body.conversationId }, events));
   }
 }

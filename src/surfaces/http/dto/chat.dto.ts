@@ -25,7 +25,9 @@ export class ChatResponseDto {
   @ApiProperty({ description: 'True when this turn started the conversation.' }) created: boolean;
   @ApiProperty({ format: 'uuid' }) userMessageId: string;
   @ApiProperty({ format: 'uuid', description: 'Id of the stored assistant message.' }) messageId: string;
-  @ApiProperty({ description: 'The model that wrote the reply.' }) model: string;
+  @ApiProperty({ enum: ['complete', 'cancelled'], description: '"cancelled" when a stop request ended the reply early (reply holds the text so far).' })
+  status: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The model that wrote the reply.' }) model: string | null;
   @ApiProperty({ type: UsageDto, nullable: true, description: 'Token usage reported by the model, if any.' })
   usage: UsageDto | null;
 }

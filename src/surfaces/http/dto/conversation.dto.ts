@@ -33,16 +33,40 @@ export class ConversationPageDto {
   nextCursor: string | null;
 }
 
+export class MessageVersionDto {
+  @ApiProperty() content: string;
+  @ApiProperty({ enum: MESSAGE_STATUSES }) status: string;
+  @ApiProperty({ type: String, nullable: true }) model: string | null;
+  @ApiProperty({ type: Number, nullable: true }) promptTokens: number | null;
+  @ApiProperty({ type: Number, nullable: true }) completionTokens: number | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class MessageErrorDto {
+  @ApiProperty({ example: 502, description: 'The HTTP status the failure maps to (502 model error, 504 timeout).' })
+  statusCode: number;
+  @ApiProperty() message: string;
+}
+
 export class MessageDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: 'Position in the conversation, 1-based, without gaps.' }) seq: number;
   @ApiProperty({ enum: MESSAGE_ROLES }) role: string;
   @ApiProperty() content: string;
-  @ApiProperty({ enum: MESSAGE_STATUSES, description: '"failed": the model gave no reply to the previous message.' })
+  @ApiProperty({
+    enum: MESSAGE_STATUSES,
+    description:
+      '"streaming": being generated (content grows); "complete"; "failed": the model broke off (partial text kept, see error); ' +
+      '"cancelled": stopped on request (partial text kept). Only complete messages are replayed to the model.',
+  })
   status: string;
   @ApiProperty({ type: String, nullable: true }) model: string | null;
   @ApiProperty({ type: Number, nullable: true }) promptTokens: number | null;
   @ApiProperty({ type: Number, nullable: true }) completionTokens: number | null;
+  @ApiProperty({ type: MessageErrorDto, nullable: true, description: 'Why a failed reply failed.' })
+  error: MessageErrorDto | null;
+  @ApiProperty({ type: [MessageVersionDto], description: 'Earlier answers replaced by regenerate, oldest first; never replayed.' })
+  versions: MessageVersionDto[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
@@ -64,6 +88,8 @@ export function toMessageDto(m: Message): MessageDto {
     model: m.model,
     promptTokens: m.promptTokens,
     completionTokens: m.completionTokens,
+    error: m.errorStatus !== null ? { statusCode: m.errorStatus, message: m.errorMessage ?? '' } : null,
+    versions: m.versions ?? [],
     createdAt: m.createdAt.toISOString(),
   };
 }

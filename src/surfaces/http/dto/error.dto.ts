@@ -12,4 +12,5 @@ export class ChatErrorDto extends ErrorDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'The conversation holding the stored user message; retry in it.' })
   conversationId?: string;
   @ApiPropertyOptional({ format: 'uuid' }) userMessageId?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'The reply (failed) or the reply in progress (409).' }) messageId?: string;
 }

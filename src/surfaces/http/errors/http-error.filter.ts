@@ -2,11 +2,13 @@ import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type Exce
 import type { Response } from 'express';
 import { ChatTurnFailedError } from '../../../chat/chat.errors.js';
 import {
+  ConversationBusyError,
   ConversationNotFoundError,
+  ConversationStateError,
   ForbiddenConversationError,
   InvalidInputError,
+  MessageNotFoundError,
 } from '../../../conversations/conversation.errors.js';
-import { ModelTimeoutError, ModelUnavailableError } from '../../../llm/llm.errors.js';
 import { sendError } from './error-body.js';
 
 /**
@@ -20,25 +22,27 @@ export class HttpErrorFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     if (error instanceof HttpException) return sendError(response, error.getStatus(), httpMessage(error));
-    if (error instanceof ConversationNotFoundError) return sendError(response, HttpStatus.NOT_FOUND, error.message);
+    if (error instanceof ConversationNotFoundError || error instanceof MessageNotFoundError) {
+      return sendError(response, HttpStatus.NOT_FOUND, error.message);
+    }
     if (error instanceof ForbiddenConversationError) {
       return sendError(response, HttpStatus.FORBIDDEN, 'This conversation belongs to another actor');
     }
     if (error instanceof InvalidInputError) return sendError(response, HttpStatus.BAD_REQUEST, error.message);
+    if (error instanceof ConversationBusyError) {
+      return sendError(response, HttpStatus.CONFLICT, error.message, { conversationId: error.conversationId, messageId: error.messageId });
+    }
+    if (error instanceof ConversationStateError) return sendError(response, HttpStatus.CONFLICT, error.message);
     if (error instanceof ChatTurnFailedError) {
-      return sendError(response, modelStatus(error.cause), `${error.message}. Your message was saved in the conversation.`, {
+      return sendError(response, error.status, `${error.message}. Your message was saved in the conversation.`, {
         conversationId: error.conversationId,
         userMessageId: error.userMessageId,
+        messageId: error.messageId,
       });
     }
-    if (error instanceof ModelUnavailableError) return sendError(response, modelStatus(error), error.message);
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     sendError(response, HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
   }
-}
-
-function modelStatus(error: ModelUnavailableError): number {
-  return error instanceof ModelTimeoutError ? HttpStatus.GATEWAY_TIMEOUT : HttpStatus.BAD_GATEWAY;
 }
 
 /** Nest puts validation messages in an array; clients get one readable sentence. */

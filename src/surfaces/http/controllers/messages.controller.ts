@@ -1,0 +1,81 @@
+import { Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { Actor } from '../../../actor-auth/actor.js';
+import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
+import { ChatService } from '../../../chat/chat.service.js';
+import { TurnsService } from '../../../conversations/turns.service.js';
+import { ApiErrors } from '../api-errors.decorator.js';
+import { ConversationOwnerGuard } from '../conversation-owner.guard.js';
+import { MessageDto, toMessageDto } from '../dto/conversation.dto.js';
+import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
+import { EventStream } from '../sse/event-stream.js';
+import { ApiEventStream } from '../sse/sse-docs.js';
+import { sendOutcome } from '../sse/stream-turn.js';
+
+/** One message of a conversation: follow it as it is generated, or stop it. */
+@ApiTags('messages')
+@ApiBearerAuth()
+@Controller('api/conversations/:id/messages/:messageId')
+@UseGuards(ConversationOwnerGuard)
+@UseFilters(ConcealForeignConversationFilter)
+export class MessagesController {
+  constructor(
+    private readonly chat: ChatService,
+    private readonly turns: TurnsService,
+  ) {}
+
+  @Get('stream')
+  @ApiOperation({
+    operationId: 'followMessage',
+    summary: 'Follow a reply as it is generated (works from any instance)',
+    description:
+      'Sends the text stored so far as a first `delta`, then each addition, then `done` {messageId, reply, status, model, usage} ' +
+      'or `error` {statusCode, message, messageId, partial}. A finished message is sent at once.',
+  })
+  @ApiEventStream('Server-sent events: `delta` {text}…, then `done` or `error`.')
+  @ApiErrors([400, 401, 404])
+  async follow(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Param('messageId', ParseUUIDPipe) messageId: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    // Unknown or foreign ids answer a JSON 404 before the stream opens.
+    await this.turns.readMessage(actor, id, messageId);
+    const sse = new EventStream(res);
+    try {
+      const message = await this.chat.follow(actor, id, messageId, (text) => sse.send('delta', { text }), sse.clientGone);
+      if (message.status !== 'streaming') {
+        sendOutcome(sse, message.id, {
+          status: message.status,
+          content: message.content,
+          model: message.model,
+          usage: message.promptTokens === null ? null : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 },
+          error: message.errorStatus === null ? null : { status: message.errorStatus, message: message.errorMessage ?? '' },
+        });
+      }
+    } finally {
+      sse.end();
+    }
+  }
+
+  @Post('cancel')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    operationId: 'cancelMessage',
+    summary: 'Stop a reply being generated (from any instance)',
+    description:
+      'The text generated so far is kept with status "cancelled". Answers the message once it has stopped ' +
+      '(a finished message is returned unchanged).',
+  })
+  @ApiOkResponse({ type: MessageDto })
+  @ApiErrors([400, 401, 404])
+  async cancel(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Param('messageId', ParseUUIDPipe) messageId: string,
+  ): Promise<MessageDto> {
+    return toMessageDto(await this.chat.cancel(actor, id, messageId));
+  }
+}

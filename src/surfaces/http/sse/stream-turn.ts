@@ -1,0 +1,55 @@
+import { Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import type { TurnEvents } from '../../../chat/chat.service.js';
+import type { ReplyOutcome } from '../../../conversations/turns.service.js';
+import { EventStream } from './event-stream.js';
+
+const logger = new Logger('StreamTurn');
+
+/**
+ * Runs a streaming turn as server-sent events: `conversation` once the question is stored,
+ * `delta` for each piece of the reply, then `done` once the reply is stored, or `error`.
+ * Anything thrown before the stream opens (validation, ownership, busy) propagates, so the
+ * client gets an ordinary JSON error answer.
+ */
+export async function streamTurn(res: Response, run: (events: TurnEvents) => Promise<ReplyOutcome>): Promise<void> {
+  let sse: EventStream | undefined;
+  let messageId = '';
+  try {
+    const outcome = await run({
+      started: (turn) => {
+        messageId = turn.reply.id;
+        sse = new EventStream(res);
+        sse.send('conversation', {
+          conversationId: turn.conversation.id,
+          userMessageId: turn.question.id,
+          messageId,
+          title: turn.conversation.title,
+          created: turn.created,
+        });
+      },
+      delta: (text) => sse?.send('delta', { text }),
+    });
+    sendOutcome(sse!, messageId, outcome);
+  } catch (error) {
+    if (!sse) throw error;
+    logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    sse.send('error', { statusCode: 500, message: 'Internal server error', messageId });
+  } finally {
+    sse?.end();
+  }
+}
+
+/** The closing event of a reply: `done` for complete and cancelled, `error` for failed. */
+export function sendOutcome(
+  sse: EventStream,
+  messageId: string,
+  outcome: Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error'>,
+): void {
+  if (outcome.status === 'failed') {
+    const error = outcome.error ?? { status: 502, message: 'The model failed' };
+    sse.send('error', { statusCode: error.status, message: error.message, messageId, partial: outcome.content });
+    return;
+  }
+  sse.send('done', { messageId, reply: outcome.content, status: outcome.status, model: outcome.model, usage: outcome.usage });
+}
