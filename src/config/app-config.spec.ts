@@ -14,7 +14,7 @@ describe('loadConfig', () => {
       maxMessageChars: 32_000,
       bodyLimitBytes: 1024 * 1024,
     });
-    expect(config.database.path).toMatch(/data\/chat\.sqlite$/);
+    expect(config.database).toEqual({ kind: 'sqlite', path: expect.stringMatching(/data\/chat\.sqlite$/) });
   });
 
   it('parses API_KEYS into named key hashes, keeping no key in clear', () => {
@@ -94,9 +94,26 @@ describe('loadConfig', () => {
   });
 
   it('resolves sqlite: paths, relative and absolute', () => {
-    expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/chat/db.sqlite' }).database.path).toBe('/var/lib/chat/db.sqlite');
-    expect(loadConfig({ DATABASE_URL: 'sqlite:///var/lib/chat/db.sqlite' }).database.path).toBe('/var/lib/chat/db.sqlite');
-    expect(loadConfig({ DATABASE_URL: 'sqlite:rel/db.sqlite' }).database.path).toBe(`${process.cwd()}/rel/db.sqlite`);
+    const path = (url: string) => loadConfig({ DATABASE_URL: url }).database;
+    expect(path('sqlite:/var/lib/chat/db.sqlite')).toEqual({ kind: 'sqlite', path: '/var/lib/chat/db.sqlite' });
+    expect(path('sqlite:///var/lib/chat/db.sqlite')).toEqual({ kind: 'sqlite', path: '/var/lib/chat/db.sqlite' });
+    expect(path('sqlite:rel/db.sqlite')).toEqual({ kind: 'sqlite', path: `${process.cwd()}/rel/db.sqlite` });
+  });
+
+  it('reads postgres URLs, with an optional schema, never echoing the password', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://chat:s3cret@db.internal:5432/chat?schema=tenant_a&sslmode=require' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://chat:s3cret@db.internal:5432/chat?sslmode=require',
+      schema: 'tenant_a',
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/chat' }).database).toMatchObject({ kind: 'postgres', schema: undefined });
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:s3cret@host/db?schema=Bad-Name' })).toThrow(/lower-case identifier/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:s3cret@[bad' })).toThrow(ConfigError);
+    try {
+      loadConfig({ DATABASE_URL: 'postgres://u:s3cret@[bad' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('s3cret');
+    }
   });
 });
 

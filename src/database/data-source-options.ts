@@ -2,21 +2,35 @@ import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseTarget } from './database-url.js';
 import { Conversation } from '../conversations/conversation.entity.js';
 import { Message } from '../conversations/message.entity.js';
-import { InitialSchema1764480000000 } from './migrations/sqlite/1764480000000-initial-schema.js';
-import { ReplyLifecycle1764490000000 } from './migrations/sqlite/1764490000000-reply-lifecycle.js';
+import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
+import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.js';
+import { configurePgDriver } from './postgres-setup.js';
 
 export const ENTITIES = [Conversation, Message];
-export const SQLITE_MIGRATIONS = [InitialSchema1764480000000, ReplyLifecycle1764490000000];
 
-/** One definition of the data source, shared by the application and the TypeORM CLI (ormconfig.ts). */
+/**
+ * One definition of the data source, shared by the application and the TypeORM CLI
+ * (ormconfig.ts). Migrations are per dialect, since generated SQL differs.
+ */
 export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
+  const common = { entities: ENTITIES, migrationsRun: true, synchronize: false } as const;
+  if (target.kind === 'postgres') {
+    configurePgDriver();
+    return {
+      ...common,
+      type: 'postgres',
+      url: target.url,
+      schema: target.schema,
+      migrations: POSTGRES_MIGRATIONS,
+      // Unqualified names in raw queries (and the migrations) resolve to the configured schema.
+      extra: { max: 10, ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}) },
+    };
+  }
   return {
+    ...common,
     type: 'better-sqlite3',
     database: target.path,
-    entities: ENTITIES,
     migrations: SQLITE_MIGRATIONS,
-    migrationsRun: true,
-    synchronize: false,
     // better-sqlite3 resets `synchronous` on every open, so durability is set here each time.
     prepareDatabase: (db: { pragma(source: string): unknown }) => {
       db.pragma('journal_mode = WAL');

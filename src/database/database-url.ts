@@ -1,11 +1,19 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigError } from '../config/app-config.js';
 
-export type DatabaseTarget = { readonly kind: 'sqlite'; readonly path: string };
+export type DatabaseTarget =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | {
+      readonly kind: 'postgres';
+      /** Connection URL without the `schema` parameter (it may hold a password: never log it). */
+      readonly url: string;
+      /** Where the tables live (`?schema=NAME`); created at start when missing. Default `public`. */
+      readonly schema: string | undefined;
+    };
 
 /**
- * `sqlite:data/chat.sqlite` (relative to the working directory), `sqlite:/abs/path.sqlite`
- * or `sqlite::memory:`. Other schemes are refused with a clear message.
+ * `sqlite:data/chat.sqlite` (relative to the working directory), `sqlite:/abs/path.sqlite`,
+ * `sqlite::memory:`, or `postgres://user:pass@host:5432/db[?schema=NAME]`.
  */
 export function parseDatabaseUrl(url: string): DatabaseTarget {
   if (url.startsWith('sqlite:')) {
@@ -15,6 +23,21 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
     if (rest === ':memory:') return { kind: 'sqlite', path: rest };
     return { kind: 'sqlite', path: isAbsolute(rest) ? rest : resolve(process.cwd(), rest) };
   }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      // The URL may hold a password: the message does not repeat it.
+      throw new ConfigError('DATABASE_URL is not a valid postgres:// URL');
+    }
+    const schema = parsed.searchParams.get('schema') ?? undefined;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+      throw new ConfigError(`DATABASE_URL schema "${schema}" must be a lower-case identifier ([a-z_][a-z0-9_]*)`);
+    }
+    parsed.searchParams.delete('schema');
+    return { kind: 'postgres', url: parsed.toString(), schema };
+  }
   const scheme = url.split(':')[0];
-  throw new ConfigError(`DATABASE_URL scheme "${scheme}:" is not supported; use sqlite:<path>`);
+  throw new ConfigError(`DATABASE_URL scheme "${scheme}:" is not supported; use sqlite:<path> or postgres://…`);
 }

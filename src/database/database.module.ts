@@ -1,8 +1,10 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { DatabaseTarget } from './database-url.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { DatabaseService } from './database.service.js';
+import { ensureSchema } from './postgres-setup.js';
 
 /** Opens the database, runs pending migrations at start, and closes it on shutdown. */
 @Global()
@@ -11,7 +13,16 @@ export class DatabaseModule {
   static forRoot(target: DatabaseTarget): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(target), retryAttempts: 0 })],
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({ ...dataSourceOptions(target), retryAttempts: 0 }),
+          // The schema must exist before migrations run into it.
+          dataSourceFactory: async (options) => {
+            if (target.kind === 'postgres') await ensureSchema(target.url, target.schema);
+            return new DataSource(options!).initialize();
+          },
+        }),
+      ],
       providers: [DatabaseService],
       exports: [DatabaseService],
     };

@@ -15,7 +15,7 @@ describe('input validation', () => {
     tmp.remove();
   });
 
-  const messageCount = async () => (await t.app.get(DataSource).query('SELECT count(*) AS n FROM messages'))[0].n;
+  const messageCount = async () => Number((await t.app.get(DataSource).query('SELECT count(*) AS n FROM messages'))[0].n);
   const post = (body: string | object, type = 'application/json') =>
     t.http().post('/api/chat').set(auth(ALICE_KEY)).set('Content-Type', type).send(typeof body === 'string' ? body : JSON.stringify(body));
 

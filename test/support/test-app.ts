@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -6,6 +7,18 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { createHttpApp } from '../../src/surfaces/http/http-app.js';
+
+/** The e2e suite runs on SQLite files, or on PostgreSQL when TEST_DATABASE_URL is set. */
+export const DIALECT: 'sqlite' | 'postgres' = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+/** `sqlite:<dbPath>`, or on PostgreSQL a schema of its own per dbPath (same path, same schema: restarts work). */
+export function databaseUrlFor(dbPath: string): string {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return `sqlite:${dbPath}`;
+  const url = new URL(base);
+  url.searchParams.set('schema', `t_${createHash('sha1').update(dbPath).digest('hex').slice(0, 16)}`);
+  return url.toString();
+}
 
 export const ALICE_KEY = 'alice-key-0123456789';
 export const BOB_KEY = 'bob-key-9876543210';
@@ -33,7 +46,7 @@ export function tempDir(): { dir: string; remove: () => void } {
  */
 export async function startTestApp(options: { dbPath: string; llmBaseUrl?: string; env?: Record<string, string> }): Promise<TestApp> {
   const config = loadConfig({
-    DATABASE_URL: `sqlite:${options.dbPath}`,
+    DATABASE_URL: databaseUrlFor(options.dbPath),
     API_KEYS: `alice:${ALICE_KEY},bob:${BOB_KEY}`,
     ...(options.llmBaseUrl
       ? { LLM_BASE_URL: options.llmBaseUrl, LLM_API_KEY: 'sk-test-secret', LLM_MODEL: 'fake-model', LLM_MAX_RETRIES: '0' }

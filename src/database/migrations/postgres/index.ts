@@ -1,0 +1,4 @@
+import { PgInitialSchema1764500000000 } from './1764500000000-initial-schema.js';
+
+/** Every PostgreSQL migration, oldest first. A new one must be added here. */
+export const POSTGRES_MIGRATIONS = [PgInitialSchema1764500000000];

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The whole test suite: type-check, unit and e2e tests on SQLite, then the e2e suite again on
+# PostgreSQL. PostgreSQL comes from TEST_DATABASE_URL, or else from a throwaway cluster made
+# with the local PostgreSQL binaries (Debian's `postgresql` package); without either it is
+# skipped with a notice, unless REQUIRE_POSTGRES=1 (CI), which makes that an error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NODE_OPTIONS=--experimental-vm-modules
+
+npx tsc -p tsconfig.json --noEmit
+echo "== unit and e2e tests on SQLite"
+npx jest --runInBand "$@"
+
+jest_args=("$@")
+run_postgres() {
+  echo "== e2e tests on PostgreSQL"
+  TEST_DATABASE_URL="$1" npx jest --runInBand test/e2e "${jest_args[@]}"
+}
+
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  run_postgres "$TEST_DATABASE_URL"
+  exit 0
+fi
+
+bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$bindir" ] && command -v pg_config >/dev/null; then bindir=$(pg_config --bindir); fi
+if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
+  if [ -n "${REQUIRE_POSTGRES:-}" ]; then
+    echo "PostgreSQL binaries not found, and REQUIRE_POSTGRES is set" >&2
+    exit 1
+  fi
+  echo "PostgreSQL not found: the e2e suite ran on SQLite only. Install postgresql or set TEST_DATABASE_URL to run it on PostgreSQL as well."
+  exit 0
+fi
+
+# A throwaway cluster on a free port, removed on exit. initdb refuses to run as root.
+pgdir=$(mktemp -d /tmp/chat-memory-pg.XXXXXX)
+as_pg=()
+if [ "$(id -u)" = 0 ]; then
+  chown postgres "$pgdir"
+  as_pg=(runuser -u postgres --)
+fi
+port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+cleanup() {
+  "${as_pg[@]}" "$bindir/pg_ctl" -D "$pgdir/data" stop -m immediate >/dev/null 2>&1 || true
+  rm -rf "$pgdir"
+}
+trap cleanup EXIT
+"${as_pg[@]}" "$bindir/initdb" -D "$pgdir/data" -U postgres --auth=trust --no-sync >/dev/null
+"${as_pg[@]}" "$bindir/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w \
+  -o "-p $port -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+"$bindir/psql" -q -h 127.0.0.1 -p "$port" -U postgres -c 'CREATE DATABASE chat_test' >/dev/null
+run_postgres "postgres://postgres@127.0.0.1:$port/chat_test"
