@@ -2,11 +2,12 @@ import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseTarget } from './database-url.js';
 import { Conversation } from '../conversations/conversation.entity.js';
 import { Message } from '../conversations/message.entity.js';
+import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.js';
 import { configurePgDriver } from './postgres-setup.js';
 
-export const ENTITIES = [Conversation, Message];
+export const ENTITIES = [Conversation, Message, IdempotencyKey];
 
 /**
  * One definition of the data source, shared by the application and the TypeORM CLI

@@ -9,6 +9,7 @@ const DESCRIPTIONS: Record<number, string> = {
   404: 'No such conversation (or it belongs to another actor)',
   409: 'A reply is still being generated in this conversation, or there is nothing to regenerate',
   413: 'Request body larger than the limit',
+  422: 'The Idempotency-Key was already used with a different request',
   502: 'The model failed; the user message is stored',
   503: 'The database is unreachable',
   504: 'The model did not answer in time; the user message is stored',

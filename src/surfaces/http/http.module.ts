@@ -8,11 +8,13 @@ import { HealthController } from './controllers/health.controller.js';
 import { MessagesController } from './controllers/messages.controller.js';
 import { HttpErrorFilter } from './errors/http-error.filter.js';
 import { HttpDrain } from './http-drain.js';
+import { IdempotentChat } from './idempotency/idempotent-chat.js';
+import { IdempotencyModule } from '../../idempotency/idempotency.module.js';
 
 /** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
 @Module({
-  imports: [ChatModule, ConversationsModule],
+  imports: [ChatModule, ConversationsModule, IdempotencyModule],
   controllers: [ChatController, ConversationsController, MessagesController, HealthController],
-  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, HttpDrain],
+  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, HttpDrain, IdempotentChat],
 })
 export class HttpSurfaceModule {}

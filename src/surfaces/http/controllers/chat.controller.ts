@@ -8,6 +8,8 @@ import { ApiErrors } from '../api-errors.decorator.js';
 import { toChatResponse } from '../dto/chat-result.mapper.js';
 import { ChatRequestDto, ChatResponseDto } from '../dto/chat.dto.js';
 import { ChatErrorDto } from '../dto/error.dto.js';
+import { ApiIdempotencyKey, IdempotencyKeyHeader } from '../idempotency/idempotency-key.header.js';
+import { IdempotentChat } from '../idempotency/idempotent-chat.js';
 import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
 import { streamTurn } from '../sse/stream-turn.js';
 
@@ -15,7 +17,10 @@ import { streamTurn } from '../sse/stream-turn.js';
 @ApiBearerAuth()
 @Controller('api/chat')
 export class ChatController {
-  constructor(private readonly chat: ChatService) {}
+  constructor(
+    private readonly chat: ChatService,
+    private readonly idempotent: IdempotentChat,
+  ) {}
 
   @Post()
   @HttpCode(HttpStatus.OK)
@@ -26,11 +31,21 @@ export class ChatController {
       'Starts a conversation (no conversationId) or resumes one, replays its recent history to the model, ' +
       'stores both messages and returns the reply. The user message is stored before the model is called.',
   })
+  @ApiIdempotencyKey()
   @ApiOkResponse({ type: ChatResponseDto })
-  @ApiErrors([400, 401, 403, 404, 413])
+  @ApiErrors([400, 401, 403, 404, 413, 422])
   @ApiErrors([409, 502, 504], ChatErrorDto)
-  async send(@CurrentActor() actor: Actor, @Body() body: ChatRequestDto): Promise<ChatResponseDto> {
-    return toChatResponse(await this.chat.send(actor, { message: body.message, conversationId: body.conversationId }));
+  async send(
+    @CurrentActor() actor: Actor,
+    @Body() body: ChatRequestDto,
+    @IdempotencyKeyHeader() idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ChatResponseDto | Record<string, unknown>> {
+    const request = { message: body.message, conversationId: body.conversationId };
+    if (!idempotencyKey) return toChatResponse(await this.chat.send(actor, request));
+    const answer = await this.idempotent.send(actor, idempotencyKey, request);
+    res.status(answer.status);
+    return answer.body;
   }
 
   @Post('stream')
@@ -42,10 +57,18 @@ export class ChatController {
       '(validation, authentication, ownership, a reply already in progress) are ordinary JSON answers. If the client ' +
       'disconnects, the reply is still generated and stored.',
   })
+  @ApiIdempotencyKey()
   @ApiEventStream(TURN_EVENTS)
-  @ApiErrors([400, 401, 403, 404, 413])
+  @ApiErrors([400, 401, 403, 404, 413, 422])
   @ApiErrors([409], ChatErrorDto)
-  async stream(@CurrentActor() actor: Actor, @Body() body: ChatRequestDto, @Res() res: Response): Promise<void> {
-    await streamTurn(res, (events) => this.chat.stream(actor, { message: body.message, conversationId: body.conversationId }, events));
+  async stream(
+    @CurrentActor() actor: Actor,
+    @Body() body: ChatRequestDto,
+    @IdempotencyKeyHeader() idempotencyKey: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    const request = { message: body.message, conversationId: body.conversationId };
+    if (idempotencyKey) return this.idempotent.stream(actor, idempotencyKey, request, res);
+    await streamTurn(res, (events) => this.chat.stream(actor, request, events));
   }
 }

@@ -1,11 +1,16 @@
 import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
 
-/** Writes `{ statusCode, error, message, ...extra }`, the shape of every error answer. */
+/** `{ statusCode, error, message, ...extra }`, the shape of every error answer. */
+export function errorBody(statusCode: number, message: string, extra: object = {}): Record<string, unknown> {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...extra };
+}
+
+/** Writes the common error body (or just ends a response whose headers are already out). */
 export function sendError(response: Response, statusCode: number, message: string, extra: object = {}): void {
   if (response.headersSent) {
     response.end();
     return;
   }
-  response.status(statusCode).json({ statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...extra });
+  response.status(statusCode).json(errorBody(statusCode, message, extra));
 }

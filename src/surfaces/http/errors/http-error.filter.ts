@@ -9,7 +9,40 @@ import {
   InvalidInputError,
   MessageNotFoundError,
 } from '../../../conversations/conversation.errors.js';
+import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../../idempotency/idempotency.errors.js';
 import { sendError } from './error-body.js';
+
+/** An error as an HTTP answer: its status, message, and fields added to the common body. */
+export interface HttpError {
+  readonly status: number;
+  readonly message: string;
+  readonly extra?: Record<string, unknown>;
+}
+
+/** The HTTP answer for a known error, or null for an unexpected one (a 500). */
+export function httpErrorOf(error: unknown): HttpError | null {
+  if (error instanceof HttpException) return { status: error.getStatus(), message: httpMessage(error) };
+  if (error instanceof ConversationNotFoundError || error instanceof MessageNotFoundError) {
+    return { status: HttpStatus.NOT_FOUND, message: error.message };
+  }
+  if (error instanceof ForbiddenConversationError) return { status: HttpStatus.FORBIDDEN, message: 'This conversation belongs to another actor' };
+  if (error instanceof InvalidInputError) return { status: HttpStatus.BAD_REQUEST, message: error.message };
+  if (error instanceof ConversationBusyError) {
+    return { status: HttpStatus.CONFLICT, message: error.message, extra: { conversationId: error.conversationId, messageId: error.messageId } };
+  }
+  if (error instanceof ConversationStateError || error instanceof IdempotencyKeyInProgressError) {
+    return { status: HttpStatus.CONFLICT, message: error.message };
+  }
+  if (error instanceof IdempotencyKeyReusedError) return { status: HttpStatus.UNPROCESSABLE_ENTITY, message: error.message };
+  if (error instanceof ChatTurnFailedError) {
+    return {
+      status: error.status,
+      message: `${error.message}. Your message was saved in the conversation.`,
+      extra: { conversationId: error.conversationId, userMessageId: error.userMessageId, messageId: error.messageId },
+    };
+  }
+  return null;
+}
 
 /**
  * The one place where domain errors become HTTP answers. Anything unexpected is logged with
@@ -21,25 +54,8 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    if (error instanceof HttpException) return sendError(response, error.getStatus(), httpMessage(error));
-    if (error instanceof ConversationNotFoundError || error instanceof MessageNotFoundError) {
-      return sendError(response, HttpStatus.NOT_FOUND, error.message);
-    }
-    if (error instanceof ForbiddenConversationError) {
-      return sendError(response, HttpStatus.FORBIDDEN, 'This conversation belongs to another actor');
-    }
-    if (error instanceof InvalidInputError) return sendError(response, HttpStatus.BAD_REQUEST, error.message);
-    if (error instanceof ConversationBusyError) {
-      return sendError(response, HttpStatus.CONFLICT, error.message, { conversationId: error.conversationId, messageId: error.messageId });
-    }
-    if (error instanceof ConversationStateError) return sendError(response, HttpStatus.CONFLICT, error.message);
-    if (error instanceof ChatTurnFailedError) {
-      return sendError(response, error.status, `${error.message}. Your message was saved in the conversation.`, {
-        conversationId: error.conversationId,
-        userMessageId: error.userMessageId,
-        messageId: error.messageId,
-      });
-    }
+    const known = httpErrorOf(error);
+    if (known) return sendError(response, known.status, known.message, known.extra);
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     sendError(response, HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
   }

@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import type { Actor } from '../../../actor-auth/actor.js';
+import { ChatTurnFailedError } from '../../../chat/chat.errors.js';
+import { ChatService, type ChatRequest } from '../../../chat/chat.service.js';
+import { TurnsService } from '../../../conversations/turns.service.js';
+import { IdempotencyKeyInProgressError } from '../../../idempotency/idempotency.errors.js';
+import { IdempotencyService, type Claim } from '../../../idempotency/idempotency.service.js';
+import { toChatResponse } from '../dto/chat-result.mapper.js';
+import { errorBody } from '../errors/error-body.js';
+import { httpErrorOf } from '../errors/http-error.filter.js';
+import { EventStream } from '../sse/event-stream.js';
+import { streamTurn } from '../sse/stream-turn.js';
+
+/** How long a retry waits for the first request with its key before answering 409. */
+const WAIT_FOR_FIRST_MS = 30_000;
+const POLL_MS = 100;
+
+/** A stored answer, replayed as the same HTTP status and body. */
+export class StoredAnswer {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {}
+}
+
+/**
+ * POST /api/chat and /api/chat/stream with an Idempotency-Key. The first request with a key
+ * runs; its answer (a reply, or a model failure: the turn happened either way) is stored. A
+ * request refused before its turn started (validation, ownership, 409) releases the key, so a
+ * retry runs afresh.
+ */
+@Injectable()
+export class IdempotentChat {
+  constructor(
+    private readonly keys: IdempotencyService,
+    private readonly chat: ChatService,
+    private readonly turns: TurnsService,
+  ) {}
+
+  async send(actor: Actor, key: string, request: ChatRequest): Promise<StoredAnswer> {
+    const claim = await this.claimOrWait(actor, key, hashOf('chat', request), (c) => c.kind === 'running');
+    if (claim.kind === 'done') return new StoredAnswer(claim.status, claim.body ?? {});
+    if (claim.kind === 'running') throw new IdempotencyKeyInProgressError();
+    try {
+      const body = { ...toChatResponse(await this.chat.send(actor, request)) };
+      await this.keys.complete(actor, key, claim.token, 200, body);
+      return new StoredAnswer(200, body);
+    } catch (error) {
+      await this.settleFailure(actor, key, claim.token, error);
+      throw error;
+    }
+  }
+
+  async stream(actor: Actor, key: string, request: ChatRequest, res: Response): Promise<void> {
+    // A running duplicate that has not yet named its reply is waited for; once named, it is followed.
+    const claim = await this.claimOrWait(actor, key, hashOf('chatStream', request), (c) => c.kind === 'running' && !c.messageId);
+    if (claim.kind === 'done') return replayAsEvents(res, claim.status, claim.body ?? {});
+    if (claim.kind === 'running') {
+      if (!claim.messageId || !claim.conversationId) throw new IdempotencyKeyInProgressError();
+      return this.followAsEvents(actor, res, claim.conversationId, claim.messageId);
+    }
+    let ids = { conversationId: '', userMessageId: '', messageId: '', title: '', created: false };
+    try {
+      await streamTurn(res, async (events) => {
+        const outcome = await this.chat.stream(actor, request, {
+          started: (turn) => {
+            ids = { conversationId: turn.conversation.id, userMessageId: turn.question.id, messageId: turn.reply.id, title: turn.conversation.title, created: turn.created };
+            void this.keys.attach(actor, key, claim.token, { conversationId: ids.conversationId, messageId: ids.messageId });
+            events.started(turn);
+          },
+          delta: (text) => events.delta(text),
+        });
+        const stored =
+          outcome.status === 'failed'
+            ? errorBody(outcome.error?.status ?? 502, outcome.error?.message ?? 'The model failed', { ...ids, partial: outcome.content })
+            : { ...ids, reply: outcome.content, status: outcome.status, model: outcome.model, usage: outcome.usage };
+        await this.keys.complete(actor, key, claim.token, outcome.status === 'failed' ? (outcome.error?.status ?? 502) : 200, stored);
+        return outcome;
+      });
+    } catch (error) {
+      await this.settleFailure(actor, key, claim.token, error);
+      throw error;
+    }
+  }
+
+  /** A turn that ran and failed is the stored answer; anything refused before a turn frees the key. */
+  private async settleFailure(actor: Actor, key: string, token: string, error: unknown): Promise<void> {
+    const known = error instanceof ChatTurnFailedError ? httpErrorOf(error) : null;
+    if (known) await this.keys.complete(actor, key, token, known.status, errorBody(known.status, known.message, known.extra));
+    else await this.keys.release(actor, key, token).catch(() => undefined);
+  }
+
+  private async claimOrWait(actor: Actor, key: string, hash: string, keepWaiting: (c: Claim) => boolean): Promise<Claim> {
+    const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+    for (;;) {
+      const claim = await this.keys.claim(actor, key, hash);
+      if (!keepWaiting(claim) || Date.now() > deadline) return claim;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  private async followAsEvents(actor: Actor, res: Response, conversationId: string, messageId: string): Promise<void> {
+    // Ownership and existence first, so a refusal is a JSON answer, not an event.
+    await this.turns.readMessage(actor, conversationId, messageId);
+    const sse = new EventStream(res);
+    try {
+      sse.send('conversation', { conversationId, messageId, replayed: true });
+      const message = await this.chat.follow(actor, conversationId, messageId, (text) => sse.send('delta', { text }), sse.clientGone);
+      if (message.status === 'failed') {
+        sse.send('error', { statusCode: message.errorStatus ?? 502, message: message.errorMessage ?? 'The model failed', messageId, partial: message.content });
+      } else if (message.status !== 'streaming') {
+        const usage = message.promptTokens === null ? null : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 };
+        sse.send('done', { messageId, reply: message.content, status: message.status, model: message.model, usage });
+      }
+    } finally {
+      sse.end();
+    }
+  }
+}
+
+function hashOf(route: string, request: ChatRequest): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ route, message: request.message, conversationId: request.conversationId ?? null }))
+    .digest('hex');
+}
+
+/** A finished streaming answer, sent again as events: the whole reply in one delta. */
+function replayAsEvents(res: Response, status: number, body: Record<string, unknown>): void {
+  const sse = new EventStream(res);
+  const { conversationId, userMessageId, messageId, title, created } = body;
+  sse.send('conversation', { conversationId, userMessageId, messageId, title, created, replayed: true });
+  if (status === 200) {
+    if (body.reply) sse.send('delta', { text: body.reply });
+    sse.send('done', { messageId, reply: body.reply, status: body.status, model: body.model, usage: body.usage });
+  } else {
+    sse.send('error', { statusCode: status, message: body.message, messageId, partial: body.partial ?? '' });
+  }
+  sse.end();
+}
