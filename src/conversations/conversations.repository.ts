@@ -169,6 +169,18 @@ export class ConversationsRepository {
     await em.update(Conversation, { id }, { updatedAt: now });
   }
 
+  /** The last `limit` messages (any status) before `beforeSeq`, oldest first. */
+  async messagesBefore(em: EntityManager, conversationId: string, beforeSeq: number, limit: number): Promise<Message[]> {
+    const newestFirst = await em
+      .createQueryBuilder(Message, 'm')
+      .where('m.conversation_id = :conversationId', { conversationId })
+      .andWhere('m.seq < :beforeSeq', { beforeSeq })
+      .orderBy('m.seq', 'DESC')
+      .limit(limit)
+      .getMany();
+    return newestFirst.reverse();
+  }
+
   allMessages(em: EntityManager, conversationId: string): Promise<Message[]> {
     return em.find(Message, { where: { conversationId }, order: { seq: 'ASC' } });
   }

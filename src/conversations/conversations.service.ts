@@ -7,6 +7,7 @@ import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputErro
 import { ConversationsRepository } from './conversations.repository.js';
 import type { Message } from './message.entity.js';
 import { ownedConversation } from './ownership.js';
+import { titleFromMessage } from './title.js';
 
 export interface ConversationPage {
   readonly items: Conversation[];
@@ -24,6 +25,38 @@ export class ConversationsService {
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
   ) {}
+
+  /** Creates an empty conversation (titled "New conversation" unless a title is given). */
+  create(actor: Actor, input: { title?: string } = {}): Promise<Conversation> {
+    const title = input.title === undefined ? undefined : titleFromMessage(input.title);
+    return this.db.transaction((em) => this.repo.insertConversation(em, actor.id, title ?? 'New conversation', new Date()));
+  }
+
+  /** The actor's most recently updated conversation, if any: "the current one" for chat surfaces. */
+  mostRecent(actor: Actor): Promise<Conversation | null> {
+    return this.db.read(async (em) => (await this.repo.listByActor(em, actor.id, 1))[0] ?? null);
+  }
+
+  /** Marks the conversation as just used, so it becomes the most recent. */
+  touch(actor: Actor, id: string): Promise<Conversation> {
+    return this.db.transaction(async (em) => {
+      const conversation = await ownedConversation(this.repo, em, actor, id);
+      conversation.updatedAt = new Date();
+      await this.repo.touchConversation(em, id, conversation.updatedAt);
+      return conversation;
+    });
+  }
+
+  /**
+   * A page of messages from the newest backwards: the last `limit` messages with `seq` below
+   * `before` (all when omitted), returned oldest first. Walks the (conversation_id, seq) index.
+   */
+  messagesPage(actor: Actor, id: string, page: { before?: number; limit: number }): Promise<Message[]> {
+    return this.db.read(async (em) => {
+      await ownedConversation(this.repo, em, actor, id);
+      return this.repo.messagesBefore(em, id, page.before ?? Number.MAX_SAFE_INTEGER, page.limit);
+    });
+  }
 
   /** The conversation with all its messages in order. */
   getWithMessages(actor: Actor, id: string): Promise<{ conversation: Conversation; messages: Message[] }> {
