@@ -39,7 +39,7 @@ class ScriptedLlm implements LlmPort {
     const step = this.steps.shift();
     if (step) return step(request, onDelta);
     onDelta('ok');
-    return { content: 'ok', model: 'scripted', usage: { promptTokens: 3, completionTokens: 1 } };
+    return { content: 'ok', model: 'scripted', usage: { promptTokens: 3, completionTokens: 1 }, toolCalls: [] };
   }
 }
 
@@ -50,7 +50,7 @@ function heldStep(): { step: Step; release: (text: string) => void } {
     new Promise((resolve, reject) => {
       onDelta('partial ');
       req.signal?.addEventListener('abort', () => reject(new ModelCancelledError()));
-      release = (text) => resolve({ content: text, model: 'scripted', usage: null });
+      release = (text) => resolve({ content: text, model: 'scripted', usage: null, toolCalls: [] });
     });
   return { step, release: (text) => release(text) };
 }
@@ -99,7 +99,7 @@ describe('ChatService', () => {
         [1, 'user', 'hello', 'complete'],
         [2, 'assistant', '', 'streaming'],
       ]);
-      return { content: 'hi!', model: 'scripted', usage: null };
+      return { content: 'hi!', model: 'scripted', usage: null, toolCalls: [] };
     });
     const result = await chat.send(alice, { message: 'hello' });
     expect(result).toMatchObject({ reply: 'hi!', created: true, title: 'hello', status: 'complete' });
@@ -182,9 +182,9 @@ describe('ChatService', () => {
   });
 
   it('regenerates the last answer and keeps the replaced one in versions', async () => {
-    llm.steps.push(async () => ({ content: 'first answer', model: 'scripted', usage: null }));
+    llm.steps.push(async () => ({ content: 'first answer', model: 'scripted', usage: null, toolCalls: [] }));
     const first = await chat.send(alice, { message: 'question' });
-    llm.steps.push(async () => ({ content: 'second answer', model: 'scripted', usage: null }));
+    llm.steps.push(async () => ({ content: 'second answer', model: 'scripted', usage: null, toolCalls: [] }));
     const again = await chat.regenerate(alice, first.conversationId);
     expect(again).toMatchObject({ messageId: first.messageId, reply: 'second answer', created: false });
     expect(llm.calls.at(-1)!.messages).toEqual([

@@ -1,19 +1,34 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Message } from '../conversations/message.entity.js';
 import { TurnsService, type ReplyOutcome, type StartedTurn } from '../conversations/turns.service.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import { ChatTurnFailedError } from './chat.errors.js';
-import { ReplyGenerator } from './reply-generator.js';
+import { MAIN_THREAD } from '../conversations/thread.entity.js';
+import { ReplyGenerator, type ModelOptions } from './reply-generator.js';
 
 export interface ChatRequest {
   readonly message: string;
   readonly conversationId?: string;
+  /** Starts the conversation with this agent; on an existing conversation it must be its agent. */
+  readonly agentId?: string;
+  /** The thread to talk in (default `main`). */
+  readonly thread?: string;
+  /** Sets the thread's own system prompt, for this and its later turns. */
+  readonly system?: string;
+  readonly options?: ModelOptions;
+}
+
+export interface RegenerateRequest {
+  readonly thread?: string;
+  readonly options?: ModelOptions;
 }
 
 export interface ChatResult {
   readonly conversationId: string;
+  readonly agentId: string | null;
+  readonly thread: string;
   readonly title: string;
   readonly created: boolean;
   readonly userMessageId: string;
@@ -39,9 +54,10 @@ export interface TurnEvents {
  * turn runs to its end even if its client leaves; on shutdown, turns in flight finish.
  */
 @Injectable()
-export class ChatService implements BeforeApplicationShutdown {
+export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(ChatService.name);
   private readonly inFlight = new Set<Promise<unknown>>();
+  private closing = false;
 
   constructor(
     private readonly turns: TurnsService,
@@ -53,26 +69,26 @@ export class ChatService implements BeforeApplicationShutdown {
   /** One turn, answered when the reply is stored. */
   async send(actor: Actor, request: ChatRequest): Promise<ChatResult> {
     const turn = await this.startTurn(actor, request);
-    return toResult(turn, await this.track(this.generator.run(turn, { stream: false })));
+    return toResult(turn, await this.track(this.generator.run(turn, { stream: false, options: request.options })));
   }
 
   /** One turn whose reply streams to `events`; resolves with the stored outcome. */
   async stream(actor: Actor, request: ChatRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const turn = await this.startTurn(actor, request);
     events.started(turn);
-    return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text) }));
+    return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }));
   }
 
-  /** Answers the conversation's last question again; the replaced answer is kept in `versions`. */
-  async regenerate(actor: Actor, conversationId: string): Promise<ChatResult> {
-    const turn = await this.turns.startRegeneration(actor, conversationId, this.config.historyWindow, this.llm.defaultModel);
-    return toResult(turn, await this.track(this.generator.run(turn, { stream: false })));
+  /** Answers a thread's last question again; the replaced answer is kept in `versions`. */
+  async regenerate(actor: Actor, conversationId: string, request: RegenerateRequest = {}): Promise<ChatResult> {
+    const turn = await this.startRegeneration(actor, conversationId, request);
+    return toResult(turn, await this.track(this.generator.run(turn, { stream: false, options: request.options })));
   }
 
-  async regenerateStream(actor: Actor, conversationId: string, events: TurnEvents): Promise<ReplyOutcome> {
-    const turn = await this.turns.startRegeneration(actor, conversationId, this.config.historyWindow, this.llm.defaultModel);
+  async regenerateStream(actor: Actor, conversationId: string, request: RegenerateRequest, events: TurnEvents): Promise<ReplyOutcome> {
+    const turn = await this.startRegeneration(actor, conversationId, request);
     events.started(turn);
-    return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text) }));
+    return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }));
   }
 
   /**
@@ -90,7 +106,8 @@ export class ChatService implements BeforeApplicationShutdown {
         onDelta(message.content.slice(sent.length));
         sent = message.content;
       }
-      if (message.status !== 'streaming' || signal?.aborted) return message;
+      // On shutdown a follower lets go (its client reconnects to another instance); a generator does not.
+      if (message.status !== 'streaming' || signal?.aborted || this.closing) return message;
       await sleep(this.config.streamFlushMs, signal);
     }
   }
@@ -110,13 +127,28 @@ export class ChatService implements BeforeApplicationShutdown {
   }
 
   private startTurn(actor: Actor, request: ChatRequest): Promise<StartedTurn> {
-    return this.turns.startTurn(actor, request.conversationId, request.message, this.config.historyWindow, this.llm.defaultModel);
+    const turn = {
+      content: request.message,
+      conversationId: request.conversationId,
+      agentId: request.agentId,
+      thread: request.thread,
+      threadSystem: request.system,
+    };
+    return this.turns.startTurn(actor, turn, this.config.historyWindow, this.llm.defaultModel);
+  }
+
+  private startRegeneration(actor: Actor, conversationId: string, request: RegenerateRequest): Promise<StartedTurn> {
+    return this.turns.startRegeneration(actor, conversationId, request.thread ?? MAIN_THREAD, this.config.historyWindow, this.llm.defaultModel);
   }
 
   private track<T>(work: Promise<T>): Promise<T> {
     this.inFlight.add(work);
     void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
     return work;
+  }
+
+  onModuleDestroy(): void {
+    this.closing = true;
   }
 
   /** SIGTERM: let replies being generated finish and be stored before the database closes. */
@@ -140,6 +172,8 @@ function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {
   }
   return {
     ...ids,
+    agentId: turn.conversation.agentId,
+    thread: turn.thread.name,
     title: turn.conversation.title,
     created: turn.created,
     reply: outcome.content,
@@ -151,7 +185,12 @@ function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 }

@@ -24,3 +24,14 @@ export function buildContext(input: ContextInput): PromptMessage[] {
   const recent = input.window > 0 ? dialogue.slice(-input.window) : [];
   return [...system, ...recent, { role: 'user', content: input.newMessage }];
 }
+
+/**
+ * The system message that shows the model the conversation's state, or undefined when there
+ * is nothing to show (an empty state, and no tool to fill it).
+ */
+export function stateMessage(state: Record<string, unknown> | null | undefined, canUpdate: boolean): string | undefined {
+  const empty = !state || Object.keys(state).length === 0;
+  if (empty && !canUpdate) return undefined;
+  const how = canUpdate ? ' Change it with the update_state tool.' : '';
+  return `Conversation state (JSON, shared by all threads of this conversation).${how}\n${JSON.stringify(state ?? {})}`;
+}

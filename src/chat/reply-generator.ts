@@ -1,23 +1,36 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
+import type { ToolCallRecord } from '../conversations/message.entity.js';
 import type { ReplyOutcome, StartedTurn } from '../conversations/turns.service.js';
 import { TurnsService } from '../conversations/turns.service.js';
 import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from '../llm/llm.errors.js';
-import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
-import { buildContext } from './context-window.js';
+import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage } from '../llm/llm.port.js';
+import { buildContext, stateMessage } from './context-window.js';
 import { ReplyProgress } from './reply-progress.js';
+import { runUpdateState, UPDATE_STATE_TOOL } from './tools/update-state.tool.js';
+
+/** How many times one reply may call tools before the model must answer in words. */
+export const MAX_TOOL_ROUNDS = 4;
+
+export interface ModelOptions {
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+}
 
 export interface GenerationMode {
   /** Stream from the model and hand each piece of text to `onDelta` as it comes. */
   readonly stream: boolean;
   readonly onDelta?: (text: string) => void;
+  /** Per-request settings; they override the agent's. */
+  readonly options?: ModelOptions;
 }
 
 /**
  * Produces the reply of a started turn and stores how it ended: `complete`, `failed` (partial
  * text kept, with the error) or `cancelled` (partial text kept). It never throws for a model
  * problem; the outcome says what happened. It does not depend on the client that asked: a
- * client that goes away does not stop it.
+ * client that goes away does not stop it. Tool calls (update_state) run in bounded rounds.
  */
 @Injectable()
 export class ReplyGenerator {
@@ -25,6 +38,7 @@ export class ReplyGenerator {
 
   constructor(
     private readonly turns: TurnsService,
+    private readonly conversations: ConversationsService,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -32,27 +46,14 @@ export class ReplyGenerator {
   async run(turn: StartedTurn, mode: GenerationMode): Promise<ReplyOutcome> {
     const stop = new AbortController();
     const progress = new ReplyProgress(this.turns, turn.reply.id, this.config, () => stop.abort());
-    const request = {
-      messages: buildContext({
-        systemPrompts: [this.config.systemPrompt],
-        history: turn.history,
-        window: this.config.historyWindow,
-        newMessage: turn.question.content,
-      }),
-      signal: stop.signal,
-    };
+    const toolRecords: ToolCallRecord[] = [];
     progress.start();
     let outcome: ReplyOutcome;
     try {
-      const completion = mode.stream
-        ? await this.llm.stream(request, (piece) => {
-            progress.append(piece);
-            mode.onDelta?.(piece);
-          })
-        : await this.llm.complete(request);
-      outcome = { status: 'complete', content: completion.content, model: completion.model, usage: completion.usage, error: null };
+      const completion = await this.converse(turn, mode, stop.signal, progress, toolRecords);
+      outcome = { status: 'complete', content: progress.content, model: completion.model, usage: completion.usage, error: null, toolCalls: toolRecords };
     } catch (error) {
-      outcome = this.failedOutcome(error, progress.content, turn);
+      outcome = { ...this.failedOutcome(error, progress.content, turn), toolCalls: toolRecords };
     } finally {
       await progress.stop();
     }
@@ -60,8 +61,54 @@ export class ReplyGenerator {
     return outcome;
   }
 
+  /** Calls the model, runs the tools it asks for, and calls it again, until it answers in words. */
+  private async converse(
+    turn: StartedTurn,
+    mode: GenerationMode,
+    signal: AbortSignal,
+    progress: ReplyProgress,
+    toolRecords: ToolCallRecord[],
+  ): Promise<Completion> {
+    const { agent } = turn;
+    const tools = agent?.tools.includes('update_state') ? [UPDATE_STATE_TOOL] : [];
+    const messages: PromptMessage[] = buildContext({
+      systemPrompts: [agent?.systemPrompt ?? undefined, this.config.systemPrompt, turn.thread.systemPrompt ?? undefined, stateMessage(turn.conversation.state, tools.length > 0)],
+      history: turn.history,
+      window: this.config.historyWindow,
+      newMessage: turn.question.content,
+    });
+    const settings = {
+      model: agent?.model ?? undefined,
+      temperature: mode.options?.temperature ?? agent?.temperature ?? undefined,
+      maxTokens: mode.options?.maxTokens ?? agent?.maxTokens ?? undefined,
+      signal,
+    };
+    let usage: Completion['usage'] = null;
+    for (let round = 0; ; round++) {
+      const request: CompletionRequest = { ...settings, messages, tools: round < MAX_TOOL_ROUNDS ? tools : [] };
+      const completion = mode.stream
+        ? await this.llm.stream(request, (piece) => {
+            progress.append(piece);
+            mode.onDelta?.(piece);
+          })
+        : await this.llm.complete(request);
+      if (!mode.stream) progress.append(completion.content);
+      usage = addUsage(usage, completion.usage);
+      if (completion.toolCalls.length === 0) return { ...completion, usage };
+      messages.push({ role: 'assistant', content: completion.content, toolCalls: completion.toolCalls });
+      for (const call of completion.toolCalls) {
+        const result =
+          call.name === UPDATE_STATE_TOOL.name && tools.length
+            ? await runUpdateState(this.conversations, { id: turn.conversation.actor }, turn.conversation.id, call.arguments)
+            : JSON.stringify({ ok: false, error: `unknown tool ${call.name}` });
+        toolRecords.push({ name: call.name, arguments: call.arguments, result });
+        messages.push({ role: 'tool', toolCallId: call.id, content: result });
+      }
+    }
+  }
+
   private failedOutcome(error: unknown, partial: string, turn: StartedTurn): ReplyOutcome {
-    const model = this.llm.defaultModel;
+    const model = turn.reply.model;
     if (error instanceof ModelCancelledError) {
       return { status: 'cancelled', content: partial, model, usage: null, error: null };
     }
@@ -70,4 +117,10 @@ export class ReplyGenerator {
     const status = cause instanceof ModelTimeoutError ? 504 : 502;
     return { status: 'failed', content: partial, model, usage: null, error: { status, message: cause.message } };
   }
+}
+
+function addUsage(total: Completion['usage'], more: Completion['usage']): Completion['usage'] {
+  if (!more) return total;
+  if (!total) return more;
+  return { promptTokens: total.promptTokens + more.promptTokens, completionTokens: total.completionTokens + more.completionTokens };
 }

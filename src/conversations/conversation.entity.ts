@@ -1,9 +1,19 @@
-import { Column, Entity, Index, OneToMany, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryColumn, type Relation } from 'typeorm';
+import type { Agent } from '../agents/agent.entity.js';
 import type { Message } from './message.entity.js';
+
+/**
+ * A conversation's session state: a JSON object shared by all its threads. (Typed loosely on
+ * purpose: TypeORM's partial-entity types cannot follow a recursive JSON type.)
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ConversationState = Record<string, any>;
 
 @Entity('conversations')
 // Serves "this actor's conversations, most recent first" without a sort.
 @Index('idx_conversations_actor_updated', ['actor', 'updatedAt', 'id'])
+// The same, for one agent's conversations (and "no agent").
+@Index('idx_conversations_actor_agent_updated', ['actor', 'agentId', 'updatedAt', 'id'])
 export class Conversation {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
@@ -14,6 +24,19 @@ export class Conversation {
 
   @Column({ type: 'varchar', length: 200 })
   title: string;
+
+  /** The agent whose instructions and settings the conversation's turns use; null for plain chat. */
+  @Column({ name: 'agent_id', type: 'varchar', length: 36, nullable: true })
+  agentId: string | null;
+
+  // Deleting an agent decides explicitly what happens to its conversations (see AgentsService);
+  // SET NULL only guarantees no reference ever dangles.
+  @ManyToOne('Agent', { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'agent_id' })
+  agent?: Relation<Agent> | null;
+
+  @Column({ type: 'simple-json' })
+  state: ConversationState;
 
   /** Highest `seq` handed out; appending bumps it inside the same transaction. */
   @Column({ name: 'last_seq', type: 'integer', default: 0 })

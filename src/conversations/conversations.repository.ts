@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Conversation } from './conversation.entity.js';
+import { Conversation, type ConversationState } from './conversation.entity.js';
 import { Message, type MessageRole, type MessageStatus } from './message.entity.js';
+import { MAIN_THREAD, Thread } from './thread.entity.js';
 import type { ConversationCursor } from './conversation-cursor.js';
 
 export interface NewMessage {
   readonly role: MessageRole;
+  readonly thread?: string;
   readonly content: string;
   readonly status?: MessageStatus;
   readonly model?: string | null;
@@ -29,6 +31,7 @@ export type MessageChanges = Partial<
     | 'errorMessage'
     | 'leaseUntil'
     | 'cancelRequestedAt'
+    | 'toolCalls'
     | 'createdAt'
   >
 >;
@@ -40,11 +43,19 @@ export type MessageChanges = Partial<
  */
 @Injectable()
 export class ConversationsRepository {
-  async insertConversation(em: EntityManager, actor: string, title: string, now: Date): Promise<Conversation> {
+  async insertConversation(
+    em: EntityManager,
+    actor: string,
+    title: string,
+    now: Date,
+    extra: { agentId?: string | null; state?: ConversationState } = {},
+  ): Promise<Conversation> {
     const conversation = em.create(Conversation, {
       id: randomUUID(),
       actor,
       title,
+      agentId: extra.agentId ?? null,
+      state: extra.state ?? {},
       lastSeq: 0,
       createdAt: now,
       updatedAt: now,
@@ -92,6 +103,7 @@ export class ConversationsRepository {
       id: randomUUID(),
       conversationId: conversation.id,
       seq: lastSeq,
+      thread: draft.thread ?? MAIN_THREAD,
       role: draft.role,
       content: draft.content,
       status: draft.status ?? 'complete',
@@ -103,6 +115,7 @@ export class ConversationsRepository {
       errorMessage: null,
       leaseUntil: draft.leaseUntil ?? null,
       cancelRequestedAt: null,
+      toolCalls: null,
       createdAt: now,
     });
     await em.insert(Message, message);
@@ -110,15 +123,16 @@ export class ConversationsRepository {
   }
 
   /**
-   * The last `limit` complete, non-empty messages before `beforeSeq`, oldest first. Walks the
-   * (conversation_id, seq) index backwards, so the cost depends on `limit`, not on how long
-   * the conversation is.
+   * The last `limit` complete, non-empty messages of a thread before `beforeSeq`, oldest first.
+   * Walks the (conversation_id, thread, seq) index backwards, so the cost depends on `limit`,
+   * not on how long the conversation is.
    */
-  async recentHistory(em: EntityManager, conversationId: string, beforeSeq: number, limit: number): Promise<Message[]> {
+  async recentHistory(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number): Promise<Message[]> {
     if (limit <= 0) return [];
     const newestFirst = await em
       .createQueryBuilder(Message, 'm')
       .where('m.conversation_id = :conversationId', { conversationId })
+      .andWhere('m.thread = :thread', { thread })
       .andWhere('m.seq < :beforeSeq', { beforeSeq })
       .andWhere("m.status = 'complete'")
       .andWhere("m.content <> ''")
@@ -128,8 +142,42 @@ export class ConversationsRepository {
     return newestFirst.reverse();
   }
 
-  lastMessage(em: EntityManager, conversationId: string): Promise<Message | null> {
-    return em.findOne(Message, { where: { conversationId }, order: { seq: 'DESC' } });
+  /** The last message of a thread (of the whole conversation when no thread is named). */
+  lastMessage(em: EntityManager, conversationId: string, thread?: string): Promise<Message | null> {
+    return em.findOne(Message, { where: { conversationId, ...(thread ? { thread } : {}) }, order: { seq: 'DESC' } });
+  }
+
+  /** The message of a thread just before `seq`. */
+  previousInThread(em: EntityManager, conversationId: string, thread: string, seq: number): Promise<Message | null> {
+    return em
+      .createQueryBuilder(Message, 'm')
+      .where('m.conversation_id = :conversationId', { conversationId })
+      .andWhere('m.thread = :thread', { thread })
+      .andWhere('m.seq < :seq', { seq })
+      .orderBy('m.seq', 'DESC')
+      .limit(1)
+      .getOne();
+  }
+
+  /** The thread row, created when first used; `systemPrompt` (when given) replaces the thread's own. */
+  async upsertThread(em: EntityManager, conversationId: string, name: string, systemPrompt: string | undefined, now: Date): Promise<Thread> {
+    const existing = await em.findOne(Thread, { where: { conversationId, name } });
+    if (!existing) {
+      const thread = em.create(Thread, { conversationId, name, systemPrompt: systemPrompt ?? null, createdAt: now, updatedAt: now });
+      await em.insert(Thread, thread);
+      return thread;
+    }
+    const changes = { updatedAt: now, ...(systemPrompt === undefined ? {} : { systemPrompt }) };
+    await em.update(Thread, { conversationId, name }, changes);
+    return Object.assign(existing, changes);
+  }
+
+  listThreads(em: EntityManager, conversationId: string): Promise<Thread[]> {
+    return em.find(Thread, { where: { conversationId }, order: { createdAt: 'ASC', name: 'ASC' } });
+  }
+
+  async updateState(em: EntityManager, id: string, state: ConversationState, now: Date): Promise<void> {
+    await em.update(Conversation, { id }, { state, updatedAt: now });
   }
 
   messageAt(em: EntityManager, conversationId: string, seq: number): Promise<Message | null> {
@@ -169,30 +217,37 @@ export class ConversationsRepository {
     await em.update(Conversation, { id }, { updatedAt: now });
   }
 
-  /** The last `limit` messages (any status) before `beforeSeq`, oldest first. */
-  async messagesBefore(em: EntityManager, conversationId: string, beforeSeq: number, limit: number): Promise<Message[]> {
-    const newestFirst = await em
+  /** The last `limit` messages (any status) before `beforeSeq`, oldest first; one thread's when named. */
+  async messagesBefore(em: EntityManager, conversationId: string, beforeSeq: number, limit: number, thread?: string): Promise<Message[]> {
+    const query = em
       .createQueryBuilder(Message, 'm')
       .where('m.conversation_id = :conversationId', { conversationId })
-      .andWhere('m.seq < :beforeSeq', { beforeSeq })
+      .andWhere('m.seq < :beforeSeq', { beforeSeq });
+    if (thread) query.andWhere('m.thread = :thread', { thread });
+    const newestFirst = await query
       .orderBy('m.seq', 'DESC')
       .limit(limit)
       .getMany();
     return newestFirst.reverse();
   }
 
-  allMessages(em: EntityManager, conversationId: string): Promise<Message[]> {
-    return em.find(Message, { where: { conversationId }, order: { seq: 'ASC' } });
+  allMessages(em: EntityManager, conversationId: string, thread?: string): Promise<Message[]> {
+    return em.find(Message, { where: { conversationId, ...(thread ? { thread } : {}) }, order: { seq: 'ASC' } });
   }
 
-  /** One page of the actor's conversations, most recently updated first (keyset pagination). */
-  listByActor(em: EntityManager, actor: string, limit: number, after?: ConversationCursor): Promise<Conversation[]> {
+  /**
+   * One page of the actor's conversations, most recently updated first (keyset pagination);
+   * `agentId` narrows to one agent's (null: those without an agent).
+   */
+  listByActor(em: EntityManager, actor: string, limit: number, after?: ConversationCursor, agentId?: string | null): Promise<Conversation[]> {
     const query = em
       .createQueryBuilder(Conversation, 'c')
       .where('c.actor = :actor', { actor })
       .orderBy('c.updated_at', 'DESC')
       .addOrderBy('c.id', 'DESC')
       .limit(limit);
+    if (agentId === null) query.andWhere('c.agent_id IS NULL');
+    else if (agentId !== undefined) query.andWhere('c.agent_id = :agentId', { agentId });
     if (after) {
       query.andWhere('(c.updated_at < :at OR (c.updated_at = :at AND c.id < :id))', {
         at: after.updatedAt,

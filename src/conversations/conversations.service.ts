@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
 import { DatabaseService } from '../database/database.service.js';
-import type { Conversation } from './conversation.entity.js';
+import { AgentsService } from '../agents/agents.service.js';
+import type { Conversation, ConversationState } from './conversation.entity.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
 import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError } from './conversation.errors.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import type { Message } from './message.entity.js';
 import { ownedConversation } from './ownership.js';
+import { isJsonObject, mergePatch, validState } from './state.js';
+import type { Thread } from './thread.entity.js';
 import { titleFromMessage } from './title.js';
 
 export interface ConversationPage {
@@ -24,17 +27,31 @@ export class ConversationsService {
   constructor(
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
+    private readonly agents: AgentsService,
   ) {}
 
-  /** Creates an empty conversation (titled "New conversation" unless a title is given). */
-  create(actor: Actor, input: { title?: string } = {}): Promise<Conversation> {
+  /**
+   * Creates an empty conversation ("New conversation" unless titled), bound to one of the
+   * actor's agents when `agentId` is given, with an initial state.
+   */
+  create(actor: Actor, input: { title?: string; agentId?: string; state?: unknown } = {}): Promise<Conversation> {
     const title = input.title === undefined ? undefined : titleFromMessage(input.title);
-    return this.db.transaction((em) => this.repo.insertConversation(em, actor.id, title ?? 'New conversation', new Date()));
+    const state = input.state === undefined ? {} : validState(input.state);
+    return this.db.transaction(async (em) => {
+      const agent = input.agentId ? await this.agents.ownedIn(em, actor, input.agentId) : null;
+      return this.repo.insertConversation(em, actor.id, title ?? 'New conversation', new Date(), { agentId: agent?.id ?? null, state });
+    });
   }
 
-  /** The actor's most recently updated conversation, if any: "the current one" for chat surfaces. */
-  mostRecent(actor: Actor): Promise<Conversation | null> {
-    return this.db.read(async (em) => (await this.repo.listByActor(em, actor.id, 1))[0] ?? null);
+  /**
+   * The actor's most recently updated conversation, if any: "the current one" for chat
+   * surfaces. `agentId` narrows to one agent's (null: conversations without an agent).
+   */
+  mostRecent(actor: Actor, agentId?: string | null): Promise<Conversation | null> {
+    return this.db.read(async (em) => {
+      if (agentId) await this.agents.ownedIn(em, actor, agentId);
+      return (await this.repo.listByActor(em, actor.id, 1, undefined, agentId))[0] ?? null;
+    });
   }
 
   /** Marks the conversation as just used, so it becomes the most recent. */
@@ -51,18 +68,44 @@ export class ConversationsService {
    * A page of messages from the newest backwards: the last `limit` messages with `seq` below
    * `before` (all when omitted), returned oldest first. Walks the (conversation_id, seq) index.
    */
-  messagesPage(actor: Actor, id: string, page: { before?: number; limit: number }): Promise<Message[]> {
+  messagesPage(actor: Actor, id: string, page: { before?: number; limit: number; thread?: string }): Promise<Message[]> {
     return this.db.read(async (em) => {
       await ownedConversation(this.repo, em, actor, id);
-      return this.repo.messagesBefore(em, id, page.before ?? Number.MAX_SAFE_INTEGER, page.limit);
+      return this.repo.messagesBefore(em, id, page.before ?? Number.MAX_SAFE_INTEGER, page.limit, page.thread);
     });
   }
 
-  /** The conversation with all its messages in order. */
-  getWithMessages(actor: Actor, id: string): Promise<{ conversation: Conversation; messages: Message[] }> {
+  /** The conversation with its threads and its messages in order (one thread's when named). */
+  getWithMessages(actor: Actor, id: string, thread?: string): Promise<{ conversation: Conversation; threads: Thread[]; messages: Message[] }> {
     return this.db.read(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, id);
-      return { conversation, messages: await this.repo.allMessages(em, id) };
+      return { conversation, threads: await this.repo.listThreads(em, id), messages: await this.repo.allMessages(em, id, thread) };
+    });
+  }
+
+  async getState(actor: Actor, id: string): Promise<ConversationState> {
+    return (await this.db.read((em) => ownedConversation(this.repo, em, actor, id))).state;
+  }
+
+  /** Replaces the state with `state` (a JSON object of at most 64 KB). */
+  replaceState(actor: Actor, id: string, state: unknown): Promise<ConversationState> {
+    const next = validState(state);
+    return this.changeState(actor, id, () => next);
+  }
+
+  /** Applies `patch` to the state as a JSON merge patch (RFC 7396); the result must stay within 64 KB. */
+  patchState(actor: Actor, id: string, patch: unknown): Promise<ConversationState> {
+    if (!isJsonObject(patch)) throw new InvalidInputError('a state patch must be a JSON object');
+    return this.changeState(actor, id, (current) => validState(mergePatch(current, patch)));
+  }
+
+  /** Read, change and write under the conversation's lock, so concurrent patches never lose one another. */
+  private changeState(actor: Actor, id: string, change: (current: ConversationState) => ConversationState): Promise<ConversationState> {
+    return this.db.transaction(async (em) => {
+      const conversation = await ownedConversation(this.repo, em, actor, id, true);
+      const next = change(conversation.state ?? {});
+      await this.repo.updateState(em, id, next, new Date());
+      return next;
     });
   }
 
@@ -71,12 +114,14 @@ export class ConversationsService {
     await this.db.read((em) => ownedConversation(this.repo, em, actor, id));
   }
 
-  list(actor: Actor, limit: number, cursor?: string): Promise<ConversationPage> {
+  /** A page of the actor's conversations; `agentId` narrows to one agent's (null: without an agent). */
+  list(actor: Actor, limit: number, cursor?: string, agentId?: string | null): Promise<ConversationPage> {
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !after) throw new InvalidInputError('cursor is not one this service returned');
     return this.db.read(async (em) => {
+      if (agentId) await this.agents.ownedIn(em, actor, agentId);
       // One extra row tells whether another page exists without a COUNT.
-      const rows = await this.repo.listByActor(em, actor.id, limit + 1, after);
+      const rows = await this.repo.listByActor(em, actor.id, limit + 1, after, agentId);
       const items = rows.slice(0, limit);
       const last = items.at(-1);
       return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };

@@ -12,6 +12,13 @@ export type MessageRole = (typeof MESSAGE_ROLES)[number];
 export const MESSAGE_STATUSES = ['streaming', 'complete', 'failed', 'cancelled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+/** A tool the model called during a reply, and what it got back. */
+export interface ToolCallRecord {
+  readonly name: string;
+  readonly arguments: string;
+  readonly result: string;
+}
+
 /** An earlier answer replaced by a regeneration: readable, never replayed. */
 export interface MessageVersion {
   readonly content: string;
@@ -19,6 +26,8 @@ export interface MessageVersion {
   readonly model: string | null;
   readonly promptTokens: number | null;
   readonly completionTokens: number | null;
+  /** Why that answer failed, if it did. */
+  readonly error?: { readonly statusCode: number; readonly message: string } | null;
   readonly createdAt: string;
 }
 
@@ -27,6 +36,8 @@ export interface MessageVersion {
 @Index('uq_messages_conversation_seq', ['conversationId', 'seq'], { unique: true })
 // Tiny (only replies in progress): lets the janitor find replies whose generator died.
 @Index('idx_messages_streaming_lease', ['leaseUntil'], { where: "status = 'streaming'" })
+// One thread's history, newest first.
+@Index('idx_messages_conversation_thread_seq', ['conversationId', 'thread', 'seq'])
 export class Message {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
@@ -37,6 +48,10 @@ export class Message {
   @ManyToOne('Conversation', (c: Conversation) => c.messages, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'conversation_id' })
   conversation?: Relation<Conversation>;
+
+  /** The thread the message belongs to (`main` unless a request names another). */
+  @Column({ type: 'varchar', length: 64, default: 'main' })
+  thread: string;
 
   /** 1, 2, 3… within the conversation: the order of the dialogue, independent of clocks. */
   @Column({ type: 'integer' })
@@ -64,6 +79,10 @@ export class Message {
   /** Earlier answers to the same question, oldest first (see regenerate). */
   @Column({ type: 'simple-json', nullable: true })
   versions: MessageVersion[] | null;
+
+  /** Tool calls the model made while producing this reply, with their results (not replayed). */
+  @Column({ name: 'tool_calls', type: 'simple-json', nullable: true })
+  toolCalls: ToolCallRecord[] | null;
 
   /** Why a reply failed: the HTTP status a client would have got, and a readable message. */
   @Column({ name: 'error_status', type: 'integer', nullable: true })

@@ -2,18 +2,40 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { Agent } from '../agents/agent.entity.js';
+import { AgentsService } from '../agents/agents.service.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { Conversation } from './conversation.entity.js';
-import { ConversationBusyError, ConversationStateError, InvalidInputError, MessageNotFoundError } from './conversation.errors.js';
-import { ConversationsRepository } from './conversations.repository.js';
+import {
+  ConversationBusyError,
+  ConversationNotFoundError,
+  ConversationStateError,
+  InvalidInputError,
+  MessageNotFoundError,
+} from './conversation.errors.js';
+import { ConversationsRepository, type NewMessage } from './conversations.repository.js';
 import { ownedConversation } from './ownership.js';
-import type { Message, MessageStatus, MessageVersion } from './message.entity.js';
+import type { Message, MessageStatus, MessageVersion, ToolCallRecord } from './message.entity.js';
+import { MAIN_THREAD, type Thread } from './thread.entity.js';
 import { titleFromMessage } from './title.js';
+
+/** What a surface asks for one turn. */
+export interface TurnRequest {
+  readonly content: string;
+  readonly conversationId?: string;
+  /** Binds a new conversation to this agent; on an existing one it must match its agent. */
+  readonly agentId?: string;
+  readonly thread?: string;
+  /** Replaces the thread's own system prompt, for this and later turns. */
+  readonly threadSystem?: string;
+}
 
 /** A turn ready for the model: the question is stored, the reply row exists as `streaming`. */
 export interface StartedTurn {
   readonly conversation: Conversation;
   readonly created: boolean;
+  readonly agent: Agent | null;
+  readonly thread: Thread;
   readonly question: Message;
   readonly reply: Message;
   /** Complete messages before the question, oldest first, at most the requested window. */
@@ -27,6 +49,8 @@ export interface ReplyOutcome {
   readonly model: string | null;
   readonly usage: { readonly promptTokens: number; readonly completionTokens: number } | null;
   readonly error: { readonly status: number; readonly message: string } | null;
+  /** Tools the model called on the way to this reply. */
+  readonly toolCalls?: ToolCallRecord[];
 }
 
 /** What a reply whose generator died is closed with. */
@@ -43,48 +67,61 @@ export class TurnsService {
   constructor(
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
+    private readonly agents: AgentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Stores the question and an empty `streaming` reply (creating the conversation when no id is given). */
-  startTurn(actor: Actor, conversationId: string | undefined, content: string, historyLimit: number, model: string): Promise<StartedTurn> {
-    this.assertValidContent(content);
+  /**
+   * Stores the question and an empty `streaming` reply in the request's thread, creating the
+   * conversation (bound to the agent, if one is named) when no id is given.
+   */
+  startTurn(actor: Actor, request: TurnRequest, historyLimit: number, defaultModel: string): Promise<StartedTurn> {
+    this.assertValidContent(request.content);
+    const threadName = request.thread ?? MAIN_THREAD;
     return this.db.transaction(async (em) => {
       const now = new Date();
       let conversation: Conversation;
-      if (conversationId) {
-        conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
-        await this.refuseIfBusy(em, conversation.id, now);
+      let agent: Agent | null;
+      if (request.conversationId) {
+        conversation = await ownedConversation(this.repo, em, actor, request.conversationId, true);
+        if (request.agentId && request.agentId !== conversation.agentId) {
+          throw new InvalidInputError('agentId does not match the agent of this conversation (a conversation keeps its agent)');
+        }
+        agent = conversation.agentId ? await this.agents.ownedIn(em, actor, conversation.agentId) : null;
+        await this.refuseIfBusy(em, conversation.id, threadName, now);
       } else {
-        conversation = await this.repo.insertConversation(em, actor.id, titleFromMessage(content), now);
+        agent = request.agentId ? await this.agents.ownedIn(em, actor, request.agentId) : null;
+        conversation = await this.repo.insertConversation(em, actor.id, titleFromMessage(request.content), now, { agentId: agent?.id ?? null });
       }
-      const question = await this.repo.appendMessage(em, conversation, { role: 'user', content }, now);
-      const reply = await this.repo.appendMessage(
-        em,
-        conversation,
-        { role: 'assistant', content: '', status: 'streaming', model, leaseUntil: this.leaseFrom(now) },
-        now,
-      );
-      const history = await this.repo.recentHistory(em, conversation.id, question.seq, historyLimit);
-      return { conversation, created: !conversationId, question, reply, history };
+      const thread = await this.repo.upsertThread(em, conversation.id, threadName, request.threadSystem, now);
+      const question = await this.repo.appendMessage(em, conversation, { role: 'user', thread: threadName, content: request.content }, now);
+      const reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, agent?.model ?? defaultModel, now), now);
+      const history = await this.repo.recentHistory(em, conversation.id, threadName, question.seq, historyLimit);
+      return { conversation, created: !request.conversationId, agent, thread, question, reply, history };
     });
   }
 
   /**
-   * Re-answers the conversation's last question. The answer it replaces moves to the reply's
+   * Re-answers the last question of a thread. The answer it replaces moves to the reply's
    * `versions`; the same reply row becomes `streaming` again.
    */
-  startRegeneration(actor: Actor, conversationId: string, historyLimit: number, model: string): Promise<StartedTurn> {
+  startRegeneration(actor: Actor, conversationId: string, threadName: string, historyLimit: number, defaultModel: string): Promise<StartedTurn> {
     return this.db.transaction(async (em) => {
       const now = new Date();
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
-      await this.refuseIfBusy(em, conversation.id, now);
-      const last = await this.repo.lastMessage(em, conversation.id);
+      await this.refuseIfBusy(em, conversation.id, threadName, now);
+      const last = await this.repo.lastMessage(em, conversation.id, threadName);
       const question =
-        last?.role === 'user' ? last : last?.role === 'assistant' ? await this.repo.messageAt(em, conversation.id, last.seq - 1) : null;
+        last?.role === 'user'
+          ? last
+          : last?.role === 'assistant'
+            ? await this.repo.previousInThread(em, conversation.id, threadName, last.seq)
+            : null;
       if (!question || question.role !== 'user') {
-        throw new ConversationStateError('There is no question to answer again in this conversation');
+        throw new ConversationStateError('There is no question to answer again in this thread');
       }
+      const agent = conversation.agentId ? await this.agents.ownedIn(em, actor, conversation.agentId) : null;
+      const model = agent?.model ?? defaultModel;
       let reply: Message;
       if (last && last.role === 'assistant') {
         reply = last;
@@ -97,6 +134,7 @@ export class TurnsService {
           completionTokens: null,
           errorStatus: null,
           errorMessage: null,
+          toolCalls: null,
           cancelRequestedAt: null,
           leaseUntil: this.leaseFrom(now),
           createdAt: now,
@@ -105,16 +143,16 @@ export class TurnsService {
         Object.assign(reply, changes);
         await this.repo.touchConversation(em, conversation.id, now);
       } else {
-        reply = await this.repo.appendMessage(
-          em,
-          conversation,
-          { role: 'assistant', content: '', status: 'streaming', model, leaseUntil: this.leaseFrom(now) },
-          now,
-        );
+        reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, model, now), now);
       }
-      const history = await this.repo.recentHistory(em, conversation.id, question.seq, historyLimit);
-      return { conversation, created: false, question, reply, history };
+      const thread = await this.repo.upsertThread(em, conversation.id, threadName, undefined, now);
+      const history = await this.repo.recentHistory(em, conversation.id, threadName, question.seq, historyLimit);
+      return { conversation, created: false, agent, thread, question, reply, history };
     });
+  }
+
+  private placeholder(thread: string, model: string, now: Date): NewMessage {
+    return { role: 'assistant', thread, content: '', status: 'streaming', model, leaseUntil: this.leaseFrom(now) };
   }
 
   /**
@@ -132,11 +170,15 @@ export class TurnsService {
     return this.db.read((em) => this.repo.isCancelRequested(em, replyId));
   }
 
-  /** Stores how the reply ended and bumps the conversation. */
+  /**
+   * Stores how the reply ended and bumps the conversation. If the conversation was deleted
+   * meanwhile there is nothing to store into: ConversationNotFoundError, so no surface reports
+   * a reply as stored that is not.
+   */
   finishReply(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
     return this.db.transaction(async (em) => {
       const now = new Date();
-      await this.repo.updateMessage(em, replyId, {
+      const stored = await this.repo.updateMessage(em, replyId, {
         status: outcome.status,
         content: outcome.content,
         model: outcome.model,
@@ -144,8 +186,10 @@ export class TurnsService {
         completionTokens: outcome.usage?.completionTokens ?? null,
         errorStatus: outcome.error?.status ?? null,
         errorMessage: outcome.error?.message ?? null,
+        toolCalls: outcome.toolCalls?.length ? outcome.toolCalls : null,
         leaseUntil: null,
       });
+      if (!stored) throw new ConversationNotFoundError(conversationId);
       await this.repo.touchConversation(em, conversationId, now);
     });
   }
@@ -194,8 +238,9 @@ export class TurnsService {
     });
   }
 
-  private async refuseIfBusy(em: EntityManager, conversationId: string, now: Date): Promise<void> {
-    const last = await this.repo.lastMessage(em, conversationId);
+  /** One reply at a time per thread: the thread's last message tells whether one is running. */
+  private async refuseIfBusy(em: EntityManager, conversationId: string, thread: string, now: Date): Promise<void> {
+    const last = await this.repo.lastMessage(em, conversationId, thread);
     if (!last || last.status !== 'streaming') return;
     if (!(await this.closeIfExpired(em, last, now))) throw new ConversationBusyError(conversationId, last.id);
   }
@@ -235,6 +280,7 @@ function versionOf(m: Message): MessageVersion {
     model: m.model,
     promptTokens: m.promptTokens,
     completionTokens: m.completionTokens,
+    error: m.errorStatus === null ? null : { statusCode: m.errorStatus, message: m.errorMessage ?? '' },
     createdAt: m.createdAt.toISOString(),
   };
 }

@@ -2,12 +2,14 @@ import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseTarget } from './database-url.js';
 import { Conversation } from '../conversations/conversation.entity.js';
 import { Message } from '../conversations/message.entity.js';
+import { Thread } from '../conversations/thread.entity.js';
+import { Agent } from '../agents/agent.entity.js';
 import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.js';
 import { configurePgDriver } from './postgres-setup.js';
 
-export const ENTITIES = [Conversation, Message, IdempotencyKey];
+export const ENTITIES = [Conversation, Message, Thread, Agent, IdempotencyKey];
 
 /**
  * One definition of the data source, shared by the application and the TypeORM CLI
@@ -32,6 +34,8 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
     type: 'better-sqlite3',
     database: target.path,
     migrations: SQLITE_MIGRATIONS,
+    // Each migration in its own transaction, so one that must rebuild a table can manage its own.
+    migrationsTransactionMode: 'each',
     // better-sqlite3 resets `synchronous` on every open, so durability is set here each time.
     prepareDatabase: (db: { pragma(source: string): unknown }) => {
       db.pragma('journal_mode = WAL');

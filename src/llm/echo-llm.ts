@@ -10,7 +10,7 @@ export class EchoLlm implements LlmPort {
 
   async complete(request: CompletionRequest): Promise<Completion> {
     if (request.signal?.aborted) throw new ModelCancelledError();
-    return { content: this.replyTo(request), model: this.defaultModel, usage: null };
+    return { content: this.replyTo(request), model: this.defaultModel, usage: null, toolCalls: [] };
   }
 
   /** Streams the same reply word by word, yielding to the event loop between pieces. */
@@ -21,12 +21,12 @@ export class EchoLlm implements LlmPort {
       onDelta(piece);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return { content, model: this.defaultModel, usage: null };
+    return { content, model: this.defaultModel, usage: null, toolCalls: [] };
   }
 
   private replyTo(request: CompletionRequest): string {
     const last = request.messages.at(-1);
-    const history = request.messages.filter((m) => m.role !== 'system').length - 1;
+    const history = request.messages.filter((m) => m.role === 'user' || m.role === 'assistant').length - 1;
     return (
       `Echo: ${last?.content ?? ''}\n\n` +
       `(offline echo model: I received ${history} earlier message${history === 1 ? '' : 's'} of history. ` +

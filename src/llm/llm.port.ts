@@ -14,9 +14,24 @@ export interface LlmPort {
 
 export const LLM_PORT = Symbol('LLM_PORT');
 
-export interface PromptMessage {
-  readonly role: 'system' | 'user' | 'assistant';
-  readonly content: string;
+export type PromptMessage =
+  | { readonly role: 'system' | 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ToolCall[] }
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string };
+
+/** A function the model may call (OpenAI tool calling). */
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments object. */
+  readonly parameters: Record<string, unknown>;
+}
+
+/** A call the model asked for; `arguments` is the JSON text it wrote. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
 }
 
 export interface CompletionRequest {
@@ -24,6 +39,8 @@ export interface CompletionRequest {
   readonly model?: string;
   readonly temperature?: number;
   readonly maxTokens?: number;
+  /** Tools the model may call; it then answers with `toolCalls` instead of (or besides) text. */
+  readonly tools?: readonly ToolSpec[];
   /** Aborting it cancels the call: it rejects with ModelCancelledError. */
   readonly signal?: AbortSignal;
 }
@@ -33,4 +50,6 @@ export interface Completion {
   readonly model: string;
   /** Null when the server did not report usage. */
   readonly usage: { readonly promptTokens: number; readonly completionTokens: number } | null;
+  /** Calls the model asked for; empty when it simply answered. */
+  readonly toolCalls: readonly ToolCall[];
 }

@@ -1,7 +1,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from './llm.errors.js';
-import type { Completion, CompletionRequest, LlmPort } from './llm.port.js';
+import type { Completion, CompletionRequest, LlmPort, ToolCall } from './llm.port.js';
+import { ToolCallAssembler, toWireMessages, toWireTools } from './openai-wire.js';
 
 export interface OpenAiLlmOptions {
   readonly baseUrl: string | undefined;
@@ -35,15 +36,18 @@ export class OpenAiLlm implements LlmPort {
     const call = new ModelCall(this.options.timeoutMs, request.signal);
     try {
       const response = await this.client.chat.completions.create({ ...this.body(request), stream: false }, { signal: call.signal });
-      const content = response.choices?.[0]?.message?.content;
-      if (typeof content !== 'string' || content.trim() === '') {
-        throw new ModelUnavailableError('The model returned an empty reply');
-      }
+      const message = response.choices?.[0]?.message;
+      const content = typeof message?.content === 'string' ? message.content : '';
+      const toolCalls: ToolCall[] = (message?.tool_calls ?? []).flatMap((c) =>
+        c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+      );
+      if (content.trim() === '' && toolCalls.length === 0) throw new ModelUnavailableError('The model returned an empty reply');
       const usage = response.usage;
       return {
         content,
         model: response.model || this.body(request).model,
         usage: usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : null,
+        toolCalls,
       };
     } catch (error) {
       throw call.failure(error);
@@ -60,6 +64,7 @@ export class OpenAiLlm implements LlmPort {
     let content = '';
     let finished = false;
     let usage: Completion['usage'] = null;
+    const toolCalls = new ToolCallAssembler();
     try {
       const stream = await this.client.chat.completions.create(
         { ...this.body(request), stream: true, stream_options: { include_usage: true } },
@@ -75,13 +80,14 @@ export class OpenAiLlm implements LlmPort {
           content += text;
           onDelta(text);
         }
+        toolCalls.add(choice?.delta?.tool_calls);
         if (choice?.finish_reason) finished = true;
       }
       // An aborted stream ends its loop quietly: find out why it ended before calling it done.
       if (call.signal.aborted) throw call.signal.reason ?? new Error('aborted');
       if (!finished) throw new ModelUnavailableError("The model's stream ended before the reply was finished");
-      if (content.trim() === '') throw new ModelUnavailableError('The model returned an empty reply');
-      return { content, model, usage };
+      if (content.trim() === '' && toolCalls.result.length === 0) throw new ModelUnavailableError('The model returned an empty reply');
+      return { content, model, usage, toolCalls: toolCalls.result };
     } catch (error) {
       throw call.failure(error);
     } finally {
@@ -90,9 +96,10 @@ export class OpenAiLlm implements LlmPort {
   }
 
   private body(request: CompletionRequest): ChatCompletionCreateParamsBase {
-    const body: ChatCompletionCreateParamsBase = { model: request.model ?? this.defaultModel, messages: [...request.messages] };
+    const body: ChatCompletionCreateParamsBase = { model: request.model ?? this.defaultModel, messages: toWireMessages(request.messages) };
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+    if (request.tools?.length) body.tools = toWireTools(request.tools);
     return body;
   }
 }

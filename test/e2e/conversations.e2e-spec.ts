@@ -37,6 +37,7 @@ describe('/api/conversations (listing, reading, deleting)', () => {
     expect(items[0]).toEqual({
       id: a,
       title: 'first',
+      agentId: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
     });
@@ -82,7 +83,7 @@ describe('/api/conversations (listing, reading, deleting)', () => {
     expect(res.body.messages[3].content).toContain('I received 2 earlier messages of history');
     for (const m of res.body.messages) {
       expect(Object.keys(m).sort()).toEqual(
-        ['completionTokens', 'content', 'createdAt', 'error', 'id', 'model', 'promptTokens', 'role', 'seq', 'status', 'versions'],
+        ['completionTokens', 'content', 'createdAt', 'error', 'id', 'model', 'promptTokens', 'role', 'seq', 'status', 'thread', 'toolCalls', 'versions'],
       );
     }
   });

@@ -6,11 +6,24 @@ interface Route {
   readonly operationId: string;
 }
 
-/** Request bodies for the routes that need one; the ids are filled in per test. */
-const BODIES: Record<string, (ids: { conversation: string }) => object> = {
+interface Ids {
+  readonly conversation: string;
+  readonly agent: string;
+}
+
+/** Request bodies for the routes that need one, aimed at alice's resources. */
+const BODIES: Record<string, (ids: Ids) => object> = {
   chat: ({ conversation }) => ({ message: 'let me in', conversationId: conversation }),
   chatStream: ({ conversation }) => ({ message: 'let me in', conversationId: conversation }),
+  createConversation: ({ agent }) => ({ agentId: agent }),
+  createAgent: () => ({ name: 'intruder' }),
+  replaceState: () => ({ owned: 'by bob' }),
+  patchState: () => ({ owned: 'by bob' }),
+  updateAgent: () => ({ name: 'taken' }),
 };
+
+/** Routes that refer to one of alice's resources through their body rather than their path. */
+const BODY_TARGETED = new Set(['chat', 'chatStream', 'createConversation']);
 
 /**
  * Every route of the OpenAPI spec, tried without a key and as another actor: a new route that
@@ -22,6 +35,7 @@ describe('authentication and ownership, on every route of the spec', () => {
   let routes: Route[];
   let conversation: string;
   let message: string;
+  let agent: string;
 
   beforeAll(async () => {
     tmp = tempDir();
@@ -29,6 +43,7 @@ describe('authentication and ownership, on every route of the spec', () => {
     const res = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'alice secret plan' }).expect(200);
     conversation = res.body.conversationId;
     message = res.body.messageId;
+    agent = (await t.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Alice agent', systemPrompt: 'secret plan' }).expect(201)).body.id;
     const spec = (await t.http().get('/api/docs-json').expect(200)).body;
     routes = Object.entries(spec.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, ops]) =>
       Object.entries(ops).map(([method, op]) => ({ method: method as Route['method'], path, operationId: op.operationId })),
@@ -40,15 +55,16 @@ describe('authentication and ownership, on every route of the spec', () => {
   });
 
   const call = (route: Route, headers: Record<string, string>) => {
-    const path = route.path.replace('{id}', conversation).replace('{messageId}', message);
+    const id = route.path.startsWith('/api/agents') ? agent : conversation;
+    const path = route.path.replace('{id}', id).replace('{messageId}', message);
     const req = t.http()[route.method](path).set(headers);
-    const body = BODIES[route.operationId]?.({ conversation });
+    const body = BODIES[route.operationId]?.({ conversation, agent });
     return body ? req.send(body) : req;
   };
   const privateRoutes = () => routes.filter((r) => r.operationId !== 'health');
 
   it('covers the routes the service has', () => {
-    expect(privateRoutes().length).toBeGreaterThanOrEqual(9);
+    expect(privateRoutes().length).toBeGreaterThanOrEqual(19);
   });
 
   it.each([
@@ -65,16 +81,21 @@ describe('authentication and ownership, on every route of the spec', () => {
     }
   });
 
-  it("hides alice's conversation from bob on every route: 403 on chat, 404 elsewhere, nothing changed", async () => {
-    const before = (await t.http().get(`/api/conversations/${conversation}`).set(auth(ALICE_KEY)).expect(200)).body;
-    for (const route of privateRoutes().filter((r) => r.path.includes('{id}') || BODIES[r.operationId])) {
+  it("hides alice's conversations and agents from bob on every route: 403 on chat, 404 elsewhere, nothing changed", async () => {
+    const snapshot = async () => ({
+      conversation: (await t.http().get(`/api/conversations/${conversation}`).set(auth(ALICE_KEY)).expect(200)).body,
+      agent: (await t.http().get(`/api/agents/${agent}`).set(auth(ALICE_KEY)).expect(200)).body,
+    });
+    const before = await snapshot();
+    const targeted = privateRoutes().filter((r) => r.path.includes('{id}') || BODY_TARGETED.has(r.operationId));
+    expect(targeted.length).toBeGreaterThanOrEqual(15);
+    for (const route of targeted) {
       const res = await call(route, auth(BOB_KEY));
       const expected = route.path.startsWith('/api/chat') ? 403 : 404;
       expect({ route: route.operationId, status: res.status }).toEqual({ route: route.operationId, status: expected });
       expect(JSON.stringify(res.body)).not.toContain('secret plan');
     }
-    const after = (await t.http().get(`/api/conversations/${conversation}`).set(auth(ALICE_KEY)).expect(200)).body;
-    expect(after).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it('answers a foreign conversation exactly like a missing one on resource routes', async () => {

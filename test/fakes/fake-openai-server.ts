@@ -34,6 +34,7 @@ export type Behaviour =
       end?: 'finish' | 'break' | 'stall' | 'noFinish';
       usage?: Usage | null;
     }
+  | { kind: 'toolCalls'; calls: Array<{ name: string; arguments: string }> }
   | { kind: 'status'; status: number; message?: string }
   | { kind: 'hang' }
   | { kind: 'malformed' }
@@ -97,6 +98,32 @@ export class FakeOpenAiServer {
   private releaseHanging(): void {
     for (const res of this.hanging) res.destroy();
     this.hanging.clear();
+  }
+
+  /** An answer asking for tool calls, plain or streamed (arguments in two fragments). */
+  private toolCalls(res: ServerResponse, body: RecordedRequest['body'], calls: Array<{ name: string; arguments: string }>): void {
+    const model = body.model ?? 'fake-model';
+    const wire = calls.map((c, i) => ({ id: `call_${i}_${Math.random().toString(36).slice(2, 8)}`, type: 'function', function: c }));
+    if (!body.stream) {
+      return json(res, 200, {
+        id: 'chatcmpl-tools',
+        object: 'chat.completion',
+        created: 0,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: wire }, finish_reason: 'tool_calls' }],
+        usage: { ...DEFAULT_USAGE, total_tokens: 18 },
+      });
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const send = (delta: object, finish: string | null) =>
+      res.write(`data: ${JSON.stringify({ id: 'chatcmpl-tools', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    wire.forEach((call, index) => {
+      const half = Math.floor(call.function.arguments.length / 2);
+      send({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments.slice(0, half) } }] }, null);
+      send({ tool_calls: [{ index, function: { arguments: call.function.arguments.slice(half) } }] }, null);
+    });
+    send({}, 'tool_calls');
+    res.end('data: [DONE]\n\n');
   }
 
   /** Server-sent chunks in the format of OpenAI's streaming chat completions. */
@@ -168,6 +195,8 @@ export class FakeOpenAiServer {
       }
       case 'stream':
         return this.streamChunks(res, body, b);
+      case 'toolCalls':
+        return this.toolCalls(res, body, b.calls);
       case 'empty':
         if (body.stream) return this.streamChunks(res, body, { kind: 'stream', chunks: [] });
         return json(res, 200, completion(body.model ?? 'fake-model', '', null));

@@ -17,7 +17,7 @@ export async function createHttpApp(config: AppConfig, options: { logger?: false
   });
   app.use(app.get(HttpDrain).middleware);
   // Over the limit -> 413; malformed JSON -> 400 (Nest maps body-parser errors to HttpExceptions).
-  app.useBodyParser('json', { limit: config.bodyLimitBytes });
+  app.useBodyParser('json', { limit: config.bodyLimitBytes, type: ['application/json', 'application/merge-patch+json'] });
   app.set('x-powered-by', false);
   app.set('trust proxy', false);
   app.useGlobalPipes(

@@ -2,7 +2,10 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ChatModule } from '../../chat/chat.module.js';
 import { ConversationsModule } from '../../conversations/conversations.module.js';
+import { AgentsModule } from '../../agents/agents.module.js';
+import { AgentsController } from './controllers/agents.controller.js';
 import { ChatController } from './controllers/chat.controller.js';
+import { ConversationStateController } from './controllers/conversation-state.controller.js';
 import { ConversationsController } from './controllers/conversations.controller.js';
 import { HealthController } from './controllers/health.controller.js';
 import { MessagesController } from './controllers/messages.controller.js';
@@ -13,8 +16,8 @@ import { IdempotencyModule } from '../../idempotency/idempotency.module.js';
 
 /** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
 @Module({
-  imports: [ChatModule, ConversationsModule, IdempotencyModule],
-  controllers: [ChatController, ConversationsController, MessagesController, HealthController],
+  imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule],
+  controllers: [ChatController, ConversationsController, ConversationStateController, MessagesController, AgentsController, HealthController],
   providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, HttpDrain, IdempotentChat],
 })
 export class HttpSurfaceModule {}

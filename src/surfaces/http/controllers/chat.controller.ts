@@ -5,7 +5,7 @@ import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
-import { toChatResponse } from '../dto/chat-result.mapper.js';
+import { toChatRequest, toChatResponse } from '../dto/chat-result.mapper.js';
 import { ChatRequestDto, ChatResponseDto } from '../dto/chat.dto.js';
 import { ChatErrorDto } from '../dto/error.dto.js';
 import { ApiIdempotencyKey, IdempotencyKeyHeader } from '../idempotency/idempotency-key.header.js';
@@ -41,7 +41,7 @@ export class ChatController {
     @IdempotencyKeyHeader() idempotencyKey: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ChatResponseDto | Record<string, unknown>> {
-    const request = { message: body.message, conversationId: body.conversationId };
+    const request = toChatRequest(body);
     if (!idempotencyKey) return toChatResponse(await this.chat.send(actor, request));
     const answer = await this.idempotent.send(actor, idempotencyKey, request);
     res.status(answer.status);
@@ -67,7 +67,7 @@ export class ChatController {
     @IdempotencyKeyHeader() idempotencyKey: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    const request = { message: body.message, conversationId: body.conversationId };
+    const request = toChatRequest(body);
     if (idempotencyKey) return this.idempotent.stream(actor, idempotencyKey, request, res);
     await streamTurn(res, (events) => this.chat.stream(actor, request, events));
   }

@@ -1,25 +1,44 @@
-import { Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  NotFoundException,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
-import { toChatResponse } from '../dto/chat-result.mapper.js';
-import { ChatResponseDto } from '../dto/chat.dto.js';
-import { ChatErrorDto } from '../dto/error.dto.js';
-import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
-import { streamTurn } from '../sse/stream-turn.js';
 import { ConversationOwnerGuard } from '../conversation-owner.guard.js';
+import { toChatResponse } from '../dto/chat-result.mapper.js';
+import { ChatResponseDto, RegenerateRequestDto } from '../dto/chat.dto.js';
 import {
+  AgentFilterQueryDto,
+  agentFilter,
   ConversationDetailDto,
   ConversationPageDto,
+  CreateConversationDto,
+  GetConversationQueryDto,
   ListConversationsQueryDto,
+  toConversationDetail,
   toConversationSummary,
-  toMessageDto,
 } from '../dto/conversation.dto.js';
+import { ChatErrorDto } from '../dto/error.dto.js';
 import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
+import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
+import { streamTurn } from '../sse/stream-turn.js';
 
 @ApiTags('conversations')
 @ApiBearerAuth()
@@ -35,19 +54,47 @@ export class ConversationsController {
   @Get()
   @ApiOperation({ operationId: 'listConversations', summary: "The caller's conversations, most recently updated first" })
   @ApiOkResponse({ type: ConversationPageDto })
-  @ApiErrors([400, 401])
+  @ApiErrors([400, 401, 404])
   async list(@CurrentActor() actor: Actor, @Query() query: ListConversationsQueryDto): Promise<ConversationPageDto> {
-    const page = await this.conversations.list(actor, query.limit ?? 20, query.cursor);
+    const page = await this.conversations.list(actor, query.limit ?? 20, query.cursor, agentFilter(query.agentId));
     return { items: page.items.map(toConversationSummary), nextCursor: page.nextCursor };
   }
 
-  @Get(':id')
-  @ApiOperation({ operationId: 'getConversation', summary: 'A conversation with all its messages in order' })
+  @Post()
+  @ApiOperation({ operationId: 'createConversation', summary: 'Create an empty conversation, optionally with an agent and an initial state' })
+  @ApiCreatedResponse({ type: ConversationDetailDto })
+  @ApiErrors([400, 401, 404])
+  async create(@CurrentActor() actor: Actor, @Body() body: CreateConversationDto): Promise<ConversationDetailDto> {
+    const conversation = await this.conversations.create(actor, { title: body.title, agentId: body.agentId, state: body.state });
+    return toConversationDetail(conversation, [], []);
+  }
+
+  // Declared before ':id' so that "active" is not taken for an id.
+  @Get('active')
+  @ApiOperation({
+    operationId: 'getActiveConversation',
+    summary: "The most recently updated conversation of an agent (agentId=none: without an agent; omitted: any)",
+  })
   @ApiOkResponse({ type: ConversationDetailDto })
   @ApiErrors([400, 401, 404])
-  async get(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<ConversationDetailDto> {
-    const { conversation, messages } = await this.conversations.getWithMessages(actor, id);
-    return { ...toConversationSummary(conversation), messages: messages.map(toMessageDto) };
+  async active(@CurrentActor() actor: Actor, @Query() query: AgentFilterQueryDto): Promise<ConversationDetailDto> {
+    const latest = await this.conversations.mostRecent(actor, agentFilter(query.agentId));
+    if (!latest) throw new NotFoundException('No conversation matches: start one with POST /api/chat or POST /api/conversations');
+    const { conversation, threads, messages } = await this.conversations.getWithMessages(actor, latest.id);
+    return toConversationDetail(conversation, threads, messages);
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getConversation', summary: "A conversation with its state, threads and messages in order (one thread's with ?thread=)" })
+  @ApiOkResponse({ type: ConversationDetailDto })
+  @ApiErrors([400, 401, 404])
+  async get(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query() query: GetConversationQueryDto,
+  ): Promise<ConversationDetailDto> {
+    const { conversation, threads, messages } = await this.conversations.getWithMessages(actor, id, query.thread);
+    return toConversationDetail(conversation, threads, messages);
   }
 
   @Delete(':id')
@@ -63,7 +110,7 @@ export class ConversationsController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     operationId: 'regenerateReply',
-    summary: "Answer the conversation's last question again",
+    summary: "Answer a thread's last question again",
     description:
       'After a failure, or to get another answer. The reply keeps its id; the answer it replaces is kept in its versions list ' +
       '(readable, never replayed to the model).',
@@ -71,8 +118,12 @@ export class ConversationsController {
   @ApiOkResponse({ type: ChatResponseDto })
   @ApiErrors([400, 401, 404])
   @ApiErrors([409, 502, 504], ChatErrorDto)
-  async regenerate(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<ChatResponseDto> {
-    return toChatResponse(await this.chat.regenerate(actor, id));
+  async regenerate(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: RegenerateRequestDto,
+  ): Promise<ChatResponseDto> {
+    return toChatResponse(await this.chat.regenerate(actor, id, body));
   }
 
   @Post(':id/regenerate/stream')
@@ -80,7 +131,12 @@ export class ConversationsController {
   @ApiEventStream(TURN_EVENTS)
   @ApiErrors([400, 401, 404])
   @ApiErrors([409], ChatErrorDto)
-  async regenerateStream(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Res() res: Response): Promise<void> {
-    await streamTurn(res, (events) => this.chat.regenerateStream(actor, id, events));
+  async regenerateStream(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: RegenerateRequestDto,
+    @Res() res: Response,
+  ): Promise<void> {
+    await streamTurn(res, (events) => this.chat.regenerateStream(actor, id, body, events));
   }
 }

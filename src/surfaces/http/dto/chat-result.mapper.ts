@@ -1,5 +1,16 @@
-import type { ChatResult } from '../../../chat/chat.service.js';
-import type { ChatResponseDto } from './chat.dto.js';
+import type { ChatRequest, ChatResult } from '../../../chat/chat.service.js';
+import type { ChatRequestDto, ChatResponseDto } from './chat.dto.js';
+
+export function toChatRequest(body: ChatRequestDto): ChatRequest {
+  return {
+    message: body.message,
+    conversationId: body.conversationId,
+    agentId: body.agentId,
+    thread: body.thread,
+    system: body.system,
+    options: body.options ? { temperature: body.options.temperature, maxTokens: body.options.maxTokens } : undefined,
+  };
+}
 
 export function toChatResponse(result: ChatResult): ChatResponseDto {
   return {
@@ -7,6 +18,8 @@ export function toChatResponse(result: ChatResult): ChatResponseDto {
     reply: result.reply,
     title: result.title,
     created: result.created,
+    agentId: result.agentId,
+    thread: result.thread,
     userMessageId: result.userMessageId,
     messageId: result.messageId,
     status: result.status,

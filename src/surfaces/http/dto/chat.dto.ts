@@ -1,5 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, IsUUID } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+
+export const THREAD_PATTERN = /^[a-z0-9_-]{1,64}$/;
+
+/** Per-request model settings; they override the agent's for this turn. */
+export class ModelOptionsDto {
+  @ApiPropertyOptional({ minimum: 0, maximum: 2 })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(2)
+  temperature?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1_000_000 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  maxTokens?: number;
+}
 
 export class ChatRequestDto {
   @ApiProperty({ description: 'The user message (at most MAX_MESSAGE_CHARS characters).', example: 'Hello!' })
@@ -11,6 +31,44 @@ export class ChatRequestDto {
   @IsOptional()
   @IsUUID()
   conversationId?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: "Start the new conversation with this agent. On an existing conversation it must be the conversation's agent.",
+  })
+  @IsOptional()
+  @IsUUID()
+  agentId?: string;
+
+  @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, default: 'main', description: 'The thread to talk in; each has its own history.' })
+  @IsOptional()
+  @Matches(THREAD_PATTERN, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' })
+  thread?: string;
+
+  @ApiPropertyOptional({ description: "Sets the thread's own system prompt, kept for its later turns (not stored as a message)." })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32_000)
+  system?: string;
+
+  @ApiPropertyOptional({ type: ModelOptionsDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ModelOptionsDto)
+  options?: ModelOptionsDto;
+}
+
+export class RegenerateRequestDto {
+  @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, default: 'main' })
+  @IsOptional()
+  @Matches(THREAD_PATTERN, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' })
+  thread?: string;
+
+  @ApiPropertyOptional({ type: ModelOptionsDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ModelOptionsDto)
+  options?: ModelOptionsDto;
 }
 
 export class UsageDto {
@@ -23,6 +81,8 @@ export class ChatResponseDto {
   @ApiProperty({ description: 'The assistant reply, already stored.' }) reply: string;
   @ApiProperty({ description: 'Conversation title (its first message, 60 characters).' }) title: string;
   @ApiProperty({ description: 'True when this turn started the conversation.' }) created: boolean;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "The conversation's agent." }) agentId: string | null;
+  @ApiProperty({ description: 'The thread of this turn.' }) thread: string;
   @ApiProperty({ format: 'uuid' }) userMessageId: string;
   @ApiProperty({ format: 'uuid', description: 'Id of the stored assistant message.' }) messageId: string;
   @ApiProperty({ enum: ['complete', 'cancelled'], description: '"cancelled" when a stop request ended the reply early (reply holds the text so far).' })

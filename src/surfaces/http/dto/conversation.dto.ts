@@ -1,10 +1,51 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { Conversation } from '../../../conversations/conversation.entity.js';
 import { MESSAGE_ROLES, MESSAGE_STATUSES, type Message } from '../../../conversations/message.entity.js';
+import type { Thread } from '../../../conversations/thread.entity.js';
+import { THREAD_PATTERN } from './chat.dto.js';
 
-export class ListConversationsQueryDto {
+/** `agentId=<uuid>` for one agent's conversations, `agentId=none` for those without an agent. */
+const AGENT_FILTER = /^(none|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+export class AgentFilterQueryDto {
+  @ApiPropertyOptional({ description: 'An agent id, or "none" for conversations without an agent.' })
+  @IsOptional()
+  @Matches(AGENT_FILTER, { message: 'agentId must be an agent id (uuid) or "none"' })
+  agentId?: string;
+}
+
+export function agentFilter(value: string | undefined): string | null | undefined {
+  return value === undefined ? undefined : value.toLowerCase() === 'none' ? null : value;
+}
+
+export class GetConversationQueryDto {
+  @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, description: "Only this thread's messages." })
+  @IsOptional()
+  @Matches(THREAD_PATTERN, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' })
+  thread?: string;
+}
+
+export class CreateConversationDto {
+  @ApiPropertyOptional({ description: 'Title (60 characters kept); default "New conversation".' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  title?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Bind the conversation to one of your agents.' })
+  @IsOptional()
+  @IsUUID()
+  agentId?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Initial state: a JSON object of at most 64 KB.' })
+  @IsOptional()
+  @IsObject()
+  state?: Record<string, unknown>;
+}
+
+export class ListConversationsQueryDto extends AgentFilterQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Type(() => Number)
@@ -23,6 +64,8 @@ export class ListConversationsQueryDto {
 export class ConversationSummaryDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() title: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The agent the conversation talks with; null for plain chat.' })
+  agentId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time', description: 'Time of the latest message.' }) updatedAt: string;
 }
@@ -39,6 +82,7 @@ export class MessageVersionDto {
   @ApiProperty({ type: String, nullable: true }) model: string | null;
   @ApiProperty({ type: Number, nullable: true }) promptTokens: number | null;
   @ApiProperty({ type: Number, nullable: true }) completionTokens: number | null;
+  @ApiPropertyOptional({ type: () => MessageErrorDto, nullable: true }) error?: MessageErrorDto | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
@@ -48,8 +92,22 @@ export class MessageErrorDto {
   @ApiProperty() message: string;
 }
 
+export class ToolCallDto {
+  @ApiProperty({ example: 'update_state' }) name: string;
+  @ApiProperty({ description: 'The arguments as the model wrote them (JSON text).' }) arguments: string;
+  @ApiProperty({ description: 'What the tool answered (JSON text).' }) result: string;
+}
+
+export class ThreadDto {
+  @ApiProperty({ example: 'main' }) name: string;
+  @ApiProperty({ type: String, nullable: true, description: "The thread's own system prompt." }) systemPrompt: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
 export class MessageDto {
   @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'main' }) thread: string;
   @ApiProperty({ description: 'Position in the conversation, 1-based, without gaps.' }) seq: number;
   @ApiProperty({ enum: MESSAGE_ROLES }) role: string;
   @ApiProperty() content: string;
@@ -67,20 +125,40 @@ export class MessageDto {
   error: MessageErrorDto | null;
   @ApiProperty({ type: [MessageVersionDto], description: 'Earlier answers replaced by regenerate, oldest first; never replayed.' })
   versions: MessageVersionDto[];
+  @ApiProperty({ type: [ToolCallDto], description: 'Tools the model called while writing this reply (never replayed).' })
+  toolCalls: ToolCallDto[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
 export class ConversationDetailDto extends ConversationSummaryDto {
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The session state shared by all threads.' })
+  state: Record<string, unknown>;
+  @ApiProperty({ type: [ThreadDto] }) threads: ThreadDto[];
   @ApiProperty({ type: [MessageDto] }) messages: MessageDto[];
 }
 
 export function toConversationSummary(c: Conversation): ConversationSummaryDto {
-  return { id: c.id, title: c.title, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() };
+  return { id: c.id, title: c.title, agentId: c.agentId, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() };
+}
+
+export function toConversationDetail(c: Conversation, threads: Thread[], messages: Message[]): ConversationDetailDto {
+  return {
+    ...toConversationSummary(c),
+    state: c.state ?? {},
+    threads: threads.map((t) => ({
+      name: t.name,
+      systemPrompt: t.systemPrompt,
+      createdAt: t.createdAt.toISOString(),
+      updatedAt: t.updatedAt.toISOString(),
+    })),
+    messages: messages.map(toMessageDto),
+  };
 }
 
 export function toMessageDto(m: Message): MessageDto {
   return {
     id: m.id,
+    thread: m.thread,
     seq: m.seq,
     role: m.role,
     content: m.content,
@@ -90,6 +168,7 @@ export function toMessageDto(m: Message): MessageDto {
     completionTokens: m.completionTokens,
     error: m.errorStatus !== null ? { statusCode: m.errorStatus, message: m.errorMessage ?? '' } : null,
     versions: m.versions ?? [],
+    toolCalls: m.toolCalls ?? [],
     createdAt: m.createdAt.toISOString(),
   };
 }

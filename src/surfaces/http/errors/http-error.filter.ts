@@ -1,5 +1,6 @@
 import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
+import { AgentInUseError, AgentNotFoundError } from '../../../agents/agent.errors.js';
 import { ChatTurnFailedError } from '../../../chat/chat.errors.js';
 import {
   ConversationBusyError,
@@ -33,6 +34,8 @@ export function httpErrorOf(error: unknown): HttpError | null {
   if (error instanceof ConversationStateError || error instanceof IdempotencyKeyInProgressError) {
     return { status: HttpStatus.CONFLICT, message: error.message };
   }
+  if (error instanceof AgentNotFoundError) return { status: HttpStatus.NOT_FOUND, message: error.message };
+  if (error instanceof AgentInUseError) return { status: HttpStatus.CONFLICT, message: error.message, extra: { conversations: error.conversations } };
   if (error instanceof IdempotencyKeyReusedError) return { status: HttpStatus.UNPROCESSABLE_ENTITY, message: error.message };
   if (error instanceof ChatTurnFailedError) {
     return {

@@ -122,7 +122,8 @@ export class IdempotentChat {
 
 function hashOf(route: string, request: ChatRequest): string {
   return createHash('sha256')
-    .update(JSON.stringify({ route, message: request.message, conversationId: request.conversationId ?? null }))
+    // The whole request: the same key with any other field changed is a different request.
+    .update(JSON.stringify({ route, ...request }))
     .digest('hex');
 }
 

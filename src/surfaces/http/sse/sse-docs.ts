@@ -14,6 +14,6 @@ export function ApiEventStream(description: string) {
 }
 
 export const TURN_EVENTS =
-  'Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created} once the question is stored; ' +
+  'Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; ' +
   '`delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, ' +
   'or `error` {statusCode, message, messageId, partial}.';

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import type { TurnEvents } from '../../../chat/chat.service.js';
 import type { ReplyOutcome } from '../../../conversations/turns.service.js';
+import { httpErrorOf } from '../errors/http-error.filter.js';
 import { EventStream } from './event-stream.js';
 
 const logger = new Logger('StreamTurn');
@@ -15,6 +16,7 @@ const logger = new Logger('StreamTurn');
 export async function streamTurn(res: Response, run: (events: TurnEvents) => Promise<ReplyOutcome>): Promise<void> {
   let sse: EventStream | undefined;
   let messageId = '';
+  let text = '';
   try {
     const outcome = await run({
       started: (turn) => {
@@ -26,15 +28,21 @@ export async function streamTurn(res: Response, run: (events: TurnEvents) => Pro
           messageId,
           title: turn.conversation.title,
           created: turn.created,
+          agentId: turn.conversation.agentId,
+          thread: turn.thread.name,
         });
       },
-      delta: (text) => sse?.send('delta', { text }),
+      delta: (piece) => {
+        text += piece;
+        sse?.send('delta', { text: piece });
+      },
     });
     sendOutcome(sse!, messageId, outcome);
   } catch (error) {
     if (!sse) throw error;
-    logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    sse.send('error', { statusCode: 500, message: 'Internal server error', messageId });
+    const known = httpErrorOf(error);
+    if (!known) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    sse.send('error', { statusCode: known?.status ?? 500, message: known?.message ?? 'Internal server error', messageId, partial: text });
   } finally {
     sse?.end();
   }

@@ -1,0 +1,48 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** Built-in tools an agent may enable. */
+export const AGENT_TOOLS = ['update_state'] as const;
+export type AgentTool = (typeof AGENT_TOOLS)[number];
+
+/** A persona with its own instructions and model settings, owned by an actor. */
+@Entity('agents')
+@Index('idx_agents_actor_name', ['actor', 'name'])
+export class Agent {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  actor: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  emoji: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  /** Sent first to the model on every turn of the agent's conversations. */
+  @Column({ name: 'system_prompt', type: 'text', nullable: true })
+  systemPrompt: string | null;
+
+  /** Overrides LLM_MODEL for the agent's turns. */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  model: string | null;
+
+  @Column({ type: 'real', nullable: true })
+  temperature: number | null;
+
+  @Column({ name: 'max_tokens', type: 'integer', nullable: true })
+  maxTokens: number | null;
+
+  @Column({ type: 'simple-json' })
+  tools: AgentTool[];
+
+  @Column({ name: 'created_at', type: Date })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: Date })
+  updatedAt: Date;
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Actor } from '../actor-auth/actor.js';
+import { Conversation } from '../conversations/conversation.entity.js';
+import { DatabaseService } from '../database/database.service.js';
+import { Agent, type AgentTool } from './agent.entity.js';
+import { AgentInUseError, AgentNotFoundError } from './agent.errors.js';
+
+export interface AgentFields {
+  readonly name: string;
+  readonly emoji?: string | null;
+  readonly description?: string | null;
+  readonly systemPrompt?: string | null;
+  readonly model?: string | null;
+  readonly temperature?: number | null;
+  readonly maxTokens?: number | null;
+  readonly tools?: AgentTool[];
+}
+
+/** What deleting an agent does to its conversations; without a choice, a used agent is not deleted. */
+export type AgentConversationsOnDelete = 'refuse' | 'detach' | 'delete';
+
+/**
+ * Agents, always on behalf of their owner. Promises: another actor's agent is
+ * AgentNotFoundError (never revealed); deleting an agent never deletes or orphans a
+ * conversation by surprise: with conversations it needs `detach` or `delete`.
+ */
+@Injectable()
+export class AgentsService {
+  constructor(private readonly db: DatabaseService) {}
+
+  create(actor: Actor, fields: AgentFields): Promise<Agent> {
+    return this.db.transaction(async (em) => {
+      const now = new Date();
+      const agent = em.create(Agent, {
+        id: randomUUID(),
+        actor: actor.id,
+        name: fields.name,
+        emoji: fields.emoji ?? null,
+        description: fields.description ?? null,
+        systemPrompt: fields.systemPrompt ?? null,
+        model: fields.model ?? null,
+        temperature: fields.temperature ?? null,
+        maxTokens: fields.maxTokens ?? null,
+        tools: fields.tools ?? [],
+        createdAt: now,
+        updatedAt: now,
+      });
+      await em.insert(Agent, agent);
+      return agent;
+    });
+  }
+
+  list(actor: Actor): Promise<Agent[]> {
+    return this.db.read((em) => em.find(Agent, { where: { actor: actor.id }, order: { name: 'ASC', createdAt: 'ASC' } }));
+  }
+
+  get(actor: Actor, id: string): Promise<Agent> {
+    return this.db.read((em) => this.ownedIn(em, actor, id));
+  }
+
+  /** The actor's agent within a unit of work of another domain (a chat turn). */
+  async ownedIn(em: EntityManager, actor: Actor, id: string): Promise<Agent> {
+    const agent = await em.findOne(Agent, { where: { id, actor: actor.id } });
+    if (!agent) throw new AgentNotFoundError(id);
+    return agent;
+  }
+
+  update(actor: Actor, id: string, changes: Partial<AgentFields>): Promise<Agent> {
+    return this.db.transaction(async (em) => {
+      const agent = await this.ownedIn(em, actor, id);
+      const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+      Object.assign(agent, defined, { updatedAt: new Date() });
+      await em.update(Agent, { id, actor: actor.id }, { ...defined, updatedAt: agent.updatedAt });
+      return agent;
+    });
+  }
+
+  /** Returns how many conversations were detached or deleted with it. */
+  delete(actor: Actor, id: string, conversations: AgentConversationsOnDelete): Promise<number> {
+    return this.db.transaction(async (em) => {
+      await this.ownedIn(em, actor, id);
+      const where = { agentId: id, actor: actor.id };
+      const count = await em.count(Conversation, { where });
+      if (count > 0 && conversations === 'refuse') throw new AgentInUseError(id, count);
+      if (count > 0 && conversations === 'delete') await em.delete(Conversation, where);
+      if (count > 0 && conversations === 'detach') await em.update(Conversation, where, { agentId: null });
+      await em.delete(Agent, { id, actor: actor.id });
+      return count;
+    });
+  }
+}

@@ -1,0 +1,32 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import type { Conversation } from './conversation.entity.js';
+
+export const MAIN_THREAD = 'main';
+export const THREAD_NAME = /^[a-z0-9_-]{1,64}$/;
+
+/**
+ * A named line of dialogue inside a conversation, with its own history and window; all
+ * threads share the conversation's state. Created when first used.
+ */
+@Entity('threads')
+export class Thread {
+  @PrimaryColumn({ name: 'conversation_id', type: 'varchar', length: 36 })
+  conversationId: string;
+
+  @ManyToOne('Conversation', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'conversation_id' })
+  conversation?: Relation<Conversation>;
+
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  name: string;
+
+  /** The thread's own instructions (`system` on a chat request), kept for its later turns. */
+  @Column({ name: 'system_prompt', type: 'text', nullable: true })
+  systemPrompt: string | null;
+
+  @Column({ name: 'created_at', type: Date })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: Date })
+  updatedAt: Date;
+}

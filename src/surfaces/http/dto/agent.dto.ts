@@ -1,0 +1,108 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { AGENT_TOOLS, type Agent, type AgentTool } from '../../../agents/agent.entity.js';
+
+export class CreateAgentDto {
+  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Travel planner' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  name: string;
+
+  @ApiPropertyOptional({ maxLength: 32, example: '🧭', nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  emoji?: string | null;
+
+  @ApiPropertyOptional({ maxLength: 2000, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  description?: string | null;
+
+  @ApiPropertyOptional({ maxLength: 32000, nullable: true, description: 'Sent first to the model on every turn.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32_000)
+  systemPrompt?: string | null;
+
+  @ApiPropertyOptional({ maxLength: 200, nullable: true, description: 'Overrides LLM_MODEL.' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  model?: string | null;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 2, nullable: true })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(2)
+  temperature?: number | null;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1_000_000, nullable: true })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  maxTokens?: number | null;
+
+  @ApiPropertyOptional({ enum: AGENT_TOOLS, isArray: true, description: 'Built-in tools the model may call.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayUnique()
+  @IsIn(AGENT_TOOLS, { each: true, message: `tools must be among: ${AGENT_TOOLS.join(', ')}` })
+  tools?: AgentTool[];
+}
+
+/** Every field optional; `null` clears a nullable one. */
+export class UpdateAgentDto extends PartialType(CreateAgentDto) {}
+
+export class DeleteAgentQueryDto {
+  @ApiPropertyOptional({
+    enum: ['detach', 'delete'],
+    description: 'Required when the agent has conversations: keep them without an agent (detach), or delete them too.',
+  })
+  @IsOptional()
+  @IsIn(['detach', 'delete'])
+  conversations?: 'detach' | 'delete';
+}
+
+export class AgentDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: String, nullable: true }) emoji: string | null;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ type: String, nullable: true }) systemPrompt: string | null;
+  @ApiProperty({ type: String, nullable: true }) model: string | null;
+  @ApiProperty({ type: Number, nullable: true }) temperature: number | null;
+  @ApiProperty({ type: Number, nullable: true }) maxTokens: number | null;
+  @ApiProperty({ enum: AGENT_TOOLS, isArray: true }) tools: string[];
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class AgentListDto {
+  @ApiProperty({ type: [AgentDto] }) items: AgentDto[];
+}
+
+export class AgentDeletedDto {
+  @ApiProperty({ description: 'How many conversations were detached or deleted with the agent.' }) conversations: number;
+}
+
+export function toAgentDto(a: Agent): AgentDto {
+  return {
+    id: a.id,
+    name: a.name,
+    emoji: a.emoji,
+    description: a.description,
+    systemPrompt: a.systemPrompt,
+    model: a.model,
+    temperature: a.temperature,
+    maxTokens: a.maxTokens,
+    tools: a.tools,
+    createdAt: a.createdAt.toISOString(),
+    updatedAt: a.updatedAt.toISOString(),
+  };
+}
