@@ -4,6 +4,7 @@ import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HttpSurfaceModule } from './surfaces/http/http.module.js';
+import { TelegramSurfaceModule } from './surfaces/telegram/telegram.module.js';
 
 /** Wires the domains and the surfaces enabled by configuration. */
 @Module({})
@@ -11,7 +12,13 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database), ActorAuthModule, HttpSurfaceModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config.database),
+        ActorAuthModule,
+        HttpSurfaceModule,
+        ...(config.telegram ? [TelegramSurfaceModule] : []),
+      ],
     };
   }
 }

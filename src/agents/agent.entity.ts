@@ -37,6 +37,10 @@ export class Agent {
   @Column({ name: 'max_tokens', type: 'integer', nullable: true })
   maxTokens: number | null;
 
+  /** Overrides CONTEXT_TOKEN_BUDGET for the agent's turns. */
+  @Column({ name: 'context_token_budget', type: 'integer', nullable: true })
+  contextTokenBudget: number | null;
+
   @Column({ type: 'simple-json' })
   tools: AgentTool[];
 

@@ -15,6 +15,7 @@ export interface AgentFields {
   readonly model?: string | null;
   readonly temperature?: number | null;
   readonly maxTokens?: number | null;
+  readonly contextTokenBudget?: number | null;
   readonly tools?: AgentTool[];
 }
 
@@ -43,6 +44,7 @@ export class AgentsService {
         model: fields.model ?? null,
         temperature: fields.temperature ?? null,
         maxTokens: fields.maxTokens ?? null,
+        contextTokenBudget: fields.contextTokenBudget ?? null,
         tools: fields.tools ?? [],
         createdAt: now,
         updatedAt: now,

@@ -9,6 +9,7 @@ import {
   ForbiddenConversationError,
   InvalidInputError,
 } from '../conversations/conversation.errors.js';
+import { ContextModule } from '../context/context.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import { DatabaseModule } from '../database/database.module.js';
@@ -17,6 +18,7 @@ import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort } from 
 import { ChatTurnFailedError } from './chat.errors.js';
 import { ChatService } from './chat.service.js';
 import { ReplyGenerator } from './reply-generator.js';
+import { Summarizer } from './summarizer.js';
 
 type Step = (req: CompletionRequest, onDelta: (t: string) => void) => Promise<Completion>;
 
@@ -78,8 +80,8 @@ describe('ChatService', () => {
       REPLY_LEASE_MS: '1000',
     });
     module = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database), ConversationsModule],
-      providers: [ChatService, ReplyGenerator, { provide: LLM_PORT, useValue: llm }],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database), ConversationsModule, ContextModule],
+      providers: [ChatService, ReplyGenerator, Summarizer, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();
     chat = module.get(ChatService);

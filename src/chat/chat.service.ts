@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModu
 import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Message } from '../conversations/message.entity.js';
-import { TurnsService, type ReplyOutcome, type StartedTurn } from '../conversations/turns.service.js';
+import { TurnsService, type ContextPreview, type ReplyOutcome, type StartedTurn } from '../conversations/turns.service.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
@@ -126,6 +126,11 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     return message;
   }
 
+  /** What the next turn of a thread would send the model (read-only). */
+  previewContext(actor: Actor, conversationId: string, thread: string): Promise<ContextPreview> {
+    return this.turns.previewContext(actor, conversationId, thread, this.llm.defaultModel);
+  }
+
   private startTurn(actor: Actor, request: ChatRequest): Promise<StartedTurn> {
     const turn = {
       content: request.message,
@@ -134,11 +139,11 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       thread: request.thread,
       threadSystem: request.system,
     };
-    return this.turns.startTurn(actor, turn, this.config.historyWindow, this.llm.defaultModel);
+    return this.turns.startTurn(actor, turn, this.llm.defaultModel);
   }
 
   private startRegeneration(actor: Actor, conversationId: string, request: RegenerateRequest): Promise<StartedTurn> {
-    return this.turns.startRegeneration(actor, conversationId, request.thread ?? MAIN_THREAD, this.config.historyWindow, this.llm.defaultModel);
+    return this.turns.startRegeneration(actor, conversationId, request.thread ?? MAIN_THREAD, this.llm.defaultModel);
   }
 
   private track<T>(work: Promise<T>): Promise<T> {

@@ -6,8 +6,9 @@ import type { ReplyOutcome, StartedTurn } from '../conversations/turns.service.j
 import { TurnsService } from '../conversations/turns.service.js';
 import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from '../llm/llm.errors.js';
 import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage } from '../llm/llm.port.js';
-import { buildContext, stateMessage } from './context-window.js';
+import { TokenCounter } from '../context/token-counter.js';
 import { ReplyProgress } from './reply-progress.js';
+import { Summarizer } from './summarizer.js';
 import { runUpdateState, UPDATE_STATE_TOOL } from './tools/update-state.tool.js';
 
 /** How many times one reply may call tools before the model must answer in words. */
@@ -39,6 +40,8 @@ export class ReplyGenerator {
   constructor(
     private readonly turns: TurnsService,
     private readonly conversations: ConversationsService,
+    private readonly tokens: TokenCounter,
+    private readonly summarizer: Summarizer,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -51,13 +54,17 @@ export class ReplyGenerator {
     let outcome: ReplyOutcome;
     try {
       const completion = await this.converse(turn, mode, stop.signal, progress, toolRecords);
-      outcome = { status: 'complete', content: progress.content, model: completion.model, usage: completion.usage, error: null, toolCalls: toolRecords };
+      const tokens = this.tokens.count(progress.content, turn.model);
+      // Servers that report no usage (echo, some local ones) get it counted with the same tokenizer.
+      const usage = completion.usage ?? { promptTokens: turn.context.totalTokens, completionTokens: tokens };
+      outcome = { status: 'complete', content: progress.content, model: completion.model, usage, error: null, toolCalls: toolRecords, tokens };
     } catch (error) {
       outcome = { ...this.failedOutcome(error, progress.content, turn), toolCalls: toolRecords };
     } finally {
       await progress.stop();
     }
     await this.turns.finishReply(turn.conversation.id, turn.reply.id, outcome);
+    if (outcome.status === 'complete') this.summarizer.afterTurn(turn);
     return outcome;
   }
 
@@ -71,14 +78,9 @@ export class ReplyGenerator {
   ): Promise<Completion> {
     const { agent } = turn;
     const tools = agent?.tools.includes('update_state') ? [UPDATE_STATE_TOOL] : [];
-    const messages: PromptMessage[] = buildContext({
-      systemPrompts: [agent?.systemPrompt ?? undefined, this.config.systemPrompt, turn.thread.systemPrompt ?? undefined, stateMessage(turn.conversation.state, tools.length > 0)],
-      history: turn.history,
-      window: this.config.historyWindow,
-      newMessage: turn.question.content,
-    });
+    const messages: PromptMessage[] = [...turn.context.messages];
     const settings = {
-      model: agent?.model ?? undefined,
+      model: turn.model,
       temperature: mode.options?.temperature ?? agent?.temperature ?? undefined,
       maxTokens: mode.options?.maxTokens ?? agent?.maxTokens ?? undefined,
       signal,

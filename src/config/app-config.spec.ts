@@ -125,3 +125,61 @@ describe('isLoopbackHost', () => {
     expect(isLoopbackHost(h)).toBe(false);
   });
 });
+
+describe('loadConfig: Telegram', () => {
+  const TOKEN = '123456789:AAE-secret_token-value';
+  const WEBHOOK = { TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/telegram/hook', TELEGRAM_WEBHOOK_SECRET: 'secret-token-0123456789' };
+
+  it('is off without TELEGRAM_BOT_TOKEN, and long-polls Telegram with it', () => {
+    expect(loadConfig({}).telegram).toBeNull();
+    expect(loadConfig({ TELEGRAM_BOT_TOKEN: TOKEN }).telegram).toEqual({ token: TOKEN, apiRoot: undefined, webhook: null, allowedUsers: null });
+  });
+
+  it('reads the API root (without a trailing slash), the webhook and the allowed users', () => {
+    const config = loadConfig({
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_API_ROOT: 'http://127.0.0.1:8081/',
+      TELEGRAM_ALLOWED_USERS: '42, 1234567890',
+      ...WEBHOOK,
+    }).telegram;
+    expect(config).toEqual({
+      token: TOKEN,
+      apiRoot: 'http://127.0.0.1:8081',
+      webhook: { url: 'https://bot.example.test/telegram/hook', path: '/telegram/hook', secret: 'secret-token-0123456789' },
+      allowedUsers: [42, 1234567890],
+    });
+  });
+
+  it.each([
+    [{ TELEGRAM_BOT_TOKEN: 'not-a-token' }, /^TELEGRAM_BOT_TOKEN must look like/],
+    [{ TELEGRAM_BOT_TOKEN: '123:has space' }, /^TELEGRAM_BOT_TOKEN must look like/],
+    [{ TELEGRAM_API_ROOT: 'api.telegram.test' }, /^TELEGRAM_API_ROOT must be an http\(s\) URL/],
+    [{ TELEGRAM_ALLOWED_USERS: '42,bob' }, /^TELEGRAM_ALLOWED_USERS must be .* got "bob"/],
+    [{ TELEGRAM_ALLOWED_USERS: '42,,43' }, /^TELEGRAM_ALLOWED_USERS must be/],
+    [{ TELEGRAM_ALLOWED_USERS: '0' }, /^TELEGRAM_ALLOWED_USERS must be/],
+    [{ TELEGRAM_WEBHOOK_URL: 'telegram/hook', TELEGRAM_WEBHOOK_SECRET: WEBHOOK.TELEGRAM_WEBHOOK_SECRET }, /^TELEGRAM_WEBHOOK_URL must be an http\(s\) URL/],
+    [{ TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/', TELEGRAM_WEBHOOK_SECRET: WEBHOOK.TELEGRAM_WEBHOOK_SECRET }, /path of its own/],
+    [{ TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/api/chat', TELEGRAM_WEBHOOK_SECRET: WEBHOOK.TELEGRAM_WEBHOOK_SECRET }, /path of its own/],
+    [{ TELEGRAM_WEBHOOK_URL: WEBHOOK.TELEGRAM_WEBHOOK_URL }, /^TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL/],
+    [{ ...WEBHOOK, TELEGRAM_WEBHOOK_SECRET: 'short' }, /^TELEGRAM_WEBHOOK_SECRET must be 16-256 characters/],
+    [{ ...WEBHOOK, TELEGRAM_WEBHOOK_SECRET: 'has spaces in the secret!' }, /^TELEGRAM_WEBHOOK_SECRET must be 16-256/],
+  ])('refuses %j, naming the variable', (env, pattern) => {
+    expect(() => loadConfig({ TELEGRAM_BOT_TOKEN: TOKEN, ...env })).toThrow(pattern);
+  });
+
+  it('checks the other TELEGRAM_* values even while the bot is off', () => {
+    expect(() => loadConfig({ TELEGRAM_ALLOWED_USERS: 'bob' })).toThrow(ConfigError);
+  });
+
+  it('never repeats the token or the webhook secret in an error', () => {
+    for (const env of [{ TELEGRAM_BOT_TOKEN: 'AAE-secret_token-value' }, { ...WEBHOOK, TELEGRAM_WEBHOOK_SECRET: 'secret token with spaces' }]) {
+      try {
+        loadConfig(env);
+        throw new Error('expected a ConfigError');
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as Error).message).not.toMatch(/secret[_ ]token/);
+      }
+    }
+  });
+});

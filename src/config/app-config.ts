@@ -11,6 +11,10 @@ export interface AppConfig {
   readonly apiKeys: ReadonlyArray<ConfiguredApiKey>;
   readonly llm: LlmConfig;
   readonly historyWindow: number;
+  /** The whole context of a turn (system prompts, summary, history, message) stays within this many tokens. */
+  readonly contextTokenBudget: number;
+  /** `rolling`: what leaves the window is folded into a running summary by the model. */
+  readonly summaryMode: 'rolling' | 'off';
   readonly systemPrompt: string | undefined;
   readonly maxMessageChars: number;
   readonly bodyLimitBytes: number;
@@ -20,6 +24,26 @@ export interface AppConfig {
   readonly replyLeaseMs: number;
   /** How often a streaming reply's text is saved (what followers on other instances see). */
   readonly streamFlushMs: number;
+  /** The Telegram bot; null when TELEGRAM_BOT_TOKEN is unset (the surface is off). */
+  readonly telegram: TelegramConfig | null;
+}
+
+export interface TelegramConfig {
+  /** Needed to call the Bot API; never logged nor repeated in an error. */
+  readonly token: string;
+  /** A self-hosted Bot API server (no trailing slash); undefined means Telegram's own. */
+  readonly apiRoot: string | undefined;
+  /** Webhook mode when set, long polling otherwise. */
+  readonly webhook: TelegramWebhookConfig | null;
+  /** Telegram user ids let in; null lets everyone in. */
+  readonly allowedUsers: ReadonlyArray<number> | null;
+}
+
+export interface TelegramWebhookConfig {
+  readonly url: string;
+  /** The path of `url`, served by this process. */
+  readonly path: string;
+  readonly secret: string;
 }
 
 export interface ConfiguredApiKey {
@@ -57,19 +81,29 @@ export function loadConfig(env: Env = process.env): AppConfig {
         'caller as the single owner. Set API_KEYS=name:key,... or bind HOST=127.0.0.1.',
     );
   }
+  const llm = parseLlm(env);
+  const replyLeaseMs = integer(env, 'REPLY_LEASE_MS', 15_000, 1_000, 600_000);
+  const streamFlushMs = integer(env, 'STREAM_FLUSH_MS', 200, 10, 10_000);
+  // The lease is renewed on a flush tick once a third of it has passed: ticks must come well within that.
+  if (streamFlushMs * 4 > replyLeaseMs) {
+    throw new ConfigError(`STREAM_FLUSH_MS (${streamFlushMs}) must be at most a quarter of REPLY_LEASE_MS (${replyLeaseMs})`);
+  }
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
     database: parseDatabaseUrl(text(env, 'DATABASE_URL') ?? 'sqlite:data/chat.sqlite'),
     apiKeys,
-    llm: parseLlm(env),
+    llm,
     historyWindow: integer(env, 'HISTORY_WINDOW', 20, 0, 1000),
+    contextTokenBudget: integer(env, 'CONTEXT_TOKEN_BUDGET', 8000, 100, 10_000_000),
+    summaryMode: summaryMode(env, llm),
     systemPrompt: text(env, 'SYSTEM_PROMPT'),
     maxMessageChars: integer(env, 'MAX_MESSAGE_CHARS', 32_000, 1, 1_000_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
-    replyLeaseMs: integer(env, 'REPLY_LEASE_MS', 15_000, 1_000, 600_000),
-    streamFlushMs: integer(env, 'STREAM_FLUSH_MS', 200, 10, 10_000),
+    replyLeaseMs,
+    streamFlushMs,
+    telegram: parseTelegram(env),
   };
 }
 
@@ -96,6 +130,69 @@ function parseLlm(env: Env): LlmConfig {
     timeoutMs,
     maxRetries,
   };
+}
+
+function parseTelegram(env: Env): TelegramConfig | null {
+  const token = text(env, 'TELEGRAM_BOT_TOKEN');
+  // The token is a secret: the message shows its shape, never its value.
+  if (token && !/^\d+:[A-Za-z0-9_-]+$/.test(token)) {
+    throw new ConfigError('TELEGRAM_BOT_TOKEN must look like 123456789:AAE... (the token BotFather gives)');
+  }
+  // The others are checked even while the bot is off, so a typo shows before it is switched on.
+  const apiRoot = text(env, 'TELEGRAM_API_ROOT')?.replace(/\/+$/, '');
+  if (apiRoot !== undefined && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(apiRoot)) {
+    throw new ConfigError(`TELEGRAM_API_ROOT must be an http(s) URL, got "${apiRoot}"`);
+  }
+  const secret = text(env, 'TELEGRAM_WEBHOOK_SECRET');
+  // Telegram's own rule for secret_token.
+  if (secret !== undefined && !/^[A-Za-z0-9_-]{16,256}$/.test(secret)) {
+    throw new ConfigError('TELEGRAM_WEBHOOK_SECRET must be 16-256 characters from A-Z, a-z, 0-9, "_" and "-"');
+  }
+  const webhookUrl = text(env, 'TELEGRAM_WEBHOOK_URL');
+  const webhook = webhookUrl === undefined ? null : parseWebhook(webhookUrl, secret);
+  const allowedUsers = parseTelegramIds(text(env, 'TELEGRAM_ALLOWED_USERS'));
+  if (!token) return null;
+  return { token, apiRoot, webhook, allowedUsers };
+}
+
+function parseWebhook(url: string, secret: string | undefined): TelegramWebhookConfig {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) {
+    throw new ConfigError(`TELEGRAM_WEBHOOK_URL must be an http(s) URL, got "${url}"`);
+  }
+  const path = parsed.pathname;
+  // The route is mounted ahead of the API's; it must not shadow one of them.
+  if (path === '/' || /^\/(api|health)(\/|$)/.test(path)) {
+    throw new ConfigError(`TELEGRAM_WEBHOOK_URL needs a path of its own such as /telegram/webhook, got "${path}"`);
+  }
+  // Without a secret anyone who finds the URL could post updates in any user's name.
+  if (!secret) throw new ConfigError('TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL');
+  return { url: parsed.toString(), path, secret };
+}
+
+function parseTelegramIds(raw: string | undefined): ReadonlyArray<number> | null {
+  if (!raw) return null;
+  return raw.split(',').map((entry) => {
+    const id = entry.trim();
+    const value = /^\d{1,16}$/.test(id) ? Number(id) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new ConfigError(`TELEGRAM_ALLOWED_USERS must be comma-separated numeric Telegram user ids, got "${id}"`);
+    }
+    return value;
+  });
+}
+
+/** Summaries need a model that can summarize: on by default only with a real one. */
+function summaryMode(env: Env, llm: LlmConfig): 'rolling' | 'off' {
+  const value = text(env, 'SUMMARY_MODE');
+  if (value === undefined) return llm.provider === 'openai' ? 'rolling' : 'off';
+  if (value !== 'rolling' && value !== 'off') throw new ConfigError(`SUMMARY_MODE must be "rolling" or "off", got "${value}"`);
+  return value;
 }
 
 function parseApiKeys(raw: string | undefined): AppConfig['apiKeys'] {

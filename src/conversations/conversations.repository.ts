@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Conversation, type ConversationState } from './conversation.entity.js';
 import { Message, type MessageRole, type MessageStatus } from './message.entity.js';
+import { Summary } from './summary.entity.js';
 import { MAIN_THREAD, Thread } from './thread.entity.js';
 import type { ConversationCursor } from './conversation-cursor.js';
 
@@ -15,6 +16,7 @@ export interface NewMessage {
   readonly promptTokens?: number | null;
   readonly completionTokens?: number | null;
   readonly leaseUntil?: Date | null;
+  readonly tokens?: number | null;
 }
 
 /** Columns of a message that change after it is appended (a reply as it is generated). */
@@ -32,6 +34,7 @@ export type MessageChanges = Partial<
     | 'leaseUntil'
     | 'cancelRequestedAt'
     | 'toolCalls'
+    | 'tokens'
     | 'createdAt'
   >
 >;
@@ -116,6 +119,7 @@ export class ConversationsRepository {
       leaseUntil: draft.leaseUntil ?? null,
       cancelRequestedAt: null,
       toolCalls: null,
+      tokens: draft.tokens ?? null,
       createdAt: now,
     });
     await em.insert(Message, message);
@@ -172,6 +176,70 @@ export class ConversationsRepository {
     return Object.assign(existing, changes);
   }
 
+  findSummary(em: EntityManager, conversationId: string, thread: string): Promise<Summary | null> {
+    return em.findOne(Summary, { where: { conversationId, thread } });
+  }
+
+  /** Replayable messages of a thread with afterSeq < seq < beforeSeq, oldest first, at most `limit`. */
+  replayableBetween(em: EntityManager, conversationId: string, thread: string, afterSeq: number, beforeSeq: number, limit: number): Promise<Message[]> {
+    return em
+      .createQueryBuilder(Message, 'm')
+      .where('m.conversation_id = :conversationId', { conversationId })
+      .andWhere('m.thread = :thread', { thread })
+      .andWhere('m.seq > :afterSeq AND m.seq < :beforeSeq', { afterSeq, beforeSeq })
+      .andWhere("m.status = 'complete'")
+      .andWhere("m.content <> ''")
+      .orderBy('m.seq', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /**
+   * Writes the summary only if it still covers `expectedCoversSeq` (0: none yet), so two
+   * instances folding the same messages cannot both apply their fold. True when written.
+   */
+  async replaceSummaryIf(em: EntityManager, next: Summary, expectedCoversSeq: number): Promise<boolean> {
+    const rowLocks = em.connection.options.type === 'postgres';
+    const current = await em.findOne(Summary, {
+      where: { conversationId: next.conversationId, thread: next.thread },
+      ...(rowLocks ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if ((current?.coversSeq ?? 0) !== expectedCoversSeq) return false;
+    if (current) {
+      await em.update(Summary, { conversationId: next.conversationId, thread: next.thread }, next);
+      return true;
+    }
+    // Two first folds racing on PostgreSQL: the second insert fails on the primary key, and its caller drops that fold.
+    await em.insert(Summary, next);
+    return true;
+  }
+
+  /** Token totals of a conversation's replies. */
+  async usageTotals(em: EntityManager, conversationId: string): Promise<{ promptTokens: number; completionTokens: number }> {
+    const row = await em
+      .createQueryBuilder(Message, 'm')
+      .select('COALESCE(SUM(m.prompt_tokens), 0)', 'promptTokens')
+      .addSelect('COALESCE(SUM(m.completion_tokens), 0)', 'completionTokens')
+      .where('m.conversation_id = :conversationId', { conversationId })
+      .getRawOne<{ promptTokens: string | number; completionTokens: string | number }>();
+    return { promptTokens: Number(row?.promptTokens ?? 0), completionTokens: Number(row?.completionTokens ?? 0) };
+  }
+
+  findThread(em: EntityManager, conversationId: string, name: string): Promise<Thread | null> {
+    return em.findOne(Thread, { where: { conversationId, name } });
+  }
+
+  countReplayableBefore(em: EntityManager, conversationId: string, thread: string, beforeSeq: number): Promise<number> {
+    return em
+      .createQueryBuilder(Message, 'm')
+      .where('m.conversation_id = :conversationId', { conversationId })
+      .andWhere('m.thread = :thread', { thread })
+      .andWhere('m.seq < :beforeSeq', { beforeSeq })
+      .andWhere("m.status = 'complete'")
+      .andWhere("m.content <> ''")
+      .getCount();
+  }
+
   listThreads(em: EntityManager, conversationId: string): Promise<Thread[]> {
     return em.find(Thread, { where: { conversationId }, order: { createdAt: 'ASC', name: 'ASC' } });
   }
@@ -217,12 +285,10 @@ export class ConversationsRepository {
     await em.update(Conversation, { id }, { updatedAt: now });
   }
 
-  /** The last `limit` messages (any status) before `beforeSeq`, oldest first; one thread's when named. */
-  async messagesBefore(em: EntityManager, conversationId: string, beforeSeq: number, limit: number, thread?: string): Promise<Message[]> {
-    const query = em
-      .createQueryBuilder(Message, 'm')
-      .where('m.conversation_id = :conversationId', { conversationId })
-      .andWhere('m.seq < :beforeSeq', { beforeSeq });
+  /** The last `limit` messages (any status) before `beforeSeq` (all when undefined), oldest first; one thread's when named. */
+  async messagesBefore(em: EntityManager, conversationId: string, beforeSeq: number | undefined, limit: number, thread?: string): Promise<Message[]> {
+    const query = em.createQueryBuilder(Message, 'm').where('m.conversation_id = :conversationId', { conversationId });
+    if (beforeSeq !== undefined) query.andWhere('m.seq < :beforeSeq', { beforeSeq });
     if (thread) query.andWhere('m.thread = :thread', { thread });
     const newestFirst = await query
       .orderBy('m.seq', 'DESC')

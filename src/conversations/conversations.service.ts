@@ -9,8 +9,17 @@ import { ConversationsRepository } from './conversations.repository.js';
 import type { Message } from './message.entity.js';
 import { ownedConversation } from './ownership.js';
 import { isJsonObject, mergePatch, validState } from './state.js';
-import type { Thread } from './thread.entity.js';
+import type { Summary } from './summary.entity.js';
+import { MAIN_THREAD, type Thread } from './thread.entity.js';
 import { titleFromMessage } from './title.js';
+
+export interface ConversationDetail {
+  readonly conversation: Conversation;
+  readonly threads: Thread[];
+  readonly messages: Message[];
+  readonly summary: Summary | null;
+  readonly usage: { readonly promptTokens: number; readonly completionTokens: number };
+}
 
 export interface ConversationPage {
   readonly items: Conversation[];
@@ -71,15 +80,24 @@ export class ConversationsService {
   messagesPage(actor: Actor, id: string, page: { before?: number; limit: number; thread?: string }): Promise<Message[]> {
     return this.db.read(async (em) => {
       await ownedConversation(this.repo, em, actor, id);
-      return this.repo.messagesBefore(em, id, page.before ?? Number.MAX_SAFE_INTEGER, page.limit, page.thread);
+      return this.repo.messagesBefore(em, id, page.before, page.limit, page.thread);
     });
   }
 
-  /** The conversation with its threads and its messages in order (one thread's when named). */
-  getWithMessages(actor: Actor, id: string, thread?: string): Promise<{ conversation: Conversation; threads: Thread[]; messages: Message[] }> {
+  /**
+   * The conversation with its threads, its messages in order (one thread's when named), the
+   * running summary of that thread (main by default) and its token totals.
+   */
+  getWithMessages(actor: Actor, id: string, thread?: string): Promise<ConversationDetail> {
     return this.db.read(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, id);
-      return { conversation, threads: await this.repo.listThreads(em, id), messages: await this.repo.allMessages(em, id, thread) };
+      return {
+        conversation,
+        threads: await this.repo.listThreads(em, id),
+        messages: await this.repo.allMessages(em, id, thread),
+        summary: await this.repo.findSummary(em, id, thread ?? MAIN_THREAD),
+        usage: await this.repo.usageTotals(em, id),
+      };
     });
   }
 

@@ -63,6 +63,10 @@ export class Message {
   @Column({ type: 'text' })
   content: string;
 
+  /** Tokens of `content`, counted once when stored (null for messages stored before counting existed). */
+  @Column({ type: 'integer', nullable: true })
+  tokens: number | null;
+
   @Column({ type: 'varchar', length: 16, default: 'complete' })
   status: MessageStatus;
 

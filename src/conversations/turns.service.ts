@@ -4,6 +4,8 @@ import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Agent } from '../agents/agent.entity.js';
 import { AgentsService } from '../agents/agents.service.js';
+import { ContextAssembler } from '../context/context-assembler.js';
+import type { PlannedContext } from '../context/context-planner.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { Conversation } from './conversation.entity.js';
 import {
@@ -38,8 +40,18 @@ export interface StartedTurn {
   readonly thread: Thread;
   readonly question: Message;
   readonly reply: Message;
-  /** Complete messages before the question, oldest first, at most the requested window. */
-  readonly history: Message[];
+  /** The model to call (the agent's, or the default). */
+  readonly model: string;
+  /** What the model is sent: planned within the token budget and the window. */
+  readonly context: PlannedContext;
+}
+
+export interface ContextPreview {
+  readonly model: string;
+  readonly encoding: string;
+  readonly context: PlannedContext;
+  readonly outsideWindow: number;
+  readonly summaryCoversSeq: number | null;
 }
 
 /** How a reply ended. */
@@ -51,6 +63,8 @@ export interface ReplyOutcome {
   readonly error: { readonly status: number; readonly message: string } | null;
   /** Tools the model called on the way to this reply. */
   readonly toolCalls?: ToolCallRecord[];
+  /** Tokens of `content`, for the budget of later turns. */
+  readonly tokens?: number;
 }
 
 /** What a reply whose generator died is closed with. */
@@ -68,6 +82,7 @@ export class TurnsService {
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
     private readonly agents: AgentsService,
+    private readonly assembler: ContextAssembler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -75,7 +90,7 @@ export class TurnsService {
    * Stores the question and an empty `streaming` reply in the request's thread, creating the
    * conversation (bound to the agent, if one is named) when no id is given.
    */
-  startTurn(actor: Actor, request: TurnRequest, historyLimit: number, defaultModel: string): Promise<StartedTurn> {
+  startTurn(actor: Actor, request: TurnRequest, defaultModel: string): Promise<StartedTurn> {
     this.assertValidContent(request.content);
     const threadName = request.thread ?? MAIN_THREAD;
     return this.db.transaction(async (em) => {
@@ -93,11 +108,22 @@ export class TurnsService {
         agent = request.agentId ? await this.agents.ownedIn(em, actor, request.agentId) : null;
         conversation = await this.repo.insertConversation(em, actor.id, titleFromMessage(request.content), now, { agentId: agent?.id ?? null });
       }
+      const model = agent?.model ?? defaultModel;
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, request.threadSystem, now);
-      const question = await this.repo.appendMessage(em, conversation, { role: 'user', thread: threadName, content: request.content }, now);
-      const reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, agent?.model ?? defaultModel, now), now);
-      const history = await this.repo.recentHistory(em, conversation.id, threadName, question.seq, historyLimit);
-      return { conversation, created: !request.conversationId, agent, thread, question, reply, history };
+      const tokens = this.assembler.count(request.content, model);
+      // Planned before anything is written: a message that cannot fit is refused with nothing stored.
+      const context = this.assembler.assemble({
+        model,
+        agent,
+        thread,
+        state: conversation.state,
+        summary: await this.repo.findSummary(em, conversation.id, threadName),
+        history: await this.repo.recentHistory(em, conversation.id, threadName, conversation.lastSeq + 1, this.config.historyWindow),
+        newMessage: { content: request.content, tokens },
+      });
+      const question = await this.repo.appendMessage(em, conversation, { role: 'user', thread: threadName, content: request.content, tokens }, now);
+      const reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, model, now), now);
+      return { conversation, created: !request.conversationId, agent, thread, question, reply, model, context };
     });
   }
 
@@ -105,7 +131,7 @@ export class TurnsService {
    * Re-answers the last question of a thread. The answer it replaces moves to the reply's
    * `versions`; the same reply row becomes `streaming` again.
    */
-  startRegeneration(actor: Actor, conversationId: string, threadName: string, historyLimit: number, defaultModel: string): Promise<StartedTurn> {
+  startRegeneration(actor: Actor, conversationId: string, threadName: string, defaultModel: string): Promise<StartedTurn> {
     return this.db.transaction(async (em) => {
       const now = new Date();
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
@@ -146,8 +172,43 @@ export class TurnsService {
         reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, model, now), now);
       }
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, undefined, now);
-      const history = await this.repo.recentHistory(em, conversation.id, threadName, question.seq, historyLimit);
-      return { conversation, created: false, agent, thread, question, reply, history };
+      const context = this.assembler.assemble({
+        model,
+        agent,
+        thread,
+        state: conversation.state,
+        summary: await this.repo.findSummary(em, conversation.id, threadName),
+        history: await this.repo.recentHistory(em, conversation.id, threadName, question.seq, this.config.historyWindow),
+        newMessage: { content: question.content, tokens: question.tokens ?? this.assembler.count(question.content, model) },
+      });
+      return { conversation, created: false, agent, thread, question, reply, model, context };
+    });
+  }
+
+  /**
+   * What the next turn of a thread would send the model, around the message still to come:
+   * the same planning as a turn, read-only. `outsideWindow` counts the replayable messages
+   * older than the window (those the summary stands for, or that are forgotten).
+   */
+  previewContext(actor: Actor, conversationId: string, threadName: string, defaultModel: string): Promise<ContextPreview> {
+    return this.db.read(async (em) => {
+      const conversation = await ownedConversation(this.repo, em, actor, conversationId);
+      const agent = conversation.agentId ? await this.agents.ownedIn(em, actor, conversation.agentId) : null;
+      const model = agent?.model ?? defaultModel;
+      const summary = await this.repo.findSummary(em, conversation.id, threadName);
+      const history = await this.repo.recentHistory(em, conversation.id, threadName, conversation.lastSeq + 1, this.config.historyWindow);
+      const context = this.assembler.assemble({
+        model,
+        agent,
+        thread: await this.repo.findThread(em, conversation.id, threadName),
+        state: conversation.state,
+        summary,
+        history,
+        newMessage: null,
+      });
+      const oldest = context.oldestIncludedSeq ?? conversation.lastSeq + 1;
+      const outsideWindow = await this.repo.countReplayableBefore(em, conversation.id, threadName, oldest);
+      return { model, encoding: this.assembler.encodingName(model), context, outsideWindow, summaryCoversSeq: summary?.coversSeq ?? null };
     });
   }
 
@@ -187,6 +248,7 @@ export class TurnsService {
         errorStatus: outcome.error?.status ?? null,
         errorMessage: outcome.error?.message ?? null,
         toolCalls: outcome.toolCalls?.length ? outcome.toolCalls : null,
+        tokens: outcome.tokens ?? null,
         leaseUntil: null,
       });
       if (!stored) throw new ConversationNotFoundError(conversationId);

@@ -96,11 +96,13 @@ describe('POST /api/chat (multi-turn memory through the openai SDK)', () => {
     expect(stored.body.messages[0].content).toBe(text);
   });
 
-  it('stores a reply without usage when the model reports none', async () => {
+  it('counts usage with the tokenizer when the model reports none', async () => {
     fake.enqueue({ kind: 'reply', text: 'no usage here', usage: null });
     const res = await chat({ message: 'hi' }).expect(200);
-    expect(res.body.usage).toBeNull();
+    // "no usage here" is 3 tokens; the request was the system prompt and "hi", with the chat format's overhead.
+    expect(res.body.usage).toEqual({ promptTokens: expect.any(Number), completionTokens: 3 });
+    expect(res.body.usage.promptTokens).toBeGreaterThan(10);
     const stored = await t.http().get(`/api/conversations/${res.body.conversationId}`).set(auth(ALICE_KEY)).expect(200);
-    expect(stored.body.messages[1]).toMatchObject({ content: 'no usage here', promptTokens: null, completionTokens: null });
+    expect(stored.body.messages[1]).toMatchObject({ content: 'no usage here', promptTokens: res.body.usage.promptTokens, completionTokens: 3 });
   });
 });

@@ -49,7 +49,7 @@ export async function startTestApp(options: { dbPath: string; llmBaseUrl?: strin
     DATABASE_URL: databaseUrlFor(options.dbPath),
     API_KEYS: `alice:${ALICE_KEY},bob:${BOB_KEY}`,
     ...(options.llmBaseUrl
-      ? { LLM_BASE_URL: options.llmBaseUrl, LLM_API_KEY: 'sk-test-secret', LLM_MODEL: 'fake-model', LLM_MAX_RETRIES: '0' }
+      ? { LLM_BASE_URL: options.llmBaseUrl, LLM_API_KEY: 'sk-test-secret', LLM_MODEL: 'fake-model', LLM_MAX_RETRIES: '0', SUMMARY_MODE: 'off' }
       : {}),
     ...options.env,
   });

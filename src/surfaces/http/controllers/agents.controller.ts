@@ -5,6 +5,7 @@ import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { AgentsService } from '../../../agents/agents.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { AgentDeletedDto, AgentDto, AgentListDto, CreateAgentDto, DeleteAgentQueryDto, toAgentDto, UpdateAgentDto } from '../dto/agent.dto.js';
+import { AgentInUseErrorDto } from '../dto/error.dto.js';
 
 @ApiTags('agents')
 @ApiBearerAuth()
@@ -54,7 +55,8 @@ export class AgentsController {
       'or ?conversations=delete (they are deleted too); otherwise 409 says how many there are.',
   })
   @ApiOkResponse({ type: AgentDeletedDto })
-  @ApiErrors([400, 401, 404, 409])
+  @ApiErrors([400, 401, 404])
+  @ApiErrors([409], AgentInUseErrorDto)
   async delete(
     @CurrentActor() actor: Actor,
     @Param('id', ParseUUIDPipe) id: string,

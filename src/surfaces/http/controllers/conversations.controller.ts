@@ -36,6 +36,9 @@ import {
   toConversationSummary,
 } from '../dto/conversation.dto.js';
 import { ChatErrorDto } from '../dto/error.dto.js';
+import { ContextPreviewDto, ContextQueryDto } from '../dto/usage.dto.js';
+import { TOKENS_PER_MESSAGE } from '../../../context/token-counter.js';
+import { MAIN_THREAD } from '../../../conversations/thread.entity.js';
 import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
 import { streamTurn } from '../sse/stream-turn.js';
@@ -66,7 +69,7 @@ export class ConversationsController {
   @ApiErrors([400, 401, 404])
   async create(@CurrentActor() actor: Actor, @Body() body: CreateConversationDto): Promise<ConversationDetailDto> {
     const conversation = await this.conversations.create(actor, { title: body.title, agentId: body.agentId, state: body.state });
-    return toConversationDetail(conversation, [], []);
+    return toConversationDetail({ conversation, threads: [], messages: [] });
   }
 
   // Declared before ':id' so that "active" is not taken for an id.
@@ -80,8 +83,7 @@ export class ConversationsController {
   async active(@CurrentActor() actor: Actor, @Query() query: AgentFilterQueryDto): Promise<ConversationDetailDto> {
     const latest = await this.conversations.mostRecent(actor, agentFilter(query.agentId));
     if (!latest) throw new NotFoundException('No conversation matches: start one with POST /api/chat or POST /api/conversations');
-    const { conversation, threads, messages } = await this.conversations.getWithMessages(actor, latest.id);
-    return toConversationDetail(conversation, threads, messages);
+    return toConversationDetail(await this.conversations.getWithMessages(actor, latest.id));
   }
 
   @Get(':id')
@@ -93,8 +95,33 @@ export class ConversationsController {
     @Param('id', ParseUUIDPipe) id: string,
     @Query() query: GetConversationQueryDto,
   ): Promise<ConversationDetailDto> {
-    const { conversation, threads, messages } = await this.conversations.getWithMessages(actor, id, query.thread);
-    return toConversationDetail(conversation, threads, messages);
+    return toConversationDetail(await this.conversations.getWithMessages(actor, id, query.thread));
+  }
+
+  @Get(':id/context')
+  @ApiOperation({
+    operationId: 'previewContext',
+    summary: "What the next turn of a thread would send the model, with token counts (the new message aside)",
+    description: 'Shows the budget, every part with its tokens, and what was left out, to see why the model "forgot" something.',
+  })
+  @ApiOkResponse({ type: ContextPreviewDto })
+  @ApiErrors([400, 401, 404])
+  async context(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Query() query: ContextQueryDto): Promise<ContextPreviewDto> {
+    const preview = await this.chat.previewContext(actor, id, query.thread ?? MAIN_THREAD);
+    const { context } = preview;
+    return {
+      model: preview.model,
+      encoding: preview.encoding,
+      budget: context.budget,
+      window: context.window,
+      totalTokens: context.totalTokens,
+      availableForMessage: Math.max(0, context.budget - context.totalTokens - TOKENS_PER_MESSAGE),
+      messages: context.messages.map((m, i) => ({ ...context.parts[i], content: m.content })),
+      omittedForBudget: context.omittedForBudget,
+      outsideWindow: preview.outsideWindow,
+      summaryCoversSeq: preview.summaryCoversSeq,
+      summaryIncluded: context.summaryIncluded,
+    };
   }
 
   @Delete(':id')

@@ -16,7 +16,7 @@ export class HealthController {
 
   @Get()
   @Public()
-  @ApiOperation({ operationId: 'health', summary: 'Liveness and database check (no authentication)' })
+  @ApiOperation({ operationId: 'health', summary: 'Liveness and database check (no authentication)', security: [] })
   @ApiOkResponse({ type: HealthDto })
   @ApiServiceUnavailableResponse({ type: HealthDto, description: 'The database does not answer' })
   async check(@Res({ passthrough: true }) res: Response): Promise<HealthDto> {

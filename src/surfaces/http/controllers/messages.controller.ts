@@ -33,7 +33,7 @@ export class MessagesController {
       'Sends the text stored so far as a first `delta`, then each addition, then `done` {messageId, reply, status, model, usage} ' +
       'or `error` {statusCode, message, messageId, partial}. A finished message is sent at once.',
   })
-  @ApiEventStream('Server-sent events: `delta` {text}…, then `done` or `error`.')
+  @ApiEventStream('Server-sent events: `delta` {text}…, then `done` or `error`.', 'follow')
   @ApiErrors([400, 401, 404])
   async follow(
     @CurrentActor() actor: Actor,

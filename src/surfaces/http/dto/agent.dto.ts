@@ -9,44 +9,51 @@ export class CreateAgentDto {
   @MaxLength(100)
   name: string;
 
-  @ApiPropertyOptional({ maxLength: 32, example: '🧭', nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: 32, example: '🧭', nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(32)
   emoji?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 2000, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: 2000, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
   description?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 32000, nullable: true, description: 'Sent first to the model on every turn.' })
+  @ApiPropertyOptional({ type: String, maxLength: 32000, nullable: true, description: 'Sent first to the model on every turn.' })
   @IsOptional()
   @IsString()
   @MaxLength(32_000)
   systemPrompt?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 200, nullable: true, description: 'Overrides LLM_MODEL.' })
+  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true, description: 'Overrides LLM_MODEL.' })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
   model?: string | null;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 2, nullable: true })
+  @ApiPropertyOptional({ type: Number, minimum: 0, maximum: 2, nullable: true })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
   @Max(2)
   temperature?: number | null;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1_000_000, nullable: true })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000, nullable: true })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(1_000_000)
   maxTokens?: number | null;
+
+  @ApiPropertyOptional({ minimum: 100, maximum: 10_000_000, nullable: true, description: 'Overrides CONTEXT_TOKEN_BUDGET for this agent.' })
+  @IsOptional()
+  @IsInt()
+  @Min(100)
+  @Max(10_000_000)
+  contextTokenBudget?: number | null;
 
   @ApiPropertyOptional({ enum: AGENT_TOOLS, isArray: true, description: 'Built-in tools the model may call.' })
   @IsOptional()
@@ -78,6 +85,7 @@ export class AgentDto {
   @ApiProperty({ type: String, nullable: true }) model: string | null;
   @ApiProperty({ type: Number, nullable: true }) temperature: number | null;
   @ApiProperty({ type: Number, nullable: true }) maxTokens: number | null;
+  @ApiProperty({ type: Number, nullable: true }) contextTokenBudget: number | null;
   @ApiProperty({ enum: AGENT_TOOLS, isArray: true }) tools: string[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
@@ -101,6 +109,7 @@ export function toAgentDto(a: Agent): AgentDto {
     model: a.model,
     temperature: a.temperature,
     maxTokens: a.maxTokens,
+    contextTokenBudget: a.contextTokenBudget,
     tools: a.tools,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { Conversation } from '../../../conversations/conversation.entity.js';
 import { MESSAGE_ROLES, MESSAGE_STATUSES, type Message } from '../../../conversations/message.entity.js';
+import type { Summary } from '../../../conversations/summary.entity.js';
 import type { Thread } from '../../../conversations/thread.entity.js';
 import { THREAD_PATTERN } from './chat.dto.js';
 
@@ -130,9 +131,26 @@ export class MessageDto {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
+export class RunningSummaryDto {
+  @ApiProperty({ description: 'What fell out of the window, folded by the model.' }) content: string;
+  @ApiProperty({ description: 'The summary covers every message of the thread up to this seq.' }) coversSeq: number;
+  @ApiProperty() tokens: number;
+  @ApiProperty() model: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class TokenTotalsDto {
+  @ApiProperty() promptTokens: number;
+  @ApiProperty() completionTokens: number;
+}
+
 export class ConversationDetailDto extends ConversationSummaryDto {
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'The session state shared by all threads.' })
   state: Record<string, unknown>;
+  @ApiProperty({ type: RunningSummaryDto, nullable: true, description: "The running summary of the thread shown (main unless ?thread=)." })
+  summary: RunningSummaryDto | null;
+  @ApiProperty({ type: TokenTotalsDto, description: "Token totals of the conversation's replies." })
+  usage: TokenTotalsDto;
   @ApiProperty({ type: [ThreadDto] }) threads: ThreadDto[];
   @ApiProperty({ type: [MessageDto] }) messages: MessageDto[];
 }
@@ -141,10 +159,21 @@ export function toConversationSummary(c: Conversation): ConversationSummaryDto {
   return { id: c.id, title: c.title, agentId: c.agentId, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() };
 }
 
-export function toConversationDetail(c: Conversation, threads: Thread[], messages: Message[]): ConversationDetailDto {
+export function toConversationDetail(detail: {
+  conversation: Conversation;
+  threads: Thread[];
+  messages: Message[];
+  summary?: Summary | null;
+  usage?: { promptTokens: number; completionTokens: number };
+}): ConversationDetailDto {
+  const { conversation: c, threads, messages, summary } = detail;
   return {
     ...toConversationSummary(c),
     state: c.state ?? {},
+    summary: summary
+      ? { content: summary.content, coversSeq: summary.coversSeq, tokens: summary.tokens, model: summary.model, updatedAt: summary.updatedAt.toISOString() }
+      : null,
+    usage: detail.usage ?? { promptTokens: 0, completionTokens: 0 },
     threads: threads.map((t) => ({
       name: t.name,
       systemPrompt: t.systemPrompt,

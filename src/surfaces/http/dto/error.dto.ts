@@ -14,3 +14,8 @@ export class ChatErrorDto extends ErrorDto {
   @ApiPropertyOptional({ format: 'uuid' }) userMessageId?: string;
   @ApiPropertyOptional({ format: 'uuid', description: 'The reply (failed) or the reply in progress (409).' }) messageId?: string;
 }
+
+/** Deleting an agent that still has conversations (409). */
+export class AgentInUseErrorDto extends ErrorDto {
+  @ApiProperty({ description: 'How many conversations the agent has.' }) conversations: number;
+}

@@ -2,6 +2,7 @@ import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type Exce
 import type { Response } from 'express';
 import { AgentInUseError, AgentNotFoundError } from '../../../agents/agent.errors.js';
 import { ChatTurnFailedError } from '../../../chat/chat.errors.js';
+import { ContextOverBudgetError } from '../../../context/context-planner.js';
 import {
   ConversationBusyError,
   ConversationNotFoundError,
@@ -34,6 +35,7 @@ export function httpErrorOf(error: unknown): HttpError | null {
   if (error instanceof ConversationStateError || error instanceof IdempotencyKeyInProgressError) {
     return { status: HttpStatus.CONFLICT, message: error.message };
   }
+  if (error instanceof ContextOverBudgetError) return { status: HttpStatus.BAD_REQUEST, message: error.message, extra: { ...error.details } };
   if (error instanceof AgentNotFoundError) return { status: HttpStatus.NOT_FOUND, message: error.message };
   if (error instanceof AgentInUseError) return { status: HttpStatus.CONFLICT, message: error.message, extra: { conversations: error.conversations } };
   if (error instanceof IdempotencyKeyReusedError) return { status: HttpStatus.UNPROCESSABLE_ENTITY, message: error.message };

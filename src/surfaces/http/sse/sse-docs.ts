@@ -1,14 +1,85 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiProduces, ApiResponse } from '@nestjs/swagger';
+import { applyDecorators, type Type } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { UsageDto } from '../dto/chat.dto.js';
 
-/** OpenAPI for a route answering server-sent events (the protocol is in docs/api.md). */
-export function ApiEventStream(description: string) {
+// The events of the streaming routes, for the OpenAPI document only (the protocol is in docs/api.md).
+
+export class StreamConversationData {
+  @ApiProperty({ format: 'uuid' }) conversationId: string;
+  @ApiProperty({ format: 'uuid', description: 'The reply being generated: follow or cancel it with this id.' }) messageId: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'The stored question (absent when a retry follows a running turn).' })
+  userMessageId?: string;
+  @ApiPropertyOptional() title?: string;
+  @ApiPropertyOptional({ description: 'True when this turn started the conversation.' }) created?: boolean;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) agentId?: string | null;
+  @ApiPropertyOptional() thread?: string;
+  @ApiPropertyOptional({ description: 'True when a retry with the same Idempotency-Key replays or follows the first request.' })
+  replayed?: boolean;
+}
+
+export class StreamDeltaData {
+  @ApiProperty({ description: 'Text to append to the reply.' }) text: string;
+}
+
+export class StreamDoneData {
+  @ApiProperty({ format: 'uuid' }) messageId: string;
+  @ApiProperty({ description: 'The whole stored reply.' }) reply: string;
+  @ApiProperty({ enum: ['complete', 'cancelled'] }) status: string;
+  @ApiProperty({ type: String, nullable: true }) model: string | null;
+  @ApiProperty({ type: UsageDto, nullable: true }) usage: UsageDto | null;
+}
+
+export class StreamErrorData {
+  @ApiProperty({ example: 502, description: '502 model error, 504 timeout, 500 unexpected server error.' }) statusCode: number;
+  @ApiProperty() message: string;
+  @ApiProperty({ format: 'uuid' }) messageId: string;
+  @ApiProperty({ description: 'The text generated before the failure (stored with the failed reply).' }) partial: string;
+}
+
+export class StreamConversationEvent {
+  @ApiProperty({ enum: ['conversation'] }) event: 'conversation';
+  @ApiProperty({ type: StreamConversationData }) data: StreamConversationData;
+}
+
+export class StreamDeltaEvent {
+  @ApiProperty({ enum: ['delta'] }) event: 'delta';
+  @ApiProperty({ type: StreamDeltaData }) data: StreamDeltaData;
+}
+
+export class StreamDoneEvent {
+  @ApiProperty({ enum: ['done'] }) event: 'done';
+  @ApiProperty({ type: StreamDoneData }) data: StreamDoneData;
+}
+
+export class StreamErrorEvent {
+  @ApiProperty({ enum: ['error'] }) event: 'error';
+  @ApiProperty({ type: StreamErrorData }) data: StreamErrorData;
+}
+
+const EVENTS: Record<'turn' | 'follow', Type<unknown>[]> = {
+  turn: [StreamConversationEvent, StreamDeltaEvent, StreamDoneEvent, StreamErrorEvent],
+  follow: [StreamDeltaEvent, StreamDoneEvent, StreamErrorEvent],
+};
+
+/**
+ * OpenAPI for a route answering server-sent events. The schema describes one event of the
+ * stream (its `event:` name and its `data:` JSON), like OpenAPI 3.2's itemSchema; errors
+ * before the stream starts stay JSON.
+ */
+export function ApiEventStream(description: string, events: 'turn' | 'follow' = 'turn') {
   return applyDecorators(
-    ApiProduces('text/event-stream'),
+    ApiExtraModels(...EVENTS[events]),
     ApiResponse({
       status: 200,
       description,
-      content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events; see docs/api.md' } } },
+      content: {
+        'text/event-stream': {
+          schema: {
+            description: 'One server-sent event: an `event:` line with the name, a `data:` line with this JSON, a blank line.',
+            oneOf: EVENTS[events].map((type) => ({ $ref: getSchemaPath(type) })),
+          },
+        },
+      },
     }),
   );
 }

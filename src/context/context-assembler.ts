@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Agent } from '../agents/agent.entity.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { ConversationState } from '../conversations/conversation.entity.js';
+import type { Message } from '../conversations/message.entity.js';
+import type { Summary } from '../conversations/summary.entity.js';
+import type { Thread } from '../conversations/thread.entity.js';
+import { planContext, type PlannedContext } from './context-planner.js';
+import { stateMessage, summaryMessage } from './state-message.js';
+import { TokenCounter } from './token-counter.js';
+
+export interface ContextSources {
+  readonly model: string;
+  readonly agent: Agent | null;
+  readonly thread: Pick<Thread, 'systemPrompt'> | null;
+  readonly state: ConversationState;
+  readonly summary: Summary | null;
+  /** Replayable messages of the thread, oldest first, at most the window. */
+  readonly history: readonly Message[];
+  readonly newMessage: { readonly content: string; readonly tokens: number } | null;
+}
+
+/**
+ * Gathers what a turn tells the model (agent instructions, operator SYSTEM_PROMPT, the thread's
+ * own prompt, the state, the running summary, the recent history) and plans it within the
+ * budget. Stored messages carry their token counts, so planning adds integers; only prompts
+ * are counted here, and those repeat, so they are cached.
+ */
+@Injectable()
+export class ContextAssembler {
+  constructor(
+    private readonly tokens: TokenCounter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  budgetFor(agent: Agent | null): number {
+    return agent?.contextTokenBudget ?? this.config.contextTokenBudget;
+  }
+
+  usesStateTool(agent: Agent | null): boolean {
+    return agent?.tools.includes('update_state') ?? false;
+  }
+
+  assemble(sources: ContextSources): PlannedContext {
+    const { model, agent } = sources;
+    const system = [agent?.systemPrompt, this.config.systemPrompt, sources.thread?.systemPrompt, stateMessage(sources.state, this.usesStateTool(agent))]
+      .filter((p): p is string => typeof p === 'string' && p.trim() !== '')
+      .map((content) => ({ content, tokens: this.tokens.countCached(content, model) }));
+    const summary = sources.summary
+      ? (() => {
+          const content = summaryMessage(sources.summary.content);
+          return { content, tokens: this.tokens.countCached(content, model), coversSeq: sources.summary.coversSeq };
+        })()
+      : null;
+    const history = sources.history
+      .filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content !== '')
+      .map((m) => ({ seq: m.seq, role: m.role as 'user' | 'assistant', content: m.content, tokens: m.tokens ?? this.tokens.count(m.content, model) }));
+    return planContext({ budget: this.budgetFor(agent), window: this.config.historyWindow, system, summary, history, newMessage: sources.newMessage });
+  }
+
+  count(text: string, model: string): number {
+    return this.tokens.count(text, model);
+  }
+
+  encodingName(model: string): string {
+    return this.tokens.encodingName(model);
+  }
+}

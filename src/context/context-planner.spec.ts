@@ -1,0 +1,90 @@
+import { ContextOverBudgetError, planContext, type HistoryItem, type PlanInput } from './context-planner.js';
+import { encodingForModel, TOKENS_PER_MESSAGE, TOKENS_PER_REQUEST } from './token-counter.js';
+
+const history = (n: number, tokens = 10): HistoryItem[] =>
+  Array.from({ length: n }, (_, i) => ({ seq: i + 1, role: i % 2 ? 'assistant' : 'user', content: `m${i + 1}`, tokens }));
+
+const input = (over: Partial<PlanInput> = {}): PlanInput => ({
+  budget: 1000,
+  window: 20,
+  system: [{ content: 'sys', tokens: 5 }],
+  summary: null,
+  history: history(6),
+  newMessage: { content: 'new', tokens: 7 },
+  ...over,
+});
+
+describe('planContext', () => {
+  it('sends system, history and the new message in order, counting the chat format', () => {
+    const plan = planContext(input());
+    expect(plan.messages.map((m) => m.content)).toEqual(['sys', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'new']);
+    expect(plan.totalTokens).toBe(TOKENS_PER_REQUEST + (5 + 4) + 6 * (10 + 4) + (7 + 4));
+    expect(plan.parts.reduce((s, p) => s + p.tokens, 0) + TOKENS_PER_REQUEST).toBe(plan.totalTokens);
+    expect(plan.oldestIncludedSeq).toBe(1);
+  });
+
+  it('keeps the most recent messages that fit, never leaving a gap', () => {
+    // Room for exactly three history messages of 14 tokens each.
+    const fixed = TOKENS_PER_REQUEST + 9 + 11;
+    const plan = planContext(input({ budget: fixed + 3 * 14 + 13 }));
+    expect(plan.messages.map((m) => m.content)).toEqual(['sys', 'm4', 'm5', 'm6', 'new']);
+    expect(plan.totalTokens).toBeLessThanOrEqual(plan.budget);
+    expect(plan.omittedForBudget).toBe(3);
+    expect(plan.oldestIncludedSeq).toBe(4);
+  });
+
+  it('stops at the first message that does not fit, even if an older one would', () => {
+    const items: HistoryItem[] = [
+      { seq: 1, role: 'user', content: 'small', tokens: 1 },
+      { seq: 2, role: 'assistant', content: 'huge', tokens: 500 },
+      { seq: 3, role: 'user', content: 'recent', tokens: 1 },
+    ];
+    const plan = planContext(input({ history: items, budget: 100 }));
+    expect(plan.messages.map((m) => m.content)).toEqual(['sys', 'recent', 'new']);
+  });
+
+  it('respects the message window as well as the budget', () => {
+    expect(planContext(input({ window: 2 })).messages.map((m) => m.content)).toEqual(['sys', 'm5', 'm6', 'new']);
+    expect(planContext(input({ window: 0 })).messages.map((m) => m.content)).toEqual(['sys', 'new']);
+  });
+
+  it('puts the summary after the system prompts, and drops it when it cannot fit', () => {
+    const summary = { content: 'gist', tokens: 50, coversSeq: 0 };
+    expect(planContext(input({ summary })).messages.slice(0, 2).map((m) => m.content)).toEqual(['sys', 'gist']);
+    const tight = planContext(input({ summary, budget: TOKENS_PER_REQUEST + 9 + 11 + 40 }));
+    expect(tight.summaryIncluded).toBe(false);
+    expect(tight.messages.map((m) => m.content)).toContain('new');
+  });
+
+  it('refuses a message that alone exceeds the budget, with the numbers', () => {
+    const call = () => planContext(input({ budget: 50, newMessage: { content: 'x', tokens: 60 } }));
+    expect(call).toThrow(ContextOverBudgetError);
+    expect(call).toThrow(`message is 60 tokens (${60 + TOKENS_PER_MESSAGE + TOKENS_PER_REQUEST} with the chat format); the context token budget is 50`);
+  });
+
+  it('refuses when the system prompts and the message together exceed the budget', () => {
+    expect(() => planContext(input({ budget: 30, system: [{ content: 'long', tokens: 25 }] }))).toThrow(/system prompts \(29 tokens\)/);
+  });
+
+  it('previews without a new message', () => {
+    const plan = planContext(input({ newMessage: null }));
+    expect(plan.messages.at(-1)!.content).toBe('m6');
+  });
+});
+
+describe('encodingForModel', () => {
+  it.each([
+    ['gpt-4o-mini', 'o200k_base'],
+    ['gpt-4.1', 'o200k_base'],
+    ['gpt-5', 'o200k_base'],
+    ['o3-mini', 'o200k_base'],
+    ['openai/gpt-4o', 'o200k_base'],
+    ['gpt-4', 'cl100k_base'],
+    ['gpt-4-turbo', 'cl100k_base'],
+    ['gpt-3.5-turbo', 'cl100k_base'],
+    ['llama3.2', 'o200k_base'],
+    ['echo', 'o200k_base'],
+  ])('%s uses %s', (model, encoding) => {
+    expect(encodingForModel(model)).toBe(encoding);
+  });
+});

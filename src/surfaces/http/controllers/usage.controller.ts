@@ -1,0 +1,28 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Actor } from '../../../actor-auth/actor.js';
+import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
+import { UsageService } from '../../../usage/usage.service.js';
+import { ApiErrors } from '../api-errors.decorator.js';
+import { agentFilter } from '../dto/conversation.dto.js';
+import { UsageQueryDto, UsageReportDto } from '../dto/usage.dto.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+@ApiTags('usage')
+@ApiBearerAuth()
+@Controller('api/usage')
+export class UsageController {
+  constructor(private readonly usage: UsageService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'getUsage', summary: "The caller's token usage, in total, per model and per UTC day" })
+  @ApiOkResponse({ type: UsageReportDto })
+  @ApiErrors([400, 401, 404])
+  async report(@CurrentActor() actor: Actor, @Query() query: UsageQueryDto): Promise<UsageReportDto> {
+    const to = query.to ? new Date(query.to) : new Date();
+    const from = query.from ? new Date(query.from) : new Date(to.getTime() - 30 * DAY_MS);
+    const report = await this.usage.report(actor, { from, to, agentId: agentFilter(query.agentId) });
+    return { from: from.toISOString(), to: to.toISOString(), ...report, byModel: [...report.byModel], byDay: [...report.byDay] };
+  }
+}

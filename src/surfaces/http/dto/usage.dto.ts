@@ -1,0 +1,71 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsISO8601, IsOptional, Matches } from 'class-validator';
+import { THREAD_PATTERN } from './chat.dto.js';
+
+export class UsageQueryDto {
+  @ApiPropertyOptional({ description: 'Start (inclusive), ISO 8601 date or date-time; default 30 days before `to`.', example: '2026-11-01' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  from?: string;
+
+  @ApiPropertyOptional({ description: 'End (exclusive), ISO 8601; default now. A bare date means the start of that day (UTC).' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  to?: string;
+
+  @ApiPropertyOptional({ description: 'An agent id, or "none" for conversations without an agent.' })
+  @IsOptional()
+  @Matches(/^(none|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, { message: 'agentId must be an agent id (uuid) or "none"' })
+  agentId?: string;
+}
+
+export class UsageRowDto {
+  @ApiProperty() promptTokens: number;
+  @ApiProperty() completionTokens: number;
+  @ApiProperty({ description: 'Replies counted.' }) replies: number;
+}
+
+export class UsageByModelDto extends UsageRowDto {
+  @ApiProperty() model: string;
+}
+
+export class UsageByDayDto extends UsageRowDto {
+  @ApiProperty({ example: '2026-11-30', description: 'UTC day.' }) day: string;
+}
+
+export class UsageReportDto {
+  @ApiProperty({ format: 'date-time' }) from: string;
+  @ApiProperty({ format: 'date-time' }) to: string;
+  @ApiProperty({ type: UsageRowDto }) totals: UsageRowDto;
+  @ApiProperty({ type: [UsageByModelDto] }) byModel: UsageByModelDto[];
+  @ApiProperty({ type: [UsageByDayDto] }) byDay: UsageByDayDto[];
+}
+
+export class ContextQueryDto {
+  @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, default: 'main' })
+  @IsOptional()
+  @Matches(THREAD_PATTERN, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' })
+  thread?: string;
+}
+
+export class ContextPartDto {
+  @ApiProperty({ enum: ['system', 'summary', 'history'] }) kind: string;
+  @ApiProperty({ enum: ['system', 'user', 'assistant'] }) role: string;
+  @ApiProperty() content: string;
+  @ApiProperty({ description: 'Tokens this message costs, chat format included.' }) tokens: number;
+  @ApiPropertyOptional({ description: 'The stored message (history), or the last seq the summary covers.' }) seq?: number;
+}
+
+export class ContextPreviewDto {
+  @ApiProperty() model: string;
+  @ApiProperty({ example: 'o200k_base' }) encoding: string;
+  @ApiProperty() budget: number;
+  @ApiProperty({ description: 'HISTORY_WINDOW: at most this many history messages.' }) window: number;
+  @ApiProperty({ description: 'Tokens of everything below, request overhead included.' }) totalTokens: number;
+  @ApiProperty({ description: 'Tokens left for the next message.' }) availableForMessage: number;
+  @ApiProperty({ type: [ContextPartDto] }) messages: ContextPartDto[];
+  @ApiProperty({ description: 'Window messages left out because they did not fit the budget.' }) omittedForBudget: number;
+  @ApiProperty({ description: 'Replayable messages older than what is sent (covered by the summary, or forgotten).' }) outsideWindow: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'The summary covers the thread up to this seq.' }) summaryCoversSeq: number | null;
+  @ApiProperty() summaryIncluded: boolean;
+}

@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { InlineKeyboard, type Bot, type Context } from 'grammy';
+import { ConversationNotFoundError, ForbiddenConversationError } from '../../conversations/conversation.errors.js';
+import { ConversationsService } from '../../conversations/conversations.service.js';
+import type { Message } from '../../conversations/message.entity.js';
+import { sendText } from './replies.js';
+import { actorOfChat } from './routing.js';
+import { helpText, TEXTS } from './texts.js';
+
+/** How many conversations /list shows, and how far back /use N may reach. */
+const LIST_SIZE = 10;
+const USE_MAX = 100;
+/** /history shows this many messages, each cut to a readable length. */
+const HISTORY_SIZE = 10;
+const HISTORY_CLIP = 500;
+
+/**
+ * Callback data of the /delete buttons: the conversation and the user who asked (only they
+ * may answer, which matters in groups). At most 4 + 36 + 1 + 16 bytes, under Telegram's 64.
+ */
+const DELETE_DATA = /^del:([0-9a-f-]{36}):(\d+)$/;
+const KEEP_DATA = /^keep:(\d+)$/;
+
+/** The commands that manage a chat's conversations; /help lists them (BOT_COMMANDS). */
+@Injectable()
+export class TelegramCommands {
+  constructor(private readonly conversations: ConversationsService) {}
+
+  install(bot: Bot): void {
+    bot.command('start', (ctx) => sendText(ctx, `${TEXTS.welcome}\n\n${helpText(inGroup(ctx))}`));
+    bot.command('help', (ctx) => sendText(ctx, helpText(inGroup(ctx))));
+    bot.command('new', (ctx) => this.startNew(ctx));
+    bot.command('list', (ctx) => this.list(ctx));
+    bot.command('use', (ctx) => this.use(ctx, ctx.match));
+    bot.command('history', (ctx) => this.history(ctx));
+    bot.command('delete', (ctx) => this.askDelete(ctx));
+    bot.callbackQuery(DELETE_DATA, (ctx) => this.confirmDelete(ctx, ctx.match[1], Number(ctx.match[2])));
+    bot.callbackQuery(KEEP_DATA, async (ctx) => {
+      if (Number(ctx.match[1]) !== ctx.from.id) return void (await ctx.answerCallbackQuery({ text: TEXTS.notYourButton }));
+      await ctx.editMessageText(TEXTS.kept);
+      await ctx.answerCallbackQuery();
+    });
+    // A button from an older version of the bot: stop the client's spinner.
+    bot.on('callback_query', (ctx) => ctx.answerCallbackQuery());
+  }
+
+  private async startNew(ctx: Context): Promise<void> {
+    await this.conversations.create(actorOf(ctx));
+    await sendText(ctx, TEXTS.newConversation);
+  }
+
+  private async list(ctx: Context): Promise<void> {
+    const { items } = await this.conversations.list(actorOf(ctx), LIST_SIZE);
+    if (items.length === 0) return sendText(ctx, TEXTS.noConversations);
+    const lines = items.map((c, i) => `${i + 1}. ${c.title}`);
+    await sendText(ctx, `Recent conversations (1 is the current one):\n\n${lines.join('\n')}\n\n/use N continues conversation N.`);
+  }
+
+  private async use(ctx: Context, argument: string): Promise<void> {
+    const n = /^\d+$/.test(argument.trim()) ? Number(argument.trim()) : 0;
+    if (n < 1 || n > USE_MAX) return sendText(ctx, TEXTS.useUsage);
+    const actor = actorOf(ctx);
+    const chosen = (await this.conversations.list(actor, n)).items[n - 1];
+    if (!chosen) return sendText(ctx, `There is no conversation ${n}. /list shows yours.`);
+    // Touching makes it the most recent, which is what "current" means.
+    await this.conversations.touch(actor, chosen.id);
+    await sendText(ctx, `Now continuing “${chosen.title}”. /history shows where you left off.`);
+  }
+
+  private async history(ctx: Context): Promise<void> {
+    const actor = actorOf(ctx);
+    const current = await this.conversations.mostRecent(actor);
+    if (!current) return sendText(ctx, TEXTS.noCurrent);
+    const messages = await this.conversations.messagesPage(actor, current.id, { limit: HISTORY_SIZE });
+    if (messages.length === 0) return sendText(ctx, TEXTS.emptyHistory);
+    const lines = messages.map(historyLine);
+    await sendText(ctx, `“${current.title}”, last ${messages.length} messages:\n\n${lines.join('\n\n')}`);
+  }
+
+  private async askDelete(ctx: Context): Promise<void> {
+    const current = await this.conversations.mostRecent(actorOf(ctx));
+    if (!current) return sendText(ctx, TEXTS.noCurrent);
+    const userId = ctx.from!.id;
+    const keyboard = new InlineKeyboard().text('Delete', `del:${current.id}:${userId}`).text('Keep', `keep:${userId}`);
+    await sendText(ctx, `Delete “${current.title}” and all its messages? This cannot be undone.`, keyboard);
+  }
+
+  private async confirmDelete(ctx: Context, conversationId: string, askedBy: number): Promise<void> {
+    if (askedBy !== ctx.from!.id) return void (await ctx.answerCallbackQuery({ text: TEXTS.notYourButton }));
+    const actor = actorOf(ctx);
+    try {
+      await this.conversations.delete(actor, conversationId);
+    } catch (error) {
+      if (!(error instanceof ConversationNotFoundError || error instanceof ForbiddenConversationError)) throw error;
+      await ctx.editMessageText(TEXTS.alreadyGone);
+      return void (await ctx.answerCallbackQuery());
+    }
+    const next = await this.conversations.mostRecent(actor);
+    const after = next ? `Your messages now continue “${next.title}”.` : 'Your next message starts a new conversation.';
+    await ctx.editMessageText(`Deleted. ${after}`);
+    await ctx.answerCallbackQuery();
+  }
+}
+
+function actorOf(ctx: Context) {
+  return actorOfChat(ctx.chat!, ctx.from!.id);
+}
+
+function inGroup(ctx: Context): boolean {
+  return ctx.chat?.type !== 'private';
+}
+
+function historyLine(message: Message): string {
+  const who = message.role === 'user' ? 'You' : 'Bot';
+  // Code points, so an emoji is never cut in half.
+  const chars = Array.from(message.content);
+  const text = chars.length > HISTORY_CLIP ? `${chars.slice(0, HISTORY_CLIP).join('')}…` : message.content;
+  if (message.status === 'failed') return `${who}: (no answer: the model failed)`;
+  if (message.status === 'streaming') return `${who}: (still being written)`;
+  return `${who}: ${text}${message.status === 'cancelled' ? ' (stopped)' : ''}`;
+}

@@ -1,0 +1,143 @@
+import type { Message } from 'grammy/types';
+import { telegramActor } from '../../src/actor-auth/actor.js';
+import { ConversationsService } from '../../src/conversations/conversations.service.js';
+import { TelegramSurface } from '../../src/surfaces/telegram/telegram-surface.js';
+import { TEXTS } from '../../src/surfaces/telegram/texts.js';
+import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { FakeTelegramServer } from '../fakes/fake-telegram-server.js';
+import { startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+
+const COMMANDS = ['new', 'list', 'use', 'history', 'delete', 'help'];
+
+describe('Telegram bot commands', () => {
+  let model: FakeOpenAiServer;
+  let tg: FakeTelegramServer;
+  let tmp: ReturnType<typeof tempDir>;
+  let t: TestApp;
+  let nextUserId = 2000;
+  const newUser = () => ({ id: nextUserId++, first_name: 'Ada' });
+
+  beforeAll(async () => {
+    model = await FakeOpenAiServer.start();
+    tg = await FakeTelegramServer.start();
+    tmp = tempDir();
+    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: model.url, env: tg.env() });
+    await t.app.get(TelegramSurface).whenReady();
+  });
+  afterAll(async () => {
+    await t.close();
+    await tg.close();
+    await model.close();
+    tmp.remove();
+  });
+  beforeEach(() => model.reset());
+
+  /** Sends `text` and waits for the bot's next message to that user. */
+  const ask = async (user: { id: number; first_name: string }, text: string): Promise<string> => {
+    const before = tg.textsTo(user.id).length;
+    tg.sendText(user, text);
+    await tg.waitFor((c) => c.method === 'sendMessage' && !c.failed && tg.textsTo(user.id).length > before, `an answer to ${text}`);
+    return tg.textsTo(user.id)[before];
+  };
+  const titles = async (userId: number) =>
+    (await t.app.get(ConversationsService).list(telegramActor(userId), 50)).items.map((c) => c.title);
+
+  it('publishes its command menu at start, and /start and /help list every command', async () => {
+    const menu = tg.callsTo('setMyCommands')[0].body.commands as Array<{ command: string; description: string }>;
+    expect(menu.map((c) => c.command)).toEqual(COMMANDS);
+    const user = newUser();
+    const start = await ask(user, '/start');
+    const help = await ask(user, '/help');
+    expect(start.startsWith(TEXTS.welcome)).toBe(true);
+    for (const command of COMMANDS) expect(help).toContain(`/${command}`);
+    expect(start).toContain(help);
+  });
+
+  it('/new starts a conversation without the earlier history', async () => {
+    const user = newUser();
+    await ask(user, 'My name is Ada.');
+    expect(await ask(user, '/new')).toBe(TEXTS.newConversation);
+    await ask(user, 'Who am I?');
+    expect(model.lastCompletion.body.messages).toEqual([{ role: 'user', content: 'Who am I?' }]);
+    expect((await titles(user.id)).length).toBe(2);
+  });
+
+  it('/list shows recent conversations, one line each: number, then title', async () => {
+    const user = newUser();
+    expect(await ask(user, '/list')).toBe(TEXTS.noConversations);
+    await ask(user, 'First topic');
+    await ask(user, '/new');
+    await ask(user, 'Second topic');
+    const list = await ask(user, '/list');
+    const lines = list.split('\n').filter((line) => /^\d+\. /.test(line));
+    expect(lines).toEqual((await titles(user.id)).map((title, i) => `${i + 1}. ${title}`));
+    expect(lines[1]).toBe('2. First topic');
+  });
+
+  it('/use N resumes conversation N of the list, with its memory', async () => {
+    const user = newUser();
+    await ask(user, 'Remember teal.');
+    await ask(user, '/new');
+    await ask(user, 'Something else');
+    expect(await ask(user, '/use 2')).toMatch(/^Now continuing “Remember teal\.”/);
+    await ask(user, 'Which colour?');
+    expect(model.lastCompletion.body.messages!.map((m) => m.content)).toEqual(['Remember teal.', 'reply to: Remember teal.', 'Which colour?']);
+    expect(await ask(user, '/use')).toBe(TEXTS.useUsage);
+    expect(await ask(user, '/use zero')).toBe(TEXTS.useUsage);
+    expect(await ask(user, '/use 9')).toBe('There is no conversation 9. /list shows yours.');
+  });
+
+  it('/history shows the last messages of the current conversation', async () => {
+    const user = newUser();
+    expect(await ask(user, '/history')).toBe(TEXTS.noCurrent);
+    await ask(user, 'Hello there');
+    model.enqueue({ kind: 'status', status: 500 });
+    await ask(user, 'Are you there?');
+    expect(await ask(user, '/history')).toBe(
+      '“Hello there”, last 4 messages:\n\nYou: Hello there\n\nBot: reply to: Hello there\n\nYou: Are you there?\n\nBot: (no answer: the model failed)',
+    );
+  });
+
+  it('/delete asks first; Keep keeps the conversation', async () => {
+    const user = newUser();
+    await ask(user, 'Keep me');
+    const question = await ask(user, '/delete');
+    expect(question).toBe('Delete “Keep me” and all its messages? This cannot be undone.');
+    const prompt = lastMessageTo(user.id);
+    const buttons = prompt.reply_markup!.inline_keyboard[0].map((b) => ('callback_data' in b ? b.callback_data : ''));
+    expect(buttons.every((data) => Buffer.byteLength(data) <= 64)).toBe(true);
+    tg.pressButton(user, prompt, buttons[1]);
+    const edit = await tg.waitFor((c) => c.method === 'editMessageText' && c.body.chat_id === user.id);
+    expect(edit.body).toMatchObject({ message_id: prompt.message_id, text: TEXTS.kept });
+    await tg.waitFor((c) => c.method === 'answerCallbackQuery');
+    expect(await titles(user.id)).toEqual(['Keep me']);
+  });
+
+  it('/delete then Delete deletes the current conversation and says what is current now', async () => {
+    const user = newUser();
+    await ask(user, 'Older one');
+    await ask(user, '/new');
+    await ask(user, 'Delete me');
+    await ask(user, '/delete');
+    const prompt = lastMessageTo(user.id);
+    const data = (prompt.reply_markup!.inline_keyboard[0][0] as { callback_data: string }).callback_data;
+    tg.pressButton(user, prompt, data);
+    const edit = await tg.waitFor((c) => c.method === 'editMessageText' && c.body.chat_id === user.id);
+    expect(edit.body.text).toBe('Deleted. Your messages now continue “Older one”.');
+    expect(await titles(user.id)).toEqual(['Older one']);
+    // The same button again: the conversation is gone, nothing else is touched.
+    tg.pressButton(user, prompt, data);
+    await tg.waitFor((c) => c.method === 'editMessageText' && c.body.text === TEXTS.alreadyGone);
+    expect(await titles(user.id)).toEqual(['Older one']);
+  });
+
+  it('answers an unknown command with a pointer to /help', async () => {
+    expect(await ask(newUser(), '/frobnicate')).toBe(TEXTS.unknownCommand);
+    expect(model.completions).toHaveLength(0);
+  });
+
+  function lastMessageTo(chatId: number): Message {
+    const call = tg.callsTo('sendMessage').filter((c) => c.body.chat_id === chatId && !c.failed).at(-1)!;
+    return call.result as Message;
+  }
+});
