@@ -16,7 +16,7 @@ export interface AgentFields {
   readonly temperature?: number | null;
   readonly maxTokens?: number | null;
   readonly contextTokenBudget?: number | null;
-  readonly tools?: AgentTool[];
+  readonly tools?: AgentTool[] | null;
 }
 
 /** What deleting an agent does to its conversations; without a choice, a used agent is not deleted. */
@@ -72,7 +72,9 @@ export class AgentsService {
   update(actor: Actor, id: string, changes: Partial<AgentFields>): Promise<Agent> {
     return this.db.transaction(async (em) => {
       const agent = await this.ownedIn(em, actor, id);
-      const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+      // `tools: null` clears the list; every other null clears a nullable field.
+      const normalized = changes.tools === null ? { ...changes, tools: [] } : changes;
+      const defined = Object.fromEntries(Object.entries(normalized).filter(([, v]) => v !== undefined));
       Object.assign(agent, defined, { updatedAt: new Date() });
       await em.update(Agent, { id, actor: actor.id }, { ...defined, updatedAt: agent.updatedAt });
       return agent;

@@ -66,9 +66,10 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** One turn, answered when the reply is stored. */
-  async send(actor: Actor, request: ChatRequest): Promise<ChatResult> {
+  /** One turn, answered when the reply is stored; `onStarted` learns its ids as soon as the question is stored. */
+  async send(actor: Actor, request: ChatRequest, onStarted?: (turn: StartedTurn) => void): Promise<ChatResult> {
     const turn = await this.startTurn(actor, request);
+    onStarted?.(turn);
     return toResult(turn, await this.track(this.generator.run(turn, { stream: false, options: request.options })));
   }
 

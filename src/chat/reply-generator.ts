@@ -86,15 +86,18 @@ export class ReplyGenerator {
       signal,
     };
     let usage: Completion['usage'] = null;
-    for (let round = 0; ; round++) {
+    for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
       const request: CompletionRequest = { ...settings, messages, tools: round < MAX_TOOL_ROUNDS ? tools : [] };
-      const completion = mode.stream
-        ? await this.llm.stream(request, (piece) => {
-            progress.append(piece);
-            mode.onDelta?.(piece);
-          })
-        : await this.llm.complete(request);
-      if (!mode.stream) progress.append(completion.content);
+      // Text written in an earlier round and text of this one are separate paragraphs.
+      let separator = round > 0 && progress.content.trim() !== '' ? '\n\n' : '';
+      const add = (piece: string) => {
+        const text = separator + piece;
+        separator = '';
+        progress.append(text);
+        mode.onDelta?.(text);
+      };
+      const completion = mode.stream ? await this.llm.stream(request, add) : await this.llm.complete(request);
+      if (!mode.stream && completion.content) add(completion.content);
       usage = addUsage(usage, completion.usage);
       if (completion.toolCalls.length === 0) return { ...completion, usage };
       messages.push({ role: 'assistant', content: completion.content, toolCalls: completion.toolCalls });
@@ -107,6 +110,8 @@ export class ReplyGenerator {
         messages.push({ role: 'tool', toolCallId: call.id, content: result });
       }
     }
+    // Offered no tools in the last round, it still asked for some: give up rather than loop.
+    throw new ModelUnavailableError(`The model kept calling tools after ${MAX_TOOL_ROUNDS} rounds`);
   }
 
   private failedOutcome(error: unknown, partial: string, turn: StartedTurn): ReplyOutcome {

@@ -164,7 +164,9 @@ export class ConversationsRepository {
   }
 
   /** The thread row, created when first used; `systemPrompt` (when given) replaces the thread's own. */
-  async upsertThread(em: EntityManager, conversationId: string, name: string, systemPrompt: string | undefined, now: Date): Promise<Thread> {
+  async upsertThread(em: EntityManager, conversationId: string, name: string, requestedPrompt: string | undefined, now: Date): Promise<Thread> {
+    // A blank prompt clears the thread's own instructions.
+    const systemPrompt = requestedPrompt === undefined ? undefined : requestedPrompt.trim() === '' ? null : requestedPrompt;
     const existing = await em.findOne(Thread, { where: { conversationId, name } });
     if (!existing) {
       const thread = em.create(Thread, { conversationId, name, systemPrompt: systemPrompt ?? null, createdAt: now, updatedAt: now });
@@ -279,6 +281,10 @@ export class ConversationsRepository {
       .andWhere('m.lease_until < :now', { now })
       .limit(limit)
       .getMany();
+  }
+
+  async retitle(em: EntityManager, id: string, title: string): Promise<void> {
+    await em.update(Conversation, { id }, { title });
   }
 
   async touchConversation(em: EntityManager, id: string, now: Date): Promise<void> {

@@ -11,7 +11,7 @@ import { ownedConversation } from './ownership.js';
 import { isJsonObject, mergePatch, validState } from './state.js';
 import type { Summary } from './summary.entity.js';
 import { MAIN_THREAD, type Thread } from './thread.entity.js';
-import { titleFromMessage } from './title.js';
+import { titleFromMessage, UNTITLED } from './title.js';
 
 export interface ConversationDetail {
   readonly conversation: Conversation;
@@ -48,7 +48,7 @@ export class ConversationsService {
     const state = input.state === undefined ? {} : validState(input.state);
     return this.db.transaction(async (em) => {
       const agent = input.agentId ? await this.agents.ownedIn(em, actor, input.agentId) : null;
-      return this.repo.insertConversation(em, actor.id, title ?? 'New conversation', new Date(), { agentId: agent?.id ?? null, state });
+      return this.repo.insertConversation(em, actor.id, title ?? UNTITLED, new Date(), { agentId: agent?.id ?? null, state });
     });
   }
 

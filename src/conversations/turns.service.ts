@@ -19,7 +19,7 @@ import { ConversationsRepository, type NewMessage } from './conversations.reposi
 import { ownedConversation } from './ownership.js';
 import type { Message, MessageStatus, MessageVersion, ToolCallRecord } from './message.entity.js';
 import { MAIN_THREAD, type Thread } from './thread.entity.js';
-import { titleFromMessage } from './title.js';
+import { titleFromMessage, UNTITLED } from './title.js';
 
 /** What a surface asks for one turn. */
 export interface TurnRequest {
@@ -104,6 +104,11 @@ export class TurnsService {
         }
         agent = conversation.agentId ? await this.agents.ownedIn(em, actor, conversation.agentId) : null;
         await this.refuseIfBusy(em, conversation.id, threadName, now);
+        // A conversation created empty and untitled takes its title from its first message.
+        if (conversation.lastSeq === 0 && conversation.title === UNTITLED) {
+          conversation.title = titleFromMessage(request.content);
+          await this.repo.retitle(em, conversation.id, conversation.title);
+        }
       } else {
         agent = request.agentId ? await this.agents.ownedIn(em, actor, request.agentId) : null;
         conversation = await this.repo.insertConversation(em, actor.id, titleFromMessage(request.content), now, { agentId: agent?.id ?? null });

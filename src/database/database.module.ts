@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { DatabaseTarget } from './database-url.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { DatabaseService } from './database.service.js';
-import { ensureSchema } from './postgres-setup.js';
+import { withMigrationLock } from './postgres-setup.js';
 
 /** Opens the database, runs pending migrations at start, and closes it on shutdown. */
 @Global()
@@ -18,8 +18,8 @@ export class DatabaseModule {
           useFactory: () => ({ ...dataSourceOptions(target), retryAttempts: 0 }),
           // The schema must exist before migrations run into it.
           dataSourceFactory: async (options) => {
-            if (target.kind === 'postgres') await ensureSchema(target.url, target.schema);
-            return new DataSource(options!).initialize();
+            const open = () => new DataSource(options!).initialize();
+            return target.kind === 'postgres' ? withMigrationLock(target.url, target.schema, open) : open();
           },
         }),
       ],

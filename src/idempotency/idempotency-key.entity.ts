@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import type { Conversation } from '../conversations/conversation.entity.js';
 
 /**
  * A client's Idempotency-Key and what became of the request that first used it. Keyed per
@@ -24,8 +25,13 @@ export class IdempotencyKey {
   @Column({ type: 'varchar', length: 16 })
   state: 'running' | 'done';
 
+  /** The turn's conversation once it started; deleting the conversation forgets the key and its stored answer. */
   @Column({ name: 'conversation_id', type: 'varchar', length: 36, nullable: true })
   conversationId: string | null;
+
+  @ManyToOne('Conversation', { onDelete: 'CASCADE', nullable: true })
+  @JoinColumn({ name: 'conversation_id' })
+  conversation?: Relation<Conversation> | null;
 
   @Column({ name: 'message_id', type: 'varchar', length: 36, nullable: true })
   messageId: string | null;

@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
+import { Message } from '../conversations/message.entity.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 import { IdempotencyKeyReusedError } from './idempotency.errors.js';
 
@@ -41,7 +42,9 @@ export class IdempotencyService {
       const row = await this.lockRow(em, actor, key);
       if (row.token === token) return { kind: 'claimed', token };
       const expired = row.createdAt.getTime() + IDEMPOTENCY_TTL_MS < now.getTime();
-      const abandoned = row.state === 'running' && row.leaseUntil < now;
+      // A claim is abandoned once its lease passed, unless its reply is still being generated
+      // (that reply renews a lease of its own; long streams and tool rounds outlast this one).
+      const abandoned = row.state === 'running' && row.leaseUntil < now && !(await this.replyInProgress(em, row.messageId, now));
       if (expired || (abandoned && row.requestHash === requestHash)) {
         await em.update(IdempotencyKey, { actor: actor.id, key }, { ...fresh, conversationId: null, messageId: null, responseStatus: null, responseBody: null });
         return { kind: 'claimed', token };
@@ -52,6 +55,12 @@ export class IdempotencyService {
     });
   }
 
+  private async replyInProgress(em: EntityManager, messageId: string | null, now: Date): Promise<boolean> {
+    if (!messageId) return false;
+    const reply = await em.findOne(Message, { select: { id: true, status: true, leaseUntil: true }, where: { id: messageId } });
+    return reply?.status === 'streaming' && reply.leaseUntil !== null && reply.leaseUntil >= now;
+  }
+
   /** Records which turn the claimed request started, so a duplicate can follow it. */
   async attach(actor: Actor, key: string, token: string, ids: { conversationId: string; messageId: string }): Promise<void> {
     await this.db.transaction((em) => em.update(IdempotencyKey, { actor: actor.id, key, token }, ids));
@@ -59,9 +68,14 @@ export class IdempotencyService {
 
   /** Stores the answer of the claimed request; later duplicates get it. */
   async complete(actor: Actor, key: string, token: string, status: number, body: Record<string, unknown>): Promise<void> {
+    const conversationId = typeof body.conversationId === 'string' && body.conversationId ? body.conversationId : undefined;
     await this.db.transaction((em) =>
-      // The entity maps the body as JSON text; TypeORM's partial type cannot express a free-form object.
-      em.update(IdempotencyKey, { actor: actor.id, key, token }, { state: 'done', responseStatus: status, responseBody: body as never }),
+      em.update(
+        IdempotencyKey,
+        { actor: actor.id, key, token },
+        // The entity maps the body as JSON text; TypeORM's partial type cannot express a free-form object.
+        { state: 'done', responseStatus: status, responseBody: body as never, ...(conversationId ? { conversationId } : {}) },
+      ),
     );
   }
 

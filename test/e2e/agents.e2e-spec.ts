@@ -45,8 +45,10 @@ describe('agents', () => {
     expect((await alice.get(`/api/agents/${created.id}`).expect(200)).body).toEqual(created);
     expect((await alice.get('/api/agents').expect(200)).body.items.map((a: { id: string }) => a.id)).toContain(created.id);
 
-    const updated = await alice.patch(`/api/agents/${created.id}`, { name: 'Captain', temperature: null, tools: [] }).expect(200);
+    const updated = await alice.patch(`/api/agents/${created.id}`, { name: 'Captain', temperature: null, tools: null }).expect(200);
     expect(updated.body).toMatchObject({ name: 'Captain', temperature: null, tools: [], systemPrompt: 'Talk like a pirate.' });
+    // Ids are accepted in any case.
+    await alice.get(`/api/conversations?agentId=${created.id.toUpperCase()}`).expect(200);
     expect((await alice.delete(`/api/agents/${created.id}`).expect(200)).body).toEqual({ conversations: 0 });
     await alice.get(`/api/agents/${created.id}`).expect(404);
   });

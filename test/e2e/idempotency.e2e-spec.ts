@@ -86,6 +86,14 @@ describe('Idempotency-Key on POST /api/chat and /api/chat/stream', () => {
     expect(retried.body.reply).toBe('reply to: next');
   });
 
+  it('forgets a stored answer when its conversation is deleted: the retry runs afresh', async () => {
+    const first = await chat('key-deleted', { message: 'secret answer please' }).expect(200);
+    await t.http().delete(`/api/conversations/${first.body.conversationId}`).set(auth(ALICE_KEY)).expect(204);
+    const again = await chat('key-deleted', { message: 'secret answer please' }).expect(200);
+    expect(again.body.conversationId).not.toBe(first.body.conversationId);
+    expect(fake.completions).toHaveLength(2);
+  });
+
   it('rejects a malformed key with 400', async () => {
     const res = await chat('has space', { message: 'x' }).expect(400);
     expect(res.body.message).toMatch(/Idempotency-Key/);

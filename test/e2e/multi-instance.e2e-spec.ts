@@ -57,6 +57,18 @@ import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '.
     expect(contextSizes).toEqual(contextSizes.map((_, i) => Math.min(1 + 2 * i, 21)));
   });
 
+  it('lets instances start together on a fresh database: migrations run once, in turn', async () => {
+    const fresh = tempDir();
+    try {
+      const dbPath = `${fresh.dir}/fresh`;
+      const apps = await Promise.all([0, 1, 2].map(() => startTestApp({ dbPath, llmBaseUrl: fake.url })));
+      await Promise.all(apps.map((app) => app.http().get('/health').expect(200)));
+      await Promise.all(apps.map((app) => app.close()));
+    } finally {
+      fresh.remove();
+    }
+  });
+
   it('creates conversations concurrently on both instances without losing any', async () => {
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) => (i % 2 ? b : a).http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: `new ${i}` })),

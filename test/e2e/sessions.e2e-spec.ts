@@ -134,6 +134,25 @@ describe('session state, threads and the update_state tool', () => {
       expect(JSON.parse(toolResult)).toEqual({ ok: false, error: 'a state patch must be a JSON object' });
     });
 
+    it('gives up (502) on a model that keeps calling tools once none are offered', async () => {
+      const agent = (await http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Stubborn', tools: ['update_state'] }).expect(201)).body;
+      const call = { kind: 'toolCalls' as const, calls: [{ name: 'update_state', arguments: '{"patch":{"n":1}}' }] };
+      fake.enqueue(call, call, call, call, call);
+      const res = await http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'loop', agentId: agent.id }).expect(502);
+      expect(res.body.message).toMatch(/kept calling tools after 4 rounds/);
+      expect(fake.completions).toHaveLength(5);
+    });
+
+    it('titles a conversation created empty with its first message', async () => {
+      const c = await newConversation();
+      expect(c.title).toBe('New conversation');
+      await http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: c.id, message: 'Plan a trip to Kyoto' }).expect(200);
+      expect((await http().get(`/api/conversations/${c.id}`).set(auth(ALICE_KEY)).expect(200)).body.title).toBe('Plan a trip to Kyoto');
+      const titled = await newConversation({ title: 'Kept' });
+      await http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: titled.id, message: 'hello' }).expect(200);
+      expect((await http().get(`/api/conversations/${titled.id}`).set(auth(ALICE_KEY)).expect(200)).body.title).toBe('Kept');
+    });
+
     it('does not offer tools to an agent without them', async () => {
       const agent = (await http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'No tools' }).expect(201)).body;
       await http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'hi', agentId: agent.id }).expect(200);

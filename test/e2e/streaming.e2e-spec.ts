@@ -117,6 +117,17 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
     expect((await messages(conversationId))[1]).toMatchObject({ content: 'Once upon a time.', status: 'complete' });
   });
 
+  it('reports 404, not a stored reply, when the conversation is deleted while its reply is generated', async () => {
+    const gate = deferred();
+    fake.enqueue({ kind: 'stream', chunks: ['going ', 'away'], hold: gate.promise });
+    const client = await stream({ message: 'delete me mid-way' });
+    const [start] = await client.collect((e) => e.event === 'delta');
+    await t.http().delete(`/api/conversations/${start.data.conversationId}`).set(auth(ALICE_KEY)).expect(204);
+    gate.resolve();
+    const rest = await client.collect();
+    expect(rest.at(-1)).toEqual({ event: 'error', data: expect.objectContaining({ statusCode: 404 }) });
+  });
+
   it('sends a finished message at once to a follower', async () => {
     const done = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'quick' }).expect(200);
     const follower = await openEventStream(`${base}/api/conversations/${done.body.conversationId}/messages/${done.body.messageId}/stream`, {

@@ -3,6 +3,7 @@ import { ReplyLifecycle1764490000000 } from './1764490000000-reply-lifecycle.js'
 import { IdempotencyKeys1764510000000 } from './1764510000000-idempotency-keys.js';
 import { AgentsStateThreads1764520000000 } from './1764520000000-agents-state-threads.js';
 import { ContextSummaries1764530000000 } from './1764530000000-context-summaries.js';
+import { IdempotencyConversationFk1764540000000 } from './1764540000000-idempotency-conversation-fk.js';
 
 /** Every SQLite migration, oldest first. A new one must be added here. */
-export const SQLITE_MIGRATIONS = [InitialSchema1764480000000, ReplyLifecycle1764490000000, IdempotencyKeys1764510000000, AgentsStateThreads1764520000000, ContextSummaries1764530000000];
+export const SQLITE_MIGRATIONS = [InitialSchema1764480000000, ReplyLifecycle1764490000000, IdempotencyKeys1764510000000, AgentsStateThreads1764520000000, ContextSummaries1764530000000, IdempotencyConversationFk1764540000000];

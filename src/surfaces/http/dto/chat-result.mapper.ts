@@ -8,7 +8,11 @@ export function toChatRequest(body: ChatRequestDto): ChatRequest {
     agentId: body.agentId,
     thread: body.thread,
     system: body.system,
-    options: body.options ? { temperature: body.options.temperature, maxTokens: body.options.maxTokens } : undefined,
+    // `options: {}` is no option at all (it must not make an Idempotency-Key request look different).
+    options:
+      body.options && (body.options.temperature !== undefined || body.options.maxTokens !== undefined)
+        ? { temperature: body.options.temperature, maxTokens: body.options.maxTokens }
+        : undefined,
   };
 }
 

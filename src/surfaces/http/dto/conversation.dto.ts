@@ -18,7 +18,7 @@ export class AgentFilterQueryDto {
 }
 
 export function agentFilter(value: string | undefined): string | null | undefined {
-  return value === undefined ? undefined : value.toLowerCase() === 'none' ? null : value;
+  return value === undefined ? undefined : value.toLowerCase() === 'none' ? null : value.toLowerCase();
 }
 
 export class GetConversationQueryDto {

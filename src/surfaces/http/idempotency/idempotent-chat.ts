@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { ChatTurnFailedError } from '../../../chat/chat.errors.js';
 import { ChatService, type ChatRequest } from '../../../chat/chat.service.js';
-import { TurnsService } from '../../../conversations/turns.service.js';
+import { TurnsService, type StartedTurn } from '../../../conversations/turns.service.js';
 import { IdempotencyKeyInProgressError } from '../../../idempotency/idempotency.errors.js';
 import { IdempotencyService, type Claim } from '../../../idempotency/idempotency.service.js';
 import { toChatResponse } from '../dto/chat-result.mapper.js';
@@ -44,7 +44,9 @@ export class IdempotentChat {
     if (claim.kind === 'done') return new StoredAnswer(claim.status, claim.body ?? {});
     if (claim.kind === 'running') throw new IdempotencyKeyInProgressError();
     try {
-      const body = { ...toChatResponse(await this.chat.send(actor, request)) };
+      const attach = (turn: StartedTurn) =>
+        void this.keys.attach(actor, key, claim.token, { conversationId: turn.conversation.id, messageId: turn.reply.id }).catch(() => undefined);
+      const body = { ...toChatResponse(await this.chat.send(actor, request, attach)) };
       await this.keys.complete(actor, key, claim.token, 200, body);
       return new StoredAnswer(200, body);
     } catch (error) {
@@ -67,7 +69,7 @@ export class IdempotentChat {
         const outcome = await this.chat.stream(actor, request, {
           started: (turn) => {
             ids = { conversationId: turn.conversation.id, userMessageId: turn.question.id, messageId: turn.reply.id, title: turn.conversation.title, created: turn.created };
-            void this.keys.attach(actor, key, claim.token, { conversationId: ids.conversationId, messageId: ids.messageId });
+            void this.keys.attach(actor, key, claim.token, { conversationId: ids.conversationId, messageId: ids.messageId }).catch(() => undefined);
             events.started(turn);
           },
           delta: (text) => events.delta(text),
