@@ -4,6 +4,11 @@
  */
 export interface Actor {
   readonly id: string;
+  /**
+   * Other actors whose agents this one may talk with (not change): how an operator offers
+   * agents to the users of a surface. Conversations stay the actor's own.
+   */
+  readonly agentPublishers?: readonly string[];
 }
 
 export function apiActor(name: string): Actor {

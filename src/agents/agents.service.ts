@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { Conversation } from '../conversations/conversation.entity.js';
 import { DatabaseService } from '../database/database.service.js';
@@ -69,6 +69,21 @@ export class AgentsService {
     return agent;
   }
 
+  /** An agent the actor may talk with: its own, or one offered to it by a publisher. */
+  async usableIn(em: EntityManager, actor: Actor, id: string): Promise<Agent> {
+    const owners = [actor.id, ...(actor.agentPublishers ?? [])];
+    const agent = await em.findOne(Agent, { where: { id, actor: In(owners) } });
+    if (!agent) throw new AgentNotFoundError(id);
+    return agent;
+  }
+
+  /** The agents offered to the actor by its publishers, by name. */
+  listOffered(actor: Actor): Promise<Agent[]> {
+    const owners = actor.agentPublishers ?? [];
+    if (owners.length === 0) return Promise.resolve([]);
+    return this.db.read((em) => em.find(Agent, { where: { actor: In([...owners]) }, order: { name: 'ASC', createdAt: 'ASC' } }));
+  }
+
   update(actor: Actor, id: string, changes: Partial<AgentFields>): Promise<Agent> {
     return this.db.transaction(async (em) => {
       const agent = await this.ownedIn(em, actor, id);
@@ -81,15 +96,18 @@ export class AgentsService {
     });
   }
 
-  /** Returns how many conversations were detached or deleted with it. */
+  /**
+   * Returns how many conversations were detached or deleted with it. An agent offered to other
+   * actors may have conversations of theirs: `delete` deletes only the owner's, and detaches
+   * theirs, never deleting another actor's data.
+   */
   delete(actor: Actor, id: string, conversations: AgentConversationsOnDelete): Promise<number> {
     return this.db.transaction(async (em) => {
       await this.ownedIn(em, actor, id);
-      const where = { agentId: id, actor: actor.id };
-      const count = await em.count(Conversation, { where });
+      const count = await em.count(Conversation, { where: { agentId: id } });
       if (count > 0 && conversations === 'refuse') throw new AgentInUseError(id, count);
-      if (count > 0 && conversations === 'delete') await em.delete(Conversation, where);
-      if (count > 0 && conversations === 'detach') await em.update(Conversation, where, { agentId: null });
+      if (count > 0 && conversations === 'delete') await em.delete(Conversation, { agentId: id, actor: actor.id });
+      if (count > 0) await em.update(Conversation, { agentId: id }, { agentId: null });
       await em.delete(Agent, { id, actor: actor.id });
       return count;
     });

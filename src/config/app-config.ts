@@ -37,6 +37,8 @@ export interface TelegramConfig {
   readonly webhook: TelegramWebhookConfig | null;
   /** Telegram user ids let in; null lets everyone in. */
   readonly allowedUsers: ReadonlyArray<number> | null;
+  /** The actor (`api:<name>`) whose agents the bot offers with /agent; null: none offered. */
+  readonly agentsFrom: string | null;
 }
 
 export interface TelegramWebhookConfig {
@@ -151,8 +153,12 @@ function parseTelegram(env: Env): TelegramConfig | null {
   const webhookUrl = text(env, 'TELEGRAM_WEBHOOK_URL');
   const webhook = webhookUrl === undefined ? null : parseWebhook(webhookUrl, secret);
   const allowedUsers = parseTelegramIds(text(env, 'TELEGRAM_ALLOWED_USERS'));
+  const agentsFrom = text(env, 'TELEGRAM_AGENTS_FROM');
+  if (agentsFrom !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(agentsFrom)) {
+    throw new ConfigError(`TELEGRAM_AGENTS_FROM must be the name of an API key (as in API_KEYS), got "${agentsFrom}"`);
+  }
   if (!token) return null;
-  return { token, apiRoot, webhook, allowedUsers };
+  return { token, apiRoot, webhook, allowedUsers, agentsFrom: agentsFrom ? `api:${agentsFrom}` : null };
 }
 
 function parseWebhook(url: string, secret: string | undefined): TelegramWebhookConfig {

@@ -47,7 +47,7 @@ export class ConversationsService {
     const title = input.title === undefined ? undefined : titleFromMessage(input.title);
     const state = input.state === undefined ? {} : validState(input.state);
     return this.db.transaction(async (em) => {
-      const agent = input.agentId ? await this.agents.ownedIn(em, actor, input.agentId) : null;
+      const agent = input.agentId ? await this.agents.usableIn(em, actor, input.agentId) : null;
       return this.repo.insertConversation(em, actor.id, title ?? UNTITLED, new Date(), { agentId: agent?.id ?? null, state });
     });
   }
@@ -58,7 +58,7 @@ export class ConversationsService {
    */
   mostRecent(actor: Actor, agentId?: string | null): Promise<Conversation | null> {
     return this.db.read(async (em) => {
-      if (agentId) await this.agents.ownedIn(em, actor, agentId);
+      if (agentId) await this.agents.usableIn(em, actor, agentId);
       return (await this.repo.listByActor(em, actor.id, 1, undefined, agentId))[0] ?? null;
     });
   }
@@ -137,7 +137,7 @@ export class ConversationsService {
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !after) throw new InvalidInputError('cursor is not one this service returned');
     return this.db.read(async (em) => {
-      if (agentId) await this.agents.ownedIn(em, actor, agentId);
+      if (agentId) await this.agents.usableIn(em, actor, agentId);
       // One extra row tells whether another page exists without a COUNT.
       const rows = await this.repo.listByActor(em, actor.id, limit + 1, after, agentId);
       const items = rows.slice(0, limit);

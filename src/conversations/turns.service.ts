@@ -102,7 +102,7 @@ export class TurnsService {
         if (request.agentId && request.agentId !== conversation.agentId) {
           throw new InvalidInputError('agentId does not match the agent of this conversation (a conversation keeps its agent)');
         }
-        agent = conversation.agentId ? await this.agents.ownedIn(em, actor, conversation.agentId) : null;
+        agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
         await this.refuseIfBusy(em, conversation.id, threadName, now);
         // A conversation created empty and untitled takes its title from its first message.
         if (conversation.lastSeq === 0 && conversation.title === UNTITLED) {
@@ -110,7 +110,7 @@ export class TurnsService {
           await this.repo.retitle(em, conversation.id, conversation.title);
         }
       } else {
-        agent = request.agentId ? await this.agents.ownedIn(em, actor, request.agentId) : null;
+        agent = request.agentId ? await this.agents.usableIn(em, actor, request.agentId) : null;
         conversation = await this.repo.insertConversation(em, actor.id, titleFromMessage(request.content), now, { agentId: agent?.id ?? null });
       }
       const model = agent?.model ?? defaultModel;
@@ -151,7 +151,7 @@ export class TurnsService {
       if (!question || question.role !== 'user') {
         throw new ConversationStateError('There is no question to answer again in this thread');
       }
-      const agent = conversation.agentId ? await this.agents.ownedIn(em, actor, conversation.agentId) : null;
+      const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
       const model = agent?.model ?? defaultModel;
       let reply: Message;
       if (last && last.role === 'assistant') {
@@ -198,7 +198,7 @@ export class TurnsService {
   previewContext(actor: Actor, conversationId: string, threadName: string, defaultModel: string): Promise<ContextPreview> {
     return this.db.read(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId);
-      const agent = conversation.agentId ? await this.agents.ownedIn(em, actor, conversation.agentId) : null;
+      const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
       const model = agent?.model ?? defaultModel;
       const summary = await this.repo.findSummary(em, conversation.id, threadName);
       const history = await this.repo.recentHistory(em, conversation.id, threadName, conversation.lastSeq + 1, this.config.historyWindow);

@@ -41,7 +41,7 @@ export class UsageService {
   report(actor: Actor, query: UsageQuery): Promise<UsageReport> {
     if (query.from >= query.to) throw new InvalidInputError('from must be before to');
     return this.db.read(async (em) => {
-      if (query.agentId) await this.agents.ownedIn(em, actor, query.agentId);
+      if (query.agentId) await this.agents.usableIn(em, actor, query.agentId);
       const day = em.connection.options.type === 'postgres' ? "to_char(m.created_at, 'YYYY-MM-DD')" : 'substr(m.created_at, 1, 10)';
       const base = () => {
         const q = em

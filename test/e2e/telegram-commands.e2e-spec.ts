@@ -5,9 +5,9 @@ import { TelegramSurface } from '../../src/surfaces/telegram/telegram-surface.js
 import { TEXTS } from '../../src/surfaces/telegram/texts.js';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { FakeTelegramServer } from '../fakes/fake-telegram-server.js';
-import { startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
 
-const COMMANDS = ['new', 'list', 'use', 'history', 'delete', 'help'];
+const COMMANDS = ['new', 'list', 'use', 'history', 'delete', 'agent', 'help'];
 
 describe('Telegram bot commands', () => {
   let model: FakeOpenAiServer;
@@ -21,7 +21,7 @@ describe('Telegram bot commands', () => {
     model = await FakeOpenAiServer.start();
     tg = await FakeTelegramServer.start();
     tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: model.url, env: tg.env() });
+    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: model.url, env: { ...tg.env(), TELEGRAM_AGENTS_FROM: 'alice' } });
     await t.app.get(TelegramSurface).whenReady();
   });
   afterAll(async () => {
@@ -51,6 +51,27 @@ describe('Telegram bot commands', () => {
     expect(start.startsWith(TEXTS.welcome)).toBe(true);
     for (const command of COMMANDS) expect(help).toContain(`/${command}`);
     expect(start).toContain(help);
+  });
+
+  it('/agent lists the operator\'s agents and starts a conversation with the one picked', async () => {
+    const user = newUser();
+    expect(await ask(user, '/agent')).toBe(TEXTS.noAgents);
+    const agent = (await t.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Chef', emoji: '🍳', description: 'recipes', systemPrompt: 'You are a chef.' }).expect(201)).body;
+    const listing = await ask(user, '/agent');
+    expect(listing).toContain('You are talking without an agent.');
+    expect(listing).toContain('1. 🍳 Chef – recipes');
+    expect(await ask(user, '/agent 1')).toBe('Started a new conversation with Chef. Your next message is its first.');
+    await ask(user, 'What shall I cook?');
+    expect(model.lastCompletion.body.messages![0]).toEqual({ role: 'system', content: 'You are a chef.' });
+    expect(await ask(user, '/agent')).toContain('You are talking with Chef.');
+    expect(await ask(user, '/agent 7')).toBe('Send /agent N with N from 1 to 1, or /agent none.');
+    expect(await ask(user, '/agent none')).toMatch(/without an agent/);
+    await ask(user, 'Plain question');
+    expect(model.lastCompletion.body.messages![0]).toEqual({ role: 'user', content: 'Plain question' });
+    // The agent stays the operator's: the Telegram user cannot read or change it through the API surface.
+    const conversations = (await t.app.get(ConversationsService).list(telegramActor(user.id), 10)).items;
+    expect(conversations.map((c) => c.agentId)).toEqual([null, agent.id]);
+    expect((await t.http().get(`/api/agents/${agent.id}`).set(auth(ALICE_KEY)).expect(200)).body.name).toBe('Chef');
   });
 
   it('/new starts a conversation without the earlier history', async () => {

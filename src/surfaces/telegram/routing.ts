@@ -57,8 +57,10 @@ export function addressesBot(message: Message, me: UserFromGetMe): boolean {
  * the same memory follows them. A group: the group itself (`telegram:group:<chatId>`), one
  * memory shared by its members, and a member's private conversations never show there.
  */
-export function actorOfChat(chat: Pick<Chat, 'id' | 'type'>, userId: number): Actor {
-  return chat.type === 'private' ? telegramActor(userId) : { id: `telegram:group:${chat.id}` };
+export function actorOfChat(chat: Pick<Chat, 'id' | 'type'>, userId: number, agentsFrom: string | null = null): Actor {
+  const id = chat.type === 'private' ? telegramActor(userId).id : `telegram:group:${chat.id}`;
+  // The operator's agents (TELEGRAM_AGENTS_FROM) are offered to every chat.
+  return agentsFrom ? { id, agentPublishers: [agentsFrom] } : { id };
 }
 
 /**

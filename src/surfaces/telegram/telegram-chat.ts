@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Bot, Context } from 'grammy';
 import { ChatTurnFailedError } from '../../chat/chat.errors.js';
 import { ChatService } from '../../chat/chat.service.js';
@@ -6,6 +6,8 @@ import { ConversationBusyError, ConversationNotFoundError, InvalidInputError } f
 import { ConversationsService } from '../../conversations/conversations.service.js';
 import { sendText, whileTyping } from './replies.js';
 import { actorOfChat, promptText } from './routing.js';
+import { TELEGRAM_CONFIG } from './telegram.tokens.js';
+import type { TelegramConfig } from '../../config/app-config.js';
 import { TEXTS } from './texts.js';
 
 /**
@@ -20,6 +22,7 @@ export class TelegramChat {
   constructor(
     private readonly chat: ChatService,
     private readonly conversations: ConversationsService,
+    @Inject(TELEGRAM_CONFIG) private readonly config: TelegramConfig,
   ) {}
 
   /** Installed after the commands, so it sees only what no command took. */
@@ -34,7 +37,7 @@ export class TelegramChat {
 
   private async turn(ctx: Context & { message: NonNullable<Context['message']> }, text: string): Promise<void> {
     if (!text) return sendText(ctx, TEXTS.emptyMention);
-    const actor = actorOfChat(ctx.message.chat, ctx.message.from!.id);
+    const actor = actorOfChat(ctx.message.chat, ctx.message.from!.id, this.config.agentsFrom);
     let reply: string;
     try {
       reply = await whileTyping(ctx, async () => {

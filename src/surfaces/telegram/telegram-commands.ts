@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { AgentsService } from '../../agents/agents.service.js';
+import type { TelegramConfig } from '../../config/app-config.js';
 import { InlineKeyboard, type Bot, type Context } from 'grammy';
 import { ConversationNotFoundError, ForbiddenConversationError } from '../../conversations/conversation.errors.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
 import type { Message } from '../../conversations/message.entity.js';
 import { sendText } from './replies.js';
 import { actorOfChat } from './routing.js';
+import { TELEGRAM_CONFIG } from './telegram.tokens.js';
 import { helpText, TEXTS } from './texts.js';
 
 /** How many conversations /list shows, and how far back /use N may reach. */
@@ -24,7 +27,11 @@ const KEEP_DATA = /^keep:(\d+)$/;
 /** The commands that manage a chat's conversations; /help lists them (BOT_COMMANDS). */
 @Injectable()
 export class TelegramCommands {
-  constructor(private readonly conversations: ConversationsService) {}
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly agents: AgentsService,
+    @Inject(TELEGRAM_CONFIG) private readonly config: TelegramConfig,
+  ) {}
 
   install(bot: Bot): void {
     bot.command('start', (ctx) => sendText(ctx, `${TEXTS.welcome}\n\n${helpText(inGroup(ctx))}`));
@@ -34,6 +41,7 @@ export class TelegramCommands {
     bot.command('use', (ctx) => this.use(ctx, ctx.match));
     bot.command('history', (ctx) => this.history(ctx));
     bot.command('delete', (ctx) => this.askDelete(ctx));
+    bot.command('agent', (ctx) => this.agent(ctx, ctx.match));
     bot.callbackQuery(DELETE_DATA, (ctx) => this.confirmDelete(ctx, ctx.match[1], Number(ctx.match[2])));
     bot.callbackQuery(KEEP_DATA, async (ctx) => {
       if (Number(ctx.match[1]) !== ctx.from.id) return void (await ctx.answerCallbackQuery({ text: TEXTS.notYourButton }));
@@ -42,6 +50,38 @@ export class TelegramCommands {
     });
     // A button from an older version of the bot: stop the client's spinner.
     bot.on('callback_query', (ctx) => ctx.answerCallbackQuery());
+  }
+
+  /**
+   * /agent lists the agents the operator offers (TELEGRAM_AGENTS_FROM); /agent N starts a
+   * conversation with agent N, /agent none one without an agent. The new conversation is the
+   * current one, so the next message talks to that agent; /use goes back to older ones.
+   */
+  private async agent(ctx: Context, argument: string): Promise<void> {
+    const actor = this.actorOf(ctx);
+    const offered = await this.agents.listOffered(actor);
+    const choice = argument.trim().toLowerCase();
+    if (!choice) {
+      const current = await this.conversations.mostRecent(actor);
+      const using = offered.find((a) => a.id === current?.agentId);
+      if (offered.length === 0) return sendText(ctx, TEXTS.noAgents);
+      const lines = offered.map((a, i) => `${i + 1}. ${[a.emoji, a.name].filter(Boolean).join(' ')}${a.description ? ` – ${a.description}` : ''}`);
+      const now = using ? `You are talking with ${using.name}.` : 'You are talking without an agent.';
+      return sendText(ctx, `${now}\n\n${lines.join('\n')}\n\n/agent N starts a conversation with agent N; /agent none without one.`);
+    }
+    if (choice === 'none') {
+      await this.conversations.create(actor);
+      return sendText(ctx, 'Started a new conversation without an agent. Your next message is its first.');
+    }
+    const n = /^\d+$/.test(choice) ? Number(choice) : 0;
+    const picked = offered[n - 1];
+    if (!picked) return sendText(ctx, offered.length ? `Send /agent N with N from 1 to ${offered.length}, or /agent none.` : TEXTS.noAgents);
+    await this.conversations.create(actor, { agentId: picked.id });
+    await sendText(ctx, `Started a new conversation with ${picked.name}. Your next message is its first.`);
+  }
+
+  private actorOf(ctx: Context) {
+    return actorOfChat(ctx.chat!, ctx.from!.id, this.config.agentsFrom);
   }
 
   private async startNew(ctx: Context): Promise<void> {

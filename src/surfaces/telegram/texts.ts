@@ -8,6 +8,7 @@ export const BOT_COMMANDS: ReadonlyArray<{ readonly command: string; readonly us
   { command: 'use', usage: '/use N', description: 'continue conversation N of /list' },
   { command: 'history', usage: '/history', description: 'the last messages of this conversation' },
   { command: 'delete', usage: '/delete', description: 'delete this conversation' },
+  { command: 'agent', usage: '/agent [N|none]', description: 'list the agents, or talk with one' },
   { command: 'help', usage: '/help', description: 'what I can do' },
 ];
 
@@ -43,4 +44,5 @@ export const TEXTS = {
   kept: 'Kept. Nothing was deleted.',
   alreadyGone: 'That conversation no longer exists.',
   notYourButton: 'Only the person who asked can answer this.',
+  noAgents: 'This bot offers no agents: you are talking with the assistant itself.',
 } as const;
