@@ -14,6 +14,8 @@ export type ConversationState = Record<string, any>;
 @Index('idx_conversations_actor_updated', ['actor', 'updatedAt', 'id'])
 // The same, for one agent's conversations (and "no agent").
 @Index('idx_conversations_actor_agent_updated', ['actor', 'agentId', 'updatedAt', 'id'])
+// Full-text index of titles, made by the migrations (SQLite FTS5 table, PostgreSQL GIN expression index).
+@Index('idx_conversations_title_fts', { synchronize: false })
 export class Conversation {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
@@ -38,6 +40,13 @@ export class Conversation {
   @Column({ type: 'simple-json' })
   state: ConversationState;
 
+  /** Hidden from the default listing (still searchable and readable). */
+  @Column({ type: 'boolean', default: false })
+  archived: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  pinned: boolean;
+
   /** Highest `seq` handed out; appending bumps it inside the same transaction. */
   @Column({ name: 'last_seq', type: 'integer', default: 0 })
   lastSeq: number;
@@ -48,6 +57,9 @@ export class Conversation {
 
   @Column({ name: 'updated_at', type: Date })
   updatedAt: Date;
+
+  /** Loaded with listings and reads (from conversation_tags); not a column. */
+  tags?: string[];
 
   @OneToMany('Message', (m: Message) => m.conversation)
   messages?: Relation<Message[]>;

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
+import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation, type ConversationState } from './conversation.entity.js';
 import { Message, type MessageRole, type MessageStatus } from './message.entity.js';
 import { Summary } from './summary.entity.js';
 import { MAIN_THREAD, Thread } from './thread.entity.js';
 import type { ConversationCursor } from './conversation-cursor.js';
+
+export interface ListFilters {
+  readonly archived?: boolean;
+  readonly pinned?: boolean;
+  readonly tag?: string;
+}
 
 export interface NewMessage {
   readonly role: MessageRole;
@@ -59,6 +66,8 @@ export class ConversationsRepository {
       title,
       agentId: extra.agentId ?? null,
       state: extra.state ?? {},
+      archived: false,
+      pinned: false,
       lastSeq: 0,
       createdAt: now,
       updatedAt: now,
@@ -69,6 +78,10 @@ export class ConversationsRepository {
 
   findOwned(em: EntityManager, actor: string, id: string): Promise<Conversation | null> {
     return em.findOne(Conversation, { where: { id, actor } });
+  }
+
+  findManyOwned(em: EntityManager, actor: string, ids: readonly string[]): Promise<Conversation[]> {
+    return ids.length ? em.find(Conversation, { where: { id: In([...ids]), actor } }) : Promise.resolve([]);
   }
 
   /**
@@ -283,6 +296,24 @@ export class ConversationsRepository {
       .getMany();
   }
 
+  /** The tags of these conversations, by conversation id. */
+  async tagsOf(em: EntityManager, conversationIds: readonly string[]): Promise<Map<string, string[]>> {
+    const tags = new Map<string, string[]>(conversationIds.map((id) => [id, []]));
+    if (conversationIds.length === 0) return tags;
+    const rows = await em.find(ConversationTag, { where: { conversationId: In([...conversationIds]) }, order: { tag: 'ASC' } });
+    for (const row of rows) tags.get(row.conversationId)?.push(row.tag);
+    return tags;
+  }
+
+  async replaceTags(em: EntityManager, conversationId: string, tags: readonly string[]): Promise<void> {
+    await em.delete(ConversationTag, { conversationId });
+    if (tags.length) await em.insert(ConversationTag, tags.map((tag) => ({ conversationId, tag })));
+  }
+
+  async updateFlags(em: EntityManager, id: string, changes: { title?: string; archived?: boolean; pinned?: boolean }): Promise<void> {
+    if (Object.keys(changes).length) await em.update(Conversation, { id }, changes);
+  }
+
   async retitle(em: EntityManager, id: string, title: string): Promise<void> {
     await em.update(Conversation, { id }, { title });
   }
@@ -308,16 +339,29 @@ export class ConversationsRepository {
   }
 
   /**
-   * One page of the actor's conversations, most recently updated first (keyset pagination);
-   * `agentId` narrows to one agent's (null: those without an agent).
+   * One page of the actor's conversations, most recently updated first (keyset pagination).
+   * Filters: `agentId` (null: those without an agent), `archived` (default: not archived),
+   * `pinned`, `tag`.
    */
-  listByActor(em: EntityManager, actor: string, limit: number, after?: ConversationCursor, agentId?: string | null): Promise<Conversation[]> {
+  listByActor(
+    em: EntityManager,
+    actor: string,
+    limit: number,
+    after?: ConversationCursor,
+    agentId?: string | null,
+    filters: ListFilters = {},
+  ): Promise<Conversation[]> {
     const query = em
       .createQueryBuilder(Conversation, 'c')
       .where('c.actor = :actor', { actor })
+      .andWhere('c.archived = :archived', { archived: filters.archived ?? false })
       .orderBy('c.updated_at', 'DESC')
       .addOrderBy('c.id', 'DESC')
       .limit(limit);
+    if (filters.pinned !== undefined) query.andWhere('c.pinned = :pinned', { pinned: filters.pinned });
+    if (filters.tag !== undefined) {
+      query.andWhere('EXISTS (SELECT 1 FROM conversation_tags t WHERE t.conversation_id = c.id AND t.tag = :tag)', { tag: filters.tag });
+    }
     if (agentId === null) query.andWhere('c.agent_id IS NULL');
     else if (agentId !== undefined) query.andWhere('c.agent_id = :agentId', { agentId });
     if (after) {

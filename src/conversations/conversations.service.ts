@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { DatabaseService } from '../database/database.service.js';
 import { AgentsService } from '../agents/agents.service.js';
 import type { Conversation, ConversationState } from './conversation.entity.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
 import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError } from './conversation.errors.js';
-import { ConversationsRepository } from './conversations.repository.js';
+import { ConversationSearchRepository, type SearchHit } from './conversation-search.repository.js';
+import { ConversationsRepository, type ListFilters } from './conversations.repository.js';
 import type { Message } from './message.entity.js';
 import { ownedConversation } from './ownership.js';
 import { isJsonObject, mergePatch, validState } from './state.js';
@@ -19,6 +21,18 @@ export interface ConversationDetail {
   readonly messages: Message[];
   readonly summary: Summary | null;
   readonly usage: { readonly promptTokens: number; readonly completionTokens: number };
+}
+
+export interface ConversationChanges {
+  readonly title?: string;
+  readonly archived?: boolean;
+  readonly pinned?: boolean;
+  readonly tags?: readonly string[];
+}
+
+/** Tags are trimmed and lower-cased; duplicates collapse. */
+function normalizeTags(tags: readonly string[]): string[] {
+  return [...new Set(tags.map((t) => t.trim().toLowerCase()).filter(Boolean))].sort();
 }
 
 export interface ConversationPage {
@@ -37,6 +51,7 @@ export class ConversationsService {
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
     private readonly agents: AgentsService,
+    private readonly searchRepo: ConversationSearchRepository,
   ) {}
 
   /**
@@ -90,7 +105,7 @@ export class ConversationsService {
    */
   getWithMessages(actor: Actor, id: string, thread?: string): Promise<ConversationDetail> {
     return this.db.read(async (em) => {
-      const conversation = await ownedConversation(this.repo, em, actor, id);
+      const [conversation] = await this.withTags(em, [await ownedConversation(this.repo, em, actor, id)]);
       return {
         conversation,
         threads: await this.repo.listThreads(em, id),
@@ -132,18 +147,60 @@ export class ConversationsService {
     await this.db.read((em) => ownedConversation(this.repo, em, actor, id));
   }
 
-  /** A page of the actor's conversations; `agentId` narrows to one agent's (null: without an agent). */
-  list(actor: Actor, limit: number, cursor?: string, agentId?: string | null): Promise<ConversationPage> {
+  /**
+   * A page of the actor's conversations; `agentId` narrows to one agent's (null: without an
+   * agent); archived ones only with `archived: true`.
+   */
+  list(actor: Actor, limit: number, cursor?: string, agentId?: string | null, filters: ListFilters = {}): Promise<ConversationPage> {
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !after) throw new InvalidInputError('cursor is not one this service returned');
     return this.db.read(async (em) => {
       if (agentId) await this.agents.usableIn(em, actor, agentId);
       // One extra row tells whether another page exists without a COUNT.
-      const rows = await this.repo.listByActor(em, actor.id, limit + 1, after, agentId);
-      const items = rows.slice(0, limit);
+      const rows = await this.repo.listByActor(em, actor.id, limit + 1, after, agentId, filters);
+      const items = await this.withTags(em, rows.slice(0, limit));
       const last = items.at(-1);
       return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
     });
+  }
+
+  /**
+   * Full-text search over the actor's titles and messages (archived ones included), ranked,
+   * one hit per conversation with a snippet and the best-matching message.
+   */
+  search(actor: Actor, text: string, limit: number): Promise<Array<{ conversation: Conversation } & SearchHit>> {
+    if (!text.trim()) throw new InvalidInputError('q must not be empty');
+    return this.db.read(async (em) => {
+      const hits = await this.searchRepo.search(em, actor.id, text, limit);
+      const found = await this.repo.findManyOwned(em, actor.id, hits.map((h) => h.conversationId));
+      const byId = new Map((await this.withTags(em, found)).map((c) => [c.id, c]));
+      return hits.flatMap((hit) => {
+        const conversation = byId.get(hit.conversationId);
+        return conversation ? [{ ...hit, conversation }] : [];
+      });
+    });
+  }
+
+  /** Renames, archives, pins or re-tags a conversation; answers it as it now is. */
+  update(actor: Actor, id: string, changes: ConversationChanges): Promise<Conversation> {
+    return this.db.transaction(async (em) => {
+      const conversation = await ownedConversation(this.repo, em, actor, id, true);
+      const flags = {
+        ...(changes.title !== undefined ? { title: titleFromMessage(changes.title) } : {}),
+        ...(changes.archived !== undefined ? { archived: changes.archived } : {}),
+        ...(changes.pinned !== undefined ? { pinned: changes.pinned } : {}),
+      };
+      await this.repo.updateFlags(em, id, flags);
+      Object.assign(conversation, flags);
+      if (changes.tags !== undefined) await this.repo.replaceTags(em, id, normalizeTags(changes.tags));
+      return (await this.withTags(em, [conversation]))[0];
+    });
+  }
+
+  private async withTags(em: EntityManager, conversations: Conversation[]): Promise<Conversation[]> {
+    const tags = await this.repo.tagsOf(em, conversations.map((c) => c.id));
+    for (const c of conversations) c.tags = tags.get(c.id) ?? [];
+    return conversations;
   }
 
   delete(actor: Actor, id: string): Promise<void> {

@@ -38,6 +38,9 @@ describe('/api/conversations (listing, reading, deleting)', () => {
       id: a,
       title: 'first',
       agentId: null,
+      archived: false,
+      pinned: false,
+      tags: [],
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
     });

@@ -6,6 +6,8 @@ import {
   HttpCode,
   HttpStatus,
   NotFoundException,
+  BadRequestException,
+  Patch,
   Param,
   ParseUUIDPipe,
   Post,
@@ -29,9 +31,14 @@ import {
   agentFilter,
   ConversationDetailDto,
   ConversationPageDto,
+  ConversationSummaryDto,
   CreateConversationDto,
   GetConversationQueryDto,
   ListConversationsQueryDto,
+  MessagesPageDto,
+  MessagesPageQueryDto,
+  toMessageDto,
+  UpdateConversationDto,
   toConversationDetail,
   toConversationSummary,
 } from '../dto/conversation.dto.js';
@@ -55,11 +62,25 @@ export class ConversationsController {
   ) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listConversations', summary: "The caller's conversations, most recently updated first" })
+  @ApiOperation({
+    operationId: 'listConversations',
+    summary: "The caller's conversations, most recently updated first, or the best matches of a search (q)",
+    description: 'Archived conversations are left out unless archived=true. With q, results are ranked, carry a snippet and the best message, and come in one page.',
+  })
   @ApiOkResponse({ type: ConversationPageDto })
   @ApiErrors([400, 401, 404])
   async list(@CurrentActor() actor: Actor, @Query() query: ListConversationsQueryDto): Promise<ConversationPageDto> {
-    const page = await this.conversations.list(actor, query.limit ?? 20, query.cursor, agentFilter(query.agentId));
+    const limit = query.limit ?? 20;
+    if (query.q !== undefined) {
+      if (query.cursor !== undefined) throw new BadRequestException('cursor cannot be combined with q: search answers one ranked page');
+      const hits = await this.conversations.search(actor, query.q, limit);
+      return {
+        items: hits.map((h) => ({ ...toConversationSummary(h.conversation), snippet: h.snippet, messageId: h.messageId })),
+        nextCursor: null,
+      };
+    }
+    const filters = { archived: query.archived, pinned: query.pinned, tag: query.tag?.trim().toLowerCase() };
+    const page = await this.conversations.list(actor, limit, query.cursor, agentFilter(query.agentId), filters);
     return { items: page.items.map(toConversationSummary), nextCursor: page.nextCursor };
   }
 
@@ -122,6 +143,30 @@ export class ConversationsController {
       summaryCoversSeq: preview.summaryCoversSeq,
       summaryIncluded: context.summaryIncluded,
     };
+  }
+
+  @Patch(':id')
+  @ApiOperation({ operationId: 'updateConversation', summary: 'Rename, archive, pin or re-tag a conversation' })
+  @ApiOkResponse({ type: ConversationSummaryDto })
+  @ApiErrors([400, 401, 404])
+  async update(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateConversationDto): Promise<ConversationSummaryDto> {
+    return toConversationSummary(await this.conversations.update(actor, id, body));
+  }
+
+  @Get(':id/messages')
+  @ApiOperation({
+    operationId: 'listMessages',
+    summary: 'A page of messages from the newest backwards (before=seq for older ones)',
+    description: 'For long conversations: load the last 50, then pass nextBefore to scroll up. Walks the (conversation, seq) index.',
+  })
+  @ApiOkResponse({ type: MessagesPageDto })
+  @ApiErrors([400, 401, 404])
+  async messages(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Query() query: MessagesPageQueryDto): Promise<MessagesPageDto> {
+    const limit = query.limit ?? 50;
+    // One extra message tells whether an older page exists.
+    const page = await this.conversations.messagesPage(actor, id, { before: query.before, limit: limit + 1, thread: query.thread });
+    const items = page.slice(-limit);
+    return { items: items.map(toMessageDto), nextBefore: page.length > limit ? (items[0]?.seq ?? null) : null };
   }
 
   @Delete(':id')

@@ -1,6 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import type { Conversation } from '../../../conversations/conversation.entity.js';
 import { MESSAGE_ROLES, MESSAGE_STATUSES, type Message } from '../../../conversations/message.entity.js';
 import type { Summary } from '../../../conversations/summary.entity.js';
@@ -46,7 +60,35 @@ export class CreateConversationDto {
   state?: Record<string, unknown>;
 }
 
+/** Query-string booleans: exactly "true" or "false". */
+const queryBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+
 export class ListConversationsQueryDto extends AgentFilterQueryDto {
+  @ApiPropertyOptional({ description: 'Full-text search over titles and messages (archived included); ranked, one hit per conversation.', maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  q?: string;
+
+  @ApiPropertyOptional({ description: 'true: only archived conversations (hidden by default).', type: Boolean })
+  @IsOptional()
+  @Transform(queryBoolean)
+  @IsBoolean()
+  archived?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean })
+  @IsOptional()
+  @Transform(queryBoolean)
+  @IsBoolean()
+  pinned?: boolean;
+
+  @ApiPropertyOptional({ description: 'Only conversations with this tag.', maxLength: 50 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  tag?: string;
+
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Type(() => Number)
@@ -62,9 +104,59 @@ export class ListConversationsQueryDto extends AgentFilterQueryDto {
   cursor?: string;
 }
 
+export class UpdateConversationDto {
+  @ApiPropertyOptional({ description: 'New title (60 characters kept).' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1000)
+  title?: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() archived?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() pinned?: boolean;
+
+  @ApiPropertyOptional({ type: [String], maxItems: 20, description: 'Replaces the tags (each 1-50 characters; stored lower-case).' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(50, { each: true })
+  tags?: string[];
+}
+
+export class MessagesPageQueryDto {
+  @ApiPropertyOptional({ description: 'Only messages with a smaller seq (the nextBefore of the previous page); omit for the newest.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  before?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, description: "Only this thread's messages." })
+  @IsOptional()
+  @Matches(THREAD_PATTERN, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' })
+  thread?: string;
+}
+
 export class ConversationSummaryDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() title: string;
+  @ApiProperty() archived: boolean;
+  @ApiProperty() pinned: boolean;
+  @ApiProperty({ type: [String] }) tags: string[];
+  @ApiPropertyOptional({ description: 'Search only: the best match, its words in [brackets].' }) snippet?: string;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Search only: the best-matching message (null: the title matched).' })
+  messageId?: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The agent the conversation talks with; null for plain chat.' })
   agentId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
@@ -144,6 +236,12 @@ export class TokenTotalsDto {
   @ApiProperty() completionTokens: number;
 }
 
+export class MessagesPageDto {
+  @ApiProperty({ type: [MessageDto], description: 'Oldest first within the page.' }) items: MessageDto[];
+  @ApiProperty({ type: Number, nullable: true, description: 'Pass as before for the page of older messages; null on the first message.' })
+  nextBefore: number | null;
+}
+
 export class ConversationDetailDto extends ConversationSummaryDto {
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'The session state shared by all threads.' })
   state: Record<string, unknown>;
@@ -156,7 +254,16 @@ export class ConversationDetailDto extends ConversationSummaryDto {
 }
 
 export function toConversationSummary(c: Conversation): ConversationSummaryDto {
-  return { id: c.id, title: c.title, agentId: c.agentId, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() };
+  return {
+    id: c.id,
+    title: c.title,
+    archived: Boolean(c.archived),
+    pinned: Boolean(c.pinned),
+    tags: c.tags ?? [],
+    agentId: c.agentId,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+  };
 }
 
 export function toConversationDetail(detail: {

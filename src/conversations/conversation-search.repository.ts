@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+
+export interface SearchHit {
+  readonly conversationId: string;
+  /** The best-matching message, or null when only the title matched. */
+  readonly messageId: string | null;
+  readonly snippet: string;
+  /** Higher is better. */
+  readonly score: number;
+}
+
+/** How many matching messages are ranked before picking the best one per conversation. */
+const CANDIDATES = 2_000;
+
+/**
+ * Full-text search over titles and message contents, per dialect: SQLite FTS5 (bm25) or
+ * PostgreSQL text search (ts_rank) on the `simple` configuration. Always filtered on the actor
+ * in the query itself. One hit per conversation: its best message (a title match ranks first).
+ */
+@Injectable()
+export class ConversationSearchRepository {
+  async search(em: EntityManager, actor: string, text: string, limit: number): Promise<SearchHit[]> {
+    const postgres = em.connection.options.type === 'postgres';
+    const titles = postgres ? await this.pgTitles(em, actor, text, limit) : await this.sqliteTitles(em, actor, text, limit);
+    const messages = postgres ? await this.pgMessages(em, actor, text) : await this.sqliteMessages(em, actor, text);
+    const best = new Map<string, SearchHit>();
+    for (const hit of [...titles, ...messages]) {
+      const seen = best.get(hit.conversationId);
+      if (!seen) best.set(hit.conversationId, hit);
+      // A title match keeps its place, but shows the best message's snippet and id.
+      else if (seen.messageId === null && hit.messageId !== null) best.set(hit.conversationId, { ...hit, score: seen.score });
+    }
+    return [...best.values()].sort((a, b) => b.score - a.score).slice(0, limit);
+  }
+
+  private async sqliteMessages(em: EntityManager, actor: string, text: string): Promise<SearchHit[]> {
+    const query = ftsQuery(text);
+    if (!query) return [];
+    // bm25() is lower for better matches; ORDER BY rank picks each conversation's best first.
+    const rows: Array<{ conversationId: string; messageId: string; snippet: string; rank: number }> = await em.query(
+      `SELECT m.conversation_id AS conversationId, m.id AS messageId,
+              snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet, bm25(messages_fts) AS rank
+         FROM messages_fts
+         JOIN messages m ON m.rowid = messages_fts.rowid
+         JOIN conversations c ON c.id = m.conversation_id
+        WHERE messages_fts MATCH ? AND c.actor = ?
+        ORDER BY rank
+        LIMIT ${CANDIDATES}`,
+      [query, actor],
+    );
+    return rows.map((r) => ({ conversationId: r.conversationId, messageId: r.messageId, snippet: r.snippet, score: -r.rank }));
+  }
+
+  private async sqliteTitles(em: EntityManager, actor: string, text: string, limit: number): Promise<SearchHit[]> {
+    const query = ftsQuery(text);
+    if (!query) return [];
+    const rows: Array<{ conversationId: string; snippet: string; rank: number }> = await em.query(
+      `SELECT c.id AS conversationId, snippet(conversations_fts, 0, '[', ']', '…', 12) AS snippet, bm25(conversations_fts) AS rank
+         FROM conversations_fts JOIN conversations c ON c.rowid = conversations_fts.rowid
+        WHERE conversations_fts MATCH ? AND c.actor = ?
+        ORDER BY rank LIMIT ${Number(limit)}`,
+      [query, actor],
+    );
+    return rows.map((r) => ({ conversationId: r.conversationId, messageId: null, snippet: r.snippet, score: 1_000 - r.rank }));
+  }
+
+  private async pgMessages(em: EntityManager, actor: string, text: string): Promise<SearchHit[]> {
+    const rows: Array<{ conversationId: string; messageId: string; snippet: string; rank: number }> = await em.query(
+      `WITH q AS (SELECT plainto_tsquery('simple', $1) AS q),
+       ranked AS (
+         SELECT m.conversation_id, m.id, m.content, ts_rank(to_tsvector('simple', m.content), q.q) AS rank
+           FROM messages m JOIN conversations c ON c.id = m.conversation_id, q
+          WHERE c.actor = $2 AND to_tsvector('simple', m.content) @@ q.q
+          ORDER BY rank DESC LIMIT ${CANDIDATES}),
+       best AS (SELECT DISTINCT ON (conversation_id) * FROM ranked ORDER BY conversation_id, rank DESC)
+       SELECT best.conversation_id AS "conversationId", best.id AS "messageId", best.rank::float AS rank,
+              ts_headline('simple', best.content, q.q, 'StartSel=[, StopSel=], MaxWords=20, MinWords=6, ShortWord=1') AS snippet
+         FROM best, q ORDER BY rank DESC`,
+      [text, actor],
+    );
+    return rows.map((r) => ({ conversationId: r.conversationId, messageId: r.messageId, snippet: r.snippet, score: Number(r.rank) }));
+  }
+
+  private async pgTitles(em: EntityManager, actor: string, text: string, limit: number): Promise<SearchHit[]> {
+    const rows: Array<{ conversationId: string; snippet: string; rank: number }> = await em.query(
+      `SELECT c.id AS "conversationId", ts_rank(to_tsvector('simple', c.title), q) AS rank,
+              ts_headline('simple', c.title, q, 'StartSel=[, StopSel=]') AS snippet
+         FROM conversations c, plainto_tsquery('simple', $1) q
+        WHERE c.actor = $2 AND to_tsvector('simple', c.title) @@ q
+        ORDER BY rank DESC LIMIT ${Number(limit)}`,
+      [text, actor],
+    );
+    return rows.map((r) => ({ conversationId: r.conversationId, messageId: null, snippet: r.snippet, score: 1_000 + Number(r.rank) }));
+  }
+}
+
+/**
+ * The user's words as an FTS5 query: every word must match (AND), each quoted so that FTS5
+ * operators and punctuation in the input are taken literally. Empty when there is no word.
+ */
+export function ftsQuery(text: string): string {
+  const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return words
+    .slice(0, 32)
+    .map((w) => `"${w}"`)
+    .join(' ');
+}

@@ -1,0 +1,17 @@
+import { Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import type { Conversation } from './conversation.entity.js';
+
+/** A label on a conversation (listing filter `tag=`). */
+@Entity('conversation_tags')
+@Index('idx_conversation_tags_tag', ['tag', 'conversationId'])
+export class ConversationTag {
+  @PrimaryColumn({ name: 'conversation_id', type: 'varchar', length: 36 })
+  conversationId: string;
+
+  @ManyToOne('Conversation', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'conversation_id' })
+  conversation?: Relation<Conversation>;
+
+  @PrimaryColumn({ type: 'varchar', length: 50 })
+  tag: string;
+}
