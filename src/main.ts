@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from './config/app-config.js';
+import { ApiKeysService } from './actor-auth/api-keys.service.js';
 import { createHttpApp } from './surfaces/http/http-app.js';
 
 async function bootstrap(): Promise<void> {
@@ -15,7 +16,7 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const app = await createHttpApp(config);
+  const app = await createHttpApp(config).catch(exitOnConfigError);
   // Nest closes the app on these signals (turns in flight finish first); this bounds the wait.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
@@ -25,11 +26,23 @@ async function bootstrap(): Promise<void> {
       }, config.shutdownGraceMs + 2_000).unref();
     });
   }
-  await app.listen(config.port, config.host);
-  const mode = config.apiKeys.length
-    ? `${config.apiKeys.length} API key(s)`
-    : 'single-user mode (no API_KEYS: every request is api:owner, loopback only)';
+  await app.listen(config.port, config.host).catch(exitOnConfigError);
+  const keys = app.get(ApiKeysService);
+  const storedKeys = (await keys.list()).filter((k) => !k.revokedAt).length;
+  const mode =
+    config.apiKeys.length + storedKeys > 0
+      ? `${config.apiKeys.length} API key(s) from API_KEYS and ${storedKeys} made with npm run keys`
+      : 'single-user mode (no API key: every request is api:owner, loopback only)';
   logger.log(`Listening on http://${config.host}:${config.port} with ${mode}; API docs at /api/docs`);
+}
+
+/** A configuration problem found while starting (e.g. no API key on a public address) ends the process cleanly. */
+function exitOnConfigError(error: unknown): never {
+  if (error instanceof ConfigError) {
+    new Logger('Bootstrap').error(`Configuration error: ${error.message}`);
+    process.exit(78);
+  }
+  throw error;
 }
 
 void bootstrap();

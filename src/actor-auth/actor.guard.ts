@@ -15,10 +15,10 @@ export class ActorGuard implements CanActivate {
     private readonly authenticator: ApiKeyAuthenticator,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<RequestWithActor>();
-    const actor = this.authenticator.authenticate(bearerToken(request.headers.authorization));
+    const actor = await this.authenticator.authenticate(bearerToken(request.headers.authorization));
     if (!actor) {
       throw new UnauthorizedException('Missing or invalid API key: send "Authorization: Bearer <key>"');
     }

@@ -46,9 +46,9 @@ describe('loadConfig', () => {
     }
   });
 
-  it('refuses to serve a non-loopback address without API keys', () => {
-    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/not a loopback address and API_KEYS is empty/);
-    expect(loadConfig({ HOST: '0.0.0.0', API_KEYS: 'ops:key-long-enough' }).host).toBe('0.0.0.0');
+  it('requires API keys on a non-loopback address (checked at start, see ApiKeyAuthenticator)', () => {
+    expect(loadConfig({ HOST: '0.0.0.0' }).requireApiKeys).toBe(true);
+    expect(loadConfig({ HOST: '127.0.0.1' }).requireApiKeys).toBe(false);
   });
 
   it('selects the OpenAI-compatible model when an address or a key is given', () => {
@@ -115,6 +115,18 @@ describe('loadConfig', () => {
       expect((error as Error).message).not.toContain('s3cret');
     }
   });
+
+  it('keeps conversations forever unless RETENTION_DAYS is set to a whole number of days', () => {
+    expect(loadConfig({}).retentionDays).toBeNull();
+    expect(loadConfig({ RETENTION_DAYS: '  ' }).retentionDays).toBeNull();
+    expect(loadConfig({ RETENTION_DAYS: '30' }).retentionDays).toBe(30);
+    expect(loadConfig({ RETENTION_DAYS: ' 1 ' }).retentionDays).toBe(1);
+  });
+
+  it.each(['0', '-3', '1.5', 'thirty', '30d', '36501'])('refuses RETENTION_DAYS=%s, naming the variable', (value) => {
+    expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(new RegExp(`^RETENTION_DAYS must be an integer from 1 to 36500, got "${value}"$`));
+  });
 });
 
 describe('isLoopbackHost', () => {
@@ -132,7 +144,8 @@ describe('loadConfig: Telegram', () => {
 
   it('is off without TELEGRAM_BOT_TOKEN, and long-polls Telegram with it', () => {
     expect(loadConfig({}).telegram).toBeNull();
-    expect(loadConfig({ TELEGRAM_BOT_TOKEN: TOKEN }).telegram).toEqual({ token: TOKEN, apiRoot: undefined, webhook: null, allowedUsers: null });
+    expect(loadConfig({ TELEGRAM_BOT_TOKEN: TOKEN }).telegram).toEqual({ token: TOKEN, apiRoot: undefined, webhook: null, allowedUsers: null, agentsFrom: null });
+    expect(loadConfig({ TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_AGENTS_FROM: 'ops' }).telegram?.agentsFrom).toBe('api:ops');
   });
 
   it('reads the API root (without a trailing slash), the webhook and the allowed users', () => {
@@ -147,6 +160,7 @@ describe('loadConfig: Telegram', () => {
       apiRoot: 'http://127.0.0.1:8081',
       webhook: { url: 'https://bot.example.test/telegram/hook', path: '/telegram/hook', secret: 'secret-token-0123456789' },
       allowedUsers: [42, 1234567890],
+      agentsFrom: null,
     });
   });
 
@@ -157,6 +171,7 @@ describe('loadConfig: Telegram', () => {
     [{ TELEGRAM_ALLOWED_USERS: '42,bob' }, /^TELEGRAM_ALLOWED_USERS must be .* got "bob"/],
     [{ TELEGRAM_ALLOWED_USERS: '42,,43' }, /^TELEGRAM_ALLOWED_USERS must be/],
     [{ TELEGRAM_ALLOWED_USERS: '0' }, /^TELEGRAM_ALLOWED_USERS must be/],
+    [{ TELEGRAM_AGENTS_FROM: 'api:ops' }, /^TELEGRAM_AGENTS_FROM must be the name of an API key/],
     [{ TELEGRAM_WEBHOOK_URL: 'telegram/hook', TELEGRAM_WEBHOOK_SECRET: WEBHOOK.TELEGRAM_WEBHOOK_SECRET }, /^TELEGRAM_WEBHOOK_URL must be an http\(s\) URL/],
     [{ TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/', TELEGRAM_WEBHOOK_SECRET: WEBHOOK.TELEGRAM_WEBHOOK_SECRET }, /path of its own/],
     [{ TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/api/chat', TELEGRAM_WEBHOOK_SECRET: WEBHOOK.TELEGRAM_WEBHOOK_SECRET }, /path of its own/],

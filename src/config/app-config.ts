@@ -7,6 +7,8 @@ export interface AppConfig {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseTarget;
+  /** Bound to an address other machines reach: no single-user mode, and no start without any API key. */
+  readonly requireApiKeys: boolean;
   /** Named SHA-256 hashes of the keys in API_KEYS (the keys themselves are not kept); empty means single-user mode. */
   readonly apiKeys: ReadonlyArray<ConfiguredApiKey>;
   readonly llm: LlmConfig;
@@ -20,12 +22,24 @@ export interface AppConfig {
   readonly bodyLimitBytes: number;
   /** How long SIGTERM waits for in-flight chat turns before closing the database. */
   readonly shutdownGraceMs: number;
+  /** Origins allowed to call the API from a browser (CORS); empty: none. */
+  readonly corsOrigins: readonly string[];
+  /** Requests per minute per API key (or per address without one); 0: no limit. */
+  readonly rateLimitPerMinute: number;
+  /** 0: no limit. */
+  readonly maxConversationsPerActor: number;
+  /** 0: no limit. */
+  readonly maxMessagesPerConversation: number;
+  /** `text` for people, `json` (one object per line) for log collectors. */
+  readonly logFormat: 'text' | 'json';
   /** A reply's generator must renew its lease within this; past it the reply is closed as failed. */
   readonly replyLeaseMs: number;
   /** How often a streaming reply's text is saved (what followers on other instances see). */
   readonly streamFlushMs: number;
   /** The Telegram bot; null when TELEGRAM_BOT_TOKEN is unset (the surface is off). */
   readonly telegram: TelegramConfig | null;
+  /** Conversations not updated for this many days are deleted in the background; null: kept forever. */
+  readonly retentionDays: number | null;
 }
 
 export interface TelegramConfig {
@@ -77,12 +91,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // "[::1]" is how people write IPv6 in URLs; listen() wants it bare.
   const host = (text(env, 'HOST') ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
   const apiKeys = parseApiKeys(text(env, 'API_KEYS'));
-  if (apiKeys.length === 0 && !isLoopbackHost(host)) {
-    throw new ConfigError(
-      `HOST=${host} is not a loopback address and API_KEYS is empty: refusing to serve every ` +
-        'caller as the single owner. Set API_KEYS=name:key,... or bind HOST=127.0.0.1.',
-    );
-  }
   const llm = parseLlm(env);
   const replyLeaseMs = integer(env, 'REPLY_LEASE_MS', 15_000, 1_000, 600_000);
   const streamFlushMs = integer(env, 'STREAM_FLUSH_MS', 200, 10, 10_000);
@@ -93,6 +101,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
+    requireApiKeys: !isLoopbackHost(host),
     database: parseDatabaseUrl(text(env, 'DATABASE_URL') ?? 'sqlite:data/chat.sqlite'),
     apiKeys,
     llm,
@@ -105,7 +114,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
     replyLeaseMs,
     streamFlushMs,
+    corsOrigins: parseOrigins(text(env, 'CORS_ORIGINS')),
+    // On a public address the API is rate limited unless told otherwise.
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', isLoopbackHost(host) && apiKeys.length === 0 ? 0 : 600, 0, 1_000_000),
+    maxConversationsPerActor: integer(env, 'MAX_CONVERSATIONS_PER_ACTOR', 10_000, 0, 100_000_000),
+    maxMessagesPerConversation: integer(env, 'MAX_MESSAGES_PER_CONVERSATION', 100_000, 0, 100_000_000),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['text', 'json'] as const, 'text'),
     telegram: parseTelegram(env),
+    retentionDays: optionalInteger(env, 'RETENTION_DAYS', 1, 36_500),
   };
 }
 
@@ -193,6 +209,24 @@ function parseTelegramIds(raw: string | undefined): ReadonlyArray<number> | null
   });
 }
 
+function parseOrigins(raw: string | undefined): string[] {
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim().replace(/\/+$/, '');
+    if (!/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) {
+      throw new ConfigError(`CORS_ORIGINS entries must be origins like https://app.example.com, got "${entry.trim()}"`);
+    }
+    return origin;
+  });
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const value = text(env, name);
+  if (value === undefined) return fallback;
+  if (!values.includes(value as T)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
 /** Summaries need a model that can summarize: on by default only with a real one. */
 function summaryMode(env: Env, llm: LlmConfig): 'rolling' | 'off' {
   const value = text(env, 'SUMMARY_MODE');
@@ -237,4 +271,9 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/** An integer setting that is off (null) unless set. */
+function optionalInteger(env: Env, name: string, min: number, max: number): number | null {
+  return text(env, name) === undefined ? null : integer(env, name, min, min, max);
 }

@@ -47,3 +47,8 @@ export class MessageNotFoundError extends ConversationError {
 export class ConversationStateError extends ConversationError {
   readonly code = 'conversation_state';
 }
+
+/** A configured limit would be exceeded (conversations per actor, messages per conversation). */
+export class LimitReachedError extends ConversationError {
+  readonly code = 'limit_reached';
+}

@@ -6,12 +6,13 @@ import { Thread } from '../conversations/thread.entity.js';
 import { Summary } from '../conversations/summary.entity.js';
 import { ConversationTag } from '../conversations/conversation-tag.entity.js';
 import { Agent } from '../agents/agent.entity.js';
+import { ApiKey } from '../actor-auth/api-key.entity.js';
 import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.js';
 import { configurePgDriver } from './postgres-setup.js';
 
-export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey];
+export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey];
 
 /**
  * One definition of the data source, shared by the application and the TypeORM CLI

@@ -1,22 +1,13 @@
-import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
-import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { useAppWithFakeModel } from '../support/app-fixture.js';
+import { ALICE_KEY, auth, BOB_KEY, type TestApp } from '../support/test-app.js';
 
 describe('agents', () => {
+  const fixture = useAppWithFakeModel({ SYSTEM_PROMPT: 'Operator policy.' });
   let fake: FakeOpenAiServer;
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
-
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fake.url, env: { SYSTEM_PROMPT: 'Operator policy.' } });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    tmp.remove();
-  });
-  beforeEach(() => fake.reset());
+  // The fixture is filled in by its own beforeAll, which runs first.
+  beforeAll(() => ({ fake, app: t } = fixture));
 
   const as = (key: string) => ({
     post: (path: string, body: object = {}) => t.http().post(path).set(auth(key)).send(body),

@@ -1,26 +1,13 @@
-import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
-import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { useAppWithFakeModel } from '../support/app-fixture.js';
+import { ALICE_KEY, auth, type TestApp } from '../support/test-app.js';
 
 describe('POST /api/chat (multi-turn memory through the openai SDK)', () => {
+  const fixture = useAppWithFakeModel({ SYSTEM_PROMPT: 'You are a careful assistant.' });
   let fake: FakeOpenAiServer;
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
-
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    tmp = tempDir();
-    t = await startTestApp({
-      dbPath: `${tmp.dir}/chat.sqlite`,
-      llmBaseUrl: fake.url,
-      env: { SYSTEM_PROMPT: 'You are a careful assistant.' },
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    tmp.remove();
-  });
-  beforeEach(() => fake.reset());
+  // The fixture is filled in by its own beforeAll, which runs first.
+  beforeAll(() => ({ fake, app: t } = fixture));
 
   const chat = (body: object) => t.http().post('/api/chat').set(auth(ALICE_KEY)).send(body);
 

@@ -1,6 +1,7 @@
-import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { useAppWithFakeModel } from '../support/app-fixture.js';
 import { deltaText, openEventStream } from '../support/sse-client.js';
-import { ALICE_KEY, auth, BOB_KEY, DIALECT, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import { ALICE_KEY, auth, BOB_KEY, DIALECT, startTestApp, type TestApp } from '../support/test-app.js';
 
 function deferred() {
   let resolve!: () => void;
@@ -9,23 +10,15 @@ function deferred() {
 }
 
 describe('Idempotency-Key on POST /api/chat and /api/chat/stream', () => {
+  const fixture = useAppWithFakeModel({ STREAM_FLUSH_MS: '30' });
   let fake: FakeOpenAiServer;
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
   let base: string;
-
+  // The fixture is filled in by its own beforeAll, which runs first.
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fake.url, env: { STREAM_FLUSH_MS: '30' } });
+    ({ fake, app: t } = fixture);
     base = await t.url();
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    tmp.remove();
-  });
-  beforeEach(() => fake.reset());
 
   const chat = (key: string, body: object, apiKey = ALICE_KEY, app = t) =>
     app.http().post('/api/chat').set(auth(apiKey)).set('Idempotency-Key', key).send(body);

@@ -1,23 +1,14 @@
-import { FakeOpenAiServer, type Behaviour } from '../fakes/fake-openai-server.js';
-import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import type { Behaviour, FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { useAppWithFakeModel } from '../support/app-fixture.js';
+import { ALICE_KEY, auth, startTestApp, type TestApp } from '../support/test-app.js';
 
 /** A failed model call is reported (502/504), the user message stays stored, nothing else is faked. */
 describe('model failures', () => {
+  const fixture = useAppWithFakeModel({ LLM_TIMEOUT_MS: '400' });
   let fake: FakeOpenAiServer;
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
-
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fake.url, env: { LLM_TIMEOUT_MS: '400' } });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    tmp.remove();
-  });
-  beforeEach(() => fake.reset());
+  // The fixture is filled in by its own beforeAll, which runs first.
+  beforeAll(() => ({ fake, app: t } = fixture));
 
   const chat = (body: object) => t.http().post('/api/chat').set(auth(ALICE_KEY)).send(body);
   const messages = async (id: string) =>
@@ -68,7 +59,7 @@ describe('model failures', () => {
 
   it('bounds the whole call, retries included, by LLM_TIMEOUT_MS', async () => {
     const retrying = await startTestApp({
-      dbPath: `${tmp.dir}/retry.sqlite`,
+      dbPath: `${fixture.dir}/retry.sqlite`,
       llmBaseUrl: fake.url,
       env: { LLM_TIMEOUT_MS: '600', LLM_MAX_RETRIES: '5' },
     });
@@ -85,7 +76,7 @@ describe('model failures', () => {
 
   it('retries a 429 and succeeds when the model recovers', async () => {
     const retrying = await startTestApp({
-      dbPath: `${tmp.dir}/recover.sqlite`,
+      dbPath: `${fixture.dir}/recover.sqlite`,
       llmBaseUrl: fake.url,
       env: { LLM_TIMEOUT_MS: '10000', LLM_MAX_RETRIES: '2' },
     });

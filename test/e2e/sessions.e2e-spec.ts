@@ -1,23 +1,14 @@
-import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { useAppWithFakeModel } from '../support/app-fixture.js';
 import { deltaText, openEventStream } from '../support/sse-client.js';
-import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import { ALICE_KEY, auth, BOB_KEY, type TestApp } from '../support/test-app.js';
 
 describe('session state, threads and the update_state tool', () => {
+  const fixture = useAppWithFakeModel();
   let fake: FakeOpenAiServer;
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
-
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fake.url });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    tmp.remove();
-  });
-  beforeEach(() => fake.reset());
+  // The fixture is filled in by its own beforeAll, which runs first.
+  beforeAll(() => ({ fake, app: t } = fixture));
 
   const http = () => t.http();
   const newConversation = async (body: object = {}) =>

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { LoggerService } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
@@ -44,16 +45,24 @@ export function tempDir(): { dir: string; remove: () => void } {
  * The real application (real pipes, guards, filters, migrations) on a real SQLite file.
  * `env` overrides the defaults: two API keys (alice, bob) and the model at `llmBaseUrl`.
  */
-export async function startTestApp(options: { dbPath: string; llmBaseUrl?: string; env?: Record<string, string> }): Promise<TestApp> {
+export async function startTestApp(options: {
+  dbPath: string;
+  llmBaseUrl?: string;
+  env?: Record<string, string>;
+  /** Receives the app's log lines (silent by default). */
+  logger?: LoggerService;
+}): Promise<TestApp> {
   const config = loadConfig({
     DATABASE_URL: databaseUrlFor(options.dbPath),
     API_KEYS: `alice:${ALICE_KEY},bob:${BOB_KEY}`,
+    // Tests send many requests a minute; the limiter has tests of its own.
+    RATE_LIMIT_PER_MINUTE: '0',
     ...(options.llmBaseUrl
       ? { LLM_BASE_URL: options.llmBaseUrl, LLM_API_KEY: 'sk-test-secret', LLM_MODEL: 'fake-model', LLM_MAX_RETRIES: '0', SUMMARY_MODE: 'off' }
       : {}),
     ...options.env,
   });
-  const app = await createHttpApp(config, { logger: false });
+  const app = await createHttpApp(config, { logger: options.logger ?? false });
   await app.init();
   return {
     app,

@@ -1,0 +1,32 @@
+import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { startTestApp, tempDir, type TestApp } from './test-app.js';
+
+export interface AppFixture {
+  /** The fake model server; reset before each test. */
+  readonly fake: FakeOpenAiServer;
+  readonly app: TestApp;
+  readonly dir: string;
+}
+
+/**
+ * The usual set-up of a suite: a fake OpenAI-compatible server, a temp database and the real
+ * app talking to both, started once for the suite and torn down after it. Call it inside a
+ * `describe`; the fields are filled in by `beforeAll`.
+ */
+export function useAppWithFakeModel(env: Record<string, string> = {}): AppFixture {
+  const fixture = {} as { fake: FakeOpenAiServer; app: TestApp; dir: string; remove: () => void };
+  beforeAll(async () => {
+    fixture.fake = await FakeOpenAiServer.start();
+    const tmp = tempDir();
+    fixture.dir = tmp.dir;
+    fixture.remove = tmp.remove;
+    fixture.app = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fixture.fake.url, env });
+  });
+  afterAll(async () => {
+    await fixture.app?.close();
+    await fixture.fake?.close();
+    fixture.remove?.();
+  });
+  beforeEach(() => fixture.fake.reset());
+  return fixture;
+}
