@@ -3,8 +3,10 @@ import { ActorAuthModule } from './actor-auth/actor-auth.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { RetentionModule } from './retention/retention.module.js';
 import { HttpSurfaceModule } from './surfaces/http/http.module.js';
 import { TelegramSurfaceModule } from './surfaces/telegram/telegram.module.js';
+import { WebSurfaceModule } from './surfaces/web/web.module.js';
 
 /** Wires the domains and the surfaces enabled by configuration. */
 @Module({})
@@ -16,7 +18,9 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(config.database),
         ActorAuthModule,
+        RetentionModule,
         HttpSurfaceModule,
+        WebSurfaceModule,
         ...(config.telegram ? [TelegramSurfaceModule] : []),
       ],
     };

@@ -7,6 +7,8 @@ import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 
 /** At most this many messages are folded per model call; a longer backlog takes several calls. */
 export const FOLD_BATCH = 40;
+/** At most this many tokens of messages per fold, so a batch always fits a small model. */
+export const FOLD_MAX_TOKENS = 3_000;
 /** Upper bound on the summary's length, in tokens. */
 export const SUMMARY_MAX_TOKENS = 600;
 
@@ -42,7 +44,8 @@ export class Summarizer implements BeforeApplicationShutdown {
     const key = `${turn.conversation.id}/${turn.thread.name}`;
     if (this.running.has(key)) return;
     const work = this.fold(turn.conversation.id, turn.thread.name, outsideBefore, turn.model)
-      .catch((error: Error) => this.logger.warn(`Summary of ${key} failed (retried after the next turn): ${error.message}`))
+      // The error's text may quote the model server (and so the conversation): log its kind only.
+      .catch((error: Error & { code?: string }) => this.logger.warn(`Summary of ${key} failed (retried after the next turn): ${error.code ?? error.name}`))
       .finally(() => this.running.delete(key));
     this.running.set(key, work);
   }
@@ -62,7 +65,8 @@ export class Summarizer implements BeforeApplicationShutdown {
     for (let batch = 0; batch < 25; batch++) {
       const pending = await this.summaries.pendingFold(conversationId, thread, outsideBefore, FOLD_BATCH);
       if (!pending) return;
-      const { previous, messages } = pending;
+      const { previous } = pending;
+      const messages = withinTokens(pending.messages, FOLD_MAX_TOKENS);
       const transcript = messages.map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.content}`).join('\n\n');
       const completion = await this.llm.complete({
         model,
@@ -88,4 +92,16 @@ export class Summarizer implements BeforeApplicationShutdown {
       if (!written) return; // another instance folded these messages first
     }
   }
+}
+
+/** The first messages whose token counts add up to at most `max` (always at least one). */
+function withinTokens<T extends { tokens: number | null; content: string }>(messages: readonly T[], max: number): T[] {
+  const kept: T[] = [];
+  let total = 0;
+  for (const m of messages) {
+    total += m.tokens ?? Math.ceil(m.content.length / 4);
+    if (kept.length > 0 && total > max) break;
+    kept.push(m);
+  }
+  return kept;
 }

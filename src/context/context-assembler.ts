@@ -46,7 +46,8 @@ export class ContextAssembler {
     const system = [agent?.systemPrompt, this.config.systemPrompt, sources.thread?.systemPrompt, stateMessage(sources.state, this.usesStateTool(agent))]
       .filter((p): p is string => typeof p === 'string' && p.trim() !== '')
       .map((content) => ({ content, tokens: this.tokens.countCached(content, model) }));
-    const summary = sources.summary
+    // With SUMMARY_MODE=off a summary made earlier is no longer kept up to date, so it is not sent either.
+    const summary = sources.summary && this.config.summaryMode === 'rolling'
       ? (() => {
           const content = summaryMessage(sources.summary.content);
           return { content, tokens: this.tokens.countCached(content, model), coversSeq: sources.summary.coversSeq };

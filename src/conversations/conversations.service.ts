@@ -6,6 +6,7 @@ import { AgentsService } from '../agents/agents.service.js';
 import type { Conversation, ConversationState } from './conversation.entity.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
 import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError } from './conversation.errors.js';
+import { ConversationLimits } from './conversation-limits.js';
 import { ConversationSearchRepository, type SearchHit } from './conversation-search.repository.js';
 import { ConversationsRepository, type ListFilters } from './conversations.repository.js';
 import type { Message } from './message.entity.js';
@@ -13,6 +14,7 @@ import { ownedConversation } from './ownership.js';
 import { isJsonObject, mergePatch, validState } from './state.js';
 import type { Summary } from './summary.entity.js';
 import { MAIN_THREAD, type Thread } from './thread.entity.js';
+import { normalizeTags } from './tags.js';
 import { titleFromMessage, UNTITLED } from './title.js';
 
 export interface ConversationDetail {
@@ -28,11 +30,6 @@ export interface ConversationChanges {
   readonly archived?: boolean;
   readonly pinned?: boolean;
   readonly tags?: readonly string[];
-}
-
-/** Tags are trimmed and lower-cased; duplicates collapse. */
-function normalizeTags(tags: readonly string[]): string[] {
-  return [...new Set(tags.map((t) => t.trim().toLowerCase()).filter(Boolean))].sort();
 }
 
 export interface ConversationPage {
@@ -52,6 +49,7 @@ export class ConversationsService {
     private readonly repo: ConversationsRepository,
     private readonly agents: AgentsService,
     private readonly searchRepo: ConversationSearchRepository,
+    private readonly limits: ConversationLimits,
   ) {}
 
   /**
@@ -63,6 +61,7 @@ export class ConversationsService {
     const state = input.state === undefined ? {} : validState(input.state);
     return this.db.transaction(async (em) => {
       const agent = input.agentId ? await this.agents.usableIn(em, actor, input.agentId) : null;
+      await this.limits.assertRoomForConversation(em, actor);
       return this.repo.insertConversation(em, actor.id, title ?? UNTITLED, new Date(), { agentId: agent?.id ?? null, state });
     });
   }

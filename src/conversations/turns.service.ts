@@ -8,7 +8,9 @@ import { ContextAssembler } from '../context/context-assembler.js';
 import type { PlannedContext } from '../context/context-planner.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { Conversation } from './conversation.entity.js';
+import { ConversationLimits } from './conversation-limits.js';
 import {
+  LimitReachedError,
   ConversationBusyError,
   ConversationNotFoundError,
   ConversationStateError,
@@ -83,6 +85,7 @@ export class TurnsService {
     private readonly repo: ConversationsRepository,
     private readonly agents: AgentsService,
     private readonly assembler: ContextAssembler,
+    private readonly limits: ConversationLimits,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -104,6 +107,7 @@ export class TurnsService {
         }
         agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
         await this.refuseIfBusy(em, conversation.id, threadName, now);
+        this.assertRoomForTurn(conversation);
         // A conversation created empty and untitled takes its title from its first message.
         if (conversation.lastSeq === 0 && conversation.title === UNTITLED) {
           conversation.title = titleFromMessage(request.content);
@@ -111,6 +115,7 @@ export class TurnsService {
         }
       } else {
         agent = request.agentId ? await this.agents.usableIn(em, actor, request.agentId) : null;
+        await this.limits.assertRoomForConversation(em, actor);
         conversation = await this.repo.insertConversation(em, actor.id, titleFromMessage(request.content), now, { agentId: agent?.id ?? null });
       }
       const model = agent?.model ?? defaultModel;
@@ -212,9 +217,18 @@ export class TurnsService {
         newMessage: null,
       });
       const oldest = context.oldestIncludedSeq ?? conversation.lastSeq + 1;
-      const outsideWindow = await this.repo.countReplayableBefore(em, conversation.id, threadName, oldest);
+      // Older than what is sent, less those that were in the window but did not fit the budget.
+      const outsideWindow = (await this.repo.countReplayableBefore(em, conversation.id, threadName, oldest)) - context.omittedForBudget;
       return { model, encoding: this.assembler.encodingName(model), context, outsideWindow, summaryCoversSeq: summary?.coversSeq ?? null };
     });
+  }
+
+  /** A turn adds two messages: refuse it when that would pass MAX_MESSAGES_PER_CONVERSATION. */
+  private assertRoomForTurn(conversation: Conversation): void {
+    const max = this.config.maxMessagesPerConversation;
+    if (max > 0 && conversation.lastSeq + 2 > max) {
+      throw new LimitReachedError(`This conversation has reached the limit of ${max} messages (MAX_MESSAGES_PER_CONVERSATION); start a new one`);
+    }
   }
 
   private placeholder(thread: string, model: string, now: Date): NewMessage {
@@ -332,6 +346,7 @@ export class TurnsService {
     if (typeof content !== 'string' || content.trim() === '') {
       throw new InvalidInputError('message must not be empty');
     }
+    if (content.includes('\u0000')) throw new InvalidInputError('message must not contain NUL characters');
     if (content.length > this.config.maxMessageChars) {
       throw new InvalidInputError(
         `message is ${content.length} characters long; the limit is ${this.config.maxMessageChars} (MAX_MESSAGE_CHARS)`,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { RateLimitGuard } from './hardening/rate-limit.guard.js';
 import { ChatModule } from '../../chat/chat.module.js';
 import { ConversationsModule } from '../../conversations/conversations.module.js';
 import { AgentsModule } from '../../agents/agents.module.js';
@@ -10,7 +11,9 @@ import { ChatController } from './controllers/chat.controller.js';
 import { ConversationStateController } from './controllers/conversation-state.controller.js';
 import { ConversationsController } from './controllers/conversations.controller.js';
 import { HealthController } from './controllers/health.controller.js';
+import { MeController } from './controllers/me.controller.js';
 import { MessagesController } from './controllers/messages.controller.js';
+import { PortabilityController } from './controllers/portability.controller.js';
 import { HttpErrorFilter } from './errors/http-error.filter.js';
 import { HttpDrain } from './http-drain.js';
 import { IdempotentChat } from './idempotency/idempotent-chat.js';
@@ -19,7 +22,7 @@ import { IdempotencyModule } from '../../idempotency/idempotency.module.js';
 /** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
 @Module({
   imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule],
-  controllers: [ChatController, ConversationsController, ConversationStateController, MessagesController, AgentsController, UsageController, HealthController],
-  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, HttpDrain, IdempotentChat],
+  controllers: [ChatController, PortabilityController, ConversationsController, ConversationStateController, MessagesController, AgentsController, UsageController, MeController, HealthController],
+  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, HttpDrain, IdempotentChat],
 })
 export class HttpSurfaceModule {}

@@ -19,6 +19,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('messages', 'Follow or stop a reply being generated')
     .addTag('state', "A conversation's session state")
     .addTag('agents', 'Named system prompts, model settings and tools for conversations')
+    .addTag('usage', "The caller's token usage")
+    .addTag('account', 'Everything of the caller: export it, or erase it')
     .addTag('health', 'Liveness and database check')
     .addGlobalResponse({ status: 503, description: 'The server is shutting down (Retry-After: 5); retry shortly', type: ErrorDto })
     .build();

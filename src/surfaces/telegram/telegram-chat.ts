@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Bot, Context } from 'grammy';
 import { ChatTurnFailedError } from '../../chat/chat.errors.js';
 import { ChatService } from '../../chat/chat.service.js';
-import { ConversationBusyError, ConversationNotFoundError, InvalidInputError } from '../../conversations/conversation.errors.js';
+import { ContextOverBudgetError } from '../../context/context-planner.js';
+import { ConversationBusyError, ConversationNotFoundError, InvalidInputError, LimitReachedError } from '../../conversations/conversation.errors.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
 import { sendText, whileTyping } from './replies.js';
 import { actorOfChat, promptText } from './routing.js';
@@ -60,7 +61,8 @@ export class TelegramChat {
       return TEXTS.apology;
     }
     if (error instanceof ConversationBusyError) return TEXTS.busy;
-    if (error instanceof InvalidInputError) return `Sorry: ${error.message}.`;
+    if (error instanceof InvalidInputError || error instanceof LimitReachedError) return `Sorry: ${error.message}.`;
+    if (error instanceof ContextOverBudgetError) return `Sorry, that message is too long for me: ${error.message}.`;
     // The current conversation was deleted between finding it and using it (another instance).
     if (error instanceof ConversationNotFoundError) return TEXTS.failure;
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));

@@ -72,7 +72,8 @@ export class ConversationsController {
   async list(@CurrentActor() actor: Actor, @Query() query: ListConversationsQueryDto): Promise<ConversationPageDto> {
     const limit = query.limit ?? 20;
     if (query.q !== undefined) {
-      if (query.cursor !== undefined) throw new BadRequestException('cursor cannot be combined with q: search answers one ranked page');
+      const combined = (['cursor', 'agentId', 'archived', 'pinned', 'tag'] as const).filter((k) => query[k] !== undefined);
+      if (combined.length) throw new BadRequestException(`${combined.join(', ')} cannot be combined with q: search answers one ranked page over all conversations`);
       const hits = await this.conversations.search(actor, query.q, limit);
       return {
         items: hits.map((h) => ({ ...toConversationSummary(h.conversation), snippet: h.snippet, messageId: h.messageId })),

@@ -20,9 +20,16 @@ export class UsageController {
   @ApiOkResponse({ type: UsageReportDto })
   @ApiErrors([400, 401, 404])
   async report(@CurrentActor() actor: Actor, @Query() query: UsageQueryDto): Promise<UsageReportDto> {
-    const to = query.to ? new Date(query.to) : new Date();
-    const from = query.from ? new Date(query.from) : new Date(to.getTime() - 30 * DAY_MS);
+    const to = query.to ? utc(query.to) : new Date();
+    const from = query.from ? utc(query.from) : new Date(to.getTime() - 30 * DAY_MS);
     const report = await this.usage.report(actor, { from, to, agentId: agentFilter(query.agentId) });
     return { from: from.toISOString(), to: to.toISOString(), ...report, byModel: [...report.byModel], byDay: [...report.byDay] };
   }
+}
+
+/** ISO dates and date-times without an offset are UTC here, whatever the server's time zone. */
+function utc(value: string): Date {
+  const hasTime = value.includes('T');
+  const hasOffset = /([zZ]|[+-]\d\d(:?\d\d)?)$/.test(value);
+  return new Date(hasTime && !hasOffset ? `${value}Z` : value);
 }

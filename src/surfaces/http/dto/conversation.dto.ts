@@ -18,6 +18,7 @@ import {
 import type { Conversation } from '../../../conversations/conversation.entity.js';
 import { MESSAGE_ROLES, MESSAGE_STATUSES, type Message } from '../../../conversations/message.entity.js';
 import type { Summary } from '../../../conversations/summary.entity.js';
+import { MAX_TAG_CHARS, MAX_TAGS } from '../../../conversations/tags.js';
 import type { Thread } from '../../../conversations/thread.entity.js';
 import { THREAD_PATTERN } from './chat.dto.js';
 
@@ -69,6 +70,7 @@ export class ListConversationsQueryDto extends AgentFilterQueryDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @Matches(/^[^\u0000]*$/, { message: 'q must not contain NUL characters' })
   q?: string;
 
   @ApiPropertyOptional({ description: 'true: only archived conversations (hidden by default).', type: Boolean })
@@ -87,6 +89,7 @@ export class ListConversationsQueryDto extends AgentFilterQueryDto {
   @IsOptional()
   @IsString()
   @MaxLength(50)
+  @Matches(/^[^\u0000]*$/, { message: 'tag must not contain NUL characters' })
   tag?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
@@ -108,20 +111,20 @@ export class UpdateConversationDto {
   @ApiPropertyOptional({ description: 'New title (60 characters kept).' })
   @IsOptional()
   @IsString()
-  @IsNotEmpty()
+  @Matches(/\S/, { message: 'title must not be blank' })
   @MaxLength(1000)
   title?: string;
 
   @ApiPropertyOptional() @IsOptional() @IsBoolean() archived?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() pinned?: boolean;
 
-  @ApiPropertyOptional({ type: [String], maxItems: 20, description: 'Replaces the tags (each 1-50 characters; stored lower-case).' })
+  @ApiPropertyOptional({ type: [String], maxItems: MAX_TAGS, description: `Replaces the tags (each 1-${MAX_TAG_CHARS} characters; stored lower-case).` })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(20)
+  @ArrayMaxSize(MAX_TAGS)
   @IsString({ each: true })
-  @IsNotEmpty({ each: true })
-  @MaxLength(50, { each: true })
+  @Matches(/\S/, { each: true, message: 'tags must not be blank' })
+  @MaxLength(MAX_TAG_CHARS, { each: true })
   tags?: string[];
 }
 
@@ -228,6 +231,8 @@ export class RunningSummaryDto {
   @ApiProperty({ description: 'The summary covers every message of the thread up to this seq.' }) coversSeq: number;
   @ApiProperty() tokens: number;
   @ApiProperty() model: string;
+  @ApiProperty({ description: 'Prompt tokens of all the folds that made this summary.' }) promptTokens: number;
+  @ApiProperty({ description: 'Completion tokens of those folds.' }) completionTokens: number;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
@@ -278,7 +283,15 @@ export function toConversationDetail(detail: {
     ...toConversationSummary(c),
     state: c.state ?? {},
     summary: summary
-      ? { content: summary.content, coversSeq: summary.coversSeq, tokens: summary.tokens, model: summary.model, updatedAt: summary.updatedAt.toISOString() }
+      ? {
+          content: summary.content,
+          coversSeq: summary.coversSeq,
+          tokens: summary.tokens,
+          model: summary.model,
+          promptTokens: summary.promptTokens,
+          completionTokens: summary.completionTokens,
+          updatedAt: summary.updatedAt.toISOString(),
+        }
       : null,
     usage: detail.usage ?? { promptTokens: 0, completionTokens: 0 },
     threads: threads.map((t) => ({

@@ -9,8 +9,10 @@ import {
   ConversationStateError,
   ForbiddenConversationError,
   InvalidInputError,
+  LimitReachedError,
   MessageNotFoundError,
 } from '../../../conversations/conversation.errors.js';
+import { ImportRejectedError } from '../../../conversations/export-format.js';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../../idempotency/idempotency.errors.js';
 import { sendError } from './error-body.js';
 
@@ -29,10 +31,11 @@ export function httpErrorOf(error: unknown): HttpError | null {
   }
   if (error instanceof ForbiddenConversationError) return { status: HttpStatus.FORBIDDEN, message: 'This conversation belongs to another actor' };
   if (error instanceof InvalidInputError) return { status: HttpStatus.BAD_REQUEST, message: error.message };
+  if (error instanceof ImportRejectedError) return { status: HttpStatus.BAD_REQUEST, message: error.message, extra: { problems: error.problems } };
   if (error instanceof ConversationBusyError) {
     return { status: HttpStatus.CONFLICT, message: error.message, extra: { conversationId: error.conversationId, messageId: error.messageId } };
   }
-  if (error instanceof ConversationStateError || error instanceof IdempotencyKeyInProgressError) {
+  if (error instanceof ConversationStateError || error instanceof IdempotencyKeyInProgressError || error instanceof LimitReachedError) {
     return { status: HttpStatus.CONFLICT, message: error.message };
   }
   if (error instanceof ContextOverBudgetError) return { status: HttpStatus.BAD_REQUEST, message: error.message, extra: { ...error.details } };

@@ -1,0 +1,163 @@
+import { Injectable } from '@nestjs/common';
+import { In, type EntityManager } from 'typeorm';
+import { Agent } from '../agents/agent.entity.js';
+import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
+import { ConversationTag } from './conversation-tag.entity.js';
+import { Conversation } from './conversation.entity.js';
+import { Message } from './message.entity.js';
+import { Summary } from './summary.entity.js';
+import { Thread } from './thread.entity.js';
+
+/** Rows per multi-row INSERT: well under the bound-parameter limits of SQLite and PostgreSQL. */
+const INSERT_CHUNK = 200;
+
+/** A conversation row to insert whole (an import or a fork). */
+export type ConversationRow = Pick<
+  Conversation,
+  'id' | 'actor' | 'title' | 'agentId' | 'state' | 'archived' | 'pinned' | 'lastSeq' | 'createdAt' | 'updatedAt'
+>;
+
+/** A message row to insert whole, as stored (never `streaming`: no lease, no stop request). */
+export type MessageRow = Pick<
+  Message,
+  | 'id'
+  | 'conversationId'
+  | 'seq'
+  | 'thread'
+  | 'role'
+  | 'content'
+  | 'tokens'
+  | 'status'
+  | 'model'
+  | 'promptTokens'
+  | 'completionTokens'
+  | 'versions'
+  | 'toolCalls'
+  | 'errorStatus'
+  | 'errorMessage'
+  | 'createdAt'
+>;
+
+/** What erasing a batch of conversations removed with them. */
+export interface ConversationContents {
+  readonly messages: number;
+  readonly threads: number;
+  readonly summaries: number;
+  readonly tags: number;
+}
+
+/**
+ * TypeORM access for exports, imports, forks and erasing an actor's data. Every query that
+ * selects by actor filters on it in the query itself; whole-conversation inserts skip the
+ * reload of defaults (every column is given).
+ */
+@Injectable()
+export class PortabilityRepository {
+  /** All the actor's conversation ids (archived included), most recently updated first. */
+  async conversationIdsOf(em: EntityManager, actor: string): Promise<string[]> {
+    const rows = await em
+      .createQueryBuilder(Conversation, 'c')
+      .select('c.id', 'id')
+      .where('c.actor = :actor', { actor })
+      .orderBy('c.updated_at', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
+  }
+
+  tagsOf(em: EntityManager, conversationId: string): Promise<string[]> {
+    return em
+      .find(ConversationTag, { where: { conversationId }, order: { tag: 'ASC' } })
+      .then((rows) => rows.map((r) => r.tag));
+  }
+
+  summariesOf(em: EntityManager, conversationId: string): Promise<Summary[]> {
+    return em.find(Summary, { where: { conversationId }, order: { thread: 'ASC' } });
+  }
+
+  /** Every message with `seq` up to `lastSeq` (all threads), in order. */
+  messagesUpTo(em: EntityManager, conversationId: string, lastSeq: number): Promise<Message[]> {
+    return em
+      .createQueryBuilder(Message, 'm')
+      .where('m.conversation_id = :conversationId', { conversationId })
+      .andWhere('m.seq <= :lastSeq', { lastSeq })
+      .orderBy('m.seq', 'ASC')
+      .getMany();
+  }
+
+  findAgent(em: EntityManager, id: string): Promise<Agent | null> {
+    return em.findOne(Agent, { where: { id } });
+  }
+
+  async insertConversation(em: EntityManager, row: ConversationRow): Promise<void> {
+    await em.createQueryBuilder().insert().into(Conversation).values(row).updateEntity(false).execute();
+  }
+
+  async insertThreads(em: EntityManager, rows: ReadonlyArray<Pick<Thread, 'conversationId' | 'name' | 'systemPrompt' | 'createdAt' | 'updatedAt'>>): Promise<void> {
+    await this.insertChunked(em, Thread, rows);
+  }
+
+  async insertMessages(em: EntityManager, rows: readonly MessageRow[]): Promise<void> {
+    const full = rows.map((r) => ({ ...r, leaseUntil: null, cancelRequestedAt: null }));
+    await this.insertChunked(em, Message, full);
+  }
+
+  async insertSummaries(em: EntityManager, rows: readonly Summary[]): Promise<void> {
+    await this.insertChunked(em, Summary, rows);
+  }
+
+  async insertTags(em: EntityManager, conversationId: string, tags: readonly string[]): Promise<void> {
+    await this.insertChunked(
+      em,
+      ConversationTag,
+      tags.map((tag) => ({ conversationId, tag })),
+    );
+  }
+
+  /** Up to `limit` of the actor's conversation ids, for erasing in batches. */
+  async someConversationIdsOf(em: EntityManager, actor: string, limit: number): Promise<string[]> {
+    const rows = await em
+      .createQueryBuilder(Conversation, 'c')
+      .select('c.id', 'id')
+      .where('c.actor = :actor', { actor })
+      .orderBy('c.id', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
+  }
+
+  /** What these conversations hold, counted before they are deleted (the cascade does not say). */
+  async contentsOf(em: EntityManager, conversationIds: readonly string[]): Promise<ConversationContents> {
+    if (conversationIds.length === 0) return { messages: 0, threads: 0, summaries: 0, tags: 0 };
+    const where = { conversationId: In([...conversationIds]) };
+    return {
+      messages: await em.count(Message, { where }),
+      threads: await em.count(Thread, { where }),
+      summaries: await em.count(Summary, { where }),
+      tags: await em.count(ConversationTag, { where }),
+    };
+  }
+
+  /** Deletes these conversations of the actor (their rows go with them by cascade); returns how many. */
+  async deleteConversations(em: EntityManager, actor: string, conversationIds: readonly string[]): Promise<number> {
+    if (conversationIds.length === 0) return 0;
+    const result = await em.delete(Conversation, { id: In([...conversationIds]), actor });
+    return result.affected ?? 0;
+  }
+
+  async deleteAgents(em: EntityManager, actor: string): Promise<number> {
+    return (await em.delete(Agent, { actor })).affected ?? 0;
+  }
+
+  async deleteIdempotencyKeys(em: EntityManager, actor: string): Promise<number> {
+    return (await em.delete(IdempotencyKey, { actor })).affected ?? 0;
+  }
+
+  private async insertChunked<T extends object>(em: EntityManager, entity: new () => T, rows: readonly object[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const chunk = rows.slice(i, i + INSERT_CHUNK);
+      // The rows are complete entities; TypeORM's deep-partial type cannot follow their JSON columns.
+      await em.createQueryBuilder().insert().into(entity).values(chunk as never).updateEntity(false).execute();
+    }
+  }
+}

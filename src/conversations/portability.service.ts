@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Actor } from '../actor-auth/actor.js';
+import { AgentsService } from '../agents/agents.service.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { DatabaseService } from '../database/database.service.js';
+import { ConversationLimits } from './conversation-limits.js';
+import { Conversation } from './conversation.entity.js';
+import { ConversationBusyError, LimitReachedError, MessageNotFoundError } from './conversation.errors.js';
+import { ConversationsRepository } from './conversations.repository.js';
+import {
+  ACCOUNT_EXPORT_FORMAT,
+  EXPORT_VERSION,
+  exportAgent,
+  exportConversation,
+  parseConversationExport,
+  type AccountExport,
+  type ConversationExport,
+} from './export-format.js';
+import { renderMarkdown } from './export-markdown.js';
+import { ownedConversation } from './ownership.js';
+import { PortabilityRepository, type MessageRow } from './portability.repository.js';
+import { TITLE_MAX_CHARS } from './title.js';
+import { TurnsService } from './turns.service.js';
+
+/** Conversations erased per transaction, so that erasing a large account never holds the database for long. */
+export const ERASE_BATCH = 500;
+
+/** What erasing an actor's data removed. */
+export interface ErasedData {
+  readonly conversations: number;
+  readonly messages: number;
+  readonly threads: number;
+  readonly summaries: number;
+  readonly tags: number;
+  readonly agents: number;
+  readonly idempotencyKeys: number;
+}
+
+/** What a forked reply still being generated elsewhere in the conversation becomes in the fork. */
+const FORKED_WHILE_STREAMING = { status: 502, message: 'The reply was still being generated when the conversation was forked' };
+
+/**
+ * Conversations leaving and entering the service, and an actor's data as a whole: export (JSON
+ * or Markdown), import, fork, the account export and erasure. Promises: every read and write
+ * is the caller's own (another actor's conversation is ForbiddenConversationError, another
+ * actor's agent AgentNotFoundError); an import or a fork is one transaction (all or nothing)
+ * and always gets new ids.
+ */
+@Injectable()
+export class PortabilityService {
+  constructor(
+    private readonly db: DatabaseService,
+    private readonly conversations: ConversationsRepository,
+    private readonly repo: PortabilityRepository,
+    private readonly agents: AgentsService,
+    private readonly turns: TurnsService,
+    private readonly limits: ConversationLimits,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** One conversation of the actor in the export format (version 1). */
+  exportConversation(actor: Actor, id: string): Promise<ConversationExport> {
+    return this.db.read(async (em) => this.exportIn(em, actor, await ownedConversation(this.conversations, em, actor, id), new Date()));
+  }
+
+  /** The same, as a Markdown transcript. */
+  async exportMarkdown(actor: Actor, id: string): Promise<{ title: string; text: string }> {
+    const doc = await this.exportConversation(actor, id);
+    return { title: doc.conversation.title, text: renderMarkdown(doc) };
+  }
+
+  /**
+   * Everything of the actor: its agents and every conversation (archived included), one unit
+   * of work per conversation so a large account does not hold the database. A conversation
+   * deleted meanwhile is left out. Idempotency keys (stored answers of retried requests) are
+   * not part of it.
+   */
+  async exportAccount(actor: Actor): Promise<AccountExport> {
+    const exportedAt = new Date();
+    const agents = await this.agents.list(actor);
+    const ids = await this.db.read((em) => this.repo.conversationIdsOf(em, actor.id));
+    const conversations: ConversationExport[] = [];
+    for (const id of ids) {
+      const doc = await this.db.read(async (em) => {
+        const conversation = await this.conversations.findOwned(em, actor.id, id);
+        return conversation ? this.exportIn(em, actor, conversation, exportedAt) : null;
+      });
+      if (doc) conversations.push(doc);
+    }
+    return {
+      format: ACCOUNT_EXPORT_FORMAT,
+      version: EXPORT_VERSION,
+      exportedAt: exportedAt.toISOString(),
+      actor: actor.id,
+      agents: agents.map((a) => exportAgent(a, true)),
+      conversations,
+    };
+  }
+
+  /**
+   * Creates a conversation of the actor from a conversation export (validated first:
+   * ImportRejectedError lists what is wrong). The file's agent is not attached; `agentId`, one
+   * of the actor's own agents, is. The conversation's `updatedAt` is the time of the import.
+   * Counts against MAX_CONVERSATIONS_PER_ACTOR, and holds at most MAX_MESSAGES_PER_CONVERSATION
+   * messages (LimitReachedError).
+   */
+  importConversation(actor: Actor, document: unknown, agentId?: string): Promise<Conversation> {
+    const parsed = parseConversationExport(document, { maxMessageChars: this.config.maxMessageChars });
+    const maxMessages = this.config.maxMessagesPerConversation;
+    if (maxMessages > 0 && parsed.messages.length > maxMessages) {
+      throw new LimitReachedError(
+        `The conversation has ${parsed.messages.length} messages; the limit is ${maxMessages} per conversation (MAX_MESSAGES_PER_CONVERSATION)`,
+      );
+    }
+    return this.db.transaction(async (em) => {
+      const agent = agentId ? await this.agents.ownedIn(em, actor, agentId) : null;
+      await this.limits.assertRoomForConversation(em, actor);
+      const now = new Date();
+      const conversationId = randomUUID();
+      const row = {
+        id: conversationId,
+        actor: actor.id,
+        title: parsed.title,
+        agentId: agent?.id ?? null,
+        state: parsed.state,
+        archived: parsed.archived,
+        pinned: parsed.pinned,
+        lastSeq: parsed.messages.length,
+        createdAt: parsed.createdAt,
+        updatedAt: now,
+      };
+      await this.repo.insertConversation(em, row);
+      await this.repo.insertThreads(em, parsed.threads.map((t) => ({ conversationId, ...t })));
+      await this.repo.insertMessages(
+        em,
+        parsed.messages.map((m) => ({ ...m, id: randomUUID(), conversationId, tokens: null })),
+      );
+      await this.repo.insertSummaries(em, parsed.summaries.map((s) => ({ conversationId, ...s })));
+      await this.repo.insertTags(em, conversationId, parsed.tags);
+      return Object.assign(new Conversation(), row, { tags: parsed.tags });
+    });
+  }
+
+  /**
+   * A new conversation of the actor holding the history up to `fromMessageId` included: every
+   * message of every thread with a `seq` up to that message's (the same numbers), the threads
+   * they belong to, and the summaries that cover no later message. It has the same agent,
+   * state and tags, is neither archived nor pinned, and is titled "<title> (fork)". A message
+   * still being generated cannot be forked from (ConversationBusyError); another thread's
+   * reply still being generated is copied as failed. Counts against MAX_CONVERSATIONS_PER_ACTOR.
+   */
+  async fork(actor: Actor, id: string, fromMessageId: string): Promise<string> {
+    // Closes the message first if its generator died, so only a live reply is refused.
+    await this.turns.readMessage(actor, id, fromMessageId);
+    return this.db.transaction(async (em) => {
+      const source = await ownedConversation(this.conversations, em, actor, id);
+      const from = await this.conversations.findMessage(em, id, fromMessageId);
+      if (!from) throw new MessageNotFoundError(fromMessageId);
+      if (from.status === 'streaming') throw new ConversationBusyError(id, from.id);
+      await this.limits.assertRoomForConversation(em, actor);
+      const messages = await this.repo.messagesUpTo(em, id, from.seq);
+      const used = new Set(messages.map((m) => m.thread));
+      const threads = (await this.conversations.listThreads(em, id)).filter((t) => used.has(t.name));
+      const summaries = (await this.repo.summariesOf(em, id)).filter((s) => used.has(s.thread) && s.coversSeq <= from.seq);
+      const tags = await this.repo.tagsOf(em, id);
+      const now = new Date();
+      const forkId = randomUUID();
+      await this.repo.insertConversation(em, {
+        id: forkId,
+        actor: actor.id,
+        title: forkTitle(source.title),
+        agentId: source.agentId,
+        state: source.state ?? {},
+        archived: false,
+        pinned: false,
+        lastSeq: from.seq,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.repo.insertThreads(
+        em,
+        threads.map((t) => ({ conversationId: forkId, name: t.name, systemPrompt: t.systemPrompt, createdAt: t.createdAt, updatedAt: t.updatedAt })),
+      );
+      await this.repo.insertMessages(em, messages.map((m) => forkedMessage(m, forkId)));
+      await this.repo.insertSummaries(em, summaries.map((s) => ({ ...s, conversationId: forkId })));
+      await this.repo.insertTags(em, forkId, tags);
+      return forkId;
+    });
+  }
+
+  /**
+   * Erases everything of the actor: its idempotency keys, its conversations with their
+   * messages, threads, summaries and tags (ERASE_BATCH per transaction), then its agents (a
+   * conversation of another actor that used one of them is kept, without an agent). Answers
+   * what was removed. Nothing of another actor is deleted.
+   */
+  async eraseAccount(actor: Actor): Promise<ErasedData> {
+    const totals = { conversations: 0, messages: 0, threads: 0, summaries: 0, tags: 0, agents: 0, idempotencyKeys: 0 };
+    totals.idempotencyKeys += await this.db.transaction((em) => this.repo.deleteIdempotencyKeys(em, actor.id));
+    for (;;) {
+      const batch = await this.db.transaction(async (em) => {
+        const ids = await this.repo.someConversationIdsOf(em, actor.id, ERASE_BATCH);
+        if (ids.length === 0) return null;
+        const contents = await this.repo.contentsOf(em, ids);
+        return { ...contents, conversations: await this.repo.deleteConversations(em, actor.id, ids) };
+      });
+      if (!batch) break;
+      totals.conversations += batch.conversations;
+      totals.messages += batch.messages;
+      totals.threads += batch.threads;
+      totals.summaries += batch.summaries;
+      totals.tags += batch.tags;
+    }
+    await this.db.transaction(async (em) => {
+      totals.agents += await this.repo.deleteAgents(em, actor.id);
+      // Keys claimed by requests that ran while the conversations were being erased.
+      totals.idempotencyKeys += await this.repo.deleteIdempotencyKeys(em, actor.id);
+    });
+    return totals;
+  }
+
+  private async exportIn(em: EntityManager, actor: Actor, conversation: Conversation, exportedAt: Date): Promise<ConversationExport> {
+    const id = conversation.id;
+    const agent = conversation.agentId ? await this.repo.findAgent(em, conversation.agentId) : null;
+    return exportConversation(
+      {
+        conversation,
+        tags: await this.repo.tagsOf(em, id),
+        agent: agent ? exportAgent(agent, agent.actor === actor.id) : null,
+        threads: await this.conversations.listThreads(em, id),
+        summaries: await this.repo.summariesOf(em, id),
+        messages: await this.conversations.allMessages(em, id),
+      },
+      exportedAt,
+    );
+  }
+}
+
+/** "<title> (fork)", the title shortened so that the whole fits in a title's 60 characters. */
+export function forkTitle(title: string): string {
+  const suffix = ' (fork)';
+  const room = TITLE_MAX_CHARS - suffix.length;
+  return `${Array.from(title).slice(0, room).join('').trimEnd()}${suffix}`;
+}
+
+function forkedMessage(m: MessageRow, conversationId: string): MessageRow {
+  const interrupted = m.status === 'streaming';
+  return {
+    id: randomUUID(),
+    conversationId,
+    seq: m.seq,
+    thread: m.thread,
+    role: m.role,
+    content: m.content,
+    tokens: m.tokens,
+    status: interrupted ? 'failed' : m.status,
+    model: m.model,
+    promptTokens: m.promptTokens,
+    completionTokens: m.completionTokens,
+    versions: m.versions,
+    toolCalls: m.toolCalls,
+    errorStatus: interrupted ? FORKED_WHILE_STREAMING.status : m.errorStatus,
+    errorMessage: interrupted ? FORKED_WHILE_STREAMING.message : m.errorMessage,
+    createdAt: m.createdAt,
+  };
+}

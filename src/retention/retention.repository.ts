@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { In, type EntityManager } from 'typeorm';
+import { Conversation } from '../conversations/conversation.entity.js';
+import { Message } from '../conversations/message.entity.js';
+
+/** TypeORM access for the retention sweep: stale conversations of every actor, in batches. */
+@Injectable()
+export class RetentionRepository {
+  /**
+   * Up to `limit` ids of conversations last updated before `cutoff`, oldest first. On
+   * PostgreSQL the rows are locked, skipping rows another instance's sweep holds, so two
+   * instances sweeping at once share the work instead of waiting on each other.
+   */
+  async staleIds(em: EntityManager, cutoff: Date, limit: number): Promise<string[]> {
+    const query = em
+      .createQueryBuilder(Conversation, 'c')
+      .select('c.id', 'id')
+      .where('c.updated_at < :cutoff', { cutoff })
+      .orderBy('c.updated_at', 'ASC')
+      .addOrderBy('c.id', 'ASC')
+      .limit(limit);
+    if (em.connection.options.type === 'postgres') query.setLock('pessimistic_write').setOnLocked('skip_locked');
+    return (await query.getRawMany<{ id: string }>()).map((r) => r.id);
+  }
+
+  countMessages(em: EntityManager, conversationIds: readonly string[]): Promise<number> {
+    return conversationIds.length ? em.count(Message, { where: { conversationId: In([...conversationIds]) } }) : Promise.resolve(0);
+  }
+
+  /**
+   * Deletes those of the conversations still not updated since `cutoff` (a turn may have
+   * touched one since it was selected); their messages, threads, summaries and tags go with
+   * them by cascade. Returns how many were deleted.
+   */
+  async deleteStale(em: EntityManager, conversationIds: readonly string[], cutoff: Date): Promise<number> {
+    if (conversationIds.length === 0) return 0;
+    const result = await em
+      .createQueryBuilder()
+      .delete()
+      .from(Conversation)
+      .where({ id: In([...conversationIds]) })
+      .andWhere('updated_at < :cutoff', { cutoff })
+      .execute();
+    return result.affected ?? 0;
+  }
+}
