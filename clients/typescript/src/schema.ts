@@ -1,0 +1,2921 @@
+/**
+ * Generated from docs/openapi.json by openapi-typescript (npm run client:generate).
+ * Do not edit: change the API, then run npm run openapi && npm run client:generate.
+ */
+export interface paths {
+    "/api/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's agents, by name */
+        get: operations["listAgents"];
+        put?: never;
+        /** Create an agent */
+        post: operations["createAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One agent */
+        get: operations["getAgent"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an agent
+         * @description An agent with conversations is only deleted with ?conversations=detach (they stay, without an agent) or ?conversations=delete (they are deleted too); otherwise 409 says how many there are.
+         */
+        delete: operations["deleteAgent"];
+        options?: never;
+        head?: never;
+        /** Change some fields of an agent (null clears one) */
+        patch: operations["updateAgent"];
+        trace?: never;
+    };
+    "/api/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message and get the reply
+         * @description Starts a conversation (no conversationId) or resumes one, replays its recent history to the model, stores both messages and returns the reply. The user message is stored before the model is called.
+         */
+        post: operations["chat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message and stream the reply
+         * @description Same turn as POST /api/chat, answered as server-sent events. Errors found before the stream starts (validation, authentication, ownership, a reply already in progress) are ordinary JSON answers. If the client disconnects, the reply is still generated and stored.
+         */
+        post: operations["chatStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's conversations, most recently updated first, or the best matches of a search (q)
+         * @description Archived conversations are left out unless archived=true. With q, results are ranked, carry a snippet and the best message, and come in one page.
+         */
+        get: operations["listConversations"];
+        put?: never;
+        /** Create an empty conversation, optionally with an agent and an initial state */
+        post: operations["createConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A conversation with its state, threads and messages in order (one thread's with ?thread=) */
+        get: operations["getConversation"];
+        put?: never;
+        post?: never;
+        /** Delete a conversation and all its messages */
+        delete: operations["deleteConversation"];
+        options?: never;
+        head?: never;
+        /** Rename, archive, pin or re-tag a conversation */
+        patch: operations["updateConversation"];
+        trace?: never;
+    };
+    "/api/conversations/{id}/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the next turn of a thread would send the model, with token counts (the new message aside)
+         * @description Shows the budget, every part with its tokens, and what was left out, to see why the model "forgot" something.
+         */
+        get: operations["previewContext"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a conversation: the versioned JSON export (importable) or a Markdown transcript */
+        get: operations["exportConversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a new conversation from the history up to a message
+         * @description Copies every message of every thread up to the seq of fromMessageId (that message included), with the threads, summaries, agent, state and tags, into a new conversation titled "<title> (fork)". 409 while that message is being generated.
+         */
+        post: operations["forkConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of messages from the newest backwards (before=seq for older ones)
+         * @description For long conversations: load the last 50, then pass nextBefore to scroll up. Walks the (conversation, seq) index.
+         */
+        get: operations["listMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/messages/{messageId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a reply being generated (from any instance)
+         * @description The text generated so far is kept with status "cancelled". Answers the message once it has stopped (a finished message is returned unchanged).
+         */
+        post: operations["cancelMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/messages/{messageId}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a reply as it is generated (works from any instance)
+         * @description Sends the text stored so far as a first `delta`, then each addition, then `done` {messageId, reply, status, model, usage} or `error` {statusCode, message, messageId, partial}. A finished message is sent at once.
+         */
+        get: operations["followMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a thread's last question again
+         * @description After a failure, or to get another answer. The reply keeps its id; the answer it replaces is kept in its versions list (readable, never replayed to the model).
+         */
+        post: operations["regenerateReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/regenerate/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate, streaming the new answer
+         * @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, message, messageId, partial}.
+         */
+        post: operations["regenerateReplyStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The state object itself */
+        get: operations["getState"];
+        /** Replace the state with the body */
+        put: operations["replaceState"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Apply the body to the state as a JSON merge patch (RFC 7396) */
+        patch: operations["patchState"];
+        trace?: never;
+    };
+    "/api/conversations/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The most recently updated conversation of an agent (agentId=none: without an agent; omitted: any) */
+        get: operations["getActiveConversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a conversation from a conversation export (JSON, version 1)
+         * @description The body is a file written by GET /api/conversations/{id}/export. It is validated whole: a foreign or malformed file answers 400 with its first problems and their JSON paths. New ids; replies still streaming become failed; the file's agent is not attached (?agentId= binds one of yours). Large files need a larger BODY_LIMIT_BYTES.
+         */
+        post: operations["importConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase everything of yours: conversations (messages, threads, summaries, tags), agents, idempotency keys
+         * @description Cannot be undone. Answers how much was erased. Only your own data: other actors keep theirs.
+         */
+        delete: operations["eraseAccountData"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download everything of yours: agents and every conversation (in the conversation export format)
+         * @description One JSON document, as an attachment. Idempotency keys are not exported. Only your own data.
+         */
+        get: operations["exportAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's token usage, in total, per model and per UTC day */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness and database check (no authentication) */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        AccountExportDto: {
+            /**
+             * @description Whose data this is.
+             * @example api:alice
+             */
+            actor: string;
+            agents: components["schemas"]["ExportedAgentDto"][];
+            /** @description Each one a conversation export, importable as it is. */
+            conversations: components["schemas"]["ConversationExportDto"][];
+            /** Format: date-time */
+            exportedAt: string;
+            /** @enum {string} */
+            format: "chat-memory.account";
+            /** @enum {number} */
+            version: 1;
+        };
+        AgentDeletedDto: {
+            /** @description How many conversations were detached or deleted with the agent. */
+            conversations: number;
+        };
+        AgentDto: {
+            contextTokenBudget: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            emoji: string | null;
+            /** Format: uuid */
+            id: string;
+            maxTokens: number | null;
+            model: string | null;
+            name: string;
+            systemPrompt: string | null;
+            temperature: number | null;
+            tools: "update_state"[];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AgentInUseErrorDto: {
+            /** @description How many conversations the agent has. */
+            conversations: number;
+            /** @example Not Found */
+            error: string;
+            /** @example Conversation 2f1c… not found */
+            message: string;
+            /** @example 404 */
+            statusCode: number;
+        };
+        AgentListDto: {
+            items: components["schemas"]["AgentDto"][];
+        };
+        ChatErrorDto: {
+            /**
+             * Format: uuid
+             * @description The conversation holding the stored user message; retry in it.
+             */
+            conversationId?: string;
+            /** @example Not Found */
+            error: string;
+            /** @example Conversation 2f1c… not found */
+            message: string;
+            /**
+             * Format: uuid
+             * @description The reply (failed) or the reply in progress (409).
+             */
+            messageId?: string;
+            /** @example 404 */
+            statusCode: number;
+            /** Format: uuid */
+            userMessageId?: string;
+        };
+        ChatRequestDto: {
+            /**
+             * Format: uuid
+             * @description Start the new conversation with this agent. On an existing conversation it must be the conversation's agent.
+             */
+            agentId?: string;
+            /**
+             * Format: uuid
+             * @description Resume this conversation; omit to start a new one.
+             */
+            conversationId?: string;
+            /**
+             * @description The user message (at most MAX_MESSAGE_CHARS characters).
+             * @example Hello!
+             */
+            message: string;
+            options?: components["schemas"]["ModelOptionsDto"];
+            /** @description Sets the thread's own system prompt, kept for its later turns (not stored as a message). */
+            system?: string;
+            /**
+             * @description The thread to talk in; each has its own history.
+             * @default main
+             */
+            thread?: string;
+        };
+        ChatResponseDto: {
+            /**
+             * Format: uuid
+             * @description The conversation's agent.
+             */
+            agentId: string | null;
+            /** Format: uuid */
+            conversationId: string;
+            /** @description True when this turn started the conversation. */
+            created: boolean;
+            /**
+             * Format: uuid
+             * @description Id of the stored assistant message.
+             */
+            messageId: string;
+            /** @description The model that wrote the reply. */
+            model: string | null;
+            /** @description The assistant reply, already stored. */
+            reply: string;
+            /**
+             * @description "cancelled" when a stop request ended the reply early (reply holds the text so far).
+             * @enum {string}
+             */
+            status: "complete" | "cancelled";
+            /** @description The thread of this turn. */
+            thread: string;
+            /** @description Conversation title (its first message, 60 characters). */
+            title: string;
+            /** @description Token usage reported by the model, if any. */
+            usage: components["schemas"]["UsageDto"] | null;
+            /** Format: uuid */
+            userMessageId: string;
+        };
+        ContextPartDto: {
+            content: string;
+            /** @enum {string} */
+            kind: "system" | "summary" | "history";
+            /** @enum {string} */
+            role: "system" | "user" | "assistant";
+            /** @description The stored message (history), or the last seq the summary covers. */
+            seq?: number;
+            /** @description Tokens this message costs, chat format included. */
+            tokens: number;
+        };
+        ContextPreviewDto: {
+            /** @description Tokens left for the next message. */
+            availableForMessage: number;
+            budget: number;
+            /** @example o200k_base */
+            encoding: string;
+            messages: components["schemas"]["ContextPartDto"][];
+            model: string;
+            /** @description Window messages left out because they did not fit the budget. */
+            omittedForBudget: number;
+            /** @description Replayable messages older than what is sent (covered by the summary, or forgotten). */
+            outsideWindow: number;
+            /** @description The summary covers the thread up to this seq. */
+            summaryCoversSeq: number | null;
+            summaryIncluded: boolean;
+            /** @description Tokens of everything below, request overhead included. */
+            totalTokens: number;
+            /** @description HISTORY_WINDOW: at most this many history messages. */
+            window: number;
+        };
+        ConversationDetailDto: {
+            /**
+             * Format: uuid
+             * @description The agent the conversation talks with; null for plain chat.
+             */
+            agentId: string | null;
+            archived: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Search only: the best-matching message (null: the title matched).
+             */
+            messageId?: string | null;
+            messages: components["schemas"]["MessageDto"][];
+            pinned: boolean;
+            /** @description Search only: the best match, its words in [brackets]. */
+            snippet?: string;
+            /** @description The session state shared by all threads. */
+            state: {
+                [key: string]: unknown;
+            };
+            /** @description The running summary of the thread shown (main unless ?thread=). */
+            summary: components["schemas"]["RunningSummaryDto"] | null;
+            tags: string[];
+            threads: components["schemas"]["ThreadDto"][];
+            title: string;
+            /**
+             * Format: date-time
+             * @description Time of the latest message.
+             */
+            updatedAt: string;
+            /** @description Token totals of the conversation's replies. */
+            usage: components["schemas"]["TokenTotalsDto"];
+        };
+        ConversationExportDto: {
+            conversation: components["schemas"]["ExportedConversationDto"];
+            /** Format: date-time */
+            exportedAt?: string;
+            /** @enum {string} */
+            format: "chat-memory.conversation";
+            /** @enum {number} */
+            version: 1;
+        };
+        ConversationPageDto: {
+            items: components["schemas"]["ConversationSummaryDto"][];
+            /** @description Pass as cursor for the next page; null on the last. */
+            nextCursor: string | null;
+        };
+        ConversationSummaryDto: {
+            /**
+             * Format: uuid
+             * @description The agent the conversation talks with; null for plain chat.
+             */
+            agentId: string | null;
+            archived: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Search only: the best-matching message (null: the title matched).
+             */
+            messageId?: string | null;
+            pinned: boolean;
+            /** @description Search only: the best match, its words in [brackets]. */
+            snippet?: string;
+            tags: string[];
+            title: string;
+            /**
+             * Format: date-time
+             * @description Time of the latest message.
+             */
+            updatedAt: string;
+        };
+        CreateAgentDto: {
+            /** @description Overrides CONTEXT_TOKEN_BUDGET for this agent. */
+            contextTokenBudget?: Record<string, never> | null;
+            description?: string | null;
+            /** @example 🧭 */
+            emoji?: string | null;
+            maxTokens?: number | null;
+            /** @description Overrides LLM_MODEL. */
+            model?: string | null;
+            /** @example Travel planner */
+            name: string;
+            /** @description Sent first to the model on every turn. */
+            systemPrompt?: string | null;
+            temperature?: number | null;
+            /** @description Built-in tools the model may call. */
+            tools?: "update_state"[];
+        };
+        CreateConversationDto: {
+            /**
+             * Format: uuid
+             * @description Bind the conversation to one of your agents.
+             */
+            agentId?: string;
+            /** @description Initial state: a JSON object of at most 64 KB. */
+            state?: {
+                [key: string]: unknown;
+            };
+            /** @description Title (60 characters kept); default "New conversation". */
+            title?: string;
+        };
+        ErasedDataDto: {
+            agents: number;
+            conversations: number;
+            idempotencyKeys: number;
+            messages: number;
+            summaries: number;
+            tags: number;
+            threads: number;
+        };
+        ErrorDto: {
+            /** @example Not Found */
+            error: string;
+            /** @example Conversation 2f1c… not found */
+            message: string;
+            /** @example 404 */
+            statusCode: number;
+        };
+        ExportedAgentDto: {
+            contextTokenBudget?: number | null;
+            /** Format: date-time */
+            createdAt?: string;
+            description?: string | null;
+            /** @description This and the following fields only for your own agents. */
+            emoji?: string | null;
+            /**
+             * Format: uuid
+             * @description Informative: an import never attaches it.
+             */
+            id: string;
+            maxTokens?: number | null;
+            model?: string | null;
+            name: string;
+            systemPrompt?: string | null;
+            temperature?: number | null;
+            tools?: "update_state"[];
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        ExportedConversationDto: {
+            /** @description Informative: an import binds the agent given as ?agentId=, if any. */
+            agent?: components["schemas"]["ExportedAgentDto"] | null;
+            /** @default false */
+            archived?: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description Informative: an import gets a new id.
+             */
+            id?: string;
+            messages: components["schemas"]["ExportedMessageDto"][];
+            /** @default false */
+            pinned?: boolean;
+            /** @description A JSON object of at most 64 KB; default {}. */
+            state?: {
+                [key: string]: unknown;
+            };
+            summaries?: components["schemas"]["ExportedSummaryDto"][];
+            tags?: string[];
+            threads?: components["schemas"]["ExportedThreadDto"][];
+            title: string;
+            /**
+             * Format: date-time
+             * @description Informative: an imported conversation is updated at the time of the import.
+             */
+            updatedAt?: string;
+        };
+        ExportedMessageDto: {
+            completionTokens: number | null;
+            /** @description User messages: not blank, at most MAX_MESSAGE_CHARS characters; replies at most 1000000. */
+            content: string;
+            /** Format: date-time */
+            createdAt: string;
+            error: components["schemas"]["MessageErrorDto"] | null;
+            model: string | null;
+            promptTokens: number | null;
+            /** @enum {string} */
+            role: "user" | "assistant";
+            /** @description Order of the messages; strictly increasing in the list. */
+            seq: number;
+            /**
+             * @description User messages are complete; a streaming reply is imported as failed.
+             * @enum {string}
+             */
+            status: "streaming" | "complete" | "failed" | "cancelled";
+            /** @example main */
+            thread: string;
+            toolCalls: components["schemas"]["ToolCallDto"][];
+            versions: components["schemas"]["MessageVersionDto"][];
+        };
+        ExportedSummaryDto: {
+            /** @default 0 */
+            completionTokens?: number;
+            content: string;
+            /** @description The summary covers the messages of its thread up to this seq. */
+            coversSeq: number;
+            model: string;
+            /** @default 0 */
+            promptTokens?: number;
+            /** @example main */
+            thread: string;
+            tokens: number;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        ExportedThreadDto: {
+            /** Format: date-time */
+            createdAt?: string;
+            /** @example main */
+            name: string;
+            systemPrompt: string | null;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        ForkRequestDto: {
+            /**
+             * Format: uuid
+             * @description The last message of the fork: messages of every thread up to its seq are copied.
+             */
+            fromMessageId: string;
+        };
+        HealthDto: {
+            /** @enum {string} */
+            database: "ok" | "unreachable";
+            /** @enum {string} */
+            status: "ok" | "error";
+        };
+        ImportErrorDto: {
+            /** @example Not Found */
+            error: string;
+            /** @example Conversation 2f1c… not found */
+            message: string;
+            /** @description For a rejected document: the first 20 problems, with their JSON paths. */
+            problems?: components["schemas"]["ImportProblemDto"][];
+            /** @example 404 */
+            statusCode: number;
+        };
+        ImportProblemDto: {
+            /** @example must be one of: user, assistant */
+            message: string;
+            /** @example $.conversation.messages[3].role */
+            path: string;
+        };
+        MessageDto: {
+            completionTokens: number | null;
+            content: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Why a failed reply failed. */
+            error: components["schemas"]["MessageErrorDto"] | null;
+            /** Format: uuid */
+            id: string;
+            model: string | null;
+            promptTokens: number | null;
+            /** @enum {string} */
+            role: "user" | "assistant" | "system" | "tool";
+            /** @description Position in the conversation, 1-based, without gaps. */
+            seq: number;
+            /**
+             * @description "streaming": being generated (content grows); "complete"; "failed": the model broke off (partial text kept, see error); "cancelled": stopped on request (partial text kept). Only complete messages are replayed to the model.
+             * @enum {string}
+             */
+            status: "streaming" | "complete" | "failed" | "cancelled";
+            /** @example main */
+            thread: string;
+            /** @description Tools the model called while writing this reply (never replayed). */
+            toolCalls: components["schemas"]["ToolCallDto"][];
+            /** @description Earlier answers replaced by regenerate, oldest first; never replayed. */
+            versions: components["schemas"]["MessageVersionDto"][];
+        };
+        MessageErrorDto: {
+            message: string;
+            /**
+             * @description The HTTP status the failure maps to (502 model error, 504 timeout).
+             * @example 502
+             */
+            statusCode: number;
+        };
+        MessagesPageDto: {
+            /** @description Oldest first within the page. */
+            items: components["schemas"]["MessageDto"][];
+            /** @description Pass as before for the page of older messages; null on the first message. */
+            nextBefore: number | null;
+        };
+        MessageVersionDto: {
+            completionTokens: number | null;
+            content: string;
+            /** Format: date-time */
+            createdAt: string;
+            error?: components["schemas"]["MessageErrorDto"] | null;
+            model: string | null;
+            promptTokens: number | null;
+            /** @enum {string} */
+            status: "streaming" | "complete" | "failed" | "cancelled";
+        };
+        ModelOptionsDto: {
+            maxTokens?: number;
+            temperature?: number;
+        };
+        RegenerateRequestDto: {
+            options?: components["schemas"]["ModelOptionsDto"];
+            /** @default main */
+            thread?: string;
+        };
+        RunningSummaryDto: {
+            /** @description Completion tokens of those folds. */
+            completionTokens: number;
+            /** @description What fell out of the window, folded by the model. */
+            content: string;
+            /** @description The summary covers every message of the thread up to this seq. */
+            coversSeq: number;
+            model: string;
+            /** @description Prompt tokens of all the folds that made this summary. */
+            promptTokens: number;
+            tokens: number;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        StreamConversationData: {
+            /** Format: uuid */
+            agentId?: string | null;
+            /** Format: uuid */
+            conversationId: string;
+            /** @description True when this turn started the conversation. */
+            created?: boolean;
+            /**
+             * Format: uuid
+             * @description The reply being generated: follow or cancel it with this id.
+             */
+            messageId: string;
+            /** @description True when a retry with the same Idempotency-Key replays or follows the first request. */
+            replayed?: boolean;
+            thread?: string;
+            title?: string;
+            /**
+             * Format: uuid
+             * @description The stored question (absent when a retry follows a running turn).
+             */
+            userMessageId?: string;
+        };
+        StreamConversationEvent: {
+            data: components["schemas"]["StreamConversationData"];
+            /** @enum {string} */
+            event: "conversation";
+        };
+        StreamDeltaData: {
+            /** @description Text to append to the reply. */
+            text: string;
+        };
+        StreamDeltaEvent: {
+            data: components["schemas"]["StreamDeltaData"];
+            /** @enum {string} */
+            event: "delta";
+        };
+        StreamDoneData: {
+            /** Format: uuid */
+            messageId: string;
+            model: string | null;
+            /** @description The whole stored reply. */
+            reply: string;
+            /** @enum {string} */
+            status: "complete" | "cancelled";
+            usage: components["schemas"]["UsageDto"] | null;
+        };
+        StreamDoneEvent: {
+            data: components["schemas"]["StreamDoneData"];
+            /** @enum {string} */
+            event: "done";
+        };
+        StreamErrorData: {
+            message: string;
+            /** Format: uuid */
+            messageId: string;
+            /** @description The text generated before the failure (stored with the failed reply). */
+            partial: string;
+            /**
+             * @description 502 model error, 504 timeout, 500 unexpected server error.
+             * @example 502
+             */
+            statusCode: number;
+        };
+        StreamErrorEvent: {
+            data: components["schemas"]["StreamErrorData"];
+            /** @enum {string} */
+            event: "error";
+        };
+        ThreadDto: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @example main */
+            name: string;
+            /** @description The thread's own system prompt. */
+            systemPrompt: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TokenTotalsDto: {
+            completionTokens: number;
+            promptTokens: number;
+        };
+        ToolCallDto: {
+            /** @description The arguments as the model wrote them (JSON text). */
+            arguments: string;
+            /** @example update_state */
+            name: string;
+            /** @description What the tool answered (JSON text). */
+            result: string;
+        };
+        UpdateAgentDto: {
+            /** @description Overrides CONTEXT_TOKEN_BUDGET for this agent. */
+            contextTokenBudget?: Record<string, never> | null;
+            description?: string | null;
+            /** @example 🧭 */
+            emoji?: string | null;
+            maxTokens?: number | null;
+            /** @description Overrides LLM_MODEL. */
+            model?: string | null;
+            /** @example Travel planner */
+            name?: string;
+            /** @description Sent first to the model on every turn. */
+            systemPrompt?: string | null;
+            temperature?: number | null;
+            /** @description Built-in tools the model may call. */
+            tools?: "update_state"[];
+        };
+        UpdateConversationDto: {
+            archived?: boolean;
+            pinned?: boolean;
+            /** @description Replaces the tags (each 1-50 characters; stored lower-case). */
+            tags?: string[];
+            /** @description New title (60 characters kept). */
+            title?: string;
+        };
+        UsageByDayDto: {
+            completionTokens: number;
+            /**
+             * @description UTC day.
+             * @example 2026-11-30
+             */
+            day: string;
+            promptTokens: number;
+            /** @description Replies counted. */
+            replies: number;
+        };
+        UsageByModelDto: {
+            completionTokens: number;
+            model: string;
+            promptTokens: number;
+            /** @description Replies counted. */
+            replies: number;
+        };
+        UsageDto: {
+            completionTokens: number;
+            promptTokens: number;
+        };
+        UsageReportDto: {
+            byDay: components["schemas"]["UsageByDayDto"][];
+            byModel: components["schemas"]["UsageByModelDto"][];
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            totals: components["schemas"]["UsageRowDto"];
+        };
+        UsageRowDto: {
+            completionTokens: number;
+            promptTokens: number;
+            /** @description Replies counted. */
+            replies: number;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentListDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    createAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAgentDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    deleteAgent: {
+        parameters: {
+            query?: {
+                /** @description Required when the agent has conversations: keep them without an agent (detach), or delete them too. */
+                conversations?: "detach" | "delete";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDeletedDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentInUseErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    updateAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    chat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries safe: a retry with the same key and body within 24 hours gets the stored result without calling the model again; the same key with a different body gets 422; a retry while the first is still running waits for it (a stream follows it). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatResponseDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The conversation belongs to another actor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The model failed; the user message is stored */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The model did not answer in time; the user message is stored */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+        };
+    };
+    chatStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries safe: a retry with the same key and body within 24 hours gets the stored result without calling the model again; the same key with a different body gets 422; a retry while the first is still running waits for it (a stream follows it). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, message, messageId, partial}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["StreamConversationEvent"] | components["schemas"]["StreamDeltaEvent"] | components["schemas"]["StreamDoneEvent"] | components["schemas"]["StreamErrorEvent"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The conversation belongs to another actor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    listConversations: {
+        parameters: {
+            query?: {
+                /** @description An agent id, or "none" for conversations without an agent. */
+                agentId?: string;
+                /** @description true: only archived conversations (hidden by default). */
+                archived?: boolean;
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                limit?: number;
+                pinned?: boolean;
+                /** @description Full-text search over titles and messages (archived included); ranked, one hit per conversation. */
+                q?: string;
+                /** @description Only conversations with this tag. */
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationPageDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    createConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateConversationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationDetailDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getConversation: {
+        parameters: {
+            query?: {
+                /** @description Only this thread's messages. */
+                thread?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationDetailDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    deleteConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    updateConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateConversationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationSummaryDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    previewContext: {
+        parameters: {
+            query?: {
+                thread?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextPreviewDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    exportConversation: {
+        parameters: {
+            query?: {
+                /** @description json: the versioned export (importable); markdown: a readable transcript. */
+                format?: "json" | "markdown";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<title>-<date>.json" (or .md) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationExportDto"];
+                    "text/markdown": string;
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    forkConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForkRequestDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationDetailDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: {
+                /** @description Only messages with a smaller seq (the nextBefore of the previous page); omit for the newest. */
+                before?: number;
+                limit?: number;
+                /** @description Only this thread's messages. */
+                thread?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesPageDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    cancelMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    followMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events: `delta` {text}…, then `done` or `error`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["StreamDeltaEvent"] | components["schemas"]["StreamDoneEvent"] | components["schemas"]["StreamErrorEvent"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    regenerateReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegenerateRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatResponseDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description The model failed; the user message is stored */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The model did not answer in time; the user message is stored */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+        };
+    };
+    regenerateReplyStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegenerateRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, message, messageId, partial}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["StreamConversationEvent"] | components["schemas"]["StreamDeltaEvent"] | components["schemas"]["StreamDoneEvent"] | components["schemas"]["StreamErrorEvent"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    replaceState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    patchState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+                "application/merge-patch+json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getActiveConversation: {
+        parameters: {
+            query?: {
+                /** @description An agent id, or "none" for conversations without an agent. */
+                agentId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationDetailDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    importConversation: {
+        parameters: {
+            query?: {
+                /** @description One of your agents, to bind the imported conversation to (the file's agent is never attached). */
+                agentId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationExportDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationSummaryDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    eraseAccountData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasedDataDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    exportAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="chat-memory-<name>-<date>.json" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExportDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description An agent id, or "none" for conversations without an agent. */
+                agentId?: string;
+                /** @description Start (inclusive), ISO 8601 date or date-time; default 30 days before `to`. */
+                from?: string;
+                /** @description End (exclusive), ISO 8601; default now. A bare date means the start of that day (UTC). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReportDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthDto"];
+                };
+            };
+            /** @description The database does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthDto"];
+                };
+            };
+        };
+    };
+}
