@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Logger, Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { ExpressAdapter } from '@nestjs/platform-express';
+import type { Express, Request, Response } from 'express';
+import { sendError } from '../http/errors/error-body.js';
+import { findWebAssets } from './web-assets.js';
+
+/**
+ * The policy the page is written for: everything from this service, no inline script or style,
+ * no plugins, not framed. Sent with the page unless the application's security headers already
+ * set a policy, so that a page that breaks it fails its browser tests either way.
+ */
+export const WEB_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "base-uri 'none'",
+  "object-src 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The web chat page: the static files of `web/` at `/`, and the browser builds of its two
+ * libraries (Markdown renderer, HTML sanitizer) at `/vendor/`. Public like /health: the page
+ * itself holds no data, and its API calls carry the API key (none in single-user mode).
+ *
+ * Registered on the Express instance after Nest's routes, so an API route always wins and a
+ * path that is neither a route nor a file still gets Nest's JSON 404.
+ */
+@Module({})
+export class WebSurfaceModule implements OnModuleInit {
+  private readonly logger = new Logger('WebPage');
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    const adapter = this.adapterHost.httpAdapter as ExpressAdapter | undefined;
+    if (!adapter) return; // an application context without HTTP
+    const assets = findWebAssets();
+    if (!existsSync(join(assets.root, 'index.html'))) {
+      this.logger.warn(`No web page at ${assets.root}: / is not served`);
+      return;
+    }
+    const setHeaders = (res: Response, path: string) => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      if (path.endsWith('.html') && !res.getHeader('Content-Security-Policy')) {
+        res.setHeader('Content-Security-Policy', WEB_CONTENT_SECURITY_POLICY);
+      }
+    };
+    const app = adapter.getInstance<Express>();
+    for (const [name, file] of assets.vendor) {
+      app.get(`/vendor/${name}`, (_req: Request, res: Response) => {
+        setHeaders(res, file);
+        res.sendFile(file, (error) => {
+          if (error) sendError(res, 404, `Cannot GET /vendor/${name}`);
+        });
+      });
+    }
+    adapter.useStaticAssets(assets.root, { index: 'index.html', redirect: false, dotfiles: 'ignore', fallthrough: true, setHeaders });
+    this.logger.log(`Web chat page at / (files from ${assets.root})`);
+  }
+}

@@ -1,0 +1,46 @@
+// Replies as Markdown, made safe. Model output is untrusted: raw HTML in it is shown as text,
+// pictures become links (an image URL can carry data out), and the HTML that the Markdown
+// renderer makes goes through DOMPurify before it reaches the page. Both libraries are served
+// by the service from its own node_modules (exact versions in package.json).
+import { Marked } from './vendor/marked.esm.js';
+import DOMPurify from './vendor/purify.es.mjs';
+
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+const markdown = new Marked({
+  gfm: true,
+  breaks: true, // chat text: a single line break is a line break
+  renderer: {
+    html: ({ text, block }) => (block ? `<p>${escapeHtml(text.trimEnd()).replaceAll('\n', '<br>')}</p>` : escapeHtml(text)),
+    image: ({ href, text }) => `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`,
+    checkbox: ({ checked }) => (checked ? '\u2611 ' : '\u2610 '),
+  },
+});
+
+const PURIFY = {
+  USE_PROFILES: { html: true }, // no SVG, no MathML
+  FORBID_TAGS: ['style', 'img', 'picture', 'source', 'video', 'audio', 'track', 'form', 'input', 'button', 'select', 'textarea'],
+  FORBID_ATTR: ['style', 'id', 'name', 'srcset'],
+  ALLOW_DATA_ATTR: false,
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i, // links to web pages and mail only: no javascript:, data:, relative
+  RETURN_DOM_FRAGMENT: true,
+};
+
+// Links open in a new tab, without giving that tab a handle on this one or a referrer.
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.nodeName === 'A' && node.hasAttribute('href')) {
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', 'noopener noreferrer nofollow');
+  }
+});
+
+/** Sanitised HTML, as a DocumentFragment ready to insert. */
+export function sanitize(html) {
+  return DOMPurify.sanitize(html, PURIFY);
+}
+
+/** A reply's Markdown as a DocumentFragment of safe HTML. */
+export function renderMarkdown(text) {
+  return sanitize(markdown.parse(text ?? '', { async: false }));
+}
