@@ -30,6 +30,9 @@ describe('input validation', () => {
     ['a numeric conversationId', { message: 'hi', conversationId: 7 }, /conversationId must be a UUID/],
     ['an unknown field', { message: 'hi', role: 'system' }, /property role should not exist/],
     ['a message one character over MAX_MESSAGE_CHARS', { message: 'x'.repeat(101) }, /101 characters.*limit is 100/],
+    ['options as an array', { message: 'hi', options: [] }, /options must be an object/],
+    ['a NUL character', { message: 'a\u0000b' }, /NUL characters/],
+    ['a lone surrogate', { message: 'a\uD800b' }, /well-formed Unicode/],
   ])('answers 400 for %s', async (_label, body, pattern) => {
     const before = await messageCount();
     const res = await post(body).expect(400);
@@ -72,6 +75,27 @@ describe('input validation', () => {
   ] as const)('answers 400 for %s', async (_label, method, path) => {
     const res = await t.http()[method](path).set(auth(ALICE_KEY)).expect(400);
     expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.any(String) });
+  });
+
+  it('answers requests the HTTP parser refuses with the JSON error body too (431, 417)', async () => {
+    const base = await t.url();
+    const { request } = await import('node:http');
+    const send = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${base}/health`, { headers }, (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const big = await send({ 'X-Big': 'x'.repeat(20_000) });
+    expect(big.status).toBe(431);
+    expect(JSON.parse(big.body)).toMatchObject({ statusCode: 431, error: 'Request Header Fields Too Large' });
+    const expect417 = await send({ Expect: 'something-else' });
+    expect(expect417.status).toBe(417);
+    expect(JSON.parse(expect417.body)).toMatchObject({ statusCode: 417 });
   });
 
   it('answers 404 with the error body for an unknown route', async () => {

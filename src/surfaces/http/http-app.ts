@@ -1,7 +1,10 @@
 import { BadRequestException, ConsoleLogger, ValidationPipe, type LoggerService, type ValidationError } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { AppModule } from '../../app.module.js';
+import { errorBody } from './errors/error-body.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { HttpDrain } from './http-drain.js';
 import { createBodyReviver } from './hardening/json-reviver.js';
@@ -42,6 +45,7 @@ export async function createHttpApp(config: AppConfig, options: { logger?: false
       exceptionFactory: (errors) => new BadRequestException(flatten(errors)),
     }),
   );
+  answerClientErrorsWithJson(app.getHttpServer());
   app.enableShutdownHooks();
   mountOpenApi(app);
   return app;
@@ -53,4 +57,22 @@ function flatten(errors: ValidationError[], parent = ''): string[] {
     ...Object.values(e.constraints ?? {}).map((m) => (parent ? `${parent}.${m}` : m)),
     ...flatten(e.children ?? [], parent ? `${parent}.${e.property}` : e.property),
   ]);
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any handler runs (headers over 16 KB, a broken
+ * request line, an unknown Expect) still get the JSON error body.
+ */
+function answerClientErrorsWithJson(server: Server): void {
+  const reply = (socket: Duplex, status: number) => {
+    const body = JSON.stringify(errorBody(status, status === 431 ? 'Request headers too large' : 'Malformed request'));
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  };
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) return socket.destroy();
+    reply(socket, error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400);
+  });
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(417, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody(417, 'Only "Expect: 100-continue" is supported')));
+  });
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsInt, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 
 export const THREAD_PATTERN = /^[a-z0-9_-]{1,64}$/;
 
@@ -53,6 +53,7 @@ export class ChatRequestDto {
 
   @ApiPropertyOptional({ type: ModelOptionsDto })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => ModelOptionsDto)
   options?: ModelOptionsDto;
@@ -66,6 +67,7 @@ export class RegenerateRequestDto {
 
   @ApiPropertyOptional({ type: ModelOptionsDto })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => ModelOptionsDto)
   options?: ModelOptionsDto;
