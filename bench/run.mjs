@@ -1,0 +1,274 @@
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory] [-- --profile]`
+//
+// Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
+// hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
+// length of the conversation, listing and reading at scale, start-up time and memory.
+// Prints a table and writes bench/results/<timestamp>.json. It never builds anything.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join, relative } from 'node:path';
+import {
+  DIST_MAIN,
+  RESULTS_DIR,
+  ROOT,
+  machineInfo,
+  newestMtime,
+  round,
+  runNode,
+  tempDir,
+  BENCH_DIR,
+} from './lib/common.mjs';
+
+if (!existsSync(DIST_MAIN)) {
+  console.error(`bench: ${relative(ROOT, DIST_MAIN)} is missing. Run \`npm run build\` first; \`npm run bench\` benchmarks the built server and does not build it.`);
+  process.exit(1);
+}
+
+const args = process.argv.slice(2);
+const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
+if (unknown.length) {
+  console.error(
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory, --memory-max-s=N`,
+  );
+  process.exit(2);
+}
+const quick = args.includes('--quick');
+const profile = args.includes('--profile');
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const enabled = (name) => !only || only.includes(name);
+
+const { httpTurns, httpList } = await import('./sections/http-turns.mjs');
+const { startup, memory } = await import('./sections/startup-memory.mjs');
+
+const settings = quick
+  ? {
+      http: { repetitions: 1, durationS: 4, slices: 2, warmupS: 1, connections: 10, seedConversations: 100, seedTurns: 3 },
+      turnCost: { lengths: [10, 1000, 10000, 100000], repetitions: 1, turns: 150, warmup: 50, payloadTurns: 100, walBatches: 3, walBatchTurns: 10, fillTo: 100000 },
+      reads: { conversations: 100000, messages: 100000, repetitions: 1, calls: 100, fullReads: 1 },
+      httpList: { repetitions: 1, durationS: 2 },
+      startup: { starts: 2 },
+      memory: { turns: 5000, maxDurationS: 30, connections: 10, seedConversations: 100, idleS: 2 },
+    }
+  : {
+      http: { repetitions: 3, durationS: 10, slices: 5, warmupS: 3, connections: 10, seedConversations: 100, seedTurns: 3 },
+      turnCost: { lengths: [10, 1000, 10000, 100000], repetitions: 3, turns: 500, warmup: 200, payloadTurns: 200, walBatches: 5, walBatchTurns: 10, fillTo: 100000 },
+      reads: { conversations: 100000, messages: 100000, repetitions: 3, calls: 500, fullReads: 3 },
+      httpList: { repetitions: 3, durationS: 5 },
+      startup: { starts: 5 },
+      memory: { turns: 100000, maxDurationS: 170, connections: 10, seedConversations: 100, idleS: 5 },
+    };
+
+// The memory section stops at this many seconds even if it has not reached its turns.
+const memoryMaxS = args.find((a) => a.startsWith('--memory-max-s='))?.slice('--memory-max-s='.length);
+if (memoryMaxS) settings.memory.maxDurationS = Math.min(Number(memoryMaxS), 900);
+
+const log = (line) => console.log(line);
+const started = new Date();
+const machine = machineInfo();
+log(`chat-memory benchmark${quick ? ' (quick)' : ''}: ${machine.nproc} CPUs, ${machine.memoryGiB} GiB, Node ${machine.node}`);
+// The figures assume a machine doing nothing else: say so when it is not.
+const loadBefore = os.loadavg();
+if (loadBefore[0] > 0.5) {
+  log(`warning: load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before the start: other work on this machine will show in the figures.`);
+}
+if (newestMtime(join(ROOT, 'src')) > newestMtime(join(ROOT, 'dist', 'src'), '.js')) {
+  log('warning: src/ has changes newer than dist/; run `npm run build` to benchmark the current code.');
+}
+
+const profileDir = profile ? join(RESULTS_DIR, 'profiles') : undefined;
+if (profileDir) mkdirSync(profileDir, { recursive: true });
+
+const results = {};
+const work = tempDir('run');
+try {
+  if (enabled('http')) {
+    log('\n[1/4] Chat turns over HTTP: service vs hand-written Express + better-sqlite3 reference');
+    results.http = await httpTurns({ ...settings.http, profileDir }, log);
+  }
+
+  if (enabled('turn-cost')) {
+    log('\n[2/4] Storage cost of one turn (ChatService.send, echo model) against conversation length');
+    results.turnCost = await worker('turn-cost', { ...settings.turnCost, dir: work.dir }, 300_000);
+  }
+
+  if (enabled('reads') || enabled('startup')) {
+    log('\n[3/4] Listing and reading at scale (100,000 conversations; a 100,000-message conversation)');
+    const reads = await worker('reads', { ...settings.reads, dir: work.dir }, 240_000);
+    if (enabled('reads')) {
+      results.reads = reads;
+      results.httpList = await httpList({ dbPath: reads.dbPath, ...settings.httpList }, log);
+    }
+    if (enabled('startup')) {
+      log('\n[4/4] Start-up: spawn to the first healthy GET /health');
+      results.startup = await startup({ ...settings.startup, existingDbPath: reads.dbPath }, log);
+    }
+  }
+
+  if (enabled('memory')) {
+    log(`\n[4/4] Memory: RSS of the server after ${settings.memory.turns} turns over HTTP`);
+    results.memory = await memory(settings.memory, log);
+  }
+} finally {
+  work.remove();
+}
+
+const finished = new Date();
+const loadAfter = os.loadavg();
+const { rows, targets } = report(results);
+printTable(rows);
+log('\nTargets:');
+for (const t of targets) log(`  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.actual} (target ${t.target})`);
+
+mkdirSync(RESULTS_DIR, { recursive: true });
+const file = join(RESULTS_DIR, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
+writeFileSync(
+  file,
+  JSON.stringify(
+    {
+      startedAt: started.toISOString(),
+      durationS: round((finished - started) / 1000, 1),
+      quick,
+      machine,
+      loadAverage: { before: loadBefore.map((x) => round(x, 2)), after: loadAfter.map((x) => round(x, 2)) },
+      commit: gitHead(),
+      settings,
+      targets,
+      table: rows,
+      results,
+    },
+    null,
+    2,
+  ),
+);
+log(`\nLoad average (1, 5, 15 min): ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${loadAfter.map((x) => x.toFixed(2)).join(' ')} after`);
+log(`Wrote ${relative(ROOT, file)} (${round((finished - started) / 1000, 0)} s)`);
+if (profileDir) log(`CPU profiles of the service (section 1) in ${relative(ROOT, profileDir)}`);
+
+// ---------------------------------------------------------------------------------------------
+
+async function worker(section, options, timeoutMs) {
+  const out = join(work.dir, `${section}.json`);
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const { code } = await runNode(join(BENCH_DIR, 'sections', 'storage-worker.mjs'), [section, JSON.stringify(options), out], { timeoutMs, nodeArgs });
+  if (code !== 0) throw new Error(`the ${section} section failed (exit ${code})`);
+  return JSON.parse(readFileSync(out, 'utf8'));
+}
+
+function gitHead() {
+  try {
+    const head = readFileSync(join(ROOT, '.git', 'HEAD'), 'utf8').trim();
+    if (!head.startsWith('ref: ')) return head;
+    const ref = head.slice(5);
+    const loose = join(ROOT, '.git', ref);
+    if (existsSync(loose)) return readFileSync(loose, 'utf8').trim();
+    const packed = readFileSync(join(ROOT, '.git', 'packed-refs'), 'utf8');
+    return packed.split('\n').find((l) => l.endsWith(` ${ref}`))?.split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Rows of the printed table (median, min, max over repetitions) and the targets' verdicts. */
+function report(r) {
+  const rows = [];
+  const targets = [];
+  const row = (section, name, s, unit, digits = 2) =>
+    s && rows.push({ section, name, unit, median: round(s.median, digits), min: round(s.min, digits), max: round(s.max, digits) });
+  const one = (section, name, value, unit, digits = 0) =>
+    Number.isFinite(value) && rows.push({ section, name, unit, median: round(value, digits), min: '', max: '' });
+
+  if (r.http) {
+    const h = r.http;
+    row('1 HTTP', 'service POST /api/chat', h.serviceTurnsPerS, 'turns/s', 0);
+    row('1 HTTP', 'reference POST /api/chat', h.referenceTurnsPerS, 'turns/s', 0);
+    row('1 HTTP', 'service / reference', h.ratio, 'ratio', 2);
+    row('1 HTTP', 'same, per 2 s slice pair', h.sliceRatios, 'ratio', 2);
+    row('1 HTTP', 'service chat p50', h.serviceP50Ms, 'ms');
+    row('1 HTTP', 'service chat p99', h.serviceP99Ms, 'ms');
+    row('1 HTTP', 'reference chat p50', h.referenceP50Ms, 'ms');
+    row('1 HTTP', 'reference chat p99', h.referenceP99Ms, 'ms');
+    row('1 HTTP', 'service GET /health', h.serviceHealthPerS, 'req/s', 0);
+    row('1 HTTP', 'reference GET /health', h.referenceHealthPerS, 'req/s', 0);
+    one('1 HTTP', 'failed requests (non-2xx, errors)', h.failures, 'count');
+    targets.push({
+      name: 'HTTP turns/s, service vs reference',
+      target: '>= 0.75x',
+      actual: `${round(h.ratio.median, 2)}x (${round(h.ratio.min, 2)}-${round(h.ratio.max, 2)})`,
+      met: h.ratio.median >= 0.75 && h.failures === 0,
+    });
+  }
+  if (r.turnCost) {
+    const ls = r.turnCost.lengths;
+    for (const l of ls) {
+      const name = `turn @ ${l.length.toLocaleString('en-US')} msgs`;
+      row('2 Turn cost', `${name} p50`, l.p50Ms, 'ms', 3);
+      row('2 Turn cost', `${name} p99`, l.p99Ms, 'ms', 3);
+      one('2 Turn cost', `${name} statements prepared`, l.statementsPreparedPerTurn, 'per turn', 2);
+      one('2 Turn cost', `${name} payload added`, l.payloadBytesPerTurn, 'B/turn');
+      one('2 Turn cost', `${name} pages allocated`, l.allocatedBytesPerTurn, 'B/turn');
+      row('2 Turn cost', `${name} WAL appended`, l.walBytesPerTurn, 'B/turn', 0);
+      one('2 Turn cost', `${name} write() total`, l.writeSyscallBytesPerTurn, 'B/turn');
+    }
+    const first = ls.find((l) => l.length === 10);
+    const last = ls.find((l) => l.length === 100000);
+    if (first && last) {
+      const ratio = last.p50Ms.median / first.p50Ms.median;
+      targets.push({
+        name: 'turn p50 at 100,000 messages vs at 10',
+        target: '<= 1.5x',
+        actual: `${round(ratio, 2)}x (${round(last.p50Ms.median, 3)} ms vs ${round(first.p50Ms.median, 3)} ms)`,
+        met: ratio <= 1.5,
+      });
+    }
+    const worst = Math.max(...ls.map((l) => Math.max(l.payloadBytesPerTurn, l.allocatedBytesPerTurn)));
+    targets.push({
+      name: 'bytes stored per turn at any length (max of payload and allocated pages)',
+      target: '<= 2048 B',
+      actual: `${round(worst, 0)} B`,
+      met: worst <= 2048,
+    });
+  }
+  if (r.reads) {
+    const x = r.reads;
+    row('3 Reads', 'list first page, 100k convs p50', x.listFirstPage.p50Ms, 'ms', 3);
+    row('3 Reads', 'list first page, 100k convs p99', x.listFirstPage.p99Ms, 'ms', 3);
+    row('3 Reads', 'list page at row 50,000 p50', x.listDeepPage.p50Ms, 'ms', 3);
+    row('3 Reads', 'list page at row 50,000 p99', x.listDeepPage.p99Ms, 'ms', 3);
+    row('3 Reads', 'recentHistory 20 of 100k p50', x.recentHistory20.p50Ms, 'ms', 3);
+    row('3 Reads', 'recentHistory 20 of 100k p99', x.recentHistory20.p99Ms, 'ms', 3);
+    row('3 Reads', 'recentHistory 50 of 100k p50', x.recentHistory50.p50Ms, 'ms', 3);
+    row('3 Reads', 'recentHistory 50 of 100k p99', x.recentHistory50.p99Ms, 'ms', 3);
+    row('3 Reads', 'getWithMessages, 100k msgs', x.getWithMessagesMs, 'ms', 0);
+  }
+  if (r.httpList) {
+    row('3 Reads', 'GET /api/conversations p50 (HTTP)', r.httpList.p50Ms, 'ms');
+    row('3 Reads', 'GET /api/conversations p99 (HTTP)', r.httpList.p99Ms, 'ms');
+    row('3 Reads', 'GET /api/conversations, 1 conn', r.httpList.perS, 'req/s', 0);
+  }
+  if (r.startup) {
+    row('4 Start/memory', 'start-up, new database file', r.startup.freshMs, 'ms', 0);
+    row('4 Start/memory', 'start-up, existing 100k database', r.startup.existingMs, 'ms', 0);
+  }
+  if (r.memory) {
+    const m = r.memory;
+    one('4 Start/memory', `turns driven for the RSS figure (cap ${settings.memory.maxDurationS} s)`, m.turnsDone, 'turns');
+    one('4 Start/memory', 'sustained turns/s over that run', m.turnsPerS, 'turns/s');
+    one('4 Start/memory', 'RSS before the turns', m.rssIdleBeforeMiB, 'MiB', 1);
+    one('4 Start/memory', 'RSS right after the turns', m.rssAfterMiB, 'MiB', 1);
+    one('4 Start/memory', `RSS after ${settings.memory.idleS} s idle`, m.rssAfterIdleMiB, 'MiB', 1);
+    one('4 Start/memory', 'peak RSS (VmHWM)', m.rssPeakMiB, 'MiB', 1);
+    one('4 Start/memory', 'failed requests', m.failures, 'count');
+  }
+  return { rows, targets };
+}
+
+function printTable(rows) {
+  const header = { section: 'Section', name: 'Measure', median: 'median', min: 'min', max: 'max', unit: 'unit' };
+  const cols = ['section', 'name', 'median', 'min', 'max', 'unit'];
+  const text = (row, c) => (typeof row[c] === 'number' ? row[c].toLocaleString('en-US', { maximumFractionDigits: 3 }) : String(row[c] ?? ''));
+  const width = Object.fromEntries(cols.map((c) => [c, Math.max(text(header, c).length, ...rows.map((r) => text(r, c).length))]));
+  const line = (row) =>
+    cols.map((c) => (['median', 'min', 'max'].includes(c) ? text(row, c).padStart(width[c]) : text(row, c).padEnd(width[c]))).join('  ');
+  console.log(`\n${line(header)}\n${cols.map((c) => '-'.repeat(width[c])).join('  ')}`);
+  for (const row of rows) console.log(line(row));
+}
