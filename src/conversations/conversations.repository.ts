@@ -186,7 +186,9 @@ export class ConversationsRepository {
       await em.insert(Thread, thread);
       return thread;
     }
-    const changes = { updatedAt: now, ...(systemPrompt === undefined ? {} : { systemPrompt }) };
+    // Written only when the request changes the thread's prompt: a turn must not rewrite the row.
+    if (systemPrompt === undefined) return existing;
+    const changes = { updatedAt: now, systemPrompt };
     await em.update(Thread, { conversationId, name }, changes);
     return Object.assign(existing, changes);
   }
@@ -365,7 +367,8 @@ export class ConversationsRepository {
     if (agentId === null) query.andWhere('c.agent_id IS NULL');
     else if (agentId !== undefined) query.andWhere('c.agent_id = :agentId', { agentId });
     if (after) {
-      query.andWhere('(c.updated_at < :at OR (c.updated_at = :at AND c.id < :id))', {
+      // A row-value comparison, so the (actor, updated_at, id) index seeks straight to the cursor.
+      query.andWhere('(c.updated_at, c.id) < (:at, :id)', {
         at: after.updatedAt,
         id: after.id,
       });

@@ -251,13 +251,12 @@ export class TurnsService {
   }
 
   /**
-   * Stores how the reply ended and bumps the conversation. If the conversation was deleted
+   * Stores how the reply ended. If the conversation was deleted
    * meanwhile there is nothing to store into: ConversationNotFoundError, so no surface reports
    * a reply as stored that is not.
    */
   finishReply(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
     return this.db.transaction(async (em) => {
-      const now = new Date();
       const stored = await this.repo.updateMessage(em, replyId, {
         status: outcome.status,
         content: outcome.content,
@@ -270,8 +269,8 @@ export class TurnsService {
         tokens: outcome.tokens ?? null,
         leaseUntil: null,
       });
+      // The conversation's updated_at was bumped when the turn started; bumping it again would rewrite its index entry.
       if (!stored) throw new ConversationNotFoundError(conversationId);
-      await this.repo.touchConversation(em, conversationId, now);
     });
   }
 
