@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,search,databases] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
@@ -28,7 +28,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,search,databases, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -107,6 +107,21 @@ try {
   if (enabled('memory')) {
     log(`\n[4/4] Memory: RSS of the server after ${settings.memory.turns} turns over HTTP`);
     results.memory = await memory(settings.memory, log);
+  }
+
+  // Opt-in sections (long): --only=search (1,000,000 messages), --only=databases (SQLite vs
+  // PostgreSQL turns; needs BENCH_DATABASE_URL). Their figures are printed as JSON.
+  if (only?.includes('search')) {
+    log('\n[extra] Full-text search over 1,000,000 stored messages (SQLite FTS5, over HTTP)');
+    const { searchAtScale } = await import('./sections/search.mjs');
+    results.search = await searchAtScale({ messages: quick ? 200_000 : 1_000_000 });
+    log(JSON.stringify(results.search, null, 2));
+  }
+  if (only?.includes('databases')) {
+    log('\n[extra] Chat turns over HTTP: SQLite vs PostgreSQL (BENCH_DATABASE_URL)');
+    const { databaseTurns } = await import('./sections/database-turns.mjs');
+    results.databases = await databaseTurns({ postgresUrl: process.env.BENCH_DATABASE_URL, repetitions: quick ? 1 : 3 });
+    log(JSON.stringify(results.databases, null, 2));
   }
 } finally {
   work.remove();
