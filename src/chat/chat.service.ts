@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
+import { sleep } from '../common/sleep.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Message } from '../conversations/message.entity.js';
 import { TurnsService, type ContextPreview, type ReplyOutcome, type StartedTurn } from '../conversations/turns.service.js';
@@ -187,16 +188,4 @@ function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {
     model: outcome.model,
     usage: outcome.usage,
   };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

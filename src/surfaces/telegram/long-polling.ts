@@ -3,7 +3,7 @@ import type { Bot } from 'grammy';
 import { botSignal } from './bot.js';
 import { ALLOWED_UPDATES } from './routing.js';
 import type { TelegramIntake } from './telegram-intake.js';
-import { sleep } from './sleep.js';
+import { sleep } from '../../common/sleep.js';
 
 /** How long one getUpdates call waits for an update (Telegram's long polling). */
 const POLL_TIMEOUT_SECONDS = 30;

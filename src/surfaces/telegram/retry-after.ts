@@ -1,5 +1,5 @@
 import type { Transformer } from 'grammy';
-import { sleep as realSleep } from './sleep.js';
+import { sleep as realSleep } from '../../common/sleep.js';
 
 export interface RetryAfterOptions {
   /** Retries of one call after a 429, at most. */

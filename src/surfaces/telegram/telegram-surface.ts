@@ -17,7 +17,7 @@ import { TelegramIntake } from './telegram-intake.js';
 import { sendText } from './replies.js';
 import { BOT_COMMANDS, TEXTS } from './texts.js';
 import { TELEGRAM_BOT, TELEGRAM_CONFIG } from './telegram.tokens.js';
-import { sleep } from './sleep.js';
+import { sleep } from '../../common/sleep.js';
 
 const MAX_BACKOFF_MS = 30_000;
 
