@@ -19,6 +19,7 @@ import { ChatTurnFailedError } from './chat.errors.js';
 import { ChatService } from './chat.service.js';
 import { ReplyGenerator } from './reply-generator.js';
 import { Summarizer } from './summarizer.js';
+import { until } from '../../test/support/until.js';
 
 type Step = (req: CompletionRequest, onDelta: (t: string) => void) => Promise<Completion>;
 
@@ -56,10 +57,6 @@ function heldStep(): { step: Step; release: (text: string) => void } {
     });
   return { step, release: (text) => release(text) };
 }
-
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
-};
 
 describe('ChatService', () => {
   const alice = apiActor('alice');

@@ -7,6 +7,7 @@ import { ROOT } from '../../scripts/paths.js';
 import { runConsole } from '../../src/surfaces/console/run-console.js';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 // The console chat (npm run chat) driven through its standard input and output, against the
 // real server: in-process for the conversations, and once as its own process with piped stdin.
@@ -23,10 +24,6 @@ function collector() {
   });
   return { stream, text: () => text };
 }
-
-const until = async (check: () => boolean) => {
-  while (!check()) await new Promise((r) => setTimeout(r, 10));
-};
 
 describe('console chat', () => {
   let fake: FakeOpenAiServer;

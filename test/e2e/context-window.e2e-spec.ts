@@ -1,20 +1,13 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { FakeOpenAiServer, type RecordedRequest } from '../fakes/fake-openai-server.js';
 import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 /** What a request costs, counted the way OpenAI bills chat messages (content + 4 each, + 3). */
 const requestTokens = (req: RecordedRequest) =>
   3 + req.body.messages!.reduce((sum, m) => sum + countTokens(m.content ?? '') + 4, 0);
 
 const isSummaryRequest = (req: RecordedRequest) => req.body.messages![0].content.includes('running summary');
-
-const until = async (check: () => Promise<boolean> | boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('context window: token budget, rolling summary, usage', () => {
   let fake: FakeOpenAiServer;

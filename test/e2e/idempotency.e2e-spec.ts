@@ -2,12 +2,7 @@ import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { useAppWithFakeModel } from '../support/app-fixture.js';
 import { deltaText, openEventStream } from '../support/sse-client.js';
 import { ALICE_KEY, auth, BOB_KEY, DIALECT, startTestApp, type TestApp } from '../support/test-app.js';
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
+import { deferred } from '../support/until.js';
 
 describe('Idempotency-Key on POST /api/chat and /api/chat/stream', () => {
   const fixture = useAppWithFakeModel({ STREAM_FLUSH_MS: '30' });

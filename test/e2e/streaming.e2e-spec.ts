@@ -1,20 +1,7 @@
 import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { deltaText, openEventStream, type SseEvent } from '../support/sse-client.js';
 import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-const until = async (check: () => boolean | Promise<boolean>, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+import { deferred, until } from '../support/until.js';
 
 describe('streaming replies (server-sent events through a real HTTP client)', () => {
   let fake: FakeOpenAiServer;
