@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
+import { EntityRows, forUpdate, sql } from '../database/sql.js';
 import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation, type ConversationState } from './conversation.entity.js';
 import { Message, type MessageRole, type MessageStatus } from './message.entity.js';
@@ -47,9 +48,10 @@ export type MessageChanges = Partial<
 >;
 
 /**
- * TypeORM access for conversations and messages. Every method takes the EntityManager of
+ * Database access for conversations and messages. Every method takes the EntityManager of
  * the unit of work it belongs to, and every read that a caller could aim at another
- * actor's data filters on the actor in the query itself.
+ * actor's data filters on the actor in the query itself. The statements of a chat turn are
+ * constant SQL with bound parameters (database/sql.ts); the rest uses TypeORM's builders.
  */
 @Injectable()
 export class ConversationsRepository {
@@ -60,7 +62,7 @@ export class ConversationsRepository {
     now: Date,
     extra: { agentId?: string | null; state?: ConversationState } = {},
   ): Promise<Conversation> {
-    const conversation = em.create(Conversation, {
+    const conversation = Object.assign(new Conversation(), {
       id: randomUUID(),
       actor,
       title,
@@ -72,12 +74,12 @@ export class ConversationsRepository {
       createdAt: now,
       updatedAt: now,
     });
-    await em.insert(Conversation, conversation);
+    await EntityRows.of(em, Conversation).insert(em, [conversation]);
     return conversation;
   }
 
   findOwned(em: EntityManager, actor: string, id: string): Promise<Conversation | null> {
-    return em.findOne(Conversation, { where: { id, actor } });
+    return EntityRows.of(em, Conversation).findOne(em, '"id" = ? AND "actor" = ?', [id, actor]);
   }
 
   findManyOwned(em: EntityManager, actor: string, ids: readonly string[]): Promise<Conversation[]> {
@@ -89,8 +91,7 @@ export class ConversationsRepository {
    * database has row locks (on SQLite the unit-of-work queue already serializes writers).
    */
   lockOwned(em: EntityManager, actor: string, id: string): Promise<Conversation | null> {
-    const rowLocks = em.connection.options.type === 'postgres';
-    return em.findOne(Conversation, { where: { id, actor }, ...(rowLocks ? { lock: { mode: 'pessimistic_write' } } : {}) });
+    return EntityRows.of(em, Conversation).findOne(em, '"id" = ? AND "actor" = ?', [id, actor], forUpdate(em).trim());
   }
 
   async exists(em: EntityManager, id: string): Promise<boolean> {
@@ -98,44 +99,50 @@ export class ConversationsRepository {
   }
 
   /**
-   * Appends a message with the next `seq`. Bumping `last_seq` first makes the update the
-   * conversation's write lock for the rest of the transaction, so two appends can never
-   * take the same number.
+   * Appends messages with the next `seq` numbers, in order. Bumping `last_seq` first makes the
+   * update the conversation's write lock for the rest of the transaction, so two appends can
+   * never take the same number.
    */
-  async appendMessage(em: EntityManager, conversation: Conversation, draft: NewMessage, now: Date): Promise<Message> {
-    await em
-      .createQueryBuilder()
-      .update(Conversation)
-      .set({ lastSeq: () => 'last_seq + 1', updatedAt: now })
-      .where('id = :id', { id: conversation.id })
-      .execute();
-    const { lastSeq } = await em.findOneOrFail(Conversation, {
-      select: { id: true, lastSeq: true },
-      where: { id: conversation.id },
-    });
+  async appendMessages(em: EntityManager, conversation: Conversation, drafts: readonly NewMessage[], now: Date): Promise<Message[]> {
+    const conversations = EntityRows.of(em, Conversation);
+    const { rows } = await sql<{ last_seq: number }>(
+      em,
+      'UPDATE "conversations" SET "last_seq" = "last_seq" + ?, "updated_at" = ? WHERE "id" = ? RETURNING "last_seq"',
+      [drafts.length, conversations.value('updatedAt', now), conversation.id],
+    );
+    if (rows.length === 0) throw new Error(`Conversation ${conversation.id} vanished inside its own transaction`);
+    const lastSeq = Number(rows[0].last_seq);
     conversation.lastSeq = lastSeq;
     conversation.updatedAt = now;
-    const message = em.create(Message, {
-      id: randomUUID(),
-      conversationId: conversation.id,
-      seq: lastSeq,
-      thread: draft.thread ?? MAIN_THREAD,
-      role: draft.role,
-      content: draft.content,
-      status: draft.status ?? 'complete',
-      model: draft.model ?? null,
-      promptTokens: draft.promptTokens ?? null,
-      completionTokens: draft.completionTokens ?? null,
-      versions: null,
-      errorStatus: null,
-      errorMessage: null,
-      leaseUntil: draft.leaseUntil ?? null,
-      cancelRequestedAt: null,
-      toolCalls: null,
-      tokens: draft.tokens ?? null,
-      createdAt: now,
-    });
-    await em.insert(Message, message);
+    const firstSeq = lastSeq - drafts.length + 1;
+    const messages = drafts.map((draft, i) =>
+      Object.assign(new Message(), {
+        id: randomUUID(),
+        conversationId: conversation.id,
+        seq: firstSeq + i,
+        thread: draft.thread ?? MAIN_THREAD,
+        role: draft.role,
+        content: draft.content,
+        status: draft.status ?? 'complete',
+        model: draft.model ?? null,
+        promptTokens: draft.promptTokens ?? null,
+        completionTokens: draft.completionTokens ?? null,
+        versions: null,
+        errorStatus: null,
+        errorMessage: null,
+        leaseUntil: draft.leaseUntil ?? null,
+        cancelRequestedAt: null,
+        toolCalls: null,
+        tokens: draft.tokens ?? null,
+        createdAt: now,
+      }),
+    );
+    await EntityRows.of(em, Message).insert(em, messages);
+    return messages;
+  }
+
+  async appendMessage(em: EntityManager, conversation: Conversation, draft: NewMessage, now: Date): Promise<Message> {
+    const [message] = await this.appendMessages(em, conversation, [draft], now);
     return message;
   }
 
@@ -146,22 +153,21 @@ export class ConversationsRepository {
    */
   async recentHistory(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number): Promise<Message[]> {
     if (limit <= 0) return [];
-    const newestFirst = await em
-      .createQueryBuilder(Message, 'm')
-      .where('m.conversation_id = :conversationId', { conversationId })
-      .andWhere('m.thread = :thread', { thread })
-      .andWhere('m.seq < :beforeSeq', { beforeSeq })
-      .andWhere("m.status = 'complete'")
-      .andWhere("m.content <> ''")
-      .orderBy('m.seq', 'DESC')
-      .limit(limit)
-      .getMany();
+    const newestFirst = await EntityRows.of(em, Message).find(
+      em,
+      `"conversation_id" = ? AND "thread" = ? AND "seq" < ? AND "status" = 'complete' AND "content" <> ''`,
+      [conversationId, thread, beforeSeq, limit],
+      'ORDER BY "seq" DESC LIMIT ?',
+    );
     return newestFirst.reverse();
   }
 
   /** The last message of a thread (of the whole conversation when no thread is named). */
   lastMessage(em: EntityManager, conversationId: string, thread?: string): Promise<Message | null> {
-    return em.findOne(Message, { where: { conversationId, ...(thread ? { thread } : {}) }, order: { seq: 'DESC' } });
+    const messages = EntityRows.of(em, Message);
+    return thread
+      ? messages.findOne(em, '"conversation_id" = ? AND "thread" = ?', [conversationId, thread], 'ORDER BY "seq" DESC LIMIT 1')
+      : messages.findOne(em, '"conversation_id" = ?', [conversationId], 'ORDER BY "seq" DESC LIMIT 1');
   }
 
   /** The message of a thread just before `seq`. */
@@ -180,21 +186,22 @@ export class ConversationsRepository {
   async upsertThread(em: EntityManager, conversationId: string, name: string, requestedPrompt: string | undefined, now: Date): Promise<Thread> {
     // A blank prompt clears the thread's own instructions.
     const systemPrompt = requestedPrompt === undefined ? undefined : requestedPrompt.trim() === '' ? null : requestedPrompt;
-    const existing = await em.findOne(Thread, { where: { conversationId, name } });
+    const threads = EntityRows.of(em, Thread);
+    const existing = await this.findThread(em, conversationId, name);
     if (!existing) {
-      const thread = em.create(Thread, { conversationId, name, systemPrompt: systemPrompt ?? null, createdAt: now, updatedAt: now });
-      await em.insert(Thread, thread);
+      const thread = Object.assign(new Thread(), { conversationId, name, systemPrompt: systemPrompt ?? null, createdAt: now, updatedAt: now });
+      await threads.insert(em, [thread]);
       return thread;
     }
     // Written only when the request changes the thread's prompt: a turn must not rewrite the row.
     if (systemPrompt === undefined) return existing;
     const changes = { updatedAt: now, systemPrompt };
-    await em.update(Thread, { conversationId, name }, changes);
+    await threads.update(em, changes, '"conversation_id" = ? AND "name" = ?', [conversationId, name]);
     return Object.assign(existing, changes);
   }
 
   findSummary(em: EntityManager, conversationId: string, thread: string): Promise<Summary | null> {
-    return em.findOne(Summary, { where: { conversationId, thread } });
+    return EntityRows.of(em, Summary).findOne(em, '"conversation_id" = ? AND "thread" = ?', [conversationId, thread]);
   }
 
   /** Replayable messages of a thread with afterSeq < seq < beforeSeq, oldest first, at most `limit`. */
@@ -243,7 +250,7 @@ export class ConversationsRepository {
   }
 
   findThread(em: EntityManager, conversationId: string, name: string): Promise<Thread | null> {
-    return em.findOne(Thread, { where: { conversationId, name } });
+    return EntityRows.of(em, Thread).findOne(em, '"conversation_id" = ? AND "name" = ?', [conversationId, name]);
   }
 
   countReplayableBefore(em: EntityManager, conversationId: string, thread: string, beforeSeq: number): Promise<number> {
@@ -262,15 +269,15 @@ export class ConversationsRepository {
   }
 
   async updateState(em: EntityManager, id: string, state: ConversationState, now: Date): Promise<void> {
-    await em.update(Conversation, { id }, { state, updatedAt: now });
+    await EntityRows.of(em, Conversation).update(em, { state, updatedAt: now }, '"id" = ?', [id]);
   }
 
   messageAt(em: EntityManager, conversationId: string, seq: number): Promise<Message | null> {
-    return em.findOne(Message, { where: { conversationId, seq } });
+    return EntityRows.of(em, Message).findOne(em, '"conversation_id" = ? AND "seq" = ?', [conversationId, seq]);
   }
 
   findMessage(em: EntityManager, conversationId: string, id: string): Promise<Message | null> {
-    return em.findOne(Message, { where: { id, conversationId } });
+    return EntityRows.of(em, Message).findOne(em, '"id" = ? AND "conversation_id" = ?', [id, conversationId]);
   }
 
   /**
@@ -278,14 +285,13 @@ export class ConversationsRepository {
    * the returned false tells the generator to stop.
    */
   async updateMessage(em: EntityManager, id: string, changes: MessageChanges, onlyIfNotCancelled = false): Promise<boolean> {
-    const query = em.createQueryBuilder().update(Message).set(changes).where('id = :id', { id });
-    if (onlyIfNotCancelled) query.andWhere('cancel_requested_at IS NULL');
-    return ((await query.execute()).affected ?? 0) > 0;
+    const where = onlyIfNotCancelled ? '"id" = ? AND "cancel_requested_at" IS NULL' : '"id" = ?';
+    return (await EntityRows.of(em, Message).update(em, changes, where, [id])) > 0;
   }
 
   async isCancelRequested(em: EntityManager, id: string): Promise<boolean> {
-    const row = await em.findOne(Message, { select: { id: true, cancelRequestedAt: true }, where: { id } });
-    return !row || row.cancelRequestedAt !== null;
+    const { rows } = await sql<{ cancel_requested_at: unknown }>(em, 'SELECT "cancel_requested_at" FROM "messages" WHERE "id" = ?', [id]);
+    return rows.length === 0 || rows[0].cancel_requested_at !== null;
   }
 
   /** Replies still marked streaming whose generator stopped renewing its lease. */
@@ -317,11 +323,11 @@ export class ConversationsRepository {
   }
 
   async retitle(em: EntityManager, id: string, title: string): Promise<void> {
-    await em.update(Conversation, { id }, { title });
+    await EntityRows.of(em, Conversation).update(em, { title }, '"id" = ?', [id]);
   }
 
   async touchConversation(em: EntityManager, id: string, now: Date): Promise<void> {
-    await em.update(Conversation, { id }, { updatedAt: now });
+    await EntityRows.of(em, Conversation).update(em, { updatedAt: now }, '"id" = ?', [id]);
   }
 
   /** The last `limit` messages (any status) before `beforeSeq` (all when undefined), oldest first; one thread's when named. */

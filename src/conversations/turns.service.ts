@@ -131,8 +131,12 @@ export class TurnsService {
         history: await this.repo.recentHistory(em, conversation.id, threadName, conversation.lastSeq + 1, this.config.historyWindow),
         newMessage: { content: request.content, tokens },
       });
-      const question = await this.repo.appendMessage(em, conversation, { role: 'user', thread: threadName, content: request.content, tokens }, now);
-      const reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, model, now), now);
+      const [question, reply] = await this.repo.appendMessages(
+        em,
+        conversation,
+        [{ role: 'user', thread: threadName, content: request.content, tokens }, this.placeholder(threadName, model, now)],
+        now,
+      );
       return { conversation, created: !request.conversationId, agent, thread, question, reply, model, context };
     });
   }

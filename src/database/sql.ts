@@ -1,0 +1,141 @@
+import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+
+/**
+ * Constant SQL with bound parameters, for the statements every chat turn runs.
+ *
+ * TypeORM's query builder renders each statement again on every call, inlines some values
+ * (numbers) into its text, so SQLite prepares it again, and maps rows back through its
+ * generic alias machinery: that was most of a turn's CPU time. Statements here are written
+ * once, with `?` placeholders (numbered `$n` on PostgreSQL), so each is prepared once, and
+ * rows go through the driver's own per-column conversions: a value reads and writes exactly
+ * as it does through the entity manager.
+ */
+export interface SqlResult<R> {
+  readonly rows: R[];
+  /** Rows changed by an INSERT/UPDATE/DELETE (the rows returned, with RETURNING on SQLite). */
+  readonly affected: number;
+}
+
+/** Runs one statement in `em`'s transaction (or on its own when `em` has none). */
+export async function sql<R = Record<string, unknown>>(em: EntityManager, text: string, params: readonly unknown[] = []): Promise<SqlResult<R>> {
+  const postgres = em.connection.options.type === 'postgres';
+  const runner = em.queryRunner ?? em.connection.createQueryRunner();
+  try {
+    const result = await runner.query(postgres ? numbered(text) : text, [...params], true);
+    const rows = (result.records ?? []) as R[];
+    return { rows, affected: result.affected ?? rows.length };
+  } finally {
+    if (!em.queryRunner) await runner.release();
+  }
+}
+
+/** ` FOR UPDATE` where the database has row locks (on SQLite the unit-of-work queue serializes writers). */
+export function forUpdate(em: EntityManager): string {
+  return em.connection.options.type === 'postgres' ? ' FOR UPDATE' : '';
+}
+
+const numberedCache = new Map<string, string>();
+
+/** `?` placeholders as PostgreSQL's `$1, $2, ...` (the statements here never hold a literal `?`). */
+function numbered(text: string): string {
+  let out = numberedCache.get(text);
+  if (out === undefined) {
+    let n = 0;
+    out = text.replace(/\?/g, () => `$${++n}`);
+    numberedCache.set(text, out);
+  }
+  return out;
+}
+
+/**
+ * Converts between an entity and its table's rows with the driver's column conversions
+ * (dates, booleans, simple-json), and spells its column lists.
+ */
+export class EntityRows<T extends ObjectLiteral> {
+  /** `"id", "actor", ...`: every column, in the entity's order. */
+  readonly columnList: string;
+  private readonly byProperty = new Map<string, ColumnMetadata>();
+
+  private constructor(
+    private readonly metadata: EntityMetadata,
+    private readonly dataSource: DataSource,
+  ) {
+    for (const column of metadata.columns) this.byProperty.set(column.propertyName, column);
+    this.columnList = metadata.columns.map((c) => `"${c.databaseName}"`).join(', ');
+  }
+
+  private static readonly cache = new WeakMap<DataSource, Map<unknown, EntityRows<ObjectLiteral>>>();
+
+  static of<T extends ObjectLiteral>(em: EntityManager, target: EntityTarget<T>): EntityRows<T> {
+    let forSource = EntityRows.cache.get(em.connection);
+    if (!forSource) EntityRows.cache.set(em.connection, (forSource = new Map()));
+    let rows = forSource.get(target);
+    if (!rows) forSource.set(target, (rows = new EntityRows(em.connection.getMetadata(target), em.connection)));
+    return rows as unknown as EntityRows<T>;
+  }
+
+  /** The entity a selected row (all of `columnList`) stands for. */
+  hydrate(row: Record<string, unknown>): T {
+    const entity = this.metadata.create() as T;
+    const driver = this.dataSource.driver;
+    for (const column of this.metadata.columns) {
+      (entity as Record<string, unknown>)[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
+    }
+    return entity;
+  }
+
+  /**
+   * The entities of the rows matching `where` (a constant SQL condition, with its parameters);
+   * `rest` follows the condition (ORDER BY, LIMIT, FOR UPDATE).
+   */
+  async find(em: EntityManager, where: string, params: readonly unknown[], rest = ''): Promise<T[]> {
+    const result = await sql(em, `SELECT ${this.columnList} FROM "${this.metadata.tableName}" WHERE ${where}${rest ? ` ${rest}` : ''}`, params);
+    return result.rows.map((row) => this.hydrate(row));
+  }
+
+  async findOne(em: EntityManager, where: string, params: readonly unknown[], rest = ''): Promise<T | null> {
+    return (await this.find(em, where, params, rest))[0] ?? null;
+  }
+
+  /** The column a property is stored in. */
+  column(property: keyof T & string): string {
+    return this.columnOf(property).databaseName;
+  }
+
+  /** A property's value as the database stores it, to bind as a parameter. */
+  value(property: keyof T & string, value: unknown): unknown {
+    return this.dataSource.driver.preparePersistentValue(value, this.columnOf(property));
+  }
+
+  /** INSERT of whole entities (every column given), one row each. */
+  async insert(em: EntityManager, entities: readonly T[]): Promise<void> {
+    if (entities.length === 0) return;
+    const columns = this.metadata.columns;
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    const params: unknown[] = [];
+    for (const entity of entities) {
+      for (const column of columns) params.push(this.value(column.propertyName, (entity as Record<string, unknown>)[column.propertyName] ?? null));
+    }
+    await sql(em, `INSERT INTO "${this.metadata.tableName}" (${this.columnList}) VALUES ${entities.map(() => row).join(', ')}`, params);
+  }
+
+  /**
+   * UPDATE of some properties of the rows matching `where` (a constant SQL condition with its
+   * own parameters). Returns how many rows changed.
+   */
+  async update(em: EntityManager, changes: Partial<T>, where: string, whereParams: readonly unknown[]): Promise<number> {
+    const properties = Object.keys(changes).filter((p) => (changes as Record<string, unknown>)[p] !== undefined);
+    if (properties.length === 0) return 0;
+    const set = properties.map((p) => `"${this.column(p)}" = ?`).join(', ');
+    const params = properties.map((p) => this.value(p, (changes as Record<string, unknown>)[p]));
+    const result = await sql(em, `UPDATE "${this.metadata.tableName}" SET ${set} WHERE ${where}`, [...params, ...whereParams]);
+    return result.affected;
+  }
+
+  private columnOf(property: string): ColumnMetadata {
+    const column = this.byProperty.get(property);
+    if (!column) throw new Error(`${this.metadata.name} has no column for ${property}`);
+    return column;
+  }
+}
