@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { GroupCommitQueue } from './group-commit-queue.js';
+
+/** The queue on a real SQLite file: what is stored, what each caller is told, how units group. */
+describe('GroupCommitQueue', () => {
+  let dir: string;
+  let ds: DataSource;
+  let queue: GroupCommitQueue;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
+    ds = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'db.sqlite'), enableWAL: true }).initialize();
+    await ds.query('PRAGMA foreign_keys = ON');
+    await ds.query('CREATE TABLE parent (id INTEGER PRIMARY KEY)');
+    // Checked at COMMIT, not per statement: lets a test make a COMMIT fail.
+    await ds.query('CREATE TABLE item (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)');
+    queue = new GroupCommitQueue(ds);
+  });
+  afterEach(async () => {
+    await ds.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** What is committed: read through a connection of its own, which never sees another's open transaction. */
+  const ids = async () => {
+    const other = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'db.sqlite'), readonly: true }).initialize();
+    try {
+      return ((await other.query('SELECT id FROM item ORDER BY id')) as Array<{ id: number }>).map((r) => r.id);
+    } finally {
+      await other.destroy();
+    }
+  };
+  const insert = (id: number) => queue.transaction((em) => em.query('INSERT INTO item (id) VALUES (?)', [id]).then(() => id));
+
+  it('runs the writes that wait together in one transaction, and answers each caller with its own result', async () => {
+    const transactions = jest.spyOn(ds, 'transaction');
+    const results = await Promise.all([1, 2, 3, 4, 5].map(insert));
+    expect(results).toEqual([1, 2, 3, 4, 5]);
+    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(await ids()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('rolls back only the unit that failed; the others of its group are stored', async () => {
+    const failing = queue.transaction(async (em) => {
+      await em.query('INSERT INTO item (id) VALUES (?)', [20]);
+      throw new Error('this unit fails after writing');
+    });
+    const outcomes = await Promise.allSettled([insert(10), failing, insert(30)]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason.message).toBe('this unit fails after writing');
+    expect(await ids()).toEqual([10, 30]);
+  });
+
+  it('fails every unit of a group whose COMMIT fails, and stores none of them', async () => {
+    const orphan = queue.transaction((em) => em.query('INSERT INTO item (id, parent_id) VALUES (2, 999)'));
+    const outcomes = await Promise.allSettled([insert(1), orphan, insert(3)]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(await ids()).toEqual([]);
+    // The queue carries on.
+    await insert(4);
+    expect(await ids()).toEqual([4]);
+  });
+
+  it('fails a lone unit with its own error and keeps nothing of it', async () => {
+    const lone = queue.transaction(async (em) => {
+      await em.query('INSERT INTO item (id) VALUES (7)');
+      throw new Error('lone failure');
+    });
+    await expect(lone).rejects.toThrow('lone failure');
+    expect(await ids()).toEqual([]);
+  });
+
+  it('answers a writer only after its COMMIT: another connection sees its row by then', async () => {
+    let committedWhenResolved: number[] | undefined;
+    const write = insert(1).then(async () => {
+      committedWhenResolved = await ids();
+    });
+    await write;
+    expect(committedWhenResolved).toEqual([1]);
+  });
+
+  it('runs reads outside the write transaction, so they never see uncommitted rows, and a failing read does not stop the queue', async () => {
+    let seenInside: number[] | undefined;
+    const slowWrite = queue.transaction(async (em) => {
+      await em.query('INSERT INTO item (id) VALUES (1)');
+      return new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    const throwing = queue.read(() => {
+      throw new Error('read failed synchronously');
+    });
+    const read = queue.read(async (em) => {
+      seenInside = (await em.query('SELECT id FROM item')).map((r: { id: number }) => r.id);
+    });
+    const outcomes = await Promise.allSettled([slowWrite, throwing, read]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    // Reads waiting with the write ran before it: they saw the table as committed then.
+    expect(seenInside).toEqual([]);
+    expect(await queue.read(async (em) => (await em.query('SELECT COUNT(*) AS n FROM item'))[0].n)).toBe(1);
+  });
+
+  it('keeps groups bounded: 150 waiting writes take three commits', async () => {
+    const transactions = jest.spyOn(ds, 'transaction');
+    await Promise.all(Array.from({ length: 150 }, (_, i) => insert(i + 1)));
+    expect(transactions).toHaveBeenCalledTimes(3);
+    expect((await ids()).length).toBe(150);
+  });
+});
