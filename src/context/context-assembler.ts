@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Agent } from '../agents/agent.entity.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ConversationState } from '../conversations/conversation.entity.js';
-import type { Message } from '../conversations/message.entity.js';
+import type { ReplayedMessage } from '../conversations/conversations.repository.js';
 import type { Summary } from '../conversations/summary.entity.js';
 import type { Thread } from '../conversations/thread.entity.js';
 import { planContext, type PlannedContext } from './context-planner.js';
@@ -16,7 +16,7 @@ export interface ContextSources {
   readonly state: ConversationState;
   readonly summary: Summary | null;
   /** Replayable messages of the thread, oldest first, at most the window. */
-  readonly history: readonly Message[];
+  readonly history: readonly ReplayedMessage[];
   readonly newMessage: { readonly content: string; readonly tokens: number } | null;
 }
 

@@ -27,6 +27,9 @@ export interface NewMessage {
   readonly tokens?: number | null;
 }
 
+/** A stored message as the model is sent it again. */
+export type ReplayedMessage = Pick<Message, 'seq' | 'role' | 'content' | 'tokens'>;
+
 /** Columns of a message that change after it is appended (a reply as it is generated). */
 export type MessageChanges = Partial<
   Pick<
@@ -147,19 +150,21 @@ export class ConversationsRepository {
   }
 
   /**
-   * The last `limit` complete, non-empty messages of a thread before `beforeSeq`, oldest first.
-   * Walks the (conversation_id, thread, seq) index backwards, so the cost depends on `limit`,
-   * not on how long the conversation is.
+   * The last `limit` complete, non-empty messages of a thread before `beforeSeq`, oldest first,
+   * with only what is replayed to the model. Walks the (conversation_id, thread, seq) index
+   * backwards, so the cost depends on `limit`, not on how long the conversation is.
    */
-  async recentHistory(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number): Promise<Message[]> {
+  async recentHistory(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number): Promise<ReplayedMessage[]> {
     if (limit <= 0) return [];
-    const newestFirst = await EntityRows.of(em, Message).find(
+    // Only the columns the context needs: each column of each row is a JS value to build, and this runs every turn.
+    const { rows } = await sql<{ seq: number; role: MessageRole; content: string; tokens: number | null }>(
       em,
-      `"conversation_id" = ? AND "thread" = ? AND "seq" < ? AND "status" = 'complete' AND "content" <> ''`,
+      `SELECT "seq", "role", "content", "tokens" FROM "messages"
+       WHERE "conversation_id" = ? AND "thread" = ? AND "seq" < ? AND "status" = 'complete' AND "content" <> ''
+       ORDER BY "seq" DESC LIMIT ?`,
       [conversationId, thread, beforeSeq, limit],
-      'ORDER BY "seq" DESC LIMIT ?',
     );
-    return newestFirst.reverse();
+    return rows.reverse();
   }
 
   /** The last message of a thread (of the whole conversation when no thread is named). */
