@@ -17,10 +17,18 @@ import { MAIN_THREAD, type Thread } from './thread.entity.js';
 import { normalizeTags } from './tags.js';
 import { titleFromMessage, UNTITLED } from './title.js';
 
+/** How many of the newest messages a conversation is read with, unless asked otherwise. */
+export const DETAIL_MESSAGES = 100;
+/** The most messages one read returns (a conversation, or a page of its messages). */
+export const MAX_MESSAGES_PER_READ = 200;
+
 export interface ConversationDetail {
   readonly conversation: Conversation;
   readonly threads: Thread[];
+  /** The newest messages, oldest first (at most the limit asked for). */
   readonly messages: Message[];
+  /** The `before` for the page of older messages; null when `messages` starts at the first one. */
+  readonly nextBefore: number | null;
   readonly summary: Summary | null;
   readonly usage: { readonly promptTokens: number; readonly completionTokens: number };
 }
@@ -99,16 +107,22 @@ export class ConversationsService {
   }
 
   /**
-   * The conversation with its threads, its messages in order (one thread's when named), the
-   * running summary of that thread (main by default) and its token totals.
+   * The conversation with its threads, its newest messages in order (one thread's when named),
+   * the running summary of that thread (main by default) and its token totals. Bounded: a
+   * conversation of any length costs the same to open; older messages come page by page.
    */
-  getWithMessages(actor: Actor, id: string, thread?: string): Promise<ConversationDetail> {
+  getWithMessages(actor: Actor, id: string, options: { thread?: string; limit?: number } = {}): Promise<ConversationDetail> {
+    const { thread, limit = DETAIL_MESSAGES } = options;
     return this.db.read(async (em) => {
       const [conversation] = await this.withTags(em, [await ownedConversation(this.repo, em, actor, id)]);
+      // One extra message tells whether older ones exist.
+      const newest = await this.repo.messagesBefore(em, id, undefined, limit + 1, thread);
+      const messages = newest.slice(-limit);
       return {
         conversation,
         threads: await this.repo.listThreads(em, id),
-        messages: await this.repo.allMessages(em, id, thread),
+        messages,
+        nextBefore: newest.length > limit ? messages[0].seq : null,
         summary: await this.repo.findSummary(em, id, thread ?? MAIN_THREAD),
         usage: await this.repo.usageTotals(em, id),
       };

@@ -95,6 +95,46 @@ describe('living with a long history: search, pages of messages, archive, pin, t
       }
       await t.http().get(`/api/conversations/${id}/messages`).set(auth(BOB_KEY)).expect(404);
     });
+
+    it('opens a conversation with its newest messages only, and says where older ones start', async () => {
+      let id: string | undefined;
+      for (let i = 1; i <= 6; i++) id = (await chat(ALICE_KEY, `open ${i}`, id)).conversationId;
+      const seqs = (body: { messages: Array<{ seq: number }> }) => body.messages.map((m) => m.seq);
+
+      const recent = (await t.http().get(`/api/conversations/${id}?limit=4`).set(auth(ALICE_KEY)).expect(200)).body;
+      expect(seqs(recent)).toEqual([9, 10, 11, 12]);
+      expect(recent.nextBefore).toBe(9);
+      // The rest comes from the pages of messages, from nextBefore on.
+      const older = (await t.http().get(`/api/conversations/${id}/messages?before=${recent.nextBefore}&limit=200`).set(auth(ALICE_KEY)).expect(200)).body;
+      expect(older.items.map((m: { seq: number }) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+
+      const whole = (await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body;
+      expect(seqs(whole)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      expect(whole.nextBefore).toBeNull();
+      const exact = (await t.http().get(`/api/conversations/${id}?limit=12`).set(auth(ALICE_KEY)).expect(200)).body;
+      expect(exact.nextBefore).toBeNull();
+
+      const active = (await t.http().get('/api/conversations/active?limit=2').set(auth(ALICE_KEY)).expect(200)).body;
+      expect(active.id).toBe(id);
+      expect(seqs(active)).toEqual([11, 12]);
+      expect(active.nextBefore).toBe(11);
+
+      for (const bad of ['limit=0', 'limit=201', 'limit=x']) {
+        const res = await t.http().get(`/api/conversations/${id}?${bad}`).set(auth(ALICE_KEY)).expect(400);
+        expect(res.body.message).toMatch(/limit/);
+        await t.http().get(`/api/conversations/active?${bad}`).set(auth(ALICE_KEY)).expect(400);
+      }
+    });
+
+    it('caps an unbounded read: a conversation longer than the default comes back with the newest 100', async () => {
+      let id: string | undefined;
+      for (let i = 1; i <= 51; i++) id = (await chat(ALICE_KEY, `long ${i}`, id)).conversationId;
+      const body = (await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body;
+      expect(body.messages).toHaveLength(100);
+      expect(body.messages[0].seq).toBe(3);
+      expect(body.messages.at(-1).seq).toBe(102);
+      expect(body.nextBefore).toBe(3);
+    });
   });
 
   describe('archive, pin and tags', () => {

@@ -589,7 +589,10 @@ export interface components {
              * @description Search only: the best-matching message (null: the title matched).
              */
             messageId?: string | null;
+            /** @description The newest messages (at most limit), oldest first. */
             messages: components["schemas"]["MessageDto"][];
+            /** @description Older messages exist: pass as before to GET /api/conversations/{id}/messages. Null when messages starts at the first one. */
+            nextBefore: number | null;
             pinned: boolean;
             /** @description Search only: the best match, its words in [brackets]. */
             snippet?: string;
@@ -1688,6 +1691,8 @@ export interface operations {
     getConversation: {
         parameters: {
             query?: {
+                /** @description How many of the newest messages to include; older ones: GET /api/conversations/{id}/messages?before=nextBefore. */
+                limit?: number;
                 /** @description Only this thread's messages. */
                 thread?: string;
             };
@@ -2618,6 +2623,8 @@ export interface operations {
             query?: {
                 /** @description An agent id, or "none" for conversations without an agent. */
                 agentId?: string;
+                /** @description How many of the newest messages to include; older ones: GET /api/conversations/{id}/messages?before=nextBefore. */
+                limit?: number;
             };
             header?: never;
             path?: never;

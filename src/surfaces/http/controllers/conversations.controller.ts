@@ -27,7 +27,7 @@ import { ConversationOwnerGuard } from '../conversation-owner.guard.js';
 import { toChatResponse } from '../dto/chat-result.mapper.js';
 import { ChatResponseDto, RegenerateRequestDto } from '../dto/chat.dto.js';
 import {
-  AgentFilterQueryDto,
+  ActiveConversationQueryDto,
   agentFilter,
   ConversationDetailDto,
   ConversationPageDto,
@@ -91,7 +91,7 @@ export class ConversationsController {
   @ApiErrors([400, 401, 404])
   async create(@CurrentActor() actor: Actor, @Body() body: CreateConversationDto): Promise<ConversationDetailDto> {
     const conversation = await this.conversations.create(actor, { title: body.title, agentId: body.agentId, state: body.state });
-    return toConversationDetail({ conversation, threads: [], messages: [] });
+    return toConversationDetail({ conversation, threads: [], messages: [], nextBefore: null });
   }
 
   // Declared before ':id' so that "active" is not taken for an id.
@@ -102,10 +102,10 @@ export class ConversationsController {
   })
   @ApiOkResponse({ type: ConversationDetailDto })
   @ApiErrors([400, 401, 404])
-  async active(@CurrentActor() actor: Actor, @Query() query: AgentFilterQueryDto): Promise<ConversationDetailDto> {
+  async active(@CurrentActor() actor: Actor, @Query() query: ActiveConversationQueryDto): Promise<ConversationDetailDto> {
     const latest = await this.conversations.mostRecent(actor, agentFilter(query.agentId));
     if (!latest) throw new NotFoundException('No conversation matches: start one with POST /api/chat or POST /api/conversations');
-    return toConversationDetail(await this.conversations.getWithMessages(actor, latest.id));
+    return toConversationDetail(await this.conversations.getWithMessages(actor, latest.id, { limit: query.limit }));
   }
 
   @Get(':id')
@@ -117,7 +117,7 @@ export class ConversationsController {
     @Param('id', ParseUUIDPipe) id: string,
     @Query() query: GetConversationQueryDto,
   ): Promise<ConversationDetailDto> {
-    return toConversationDetail(await this.conversations.getWithMessages(actor, id, query.thread));
+    return toConversationDetail(await this.conversations.getWithMessages(actor, id, { thread: query.thread, limit: query.limit }));
   }
 
   @Get(':id/context')

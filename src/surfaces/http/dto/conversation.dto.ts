@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -16,6 +16,7 @@ import {
   Min,
 } from 'class-validator';
 import type { Conversation } from '../../../conversations/conversation.entity.js';
+import { DETAIL_MESSAGES, MAX_MESSAGES_PER_READ } from '../../../conversations/conversations.service.js';
 import { MESSAGE_ROLES, MESSAGE_STATUSES, type Message } from '../../../conversations/message.entity.js';
 import type { Summary } from '../../../conversations/summary.entity.js';
 import { MAX_TAG_CHARS, MAX_TAGS } from '../../../conversations/tags.js';
@@ -36,12 +37,30 @@ export function agentFilter(value: string | undefined): string | null | undefine
   return value === undefined ? undefined : value.toLowerCase() === 'none' ? null : value.toLowerCase();
 }
 
-export class GetConversationQueryDto {
+/** How many of the newest messages a conversation is returned with. */
+export class DetailLimitQueryDto {
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_MESSAGES_PER_READ,
+    default: DETAIL_MESSAGES,
+    description: 'How many of the newest messages to include; older ones: GET /api/conversations/{id}/messages?before=nextBefore.',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_MESSAGES_PER_READ)
+  limit?: number;
+}
+
+export class GetConversationQueryDto extends DetailLimitQueryDto {
   @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, description: "Only this thread's messages." })
   @IsOptional()
   @Matches(THREAD_PATTERN, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' })
   thread?: string;
 }
+
+export class ActiveConversationQueryDto extends IntersectionType(AgentFilterQueryDto, DetailLimitQueryDto) {}
 
 export class CreateConversationDto {
   @ApiPropertyOptional({ description: 'Title (60 characters kept); default "New conversation".' })
@@ -137,12 +156,12 @@ export class MessagesPageQueryDto {
   @Max(2_147_483_647)
   before?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_MESSAGES_PER_READ, default: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(200)
+  @Max(MAX_MESSAGES_PER_READ)
   limit?: number;
 
   @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, description: "Only this thread's messages." })
@@ -255,7 +274,13 @@ export class ConversationDetailDto extends ConversationSummaryDto {
   @ApiProperty({ type: TokenTotalsDto, description: "Token totals of the conversation's replies." })
   usage: TokenTotalsDto;
   @ApiProperty({ type: [ThreadDto] }) threads: ThreadDto[];
-  @ApiProperty({ type: [MessageDto] }) messages: MessageDto[];
+  @ApiProperty({ type: [MessageDto], description: 'The newest messages (at most limit), oldest first.' }) messages: MessageDto[];
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Older messages exist: pass as before to GET /api/conversations/{id}/messages. Null when messages starts at the first one.',
+  })
+  nextBefore: number | null;
 }
 
 export function toConversationSummary(c: Conversation): ConversationSummaryDto {
@@ -275,6 +300,7 @@ export function toConversationDetail(detail: {
   conversation: Conversation;
   threads: Thread[];
   messages: Message[];
+  nextBefore: number | null;
   summary?: Summary | null;
   usage?: { promptTokens: number; completionTokens: number };
 }): ConversationDetailDto {
@@ -301,6 +327,7 @@ export function toConversationDetail(detail: {
       updatedAt: t.updatedAt.toISOString(),
     })),
     messages: messages.map(toMessageDto),
+    nextBefore: detail.nextBefore,
   };
 }
 
