@@ -5,6 +5,7 @@ import { renderMarkdown } from './render.js';
 
 const KEY_STORAGE = 'chat-memory.apiKey';
 const PAGE_SIZE = 30;
+const EARLIER_PAGE_SIZE = 100; // older messages fetched per "Show earlier messages" (the API allows up to 200)
 const NARROW = window.matchMedia('(max-width: 760px)');
 
 const $ = (id) => document.getElementById(id);
@@ -21,7 +22,9 @@ const state = {
   agents: new Map(), // id -> agent
   list: { items: [], nextCursor: null, query: '', searchable: false, seq: 0 },
   highlight: null, // the message to show when a search result is opened
-  current: null, // { id, title, agentId, messages: [{ id, role, content, status, error }] }; null: a new chat
+  // { id, title, agentId, messages: [{ id, role, content, status, error }], nextBefore, loadingEarlier }; null: a new chat.
+  // nextBefore: the `before` for the page of older messages, null once the first message is shown.
+  current: null,
   newAgentId: '', // the agent picked for the next new conversation
   busy: null, // the reply being streamed: { conversationId, messageId, controller, stopRequested, reply }
 };
@@ -312,7 +315,9 @@ async function openConversation(id, { keepError = false } = {}) {
     id,
     title: conversation.title,
     agentId: conversation.agentId,
-    messages: conversation.messages.map(({ id: messageId, role, content, status, error }) => ({ id: messageId, role, content, status, error })),
+    messages: conversation.messages.map(toViewMessage),
+    nextBefore: conversation.nextBefore ?? null, // opening returns the newest messages only
+    loadingEarlier: false,
   };
   renderConversation();
   renderList();
@@ -321,6 +326,83 @@ async function openConversation(id, { keepError = false } = {}) {
   // A reply still being generated (by an earlier visit, another tab, another client): follow it.
   const last = state.current.messages.at(-1);
   if (last?.role === 'assistant' && last.status === 'streaming') await follow(state.current, last);
+}
+
+/** A message as the page keeps it: the API's fields that the view uses. */
+const toViewMessage = ({ id, role, content, status, error }) => ({ id, role, content, status, error });
+
+/**
+ * Prepends the page of messages older than those shown (GET .../messages?before=), keeping the
+ * reader on the message they were reading. The page belongs to the conversation that asked for
+ * it: if another one (or this one, reopened) is shown by the time it arrives, it is dropped.
+ */
+async function showEarlier() {
+  const conversation = state.current;
+  if (!conversation?.id || conversation.nextBefore == null || conversation.loadingEarlier) return;
+  hideError();
+  const hadFocus = document.activeElement === $('show-earlier');
+  conversation.loadingEarlier = true;
+  paintEarlier($('show-earlier'), conversation);
+  const params = new URLSearchParams({ before: String(conversation.nextBefore), limit: String(EARLIER_PAGE_SIZE), thread: 'main' });
+  let page;
+  try {
+    page = await api.json('GET', `api/conversations/${conversation.id}/messages?${params}`);
+  } catch (error) {
+    conversation.loadingEarlier = false;
+    if (state.current !== conversation) return; // not the conversation on screen any more
+    paintEarlier($('show-earlier'), conversation);
+    if (hadFocus) $('show-earlier')?.focus(); // a disabled button drops the focus: give it back
+    showError(error);
+    return;
+  }
+  conversation.loadingEarlier = false;
+  if (state.current !== conversation) return;
+
+  const earlier = page.items.map(toViewMessage);
+  conversation.messages.unshift(...earlier);
+  conversation.nextBefore = page.nextBefore;
+  // Everything below the new messages stays as it is: keeping the distance to the end of the
+  // list keeps the reader's message where it was on screen (no jump to the bottom or the top).
+  const box = $('messages');
+  const fromEnd = box.scrollHeight - box.scrollTop;
+  const articles = earlier.map(messageView);
+  const button = $('show-earlier');
+  if (button) button.after(...articles);
+  else box.prepend(...articles);
+  paintEarlier(button, conversation);
+  box.scrollTop = box.scrollHeight - fromEnd;
+  $('announcer').textContent = `${earlier.length} earlier ${earlier.length === 1 ? 'message' : 'messages'} shown${conversation.nextBefore == null ? ', from the first one' : ''}.`;
+  if (!hadFocus) return;
+  if (button?.isConnected) {
+    button.focus({ preventScroll: true });
+  } else if (articles.length) {
+    // The button is gone: continue from the newest of the messages just shown, which sits right
+    // above where the reader was.
+    const next = articles.at(-1);
+    next.tabIndex = -1;
+    next.focus({ preventScroll: true });
+  }
+}
+
+/** The button above the oldest message shown, while older messages exist. */
+function earlierView(conversation) {
+  const button = el('button', 'button subtle show-earlier');
+  button.type = 'button';
+  button.id = 'show-earlier';
+  button.addEventListener('click', () => void showEarlier());
+  paintEarlier(button, conversation);
+  return button;
+}
+
+/** Shows the button as the conversation's state says: busy while a page loads, gone after the first message. */
+function paintEarlier(button, conversation) {
+  if (!button) return;
+  if (conversation.nextBefore == null) {
+    button.remove();
+    return;
+  }
+  button.disabled = Boolean(conversation.loadingEarlier); // one request at a time
+  button.textContent = conversation.loadingEarlier ? 'Loading earlier messages…' : 'Show earlier messages';
 }
 
 /** Brings the message that a search found into view. */
@@ -350,7 +432,8 @@ function renderConversation() {
 
   views.clear();
   const messages = conversation?.messages ?? [];
-  $('messages').replaceChildren(...messages.map(messageView));
+  const earlier = conversation?.nextBefore != null ? [earlierView(conversation)] : []; // none: the list stays :empty for a new chat
+  $('messages').replaceChildren(...earlier, ...messages.map(messageView));
   $('empty-hint').hidden = Boolean(conversation);
   renderActions();
   updateComposer();

@@ -234,6 +234,85 @@ function browserTests(): void {
     expect(history).toEqual(['My name is Ada.', 'reply to: My name is Ada.', 'What is my name?']);
   });
 
+  it('opens a long conversation with its newest 100 messages and shows the earlier ones on request', async () => {
+    const { base, t } = await startService();
+    // 55 turns = 110 messages; the page opens with the newest 100 (turns 6-55).
+    const turn = (n: number) => `turn ${String(n).padStart(2, '0')}`;
+    let id: string | undefined;
+    for (let n = 1; n <= 55; n++) id = (await t.http().post('/api/chat').send({ message: turn(n), conversationId: id }).expect(200)).body.conversationId;
+    const short = (await t.http().post('/api/chat').send({ message: 'A short chat' }).expect(200)).body.conversationId;
+    const expected = Array.from({ length: 55 }, (_, i) => [turn(i + 1), `reply to: ${turn(i + 1)}`]).flat();
+    const page = await openPage(`${base}/#/c/${id}`);
+    const messages = page.locator('#messages .message');
+    const bodies = async () => (await page.locator('#messages .message-body').allTextContents()).map((text) => text.trim()); // a reply's <p> ends with a line break
+    const earlier = page.getByRole('button', { name: 'Show earlier messages' });
+    const olderPages = '**/api/conversations/*/messages?*';
+
+    await messages.nth(99).waitFor();
+    expect(await messages.count()).toBe(100);
+    expect(await bodies()).toEqual(expected.slice(10));
+    await earlier.waitFor();
+    expect(await page.locator('#messages > *').first().getAttribute('id')).toBe('show-earlier'); // above the oldest message
+
+    // A failed page is shown like any API error; the button stays, ready to try again.
+    await page.route(olderPages, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'Down for a moment.' }) }),
+    );
+    await earlier.click();
+    await waitText(errorBanner(page), 'Service unavailable (503).');
+    expect(await earlier.isEnabled()).toBe(true);
+    expect(await messages.count()).toBe(100);
+    await page.unroute(olderPages);
+
+    // A page that arrives after the user opened another conversation is dropped; the button is
+    // disabled meanwhile, so the request is not sent twice.
+    const held = deferred();
+    const requests: string[] = [];
+    await page.route(olderPages, async (route) => {
+      requests.push(route.request().url());
+      await held.promise;
+      await route.continue();
+    });
+    await earlier.click();
+    const loading = page.getByRole('button', { name: 'Loading earlier messages…' });
+    await loading.waitFor();
+    expect(await loading.isDisabled()).toBe(true);
+    await loading.click({ force: true }); // a disabled button ignores it
+    await listLink(page, 'A short chat').click();
+    await waitText(page.locator('#title'), 'A short chat');
+    const late = page.waitForResponse((response) => response.url().includes('/messages?'));
+    held.resolve();
+    await (await late).finished();
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50))); // time for the page to handle it
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatch(/\/messages\?before=11&limit=100&thread=main$/);
+    expect(await bodies()).toEqual(['A short chat', 'reply to: A short chat']);
+    expect(await earlier.count()).toBe(0);
+    expect(/#\/c\/([0-9a-f-]{36})$/.exec(page.url())?.[1]).toBe(short);
+    await page.unroute(olderPages);
+
+    // Back to the long one, from the keyboard: the earlier messages come in above, the reader
+    // stays on the message they were reading, and the button goes once the first one is shown.
+    await listLink(page, turn(1)).click();
+    await messages.nth(99).waitFor();
+    expect(await messages.count()).toBe(100);
+    await page.locator('#messages').evaluate((box: { scrollTop: number }) => (box.scrollTop = 0));
+    const reading = messages.filter({ hasText: turn(6) }).first();
+    const before = (await reading.boundingBox())!.y;
+    await earlier.focus();
+    await page.keyboard.press('Enter');
+    await messages.nth(109).waitFor();
+    expect(await bodies()).toEqual(expected);
+    expect(await earlier.count()).toBe(0);
+    expect(await messages.first().textContent()).toContain(turn(1));
+    expect(Math.abs((await reading.boundingBox())!.y - before)).toBeLessThan(2);
+    expect(await page.locator('#messages').evaluate((box: { scrollTop: number }) => box.scrollTop)).toBeGreaterThan(0);
+    // The focus continues from the newest message just shown, and screen readers hear what happened.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain(`reply to: ${turn(5)}`);
+    await waitText(page.locator('#announcer'), '10 earlier messages shown, from the first one.');
+    expect(await errorBanner(page).isVisible()).toBe(false);
+  });
+
   it('stops a reply with the stop button, then regenerates it', async () => {
     const { base, t } = await startService();
     const gate = deferred();
