@@ -158,6 +158,16 @@ writeFileSync(
 log(`\nLoad average (1, 5, 15 min): ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${loadAfter.map((x) => x.toFixed(2)).join(' ')} after`);
 log(`Wrote ${relative(ROOT, file)} (${round((finished - started) / 1000, 0)} s)`);
 if (profileDir) log(`CPU profiles of the service (section 1) in ${relative(ROOT, profileDir)}`);
+const statements = results.http?.profiledStatements;
+if (statements) {
+  log(
+    `\nSQLite time per chat turn in the profiled run: ${statements.msPerTurn.toFixed(3)} ms in ${statements.statementsPerTurn.toFixed(1)} statements ` +
+      `(${statements.turns} turns, CPU profiler on):`,
+  );
+  for (const s of statements.top) {
+    log(`  ${s.msPerTurn.toFixed(3)} ms  ${s.callsPerTurn.toFixed(2)}x  ${s.usPerCall.toFixed(1).padStart(7)} us/call  ${s.sql.slice(0, 90)}`);
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 

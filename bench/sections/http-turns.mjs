@@ -1,5 +1,6 @@
 // Section 1: chat-turn throughput and latency over HTTP, the service next to the hand-written
 // reference server, plus GET /health as the HTTP ceiling of the service.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BENCH_DIR, DIST_MAIN, spread, startServer, tempDir, withServerLog } from '../lib/common.mjs';
@@ -9,6 +10,8 @@ export async function httpTurns(opts, log) {
   const { repetitions, durationS, slices, warmupS, connections, seedConversations, seedTurns, profileDir } = opts;
   const tmp = tempDir('http');
   const servers = {};
+  let statementsFile;
+  let profiledTurns = 0;
   try {
     servers.service = await startServer({
       label: 'service',
@@ -67,17 +70,22 @@ export async function httpTurns(opts, log) {
       // A separate service under --cpu-prof, after the measured runs so that profiling costs
       // nothing to them: seeded the same way, then chat turns only for `durationS`.
       log(`  profiling the service under chat load (${durationS} s)`);
+      const preload = (name) => `--import=${pathToFileURL(join(BENCH_DIR, 'lib', name)).href}`;
+      statementsFile = join(profileDir, `statements-${Date.now()}.json`);
       const profiled = await startServer({
         label: 'profiled service',
         script: DIST_MAIN,
-        env: { DATABASE_URL: `sqlite:${join(tmp.dir, 'profiled.sqlite')}` },
-        nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--import=${pathToFileURL(join(BENCH_DIR, 'lib', 'exit-on-signal.mjs')).href}`],
+        env: { DATABASE_URL: `sqlite:${join(tmp.dir, 'profiled.sqlite')}`, STATEMENT_TIMING_FILE: statementsFile },
+        nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, preload('exit-on-signal.mjs'), preload('statement-timing.mjs')],
       });
       servers.profiled = profiled;
       ids.profiled = await withServerLog(profiled, seedOverHttp(profiled.port, { conversations: seedConversations, turns: seedTurns }));
-      await chat('profiled', durationS, false);
+      profiled.child.kill('SIGWINCH'); // count the statements of the load only, not of start-up and seeding
+      profiledTurns = (await chat('profiled', durationS, false)).ok;
+      await profiled.stop();
     }
 
+    const statements = statementsFile ? statementBreakdown(statementsFile, profiledTurns) : undefined;
     const pick = (key, f) => spread(runs.map((run) => f(run[key])));
     const failures = runs.flatMap((run) => Object.values(run)).reduce((a, x) => a + x.non2xx + x.errors + x.timeouts, 0);
     return {
@@ -95,6 +103,7 @@ export async function httpTurns(opts, log) {
       serviceHealthPerS: pick('serviceHealth', (x) => x.perSecond),
       serviceHealthP50Ms: pick('serviceHealth', (x) => x.latencyMs.p50),
       referenceHealthPerS: pick('referenceHealth', (x) => x.perSecond),
+      ...(statements ? { profiledStatements: statements } : {}),
       runs,
     };
   } finally {
@@ -128,4 +137,19 @@ export async function httpList({ dbPath, repetitions, durationS }, log) {
   } finally {
     await server.stop();
   }
+}
+
+/** Per chat turn: the time SQLite spent in each statement of the profiled run, costliest first. */
+function statementBreakdown(file, turns) {
+  const rows = JSON.parse(readFileSync(file, 'utf8'));
+  const perTurn = (x) => (turns > 0 ? x / turns : 0);
+  return {
+    turns,
+    statementsPerTurn: perTurn(rows.reduce((a, r) => a + r.calls, 0)),
+    msPerTurn: perTurn(rows.reduce((a, r) => a + r.ms, 0)),
+    top: rows
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 15)
+      .map((r) => ({ sql: r.sql.slice(0, 120), callsPerTurn: perTurn(r.calls), msPerTurn: perTurn(r.ms), usPerCall: (1000 * r.ms) / r.calls })),
+  };
 }
