@@ -5,10 +5,38 @@ export interface SearchHit {
   readonly conversationId: string;
   /** The best-matching message, or null when only the title matched. */
   readonly messageId: string | null;
+  /** Where that message is: its seq and thread (null with messageId). */
+  readonly messageSeq: number | null;
+  readonly messageThread: string | null;
   readonly snippet: string;
   /** Higher is better. */
   readonly score: number;
 }
+
+interface MessageRow {
+  conversationId: string;
+  messageId: string;
+  messageSeq: number;
+  messageThread: string;
+  snippet: string;
+  rank: number;
+}
+
+const messageOf = (r: MessageRow) => ({
+  conversationId: r.conversationId,
+  messageId: r.messageId,
+  messageSeq: Number(r.messageSeq),
+  messageThread: r.messageThread,
+  snippet: r.snippet,
+});
+
+const titleOf = (r: { conversationId: string; snippet: string }) => ({
+  conversationId: r.conversationId,
+  messageId: null,
+  messageSeq: null,
+  messageThread: null,
+  snippet: r.snippet,
+});
 
 /** How many matching messages are ranked before picking the best one per conversation. */
 const CANDIDATES = 2_000;
@@ -38,8 +66,8 @@ export class ConversationSearchRepository {
     const query = ftsQuery(text);
     if (!query) return [];
     // bm25() is lower for better matches; ORDER BY rank picks each conversation's best first.
-    const rows: Array<{ conversationId: string; messageId: string; snippet: string; rank: number }> = await em.query(
-      `SELECT m.conversation_id AS conversationId, m.id AS messageId,
+    const rows: Array<MessageRow> = await em.query(
+      `SELECT m.conversation_id AS conversationId, m.id AS messageId, m.seq AS messageSeq, m.thread AS messageThread,
               snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet, bm25(messages_fts) AS rank
          FROM messages_fts
          JOIN messages m ON m.rowid = messages_fts.rowid
@@ -49,7 +77,7 @@ export class ConversationSearchRepository {
         LIMIT ${CANDIDATES}`,
       [query, actor],
     );
-    return rows.map((r) => ({ conversationId: r.conversationId, messageId: r.messageId, snippet: r.snippet, score: -r.rank }));
+    return rows.map((r) => ({ ...messageOf(r), score: -r.rank }));
   }
 
   private async sqliteTitles(em: EntityManager, actor: string, text: string, limit: number): Promise<SearchHit[]> {
@@ -62,24 +90,25 @@ export class ConversationSearchRepository {
         ORDER BY rank LIMIT ${Number(limit)}`,
       [query, actor],
     );
-    return rows.map((r) => ({ conversationId: r.conversationId, messageId: null, snippet: r.snippet, score: 1_000 - r.rank }));
+    return rows.map((r) => ({ ...titleOf(r), score: 1_000 - r.rank }));
   }
 
   private async pgMessages(em: EntityManager, actor: string, text: string): Promise<SearchHit[]> {
-    const rows: Array<{ conversationId: string; messageId: string; snippet: string; rank: number }> = await em.query(
+    const rows: Array<MessageRow> = await em.query(
       `WITH q AS (SELECT plainto_tsquery('simple', $1) AS q),
        ranked AS (
-         SELECT m.conversation_id, m.id, m.content, ts_rank(to_tsvector('simple', m.content), q.q) AS rank
+         SELECT m.conversation_id, m.id, m.seq, m.thread, m.content, ts_rank(to_tsvector('simple', m.content), q.q) AS rank
            FROM messages m JOIN conversations c ON c.id = m.conversation_id, q
           WHERE c.actor = $2 AND to_tsvector('simple', m.content) @@ q.q
           ORDER BY rank DESC LIMIT ${CANDIDATES}),
        best AS (SELECT DISTINCT ON (conversation_id) * FROM ranked ORDER BY conversation_id, rank DESC)
-       SELECT best.conversation_id AS "conversationId", best.id AS "messageId", best.rank::float AS rank,
+       SELECT best.conversation_id AS "conversationId", best.id AS "messageId", best.seq AS "messageSeq",
+              best.thread AS "messageThread", best.rank::float AS rank,
               ts_headline('simple', best.content, q.q, 'StartSel=[, StopSel=], MaxWords=20, MinWords=6, ShortWord=1') AS snippet
          FROM best, q ORDER BY rank DESC`,
       [text, actor],
     );
-    return rows.map((r) => ({ conversationId: r.conversationId, messageId: r.messageId, snippet: r.snippet, score: Number(r.rank) }));
+    return rows.map((r) => ({ ...messageOf(r), score: Number(r.rank) }));
   }
 
   private async pgTitles(em: EntityManager, actor: string, text: string, limit: number): Promise<SearchHit[]> {
@@ -91,7 +120,7 @@ export class ConversationSearchRepository {
         ORDER BY rank DESC LIMIT ${Number(limit)}`,
       [text, actor],
     );
-    return rows.map((r) => ({ conversationId: r.conversationId, messageId: null, snippet: r.snippet, score: 1_000 + Number(r.rank) }));
+    return rows.map((r) => ({ ...titleOf(r), score: 1_000 + Number(r.rank) }));
   }
 }
 

@@ -40,7 +40,10 @@ describe('living with a long history: search, pages of messages, archive, pin, t
       }
       const hit = res.items.find((i: { id: string }) => i.id === trip);
       const detail = (await t.http().get(`/api/conversations/${trip}`).set(auth(ALICE_KEY)).expect(200)).body;
-      expect(detail.messages.find((m: { id: string }) => m.id === hit.messageId).content).toContain('tagliatelle');
+      const found = detail.messages.find((m: { id: string }) => m.id === hit.messageId);
+      expect(found.content).toContain('tagliatelle');
+      // Where the message is, so a client can page straight to it.
+      expect({ seq: hit.messageSeq, thread: hit.messageThread }).toEqual({ seq: found.seq, thread: found.thread });
     });
 
     it('matches titles and every word of the query, whatever the case', async () => {

@@ -591,6 +591,10 @@ export interface components {
             messageId?: string | null;
             /** @description The newest messages (at most limit), oldest first. */
             messages: components["schemas"]["MessageDto"][];
+            /** @description Search only: that message's seq (page to it with GET /api/conversations/{id}/messages?before=seq+1). */
+            messageSeq?: number | null;
+            /** @description Search only: that message's thread. */
+            messageThread?: string | null;
             /** @description Older messages exist: pass as before to GET /api/conversations/{id}/messages. Null when messages starts at the first one. */
             nextBefore: number | null;
             pinned: boolean;
@@ -643,6 +647,10 @@ export interface components {
              * @description Search only: the best-matching message (null: the title matched).
              */
             messageId?: string | null;
+            /** @description Search only: that message's seq (page to it with GET /api/conversations/{id}/messages?before=seq+1). */
+            messageSeq?: number | null;
+            /** @description Search only: that message's thread. */
+            messageThread?: string | null;
             pinned: boolean;
             /** @description Search only: the best match, its words in [brackets]. */
             snippet?: string;

@@ -179,6 +179,10 @@ export class ConversationSummaryDto {
   @ApiPropertyOptional({ description: 'Search only: the best match, its words in [brackets].' }) snippet?: string;
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Search only: the best-matching message (null: the title matched).' })
   messageId?: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, description: "Search only: that message's seq (page to it with GET /api/conversations/{id}/messages?before=seq+1)." })
+  messageSeq?: number | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: "Search only: that message's thread." })
+  messageThread?: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The agent the conversation talks with; null for plain chat.' })
   agentId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
