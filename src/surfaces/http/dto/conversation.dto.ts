@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -37,30 +38,36 @@ export function agentFilter(value: string | undefined): string | null | undefine
   return value === undefined ? undefined : value.toLowerCase() === 'none' ? null : value.toLowerCase();
 }
 
-/** How many of the newest messages a conversation is returned with. */
-export class DetailLimitQueryDto {
-  @ApiPropertyOptional({
-    minimum: 1,
-    maximum: MAX_MESSAGES_PER_READ,
-    default: DETAIL_MESSAGES,
-    description: 'How many of the newest messages to include; older ones: GET /api/conversations/{id}/messages?before=nextBefore.',
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_MESSAGES_PER_READ)
-  limit?: number;
+/** `limit` of a read of messages (a conversation, or a page of its messages): 1 to MAX_MESSAGES_PER_READ. */
+function MessagesLimit(defaultValue: number, description?: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_MESSAGES_PER_READ, default: defaultValue, description }),
+    IsOptional(),
+    Type(() => Number),
+    IsInt(),
+    Min(1),
+    Max(MAX_MESSAGES_PER_READ),
+  );
 }
 
-export class GetConversationQueryDto extends DetailLimitQueryDto {
+const DETAIL_LIMIT = 'How many of the newest messages to include; older ones: GET /api/conversations/{id}/messages?before=nextBefore.';
+
+export class ThreadQueryDto {
   @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, description: "Only this thread's messages." })
   @IsOptional()
   @Matches(THREAD_PATTERN, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' })
   thread?: string;
 }
 
-export class ActiveConversationQueryDto extends IntersectionType(AgentFilterQueryDto, DetailLimitQueryDto) {}
+export class GetConversationQueryDto extends ThreadQueryDto {
+  @MessagesLimit(DETAIL_MESSAGES, DETAIL_LIMIT)
+  limit?: number;
+}
+
+export class ActiveConversationQueryDto extends AgentFilterQueryDto {
+  @MessagesLimit(DETAIL_MESSAGES, DETAIL_LIMIT)
+  limit?: number;
+}
 
 export class CreateConversationDto {
   @ApiPropertyOptional({ description: 'Title (60 characters kept); default "New conversation".' })
@@ -147,8 +154,8 @@ export class UpdateConversationDto {
   tags?: string[];
 }
 
-export class MessagesPageQueryDto {
-  @ApiPropertyOptional({ description: 'Only messages with a smaller seq (the nextBefore of the previous page); omit for the newest.' })
+export class MessagesPageQueryDto extends ThreadQueryDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Only messages with a smaller seq (the nextBefore of the previous page); omit for the newest.' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -156,18 +163,8 @@ export class MessagesPageQueryDto {
   @Max(2_147_483_647)
   before?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_MESSAGES_PER_READ, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_MESSAGES_PER_READ)
+  @MessagesLimit(50)
   limit?: number;
-
-  @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, description: "Only this thread's messages." })
-  @IsOptional()
-  @Matches(THREAD_PATTERN, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' })
-  thread?: string;
 }
 
 export class ConversationSummaryDto {
