@@ -5,7 +5,9 @@ import { renderMarkdown } from './render.js';
 
 const KEY_STORAGE = 'chat-memory.apiKey';
 const PAGE_SIZE = 30;
-const EARLIER_PAGE_SIZE = 100; // older messages fetched per "Show earlier messages" (the API allows up to 200)
+const EARLIER_PAGE_SIZE = 100; // older messages fetched per "Show earlier messages"
+const MAX_PAGE_SIZE = 200; // the most GET .../messages answers at once
+const SEARCH_REACH = 5000; // at most this many older messages are loaded to reach the message a search found
 const NARROW = window.matchMedia('(max-width: 760px)');
 
 const $ = (id) => document.getElementById(id);
@@ -21,7 +23,7 @@ const state = {
   singleUser: false,
   agents: new Map(), // id -> agent
   list: { items: [], nextCursor: null, query: '', searchable: false, seq: 0 },
-  highlight: null, // the message to show when a search result is opened
+  highlight: null, // the message to show when a search result is opened: { id, seq, thread }
   // { id, title, agentId, messages: [{ id, role, content, status, error }], nextBefore, loadingEarlier }; null: a new chat.
   // nextBefore: the `before` for the page of older messages, null once the first message is shown.
   current: null,
@@ -229,7 +231,11 @@ function renderList() {
       const link = el('a', 'conversation');
       link.href = `#/c/${c.id}`;
       if (c.id === currentId) link.setAttribute('aria-current', 'page');
-      if (query && c.messageId) link.dataset.messageId = c.messageId;
+      if (query && c.messageId) {
+        link.dataset.messageId = c.messageId;
+        link.dataset.messageSeq = String(c.messageSeq);
+        link.dataset.messageThread = c.messageThread;
+      }
       link.append(el('span', 'conversation-title', c.title || 'Untitled'));
       const meta = [c.pinned ? 'Pinned' : null, c.agentId ? agentName(c.agentId) : null, when(c.updatedAt)].filter(Boolean).join(' · ');
       link.append(el('span', 'conversation-meta', meta));
@@ -311,6 +317,8 @@ async function openConversation(id, { keepError = false } = {}) {
   if (state.current?.id !== id) return; // the user went elsewhere meanwhile
   if (conversation.agentId && !state.agents.has(conversation.agentId)) await loadAgents(); // made since the page loaded
   if (state.current?.id !== id) return;
+  const highlight = state.highlight;
+  state.highlight = null;
   state.current = {
     id,
     title: conversation.title,
@@ -322,7 +330,7 @@ async function openConversation(id, { keepError = false } = {}) {
   renderConversation();
   renderList();
   focusComposer();
-  showHighlight();
+  void showHighlight(state.current, highlight); // may load older pages: the reply below is followed meanwhile
   // A reply still being generated (by an earlier visit, another tab, another client): follow it.
   const last = state.current.messages.at(-1);
   if (last?.role === 'assistant' && last.status === 'streaming') await follow(state.current, last);
@@ -332,32 +340,71 @@ async function openConversation(id, { keepError = false } = {}) {
 const toViewMessage = ({ id, role, content, status, error }) => ({ id, role, content, status, error });
 
 /**
- * Prepends the page of messages older than those shown (GET .../messages?before=), keeping the
- * reader on the message they were reading. The page belongs to the conversation that asked for
- * it: if another one (or this one, reopened) is shown by the time it arrives, it is dropped.
+ * "Show earlier messages": prepends the page of messages older than those shown, keeping the
+ * reader on the message they were reading.
  */
 async function showEarlier() {
   const conversation = state.current;
   if (!conversation?.id || conversation.nextBefore == null || conversation.loadingEarlier) return;
   hideError();
   const hadFocus = document.activeElement === $('show-earlier');
-  conversation.loadingEarlier = true;
-  paintEarlier($('show-earlier'), conversation);
-  const params = new URLSearchParams({ before: String(conversation.nextBefore), limit: String(EARLIER_PAGE_SIZE), thread: 'main' });
-  let page;
+  let articles;
   try {
-    page = await api.json('GET', `api/conversations/${conversation.id}/messages?${params}`);
+    articles = await loadEarlier(conversation, conversation.nextBefore - EARLIER_PAGE_SIZE); // one page
   } catch (error) {
-    conversation.loadingEarlier = false;
     if (state.current !== conversation) return; // not the conversation on screen any more
-    paintEarlier($('show-earlier'), conversation);
     if (hadFocus) $('show-earlier')?.focus(); // a disabled button drops the focus: give it back
     showError(error);
     return;
   }
-  conversation.loadingEarlier = false;
-  if (state.current !== conversation) return;
+  if (!articles) return;
+  $('announcer').textContent = `${shownText(articles.length)}${conversation.nextBefore == null ? ', from the first one' : ''}.`;
+  if (!hadFocus) return;
+  const button = $('show-earlier');
+  if (button) {
+    button.focus({ preventScroll: true });
+  } else if (articles.length) {
+    // The button is gone: continue from the newest of the messages just shown, which sits right
+    // above where the reader was.
+    const next = articles.at(-1);
+    next.tabIndex = -1;
+    next.focus({ preventScroll: true });
+  }
+}
 
+const shownText = (n) => `${n} earlier ${n === 1 ? 'message' : 'messages'} shown`;
+
+/**
+ * Loads the older messages back to seq `fromSeq`, in pages of at most 200 from `nextBefore`, so
+ * the list never has a gap. Asking for `nextBefore - fromSeq` messages reaches `fromSeq` exactly
+ * (seqs are unique per conversation; other threads in between only take it further back). The
+ * button shows "Loading…" meanwhile, so nothing else asks for a page.
+ *
+ * Pages arriving after another conversation (or this one, reopened) was shown are dropped: the
+ * answer is then null, else the new messages' elements, oldest first. A failed request throws;
+ * the pages before it stay, and `nextBefore` stays right.
+ */
+async function loadEarlier(conversation, fromSeq) {
+  conversation.loadingEarlier = true;
+  paintEarlier($('show-earlier'), conversation);
+  const shown = [];
+  try {
+    while (conversation.nextBefore != null && conversation.nextBefore > fromSeq) {
+      const limit = Math.min(MAX_PAGE_SIZE, conversation.nextBefore - fromSeq);
+      const params = new URLSearchParams({ before: String(conversation.nextBefore), limit: String(limit), thread: 'main' });
+      const page = await api.json('GET', `api/conversations/${conversation.id}/messages?${params}`);
+      if (state.current !== conversation) return null;
+      shown.unshift(...prependEarlier(conversation, page));
+    }
+  } finally {
+    conversation.loadingEarlier = false;
+    if (state.current === conversation) paintEarlier($('show-earlier'), conversation);
+  }
+  return shown;
+}
+
+/** Puts a page of older messages above those shown; answers their elements. */
+function prependEarlier(conversation, page) {
   const earlier = page.items.map(toViewMessage);
   conversation.messages.unshift(...earlier);
   conversation.nextBefore = page.nextBefore;
@@ -371,17 +418,7 @@ async function showEarlier() {
   else box.prepend(...articles);
   paintEarlier(button, conversation);
   box.scrollTop = box.scrollHeight - fromEnd;
-  $('announcer').textContent = `${earlier.length} earlier ${earlier.length === 1 ? 'message' : 'messages'} shown${conversation.nextBefore == null ? ', from the first one' : ''}.`;
-  if (!hadFocus) return;
-  if (button?.isConnected) {
-    button.focus({ preventScroll: true });
-  } else if (articles.length) {
-    // The button is gone: continue from the newest of the messages just shown, which sits right
-    // above where the reader was.
-    const next = articles.at(-1);
-    next.tabIndex = -1;
-    next.focus({ preventScroll: true });
-  }
+  return articles;
 }
 
 /** The button above the oldest message shown, while older messages exist. */
@@ -405,13 +442,40 @@ function paintEarlier(button, conversation) {
   button.textContent = conversation.loadingEarlier ? 'Loading earlier messages…' : 'Show earlier messages';
 }
 
-/** Brings the message that a search found into view. */
-function showHighlight() {
-  const id = state.highlight;
-  state.highlight = null;
-  if (!id) return;
+/**
+ * Brings the message that a search found into view and marks it. One older than those shown is
+ * loaded first, with every message in between, so the list has no gap and "Show earlier
+ * messages" goes on from there. The page shows only the main thread: a message in another one is
+ * reported, as is one more than SEARCH_REACH messages back.
+ */
+async function showHighlight(conversation, target) {
+  if (!target) return;
+  if (target.thread !== 'main') {
+    showError(new Error(`The message this search found is in the thread "${target.thread}", which this page does not show.`));
+    return;
+  }
+  const found = () => conversation.messages.some((m) => m.id === target.id);
+  if (!found() && conversation.nextBefore != null) {
+    if (conversation.nextBefore - target.seq > SEARCH_REACH) {
+      showError(
+        new Error(
+          `The message this search found is too far back to show: more than ${SEARCH_REACH.toLocaleString('en')} messages before the newest ones. “Show earlier messages” goes back a page at a time.`,
+        ),
+      );
+      return;
+    }
+    let articles;
+    try {
+      articles = await loadEarlier(conversation, target.seq);
+    } catch (error) {
+      if (state.current === conversation) showError(error);
+      return;
+    }
+    if (!articles) return; // another conversation is shown now
+    $('announcer').textContent = `${shownText(articles.length)}, back to the message found.`;
+  }
   for (const [message, view] of views) {
-    if (message.id !== id) continue;
+    if (message.id !== target.id) continue;
     view.article.classList.add('highlight');
     view.article.scrollIntoView({ block: 'center' });
   }
@@ -869,7 +933,10 @@ function wire() {
   $('conversation-list').addEventListener('click', (event) => {
     // Clicking the open conversation again reloads it (and closes the drawer, as any choice does).
     const link = event.target.closest('a');
-    if (link) state.highlight = link.dataset.messageId ?? null;
+    if (link) {
+      const { messageId: id, messageSeq, messageThread: thread } = link.dataset;
+      state.highlight = id ? { id, seq: Number(messageSeq), thread } : null;
+    }
     if (link && link.getAttribute('href') === location.hash) {
       event.preventDefault();
       void route();

@@ -313,6 +313,120 @@ function browserTests(): void {
     expect(await errorBanner(page).isVisible()).toBe(false);
   });
 
+  /** Imports a conversation with these messages (user, assistant, user...; in `thread(i)`, main by default): faster than chatting. */
+  async function importConversation(t: TestApp, title: string, contents: string[], thread = (_i: number) => 'main'): Promise<string> {
+    const createdAt = new Date().toISOString();
+    const messages = contents.map((content, i) => ({ seq: i + 1, thread: thread(i), role: i % 2 ? 'assistant' : 'user', content, status: 'complete', createdAt }));
+    const body = { format: 'chat-memory.conversation', version: 1, conversation: { title, createdAt, messages } };
+    return (await t.http().post('/api/conversations/import').send(body).expect(201)).body.id;
+  }
+
+  /** The query strings of the page's requests for older messages (GET .../messages?before=). */
+  function olderPageRequests(page: Page): string[] {
+    const queries: string[] = [];
+    page.on('request', (request) => {
+      const match = /\/api\/conversations\/[0-9a-f-]{36}\/messages\?(.*)$/.exec(request.url());
+      if (match) queries.push(match[1]);
+    });
+    return queries;
+  }
+
+  const messageBodies = async (page: Page) => (await page.locator('#messages .message-body').allTextContents()).map((text) => text.trim());
+
+  /** Whether the element is entirely within the visible part of the message list. */
+  const inView = (locator: Locator) =>
+    locator.evaluate((node: any) => {
+      const r = node.getBoundingClientRect();
+      const box = node.closest('#messages').getBoundingClientRect();
+      return r.top >= box.top && r.bottom <= box.bottom;
+    });
+
+  it('opens a search result older than the newest 100 messages: loads back to it, marks it, and "Show earlier messages" goes on', async () => {
+    const { base, t } = await startService();
+    // 160 turns = 320 messages; the page opens with the newest 100 (seq 221-320). Only the
+    // question of turn 20 (seq 39) says "Zanzibar".
+    const turn = (n: number) => `turn ${String(n).padStart(3, '0')}`;
+    const expected = Array.from({ length: 160 }, (_, i) => [i === 19 ? `${turn(20)}: and Zanzibar?` : turn(i + 1), `reply to: ${turn(i + 1)}`]).flat();
+    await importConversation(t, 'A long trip', expected);
+    await t.http().post('/api/chat').send({ message: 'Zanzibar in short' }).expect(200);
+    const page = await openPage(base);
+    const requests = olderPageRequests(page);
+    const messages = page.locator('#messages .message');
+    const marked = page.locator('#messages .message.highlight');
+    const earlier = page.getByRole('button', { name: 'Show earlier messages' });
+    const hit = listLink(page, 'A long trip');
+    await waitText(page.locator('#title'), 'New chat');
+
+    // One request reaches exactly back to it (seq 39-220); the button then loads the 38 before.
+    await page.getByRole('searchbox', { name: 'Search conversations' }).fill('zanzibar');
+    await hit.locator('mark', { hasText: 'Zanzibar' }).first().waitFor();
+    expect(await hit.getAttribute('data-message-seq')).toBe('39');
+    expect(await hit.getAttribute('data-message-thread')).toBe('main');
+    await hit.click();
+    await waitText(page.locator('#announcer'), '182 earlier messages shown, back to the message found.');
+    expect(requests).toEqual(['before=221&limit=182&thread=main']);
+    expect(await marked.count()).toBe(1);
+    expect((await marked.textContent())!.trim()).toContain(`${turn(20)}: and Zanzibar?`);
+    expect((await messages.first().getAttribute('class'))!.split(' ')).toContain('highlight'); // the oldest one shown
+    expect(await inView(marked)).toBe(true);
+    expect(await messageBodies(page)).toEqual(expected.slice(38)); // seq 39-320, in order, no gap
+    expect(await page.locator('#messages > *').first().getAttribute('id')).toBe('show-earlier');
+    expect(await errorBanner(page).isVisible()).toBe(false);
+    await earlier.click();
+    await messages.nth(319).waitFor();
+    expect(requests.at(-1)).toBe('before=39&limit=100&thread=main');
+    expect(await messageBodies(page)).toEqual(expected);
+    expect(await earlier.count()).toBe(0);
+
+    // Another conversation opened while the page is held: it is dropped when it comes.
+    const held = deferred();
+    await page.route('**/api/conversations/*/messages?*', async (route) => {
+      await held.promise;
+      await route.continue();
+    });
+    requests.length = 0;
+    await hit.click(); // the conversation shown: opened again, newest 100 first
+    await page.getByRole('button', { name: 'Loading earlier messages…' }).waitFor();
+    await listLink(page, 'Zanzibar in short').click();
+    await waitText(page.locator('#title'), 'Zanzibar in short');
+    const late = page.waitForResponse((response) => response.url().includes('/messages?'));
+    held.resolve();
+    await (await late).finished();
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50))); // time for the page to handle it
+    expect(requests).toEqual(['before=221&limit=182&thread=main']);
+    expect(await messageBodies(page)).toEqual(['Zanzibar in short', 'reply to: Zanzibar in short']);
+    expect(await earlier.count()).toBe(0);
+    expect(await errorBanner(page).isVisible()).toBe(false);
+  });
+
+  it('says so, and loads nothing, when a search result is more than 5,000 messages back or in another thread', async () => {
+    const { base, t } = await startService();
+    // 5,400 messages: the first one, the only to say "quokka", is 5,300 before the newest 100.
+    await importConversation(t, 'A very long chat', Array.from({ length: 5400 }, (_, i) => (i === 0 ? 'message 1 about a quokka' : `message ${i + 1}`)));
+    // Only the "research" thread says "aardvark"; the page shows the main one.
+    const threads = ['main', 'main', 'research', 'research'];
+    await importConversation(t, 'Two threads', ['hello', 'hi', 'about the aardvark', 'it digs'], (i) => threads[i]);
+    const page = await openPage(base);
+    const requests = olderPageRequests(page);
+    const messages = page.locator('#messages .message');
+    const search = page.getByRole('searchbox', { name: 'Search conversations' });
+    await waitText(page.locator('#title'), 'New chat');
+
+    await search.fill('quokka');
+    await page.locator('#conversation-list a[data-message-seq="1"]', { hasText: 'A very long chat' }).click();
+    await waitText(errorBanner(page), 'The message this search found is too far back to show: more than 5,000 messages before the newest ones.');
+    expect(await messages.count()).toBe(100);
+    expect(requests).toEqual([]);
+    expect(await page.locator('.message.highlight').count()).toBe(0);
+
+    await search.fill('aardvark');
+    await page.locator('#conversation-list a[data-message-thread="research"]', { hasText: 'Two threads' }).click();
+    await waitText(errorBanner(page), 'The message this search found is in the thread "research", which this page does not show.');
+    expect(await messageBodies(page)).toEqual(['hello', 'hi']);
+    expect(requests).toEqual([]);
+    expect(await page.locator('.message.highlight').count()).toBe(0);
+  });
+
   it('stops a reply with the stop button, then regenerates it', async () => {
     const { base, t } = await startService();
     const gate = deferred();
