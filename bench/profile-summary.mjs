@@ -22,6 +22,8 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 
 const pkg = (url) => {
   if (!url) return '(native/vm)';
+  // Under --profile each better-sqlite3 call runs inside this wrapper, so SQLite's own time shows here.
+  if (url.endsWith('/lib/statement-timing.mjs')) return 'SQLite statements (bench/lib/statement-timing.mjs)';
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (m) return m[1];
   if (url.includes('/dist/src/')) return 'service (dist/src)';
