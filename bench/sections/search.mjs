@@ -17,7 +17,8 @@ const sqlDate = (ms) => new Date(ms).toISOString().replace('T', ' ').replace('Z'
 function sentence(rand, i) {
   const words = [];
   for (let w = 0; w < 12; w++) words.push(WORDS[Math.floor(WORDS.length * rand() ** 2)]);
-  if (i % 50_000 === 0) words.push('zanzibar');
+  // Twice every 50,000 messages: once in a conversation of the measured actor, once in another actor's.
+  if (i % 50_000 === 0 || i % 50_000 === 1) words.push('zanzibar');
   return words.join(' ');
 }
 
@@ -75,7 +76,7 @@ export async function searchAtScale({ messages = 1_000_000, requests = 200 } = {
     const server = await startServer({ script: DIST_MAIN, env: { DATABASE_URL: `sqlite:${file}` }, label: 'search' });
     try {
       const queries = {
-        rare: 'zanzibar', // in 1 message of 50,000
+        rare: 'zanzibar', // in 2 messages of 50,000, half of them the measured actor's
         common: 'release', // in most messages
         twoWords: 'kyoto museum',
         noMatch: 'quokka',

@@ -94,7 +94,7 @@ export class ConversationsRepository {
    * database has row locks (on SQLite the unit-of-work queue already serializes writers).
    */
   lockOwned(em: EntityManager, actor: string, id: string): Promise<Conversation | null> {
-    return EntityRows.of(em, Conversation).findOne(em, '"id" = ? AND "actor" = ?', [id, actor], forUpdate(em).trim());
+    return EntityRows.of(em, Conversation).findOne(em, '"id" = ? AND "actor" = ?', [id, actor], forUpdate(em));
   }
 
   async exists(em: EntityManager, id: string): Promise<boolean> {

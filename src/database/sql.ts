@@ -30,9 +30,9 @@ export async function sql<R = Record<string, unknown>>(em: EntityManager, text: 
   }
 }
 
-/** ` FOR UPDATE` where the database has row locks (on SQLite the unit-of-work queue serializes writers). */
+/** `FOR UPDATE` where the database has row locks (on SQLite the unit-of-work queue serializes writers). */
 export function forUpdate(em: EntityManager): string {
-  return em.connection.options.type === 'postgres' ? ' FOR UPDATE' : '';
+  return em.connection.options.type === 'postgres' ? 'FOR UPDATE' : '';
 }
 
 const numberedCache = new Map<string, string>();
