@@ -43,6 +43,8 @@ function numbered(text: string): string {
   if (out === undefined) {
     let n = 0;
     out = text.replace(/\?/g, () => `$${++n}`);
+    // The texts are a fixed set in practice; the bound only guards against a caller building them from data.
+    if (numberedCache.size >= 1_000) numberedCache.clear();
     numberedCache.set(text, out);
   }
   return out;
