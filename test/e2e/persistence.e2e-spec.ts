@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { openEventStream } from '../support/sse-client.js';
+import { deferred } from '../support/until.js';
 import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
 
 const onSqlite = DIALECT === 'sqlite' ? it : it.skip;
@@ -127,6 +129,34 @@ describe('persistence on a real SQLite file', () => {
       expect(new Set(fresh.map((r) => r.body.conversationId)).size).toBe(20);
     } finally {
       await t.close();
+    }
+  });
+
+  it('on shutdown, finishes and stores a reply whose client has already left', async () => {
+    // No request is open here, so closing the HTTP server waits for nothing: only the chat
+    // service's own drain keeps the database open until the reply is stored.
+    const dbPath = `${tmp.dir}/chat.sqlite`;
+    const t = await startTestApp({ dbPath, llmBaseUrl: fake.url });
+    const gate = deferred();
+    fake.enqueue({ kind: 'stream', chunks: ['still ', 'stored'], hold: gate.promise });
+    const client = await openEventStream(`${await t.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'do not lose me' } });
+    const events = await client.collect((e) => e.event === 'delta');
+    const { conversationId } = events[0].data;
+    client.abort();
+    const closing = t.close();
+    await new Promise((r) => setTimeout(r, 100));
+    gate.resolve();
+    await closing;
+
+    const reopened = await startTestApp({ dbPath });
+    try {
+      const stored = await reopened.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200);
+      expect(stored.body.messages.map((m: { content: string; status: string }) => [m.content, m.status])).toEqual([
+        ['do not lose me', 'complete'],
+        ['still stored', 'complete'],
+      ]);
+    } finally {
+      await reopened.close();
     }
   });
 
