@@ -30,6 +30,9 @@ const messageOf = (r: MessageRow) => ({
   snippet: r.snippet,
 });
 
+/** Hits by score, best first: the search keeps the first hit it sees of each conversation. */
+const bestFirst = (hits: SearchHit[]): SearchHit[] => hits.sort((a, b) => b.score - a.score);
+
 const titleOf = (r: { conversationId: string; snippet: string }) => ({
   conversationId: r.conversationId,
   messageId: null,
@@ -38,7 +41,11 @@ const titleOf = (r: { conversationId: string; snippet: string }) => ({
   snippet: r.snippet,
 });
 
-/** How many matching messages are ranked before picking the best one per conversation. */
+/**
+ * How many of the caller's matching messages, the newest first, are ranked before picking the
+ * best one per conversation. Taking the newest lets the index stop early: ranking every match
+ * first cost 0.6 s for a word found in most of 1,000,000 messages, with the database busy meanwhile.
+ */
 const CANDIDATES = 2_000;
 
 /**
@@ -65,7 +72,7 @@ export class ConversationSearchRepository {
   private async sqliteMessages(em: EntityManager, actor: string, text: string): Promise<SearchHit[]> {
     const query = ftsQuery(text);
     if (!query) return [];
-    // bm25() is lower for better matches; ORDER BY rank picks each conversation's best first.
+    // FTS5 walks its index newest rowid first and stops at the limit; bm25() is lower for better matches.
     const rows: Array<MessageRow> = await em.query(
       `SELECT m.conversation_id AS conversationId, m.id AS messageId, m.seq AS messageSeq, m.thread AS messageThread,
               snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet, bm25(messages_fts) AS rank
@@ -73,11 +80,11 @@ export class ConversationSearchRepository {
          JOIN messages m ON m.rowid = messages_fts.rowid
          JOIN conversations c ON c.id = m.conversation_id
         WHERE messages_fts MATCH ? AND c.actor = ?
-        ORDER BY rank
+        ORDER BY messages_fts.rowid DESC
         LIMIT ${CANDIDATES}`,
       [query, actor],
     );
-    return rows.map((r) => ({ ...messageOf(r), score: -r.rank }));
+    return bestFirst(rows.map((r) => ({ ...messageOf(r), score: -r.rank })));
   }
 
   private async sqliteTitles(em: EntityManager, actor: string, text: string, limit: number): Promise<SearchHit[]> {
@@ -100,7 +107,7 @@ export class ConversationSearchRepository {
          SELECT m.conversation_id, m.id, m.seq, m.thread, m.content, ts_rank(to_tsvector('simple', m.content), q.q) AS rank
            FROM messages m JOIN conversations c ON c.id = m.conversation_id, q
           WHERE c.actor = $2 AND to_tsvector('simple', m.content) @@ q.q
-          ORDER BY rank DESC LIMIT ${CANDIDATES}),
+          ORDER BY m.created_at DESC, m.seq DESC LIMIT ${CANDIDATES}),
        best AS (SELECT DISTINCT ON (conversation_id) * FROM ranked ORDER BY conversation_id, rank DESC)
        SELECT best.conversation_id AS "conversationId", best.id AS "messageId", best.seq AS "messageSeq",
               best.thread AS "messageThread", best.rank::float AS rank,
