@@ -1,13 +1,12 @@
 import type { Chat, Message } from 'grammy/types';
 import { DataSource } from 'typeorm';
 import { telegramActor } from '../../src/actor-auth/actor.js';
-import { ConversationsService } from '../../src/conversations/conversations.service.js';
 import { IdempotencyKey } from '../../src/idempotency/idempotency-key.entity.js';
-import { TelegramSurface } from '../../src/surfaces/telegram/telegram-surface.js';
 import { refusalText, TEXTS } from '../../src/surfaces/telegram/texts.js';
-import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { FakeTelegramServer } from '../fakes/fake-telegram-server.js';
-import { startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import type { TestApp } from '../support/test-app.js';
+import { useTelegramApp } from '../support/telegram-fixture.js';
 
 const ADA = { id: 42, first_name: 'Ada' };
 const BOB = { id: 43, first_name: 'Bob' };
@@ -15,36 +14,16 @@ const EVE = { id: 99, first_name: 'Eve' };
 const BOT = `@${FakeTelegramServer.BOT.username}`;
 
 describe('Telegram bot: allowed users and group chats', () => {
+  const fixture = useTelegramApp({ env: { TELEGRAM_ALLOWED_USERS: `${ADA.id}, ${BOB.id}` }, resetBotApi: true });
+  const { conversations } = fixture;
   let model: FakeOpenAiServer;
   let tg: FakeTelegramServer;
-  let tmp: ReturnType<typeof tempDir>;
   let t: TestApp;
+  // The fixture is filled in by its own beforeAll, which runs first.
+  beforeAll(() => ({ model, tg, app: t } = fixture));
   let nextGroupId = -1001000;
   const newGroup = (): Chat => ({ id: nextGroupId--, type: 'supergroup', title: 'Team' });
 
-  beforeAll(async () => {
-    model = await FakeOpenAiServer.start();
-    tg = await FakeTelegramServer.start();
-    tmp = tempDir();
-    t = await startTestApp({
-      dbPath: `${tmp.dir}/chat.sqlite`,
-      llmBaseUrl: model.url,
-      env: { ...tg.env(), TELEGRAM_ALLOWED_USERS: `${ADA.id}, ${BOB.id}` },
-    });
-    await t.app.get(TelegramSurface).whenReady();
-  });
-  afterAll(async () => {
-    await t.close();
-    await tg.close();
-    await model.close();
-    tmp.remove();
-  });
-  beforeEach(() => {
-    model.reset();
-    tg.reset();
-  });
-
-  const conversations = () => t.app.get(ConversationsService);
   const recorded = (updateId: number) => t.app.get(DataSource).getRepository(IdempotencyKey).countBy({ key: `update:${updateId}` });
 
   it('refuses a user outside TELEGRAM_ALLOWED_USERS and stores nothing of theirs', async () => {

@@ -1,46 +1,32 @@
 import type { Message } from 'grammy/types';
 import { telegramActor } from '../../src/actor-auth/actor.js';
-import { ConversationsService } from '../../src/conversations/conversations.service.js';
-import { TelegramSurface } from '../../src/surfaces/telegram/telegram-surface.js';
 import { TEXTS } from '../../src/surfaces/telegram/texts.js';
-import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
-import { FakeTelegramServer } from '../fakes/fake-telegram-server.js';
-import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import type { FakeTelegramServer } from '../fakes/fake-telegram-server.js';
+import { ALICE_KEY, auth, type TestApp } from '../support/test-app.js';
+import { userMaker, useTelegramApp, type TelegramUser } from '../support/telegram-fixture.js';
 
 const COMMANDS = ['new', 'list', 'use', 'history', 'delete', 'agent', 'help'];
 
 describe('Telegram bot commands', () => {
+  // The Bot API calls are kept across tests: the first reads setMyCommands, made at start-up.
+  const fixture = useTelegramApp({ env: { TELEGRAM_AGENTS_FROM: 'alice' } });
   let model: FakeOpenAiServer;
   let tg: FakeTelegramServer;
-  let tmp: ReturnType<typeof tempDir>;
   let t: TestApp;
-  let nextUserId = 2000;
-  const newUser = () => ({ id: nextUserId++, first_name: 'Ada' });
-
-  beforeAll(async () => {
-    model = await FakeOpenAiServer.start();
-    tg = await FakeTelegramServer.start();
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: model.url, env: { ...tg.env(), TELEGRAM_AGENTS_FROM: 'alice' } });
-    await t.app.get(TelegramSurface).whenReady();
-  });
-  afterAll(async () => {
-    await t.close();
-    await tg.close();
-    await model.close();
-    tmp.remove();
-  });
-  beforeEach(() => model.reset());
+  // The fixture is filled in by its own beforeAll, which runs first.
+  beforeAll(() => ({ model, tg, app: t } = fixture));
+  const newUser = userMaker(2000);
 
   /** Sends `text` and waits for the bot's next message to that user. */
-  const ask = async (user: { id: number; first_name: string }, text: string): Promise<string> => {
+  const ask = async (user: TelegramUser, text: string): Promise<string> => {
     const before = tg.textsTo(user.id).length;
     tg.sendText(user, text);
     await tg.waitFor((c) => c.method === 'sendMessage' && !c.failed && tg.textsTo(user.id).length > before, `an answer to ${text}`);
     return tg.textsTo(user.id)[before];
   };
   const titles = async (userId: number) =>
-    (await t.app.get(ConversationsService).list(telegramActor(userId), 50)).items.map((c) => c.title);
+    (await fixture.conversations().list(telegramActor(userId), 50)).items.map((c) => c.title);
 
   it('publishes its command menu at start, and /start and /help list every command', async () => {
     const menu = tg.callsTo('setMyCommands')[0].body.commands as Array<{ command: string; description: string }>;
@@ -69,7 +55,7 @@ describe('Telegram bot commands', () => {
     await ask(user, 'Plain question');
     expect(model.lastCompletion.body.messages![0]).toEqual({ role: 'user', content: 'Plain question' });
     // The agent stays the operator's: the Telegram user cannot read or change it through the API surface.
-    const conversations = (await t.app.get(ConversationsService).list(telegramActor(user.id), 10)).items;
+    const conversations = (await fixture.conversations().list(telegramActor(user.id), 10)).items;
     expect(conversations.map((c) => c.agentId)).toEqual([null, agent.id]);
     expect((await t.http().get(`/api/agents/${agent.id}`).set(auth(ALICE_KEY)).expect(200)).body.name).toBe('Chef');
   });

@@ -1,42 +1,22 @@
 import { telegramActor } from '../../src/actor-auth/actor.js';
-import { ConversationsService } from '../../src/conversations/conversations.service.js';
-import { TelegramSurface } from '../../src/surfaces/telegram/telegram-surface.js';
 import { TEXTS } from '../../src/surfaces/telegram/texts.js';
-import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
-import { FakeTelegramServer, waitUntil } from '../fakes/fake-telegram-server.js';
-import { startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { waitUntil, type FakeTelegramServer } from '../fakes/fake-telegram-server.js';
+import { userMaker, useTelegramApp } from '../support/telegram-fixture.js';
 
 describe('Telegram bot by long polling: chat turns', () => {
+  const fixture = useTelegramApp({ resetBotApi: true });
+  const { conversations } = fixture;
   let model: FakeOpenAiServer;
   let tg: FakeTelegramServer;
-  let tmp: ReturnType<typeof tempDir>;
-  let t: TestApp;
+  // The fixture is filled in by its own beforeAll, which runs first.
+  beforeAll(() => ({ model, tg } = fixture));
   // A user of their own per test, so each starts without history.
-  let nextUserId = 1000;
-  const newUser = (first_name = 'Ada') => ({ id: nextUserId++, first_name });
-
-  beforeAll(async () => {
-    model = await FakeOpenAiServer.start();
-    tg = await FakeTelegramServer.start();
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: model.url, env: tg.env() });
-    await t.app.get(TelegramSurface).whenReady();
-  });
-  afterAll(async () => {
-    await t.close();
-    await tg.close();
-    await model.close();
-    tmp.remove();
-  });
-  beforeEach(() => {
-    model.reset();
-    tg.reset();
-  });
+  const newUser = userMaker(1000);
 
   const storedMessages = async (userId: number) => {
-    const conversations = t.app.get(ConversationsService);
-    const current = await conversations.mostRecent(telegramActor(userId));
-    const { messages } = await conversations.getWithMessages(telegramActor(userId), current!.id);
+    const current = await conversations().mostRecent(telegramActor(userId));
+    const { messages } = await conversations().getWithMessages(telegramActor(userId), current!.id);
     return messages.map((m) => [m.role, m.content, m.status]);
   };
 
@@ -136,7 +116,7 @@ describe('Telegram bot by long polling: chat turns', () => {
     const ada = newUser();
     tg.sendOther(ada, { sticker: { file_id: 'x', file_unique_id: 'y', type: 'regular', width: 1, height: 1, is_animated: false, is_video: false } });
     await tg.waitForText(ada.id, TEXTS.textOnly);
-    expect(await t.app.get(ConversationsService).mostRecent(telegramActor(ada.id))).toBeNull();
+    expect(await conversations().mostRecent(telegramActor(ada.id))).toBeNull();
     expect(model.completions).toHaveLength(0);
   });
 

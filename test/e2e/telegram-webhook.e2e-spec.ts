@@ -1,9 +1,9 @@
 import type { Update } from 'grammy/types';
-import { TelegramSurface } from '../../src/surfaces/telegram/telegram-surface.js';
 import { TEXTS } from '../../src/surfaces/telegram/texts.js';
-import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
-import { FakeTelegramServer, waitUntil } from '../fakes/fake-telegram-server.js';
-import { startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { waitUntil, type FakeTelegramServer } from '../fakes/fake-telegram-server.js';
+import type { TestApp } from '../support/test-app.js';
+import { userMaker, useTelegramApp, type TelegramUser } from '../support/telegram-fixture.js';
 
 const SECRET = 'webhook-secret-0123456789';
 const HOOK_PATH = '/telegram/webhook-3f9a';
@@ -11,33 +11,16 @@ const HOOK_PATH = '/telegram/webhook-3f9a';
 const HOOK_URL = `https://127.0.0.1:8443${HOOK_PATH}`;
 
 describe('Telegram bot by webhook', () => {
+  // The Bot API calls are kept across tests: the first reads setWebhook, made at start-up.
+  const fixture = useTelegramApp({ env: { TELEGRAM_WEBHOOK_URL: HOOK_URL, TELEGRAM_WEBHOOK_SECRET: SECRET } });
   let model: FakeOpenAiServer;
   let tg: FakeTelegramServer;
-  let tmp: ReturnType<typeof tempDir>;
   let t: TestApp;
-  let nextUserId = 3000;
-  const newUser = () => ({ id: nextUserId++, first_name: 'Ada' });
+  // The fixture is filled in by its own beforeAll, which runs first.
+  beforeAll(() => ({ model, tg, app: t } = fixture));
+  const newUser = userMaker(3000);
 
-  beforeAll(async () => {
-    model = await FakeOpenAiServer.start();
-    tg = await FakeTelegramServer.start();
-    tmp = tempDir();
-    t = await startTestApp({
-      dbPath: `${tmp.dir}/chat.sqlite`,
-      llmBaseUrl: model.url,
-      env: { ...tg.env(), TELEGRAM_WEBHOOK_URL: HOOK_URL, TELEGRAM_WEBHOOK_SECRET: SECRET },
-    });
-    await t.app.get(TelegramSurface).whenReady();
-  });
-  afterAll(async () => {
-    await t.close();
-    await tg.close();
-    await model.close();
-    tmp.remove();
-  });
-  beforeEach(() => model.reset());
-
-  const textUpdate = (user: { id: number; first_name: string }, text: string): Update =>
+  const textUpdate = (user: TelegramUser, text: string): Update =>
     tg.makeUpdate({
       message: { message_id: 1, date: 0, chat: { id: user.id, type: 'private', first_name: user.first_name }, from: { ...user, is_bot: false }, text },
     } as Omit<Update, 'update_id'>);
@@ -107,26 +90,13 @@ describe('Telegram bot by webhook', () => {
 });
 
 describe('Telegram bot across a restart', () => {
+  // No app for the suite: the test starts two in turn, on the same database.
+  const fixture = useTelegramApp({ app: false });
   let model: FakeOpenAiServer;
   let tg: FakeTelegramServer;
-  let tmp: ReturnType<typeof tempDir>;
-
-  beforeAll(async () => {
-    model = await FakeOpenAiServer.start();
-    tg = await FakeTelegramServer.start();
-    tmp = tempDir();
-  });
-  afterAll(async () => {
-    await tg.close();
-    await model.close();
-    tmp.remove();
-  });
-
-  const start = async () => {
-    const app = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: model.url, env: tg.env() });
-    await app.app.get(TelegramSurface).whenReady();
-    return app;
-  };
+  // The fixture is filled in by its own beforeAll, which runs first.
+  beforeAll(() => ({ model, tg } = fixture));
+  const start = () => fixture.startApp();
 
   it('keeps the memory, and does not handle again an update delivered before the restart', async () => {
     const ada = { id: 42, first_name: 'Ada' };
