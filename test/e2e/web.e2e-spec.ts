@@ -278,12 +278,7 @@ function browserTests(): void {
     await loading.waitFor();
     expect(await loading.isDisabled()).toBe(true);
     await loading.click({ force: true }); // a disabled button ignores it
-    await listLink(page, 'A short chat').click();
-    await waitText(page.locator('#title'), 'A short chat');
-    const late = page.waitForResponse((response) => response.url().includes('/messages?'));
-    held.resolve();
-    await (await late).finished();
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50))); // time for the page to handle it
+    await openWhileHeld(page, 'A short chat', held);
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatch(/\/messages\?before=11&limit=100&thread=main$/);
     expect(await bodies()).toEqual(['A short chat', 'reply to: A short chat']);
@@ -329,6 +324,16 @@ function browserTests(): void {
       if (match) queries.push(match[1]);
     });
     return queries;
+  }
+
+  /** Opens another conversation while a page of older messages is held back, then lets that page arrive. */
+  async function openWhileHeld(page: Page, title: string, held: { resolve: () => void }): Promise<void> {
+    await listLink(page, title).click();
+    await waitText(page.locator('#title'), title);
+    const late = page.waitForResponse((response) => response.url().includes('/messages?'));
+    held.resolve();
+    await (await late).finished();
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50))); // time for the page to handle it
   }
 
   const messageBodies = async (page: Page) => (await page.locator('#messages .message-body').allTextContents()).map((text) => text.trim());
@@ -387,12 +392,7 @@ function browserTests(): void {
     requests.length = 0;
     await hit.click(); // the conversation shown: opened again, newest 100 first
     await page.getByRole('button', { name: 'Loading earlier messages…' }).waitFor();
-    await listLink(page, 'Zanzibar in short').click();
-    await waitText(page.locator('#title'), 'Zanzibar in short');
-    const late = page.waitForResponse((response) => response.url().includes('/messages?'));
-    held.resolve();
-    await (await late).finished();
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50))); // time for the page to handle it
+    await openWhileHeld(page, 'Zanzibar in short', held);
     expect(requests).toEqual(['before=221&limit=182&thread=main']);
     expect(await messageBodies(page)).toEqual(['Zanzibar in short', 'reply to: Zanzibar in short']);
     expect(await earlier.count()).toBe(0);
