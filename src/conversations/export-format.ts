@@ -1,7 +1,8 @@
 import type { Agent } from '../agents/agent.entity.js';
+import type { AgentFields } from '../agents/agents.service.js';
 import type { Conversation, ConversationState } from './conversation.entity.js';
 import { ConversationError, InvalidInputError } from './conversation.errors.js';
-import type { Message, MessageStatus, MessageVersion, ToolCallRecord } from './message.entity.js';
+import { versionOf, type Message, type MessageStatus, type MessageVersion, type ToolCallRecord } from './message.entity.js';
 import { validState } from './state.js';
 import type { Summary } from './summary.entity.js';
 import { THREAD_NAME, type Thread } from './thread.entity.js';
@@ -38,16 +39,9 @@ export const EXPORTED_WHILE_STREAMING = { status: 502, message: 'The reply was s
 // The document
 
 /** An agent as exported: all its settings when it is the caller's own, only `id` and `name` when another actor offers it. */
-export interface ExportedAgent {
+export interface ExportedAgent extends Omit<AgentFields, 'tools'> {
   readonly id: string;
-  readonly name: string;
-  readonly emoji?: string | null;
-  readonly description?: string | null;
-  readonly systemPrompt?: string | null;
-  readonly model?: string | null;
-  readonly temperature?: number | null;
-  readonly maxTokens?: number | null;
-  readonly contextTokenBudget?: number | null;
+  /** Tool names as written: a file from elsewhere may name tools this service does not have. */
   readonly tools?: string[];
   readonly createdAt?: string;
   readonly updatedAt?: string;
@@ -71,17 +65,10 @@ export interface ExportedSummary {
   readonly updatedAt: string;
 }
 
-export interface ExportedMessage {
+export interface ExportedMessage extends Required<MessageVersion> {
   readonly seq: number;
   readonly thread: string;
   readonly role: string;
-  readonly content: string;
-  readonly status: MessageStatus;
-  readonly model: string | null;
-  readonly promptTokens: number | null;
-  readonly completionTokens: number | null;
-  readonly error: { readonly statusCode: number; readonly message: string } | null;
-  readonly createdAt: string;
   readonly versions: MessageVersion[];
   readonly toolCalls: ToolCallRecord[];
 }
@@ -183,13 +170,7 @@ export function exportConversation(
         seq: m.seq,
         thread: m.thread,
         role: m.role,
-        content: m.content,
-        status: m.status,
-        model: m.model,
-        promptTokens: m.promptTokens,
-        completionTokens: m.completionTokens,
-        error: m.errorStatus === null ? null : { statusCode: m.errorStatus, message: m.errorMessage ?? '' },
-        createdAt: m.createdAt.toISOString(),
+        ...versionOf(m),
         versions: m.versions ?? [],
         toolCalls: m.toolCalls ?? [],
       })),

@@ -31,6 +31,22 @@ export interface MessageVersion {
   readonly createdAt: string;
 }
 
+/**
+ * The answer a message holds, in the shape it is read back in (an API message, an export, an
+ * earlier answer kept in `versions`).
+ */
+export function versionOf(m: Message): Required<MessageVersion> {
+  return {
+    content: m.content,
+    status: m.status,
+    model: m.model,
+    promptTokens: m.promptTokens,
+    completionTokens: m.completionTokens,
+    error: m.errorStatus === null ? null : { statusCode: m.errorStatus, message: m.errorMessage ?? '' },
+    createdAt: m.createdAt.toISOString(),
+  };
+}
+
 @Entity('messages')
 // Unique per conversation, and the index every history read walks backwards (ORDER BY seq DESC LIMIT n).
 @Index('uq_messages_conversation_seq', ['conversationId', 'seq'], { unique: true })

@@ -18,7 +18,7 @@ import {
 } from 'class-validator';
 import type { Conversation } from '../../../conversations/conversation.entity.js';
 import { DETAIL_MESSAGES, MAX_MESSAGES_PER_READ } from '../../../conversations/conversations.service.js';
-import { MESSAGE_ROLES, MESSAGE_STATUSES, type Message } from '../../../conversations/message.entity.js';
+import { MESSAGE_ROLES, MESSAGE_STATUSES, versionOf, type Message } from '../../../conversations/message.entity.js';
 import type { Summary } from '../../../conversations/summary.entity.js';
 import { MAX_TAG_CHARS, MAX_TAGS } from '../../../conversations/tags.js';
 import type { Thread } from '../../../conversations/thread.entity.js';
@@ -338,14 +338,8 @@ export function toMessageDto(m: Message): MessageDto {
     thread: m.thread,
     seq: m.seq,
     role: m.role,
-    content: m.content,
-    status: m.status,
-    model: m.model,
-    promptTokens: m.promptTokens,
-    completionTokens: m.completionTokens,
-    error: m.errorStatus !== null ? { statusCode: m.errorStatus, message: m.errorMessage ?? '' } : null,
+    ...versionOf(m),
     versions: m.versions ?? [],
     toolCalls: m.toolCalls ?? [],
-    createdAt: m.createdAt.toISOString(),
   };
 }
