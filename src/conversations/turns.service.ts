@@ -4,7 +4,7 @@ import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Agent } from '../agents/agent.entity.js';
 import { AgentsService } from '../agents/agents.service.js';
-import { ContextAssembler } from '../context/context-assembler.js';
+import { ContextAssembler, type ContextSources } from '../context/context-assembler.js';
 import type { PlannedContext } from '../context/context-planner.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { Conversation } from './conversation.entity.js';
@@ -19,7 +19,8 @@ import {
 } from './conversation.errors.js';
 import { ConversationsRepository, type NewMessage } from './conversations.repository.js';
 import { ownedConversation } from './ownership.js';
-import type { Message, MessageStatus, MessageVersion, ToolCallRecord } from './message.entity.js';
+import { versionOf, type Message, type MessageStatus, type ToolCallRecord } from './message.entity.js';
+import type { Summary } from './summary.entity.js';
 import { MAIN_THREAD, type Thread } from './thread.entity.js';
 import { titleFromMessage, UNTITLED } from './title.js';
 
@@ -122,13 +123,12 @@ export class TurnsService {
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, request.threadSystem, now);
       const tokens = this.assembler.count(request.content, model);
       // Planned before anything is written: a message that cannot fit is refused with nothing stored.
-      const context = this.assembler.assemble({
-        model,
+      const { context } = await this.plan(em, {
+        conversation,
         agent,
+        model,
         thread,
-        state: conversation.state,
-        summary: await this.repo.findSummary(em, conversation.id, threadName),
-        history: await this.repo.recentHistory(em, conversation.id, threadName, conversation.lastSeq + 1, this.config.historyWindow),
+        beforeSeq: conversation.lastSeq + 1,
         newMessage: { content: request.content, tokens },
       });
       const [question, reply] = await this.repo.appendMessages(
@@ -186,13 +186,12 @@ export class TurnsService {
         reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, model, now), now);
       }
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, undefined, now);
-      const context = this.assembler.assemble({
-        model,
+      const { context } = await this.plan(em, {
+        conversation,
         agent,
+        model,
         thread,
-        state: conversation.state,
-        summary: await this.repo.findSummary(em, conversation.id, threadName),
-        history: await this.repo.recentHistory(em, conversation.id, threadName, question.seq, this.config.historyWindow),
+        beforeSeq: question.seq,
         newMessage: { content: question.content, tokens: question.tokens ?? this.assembler.count(question.content, model) },
       });
       return { conversation, created: false, agent, thread, question, reply, model, context };
@@ -209,22 +208,37 @@ export class TurnsService {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId);
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
       const model = agent?.model ?? defaultModel;
-      const summary = await this.repo.findSummary(em, conversation.id, threadName);
-      const history = await this.repo.recentHistory(em, conversation.id, threadName, conversation.lastSeq + 1, this.config.historyWindow);
-      const context = this.assembler.assemble({
-        model,
-        agent,
-        thread: await this.repo.findThread(em, conversation.id, threadName),
-        state: conversation.state,
-        summary,
-        history,
-        newMessage: null,
-      });
+      const thread = (await this.repo.findThread(em, conversation.id, threadName)) ?? { name: threadName, systemPrompt: null };
+      const { context, summary } = await this.plan(em, { conversation, agent, model, thread, beforeSeq: conversation.lastSeq + 1, newMessage: null });
       const oldest = context.oldestIncludedSeq ?? conversation.lastSeq + 1;
       // Older than what is sent, less those that were in the window but did not fit the budget.
       const outsideWindow = (await this.repo.countReplayableBefore(em, conversation.id, threadName, oldest)) - context.omittedForBudget;
       return { model, encoding: this.assembler.encodingName(model), context, outsideWindow, summaryCoversSeq: summary?.coversSeq ?? null };
     });
+  }
+
+  /**
+   * What the model is sent for a turn of a thread: the instructions, the state, the thread's
+   * running summary and its replayable history before `beforeSeq`, planned within the budget.
+   */
+  private async plan(
+    em: EntityManager,
+    turn: {
+      conversation: Conversation;
+      agent: Agent | null;
+      model: string;
+      /** The thread (one not created yet has no prompt of its own). */
+      thread: Pick<Thread, 'name' | 'systemPrompt'>;
+      beforeSeq: number;
+      newMessage: ContextSources['newMessage'];
+    },
+  ): Promise<{ context: PlannedContext; summary: Summary | null }> {
+    const { conversation, thread } = turn;
+    const summary = await this.repo.findSummary(em, conversation.id, thread.name);
+    const history = await this.repo.recentHistory(em, conversation.id, thread.name, turn.beforeSeq, this.config.historyWindow);
+    const { model, agent, newMessage } = turn;
+    const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history, newMessage });
+    return { context, summary };
   }
 
   /** A turn adds two messages: refuse it when that would pass MAX_MESSAGES_PER_CONVERSATION. */
@@ -356,16 +370,4 @@ export class TurnsService {
       );
     }
   }
-}
-
-function versionOf(m: Message): MessageVersion {
-  return {
-    content: m.content,
-    status: m.status,
-    model: m.model,
-    promptTokens: m.promptTokens,
-    completionTokens: m.completionTokens,
-    error: m.errorStatus === null ? null : { statusCode: m.errorStatus, message: m.errorMessage ?? '' },
-    createdAt: m.createdAt.toISOString(),
-  };
 }
