@@ -893,7 +893,10 @@ export interface components {
         };
         RegenerateRequestDto: {
             options?: components["schemas"]["ModelOptionsDto"];
-            /** @default main */
+            /**
+             * @description The thread to talk in; each has its own history.
+             * @default main
+             */
             thread?: string;
         };
         RunningSummaryDto: {

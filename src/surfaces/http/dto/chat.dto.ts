@@ -1,8 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { OptionalThreadName } from './thread-name.js';
 import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-
-export const THREAD_PATTERN = /^[a-z0-9_-]{1,64}$/;
+import { IsInt, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 
 /** Per-request model settings; they override the agent's for this turn. */
 export class ModelOptionsDto {
@@ -40,9 +39,7 @@ export class ChatRequestDto {
   @IsUUID()
   agentId?: string;
 
-  @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, default: 'main', description: 'The thread to talk in; each has its own history.' })
-  @IsOptional()
-  @Matches(THREAD_PATTERN, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' })
+  @OptionalThreadName('The thread to talk in; each has its own history.')
   thread?: string;
 
   @ApiPropertyOptional({ description: "Sets the thread's own system prompt, kept for its later turns (not stored as a message)." })
@@ -59,19 +56,7 @@ export class ChatRequestDto {
   options?: ModelOptionsDto;
 }
 
-export class RegenerateRequestDto {
-  @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, default: 'main' })
-  @IsOptional()
-  @Matches(THREAD_PATTERN, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' })
-  thread?: string;
-
-  @ApiPropertyOptional({ type: ModelOptionsDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ModelOptionsDto)
-  options?: ModelOptionsDto;
-}
+export class RegenerateRequestDto extends PickType(ChatRequestDto, ['thread', 'options'] as const) {}
 
 export class UsageDto {
   @ApiProperty() promptTokens: number;

@@ -22,7 +22,7 @@ import { MESSAGE_ROLES, MESSAGE_STATUSES, versionOf, type Message } from '../../
 import type { Summary } from '../../../conversations/summary.entity.js';
 import { MAX_TAG_CHARS, MAX_TAGS } from '../../../conversations/tags.js';
 import type { Thread } from '../../../conversations/thread.entity.js';
-import { THREAD_PATTERN } from './chat.dto.js';
+import { OptionalThreadName } from './thread-name.js';
 
 /** `agentId=<uuid>` for one agent's conversations, `agentId=none` for those without an agent. */
 const AGENT_FILTER = /^(none|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -53,9 +53,7 @@ function MessagesLimit(defaultValue: number, description?: string): PropertyDeco
 const DETAIL_LIMIT = 'How many of the newest messages to include; older ones: GET /api/conversations/{id}/messages?before=nextBefore.';
 
 export class ThreadQueryDto {
-  @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, description: "Only this thread's messages." })
-  @IsOptional()
-  @Matches(THREAD_PATTERN, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' })
+  @OptionalThreadName("Only this thread's messages.", 'all')
   thread?: string;
 }
 

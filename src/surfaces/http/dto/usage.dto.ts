@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, Matches } from 'class-validator';
-import { THREAD_PATTERN } from './chat.dto.js';
+import { OptionalThreadName } from './thread-name.js';
 
 export class UsageQueryDto {
   @ApiPropertyOptional({ description: 'Start (inclusive), ISO 8601 date or date-time; default 30 days before `to`.', example: '2026-11-01' })
@@ -42,9 +42,7 @@ export class UsageReportDto {
 }
 
 export class ContextQueryDto {
-  @ApiPropertyOptional({ pattern: THREAD_PATTERN.source, default: 'main' })
-  @IsOptional()
-  @Matches(THREAD_PATTERN, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' })
+  @OptionalThreadName()
   thread?: string;
 }
 
