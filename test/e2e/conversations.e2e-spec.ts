@@ -1,6 +1,5 @@
 import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../../src/common/sleep.js';
 
 describe('/api/conversations (listing, reading, deleting)', () => {
   let t: TestApp;

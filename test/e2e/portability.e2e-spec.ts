@@ -1,33 +1,18 @@
-import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { useAppWithFakeModel } from '../support/app-fixture.js';
 import { openEventStream } from '../support/sse-client.js';
 import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
+import { deferred } from '../support/until.js';
 
 type Json = Record<string, any>;
 
 const today = () => new Date().toISOString().slice(0, 10);
 
 describe('export, import and fork of conversations; the caller’s own data', () => {
+  const fixture = useAppWithFakeModel();
   let fake: FakeOpenAiServer;
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
-
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fake.url });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    tmp.remove();
-  });
-  beforeEach(() => fake.reset());
+  beforeAll(() => ({ fake, app: t } = fixture));
 
   const http = () => t.http();
   const chat = async (body: object, key = ALICE_KEY) => (await http().post('/api/chat').set(auth(key)).send(body).expect(200)).body;
@@ -389,20 +374,10 @@ describe('export, import and fork of conversations; the caller’s own data', ()
 });
 
 describe('GET /api/me/export and DELETE /api/me/data', () => {
+  const fixture = useAppWithFakeModel();
   let fake: FakeOpenAiServer;
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
-
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/me.sqlite`, llmBaseUrl: fake.url });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    tmp.remove();
-  });
+  beforeAll(() => ({ fake, app: t } = fixture));
 
   const http = () => t.http();
   const chat = async (key: string, body: object, idempotencyKey?: string) => {

@@ -6,6 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { openEventStream } from '../support/sse-client.js';
 import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import { deferred } from '../support/until.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -104,12 +105,6 @@ if (skipReason && DIALECT === 'sqlite' && process.env.REQUIRE_BROWSER === '1') {
   });
 } else {
   (skipReason ? describe.skip : describe)(`web page in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, browserTests);
-}
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
 }
 
 function browserTests(): void {
