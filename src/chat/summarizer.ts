@@ -41,6 +41,9 @@ export class Summarizer implements BeforeApplicationShutdown {
     if (this.config.summaryMode !== 'rolling' || this.stop.signal.aborted) return;
     // Everything before the oldest replayed message is outside the window now.
     const outsideBefore = turn.context.oldestIncludedSeq ?? turn.question.seq;
+    // Nothing left the window since the summary the turn read: no fold, and no read to find that out.
+    // (A summary only moves forward, so one folded meanwhile cannot change this.)
+    if (outsideBefore - 1 <= turn.summaryCoversSeq) return;
     const key = `${turn.conversation.id}/${turn.thread.name}`;
     if (this.running.has(key)) return;
     const work = this.fold(turn.conversation.id, turn.thread.name, outsideBefore, turn.model)

@@ -47,6 +47,8 @@ export interface StartedTurn {
   readonly model: string;
   /** What the model is sent: planned within the token budget and the window. */
   readonly context: PlannedContext;
+  /** The last seq the thread's running summary covered when the turn was planned (0: none). */
+  readonly summaryCoversSeq: number;
 }
 
 export interface ContextPreview {
@@ -123,7 +125,7 @@ export class TurnsService {
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, request.threadSystem, now);
       const tokens = this.assembler.count(request.content, model);
       // Planned before anything is written: a message that cannot fit is refused with nothing stored.
-      const { context } = await this.plan(em, {
+      const { context, summary } = await this.plan(em, {
         conversation,
         agent,
         model,
@@ -137,7 +139,8 @@ export class TurnsService {
         [{ role: 'user', thread: threadName, content: request.content, tokens }, this.placeholder(threadName, model, now)],
         now,
       );
-      return { conversation, created: !request.conversationId, agent, thread, question, reply, model, context };
+      const summaryCoversSeq = summary?.coversSeq ?? 0;
+      return { conversation, created: !request.conversationId, agent, thread, question, reply, model, context, summaryCoversSeq };
     });
   }
 
@@ -186,7 +189,7 @@ export class TurnsService {
         reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, model, now), now);
       }
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, undefined, now);
-      const { context } = await this.plan(em, {
+      const { context, summary } = await this.plan(em, {
         conversation,
         agent,
         model,
@@ -194,7 +197,7 @@ export class TurnsService {
         beforeSeq: question.seq,
         newMessage: { content: question.content, tokens: question.tokens ?? this.assembler.count(question.content, model) },
       });
-      return { conversation, created: false, agent, thread, question, reply, model, context };
+      return { conversation, created: false, agent, thread, question, reply, model, context, summaryCoversSeq: summary?.coversSeq ?? 0 };
     });
   }
 
