@@ -1,6 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { FakeOpenAiServer, type RecordedRequest } from '../fakes/fake-openai-server.js';
-import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import type { FakeOpenAiServer, RecordedRequest } from '../fakes/fake-openai-server.js';
+import { useFakeModelAndTempDir } from '../support/app-fixture.js';
+import { ALICE_KEY, auth, startTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/until.js';
 
 /** What a request costs, counted the way OpenAI bills chat messages (content + 4 each, + 3). */
@@ -10,25 +11,16 @@ const requestTokens = (req: RecordedRequest) =>
 const isSummaryRequest = (req: RecordedRequest) => req.body.messages![0].content.includes('running summary');
 
 describe('context window: token budget, rolling summary, usage', () => {
+  const fixture = useFakeModelAndTempDir();
   let fake: FakeOpenAiServer;
-  let tmp: ReturnType<typeof tempDir>;
-
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => {
-    fake.reset();
-    tmp = tempDir();
-  });
-  afterEach(() => tmp.remove());
+  beforeAll(() => ({ fake } = fixture));
 
   const chat = (t: TestApp, body: object) => t.http().post('/api/chat').set(auth(ALICE_KEY)).send(body);
   const sentence = (i: number) => `Message number ${i} talks about the weather in a city with a long name, and nothing else.`;
 
   it('keeps every request within CONTEXT_TOKEN_BUDGET, exactly, with the most recent messages', async () => {
     const budget = 220;
-    const t = await startTestApp({ dbPath: `${tmp.dir}/c.sqlite`, llmBaseUrl: fake.url, env: { CONTEXT_TOKEN_BUDGET: String(budget), SYSTEM_PROMPT: 'Be brief.' } });
+    const t = await startTestApp({ dbPath: `${fixture.dir}/c.sqlite`, llmBaseUrl: fake.url, env: { CONTEXT_TOKEN_BUDGET: String(budget), SYSTEM_PROMPT: 'Be brief.' } });
     try {
       let id: string | undefined;
       for (let i = 1; i <= 8; i++) {
@@ -57,7 +49,7 @@ describe('context window: token budget, rolling summary, usage', () => {
   });
 
   it('refuses a message that alone exceeds the budget (400 with the numbers), storing nothing', async () => {
-    const t = await startTestApp({ dbPath: `${tmp.dir}/c.sqlite`, llmBaseUrl: fake.url, env: { CONTEXT_TOKEN_BUDGET: '100' } });
+    const t = await startTestApp({ dbPath: `${fixture.dir}/c.sqlite`, llmBaseUrl: fake.url, env: { CONTEXT_TOKEN_BUDGET: '100' } });
     try {
       const long = 'word '.repeat(200);
       const res = await chat(t, { message: long }).expect(400);
@@ -75,7 +67,7 @@ describe('context window: token budget, rolling summary, usage', () => {
 
   it('folds what leaves the window into a running summary, in the background, and sends it', async () => {
     const t = await startTestApp({
-      dbPath: `${tmp.dir}/c.sqlite`,
+      dbPath: `${fixture.dir}/c.sqlite`,
       llmBaseUrl: fake.url,
       env: { HISTORY_WINDOW: '4', SUMMARY_MODE: 'rolling' },
     });
@@ -114,7 +106,7 @@ describe('context window: token budget, rolling summary, usage', () => {
   });
 
   it('tolerates a failed summary: the turn is unaffected and the fold is retried after the next turn', async () => {
-    const t = await startTestApp({ dbPath: `${tmp.dir}/c.sqlite`, llmBaseUrl: fake.url, env: { HISTORY_WINDOW: '2', SUMMARY_MODE: 'rolling' } });
+    const t = await startTestApp({ dbPath: `${fixture.dir}/c.sqlite`, llmBaseUrl: fake.url, env: { HISTORY_WINDOW: '2', SUMMARY_MODE: 'rolling' } });
     try {
       const id = (await chat(t, { message: 'one' }).expect(200)).body.conversationId;
       await chat(t, { message: 'two', conversationId: id }).expect(200);
@@ -136,7 +128,7 @@ describe('context window: token budget, rolling summary, usage', () => {
   });
 
   it('reports usage per model and per day that adds up, and per conversation', async () => {
-    const t = await startTestApp({ dbPath: `${tmp.dir}/c.sqlite`, llmBaseUrl: fake.url });
+    const t = await startTestApp({ dbPath: `${fixture.dir}/c.sqlite`, llmBaseUrl: fake.url });
     try {
       const agent = (await t.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Other model', model: 'fake-large' }).expect(201)).body;
       fake.enqueue(

@@ -1,31 +1,23 @@
 import { DataSource } from 'typeorm';
-import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { useFakeModelAndTempDir } from '../support/app-fixture.js';
 import { openEventStream } from '../support/sse-client.js';
+import { ALICE_KEY, auth, DIALECT, startTestApp, type TestApp } from '../support/test-app.js';
 import { deferred } from '../support/until.js';
-import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
 
 const onSqlite = DIALECT === 'sqlite' ? it : it.skip;
 const onPostgres = DIALECT === 'postgres' ? it : it.skip;
 
 describe('persistence on a real SQLite file', () => {
+  const fixture = useFakeModelAndTempDir();
   let fake: FakeOpenAiServer;
-  let tmp: ReturnType<typeof tempDir>;
-
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => {
-    fake.reset();
-    tmp = tempDir();
-  });
-  afterEach(() => tmp.remove());
+  beforeAll(() => ({ fake } = fixture));
 
   const chat = (t: TestApp, message: string, conversationId?: string) =>
     t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message, conversationId });
 
   it('survives a restart: close the app, reopen the same file, resume with memory', async () => {
-    const dbPath = `${tmp.dir}/nested/folder/chat.sqlite`;
+    const dbPath = `${fixture.dir}/nested/folder/chat.sqlite`;
     const first = await startTestApp({ dbPath, llmBaseUrl: fake.url });
     const id = (await chat(first, 'Remember the number 42.').expect(200)).body.conversationId;
     await chat(first, 'And the colour teal.', id).expect(200);
@@ -49,7 +41,7 @@ describe('persistence on a real SQLite file', () => {
   });
 
   it('runs its migrations at start, and the schema matches the entities (no drift)', async () => {
-    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
     try {
       const ds = t.app.get(DataSource);
       expect(await ds.showMigrations()).toBe(false);
@@ -62,7 +54,7 @@ describe('persistence on a real SQLite file', () => {
   });
 
   onSqlite('opens SQLite in WAL mode with foreign keys on and synchronous=FULL', async () => {
-    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
     try {
       const ds = t.app.get(DataSource);
       expect(await ds.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
@@ -78,7 +70,7 @@ describe('persistence on a real SQLite file', () => {
     "SELECT seq, role, content, tokens FROM messages WHERE conversation_id = 'x' AND thread = 'main' AND seq < 100 AND status = 'complete' AND content <> '' ORDER BY seq DESC LIMIT 20";
 
   onSqlite('reads history through the (conversation_id, thread, seq) index, newest first with a limit (SQLite)', async () => {
-    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
     try {
       const plan = await t.app.get(DataSource).query(`EXPLAIN QUERY PLAN ${HISTORY_QUERY}`);
       const details = plan.map((row: { detail: string }) => row.detail).join(' | ');
@@ -90,7 +82,7 @@ describe('persistence on a real SQLite file', () => {
   });
 
   onPostgres('reads history through an index in seq order, newest first with a limit (PostgreSQL)', async () => {
-    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
     try {
       const plan = await t.app.get(DataSource).transaction(async (em) => {
         // Tables are empty here, so tell the planner not to prefer a scan; the question is whether the index serves the query.
@@ -106,7 +98,7 @@ describe('persistence on a real SQLite file', () => {
   });
 
   it('never interleaves concurrent turns on one conversation: each gets its reply or 409, seq without gaps', async () => {
-    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fake.url });
+    const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite`, llmBaseUrl: fake.url });
     try {
       const id = (await chat(t, 'start').expect(200)).body.conversationId;
       const turns = 30;
@@ -135,7 +127,7 @@ describe('persistence on a real SQLite file', () => {
   it('on shutdown, finishes and stores a reply whose client has already left', async () => {
     // No request is open here, so closing the HTTP server waits for nothing: only the chat
     // service's own drain keeps the database open until the reply is stored.
-    const dbPath = `${tmp.dir}/chat.sqlite`;
+    const dbPath = `${fixture.dir}/chat.sqlite`;
     const t = await startTestApp({ dbPath, llmBaseUrl: fake.url });
     const gate = deferred();
     fake.enqueue({ kind: 'stream', chunks: ['still ', 'stored'], hold: gate.promise });
@@ -161,7 +153,7 @@ describe('persistence on a real SQLite file', () => {
   });
 
   it('finishes a turn in flight on shutdown before closing the database', async () => {
-    const dbPath = `${tmp.dir}/chat.sqlite`;
+    const dbPath = `${fixture.dir}/chat.sqlite`;
     const t = await startTestApp({ dbPath, llmBaseUrl: fake.url });
     fake.enqueue({ kind: 'reply', text: 'slow but stored', delayMs: 400 });
     // supertest sends on then(); start it now and close while the model is still answering.

@@ -30,3 +30,28 @@ export function useAppWithFakeModel(env: Record<string, string> = {}): AppFixtur
   beforeEach(() => fixture.fake.reset());
   return fixture;
 }
+
+export interface FakeModelAndTempDir {
+  /** The fake model server; reset before each test. */
+  readonly fake: FakeOpenAiServer;
+  /** A temp folder of its own for each test, removed after it. */
+  readonly dir: string;
+}
+
+/**
+ * For suites whose tests start their own apps (restarts, per-test settings): the fake model,
+ * started once for the suite, and a fresh temp folder per test. Call it inside a `describe`.
+ */
+export function useFakeModelAndTempDir(): FakeModelAndTempDir {
+  const fixture = {} as { fake: FakeOpenAiServer; dir: string; remove?: () => void };
+  beforeAll(async () => {
+    fixture.fake = await FakeOpenAiServer.start();
+  });
+  afterAll(() => fixture.fake?.close());
+  beforeEach(() => {
+    fixture.fake.reset();
+    ({ dir: fixture.dir, remove: fixture.remove } = tempDir());
+  });
+  afterEach(() => fixture.remove?.());
+  return fixture;
+}
