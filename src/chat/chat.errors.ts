@@ -1,3 +1,5 @@
+import type { StorageError } from '../database/storage.errors.js';
+
 /**
  * A turn whose question is stored but whose reply failed. Carries the HTTP-like status the
  * failure maps to (502 model error, 504 timeout) and the ids, so the client can continue or
@@ -13,5 +15,22 @@ export class ChatTurnFailedError extends Error {
     readonly messageId: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * A turn whose question is stored, and whose reply was generated but could not be stored (the
+ * database is full or unavailable). The generator keeps trying to store it for a while; the
+ * client is told at once, with the ids, that the answer it did not get is not yet kept.
+ */
+export class ReplyNotStoredError extends Error {
+  readonly code = 'reply_not_stored';
+  constructor(
+    override readonly cause: StorageError,
+    readonly conversationId: string,
+    readonly userMessageId: string,
+    readonly messageId: string,
+  ) {
+    super(`The reply could not be stored: ${cause.message}`);
   }
 }

@@ -7,6 +7,9 @@ import { TurnsService } from '../conversations/turns.service.js';
 import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from '../llm/llm.errors.js';
 import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage } from '../llm/llm.port.js';
 import { TokenCounter } from '../context/token-counter.js';
+import { sleep } from '../common/sleep.js';
+import { storageErrorOf } from '../database/storage.errors.js';
+import { ReplyNotStoredError } from './chat.errors.js';
 import { ReplyProgress } from './reply-progress.js';
 import { Summarizer } from './summarizer.js';
 import { runUpdateState, UPDATE_STATE_TOOL } from './tools/update-state.tool.js';
@@ -63,9 +66,35 @@ export class ReplyGenerator {
     } finally {
       await progress.stop();
     }
-    await this.turns.finishReply(turn.conversation.id, turn.reply.id, outcome);
+    try {
+      await this.turns.finishReply(turn.conversation.id, turn.reply.id, outcome);
+    } catch (error) {
+      const storage = storageErrorOf(error);
+      if (!storage) throw error;
+      void this.finishLater(turn, outcome);
+      throw new ReplyNotStoredError(storage, turn.conversation.id, turn.question.id, turn.reply.id);
+    }
     if (outcome.status === 'complete') this.summarizer.afterTurn(turn);
     return outcome;
+  }
+
+  /**
+   * Tries again to store a reply the database refused, while the reply's lease still keeps
+   * other instances from closing it; after that the janitor closes it as interrupted.
+   */
+  private async finishLater(turn: StartedTurn, outcome: ReplyOutcome): Promise<void> {
+    const deadline = Date.now() + this.config.replyLeaseMs / 2;
+    for (let pause = 250; Date.now() + pause < deadline; pause *= 2) {
+      await sleep(pause);
+      try {
+        await this.turns.finishReply(turn.conversation.id, turn.reply.id, outcome);
+        this.logger.log(`Reply ${turn.reply.id} stored after the database refused it at first`);
+        return;
+      } catch (error) {
+        if (!storageErrorOf(error)) return;
+      }
+    }
+    this.logger.warn(`Reply ${turn.reply.id} could not be stored; it will be closed as interrupted`);
   }
 
   /** Calls the model, runs the tools it asks for, and calls it again, until it answers in words. */

@@ -73,7 +73,10 @@ export interface ReplyOutcome {
 }
 
 /** What a reply whose generator died is closed with. */
-const INTERRUPTED = { status: 502, message: 'The reply was interrupted: the server generating it stopped' };
+const INTERRUPTED = {
+  status: 502,
+  message: 'The reply was interrupted: the server generating it stopped, or could not store it, before it was finished',
+};
 
 /**
  * The life of a chat turn in the database. Promises: a question and its reply are adjacent

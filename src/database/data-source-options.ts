@@ -44,7 +44,9 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
       db.pragma('journal_mode = WAL');
       // FULL: a committed turn survives a power cut, not only a process crash.
       db.pragma('synchronous = FULL');
-      db.pragma('busy_timeout = 5000');
+      // Short: better-sqlite3 waits synchronously, blocking every request. The write queue waits
+      // for another process's lock asynchronously instead (GroupCommitQueue.begin).
+      db.pragma('busy_timeout = 100');
     },
     enableWAL: true,
   };

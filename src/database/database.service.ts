@@ -1,6 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { GroupCommitQueue } from './group-commit-queue.js';
+import { StorageError, storageErrorOf } from './storage.errors.js';
+
+/** How long another process may hold SQLite's write lock before a unit of work fails as busy. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+/** How often, at most, a database seen failing to write is tried again by the readiness check. */
+const PROBE_INTERVAL_MS = 2_000;
+
+export interface DatabaseHealth {
+  /** The database answers a read. */
+  readonly reachable: boolean;
+  /** The last write (or a probe since) succeeded. */
+  readonly writable: boolean;
+}
 
 /**
  * The only way the repositories reach the database.
@@ -11,29 +24,73 @@ import { GroupCommitQueue } from './group-commit-queue.js';
  * the transactions waiting together share one COMMIT (GroupCommitQueue); each unit is a few
  * indexed statements, and no unit ever waits on the model. PostgreSQL has a pool of
  * connections and row locks: units run concurrently.
+ *
+ * Failures of the database itself (full, unreachable, locked by another process) reach callers
+ * as StorageErrors, and a failed write makes the database count as not writable until a write
+ * succeeds again (the readiness check tries one now and then, so it recovers without traffic).
  */
 @Injectable()
 export class DatabaseService {
   private readonly queue: GroupCommitQueue | null;
+  private writeFailure: StorageError | null = null;
+  private probe: Promise<void> | null = null;
+  private lastProbeAt = 0;
 
   constructor(private readonly dataSource: DataSource) {
-    this.queue = dataSource.options.type === 'postgres' ? null : new GroupCommitQueue(dataSource);
+    this.queue = dataSource.options.type === 'postgres' ? null : new GroupCommitQueue(dataSource, { busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS });
   }
 
   /**
    * Runs `work` in a transaction: all of it commits, or none of it, and the returned promise
    * settles only once the commit is durable. `work` must not start another unit of work.
    */
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.queue ? this.queue.transaction(work) : this.dataSource.transaction(work);
+  async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      const result = await (this.queue ? this.queue.transaction(work) : this.dataSource.transaction(work));
+      this.writeFailure = null;
+      return result;
+    } catch (error) {
+      const storage = storageErrorOf(error);
+      if (storage) this.writeFailure = storage;
+      throw storage ?? error;
+    }
   }
 
   /** Runs read-only `work`; it sees only committed data. */
-  read<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.queue ? this.queue.read(work) : work(this.dataSource.manager);
+  async read<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await (this.queue ? this.queue.read(work) : work(this.dataSource.manager));
+    } catch (error) {
+      throw storageErrorOf(error) ?? error;
+    }
   }
 
   async ping(): Promise<void> {
     await this.read((em) => em.query('SELECT 1'));
+  }
+
+  /** Whether the database answers, and whether it takes writes (tried again if the last write failed). */
+  async health(): Promise<DatabaseHealth> {
+    try {
+      await this.ping();
+    } catch {
+      return { reachable: false, writable: false };
+    }
+    if (this.writeFailure && Date.now() - this.lastProbeAt >= PROBE_INTERVAL_MS) {
+      this.probe ??= this.probeWrite().finally(() => {
+        this.lastProbeAt = Date.now();
+        this.probe = null;
+      });
+      await this.probe;
+    }
+    return { reachable: true, writable: this.writeFailure === null };
+  }
+
+  /** A write that needs a fresh page and a durable commit, undone in the same transaction. */
+  private async probeWrite(): Promise<void> {
+    await this.transaction(async (em) => {
+      await em.query(`INSERT INTO storage_probe (id, filler) VALUES (1, ${this.queue ? 'zeroblob(8192)' : "'\\x00'::bytea"})`);
+      await em.query('DELETE FROM storage_probe WHERE id = 1');
+    }).catch(() => undefined);
   }
 }

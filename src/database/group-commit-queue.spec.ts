@@ -36,11 +36,17 @@ describe('GroupCommitQueue', () => {
   };
   const insert = (id: number) => queue.transaction((em) => em.query('INSERT INTO item (id) VALUES (?)', [id]).then(() => id));
 
+  /** The COMMITs the queue issues, counted on the connection's query runner. */
+  const commits = () => {
+    const query = jest.spyOn(ds.createQueryRunner(), 'query');
+    return () => query.mock.calls.filter(([sql]) => sql === 'COMMIT').length;
+  };
+
   it('runs the writes that wait together in one transaction, and answers each caller with its own result', async () => {
-    const transactions = jest.spyOn(ds, 'transaction');
+    const committed = commits();
     const results = await Promise.all([1, 2, 3, 4, 5].map(insert));
     expect(results).toEqual([1, 2, 3, 4, 5]);
-    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(committed()).toBe(1);
     expect(await ids()).toEqual([1, 2, 3, 4, 5]);
   });
 
@@ -104,9 +110,90 @@ describe('GroupCommitQueue', () => {
   });
 
   it('keeps groups bounded: 150 waiting writes take three commits', async () => {
-    const transactions = jest.spyOn(ds, 'transaction');
+    const committed = commits();
     await Promise.all(Array.from({ length: 150 }, (_, i) => insert(i + 1)));
-    expect(transactions).toHaveBeenCalledTimes(3);
+    expect(committed()).toBe(3);
     expect((await ids()).length).toBe(150);
+  });
+
+  /** The application's connection, as better-sqlite3 sees it. */
+  const raw = () => (ds.driver as unknown as { databaseConnection: { inTransaction: boolean; exec(sql: string): void } }).databaseConnection;
+
+  /**
+   * The next COMMIT fails the way a full disk or an I/O error makes it fail: SQLite has rolled
+   * the transaction back by itself and reports the error.
+   */
+  const failNextCommit = (code: string) => {
+    const runner = ds.createQueryRunner();
+    const query = runner.query.bind(runner);
+    jest.spyOn(runner, 'query').mockImplementation(async (sql: string, ...rest: unknown[]) => {
+      if (sql !== 'COMMIT') return (query as (...a: unknown[]) => Promise<unknown>)(sql, ...rest);
+      jest.mocked(runner.query).mockRestore();
+      raw().exec('ROLLBACK');
+      throw Object.assign(new Error(code === 'SQLITE_FULL' ? 'database or disk is full' : 'disk I/O error'), { code });
+    });
+  };
+
+  it.each(['SQLITE_FULL', 'SQLITE_IOERR_WRITE'])(
+    'after a COMMIT that fails with %s (rolled back by SQLite) the connection is outside any transaction, and later units are really committed',
+    async (code) => {
+      failNextCommit(code);
+      const outcomes = await Promise.allSettled([insert(1), insert(2)]);
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+      expect(raw().inTransaction).toBe(false);
+      // Before, TypeORM still counted a transaction open and nested these in a savepoint that was never committed.
+      for (let i = 10; i < 15; i++) await insert(i);
+      expect(raw().inTransaction).toBe(false);
+      expect(await ids()).toEqual([10, 11, 12, 13, 14]);
+    },
+  );
+
+  it('a unit that fills the database fails its whole group as storage_full (SQLite rolls it all back), and the queue carries on', async () => {
+    await ds.query('CREATE TABLE blob (b BLOB)');
+    const [{ page_count }] = await ds.query('PRAGMA page_count');
+    await ds.query(`PRAGMA max_page_count = ${page_count + 2}`);
+    const big = queue.transaction((em) => em.query('INSERT INTO blob (b) VALUES (zeroblob(1000000))'));
+    const outcomes = await Promise.allSettled([insert(1), big, insert(2)]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    for (const o of outcomes) expect((o as PromiseRejectedResult).reason).toMatchObject({ code: 'storage_full' });
+    expect(raw().inTransaction).toBe(false);
+    expect(await ids()).toEqual([]);
+    await insert(3);
+    expect(await ids()).toEqual([3]);
+  });
+
+  it('waits for a write lock held by another connection, serving reads meanwhile', async () => {
+    // As the application sets it: short, since better-sqlite3 waits synchronously.
+    await ds.query('PRAGMA busy_timeout = 10');
+    const other = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'db.sqlite') }).initialize();
+    try {
+      const otherRaw = (other.driver as unknown as { databaseConnection: { exec(sql: string): void } }).databaseConnection;
+      otherRaw.exec('BEGIN IMMEDIATE');
+      let written = false;
+      const write = insert(1).then(() => (written = true));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await queue.read(async (em) => (await em.query('SELECT COUNT(*) AS n FROM item'))[0].n)).toBe(0);
+      expect(written).toBe(false);
+      otherRaw.exec('COMMIT');
+      await write;
+      expect(await ids()).toEqual([1]);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('gives up on a write lock held past its wait with a busy error, and stores nothing', async () => {
+    await ds.query('PRAGMA busy_timeout = 10');
+    const short = new GroupCommitQueue(ds, { busyTimeoutMs: 100 });
+    const other = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'db.sqlite') }).initialize();
+    try {
+      const otherRaw = (other.driver as unknown as { databaseConnection: { exec(sql: string): void } }).databaseConnection;
+      otherRaw.exec('BEGIN IMMEDIATE');
+      await expect(short.transaction((em) => em.query('INSERT INTO item (id) VALUES (1)'))).rejects.toMatchObject({ code: 'storage_busy' });
+      otherRaw.exec('ROLLBACK');
+      expect(await ids()).toEqual([]);
+    } finally {
+      await other.destroy();
+    }
   });
 });

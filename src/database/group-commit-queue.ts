@@ -1,4 +1,6 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { sleep } from '../common/sleep.js';
+import { StorageBusyError, StorageUnavailableError, storageErrorOf } from './storage.errors.js';
 
 interface Unit {
   readonly write: boolean;
@@ -7,8 +9,19 @@ interface Unit {
   readonly reject: (error: unknown) => void;
 }
 
+/** The better-sqlite3 connection under TypeORM: its own word on whether a transaction is open. */
+interface RawConnection {
+  readonly inTransaction: boolean;
+  exec(sql: string): unknown;
+}
+
 /** Transactions that share one COMMIT, at most. */
 const MAX_GROUP = 64;
+
+export interface GroupCommitOptions {
+  /** How long a group waits for the write lock another process holds before failing (SQLITE_BUSY). */
+  readonly busyTimeoutMs: number;
+}
 
 /**
  * The unit-of-work queue of a SQLite database, with group commit.
@@ -18,8 +31,17 @@ const MAX_GROUP = 64;
  * the connection frees up run back to back inside one SQLite transaction, each in a savepoint
  * of its own: a unit that throws is rolled back to its savepoint and fails alone, the others
  * commit together with one fsync. No caller hears of its unit before the COMMIT holding it is
- * durable, so what a caller is told is exactly as before; only the fsyncs per turn fall under
- * load. If the COMMIT itself fails, every unit of the group fails (none of them was stored).
+ * durable. If the COMMIT itself fails, every unit of the group fails (none of them was stored).
+ *
+ * The queue, not TypeORM, owns BEGIN, COMMIT and ROLLBACK, and it checks the connection itself
+ * after every group: when SQLite has already rolled back (a full disk, an I/O error), TypeORM's
+ * own bookkeeping would believe a transaction still open and nest every later unit in a
+ * savepoint that is never committed. The connection always leaves a group outside any
+ * transaction, so writes work again as soon as the cause is gone.
+ *
+ * The write lock is taken up front (BEGIN IMMEDIATE), so a lock held by another process is met
+ * before any work, and waited for here asynchronously (the connection's own busy wait would
+ * block the event loop).
  *
  * Units waiting together come from concurrent callers (a caller awaits each unit before its
  * next), so their order among themselves is free: reads (outside any transaction, so they only
@@ -28,8 +50,17 @@ const MAX_GROUP = 64;
 export class GroupCommitQueue {
   private readonly pending: Unit[] = [];
   private draining = false;
+  private readonly runner: QueryRunner;
+  private readonly raw: RawConnection;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly options: GroupCommitOptions = { busyTimeoutMs: 5_000 },
+  ) {
+    // The better-sqlite3 driver has one query runner for its one connection.
+    this.runner = dataSource.createQueryRunner();
+    this.raw = (dataSource.driver as unknown as { databaseConnection: RawConnection }).databaseConnection;
+  }
 
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.enqueue(true, work);
@@ -55,14 +86,7 @@ export class GroupCommitQueue {
         // Let requests whose input is ready enqueue their units first, so more of them share a COMMIT.
         await new Promise((resolve) => setImmediate(resolve));
         const units = this.pending.splice(0);
-        for (const unit of units) {
-          if (unit.write) continue;
-          try {
-            unit.resolve(await unit.work(this.dataSource.manager));
-          } catch (error) {
-            unit.reject(error);
-          }
-        }
+        await this.runReads(units);
         const writes = units.filter((unit) => unit.write);
         for (let i = 0; i < writes.length; i += MAX_GROUP) await this.commitGroup(writes.slice(i, i + MAX_GROUP));
       }
@@ -71,34 +95,98 @@ export class GroupCommitQueue {
     }
   }
 
+  /** Runs the read units among `units`, outside any transaction. */
+  private async runReads(units: readonly Unit[]): Promise<void> {
+    for (const unit of units) {
+      if (unit.write) continue;
+      try {
+        unit.resolve(await unit.work(this.dataSource.manager));
+      } catch (error) {
+        unit.reject(error);
+      }
+    }
+  }
+
+  /** While a group waits for the write lock, reads that arrive meanwhile are served (WAL readers need no lock). */
+  private async serveReadsWhileWaiting(): Promise<void> {
+    const reads = this.pending.filter((unit) => !unit.write);
+    if (reads.length === 0) return;
+    this.pending.splice(0, this.pending.length, ...this.pending.filter((unit) => unit.write));
+    await this.runReads(reads);
+  }
+
   private async commitGroup(group: readonly Unit[]): Promise<void> {
     const outcomes: Array<{ ok: boolean; value: unknown }> = [];
     try {
-      await this.dataSource.transaction(async (em) => {
-        for (const unit of group) {
-          // A lone unit needs no savepoint: its failure rolls the whole transaction back.
-          if (group.length === 1) {
-            outcomes.push({ ok: true, value: await unit.work(em) });
-            continue;
-          }
+      await this.begin();
+      const em = this.runner.manager;
+      for (const unit of group) {
+        // A lone unit needs no savepoint: its failure rolls the whole transaction back.
+        if (group.length === 1) {
+          outcomes.push({ ok: true, value: await unit.work(em) });
+        } else {
           await em.query('SAVEPOINT unit');
           try {
             const value = await unit.work(em);
             await em.query('RELEASE unit');
             outcomes.push({ ok: true, value });
           } catch (error) {
-            // Should SQLite have rolled the whole transaction back (a full disk, say), this throws and the group fails.
+            // SQLite rolled the whole transaction back (a full disk, an I/O error): the group fails with this error.
+            if (!this.raw.inTransaction) throw error;
             await em.query('ROLLBACK TO unit');
             await em.query('RELEASE unit');
             outcomes.push({ ok: false, value: error });
           }
         }
-      });
+        // A unit that swallowed a full disk may have lost the transaction under it: then nothing of the group holds.
+        if (!this.raw.inTransaction) throw new StorageUnavailableError('The transaction was rolled back by the database');
+      }
+      await this.runner.query('COMMIT');
     } catch (error) {
+      const groupError = storageErrorOf(error) ?? error;
       // Nothing of the group was stored: a unit that failed on its own keeps its error, the others get the group's.
-      group.forEach((unit, i) => unit.reject(outcomes[i] && !outcomes[i].ok ? outcomes[i].value : error));
+      group.forEach((unit, i) => unit.reject(outcomes[i] && !outcomes[i].ok ? outcomes[i].value : groupError));
       return;
+    } finally {
+      try {
+        this.settle();
+      } catch {
+        // A ROLLBACK that fails now is tried again before the next group, which fails if it still cannot.
+      }
     }
     group.forEach((unit, i) => (outcomes[i].ok ? unit.resolve(outcomes[i].value) : unit.reject(outcomes[i].value)));
+  }
+
+  /** BEGIN IMMEDIATE, waiting (without blocking the event loop) while another process holds the write lock. */
+  private async begin(): Promise<void> {
+    this.settle();
+    const deadline = Date.now() + this.options.busyTimeoutMs;
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      try {
+        this.raw.exec('BEGIN IMMEDIATE');
+        break;
+      } catch (error) {
+        if (!(storageErrorOf(error) instanceof StorageBusyError) || Date.now() >= deadline) throw error;
+        await this.serveReadsWhileWaiting();
+        await sleep(pause);
+      }
+    }
+    // Units may use TypeORM calls that open a transaction of their own unless one is active: they nest in savepoints.
+    this.bookkeeping(true);
+  }
+
+  /** Leaves the connection outside any transaction, whatever happened, with TypeORM told the same. */
+  private settle(): void {
+    try {
+      if (this.raw.inTransaction) this.raw.exec('ROLLBACK');
+    } finally {
+      this.bookkeeping(false);
+    }
+  }
+
+  private bookkeeping(active: boolean): void {
+    const runner = this.runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+    runner.isTransactionActive = active;
+    runner.transactionDepth = active ? 1 : 0;
   }
 }

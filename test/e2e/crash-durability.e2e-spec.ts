@@ -27,7 +27,7 @@ const MAX_TURNS_PER_WORKER = 25;
 /** The server is killed once this many turns have been answered. */
 const KILL_AFTER_ANSWERED = 40;
 const REPLY_LEASE_MS = 1_000;
-const INTERRUPTED = 'The reply was interrupted: the server generating it stopped';
+const INTERRUPTED = 'The reply was interrupted: the server generating it stopped, or could not store it, before it was finished';
 
 type Route = 'chat' | 'stream';
 

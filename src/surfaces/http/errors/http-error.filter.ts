@@ -1,7 +1,8 @@
 import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { AgentInUseError, AgentNotFoundError } from '../../../agents/agent.errors.js';
-import { ChatTurnFailedError } from '../../../chat/chat.errors.js';
+import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.errors.js';
+import { StorageError, StorageFullError, storageErrorOf } from '../../../database/storage.errors.js';
 import { ContextOverBudgetError } from '../../../context/context-planner.js';
 import {
   ConversationBusyError,
@@ -21,6 +22,8 @@ export interface HttpError {
   readonly status: number;
   readonly message: string;
   readonly extra?: Record<string, unknown>;
+  /** Sent as Retry-After: when the same request may succeed. */
+  readonly retryAfterSeconds?: number;
 }
 
 /** The HTTP answer for a known error, or null for an unexpected one (a 500). */
@@ -49,7 +52,25 @@ export function httpErrorOf(error: unknown): HttpError | null {
       extra: { conversationId: error.conversationId, userMessageId: error.userMessageId, messageId: error.messageId },
     };
   }
+  if (error instanceof StorageError) return storageHttpError(error);
+  if (error instanceof ReplyNotStoredError) {
+    const base = storageHttpError(error.cause);
+    return {
+      ...base,
+      message: `${error.message}. Your message was saved in the conversation; the reply will be stored if the database recovers shortly.`,
+      extra: { code: error.code, conversationId: error.conversationId, userMessageId: error.userMessageId, messageId: error.messageId },
+    };
+  }
+  // A driver error that reached here without passing the database service still means the database, not a bug.
+  const storage = storageErrorOf(error);
+  if (storage) return storageHttpError(storage);
   return null;
+}
+
+/** A full database is 507 (Insufficient Storage); one that cannot serve now is 503. Both say when to retry. */
+function storageHttpError(error: StorageError): HttpError {
+  const status = error instanceof StorageFullError ? HttpStatus.INSUFFICIENT_STORAGE : HttpStatus.SERVICE_UNAVAILABLE;
+  return { status, message: error.message, extra: { code: error.code }, retryAfterSeconds: error.retryAfterSeconds };
 }
 
 /**
@@ -63,7 +84,10 @@ export class HttpErrorFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     const known = httpErrorOf(error);
-    if (known) return sendError(response, known.status, known.message, known.extra);
+    if (known) {
+      if (known.retryAfterSeconds !== undefined && !response.headersSent) response.set('Retry-After', String(known.retryAfterSeconds));
+      return sendError(response, known.status, known.message, known.extra);
+    }
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     sendError(response, HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
   }
