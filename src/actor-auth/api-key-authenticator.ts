@@ -38,7 +38,7 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap {
   }
 
   async authenticate(presentedKey: string | undefined): Promise<Actor | undefined> {
-    if (!presentedKey) return (await this.singleUser()) ? SINGLE_USER_ACTOR : undefined;
+    if (!presentedKey) return (await this.isSingleUser()) ? SINGLE_USER_ACTOR : undefined;
     const presented = hashApiKey(presentedKey);
     let match: Actor | undefined;
     for (const record of this.records) {
@@ -49,10 +49,11 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap {
     const name = await this.stored.nameOf(presented);
     if (name) return apiActor(name);
     // In single-user mode a stray key does not lock the owner out.
-    return (await this.singleUser()) ? SINGLE_USER_ACTOR : undefined;
+    return (await this.isSingleUser()) ? SINGLE_USER_ACTOR : undefined;
   }
 
-  private async singleUser(): Promise<boolean> {
+  /** No key anywhere and a loopback address: decided per call, so a key made meanwhile ends it at once. */
+  async isSingleUser(): Promise<boolean> {
     return !this.config.requireApiKeys && this.records.length === 0 && !(await this.stored.anyActive());
   }
 }

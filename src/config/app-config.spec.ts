@@ -123,6 +123,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ RETENTION_DAYS: ' 1 ' }).retentionDays).toBe(1);
   });
 
+  it('reads ALLOWED_HOSTS as normalized host names (lower case, no trailing dot, IPv6 bare), empty by default', () => {
+    expect(loadConfig({}).allowedHosts).toEqual([]);
+    expect(loadConfig({ ALLOWED_HOSTS: ' Chat.Example.com. , 10.0.0.5,[FD00::7]' }).allowedHosts).toEqual(['chat.example.com', '10.0.0.5', 'fd00::7']);
+  });
+
+  it.each(['chat.example.com:443', 'https://chat.example.com', '*.example.com', 'a,,b', 'chat.example.com,'])('refuses ALLOWED_HOSTS=%s, naming the variable', (value) => {
+    expect(() => loadConfig({ ALLOWED_HOSTS: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ ALLOWED_HOSTS: value })).toThrow(/^ALLOWED_HOSTS entries must be host names or addresses without scheme or port, like chat\.example\.com, got "/);
+  });
+
   it.each(['0', '-3', '1.5', 'thirty', '30d', '36501'])('refuses RETENTION_DAYS=%s, naming the variable', (value) => {
     expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(ConfigError);
     expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(new RegExp(`^RETENTION_DAYS must be an integer from 1 to 36500, got "${value}"$`));

@@ -1,4 +1,5 @@
 import { hashApiKey } from '../actor-auth/api-key-hash.js';
+import { normalizeHostName } from './host-names.js';
 import { isLoopbackHost } from './loopback.js';
 import { parseDatabaseUrl, type DatabaseTarget } from '../database/database-url.js';
 
@@ -24,6 +25,11 @@ export interface AppConfig {
   readonly shutdownGraceMs: number;
   /** Origins allowed to call the API from a browser (CORS); empty: none. */
   readonly corsOrigins: readonly string[];
+  /**
+   * Host names answered besides the loopback ones (normalized, no port). Single-user mode answers
+   * only loopback names and these; with API keys, set, it limits the Host too; empty: no extra name.
+   */
+  readonly allowedHosts: readonly string[];
   /** Requests per minute per API key (or per address without one); 0: no limit. */
   readonly rateLimitPerMinute: number;
   /** 0: no limit. */
@@ -115,6 +121,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     replyLeaseMs,
     streamFlushMs,
     corsOrigins: parseOrigins(text(env, 'CORS_ORIGINS')),
+    allowedHosts: parseAllowedHosts(text(env, 'ALLOWED_HOSTS')),
     // On a public address the API is rate limited unless told otherwise.
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', isLoopbackHost(host) && apiKeys.length === 0 ? 0 : 600, 0, 1_000_000),
     maxConversationsPerActor: integer(env, 'MAX_CONVERSATIONS_PER_ACTOR', 10_000, 0, 100_000_000),
@@ -217,6 +224,17 @@ function parseOrigins(raw: string | undefined): string[] {
       throw new ConfigError(`CORS_ORIGINS entries must be origins like https://app.example.com, got "${entry.trim()}"`);
     }
     return origin;
+  });
+}
+
+function parseAllowedHosts(raw: string | undefined): string[] {
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const host = normalizeHostName(entry.trim());
+    if (!host) {
+      throw new ConfigError(`ALLOWED_HOSTS entries must be host names or addresses without scheme or port, like chat.example.com, got "${entry.trim()}"`);
+    }
+    return host;
   });
 }
 

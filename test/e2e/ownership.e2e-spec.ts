@@ -1,26 +1,5 @@
+import { routeBody, routePath, type SpecRoute as Route } from '../support/spec-routes.js';
 import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
-
-interface Route {
-  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  readonly path: string;
-  readonly operationId: string;
-}
-
-interface Ids {
-  readonly conversation: string;
-  readonly agent: string;
-}
-
-/** Request bodies for the routes that need one, aimed at alice's resources. */
-const BODIES: Record<string, (ids: Ids) => object> = {
-  chat: ({ conversation }) => ({ message: 'let me in', conversationId: conversation }),
-  chatStream: ({ conversation }) => ({ message: 'let me in', conversationId: conversation }),
-  createConversation: ({ agent }) => ({ agentId: agent }),
-  createAgent: () => ({ name: 'intruder' }),
-  replaceState: () => ({ owned: 'by bob' }),
-  patchState: () => ({ owned: 'by bob' }),
-  updateAgent: () => ({ name: 'taken' }),
-};
 
 /** Routes that refer to one of alice's resources through their body rather than their path. */
 const BODY_TARGETED = new Set(['chat', 'chatStream', 'createConversation']);
@@ -55,10 +34,9 @@ describe('authentication and ownership, on every route of the spec', () => {
   });
 
   const call = (route: Route, headers: Record<string, string>) => {
-    const id = route.path.startsWith('/api/agents') ? agent : conversation;
-    const path = route.path.replace('{id}', id).replace('{messageId}', message);
-    const req = t.http()[route.method](path).set(headers);
-    const body = BODIES[route.operationId]?.({ conversation, agent });
+    const ids = { conversation, message, agent };
+    const req = t.http()[route.method](routePath(route, ids)).set(headers);
+    const body = routeBody(route, ids);
     return body ? req.send(body) : req;
   };
   const privateRoutes = () => routes.filter((r) => r.operationId !== 'health');

@@ -85,6 +85,8 @@ const LAUNCH_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // A name an attacker controls, rebound to this machine (DNS rebinding), without a DNS server.
+  `--host-resolver-rules=MAP ${'rebind.test'} 127.0.0.1`,
 ];
 const skipReason =
   DIALECT === 'postgres'
@@ -692,6 +694,33 @@ function browserTests(): void {
     await waitText(replies(page), 'Echo: Hello, echo');
     expect(await replies(page).locator('strong').textContent()).toBe('echo');
     expect(await page.locator('#key-dialog').isVisible()).toBe(false);
+  });
+
+  it('refuses the page and its API under a rebound foreign name (DNS rebinding), storing nothing', async () => {
+    const { base, t } = await startService({ model: 'echo' });
+    const context = await browser.newContext();
+    cleanups.push(() => context.close());
+    const page = await context.newPage();
+    const answer = await page.goto(base.replace('127.0.0.1', 'rebind.test'));
+    expect(answer?.status()).toBe(403);
+    expect(JSON.parse(await answer!.text())).toMatchObject({ statusCode: 403, error: 'Forbidden', message: expect.stringContaining('Host') });
+    // The attacker's script is same-origin with the service now: its reads and writes are refused all the same.
+    const statuses = await page.evaluate(async () => [
+      (await fetch('/api/conversations')).status,
+      (await fetch('/api/chat', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'stolen' }) })).status,
+    ]);
+    expect(statuses).toEqual([403, 403]);
+    expect((await t.http().get('/api/conversations').expect(200)).body.items).toEqual([]);
+  });
+
+  it('works on localhost, and on a name listed in ALLOWED_HOSTS', async () => {
+    const { base } = await startService({ model: 'echo', env: { ALLOWED_HOSTS: 'rebind.test' } });
+    for (const name of ['localhost', 'rebind.test']) {
+      const page = await openPage(base.replace('127.0.0.1', name));
+      await waitText(page.locator('#auth-status'), 'Single-user mode');
+      await send(page, `Hello from ${name}`);
+      await waitText(replies(page), `Echo: Hello from ${name}`);
+    }
   });
 
   it('takes the screenshot of the README (UPDATE_SCREENSHOTS=1 writes docs/img/web-chat.png)', async () => {

@@ -4,9 +4,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppModule } from '../../app.module.js';
+import { ApiKeyAuthenticator } from '../../actor-auth/api-key-authenticator.js';
 import { errorBody } from './errors/error-body.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { HttpDrain } from './http-drain.js';
+import { hostGuard } from './hardening/host-guard.js';
 import { createBodyReviver } from './hardening/json-reviver.js';
 import { requestLog } from './hardening/request-log.js';
 import { securityHeaders } from './hardening/security-headers.js';
@@ -23,6 +25,8 @@ export async function createHttpApp(config: AppConfig, options: { logger?: false
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
   });
   app.use(requestLog);
+  // Before anything reads the body or answers: a foreign Host or Origin in single-user mode is refused.
+  app.use(hostGuard(config, app.get(ApiKeyAuthenticator)));
   app.use(app.get(HttpDrain).middleware);
   app.use(securityHeaders);
   if (config.corsOrigins.length) {

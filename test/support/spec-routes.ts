@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** One operation of the committed OpenAPI spec. */
+export interface SpecRoute {
+  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** As in the spec, with `{id}` and `{messageId}` placeholders. */
+  readonly path: string;
+  readonly operationId: string;
+}
+
+/** Ids to put in paths and bodies. */
+export interface RouteIds {
+  readonly conversation: string;
+  readonly message: string;
+  readonly agent: string;
+  /** A document for the import route (e.g. an export of the conversation). */
+  readonly exported?: object;
+}
+
+const SPEC_FILE = fileURLToPath(new URL('../../docs/openapi.json', import.meta.url));
+
+/** Every operation of docs/openapi.json: a test that walks them covers a new route by itself. */
+export function specRoutes(): SpecRoute[] {
+  const spec = JSON.parse(readFileSync(SPEC_FILE, 'utf8')) as { paths: Record<string, Record<string, { operationId: string }>> };
+  return Object.entries(spec.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ method: method as SpecRoute['method'], path, operationId: op.operationId })),
+  );
+}
+
+/** The route's path with the ids put in (agents' routes take the agent id). */
+export function routePath(route: SpecRoute, ids: RouteIds): string {
+  const id = route.path.startsWith('/api/agents') ? ids.agent : ids.conversation;
+  return route.path.replace('{id}', id).replace('{messageId}', ids.message);
+}
+
+/** A valid request body for the routes that need one, aimed at the given resources. */
+export function routeBody(route: SpecRoute, ids: RouteIds): object | undefined {
+  return ROUTE_BODIES[route.operationId]?.(ids);
+}
+
+const ROUTE_BODIES: Record<string, (ids: RouteIds) => object> = {
+  chat: ({ conversation }) => ({ message: 'let me in', conversationId: conversation }),
+  chatStream: ({ conversation }) => ({ message: 'let me in', conversationId: conversation }),
+  createConversation: ({ agent }) => ({ agentId: agent }),
+  createAgent: () => ({ name: 'intruder' }),
+  replaceState: () => ({ owned: 'by someone else' }),
+  patchState: () => ({ owned: 'by someone else' }),
+  updateAgent: () => ({ name: 'taken' }),
+  updateConversation: () => ({ title: 'taken' }),
+  regenerateReply: () => ({}),
+  regenerateReplyStream: () => ({}),
+  forkConversation: ({ message }) => ({ fromMessageId: message }),
+  importConversation: ({ exported }) => exported ?? {},
+};
