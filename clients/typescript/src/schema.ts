@@ -400,8 +400,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and database check (no authentication) */
+        /**
+         * Liveness and database check (no authentication)
+         * @description 503 only when the database does not answer; a database that answers reads but not writes is reported here and fails `/health/ready`.
+         */
         get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the database answers and takes writes (no authentication)
+         * @description For a load balancer or orchestrator: 503 while the database is unreachable or refuses writes (full disk); 200 again, without a restart, once a write succeeds.
+         */
+        get: operations["ready"];
         put?: never;
         post?: never;
         delete?: never;
@@ -814,10 +837,18 @@ export interface components {
             fromMessageId: string;
         };
         HealthDto: {
-            /** @enum {string} */
-            database: "ok" | "unreachable";
-            /** @enum {string} */
-            status: "ok" | "error";
+            /**
+             * @description `not_writable`: it answers reads, but the last write failed (full disk, I/O error) and no write has succeeded since
+             * @enum {string}
+             */
+            database: "ok" | "unreachable" | "not_writable";
+            /**
+             * @description `degraded`: reads work, writes do not
+             * @enum {string}
+             */
+            status: "ok" | "degraded" | "error";
+            /** @description Whether the database takes writes */
+            writable: boolean;
         };
         ImportErrorDto: {
             /** @example Not Found */
@@ -1109,7 +1140,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1159,8 +1190,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1216,7 +1256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1285,8 +1325,17 @@ export interface operations {
                     "application/json": components["schemas"]["AgentInUseErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1346,8 +1395,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1453,7 +1511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1469,6 +1527,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -1561,8 +1628,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1629,7 +1705,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1688,8 +1764,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1750,7 +1835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1806,8 +1891,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1867,8 +1961,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1926,7 +2029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1990,7 +2093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2069,8 +2172,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2132,7 +2244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2190,8 +2302,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2249,7 +2370,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2328,7 +2449,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2344,6 +2465,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -2408,8 +2538,17 @@ export interface operations {
                     "application/json": components["schemas"]["ChatErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2467,7 +2606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2541,8 +2680,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2618,8 +2766,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2678,7 +2835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2758,8 +2915,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2795,8 +2961,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2835,7 +3010,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2897,7 +3072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The server is shutting down (Retry-After: 5); retry shortly */
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2926,6 +3101,34 @@ export interface operations {
                 };
             };
             /** @description The database does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthDto"];
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthDto"];
+                };
+            };
+            /** @description The database does not answer or does not take writes */
             503: {
                 headers: {
                     [name: string]: unknown;

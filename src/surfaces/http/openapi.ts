@@ -22,11 +22,33 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('usage', "The caller's token usage")
     .addTag('account', 'Everything of the caller: export it, or erase it')
     .addTag('health', 'Liveness and database check')
-    .addGlobalResponse({ status: 503, description: 'The server is shutting down (Retry-After: 5); retry shortly', type: ErrorDto })
+    .addGlobalResponse({
+      status: 503,
+      description: 'The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds',
+      type: ErrorDto,
+    })
     .build();
-  return SwaggerModule.createDocument(app, config, {
+  const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller, method) => method,
   });
+  documentStorageFull(document);
+  return document;
+}
+
+const WRITES = new Set(['post', 'put', 'patch', 'delete']);
+
+/** Every operation that writes may meet a full database. */
+function documentStorageFull(document: OpenAPIObject): void {
+  const errorBody = { $ref: '#/components/schemas/ErrorDto' };
+  for (const item of Object.values(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!WRITES.has(method) || !operation?.responses) continue;
+      operation.responses['507'] = {
+        description: 'The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds',
+        content: { 'application/json': { schema: errorBody } },
+      };
+    }
+  }
 }
 
 /** Swagger UI at /api/docs and the JSON spec at /api/docs-json (public, like /health). */
