@@ -53,6 +53,8 @@ export class ReplyGenerator {
     progress.start();
     let outcome: ReplyOutcome;
     try {
+      // Rarely, the thread's summary is behind what this turn leaves out: let it catch up first.
+      turn = await this.summarizer.catchUp(turn);
       const completion = await this.converse(turn, mode, stop.signal, progress, toolRecords);
       const tokens = this.tokens.count(progress.content, turn.model);
       // Servers that report no usage (echo, some local ones) get it counted with the same tokenizer.
@@ -64,7 +66,7 @@ export class ReplyGenerator {
       await progress.stop();
     }
     await this.turns.finishReply(turn.conversation.id, turn.reply.id, outcome);
-    if (outcome.status === 'complete') this.summarizer.afterTurn(turn);
+    if (outcome.status === 'complete') this.summarizer.afterTurn(turn, outcome.tokens ?? null);
     return outcome;
   }
 

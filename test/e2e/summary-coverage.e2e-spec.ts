@@ -121,7 +121,7 @@ describe('rolling summary: no earlier message is ever out of both the window and
     try {
       for (let n = 1; n <= 16; n++) {
         const before = fixture.fake.completions.length;
-        await turn('main', n, 'stored', n === LONG ? { message: SENTENCE.repeat(30) } : {});
+        await turn('main', n, 'stored', n === LONG ? { message: SENTENCE.repeat(60) } : {});
         if (n === 10) await turn('main', n, 'stored', { regenerate: true });
         // A fold that keeps up is made after the reply, never on the next turn's wait: only a
         // question far longer than the one before it can find the summary behind.
