@@ -34,17 +34,27 @@ describe('rolling summary: no earlier message is ever out of both the window and
    * answers only once the next turn has been planned (its question stored, or its request made).
    */
   function driver(t: TestApp, holdFolds: boolean, padding = SENTENCE) {
-    let gate = deferred();
+    // Folds of a thread are held until that thread's next turn has been planned.
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const gate = (thread: string) => gates.get(thread) ?? gates.set(thread, deferred()).get(thread)!;
     let planning = false;
+    // The newest question of each thread the model has been asked.
+    const asked = new Map<string, number>();
     fixture.fake.respondWith((body) => {
       const messages = body.messages!;
       if (messages[0].content.includes('running summary')) {
-        const covered = [...new Set(messages[1].content.match(MARKER) ?? [])];
-        // A fold asked for while a turn is being planned is on that turn's wait: never hold it.
-        return { kind: 'reply', text: `Covered: ${covered.join(' ')}`, hold: holdFolds && !planning ? gate.promise : undefined };
+        const prompt = messages[1].content;
+        const covered = [...new Set(prompt.match(MARKER) ?? [])];
+        // A fold after a turn never takes that turn's question; one that does is the next turn
+        // catching up, on the user's wait: never hold it.
+        const fresh = prompt.slice(prompt.lastIndexOf('\n\nNew messages:\n'));
+        const catchUp = [...asked].some(([thread, n]) => fresh.includes(`[${thread}:q${n}]`));
+        const thread = fresh.match(QUESTION)?.[1] ?? fresh.match(/\[([a-z]+):a\d+\]/)![1];
+        return { kind: 'reply', text: `Covered: ${covered.join(' ')}`, hold: holdFolds && !catchUp ? gate(thread).promise : undefined };
       }
       planning = false;
       const [, thread, n] = messages.at(-1)!.content.match(QUESTION)!;
+      asked.set(thread, Math.max(asked.get(thread) ?? 0, Number(n)));
       return { kind: 'reply', text: `Noted [${thread}:a${n}]. ${padding}` };
     });
     let id: string | undefined;
@@ -67,8 +77,8 @@ describe('rolling summary: no earlier message is ever out of both the window and
       const answered = request.then((res) => res);
       if (holdFolds && id !== undefined) {
         await until(async () => !planning || (releaseWhen === 'stored' && (await stored(marker, thread))), 10_000);
-        const held = gate;
-        gate = deferred();
+        const held = gate(thread);
+        gates.delete(thread);
         held.resolve();
       }
       const res = await answered;
@@ -77,7 +87,7 @@ describe('rolling summary: no earlier message is ever out of both the window and
       planning = false;
       if (!holdFolds) await t.app.get(Summarizer).idle();
     }
-    return { turn, release: () => gate.resolve() };
+    return { turn, release: () => gates.forEach((g) => g.resolve()) };
   }
 
   const turnRequests = () => fixture.fake.completions.filter((r) => !isSummaryRequest(r));
