@@ -69,7 +69,7 @@ export class Summarizer implements BeforeApplicationShutdown {
    * which a fold is on a user's wait; a fold that fails leaves the plan as it was.
    */
   async catchUp(turn: StartedTurn): Promise<StartedTurn> {
-    if (turn.context.uncoveredOmitted === 0 || this.config.summaryMode !== 'rolling') return turn;
+    if (turn.context.uncoveredOmitted === 0 || this.config.summaryMode !== 'rolling' || this.stop.signal.aborted) return turn;
     // A summary too large for the budget is not sent: folding more into it cannot help.
     if (turn.summaryCoversSeq > 0 && !turn.context.summaryIncluded) return turn;
     const key = `${turn.conversation.id}/${turn.thread.name}`;
