@@ -56,6 +56,8 @@ export class ReplyGenerator {
     progress.start();
     let outcome: ReplyOutcome;
     try {
+      // Rarely, the thread's summary is behind what this turn leaves out: let it catch up first.
+      turn = await this.summarizer.catchUp(turn);
       const completion = await this.converse(turn, mode, stop.signal, progress, toolRecords);
       const tokens = this.tokens.count(progress.content, turn.model);
       // Servers that report no usage (echo, some local ones) get it counted with the same tokenizer.
@@ -74,7 +76,7 @@ export class ReplyGenerator {
       void this.finishLater(turn, outcome);
       throw new ReplyNotStoredError(storage, turn.conversation.id, turn.question.id, turn.reply.id);
     }
-    if (outcome.status === 'complete') this.summarizer.afterTurn(turn);
+    if (outcome.status === 'complete') this.summarizer.afterTurn(turn, outcome.tokens ?? null);
     return outcome;
   }
 

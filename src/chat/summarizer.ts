@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { TokenCounter } from '../context/token-counter.js';
-import type { StartedTurn } from '../conversations/turns.service.js';
+import { foldAheadBoundary } from '../context/fold-ahead.js';
+import { summaryMessage } from '../context/state-message.js';
+import { TurnsService, type StartedTurn } from '../conversations/turns.service.js';
 import { SummariesService } from '../conversations/summaries.service.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 
@@ -19,9 +21,11 @@ const INSTRUCTIONS =
   'and answer with the summary only.';
 
 /**
- * Rolling summaries (SUMMARY_MODE=rolling): once a reply is stored, the messages that have left
- * the thread's window are folded into its running summary by the model, in the background —
- * never on a user's wait. A failed fold changes nothing and is retried after the next turn.
+ * Rolling summaries (SUMMARY_MODE=rolling): once a reply is stored, the messages the next turn
+ * will not replay are folded into the thread's running summary by the model, in the background.
+ * Until a fold lands, turns replay what it has not covered (the planner's stretch); only when
+ * the budget cannot hold that does a turn wait for the fold (catchUp). A failed fold changes
+ * nothing and is retried after the next turn.
  */
 @Injectable()
 export class Summarizer implements BeforeApplicationShutdown {
@@ -31,26 +35,69 @@ export class Summarizer implements BeforeApplicationShutdown {
 
   constructor(
     private readonly summaries: SummariesService,
+    private readonly turns: TurnsService,
     private readonly tokens: TokenCounter,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Schedules a fold of what fell out of the window on this turn (one fold per thread at a time). */
-  afterTurn(turn: StartedTurn): void {
+  /**
+   * Schedules, after a completed reply, a fold of what the next turn is not expected to replay
+   * (one fold per thread at a time): folding a turn ahead, the summary usually covers those
+   * messages before that turn is planned. `replyTokens`: the stored reply's count.
+   */
+  afterTurn(turn: StartedTurn, replyTokens: number | null = null): void {
     if (this.config.summaryMode !== 'rolling' || this.stop.signal.aborted) return;
-    // Everything before the oldest replayed message is outside the window now.
-    const outsideBefore = turn.context.oldestIncludedSeq ?? turn.question.seq;
-    // Nothing left the window since the summary the turn read: no fold, and no read to find that out.
+    const outsideBefore = foldAheadBoundary({
+      context: turn.context,
+      question: turn.question,
+      reply: { seq: turn.reply.seq, tokens: replyTokens },
+      summaryReserve: this.summaryReserve(turn.model),
+    });
+    // Nothing more to fold than the summary the turn read covers: no fold, and no read to find that out.
     // (A summary only moves forward, so one folded meanwhile cannot change this.)
     if (outsideBefore - 1 <= turn.summaryCoversSeq) return;
     const key = `${turn.conversation.id}/${turn.thread.name}`;
     if (this.running.has(key)) return;
+    void this.foldNow(key, turn, outsideBefore);
+  }
+
+  /**
+   * Before a turn calls the model: when its plan leaves out messages that its summary does not
+   * cover yet (a fold still running, a question much longer than the last, a fold that failed),
+   * it waits for the thread's fold, or folds now, and is planned again. This is the one case in
+   * which a fold is on a user's wait; a fold that fails leaves the plan as it was.
+   */
+  async catchUp(turn: StartedTurn): Promise<StartedTurn> {
+    if (turn.context.uncoveredOmitted === 0 || this.config.summaryMode !== 'rolling' || this.stop.signal.aborted) return turn;
+    // A summary too large for the budget is not sent: folding more into it cannot help.
+    if (turn.summaryCoversSeq > 0 && !turn.context.summaryIncluded) return turn;
+    const key = `${turn.conversation.id}/${turn.thread.name}`;
+    const running = this.running.get(key);
+    if (running) {
+      await running;
+      const planned = await this.turns.replan(turn);
+      if (planned.context.uncoveredOmitted === 0 || this.stop.signal.aborted) return planned;
+    }
+    await (this.running.get(key) ?? this.foldNow(key, turn, turn.question.seq));
+    const planned = await this.turns.replan(turn);
+    if (planned.context.uncoveredOmitted > 0) this.logger.warn(`Summary of ${key} is behind: ${planned.context.uncoveredOmitted} message(s) left out of this turn`);
+    return planned;
+  }
+
+  /** Folds everything of the turn's thread before `outsideBefore`; never rejects. */
+  private foldNow(key: string, turn: StartedTurn, outsideBefore: number): Promise<void> {
     const work = this.fold(turn.conversation.id, turn.thread.name, outsideBefore, turn.model)
       // The error's text may quote the model server (and so the conversation): log its kind only.
       .catch((error: Error & { code?: string }) => this.logger.warn(`Summary of ${key} failed (retried after the next turn): ${error.code ?? error.name}`))
       .finally(() => this.running.delete(key));
     this.running.set(key, work);
+    return work;
+  }
+
+  /** The room a summary may take in a context: its intro line and the longest answer a fold keeps. */
+  private summaryReserve(model: string): number {
+    return this.tokens.countCached(summaryMessage(''), model) + SUMMARY_MAX_TOKENS;
   }
 
   /** Resolves when every fold in progress has ended (tests, shutdown). */

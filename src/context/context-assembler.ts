@@ -15,7 +15,7 @@ export interface ContextSources {
   readonly thread: Pick<Thread, 'systemPrompt'> | null;
   readonly state: ConversationState;
   readonly summary: Summary | null;
-  /** Replayable messages of the thread, oldest first, at most the window. */
+  /** Replayable messages of the thread, oldest first: the window, and (rolling) those the summary does not cover yet. */
   readonly history: readonly ReplayedMessage[];
   readonly newMessage: { readonly content: string; readonly tokens: number } | null;
 }
@@ -56,7 +56,8 @@ export class ContextAssembler {
     const history = sources.history
       .filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content !== '')
       .map((m) => ({ seq: m.seq, role: m.role as 'user' | 'assistant', content: m.content, tokens: m.tokens ?? this.tokens.count(m.content, model) }));
-    return planContext({ budget: this.budgetFor(agent), window: this.config.historyWindow, system, summary, history, newMessage: sources.newMessage });
+    const stretch = this.config.summaryMode === 'rolling';
+    return planContext({ budget: this.budgetFor(agent), window: this.config.historyWindow, system, summary, history, newMessage: sources.newMessage, stretch });
   }
 
   count(text: string, model: string): number {

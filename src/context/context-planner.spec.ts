@@ -56,6 +56,26 @@ describe('planContext', () => {
     expect(tight.messages.map((m) => m.content)).toContain('new');
   });
 
+  it('with stretch, keeps past the window what the summary does not cover yet, within the budget', () => {
+    const summary = { content: 'gist', tokens: 10, coversSeq: 2 };
+    const stretched = planContext(input({ window: 2, summary, stretch: true }));
+    expect(stretched.messages.map((m) => m.content)).toEqual(['sys', 'gist', 'm3', 'm4', 'm5', 'm6', 'new']);
+    expect(stretched.uncoveredOmitted).toBe(0);
+    // Messages the summary covers are not stretched for.
+    expect(planContext(input({ window: 2, summary: { ...summary, coversSeq: 4 }, stretch: true })).messages.map((m) => m.content)).toEqual(['sys', 'gist', 'm5', 'm6', 'new']);
+    // The budget still binds, and says what the model would not see at all.
+    const fixed = TOKENS_PER_REQUEST + 9 + 14 + 11;
+    const tight = planContext(input({ window: 2, summary, stretch: true, budget: fixed + 3 * 14 }));
+    expect(tight.messages.map((m) => m.content)).toEqual(['sys', 'gist', 'm4', 'm5', 'm6', 'new']);
+    expect(tight).toMatchObject({ omittedForBudget: 1, uncoveredOmitted: 1, oldestIncludedSeq: 4 });
+    // A summary that does not fit covers nothing.
+    const noRoom = planContext(input({ window: 2, summary: { ...summary, tokens: 2000 }, stretch: true, budget: 200 }));
+    expect(noRoom).toMatchObject({ summaryIncluded: false, omittedForBudget: 0, uncoveredOmitted: 0 });
+    expect(noRoom.messages).toHaveLength(8);
+    // Without stretch (SUMMARY_MODE=off) the window is the window.
+    expect(planContext(input({ window: 2, summary })).uncoveredOmitted).toBe(0);
+  });
+
   it('refuses a message that alone exceeds the budget, with the numbers', () => {
     const call = () => planContext(input({ budget: 50, newMessage: { content: 'x', tokens: 60 } }));
     expect(call).toThrow(ContextOverBudgetError);

@@ -16,8 +16,17 @@ export interface PlanInput {
   /** Instructions in order (agent, operator, thread, state); each with its token count. */
   readonly system: ReadonlyArray<{ readonly content: string; readonly tokens: number }>;
   readonly summary: { readonly content: string; readonly tokens: number; readonly coversSeq: number } | null;
-  /** The most recent replayable messages, oldest first (already at most `window`). */
+  /**
+   * The most recent replayable messages, oldest first: the last `window`, and with `stretch`
+   * also the older ones the summary does not cover yet (at most STRETCH_MAX of them).
+   */
   readonly history: readonly HistoryItem[];
+  /**
+   * Rolling summaries: messages past the window that the summary (as sent) does not cover yet
+   * are kept too, within the budget, so nothing falls between the window and the summary while
+   * a fold catches up.
+   */
+  readonly stretch?: boolean;
   /** The new user message; null to preview what the next turn would send around it. */
   readonly newMessage: { readonly content: string; readonly tokens: number } | null;
 }
@@ -31,8 +40,13 @@ export interface PlannedContext {
   readonly window: number;
   /** Everything the request costs, chat-format overhead included. */
   readonly totalTokens: number;
-  /** Window messages left out because they did not fit the budget. */
+  /** Window messages (stretch included) left out because they did not fit the budget. */
   readonly omittedForBudget: number;
+  /**
+   * With `stretch`: messages left out for the budget that the summary sent does not cover
+   * either, so the model would not see them at all (0 when the summary has caught up).
+   */
+  readonly uncoveredOmitted: number;
   readonly summaryIncluded: boolean;
   /** The oldest message replayed (null when none): everything before it is out of the window. */
   readonly oldestIncludedSeq: number | null;
@@ -49,12 +63,16 @@ export class ContextOverBudgetError extends Error {
   }
 }
 
-const cost = (contentTokens: number) => contentTokens + TOKENS_PER_MESSAGE;
+/** At most this many messages past the window are kept waiting for a fold (a fold that keeps failing leaves the rest out). */
+export const STRETCH_MAX = 100;
+
+export const cost = (contentTokens: number) => contentTokens + TOKENS_PER_MESSAGE;
 
 /**
  * What the model sees on a turn, within the token budget and the message window: the system
  * prompts, the running summary when it fits, then as many of the most recent messages as fit
- * (newest kept first, never a gap in the middle), then the new message. The new message and
+ * (newest kept first, never a gap in the middle; past the window too while the summary does
+ * not cover them yet, with `stretch`), then the new message. The new message and
  * the system prompts are never cut; when they alone exceed the budget the turn is refused.
  */
 export function planContext(input: PlanInput): PlannedContext {
@@ -77,7 +95,10 @@ export function planContext(input: PlanInput): PlannedContext {
   if (summaryIncluded) total += cost(input.summary!.tokens);
 
   const kept: HistoryItem[] = [];
-  const window = input.window > 0 ? input.history.slice(-input.window) : [];
+  // What the summary sent covers; with no summary sent, nothing is covered.
+  const coveredThrough = summaryIncluded ? input.summary!.coversSeq : 0;
+  const inWindow = input.window > 0 ? input.history.slice(-input.window) : [];
+  const window = input.stretch ? input.history.filter((m, i) => m.seq > coveredThrough || i >= input.history.length - inWindow.length) : inWindow;
   for (let i = window.length - 1; i >= 0; i--) {
     const item = window[i];
     if (total + cost(item.tokens) > input.budget) break;
@@ -110,6 +131,7 @@ export function planContext(input: PlanInput): PlannedContext {
     window: input.window,
     totalTokens: total,
     omittedForBudget: window.length - kept.length,
+    uncoveredOmitted: input.stretch ? window.slice(0, window.length - kept.length).filter((m) => m.seq > coveredThrough).length : 0,
     summaryIncluded,
     oldestIncludedSeq: kept[0]?.seq ?? null,
   };

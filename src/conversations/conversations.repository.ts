@@ -150,19 +150,19 @@ export class ConversationsRepository {
   }
 
   /**
-   * The last `limit` complete, non-empty messages of a thread before `beforeSeq`, oldest first,
-   * with only what is replayed to the model. Walks the (conversation_id, thread, seq) index
+   * The last `limit` complete, non-empty messages of a thread before `beforeSeq` (and after
+   * `afterSeq`), oldest first, with only what is replayed to the model. Walks the (conversation_id, thread, seq) index
    * backwards, so the cost depends on `limit`, not on how long the conversation is.
    */
-  async recentHistory(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number): Promise<ReplayedMessage[]> {
-    if (limit <= 0) return [];
+  async recentHistory(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number, afterSeq = 0): Promise<ReplayedMessage[]> {
+    if (limit <= 0 || beforeSeq - 1 <= afterSeq) return [];
     // Only the columns the context needs: each column of each row is a JS value to build, and this runs every turn.
     const { rows } = await sql<{ seq: number; role: MessageRole; content: string; tokens: number | null }>(
       em,
       `SELECT "seq", "role", "content", "tokens" FROM "messages"
-       WHERE "conversation_id" = ? AND "thread" = ? AND "seq" < ? AND "status" = 'complete' AND "content" <> ''
+       WHERE "conversation_id" = ? AND "thread" = ? AND "seq" < ? AND "seq" > ? AND "status" = 'complete' AND "content" <> ''
        ORDER BY "seq" DESC LIMIT ?`,
-      [conversationId, thread, beforeSeq, limit],
+      [conversationId, thread, beforeSeq, afterSeq, limit],
     );
     return rows.reverse();
   }

@@ -5,7 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Agent } from '../agents/agent.entity.js';
 import { AgentsService } from '../agents/agents.service.js';
 import { ContextAssembler, type ContextSources } from '../context/context-assembler.js';
-import type { PlannedContext } from '../context/context-planner.js';
+import { STRETCH_MAX, type PlannedContext } from '../context/context-planner.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { Conversation } from './conversation.entity.js';
 import { ConversationLimits } from './conversation-limits.js';
@@ -205,6 +205,19 @@ export class TurnsService {
   }
 
   /**
+   * A started turn planned again, read-only (the question and reply rows are not touched): once
+   * its thread's summary has caught up, it can be sent more than the plan made at its start.
+   */
+  replan(turn: StartedTurn): Promise<StartedTurn> {
+    const { conversation, agent, model, thread, question } = turn;
+    return this.db.read(async (em) => {
+      const newMessage = { content: question.content, tokens: question.tokens ?? this.assembler.count(question.content, model) };
+      const { context, summary } = await this.plan(em, { conversation, agent, model, thread, beforeSeq: question.seq, newMessage });
+      return { ...turn, context, summaryCoversSeq: summary?.coversSeq ?? 0 };
+    });
+  }
+
+  /**
    * What the next turn of a thread would send the model, around the message still to come:
    * the same planning as a turn, read-only. `outsideWindow` counts the replayable messages
    * older than the window (those the summary stands for, or that are forgotten).
@@ -241,7 +254,14 @@ export class TurnsService {
   ): Promise<{ context: PlannedContext; summary: Summary | null }> {
     const { conversation, thread } = turn;
     const summary = await this.repo.findSummary(em, conversation.id, thread.name);
-    const history = await this.repo.recentHistory(em, conversation.id, thread.name, turn.beforeSeq, this.config.historyWindow);
+    const window = this.config.historyWindow;
+    let history = await this.repo.recentHistory(em, conversation.id, thread.name, turn.beforeSeq, window);
+    // A full window may have older messages behind it that no fold has reached yet: they are
+    // sent too while they fit (the planner's stretch), so none falls between window and summary.
+    if (this.config.summaryMode === 'rolling' && history.length === window) {
+      const older = await this.repo.recentHistory(em, conversation.id, thread.name, history[0]?.seq ?? turn.beforeSeq, STRETCH_MAX, summary?.coversSeq ?? 0);
+      history = [...older, ...history];
+    }
     const { model, agent, newMessage } = turn;
     const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history, newMessage });
     return { context, summary };

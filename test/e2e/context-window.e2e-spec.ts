@@ -65,7 +65,7 @@ describe('context window: token budget, rolling summary, usage', () => {
     }
   });
 
-  it('folds what leaves the window into a running summary, in the background, and sends it', async () => {
+  it('folds what the next turn will not replay into a running summary, a turn ahead, in the background, and sends it', async () => {
     const t = await startTestApp({
       dbPath: `${fixture.dir}/c.sqlite`,
       llmBaseUrl: fake.url,
@@ -74,11 +74,11 @@ describe('context window: token budget, rolling summary, usage', () => {
     try {
       const detail = async () => (await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body;
       let id = (await chat(t, { message: 'My name is Ada.' }).expect(200)).body.conversationId as string;
-      for (const m of ['I live in Lisbon.', 'I like tea.']) await chat(t, { message: m, conversationId: id }).expect(200);
+      await chat(t, { message: 'I live in Lisbon.', conversationId: id }).expect(200);
       expect(fake.completions.some(isSummaryRequest)).toBe(false);
 
-      // Turn 4 replays the last 4 messages: the first question and answer have left the window.
-      await chat(t, { message: 'What do you know?', conversationId: id }).expect(200);
+      // After turn 3 the next turn replays only seq 3-6: the first question and answer are folded now.
+      await chat(t, { message: 'I like tea.', conversationId: id }).expect(200);
       await until(async () => (await detail()).summary !== null);
       const first = fake.completions.find(isSummaryRequest)!;
       expect(first.body.messages![1].content).toContain('(none yet)');
@@ -87,11 +87,12 @@ describe('context window: token budget, rolling summary, usage', () => {
       const summary = (await detail()).summary;
       expect(summary).toMatchObject({ coversSeq: 2, model: 'fake-model', content: expect.stringContaining('Summary so far') });
 
-      // The next turn sends it as a system message; the fold after it builds on the previous summary.
+      // Turn 4 sends it as a system message, and the window; the fold after it builds on the previous summary.
       fake.reset();
-      await chat(t, { message: 'And now?', conversationId: id }).expect(200);
+      await chat(t, { message: 'What do you know?', conversationId: id }).expect(200);
       const turn = fake.completions[0];
       expect(turn.body.messages![0]).toEqual({ role: 'system', content: expect.stringMatching(/^Summary of the earlier part of this conversation/) });
+      expect(turn.body.messages!.slice(1, -1).map((m) => m.content)).toEqual(['I live in Lisbon.', 'reply to: I live in Lisbon.', 'I like tea.', 'reply to: I like tea.']);
       await until(async () => (await detail()).summary.coversSeq === 4);
       const second = fake.completions.find(isSummaryRequest)!;
       const prompt = second.body.messages![1].content;
@@ -105,21 +106,24 @@ describe('context window: token budget, rolling summary, usage', () => {
     }
   });
 
-  it('tolerates a failed summary: the turn is unaffected and the fold is retried after the next turn', async () => {
+  it('tolerates a failed summary: the turn is unaffected, the window waits for the fold, which is retried after the next turn', async () => {
     const t = await startTestApp({ dbPath: `${fixture.dir}/c.sqlite`, llmBaseUrl: fake.url, env: { HISTORY_WINDOW: '2', SUMMARY_MODE: 'rolling' } });
     try {
+      const summary = async () => (await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body.summary;
       const id = (await chat(t, { message: 'one' }).expect(200)).body.conversationId;
+      // Turn 2: its reply, then the fold of seq 1-2 (turn 3 replays only seq 3-4), which fails.
+      fake.enqueue({ kind: 'reply', text: 'two done' }, { kind: 'status', status: 500 });
       await chat(t, { message: 'two', conversationId: id }).expect(200);
-      // Turn 3: its reply, then the summary request, which fails.
-      fake.enqueue({ kind: 'reply', text: 'three done' }, { kind: 'status', status: 500 });
-      await chat(t, { message: 'three', conversationId: id }).expect(200);
       await until(() => fake.completions.filter(isSummaryRequest).length === 1);
       await new Promise((r) => setTimeout(r, 50));
-      expect((await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body.summary).toBeNull();
+      expect(await summary()).toBeNull();
 
-      await chat(t, { message: 'four', conversationId: id }).expect(200);
-      // Turn 4 replays seq 5-6: the retried fold covers everything before, seq 1-4.
-      await until(async () => (await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body.summary?.coversSeq === 4);
+      // Turn 3 still shows the model seq 1-2, past the window, since no summary covers them.
+      await chat(t, { message: 'three', conversationId: id }).expect(200);
+      const turn = fake.completions.filter((r) => !isSummaryRequest(r)).at(-1)!;
+      expect(turn.body.messages!.map((m) => m.content)).toEqual(['one', 'reply to: one', 'two', 'two done', 'three']);
+      // The retried fold covers everything turn 4 will not replay, seq 1-4.
+      await until(async () => (await summary())?.coversSeq === 4);
       const retried = fake.completions.filter(isSummaryRequest).at(-1)!;
       expect(retried.body.messages![1].content).toContain('User: one');
     } finally {

@@ -21,11 +21,11 @@ type Usage = { prompt_tokens: number; completion_tokens: number };
  * What the fake does with the next chat completion request. `reply` answers a plain request
  * as one JSON body and a `stream: true` request as word-sized chunks; `stream` scripts the
  * chunks of a streamed answer: a delay between them, a `hold` promise awaited before the last
- * one, and how it ends (`finish` normally, `break` the connection, `stall` forever, or
+ * one (on `reply`: before answering), and how it ends (`finish` normally, `break` the connection, `stall` forever, or
  * `noFinish`: [DONE] without a finish_reason).
  */
 export type Behaviour =
-  | { kind: 'reply'; text: string; delayMs?: number; usage?: Usage | null }
+  | { kind: 'reply'; text: string; delayMs?: number; hold?: Promise<unknown>; usage?: Usage | null }
   | {
       kind: 'stream';
       chunks: string[];
@@ -49,6 +49,7 @@ export type Behaviour =
 export class FakeOpenAiServer {
   readonly requests: RecordedRequest[] = [];
   private readonly script: Behaviour[] = [];
+  private responder?: (body: RecordedRequest['body']) => Behaviour | undefined;
   private readonly hanging = new Set<ServerResponse>();
   private server?: Server;
   private port = 0;
@@ -81,9 +82,19 @@ export class FakeOpenAiServer {
     return this;
   }
 
+  /**
+   * Answers computed from each request (after the queued behaviours run out), for tests whose
+   * requests interleave unpredictably; `undefined` falls back to the default reply.
+   */
+  respondWith(responder: (body: RecordedRequest['body']) => Behaviour | undefined): this {
+    this.responder = responder;
+    return this;
+  }
+
   reset(): void {
     this.requests.length = 0;
     this.script.length = 0;
+    this.responder = undefined;
     this.releaseHanging();
   }
 
@@ -181,7 +192,7 @@ export class FakeOpenAiServer {
       return json(res, 404, { error: { message: `no route ${path}`, type: 'invalid_request_error' } });
     }
     const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
-    const behaviour = this.script.shift() ?? { kind: 'reply', text: `reply to: ${lastUser?.content ?? ''}` };
+    const behaviour = this.script.shift() ?? this.responder?.(body) ?? { kind: 'reply', text: `reply to: ${lastUser?.content ?? ''}` };
     await this.perform(behaviour, body, res);
   }
 
@@ -189,6 +200,8 @@ export class FakeOpenAiServer {
     switch (b.kind) {
       case 'reply': {
         if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
+        if (b.hold) await b.hold;
+        if (res.destroyed) return;
         const usage = b.usage === undefined ? DEFAULT_USAGE : b.usage;
         if (body.stream) return this.streamChunks(res, body, { kind: 'stream', chunks: b.text.match(/\S+\s*|\s+/g) ?? [], usage });
         return json(res, 200, completion(body.model ?? 'fake-model', b.text, usage));
