@@ -33,6 +33,15 @@ export class DatabaseService {
     return this.queue ? this.queue.read(work) : work(this.dataSource.manager);
   }
 
+  /**
+   * Runs `work`, a single write statement, on its own: on PostgreSQL it commits by itself,
+   * without the round trips of BEGIN and COMMIT (for counters on the hot path); on SQLite it
+   * is a unit of work like any other.
+   */
+  statement<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.queue ? this.queue.transaction(work) : work(this.dataSource.manager);
+  }
+
   async ping(): Promise<void> {
     await this.read((em) => em.query('SELECT 1'));
   }

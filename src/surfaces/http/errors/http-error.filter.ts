@@ -14,6 +14,7 @@ import {
 } from '../../../conversations/conversation.errors.js';
 import { ImportRejectedError } from '../../../conversations/export-format.js';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../../idempotency/idempotency.errors.js';
+import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
 import { sendError } from './error-body.js';
 
 /** An error as an HTTP answer: its status, message, and fields added to the common body. */
@@ -63,6 +64,7 @@ export class HttpErrorFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     const known = httpErrorOf(error);
+    if (error instanceof TooManyRequestsError) response.set('Retry-After', String(error.retryAfterSeconds));
     if (known) return sendError(response, known.status, known.message, known.extra);
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     sendError(response, HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
