@@ -1,4 +1,9 @@
+import { createHash } from 'node:crypto';
+import { DatabaseService } from '../../src/database/database.service.js';
+import { purgeEndedWindows } from '../../src/rate-limits/postgres-rate-store.js';
+import { RateLimitsService } from '../../src/rate-limits/rate-limits.service.js';
 import { ALICE_KEY, auth, BOB_KEY, DIALECT, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 const CAROL_KEY = 'carol-key-5555555555';
 
@@ -63,5 +68,28 @@ const CAROL_KEY = 'carol-key-5555555555';
 
     const probes = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? b : a).http().get('/health')));
     expect(probes.map((r) => r.status)).toEqual(Array(40).fill(200));
+  });
+
+  it('keeps only hashed keys in the shared table, one row per key, and purges ended windows', async () => {
+    await a.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200);
+    const rows: { key: string; hits: number }[] = await a.app.get(DatabaseService).read((em) => em.query('SELECT "key", "hits" FROM "rate_limit_counters"'));
+    expect(rows).toEqual([{ key: `requests:${createHash('sha256').update('api:alice').digest('hex')}`, hits: 1 }]);
+
+    const store = a.app.get(RateLimitsService).store('test:', 60_000);
+    const other = b.app.get(RateLimitsService).store('test:', 60_000);
+    expect((await store.increment('k')).totalHits).toBe(1);
+    const second = await other.increment('k');
+    expect(second.totalHits).toBe(2);
+    expect(second.resetTime!.getTime()).toBeGreaterThan(Date.now());
+    await other.decrement('k');
+    expect((await store.get!('k'))?.totalHits).toBe(1);
+    await other.resetKey('k');
+    expect(await store.get!('k')).toBeUndefined();
+
+    const brief = a.app.get(RateLimitsService).store('brief:', 1);
+    await brief.increment('k');
+    const db = a.app.get(DatabaseService);
+    await until(async () => (await purgeEndedWindows(db, 1)) > 0);
+    expect(await brief.get!('k')).toBeUndefined();
   });
 });
