@@ -28,13 +28,18 @@ describe('AuthFailureLimit', () => {
     expect(await limit.authenticate('198.51.100.2', good)).toBe('api:alice');
   });
 
-  it('never counts successes, and counts an IPv6 client as its /56', async () => {
+  it('never counts successes, and counts an IPv6 client as its /56, an IPv4-mapped one as its IPv4 address', async () => {
     const limit = limitOf(2);
     for (let i = 0; i < 10; i++) expect(await limit.authenticate('2001:db8:0:1::1', async () => 'api:bob')).toBe('api:bob');
     await limit.authenticate('2001:db8:0:1::1', async () => undefined);
     await limit.authenticate('2001:db8:0:2::9', async () => undefined);
     await expect(limit.authenticate('2001:db8:0:3::5', async () => undefined)).rejects.toThrow(TooManyRequestsError);
     expect(await limit.authenticate('2001:db8:1::1', async () => 'api:bob')).toBe('api:bob');
+    // An IPv4 client of a dual-stack listener is still its own IPv4 address.
+    await limit.authenticate('::ffff:203.0.113.7', async () => undefined);
+    await limit.authenticate('203.0.113.7', async () => undefined);
+    await expect(limit.authenticate('::ffff:203.0.113.7', async () => undefined)).rejects.toThrow(TooManyRequestsError);
+    expect(await limit.authenticate('::ffff:203.0.113.8', async () => 'api:bob')).toBe('api:bob');
   });
 
   it('is off at AUTH_FAILURES_PER_MINUTE=0', async () => {
