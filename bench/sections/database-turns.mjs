@@ -2,12 +2,14 @@
 // (docs/operations.md). PostgreSQL comes from BENCH_DATABASE_URL (a database this bench may fill;
 // it uses a schema of its own, dropped at the end). Runs alone:
 //   BENCH_DATABASE_URL=postgres://... node bench/sections/database-turns.mjs
+// BENCH_RATE_LIMIT_PER_MINUTE=1000000 turns the per-actor limiter on (off in single-user mode by
+// default), to price its counter: on PostgreSQL one more statement per request.
 import { join } from 'node:path';
 import pg from 'pg';
 import { DIST_MAIN, round, startServer, tempDir, withServerLog } from '../lib/common.mjs';
 import { load, seedOverHttp, userMessage } from '../lib/load.mjs';
 
-export async function databaseTurns({ postgresUrl, durationS = 10, repetitions = 3, connections = 10 } = {}) {
+export async function databaseTurns({ postgresUrl, durationS = 10, repetitions = 3, connections = 10, serverEnv = {} } = {}) {
   const tmp = tempDir('db-turns');
   const schema = `bench_${Date.now()}`;
   const targets = { sqlite: `sqlite:${join(tmp.dir, 'turns.sqlite')}` };
@@ -19,7 +21,7 @@ export async function databaseTurns({ postgresUrl, durationS = 10, repetitions =
   const results = {};
   try {
     for (const [name, databaseUrl] of Object.entries(targets)) {
-      const server = await startServer({ script: DIST_MAIN, env: { DATABASE_URL: databaseUrl }, label: `turns-${name}` });
+      const server = await startServer({ script: DIST_MAIN, env: { ...serverEnv, DATABASE_URL: databaseUrl }, label: `turns-${name}` });
       try {
         const ids = await withServerLog(server, seedOverHttp(server.port, { conversations: 100, turns: 3 }));
         let n = 2_000_000;
@@ -60,5 +62,7 @@ export async function databaseTurns({ postgresUrl, durationS = 10, repetitions =
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(await databaseTurns({ postgresUrl: process.env.BENCH_DATABASE_URL }), null, 2));
+  const rateLimit = process.env.BENCH_RATE_LIMIT_PER_MINUTE;
+  const serverEnv = rateLimit ? { RATE_LIMIT_PER_MINUTE: rateLimit } : {};
+  console.log(JSON.stringify(await databaseTurns({ postgresUrl: process.env.BENCH_DATABASE_URL, serverEnv }), null, 2));
 }

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { ActorGuard } from './actor.guard.js';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { AuthFailureLimit } from './auth-failure-limit.js';
 
 /** Who is calling: API keys for HTTP, and the global guard that denies by default. */
 @Global()
@@ -10,6 +11,7 @@ import { ApiKeysService } from './api-keys.service.js';
   providers: [
     ApiKeysService,
     ApiKeyAuthenticator,
+    AuthFailureLimit,
     { provide: APP_GUARD, useClass: ActorGuard },
   ],
   exports: [ApiKeyAuthenticator, ApiKeysService],

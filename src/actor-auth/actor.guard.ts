@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { Actor } from './actor.js';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
+import { AuthFailureLimit } from './auth-failure-limit.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
 export type RequestWithActor = Request & { actor?: Actor };
@@ -13,12 +14,14 @@ export class ActorGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: ApiKeyAuthenticator,
+    private readonly failures: AuthFailureLimit,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<RequestWithActor>();
-    const actor = await this.authenticator.authenticate(bearerToken(request.headers.authorization));
+    // req.ip is the socket's address unless TRUST_PROXY names the proxies in front.
+    const actor = await this.failures.authenticate(request.ip, () => this.authenticator.authenticate(bearerToken(request.headers.authorization)));
     if (!actor) {
       throw new UnauthorizedException('Missing or invalid API key: send "Authorization: Bearer <key>"');
     }

@@ -207,4 +207,21 @@ describe('loadConfig: Telegram', () => {
       }
     }
   });
+
+  it('limits failed authentications to 30 a minute per address unless AUTH_FAILURES_PER_MINUTE says otherwise (0: off)', () => {
+    expect(loadConfig({}).authFailuresPerMinute).toBe(30);
+    expect(loadConfig({ AUTH_FAILURES_PER_MINUTE: '0' }).authFailuresPerMinute).toBe(0);
+    expect(loadConfig({ AUTH_FAILURES_PER_MINUTE: '5' }).authFailuresPerMinute).toBe(5);
+    expect(() => loadConfig({ AUTH_FAILURES_PER_MINUTE: '-1' })).toThrow(/^AUTH_FAILURES_PER_MINUTE must be an integer from 0 to 1000000, got "-1"$/);
+  });
+
+  it('trusts no proxy by default; TRUST_PROXY takes a hop count or proxy addresses, never "true"', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::1']);
+    for (const value of ['true', '0', '11', 'proxy.example.com', '10.0.0.0/33', '10.0.0.1/8/2', '*']) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/^TRUST_PROXY /);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { hashApiKey } from '../actor-auth/api-key-hash.js';
 import { normalizeHostName } from './host-names.js';
 import { isLoopbackHost } from './loopback.js';
@@ -32,6 +33,10 @@ export interface AppConfig {
   readonly allowedHosts: readonly string[];
   /** Requests per minute per API key (or per address without one); 0: no limit. */
   readonly rateLimitPerMinute: number;
+  /** Failed authentications per minute per client address, past which the address gets 429; 0: no limit. */
+  readonly authFailuresPerMinute: number;
+  /** Express's `trust proxy`: false (the socket's address is the client's), a hop count, or the proxies' addresses. */
+  readonly trustProxy: false | number | readonly string[];
   /** 0: no limit. */
   readonly maxConversationsPerActor: number;
   /** 0: no limit. */
@@ -124,6 +129,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     allowedHosts: parseAllowedHosts(text(env, 'ALLOWED_HOSTS')),
     // On a public address the API is rate limited unless told otherwise.
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', isLoopbackHost(host) && apiKeys.length === 0 ? 0 : 600, 0, 1_000_000),
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 0, 1_000_000),
+    trustProxy: parseTrustProxy(text(env, 'TRUST_PROXY')),
     maxConversationsPerActor: integer(env, 'MAX_CONVERSATIONS_PER_ACTOR', 10_000, 0, 100_000_000),
     maxMessagesPerConversation: integer(env, 'MAX_MESSAGES_PER_CONVERSATION', 100_000, 0, 100_000_000),
     logFormat: oneOf(env, 'LOG_FORMAT', ['text', 'json'] as const, 'text'),
@@ -211,6 +218,33 @@ function parseTelegramIds(raw: string | undefined): ReadonlyArray<number> | null
     const value = /^\d{1,16}$/.test(id) ? Number(id) : Number.NaN;
     if (!Number.isSafeInteger(value) || value <= 0) {
       throw new ConfigError(`TELEGRAM_ALLOWED_USERS must be comma-separated numeric Telegram user ids, got "${id}"`);
+    }
+    return value;
+  });
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * Whose X-Forwarded-For to believe. Never "true" (believe anyone): then every client could
+ * pick the address its failed authentications are counted under.
+ */
+function parseTrustProxy(raw: string | undefined): AppConfig['trustProxy'] {
+  if (raw === undefined || raw === 'false') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 10) throw new ConfigError(`TRUST_PROXY hop count must be from 1 to 10, got "${raw}"`);
+    return hops;
+  }
+  return raw.split(',').map((entry) => {
+    const value = entry.trim();
+    const [address, prefix, extra] = value.split('/');
+    const family = isIP(address ?? '');
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (!PROXY_NAMES.includes(value) && (family === 0 || !prefixOk || extra !== undefined)) {
+      throw new ConfigError(
+        `TRUST_PROXY must be false, a hop count (1-10), or comma-separated proxy addresses (IP, IP/prefix, ${PROXY_NAMES.join(', ')}), got "${value}"`,
+      );
     }
     return value;
   });

@@ -65,6 +65,20 @@ export class DatabaseService {
     }
   }
 
+  /**
+   * Runs `work`, a single write statement, on its own: on PostgreSQL it commits by itself,
+   * without the round trips of BEGIN and COMMIT (for counters on the hot path); on SQLite it
+   * is a unit of work like any other.
+   */
+  async statement<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    if (this.queue) return this.transaction(work);
+    try {
+      return await work(this.dataSource.manager);
+    } catch (error) {
+      throw storageErrorOf(error) ?? error;
+    }
+  }
+
   async ping(): Promise<void> {
     await this.read((em) => em.query('SELECT 1'));
   }

@@ -68,6 +68,36 @@ describe('hardening: headers, CORS, rate limit, quotas, request logs', () => {
     });
   });
 
+  it('limits failed authentications per client address: then 429 with Retry-After, even for a good key', async () => {
+    await withApp({ AUTH_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'loopback' }, async (t) => {
+      const from = (address: string) => ({ 'X-Forwarded-For': address });
+      for (let i = 0; i < 3; i++) await t.http().get('/api/conversations').set(from('203.0.113.7')).set(auth(`wrong-key-${i}-0000`)).expect(401);
+      const refused = await t.http().get('/api/conversations').set(from('203.0.113.7')).set(auth('wrong-key-3-0000')).expect(429);
+      expect(refused.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', message: expect.stringMatching(/AUTH_FAILURES_PER_MINUTE.*retry in \d+ s/) });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+      // The address is refused before its key is even looked at.
+      await t.http().get('/api/conversations').set(from('203.0.113.7')).set(auth(ALICE_KEY)).expect(429);
+      await t.http().get('/api/conversations').set(from('203.0.113.7')).expect(429);
+      // Other addresses keep their own budget, and the probes are never refused.
+      await t.http().get('/api/conversations').set(from('198.51.100.2')).set(auth(ALICE_KEY)).expect(200);
+      await t.http().get('/api/conversations').set(from('198.51.100.2')).set(auth('wrong-key-x-0000')).expect(401);
+      await t.http().get('/health').set(from('203.0.113.7')).expect(200);
+    });
+  });
+
+  it('never limits /health nor the docs, however many requests and failed authentications an address sends', async () => {
+    await withApp({ RATE_LIMIT_PER_MINUTE: '2', AUTH_FAILURES_PER_MINUTE: '2' }, async (t) => {
+      for (let i = 0; i < 3; i++) await t.http().get('/api/conversations').set(auth('wrong-key-flood-00'));
+      await t.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(429); // the address is now refused
+      const probes = await Promise.all(Array.from({ length: 60 }, () => t.http().get('/health')));
+      expect(probes.map((r) => r.status)).toEqual(Array(60).fill(200));
+      for (const r of probes) expect(r.headers['ratelimit']).toBeUndefined();
+      await t.http().get('/api/docs-json').expect(200);
+      await t.http().get('/api/docs').expect(200);
+    });
+  });
+
   it('enforces MAX_CONVERSATIONS_PER_ACTOR and MAX_MESSAGES_PER_CONVERSATION with a clear 409, storing nothing', async () => {
     await withApp({ MAX_CONVERSATIONS_PER_ACTOR: '2', MAX_MESSAGES_PER_CONVERSATION: '4' }, async (t) => {
       const first = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'one' }).expect(200)).body.conversationId;

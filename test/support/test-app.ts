@@ -57,6 +57,7 @@ export async function startTestApp(options: {
     API_KEYS: `alice:${ALICE_KEY},bob:${BOB_KEY}`,
     // Tests send many requests a minute; the limiter has tests of its own.
     RATE_LIMIT_PER_MINUTE: '0',
+    AUTH_FAILURES_PER_MINUTE: '0',
     ...(options.llmBaseUrl
       ? { LLM_BASE_URL: options.llmBaseUrl, LLM_API_KEY: 'sk-test-secret', LLM_MODEL: 'fake-model', LLM_MAX_RETRIES: '0', SUMMARY_MODE: 'off' }
       : {}),

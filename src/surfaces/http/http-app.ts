@@ -40,7 +40,8 @@ export async function createHttpApp(config: AppConfig, options: { logger?: false
     reviver: createBodyReviver(),
   });
   app.set('x-powered-by', false);
-  app.set('trust proxy', false);
+  // Whose X-Forwarded-For is believed (req.ip): nobody's unless TRUST_PROXY names the proxies.
+  app.set('trust proxy', config.trustProxy === false || typeof config.trustProxy === 'number' ? config.trustProxy : [...config.trustProxy]);
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,

@@ -15,6 +15,7 @@ import {
 } from '../../../conversations/conversation.errors.js';
 import { ImportRejectedError } from '../../../conversations/export-format.js';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../../idempotency/idempotency.errors.js';
+import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
 import { sendError } from './error-body.js';
 
 /** An error as an HTTP answer: its status, message, and fields added to the common body. */
@@ -28,6 +29,7 @@ export interface HttpError {
 
 /** The HTTP answer for a known error, or null for an unexpected one (a 500). */
 export function httpErrorOf(error: unknown): HttpError | null {
+  if (error instanceof TooManyRequestsError) return { status: error.getStatus(), message: httpMessage(error), retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof HttpException) return { status: error.getStatus(), message: httpMessage(error) };
   if (error instanceof ConversationNotFoundError || error instanceof MessageNotFoundError) {
     return { status: HttpStatus.NOT_FOUND, message: error.message };

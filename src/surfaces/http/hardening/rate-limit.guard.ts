@@ -1,40 +1,47 @@
 import { createHash } from 'node:crypto';
-import { HttpException, HttpStatus, Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { rateLimit, type RateLimitRequestHandler } from 'express-rate-limit';
 import type { RequestWithActor } from '../../../actor-auth/actor.guard.js';
+import { IS_PUBLIC } from '../../../actor-auth/public.decorator.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
+import { RateLimitsService } from '../../../rate-limits/rate-limits.service.js';
+import { secondsUntil, TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
 
-/** Refused: too many requests. Carries when to come back. */
-export class TooManyRequestsError extends HttpException {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many requests: at most the configured RATE_LIMIT_PER_MINUTE; retry in ${retryAfterSeconds} s`, HttpStatus.TOO_MANY_REQUESTS);
-  }
-}
+const WINDOW_MS = 60_000;
 
 /**
  * Per-actor rate limit (RATE_LIMIT_PER_MINUTE), a global guard that runs after ActorGuard, so
- * it counts per authenticated actor (per address for public routes). Counters live in the
- * process: with N instances behind a balancer, an actor may get up to N times the limit.
+ * it counts per authenticated actor. On PostgreSQL the counters are in the database, shared by
+ * every instance (one statement per request); on SQLite, in the one process. Public routes
+ * (/health) are never limited: a load balancer's probes must not fail because of other traffic.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   private readonly limiter: RateLimitRequestHandler | null;
+  private readonly logger = new Logger('RateLimit');
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly reflector: Reflector,
+    rateLimits: RateLimitsService,
+  ) {
     this.limiter =
       config.rateLimitPerMinute > 0
         ? rateLimit({
-            windowMs: 60_000,
+            windowMs: WINDOW_MS,
             limit: config.rateLimitPerMinute,
             standardHeaders: 'draft-7',
             legacyHeaders: false,
+            store: rateLimits.store('requests:', WINDOW_MS),
             keyGenerator: (req) => keyOf(req as RequestWithActor),
-            handler: (_req, res, next, options) => {
-              const reset = (_req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-              const seconds = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + options.windowMs) - Date.now()) / 1000));
-              res.set('Retry-After', String(seconds));
-              next(new TooManyRequestsError(seconds));
+            // A database that fails the count fails the request's own work too, with its own answer.
+            passOnStoreError: true,
+            logger: { error: (error) => this.logger.warn(`rate-limit store: ${String(error)}`), warn: (error) => this.logger.warn(String(error)) },
+            handler: (req, _res, next) => {
+              const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+              next(new TooManyRequestsError(secondsUntil(reset, WINDOW_MS), 'RATE_LIMIT_PER_MINUTE'));
             },
           })
         : null;
@@ -42,6 +49,7 @@ export class RateLimitGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (!this.limiter) return true;
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const http = context.switchToHttp();
     const limiter = this.limiter;
     await new Promise<void>((resolve, reject) =>
@@ -51,7 +59,8 @@ export class RateLimitGuard implements CanActivate {
   }
 }
 
+/** The actor's id, hashed: the counters (a table on PostgreSQL) never hold who is calling. */
 function keyOf(req: RequestWithActor): string {
-  if (req.actor) return createHash('sha256').update(req.actor.id).digest('hex');
-  return `ip:${req.ip ?? 'unknown'}`;
+  // ActorGuard ran first: a route that is not public has an actor.
+  return createHash('sha256').update(req.actor?.id ?? '').digest('hex');
 }
