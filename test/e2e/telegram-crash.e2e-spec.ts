@@ -139,5 +139,6 @@ describe.each<Mode>(['webhook', 'polling'])('Telegram updates survive a crash (%
     } finally {
       await t.close();
     }
-  });
+    // Two server starts and the replies' leases: generous, for a loaded machine.
+  }, 120_000);
 });
