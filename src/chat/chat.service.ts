@@ -67,10 +67,13 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** One turn, answered when the reply is stored; `onStarted` learns its ids as soon as the question is stored. */
-  async send(actor: Actor, request: ChatRequest, onStarted?: (turn: StartedTurn) => void): Promise<ChatResult> {
+  /**
+   * One turn, answered when the reply is stored. `onStarted` learns its ids as soon as the
+   * question is stored; the model is called once what it returns settles (it must not throw).
+   */
+  async send(actor: Actor, request: ChatRequest, onStarted?: (turn: StartedTurn) => void | Promise<void>): Promise<ChatResult> {
     const turn = await this.startTurn(actor, request);
-    onStarted?.(turn);
+    await onStarted?.(turn);
     return toResult(turn, await this.track(this.generator.run(turn, { stream: false, options: request.options })));
   }
 

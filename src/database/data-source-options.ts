@@ -8,11 +8,12 @@ import { ConversationTag } from '../conversations/conversation-tag.entity.js';
 import { Agent } from '../agents/agent.entity.js';
 import { ApiKey } from '../actor-auth/api-key.entity.js';
 import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
+import { TelegramUpdate } from '../telegram-inbox/telegram-update.entity.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.js';
 import { configurePgDriver } from './postgres-setup.js';
 
-export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey];
+export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate];
 
 /**
  * One definition of the data source, shared by the application and the TypeORM CLI

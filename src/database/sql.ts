@@ -110,16 +110,21 @@ export class EntityRows<T extends ObjectLiteral> {
     return this.dataSource.driver.preparePersistentValue(value, this.columnOf(property));
   }
 
-  /** INSERT of whole entities (every column given), one row each. */
-  async insert(em: EntityManager, entities: readonly T[]): Promise<void> {
-    if (entities.length === 0) return;
+  /**
+   * INSERT of whole entities (every column given), one row each. With `ifAbsent`, a row whose
+   * key exists is skipped (ON CONFLICT DO NOTHING). Returns how many rows were inserted.
+   */
+  async insert(em: EntityManager, entities: readonly T[], options: { ifAbsent?: boolean } = {}): Promise<number> {
+    if (entities.length === 0) return 0;
     const columns = this.metadata.columns;
     const row = `(${columns.map(() => '?').join(', ')})`;
     const params: unknown[] = [];
     for (const entity of entities) {
       for (const column of columns) params.push(this.value(column.propertyName, (entity as Record<string, unknown>)[column.propertyName] ?? null));
     }
-    await sql(em, `INSERT INTO "${this.metadata.tableName}" (${this.columnList}) VALUES ${entities.map(() => row).join(', ')}`, params);
+    const conflict = options.ifAbsent ? ' ON CONFLICT DO NOTHING' : '';
+    const result = await sql(em, `INSERT INTO "${this.metadata.tableName}" (${this.columnList}) VALUES ${entities.map(() => row).join(', ')}${conflict}`, params);
+    return result.affected;
   }
 
   /**

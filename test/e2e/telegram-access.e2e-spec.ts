@@ -1,8 +1,8 @@
 import type { Chat, Message } from 'grammy/types';
 import { DataSource } from 'typeorm';
 import { telegramActor } from '../../src/actor-auth/actor.js';
-import { IdempotencyKey } from '../../src/idempotency/idempotency-key.entity.js';
 import { refusalText, TEXTS } from '../../src/surfaces/telegram/texts.js';
+import { TelegramUpdate } from '../../src/telegram-inbox/telegram-update.entity.js';
 import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { FakeTelegramServer } from '../fakes/fake-telegram-server.js';
 import type { TestApp } from '../support/test-app.js';
@@ -24,7 +24,7 @@ describe('Telegram bot: allowed users and group chats', () => {
   let nextGroupId = -1001000;
   const newGroup = (): Chat => ({ id: nextGroupId--, type: 'supergroup', title: 'Team' });
 
-  const recorded = (updateId: number) => t.app.get(DataSource).getRepository(IdempotencyKey).countBy({ key: `update:${updateId}` });
+  const recorded = (updateId: number) => t.app.get(DataSource).getRepository(TelegramUpdate).countBy({ updateId });
 
   it('refuses a user outside TELEGRAM_ALLOWED_USERS and stores nothing of theirs', async () => {
     const update = tg.sendText(EVE, 'Let me in');

@@ -4,6 +4,9 @@ import type { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { waitUntil, type FakeTelegramServer } from '../fakes/fake-telegram-server.js';
 import type { TestApp } from '../support/test-app.js';
 import { userMaker, useTelegramApp, type TelegramUser } from '../support/telegram-fixture.js';
+import { DataSource } from 'typeorm';
+import { MAX_UPDATE_BYTES } from '../../src/telegram-inbox/telegram-inbox.service.js';
+import { TelegramUpdate } from '../../src/telegram-inbox/telegram-update.entity.js';
 
 const SECRET = 'webhook-secret-0123456789';
 const HOOK_PATH = '/telegram/webhook-3f9a';
@@ -70,6 +73,13 @@ describe('Telegram bot by webhook', () => {
     await post('{not json').expect(400);
     await post({ message: { text: 'no id' } }).expect(400);
     await post([1, 2]).expect(400);
+  });
+
+  it('answers 413 to an update larger than what is kept for a replay, and stores nothing of it', async () => {
+    const user = newUser();
+    const res = await post(textUpdate(user, 'x'.repeat(MAX_UPDATE_BYTES))).expect(413);
+    expect(res.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+    expect(await t.app.get(DataSource).getRepository(TelegramUpdate).countBy({ chatKey: String(user.id) })).toBe(0);
   });
 
   it('handles an update once when Telegram sends it again', async () => {

@@ -34,10 +34,13 @@ export class FakeTelegramServer {
   static readonly BOT: User = { id: 123456789, is_bot: true, first_name: 'Memory', username: 'memory_test_bot' };
 
   readonly calls: BotApiCall[] = [];
+  /** Calls held by `holdNext`, never answered. */
+  readonly heldCalls: BotApiCall[] = [];
   private pending: Update[] = [];
   private readonly chats = new Map<number, Chat>();
   private readonly sentMessages = new Map<number, Message>();
   private readonly failures = new Map<string, ApiErrorScript[]>();
+  private readonly holds = new Map<string, number>();
   private readonly pollers = new Set<() => void>();
   private readonly listeners = new Set<() => void>();
   private nextUpdateId = 5000;
@@ -113,6 +116,14 @@ export class FakeTelegramServer {
     this.failures.set(method, [...(this.failures.get(method) ?? []), ...errors]);
   }
 
+  /**
+   * Never answers the next `count` calls of `method` and does not record them: the caller's
+   * request hangs, as if it never reached Telegram (e.g. the service is killed meanwhile).
+   */
+  holdNext(method: string, count = 1): void {
+    this.holds.set(method, (this.holds.get(method) ?? 0) + count);
+  }
+
   callsTo(method: string): BotApiCall[] {
     return this.calls.filter((c) => c.method === method);
   }
@@ -158,6 +169,7 @@ export class FakeTelegramServer {
     this.calls.length = 0;
     this.pending = [];
     this.failures.clear();
+    this.holds.clear();
   }
 
   async close(): Promise<void> {
@@ -191,6 +203,11 @@ export class FakeTelegramServer {
     const method = match[2];
     const body = raw ? (JSON.parse(raw) as Record<string, any>) : {};
     if (method === 'getUpdates') return this.getUpdates(body, res);
+    const held = this.holds.get(method) ?? 0;
+    if (held > 0) {
+      this.holds.set(method, held - 1);
+      return void this.heldCalls.push({ method, body, failed: false, at: Date.now() });
+    }
     const failure = this.failures.get(method)?.shift();
     const result = failure ? undefined : this.answer(method, body);
     this.record({ method, body, failed: Boolean(failure), at: Date.now(), result });

@@ -4,6 +4,7 @@ import { botSignal } from './bot.js';
 import { ALLOWED_UPDATES } from './routing.js';
 import type { TelegramIntake } from './telegram-intake.js';
 import { sleep } from '../../common/sleep.js';
+import { UpdateTooLargeError } from '../../telegram-inbox/telegram-inbox.errors.js';
 
 /** How long one getUpdates call waits for an update (Telegram's long polling). */
 const POLL_TIMEOUT_SECONDS = 30;
@@ -33,8 +34,13 @@ export class LongPolling {
           botSignal(signal),
         );
         for (const update of updates) {
-          // If this throws (database down), the offset stays here and the batch comes again.
-          await this.intake.accept(update);
+          // If this throws (database down, too many pending), the offset stays here and the batch
+          // comes again: the offset confirms only what is recorded.
+          await this.intake.accept(update).catch((error: Error) => {
+            // Telegram would serve it forever: it is skipped, and said so.
+            if (!(error instanceof UpdateTooLargeError)) throw error;
+            this.logger.error(`Skipped update ${update.update_id}: ${error.message}`);
+          });
           this.offset = update.update_id + 1;
         }
         failures = 0;

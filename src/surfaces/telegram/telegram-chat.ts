@@ -5,11 +5,15 @@ import { ChatService } from '../../chat/chat.service.js';
 import { ContextOverBudgetError } from '../../context/context-planner.js';
 import { ConversationBusyError, ConversationNotFoundError, InvalidInputError, LimitReachedError } from '../../conversations/conversation.errors.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
+import type { StartedTurn } from '../../conversations/turns.service.js';
+import type { Actor } from '../../actor-auth/actor.js';
+import { TelegramInboxService, type UpdateTurn } from '../../telegram-inbox/telegram-inbox.service.js';
 import { sendText, whileTyping } from './replies.js';
 import { actorOfChat, promptText } from './routing.js';
 import { TELEGRAM_CONFIG } from './telegram.tokens.js';
 import type { TelegramConfig } from '../../config/app-config.js';
 import { TEXTS } from './texts.js';
+import { UpdateDeferred } from './update-deferred.js';
 
 /**
  * Plain messages: each one is a chat turn in the chat's current conversation (its most
@@ -23,6 +27,7 @@ export class TelegramChat {
   constructor(
     private readonly chat: ChatService,
     private readonly conversations: ConversationsService,
+    private readonly inbox: TelegramInboxService,
     @Inject(TELEGRAM_CONFIG) private readonly config: TelegramConfig,
   ) {}
 
@@ -39,18 +44,48 @@ export class TelegramChat {
   private async turn(ctx: Context & { message: NonNullable<Context['message']> }, text: string): Promise<void> {
     if (!text) return sendText(ctx, TEXTS.emptyMention);
     const actor = actorOfChat(ctx.message.chat, ctx.message.from!.id, this.config.agentsFrom);
+    const botId = String(ctx.me.id);
+    const updateId = ctx.update.update_id;
     let reply: string;
     try {
       reply = await whileTyping(ctx, async () => {
+        // A replay after a crash: the turn this update started is finished, never started twice.
+        const earlier = await this.inbox.turnOf(botId, updateId);
+        if (earlier) return this.resume(actor, earlier);
         const current = await this.conversations.mostRecent(actor);
-        const result = await this.chat.send(actor, { message: text, ...(current ? { conversationId: current.id } : {}) });
+        // Recorded before the model is called, so a crash while it answers leaves the turn findable.
+        const started = (turn: StartedTurn) =>
+          this.inbox.attachTurn(botId, updateId, { conversationId: turn.conversation.id, replyId: turn.reply.id }).catch((error: Error) => {
+            this.logger.warn(`Could not record the turn of update ${updateId}: ${error.message}`);
+          });
+        const result = await this.chat.send(actor, { message: text, ...(current ? { conversationId: current.id } : {}) }, started);
         return result.reply;
       });
     } catch (error) {
+      if (error instanceof UpdateDeferred) throw error;
       return sendText(ctx, this.explain(error));
     }
     // A model may stop with no text at all (a cancelled reply); Telegram refuses empty messages.
     await sendText(ctx, reply.trim() ? reply : '…');
+  }
+
+  /**
+   * The reply of a turn an earlier attempt started: the stored one, without asking the model
+   * again; or, if that attempt died before the reply was stored, answered again in place (so
+   * the conversation holds the turn once).
+   */
+  private async resume(actor: Actor, turn: UpdateTurn): Promise<string> {
+    // Waits while the reply is being generated; one whose generator died is closed when its lease passes.
+    const reply = await this.chat.follow(actor, turn.conversationId, turn.replyId, () => undefined);
+    if (reply.status === 'complete' || reply.status === 'cancelled') return reply.content;
+    // Still generated elsewhere while this process shuts down: left for later, not answered as busy.
+    if (reply.status === 'streaming') throw new UpdateDeferred('Its reply is still being generated');
+    const [last] = await this.conversations.messagesPage(actor, turn.conversationId, { limit: 1, thread: reply.thread });
+    // Only the thread's last answer can be given again; otherwise report the failure as it stands.
+    if (last?.id !== reply.id) {
+      throw new ChatTurnFailedError(reply.errorStatus ?? 502, reply.errorMessage ?? 'The model failed', turn.conversationId, '', reply.id);
+    }
+    return (await this.chat.regenerate(actor, turn.conversationId, { thread: reply.thread })).reply;
   }
 
   /** What the user is told when a turn does not produce a reply. */

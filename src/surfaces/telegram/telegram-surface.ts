@@ -16,6 +16,7 @@ import { TelegramCommands } from './telegram-commands.js';
 import { TelegramIntake } from './telegram-intake.js';
 import { sendText } from './replies.js';
 import { BOT_COMMANDS, TEXTS } from './texts.js';
+import { UpdateDeferred } from './update-deferred.js';
 import { TELEGRAM_BOT, TELEGRAM_CONFIG } from './telegram.tokens.js';
 import { sleep } from '../../common/sleep.js';
 
@@ -51,6 +52,7 @@ export class TelegramSurface implements OnApplicationBootstrap, OnModuleDestroy,
       try {
         await next();
       } catch (error) {
+        if (error instanceof UpdateDeferred) throw error;
         const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
         this.logger.error(`Update ${ctx.update.update_id} failed: ${detail}`);
         const notice = ctx.callbackQuery ? ctx.answerCallbackQuery({ text: TEXTS.failure }) : sendText(ctx, TEXTS.failure);
@@ -80,6 +82,7 @@ export class TelegramSurface implements OnApplicationBootstrap, OnModuleDestroy,
 
   async onModuleDestroy(): Promise<void> {
     this.stopping.abort();
+    this.intake.stop();
     await this.running;
     await this.polling?.confirm();
   }
@@ -96,6 +99,8 @@ export class TelegramSurface implements OnApplicationBootstrap, OnModuleDestroy,
     // Not bot.init(): it retries an unreachable server silently, with waits growing to 20 minutes.
     const whoAmI = async () => void (this.bot.botInfo = await this.bot.api.getMe(botSignal(signal)));
     if (!(await this.retrying('getMe', whoAmI, signal))) return;
+    // Updates a killed process acknowledged are queued before any new one, so each chat keeps its order.
+    await this.intake.start();
     this.initialised = true;
     const commands = BOT_COMMANDS.map(({ command, description }) => ({ command, description }));
     await this.bot.api.setMyCommands(commands).catch((error: Error) => this.logger.warn(`setMyCommands failed: ${error.message}`));

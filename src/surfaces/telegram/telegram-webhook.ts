@@ -4,6 +4,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Application, Request, Response } from 'express';
 import type { Update } from 'grammy/types';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { InboxFullError, UpdateTooLargeError } from '../../telegram-inbox/telegram-inbox.errors.js';
 import { TelegramIntake } from './telegram-intake.js';
 import { TelegramSurface } from './telegram-surface.js';
 
@@ -69,6 +70,8 @@ export class TelegramWebhook {
         await this.intake.accept(update);
       } catch (error) {
         // Not recorded: a non-2xx answer makes Telegram send it again later.
+        if (error instanceof UpdateTooLargeError) throw new Refusal(413, error.message);
+        if (error instanceof InboxFullError) throw new Refusal(503, `${error.message}; retry later`);
         this.logger.error(`Could not record update ${update.update_id}: ${(error as Error).message}`);
         throw new Refusal(500, 'The update could not be recorded; Telegram will send it again');
       }

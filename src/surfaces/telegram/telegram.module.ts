@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ChatModule } from '../../chat/chat.module.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ConversationsModule } from '../../conversations/conversations.module.js';
-import { IdempotencyModule } from '../../idempotency/idempotency.module.js';
+import { TelegramInboxModule } from '../../telegram-inbox/telegram-inbox.module.js';
 import { createBot } from './bot.js';
 import { TelegramChat } from './telegram-chat.js';
 import { TelegramCommands } from './telegram-commands.js';
@@ -17,7 +17,7 @@ import { AgentsModule } from '../../agents/agents.module.js';
  * API. Loaded only when TELEGRAM_BOT_TOKEN is set (AppModule); the domain knows nothing of it.
  */
 @Module({
-  imports: [ChatModule, ConversationsModule, IdempotencyModule, AgentsModule],
+  imports: [ChatModule, ConversationsModule, TelegramInboxModule, AgentsModule],
   providers: [
     { provide: TELEGRAM_CONFIG, inject: [APP_CONFIG], useFactory: (config: AppConfig) => config.telegram },
     { provide: TELEGRAM_BOT, inject: [TELEGRAM_CONFIG], useFactory: createBot },
