@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { GroupCommitQueue } from './group-commit-queue.js';
+import { failNextCommits } from '../../test/support/storage-faults.js';
 
 /** The queue on a real SQLite file: what is stored, what each caller is told, how units group. */
 describe('GroupCommitQueue', () => {
@@ -119,29 +120,10 @@ describe('GroupCommitQueue', () => {
   /** The application's connection, as better-sqlite3 sees it. */
   const raw = () => (ds.driver as unknown as { databaseConnection: { inTransaction: boolean; exec(sql: string): void } }).databaseConnection;
 
-  /**
-   * The next commits fail the way a full disk or an I/O error makes them fail, as seen on a full
-   * tmpfs: the first time SQLite has rolled the transaction back by itself, the second time it
-   * keeps it open; both report the error. (The RELEASE of an outermost savepoint commits too.)
-   */
-  const failNextCommits = (code: string, effects: Array<'rolled back' | 'kept open'>) => {
-    const runner = ds.createQueryRunner();
-    const query = runner.query.bind(runner) as (...a: unknown[]) => Promise<unknown>;
-    const left = [...effects];
-    const spy = jest.spyOn(runner, 'query').mockImplementation(async (sql: string, ...rest: unknown[]) => {
-      const commits = sql === 'COMMIT' || (/^RELEASE SAVEPOINT typeorm_/.test(sql) && raw().inTransaction);
-      if (!commits || left.length === 0) return query(sql, ...rest);
-      const effect = left.shift();
-      if (left.length === 0) spy.mockRestore();
-      if (effect === 'rolled back') raw().exec('ROLLBACK');
-      throw Object.assign(new Error(code === 'SQLITE_FULL' ? 'database or disk is full' : 'disk I/O error'), { code });
-    });
-  };
-
   it.each(['SQLITE_FULL', 'SQLITE_IOERR_WRITE'])(
     'after COMMITs that fail with %s the connection is outside any transaction, and later units are really committed',
     async (code) => {
-      failNextCommits(code, ['rolled back', 'kept open']);
+      failNextCommits(ds, code, ['rolled back', 'kept open']);
       await expect(insert(1)).rejects.toBeDefined();
       await expect(insert(2)).rejects.toBeDefined();
       expect(raw().inTransaction).toBe(false);

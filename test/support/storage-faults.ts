@@ -89,3 +89,23 @@ export class CuttableRelay {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }
+
+/**
+ * Makes the application's next commits fail as a full disk or an I/O error makes them fail (seen
+ * on a full tmpfs): SQLite has rolled the transaction back by itself ('rolled back') or kept it
+ * open ('kept open'), and reports `code`. The RELEASE of an outermost savepoint commits too.
+ */
+export function failNextCommits(ds: DataSource, code: string, effects: Array<'rolled back' | 'kept open'>): void {
+  const runner = ds.createQueryRunner();
+  const raw = rawConnection(ds);
+  const original = runner.query;
+  const left = [...effects];
+  runner.query = async function (this: unknown, sql: string, ...rest: unknown[]) {
+    const commits = sql === 'COMMIT' || (/^RELEASE SAVEPOINT typeorm_/.test(sql) && raw.inTransaction);
+    if (!commits || left.length === 0) return (original as (...a: unknown[]) => Promise<unknown>).call(runner, sql, ...rest);
+    const effect = left.shift();
+    if (left.length === 0) runner.query = original;
+    if (effect === 'rolled back') raw.exec('ROLLBACK');
+    throw Object.assign(new Error(code === 'SQLITE_FULL' ? 'database or disk is full' : 'disk I/O error'), { code });
+  } as typeof runner.query;
+}
