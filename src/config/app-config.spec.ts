@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './app-config.js';
+import { MAX_REPLY_CHARS as IMPORTED_REPLY_CHARS } from '../conversations/export-format.js';
 import { hashApiKey } from '../actor-auth/api-key-hash.js';
 import { isLoopbackHost } from './loopback.js';
 
@@ -121,6 +122,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ RETENTION_DAYS: '  ' }).retentionDays).toBeNull();
     expect(loadConfig({ RETENTION_DAYS: '30' }).retentionDays).toBe(30);
     expect(loadConfig({ RETENTION_DAYS: ' 1 ' }).retentionDays).toBe(1);
+  });
+
+  it('bounds replies by MAX_REPLY_CHARS and LLM_MAX_REPLY_MS, never past what an import reads back', () => {
+    expect(loadConfig({})).toMatchObject({ maxReplyChars: 100_000, maxReplyMs: 600_000 });
+    expect(loadConfig({ MAX_REPLY_CHARS: '5000', LLM_MAX_REPLY_MS: '2000' })).toMatchObject({ maxReplyChars: 5000, maxReplyMs: 2000 });
+    expect(loadConfig({ MAX_REPLY_CHARS: String(IMPORTED_REPLY_CHARS) }).maxReplyChars).toBe(IMPORTED_REPLY_CHARS);
+    expect(() => loadConfig({ MAX_REPLY_CHARS: String(IMPORTED_REPLY_CHARS + 1) })).toThrow(/^MAX_REPLY_CHARS must be an integer from 1000 to 1000000/);
+    expect(() => loadConfig({ MAX_REPLY_CHARS: '999' })).toThrow(/^MAX_REPLY_CHARS must be/);
+    expect(() => loadConfig({ LLM_MAX_REPLY_MS: '999' })).toThrow(/^LLM_MAX_REPLY_MS must be an integer from 1000 to 86400000/);
+    expect(() => loadConfig({ LLM_MAX_REPLY_MS: 'forever' })).toThrow(/^LLM_MAX_REPLY_MS must be/);
   });
 
   it.each(['0', '-3', '1.5', 'thirty', '30d', '36501'])('refuses RETENTION_DAYS=%s, naming the variable', (value) => {

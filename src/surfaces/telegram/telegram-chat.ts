@@ -44,7 +44,9 @@ export class TelegramChat {
       reply = await whileTyping(ctx, async () => {
         const current = await this.conversations.mostRecent(actor);
         const result = await this.chat.send(actor, { message: text, ...(current ? { conversationId: current.id } : {}) });
-        return result.reply;
+        // A cut reply says so, or the user would take the text for the whole answer.
+        const cut = result.reason && (result.reason.code === 'reply_too_long' ? TEXTS.cutTooLong : TEXTS.cutTimeout);
+        return cut ? `${result.reply}\n\n${cut}` : result.reply;
       });
     } catch (error) {
       return sendText(ctx, this.explain(error));

@@ -33,6 +33,8 @@ export const TEXTS = {
   apology: 'Sorry, the model could not answer just now. Your message is saved: send another message to try again.',
   busy: 'I am still answering your previous message in this conversation. Send this one again once that answer arrives.',
   failure: 'Sorry, something went wrong on my side. Please try again.',
+  cutTooLong: '(The answer was cut here: it reached the length limit for one reply.)',
+  cutTimeout: '(The answer was cut here: it took longer than one reply may take.)',
   textOnly: 'I can only read text messages.',
   emptyMention: 'Yes? Write your question after mentioning me, or reply to one of my messages.',
   unknownCommand: 'I do not know that command. /help lists what I can do.',
