@@ -1,7 +1,7 @@
 import { ReplyBounds } from './reply-bounds.js';
 
 describe('ReplyBounds', () => {
-  const bounds = (maxReplyChars: number, onCut = () => undefined) => new ReplyBounds({ maxReplyChars, maxReplyMs: 60_000 }, onCut);
+  const bounds = (maxReplyChars: number, onCut: () => void = () => undefined) => new ReplyBounds({ maxReplyChars, maxReplyMs: 60_000 }, onCut);
 
   it('admits text up to the limit, then cuts once and admits nothing more', () => {
     let cuts = 0;

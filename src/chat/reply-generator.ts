@@ -28,8 +28,9 @@ export interface GenerationMode {
   readonly options?: ModelOptions;
 }
 
-/** Tool names come from the model; the stored name is bounded like a model name. */
-const MAX_TOOL_NAME_CHARS = 200;
+/** Model and tool names come from the model server; stored names fit the model column (200). */
+const MAX_MODEL_NAME_CHARS = 200;
+const MAX_TOOL_NAME_CHARS = MAX_MODEL_NAME_CHARS;
 
 /**
  * Produces the reply of a started turn and stores how it ended: `complete`, `truncated` (cut
@@ -77,7 +78,8 @@ export class ReplyGenerator {
     const tokens = this.tokens.count(content, turn.model);
     // Servers that report no usage (echo, some local ones) get it counted with the same tokenizer.
     const usage = completion.usage ?? { promptTokens: turn.context.totalTokens, completionTokens: tokens };
-    return { status: 'complete', content, model: completion.model, usage, error: null, toolCalls, tokens };
+    // The name is the server's: keep it within what the column (and an import) holds.
+    return { status: 'complete', content, model: completion.model.slice(0, MAX_MODEL_NAME_CHARS), usage, error: null, toolCalls, tokens };
   }
 
   /** The text up to the cut (possibly none), kept and replayed like a finished reply, with the reason. */

@@ -134,6 +134,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LLM_MAX_REPLY_MS: 'forever' })).toThrow(/^LLM_MAX_REPLY_MS must be/);
   });
 
+  it('reads imports up to IMPORT_BODY_LIMIT_BYTES (64 MiB unless set, at most 1 GiB)', () => {
+    expect(loadConfig({}).importBodyLimitBytes).toBe(64 * 1024 * 1024);
+    expect(loadConfig({ IMPORT_BODY_LIMIT_BYTES: '2048' }).importBodyLimitBytes).toBe(2048);
+    expect(() => loadConfig({ IMPORT_BODY_LIMIT_BYTES: String(1024 ** 3 + 1) })).toThrow(/^IMPORT_BODY_LIMIT_BYTES must be an integer from 1024 to 1073741824/);
+  });
+
   it.each(['0', '-3', '1.5', 'thirty', '30d', '36501'])('refuses RETENTION_DAYS=%s, naming the variable', (value) => {
     expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(ConfigError);
     expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(new RegExp(`^RETENTION_DAYS must be an integer from 1 to 36500, got "${value}"$`));

@@ -114,3 +114,30 @@ describe('bounded replies: MAX_REPLY_CHARS and LLM_MAX_REPLY_MS', () => {
     expect(again.conversation.threads.map((t: Json) => [t.name, t.systemPrompt])).toEqual(exported.conversation.threads.map((t: Json) => [t.name, t.systemPrompt]));
   });
 });
+
+describe('imports larger than BODY_LIMIT_BYTES: every export imports back', () => {
+  const fixture = useAppWithFakeModel({ BODY_LIMIT_BYTES: '65536', MAX_REPLY_CHARS: '50000' });
+  const http = () => fixture.app.http();
+
+  it('reads an authenticated import up to IMPORT_BODY_LIMIT_BYTES, and nothing that large from anyone else', async () => {
+    fixture.fake.enqueue({ kind: 'reply', text: 'a'.repeat(40_000) }, { kind: 'reply', text: 'b'.repeat(40_000) });
+    const first = (await http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'one' }).expect(200)).body;
+    await http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'two', conversationId: first.conversationId }).expect(200);
+    const exported = (await http().get(`/api/conversations/${first.conversationId}/export`).set(auth(ALICE_KEY)).expect(200)).body;
+    const body = JSON.stringify(exported);
+    expect(body.length).toBeGreaterThan(65536);
+
+    const imported = await http().post('/api/conversations/import').set(auth(ALICE_KEY)).set('Content-Type', 'application/json').send(body);
+    expect(imported.status).toBe(201);
+    const messages = (await http().get(`/api/conversations/${imported.body.id}`).set(auth(ALICE_KEY)).expect(200)).body.messages;
+    expect(messages.map((m: Json) => m.content.length)).toEqual([3, 40_000, 3, 40_000]);
+    // Without a valid key the body is refused by the ordinary limit, before it is read.
+    const anonymous = await http().post('/api/conversations/import').set('Content-Type', 'application/json').send(body);
+    expect(anonymous.status).toBe(413);
+    const wrongKey = await http().post('/api/conversations/import').set(auth('not-a-key-at-all')).set('Content-Type', 'application/json').send(body);
+    expect(wrongKey.status).toBe(413);
+    // Any other route keeps BODY_LIMIT_BYTES.
+    const chat = await http().post('/api/chat').set(auth(ALICE_KEY)).set('Content-Type', 'application/json').send(JSON.stringify({ message: 'x', padding: 'p'.repeat(70_000) }));
+    expect(chat.status).toBe(413);
+  });
+});
