@@ -1,8 +1,9 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,search,databases] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,search,databases] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
-// length of the conversation, listing and reading at scale, start-up time and memory.
+// length of the conversation, listing and reading at scale, start-up time and memory, and the
+// heap after many turns against an OpenAI-compatible model (a fake one on 127.0.0.1).
 // Prints a table and writes bench/results/<timestamp>.json. It never builds anything.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,7 +29,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,search,databases, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,search,databases, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -39,6 +40,7 @@ const enabled = (name) => !only || only.includes(name);
 
 const { httpTurns, httpList } = await import('./sections/http-turns.mjs');
 const { startup, memory } = await import('./sections/startup-memory.mjs');
+const { modelSoak } = await import('./sections/model-soak.mjs');
 
 const settings = quick
   ? {
@@ -48,6 +50,7 @@ const settings = quick
       httpList: { repetitions: 1, durationS: 2 },
       startup: { starts: 2 },
       memory: { turns: 5000, maxDurationS: 30, connections: 10, seedConversations: 100, idleS: 2 },
+      soak: { firstTurns: 2000, totalTurns: 8000, connections: 10, seedConversations: 100, maxDurationS: 120 },
     }
   : {
       http: { repetitions: 3, durationS: 10, slices: 5, warmupS: 3, connections: 10, seedConversations: 100, seedTurns: 3 },
@@ -56,6 +59,7 @@ const settings = quick
       httpList: { repetitions: 3, durationS: 5 },
       startup: { starts: 5 },
       memory: { turns: 100000, maxDurationS: 170, connections: 10, seedConversations: 100, idleS: 5 },
+      soak: { firstTurns: 5000, totalTurns: 30000, connections: 10, seedConversations: 100, maxDurationS: 400 },
     };
 
 // The memory section stops at this many seconds even if it has not reached its turns.
@@ -107,6 +111,11 @@ try {
   if (enabled('memory')) {
     log(`\n[4/4] Memory: RSS of the server after ${settings.memory.turns} turns over HTTP`);
     results.memory = await memory(settings.memory, log);
+  }
+
+  if (enabled('soak')) {
+    log(`\n[5/5] Model soak: heap after GC of the server at ${settings.soak.firstTurns} and ${settings.soak.totalTurns} turns (OpenAI SDK, fake model)`);
+    results.soak = await modelSoak(settings.soak, log);
   }
 
   // Opt-in sections (long): --only=search (1,000,000 messages), --only=databases (SQLite vs
@@ -284,6 +293,20 @@ function report(r) {
     one('4 Start/memory', `RSS after ${settings.memory.idleS} s idle`, m.rssAfterIdleMiB, 'MiB', 1);
     one('4 Start/memory', 'peak RSS (VmHWM)', m.rssPeakMiB, 'MiB', 1);
     one('4 Start/memory', 'failed requests', m.failures, 'count');
+  }
+  if (r.soak) {
+    const k = r.soak;
+    one('5 Model soak', 'turns against the fake model', k.totalTurns, 'turns');
+    one('5 Model soak', `heap after GC at ${k.firstTurns} turns`, k.heapAfterGcFirstMiB, 'MiB', 1);
+    one('5 Model soak', `heap after GC at ${k.totalTurns} turns`, k.heapAfterGcTotalMiB, 'MiB', 1);
+    one('5 Model soak', 'heap growth per turn after the first', k.bytesPerTurn, 'B/turn', 0);
+    one('5 Model soak', 'failed requests', k.failures, 'count');
+    targets.push({
+      name: `heap after GC, ${k.firstTurns} to ${k.totalTurns} model turns`,
+      target: '<= 10 % growth',
+      actual: `${round(k.growth * 100, 1)} % (${k.heapAfterGcFirstMiB} -> ${k.heapAfterGcTotalMiB} MiB)`,
+      met: k.growth <= 0.1 && k.failures === 0,
+    });
   }
   return { rows, targets };
 }

@@ -528,6 +528,7 @@ function paint(message) {
   let note = '';
   if (streaming) note = message.content ? '' : 'Thinking…';
   else if (message.status === 'cancelled') note = 'Stopped.';
+  else if (message.status === 'truncated') note = `Cut short: ${(message.error?.message ?? 'a limit was reached').replace(/\.?$/, '.')}`;
   else if (message.status === 'failed') note = `The reply failed: ${(message.error?.message ?? 'unknown error').replace(/\.?$/, '.')}`;
   view.note.textContent = note;
   view.note.hidden = !note;
@@ -567,7 +568,8 @@ function renderActions() {
 
 /** Tells screen readers that a reply has finished, with its text (the list itself is not live). */
 function announce(reply) {
-  const text = reply.status === 'cancelled' ? 'Reply stopped.' : `Reply: ${views.get(reply)?.body.textContent ?? reply.content}`;
+  const text =
+    reply.status === 'cancelled' ? 'Reply stopped.' : `Reply${reply.status === 'truncated' ? ' (cut short)' : ''}: ${views.get(reply)?.body.textContent ?? reply.content}`;
   $('announcer').textContent = text.length > 600 ? `${text.slice(0, 600)}…` : text;
 }
 
@@ -688,7 +690,8 @@ async function streamReply(conversation, reply, method, path, body, onStart, kno
           schedulePaint(reply);
         } else if (name === 'done') {
           ended = true;
-          Object.assign(reply, { content: data.reply, status: data.status, error: null });
+          const error = data.reason ? { statusCode: data.reason.code === 'reply_too_long' ? 413 : 504, message: data.reason.message } : null;
+          Object.assign(reply, { content: data.reply, status: data.status, error });
           if (state.current === conversation) announce(reply);
         } else if (name === 'error') {
           ended = true;

@@ -30,7 +30,7 @@ export class ActorGuard implements CanActivate {
   }
 }
 
-function bearerToken(header: string | undefined): string | undefined {
+export function bearerToken(header: string | undefined): string | undefined {
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match?.[1];
 }

@@ -8,6 +8,7 @@ import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { ReplyGenerator, type ModelOptions } from './reply-generator.js';
+import { REPLY_TOO_LONG_STATUS } from './reply-bounds.js';
 
 export interface ChatRequest {
   readonly message: string;
@@ -19,6 +20,20 @@ export interface ChatRequest {
   /** Sets the thread's own system prompt, for this and its later turns. */
   readonly system?: string;
   readonly options?: ModelOptions;
+}
+
+export interface ReplyCutReason {
+  readonly code: 'reply_too_long' | 'reply_timeout';
+  readonly message: string;
+}
+
+/**
+ * Why a `truncated` reply (an outcome, or a stored message's status and error) was cut, for
+ * the surfaces to report; null for any other status. The stored error's status tells the bound.
+ */
+export function cutReason(reply: { readonly status: string; readonly error: { readonly status: number; readonly message: string } | null }): ReplyCutReason | null {
+  if (reply.status !== 'truncated') return null;
+  return { code: reply.error?.status === REPLY_TOO_LONG_STATUS ? 'reply_too_long' : 'reply_timeout', message: reply.error?.message ?? '' };
 }
 
 export interface RegenerateRequest {
@@ -35,8 +50,10 @@ export interface ChatResult {
   readonly userMessageId: string;
   readonly messageId: string;
   readonly reply: string;
-  /** `complete`, or `cancelled` when a stop request ended the reply early. */
-  readonly status: 'complete' | 'cancelled';
+  /** `complete`; `truncated` when a bound cut it (see `reason`); `cancelled` when a stop request ended it early. */
+  readonly status: 'complete' | 'truncated' | 'cancelled';
+  /** Why a `truncated` reply was cut; null otherwise. */
+  readonly reason: ReplyCutReason | null;
   readonly model: string | null;
   readonly usage: ReplyOutcome['usage'];
 }
@@ -188,6 +205,7 @@ function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {
     created: turn.created,
     reply: outcome.content,
     status: outcome.status,
+    reason: cutReason(outcome),
     model: outcome.model,
     usage: outcome.usage,
   };

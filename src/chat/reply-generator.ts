@@ -10,6 +10,7 @@ import { TokenCounter } from '../context/token-counter.js';
 import { sleep } from '../common/sleep.js';
 import { storageErrorOf } from '../database/storage.errors.js';
 import { ReplyNotStoredError } from './chat.errors.js';
+import { ReplyBounds } from './reply-bounds.js';
 import { ReplyProgress } from './reply-progress.js';
 import { Summarizer } from './summarizer.js';
 import { runUpdateState, UPDATE_STATE_TOOL } from './tools/update-state.tool.js';
@@ -30,9 +31,14 @@ export interface GenerationMode {
   readonly options?: ModelOptions;
 }
 
+/** Model and tool names come from the model server; stored names fit the model column (200). */
+const MAX_MODEL_NAME_CHARS = 200;
+const MAX_TOOL_NAME_CHARS = MAX_MODEL_NAME_CHARS;
+
 /**
- * Produces the reply of a started turn and stores how it ended: `complete`, `failed` (partial
- * text kept, with the error) or `cancelled` (partial text kept). It never throws for a model
+ * Produces the reply of a started turn and stores how it ended: `complete`, `truncated` (cut
+ * at MAX_REPLY_CHARS or LLM_MAX_REPLY_MS: text up to the cut kept, with the reason), `failed`
+ * (partial text kept, with the error) or `cancelled` (partial text kept). It never throws for a model
  * problem; the outcome says what happened. It does not depend on the client that asked: a
  * client that goes away does not stop it. Tool calls (update_state) run in bounded rounds.
  */
@@ -52,20 +58,20 @@ export class ReplyGenerator {
   async run(turn: StartedTurn, mode: GenerationMode): Promise<ReplyOutcome> {
     const stop = new AbortController();
     const progress = new ReplyProgress(this.turns, turn.reply.id, this.config, () => stop.abort());
+    const bounds = new ReplyBounds(this.config, () => stop.abort());
     const toolRecords: ToolCallRecord[] = [];
     progress.start();
     let outcome: ReplyOutcome;
     try {
       // Rarely, the thread's summary is behind what this turn leaves out: let it catch up first.
       turn = await this.summarizer.catchUp(turn);
-      const completion = await this.converse(turn, mode, stop.signal, progress, toolRecords);
-      const tokens = this.tokens.count(progress.content, turn.model);
-      // Servers that report no usage (echo, some local ones) get it counted with the same tokenizer.
-      const usage = completion.usage ?? { promptTokens: turn.context.totalTokens, completionTokens: tokens };
-      outcome = { status: 'complete', content: progress.content, model: completion.model, usage, error: null, toolCalls: toolRecords, tokens };
+      const completion = await this.converse(turn, mode, stop.signal, progress, bounds, toolRecords);
+      outcome = bounds.reason ? this.cutOutcome(progress.content, turn, toolRecords, bounds) : this.doneOutcome(completion, progress.content, turn, toolRecords);
     } catch (error) {
-      outcome = { ...this.failedOutcome(error, progress.content, turn), toolCalls: toolRecords };
+      // A cut aborts the model call, which then rejects: the cut is what happened.
+      outcome = bounds.reason ? this.cutOutcome(progress.content, turn, toolRecords, bounds) : { ...this.failedOutcome(error, progress.content, turn), toolCalls: toolRecords };
     } finally {
+      bounds.end();
       await progress.stop();
     }
     try {
@@ -76,7 +82,7 @@ export class ReplyGenerator {
       void this.finishLater(turn, outcome);
       throw new ReplyNotStoredError(storage, turn.conversation.id, turn.question.id, turn.reply.id);
     }
-    if (outcome.status === 'complete') this.summarizer.afterTurn(turn, outcome.tokens ?? null);
+    if (outcome.status === 'complete' || outcome.status === 'truncated') this.summarizer.afterTurn(turn, outcome.tokens ?? null);
     return outcome;
   }
 
@@ -99,12 +105,32 @@ export class ReplyGenerator {
     this.logger.warn(`Reply ${turn.reply.id} could not be stored; it will be closed as interrupted`);
   }
 
+  private doneOutcome(completion: Completion, content: string, turn: StartedTurn, toolCalls: ToolCallRecord[]): ReplyOutcome {
+    const tokens = this.tokens.count(content, turn.model);
+    // Servers that report no usage (echo, some local ones) get it counted with the same tokenizer.
+    const usage = completion.usage ?? { promptTokens: turn.context.totalTokens, completionTokens: tokens };
+    // The name is the server's: keep it within what the column (and an import) holds.
+    return { status: 'complete', content, model: completion.model.slice(0, MAX_MODEL_NAME_CHARS), usage, error: null, toolCalls, tokens };
+  }
+
+  /** The text up to the cut (possibly none), kept and replayed like a finished reply, with the reason. */
+  private cutOutcome(content: string, turn: StartedTurn, toolCalls: ToolCallRecord[], bounds: ReplyBounds): ReplyOutcome {
+    const reason = bounds.reason!;
+    this.logger.warn(`Reply ${turn.reply.id} in conversation ${turn.conversation.id} was cut: ${reason.code}`);
+    const error = { status: reason.status, message: reason.message };
+    const tokens = this.tokens.count(content, turn.model);
+    // The call was aborted, so the server reported no usage: count what was kept.
+    const usage = { promptTokens: turn.context.totalTokens, completionTokens: tokens };
+    return { status: 'truncated', content, model: turn.reply.model, usage, error, toolCalls, tokens };
+  }
+
   /** Calls the model, runs the tools it asks for, and calls it again, until it answers in words. */
   private async converse(
     turn: StartedTurn,
     mode: GenerationMode,
     signal: AbortSignal,
     progress: ReplyProgress,
+    bounds: ReplyBounds,
     toolRecords: ToolCallRecord[],
   ): Promise<Completion> {
     const { agent } = turn;
@@ -122,22 +148,26 @@ export class ReplyGenerator {
       // Text written in an earlier round and text of this one are separate paragraphs.
       let separator = round > 0 && progress.content.trim() !== '' ? '\n\n' : '';
       const add = (piece: string) => {
-        const text = separator + piece;
+        // NUL cannot be stored in PostgreSQL text nor read back by an import.
+        const text = bounds.admit(progress.content.length, (separator + piece).replaceAll('\u0000', ''));
         separator = '';
+        if (!text) return;
         progress.append(text);
         mode.onDelta?.(text);
       };
       const completion = mode.stream ? await this.llm.stream(request, add) : await this.llm.complete(request);
       if (!mode.stream && completion.content) add(completion.content);
       usage = addUsage(usage, completion.usage);
-      if (completion.toolCalls.length === 0) return { ...completion, usage };
+      if (completion.toolCalls.length === 0 || bounds.reason) return { ...completion, usage };
+      if (!completion.toolCalls.every((call) => bounds.admitsArguments(call.arguments))) return { ...completion, usage };
       messages.push({ role: 'assistant', content: completion.content, toolCalls: completion.toolCalls });
       for (const call of completion.toolCalls) {
         const result =
           call.name === UPDATE_STATE_TOOL.name && tools.length
             ? await runUpdateState(this.conversations, { id: turn.conversation.actor }, turn.conversation.id, call.arguments)
             : JSON.stringify({ ok: false, error: `unknown tool ${call.name}` });
-        toolRecords.push({ name: call.name, arguments: call.arguments, result });
+        const name = call.name.replaceAll('\u0000', '').slice(0, MAX_TOOL_NAME_CHARS) || '(unnamed)';
+        toolRecords.push({ name, arguments: call.arguments.replaceAll('\u0000', ''), result });
         messages.push({ role: 'tool', toolCallId: call.id, content: result });
       }
     }

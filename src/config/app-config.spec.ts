@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './app-config.js';
+import { MAX_REPLY_CHARS as IMPORTED_REPLY_CHARS } from '../conversations/export-format.js';
 import { hashApiKey } from '../actor-auth/api-key-hash.js';
 import { isLoopbackHost } from './loopback.js';
 
@@ -131,6 +132,22 @@ describe('loadConfig', () => {
   it.each(['chat.example.com:443', 'https://chat.example.com', '*.example.com', 'a,,b', 'chat.example.com,'])('refuses ALLOWED_HOSTS=%s, naming the variable', (value) => {
     expect(() => loadConfig({ ALLOWED_HOSTS: value })).toThrow(ConfigError);
     expect(() => loadConfig({ ALLOWED_HOSTS: value })).toThrow(/^ALLOWED_HOSTS entries must be host names or addresses without scheme or port, like chat\.example\.com, got "/);
+  });
+
+  it('bounds replies by MAX_REPLY_CHARS and LLM_MAX_REPLY_MS, never past what an import reads back', () => {
+    expect(loadConfig({})).toMatchObject({ maxReplyChars: 100_000, maxReplyMs: 600_000 });
+    expect(loadConfig({ MAX_REPLY_CHARS: '5000', LLM_MAX_REPLY_MS: '2000' })).toMatchObject({ maxReplyChars: 5000, maxReplyMs: 2000 });
+    expect(loadConfig({ MAX_REPLY_CHARS: String(IMPORTED_REPLY_CHARS) }).maxReplyChars).toBe(IMPORTED_REPLY_CHARS);
+    expect(() => loadConfig({ MAX_REPLY_CHARS: String(IMPORTED_REPLY_CHARS + 1) })).toThrow(/^MAX_REPLY_CHARS must be an integer from 1000 to 1000000/);
+    expect(() => loadConfig({ MAX_REPLY_CHARS: '999' })).toThrow(/^MAX_REPLY_CHARS must be/);
+    expect(() => loadConfig({ LLM_MAX_REPLY_MS: '999' })).toThrow(/^LLM_MAX_REPLY_MS must be an integer from 1000 to 86400000/);
+    expect(() => loadConfig({ LLM_MAX_REPLY_MS: 'forever' })).toThrow(/^LLM_MAX_REPLY_MS must be/);
+  });
+
+  it('reads imports up to IMPORT_BODY_LIMIT_BYTES (64 MiB unless set, at most 1 GiB)', () => {
+    expect(loadConfig({}).importBodyLimitBytes).toBe(64 * 1024 * 1024);
+    expect(loadConfig({ IMPORT_BODY_LIMIT_BYTES: '2048' }).importBodyLimitBytes).toBe(2048);
+    expect(() => loadConfig({ IMPORT_BODY_LIMIT_BYTES: String(1024 ** 3 + 1) })).toThrow(/^IMPORT_BODY_LIMIT_BYTES must be an integer from 1024 to 1073741824/);
   });
 
   it.each(['0', '-3', '1.5', 'thirty', '30d', '36501'])('refuses RETENTION_DAYS=%s, naming the variable', (value) => {

@@ -21,7 +21,13 @@ export interface AppConfig {
   readonly summaryMode: 'rolling' | 'off';
   readonly systemPrompt: string | undefined;
   readonly maxMessageChars: number;
+  /** A reply (its text, and each tool call's arguments) is cut at this many characters. */
+  readonly maxReplyChars: number;
+  /** A reply is cut when it has been generated for this long, whatever the model still sends. */
+  readonly maxReplyMs: number;
   readonly bodyLimitBytes: number;
+  /** Largest body of POST /api/conversations/import (authenticated callers only): exports are large. */
+  readonly importBodyLimitBytes: number;
   /** How long SIGTERM waits for in-flight chat turns before closing the database. */
   readonly shutdownGraceMs: number;
   /** Origins allowed to call the API from a browser (CORS); empty: none. */
@@ -121,7 +127,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     summaryMode: summaryMode(env, llm),
     systemPrompt: text(env, 'SYSTEM_PROMPT'),
     maxMessageChars: integer(env, 'MAX_MESSAGE_CHARS', 32_000, 1, 1_000_000),
+    // At most what an import reads back as a reply (export-format.ts), so every export imports.
+    maxReplyChars: integer(env, 'MAX_REPLY_CHARS', 100_000, 1_000, 1_000_000),
+    maxReplyMs: integer(env, 'LLM_MAX_REPLY_MS', 600_000, 1_000, 86_400_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    importBodyLimitBytes: integer(env, 'IMPORT_BODY_LIMIT_BYTES', 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
     replyLeaseMs,
     streamFlushMs,

@@ -4,7 +4,7 @@ import { In, type EntityManager } from 'typeorm';
 import { EntityRows, forUpdate, sql } from '../database/sql.js';
 import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation, type ConversationState } from './conversation.entity.js';
-import { Message, type MessageRole, type MessageStatus } from './message.entity.js';
+import { Message, REPLAYED_STATUSES_SQL, type MessageRole, type MessageStatus } from './message.entity.js';
 import { Summary } from './summary.entity.js';
 import { MAIN_THREAD, Thread } from './thread.entity.js';
 import type { ConversationCursor } from './conversation-cursor.js';
@@ -160,7 +160,7 @@ export class ConversationsRepository {
     const { rows } = await sql<{ seq: number; role: MessageRole; content: string; tokens: number | null }>(
       em,
       `SELECT "seq", "role", "content", "tokens" FROM "messages"
-       WHERE "conversation_id" = ? AND "thread" = ? AND "seq" < ? AND "seq" > ? AND "status" = 'complete' AND "content" <> ''
+       WHERE "conversation_id" = ? AND "thread" = ? AND "seq" < ? AND "seq" > ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND "content" <> ''
        ORDER BY "seq" DESC LIMIT ?`,
       [conversationId, thread, beforeSeq, afterSeq, limit],
     );
@@ -216,7 +216,7 @@ export class ConversationsRepository {
       .where('m.conversation_id = :conversationId', { conversationId })
       .andWhere('m.thread = :thread', { thread })
       .andWhere('m.seq > :afterSeq AND m.seq < :beforeSeq', { afterSeq, beforeSeq })
-      .andWhere("m.status = 'complete'")
+      .andWhere(`m.status IN ${REPLAYED_STATUSES_SQL}`)
       .andWhere("m.content <> ''")
       .orderBy('m.seq', 'ASC')
       .limit(limit)
@@ -264,7 +264,7 @@ export class ConversationsRepository {
       .where('m.conversation_id = :conversationId', { conversationId })
       .andWhere('m.thread = :thread', { thread })
       .andWhere('m.seq < :beforeSeq', { beforeSeq })
-      .andWhere("m.status = 'complete'")
+      .andWhere(`m.status IN ${REPLAYED_STATUSES_SQL}`)
       .andWhere("m.content <> ''")
       .getCount();
   }

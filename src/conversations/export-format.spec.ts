@@ -95,7 +95,7 @@ describe('parseConversationExport', () => {
       }),
     );
     expect(problems).toEqual([
-      { path: '$.conversation.messages[1].versions[0].status', message: 'must be one of: complete, failed, cancelled' },
+      { path: '$.conversation.messages[1].versions[0].status', message: 'must be one of: complete, truncated, failed, cancelled' },
       { path: '$.conversation.messages[1].toolCalls[0].arguments', message: 'must be a string' },
       { path: '$.conversation.messages[1].toolCalls[0].result', message: 'is missing (a string)' },
       { path: '$.conversation.threads[0].systemPrompt', message: 'must be a string' },

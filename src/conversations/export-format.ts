@@ -19,13 +19,13 @@ export const CONVERSATION_EXPORT_FORMAT = 'chat-memory.conversation';
 export const ACCOUNT_EXPORT_FORMAT = 'chat-memory.account';
 export const EXPORT_VERSION = 1;
 
-/** Replies are written by the model, never limited by MAX_MESSAGE_CHARS: they get the largest value it can take. */
+/** Replies are written by the model, never limited by MAX_MESSAGE_CHARS: they get the largest value MAX_REPLY_CHARS (the env variable) can take. */
 export const MAX_REPLY_CHARS = 1_000_000;
 export const MAX_TITLE_CHARS = 1000;
 export const MAX_SYSTEM_PROMPT_CHARS = 32_000;
 /** Roles an import accepts: the ones the service writes (a `tool` or `system` message would be replayed to the model). */
 export const IMPORT_ROLES = ['user', 'assistant'] as const;
-const VERSION_STATUSES = ['complete', 'failed', 'cancelled'] as const;
+const VERSION_STATUSES = ['complete', 'truncated', 'failed', 'cancelled'] as const;
 const MAX_INT = 2_147_483_647;
 const MAX_MODEL_CHARS = 200;
 const MAX_ERROR_CHARS = 10_000;
@@ -355,8 +355,9 @@ function parseMessages(
     if (seq === undefined || thread === undefined || role === undefined || status === undefined || content === undefined || createdAt === undefined) return;
     if (model === undefined || promptTokens === undefined || completionTokens === undefined || error === undefined || !versions || !toolCalls) return;
     const streaming = status === 'streaming';
-    const failed = streaming || status === 'failed';
-    const storedError = streaming ? { statusCode: EXPORTED_WHILE_STREAMING.status, message: EXPORTED_WHILE_STREAMING.message } : failed ? error : null;
+    // A failed reply keeps why it failed, a truncated one why it was cut.
+    const keepsError = status === 'failed' || status === 'truncated';
+    const storedError = streaming ? { statusCode: EXPORTED_WHILE_STREAMING.status, message: EXPORTED_WHILE_STREAMING.message } : keepsError ? error : null;
     oldSeqs.push(seq);
     list.push({
       seq: list.length + 1,

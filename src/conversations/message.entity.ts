@@ -5,12 +5,15 @@ export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
 /**
- * `streaming`: a reply being generated (its content grows); `complete`: finished, the only
- * status replayed to the model; `failed`: the model broke off (partial text kept);
- * `cancelled`: stopped on request (partial text kept).
+ * `streaming`: a reply being generated (its content grows); `complete`: finished;
+ * `truncated`: cut at MAX_REPLY_CHARS or LLM_MAX_REPLY_MS (text up to the cut kept, the reason
+ * in its error); `failed`: the model broke off (partial text kept); `cancelled`: stopped on
+ * request (partial text kept). Only `complete` and `truncated` are replayed to the model.
  */
-export const MESSAGE_STATUSES = ['streaming', 'complete', 'failed', 'cancelled'] as const;
+export const MESSAGE_STATUSES = ['streaming', 'complete', 'truncated', 'failed', 'cancelled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+/** The statuses of replies that are replayed to the model, as an SQL list. */
+export const REPLAYED_STATUSES_SQL = "('complete', 'truncated')";
 
 /** A tool the model called during a reply, and what it got back. */
 export interface ToolCallRecord {

@@ -1,6 +1,7 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
-import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from './llm.errors.js';
+import { ModelUnavailableError } from './llm.errors.js';
+import { ModelCall } from './model-call.js';
 import type { Completion, CompletionRequest, LlmPort, ToolCall } from './llm.port.js';
 import { ToolCallAssembler, toWireMessages, toWireTools } from './openai-wire.js';
 
@@ -102,54 +103,4 @@ export class OpenAiLlm implements LlmPort {
     if (request.tools?.length) body.tools = toWireTools(request.tools);
     return body;
   }
-}
-
-/** The deadline and cancellation of one model call, and the mapping of whatever it threw. */
-class ModelCall {
-  readonly signal: AbortSignal;
-  private readonly deadline = new AbortController();
-  private timer?: NodeJS.Timeout;
-
-  constructor(
-    private readonly timeoutMs: number,
-    private readonly callerSignal?: AbortSignal,
-  ) {
-    this.signal = callerSignal ? AbortSignal.any([callerSignal, this.deadline.signal]) : this.deadline.signal;
-    this.restart();
-  }
-
-  restart(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.deadline.abort(), this.timeoutMs);
-  }
-
-  end(): void {
-    clearTimeout(this.timer);
-  }
-
-  failure(error: unknown): Error {
-    if (this.callerSignal?.aborted) return new ModelCancelledError();
-    if (this.deadline.signal.aborted || error instanceof APIConnectionTimeoutError) return new ModelTimeoutError(this.timeoutMs);
-    if (error instanceof ModelUnavailableError) return error;
-    if (error instanceof APIUserAbortError) return new ModelCancelledError();
-    if (error instanceof APIConnectionError) return new ModelUnavailableError('Could not reach the model server');
-    if (error instanceof APIError && (error.status === 401 || error.status === 403)) {
-      // Its text may quote part of our key: say only what the operator must fix.
-      return new ModelUnavailableError(`The model server refused our credentials (${error.status}); check LLM_API_KEY`, error.status);
-    }
-    if (error instanceof APIError && error.status !== undefined) {
-      // The SDK prefixes its message with the status; say it once.
-      const detail = brief(error.message.replace(new RegExp(`^${error.status}\\s*`), '')) || 'no details';
-      return new ModelUnavailableError(`The model server answered ${error.status}: ${detail}`, error.status);
-    }
-    // Malformed bodies, broken connections mid-response and the like arrive as plain errors.
-    const reason = error instanceof Error ? error.message : String(error);
-    return new ModelUnavailableError(`The model call failed: ${brief(reason)}`);
-  }
-}
-
-/** Upstream error texts can be long (or echo a prompt): keep a short, single-line excerpt. */
-function brief(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }

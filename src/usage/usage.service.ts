@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
 import { AgentsService } from '../agents/agents.service.js';
 import { Conversation } from '../conversations/conversation.entity.js';
-import { Message } from '../conversations/message.entity.js';
+import { Message, REPLAYED_STATUSES_SQL } from '../conversations/message.entity.js';
 import { InvalidInputError } from '../conversations/conversation.errors.js';
 import { DatabaseService } from '../database/database.service.js';
 
@@ -52,7 +52,7 @@ export class UsageService {
           .addSelect('COUNT(*)', 'replies')
           .where('c.actor = :actor', { actor: actor.id })
           .andWhere("m.role = 'assistant'")
-          .andWhere("m.status = 'complete'")
+          .andWhere(`m.status IN ${REPLAYED_STATUSES_SQL}`)
           .andWhere('m.created_at >= :from AND m.created_at < :to', { from: query.from, to: query.to });
         if (query.agentId === null) q.andWhere('c.agent_id IS NULL');
         else if (query.agentId) q.andWhere('c.agent_id = :agentId', { agentId: query.agentId });

@@ -9,7 +9,7 @@ type Json = Record<string, any>;
 const today = () => new Date().toISOString().slice(0, 10);
 
 describe('export, import and fork of conversations; the caller’s own data', () => {
-  const fixture = useAppWithFakeModel();
+  const fixture = useAppWithFakeModel({ IMPORT_BODY_LIMIT_BYTES: String(2 * 1024 * 1024) });
   let fake: FakeOpenAiServer;
   let t: TestApp;
   beforeAll(() => ({ fake, app: t } = fixture));
@@ -215,13 +215,13 @@ describe('export, import and fork of conversations; the caller’s own data', ()
       expect(res.body.message).toMatch(/\(and 27 more problems\)$/);
     });
 
-    it('answers 400 for a body that is not JSON, and 413 over BODY_LIMIT_BYTES', async () => {
+    it('answers 400 for a body that is not JSON, and 413 over IMPORT_BODY_LIMIT_BYTES', async () => {
       const text = await http().post('/api/conversations/import').set(auth(ALICE_KEY)).set('Content-Type', 'text/plain').send('hello').expect(400);
       expect(text.body.problems).toEqual([{ path: '$', message: 'is missing (a JSON object)' }]);
       const malformed = await http().post('/api/conversations/import').set(auth(ALICE_KEY)).set('Content-Type', 'application/json').send('{"format": ').expect(400);
       expect(malformed.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
       const doc = await exportJson((await chat({ message: 'Hello there' })).conversationId);
-      const huge = withConversation(doc, { state: { pad: 'x'.repeat(t.config.bodyLimitBytes) } });
+      const huge = withConversation(doc, { state: { pad: 'x'.repeat(t.config.importBodyLimitBytes) } });
       const res = await importDoc(huge).expect(413);
       expect(res.body).toMatchObject({ statusCode: 413, message: 'request entity too large' });
     });

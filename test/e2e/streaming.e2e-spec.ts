@@ -41,6 +41,7 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
       messageId: start.data.messageId,
       reply: 'Hello there',
       status: 'complete',
+      reason: null,
       model: 'fake-model',
       usage: { promptTokens: 5, completionTokens: 3 },
     });

@@ -22,7 +22,8 @@ type Usage = { prompt_tokens: number; completion_tokens: number };
  * as one JSON body and a `stream: true` request as word-sized chunks; `stream` scripts the
  * chunks of a streamed answer: a delay between them, a `hold` promise awaited before the last
  * one (on `reply`: before answering), and how it ends (`finish` normally, `break` the connection, `stall` forever, or
- * `noFinish`: [DONE] without a finish_reason).
+ * `noFinish`: [DONE] without a finish_reason). `endless` streams `piece` (every `chunkDelayMs`,
+ * or as fast as the socket takes it) until the client goes away, as a runaway model does.
  */
 export type Behaviour =
   | { kind: 'reply'; text: string; delayMs?: number; hold?: Promise<unknown>; usage?: Usage | null }
@@ -34,6 +35,7 @@ export type Behaviour =
       end?: 'finish' | 'break' | 'stall' | 'noFinish';
       usage?: Usage | null;
     }
+  | { kind: 'endless'; piece?: string; chunkDelayMs?: number }
   | { kind: 'toolCalls'; calls: Array<{ name: string; arguments: string }> }
   | { kind: 'status'; status: number; message?: string }
   | { kind: 'hang' }
@@ -51,6 +53,8 @@ export class FakeOpenAiServer {
   private readonly script: Behaviour[] = [];
   private responder?: (body: RecordedRequest['body']) => Behaviour | undefined;
   private readonly hanging = new Set<ServerResponse>();
+  /** Endless streams still being written (one ends when its client closes the connection). */
+  endlessOpen = 0;
   private server?: Server;
   private port = 0;
 
@@ -164,6 +168,24 @@ export class FakeOpenAiServer {
     res.end('data: [DONE]\n\n');
   }
 
+  /** Chunks until the client closes the connection; never a finish_reason. */
+  private async streamEndlessly(res: ServerResponse, body: RecordedRequest['body'], b: Extract<Behaviour, { kind: 'endless' }>): Promise<void> {
+    const model = body.model ?? 'fake-model';
+    const piece = JSON.stringify({ id: 'chatcmpl-endless', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta: { content: b.piece ?? 'more ' }, finish_reason: null }] });
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    this.endlessOpen++;
+    try {
+      while (!res.destroyed && !res.writableEnded) {
+        const flowing = res.write(`data: ${piece}\n\n`);
+        if (b.chunkDelayMs) await new Promise((r) => setTimeout(r, b.chunkDelayMs));
+        else if (!flowing) await new Promise((r) => (res.once('drain', r), res.once('close', r)));
+        else await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      this.endlessOpen--;
+    }
+  }
+
   private listen(): Promise<void> {
     this.server = createServer((req, res) => void this.handle(req, res));
     return new Promise((resolve) => {
@@ -208,6 +230,8 @@ export class FakeOpenAiServer {
       }
       case 'stream':
         return this.streamChunks(res, body, b);
+      case 'endless':
+        return this.streamEndlessly(res, body, b);
       case 'toolCalls':
         return this.toolCalls(res, body, b.calls);
       case 'empty':

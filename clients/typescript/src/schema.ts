@@ -549,13 +549,15 @@ export interface components {
             messageId: string;
             /** @description The model that wrote the reply. */
             model: string | null;
+            /** @description Why a truncated reply was cut; null otherwise. */
+            reason: components["schemas"]["ReplyCutReasonDto"] | null;
             /** @description The assistant reply, already stored. */
             reply: string;
             /**
-             * @description "cancelled" when a stop request ended the reply early (reply holds the text so far).
+             * @description "truncated" when MAX_REPLY_CHARS or LLM_MAX_REPLY_MS cut the reply (reply holds the text up to the cut, see reason); "cancelled" when a stop request ended it early (reply holds the text so far).
              * @enum {string}
              */
-            status: "complete" | "cancelled";
+            status: "complete" | "truncated" | "cancelled";
             /** @description The thread of this turn. */
             thread: string;
             /** @description Conversation title (its first message, 60 characters). */
@@ -799,7 +801,7 @@ export interface components {
              * @description User messages are complete; a streaming reply is imported as failed.
              * @enum {string}
              */
-            status: "streaming" | "complete" | "failed" | "cancelled";
+            status: "streaming" | "complete" | "truncated" | "failed" | "cancelled";
             /** @example main */
             thread: string;
             toolCalls: components["schemas"]["ToolCallDto"][];
@@ -885,7 +887,7 @@ export interface components {
              * @description "streaming": being generated (content grows); "complete"; "failed": the model broke off (partial text kept, see error); "cancelled": stopped on request (partial text kept). Only complete messages are replayed to the model.
              * @enum {string}
              */
-            status: "streaming" | "complete" | "failed" | "cancelled";
+            status: "streaming" | "complete" | "truncated" | "failed" | "cancelled";
             /** @example main */
             thread: string;
             /** @description Tools the model called while writing this reply (never replayed). */
@@ -916,7 +918,7 @@ export interface components {
             model: string | null;
             promptTokens: number | null;
             /** @enum {string} */
-            status: "streaming" | "complete" | "failed" | "cancelled";
+            status: "streaming" | "complete" | "truncated" | "failed" | "cancelled";
         };
         ModelOptionsDto: {
             maxTokens?: number;
@@ -929,6 +931,14 @@ export interface components {
              * @default main
              */
             thread?: string;
+        };
+        ReplyCutReasonDto: {
+            /**
+             * @description reply_too_long: MAX_REPLY_CHARS; reply_timeout: LLM_MAX_REPLY_MS.
+             * @enum {string}
+             */
+            code: "reply_too_long" | "reply_timeout";
+            message: string;
         };
         RunningSummaryDto: {
             /** @description Completion tokens of those folds. */
@@ -984,10 +994,12 @@ export interface components {
             /** Format: uuid */
             messageId: string;
             model: string | null;
+            /** @description Why a truncated reply was cut; null otherwise. */
+            reason: components["schemas"]["ReplyCutReasonDto"] | null;
             /** @description The whole stored reply. */
             reply: string;
             /** @enum {string} */
-            status: "complete" | "cancelled";
+            status: "complete" | "truncated" | "cancelled";
             usage: components["schemas"]["UsageDto"] | null;
         };
         StreamDoneEvent: {

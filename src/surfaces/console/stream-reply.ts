@@ -30,6 +30,7 @@ export async function streamReply(
     } else if (event === 'done') {
       io.out('\n');
       if (data.status === 'cancelled') io.err('[reply stopped]\n');
+      if (data.status === 'truncated') io.err(`[reply cut: ${data.reason?.message ?? 'a limit was reached'}]\n`);
       return;
     } else {
       if (text) io.out('\n');

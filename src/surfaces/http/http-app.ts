@@ -9,6 +9,7 @@ import { errorBody } from './errors/error-body.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { HttpDrain } from './http-drain.js';
 import { hostGuard } from './hardening/host-guard.js';
+import { allowLargeImportBodies, isAllowedLargeBody } from './hardening/import-body.js';
 import { createBodyReviver } from './hardening/json-reviver.js';
 import { requestLog } from './hardening/request-log.js';
 import { securityHeaders } from './hardening/security-headers.js';
@@ -32,6 +33,9 @@ export async function createHttpApp(config: AppConfig, options: { logger?: false
   if (config.corsOrigins.length) {
     app.enableCors({ origin: [...config.corsOrigins], exposedHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 });
   }
+  // An authenticated import may be as large as an export gets; the parser after it then skips the body.
+  app.use(allowLargeImportBodies(app.get(ApiKeyAuthenticator)));
+  app.useBodyParser('json', { limit: Math.max(config.importBodyLimitBytes, config.bodyLimitBytes), type: isAllowedLargeBody, reviver: createBodyReviver() });
   // Over the limit -> 413; malformed JSON -> 400 (Nest maps body-parser errors to HttpExceptions).
   app.useBodyParser('json', {
     limit: config.bodyLimitBytes,

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Bot, Context } from 'grammy';
-import { ChatTurnFailedError } from '../../chat/chat.errors.js';
+import { ChatTurnFailedError, ReplyNotStoredError } from '../../chat/chat.errors.js';
 import { ChatService } from '../../chat/chat.service.js';
+import { storageErrorOf } from '../../database/storage.errors.js';
 import { ContextOverBudgetError } from '../../context/context-planner.js';
 import { ConversationBusyError, ConversationNotFoundError, InvalidInputError, LimitReachedError } from '../../conversations/conversation.errors.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
@@ -59,7 +60,9 @@ export class TelegramChat {
             this.logger.warn(`Could not record the turn of update ${updateId}: ${error.message}`);
           });
         const result = await this.chat.send(actor, { message: text, ...(current ? { conversationId: current.id } : {}) }, started);
-        return result.reply;
+        // A cut reply says so, or the user would take the text for the whole answer.
+        const cut = result.reason && (result.reason.code === 'reply_too_long' ? TEXTS.cutTooLong : TEXTS.cutTimeout);
+        return cut ? `${result.reply}\n\n${cut}` : result.reply;
       });
     } catch (error) {
       if (error instanceof UpdateDeferred) throw error;
@@ -78,6 +81,7 @@ export class TelegramChat {
     // Waits while the reply is being generated; one whose generator died is closed when its lease passes.
     const reply = await this.chat.follow(actor, turn.conversationId, turn.replyId, () => undefined);
     if (reply.status === 'complete' || reply.status === 'cancelled') return reply.content;
+    if (reply.status === 'truncated') return `${reply.content}\n\n${reply.errorStatus === 413 ? TEXTS.cutTooLong : TEXTS.cutTimeout}`;
     // Still generated elsewhere while this process shuts down: left for later, not answered as busy.
     if (reply.status === 'streaming') throw new UpdateDeferred('Its reply is still being generated');
     const [last] = await this.conversations.messagesPage(actor, turn.conversationId, { limit: 1, thread: reply.thread });
@@ -96,6 +100,10 @@ export class TelegramChat {
       return TEXTS.apology;
     }
     if (error instanceof ConversationBusyError) return TEXTS.busy;
+    if (error instanceof ReplyNotStoredError || storageErrorOf(error)) {
+      this.logger.warn(`Storage failure on a Telegram turn: ${(error as Error).message}`);
+      return TEXTS.storage;
+    }
     if (error instanceof InvalidInputError || error instanceof LimitReachedError) return `Sorry: ${error.message}.`;
     if (error instanceof ContextOverBudgetError) return `Sorry, that message is too long for me: ${error.message}.`;
     // The current conversation was deleted between finding it and using it (another instance).

@@ -157,5 +157,6 @@ function historyLine(message: Message): string {
   const text = chars.length > HISTORY_CLIP ? `${chars.slice(0, HISTORY_CLIP).join('')}…` : message.content;
   if (message.status === 'failed') return `${who}: (no answer: the model failed)`;
   if (message.status === 'streaming') return `${who}: (still being written)`;
-  return `${who}: ${text}${message.status === 'cancelled' ? ' (stopped)' : ''}`;
+  const note = message.status === 'cancelled' ? ' (stopped)' : message.status === 'truncated' ? ' (cut short)' : '';
+  return `${who}: ${text}${note}`;
 }

@@ -27,6 +27,7 @@ export function toChatResponse(result: ChatResult): ChatResponseDto {
     userMessageId: result.userMessageId,
     messageId: result.messageId,
     status: result.status,
+    reason: result.reason,
     model: result.model,
     usage: result.usage,
   };

@@ -63,6 +63,12 @@ export class UsageDto {
   @ApiProperty() completionTokens: number;
 }
 
+export class ReplyCutReasonDto {
+  @ApiProperty({ enum: ['reply_too_long', 'reply_timeout'], description: 'reply_too_long: MAX_REPLY_CHARS; reply_timeout: LLM_MAX_REPLY_MS.' })
+  code: string;
+  @ApiProperty() message: string;
+}
+
 export class ChatResponseDto {
   @ApiProperty({ format: 'uuid' }) conversationId: string;
   @ApiProperty({ description: 'The assistant reply, already stored.' }) reply: string;
@@ -72,8 +78,14 @@ export class ChatResponseDto {
   @ApiProperty({ description: 'The thread of this turn.' }) thread: string;
   @ApiProperty({ format: 'uuid' }) userMessageId: string;
   @ApiProperty({ format: 'uuid', description: 'Id of the stored assistant message.' }) messageId: string;
-  @ApiProperty({ enum: ['complete', 'cancelled'], description: '"cancelled" when a stop request ended the reply early (reply holds the text so far).' })
+  @ApiProperty({
+    enum: ['complete', 'truncated', 'cancelled'],
+    description:
+      '"truncated" when MAX_REPLY_CHARS or LLM_MAX_REPLY_MS cut the reply (reply holds the text up to the cut, see reason); "cancelled" when a stop request ended it early (reply holds the text so far).',
+  })
   status: string;
+  @ApiProperty({ type: ReplyCutReasonDto, nullable: true, description: 'Why a truncated reply was cut; null otherwise.' })
+  reason: ReplyCutReasonDto | null;
   @ApiProperty({ type: String, nullable: true, description: 'The model that wrote the reply.' }) model: string | null;
   @ApiProperty({ type: UsageDto, nullable: true, description: 'Token usage reported by the model, if any.' })
   usage: UsageDto | null;

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { ChatTurnFailedError } from '../../../chat/chat.errors.js';
-import { ChatService, type ChatRequest } from '../../../chat/chat.service.js';
+import { ChatService, cutReason, type ChatRequest } from '../../../chat/chat.service.js';
 import { TurnsService, type StartedTurn } from '../../../conversations/turns.service.js';
 import { IdempotencyKeyInProgressError } from '../../../idempotency/idempotency.errors.js';
 import { IdempotencyService, type Claim } from '../../../idempotency/idempotency.service.js';
@@ -77,7 +77,7 @@ export class IdempotentChat {
         const stored =
           outcome.status === 'failed'
             ? errorBody(outcome.error?.status ?? 502, outcome.error?.message ?? 'The model failed', { ...ids, partial: outcome.content })
-            : { ...ids, reply: outcome.content, status: outcome.status, model: outcome.model, usage: outcome.usage };
+            : { ...ids, reply: outcome.content, status: outcome.status, reason: cutReason(outcome), model: outcome.model, usage: outcome.usage };
         await this.keys.complete(actor, key, claim.token, outcome.status === 'failed' ? (outcome.error?.status ?? 502) : 200, stored);
         return outcome;
       });
@@ -114,7 +114,8 @@ export class IdempotentChat {
         sse.send('error', { statusCode: message.errorStatus ?? 502, message: message.errorMessage ?? 'The model failed', messageId, partial: message.content });
       } else if (message.status !== 'streaming') {
         const usage = message.promptTokens === null ? null : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 };
-        sse.send('done', { messageId, reply: message.content, status: message.status, model: message.model, usage });
+        const error = message.errorStatus === null ? null : { status: message.errorStatus, message: message.errorMessage ?? '' };
+        sse.send('done', { messageId, reply: message.content, status: message.status, reason: cutReason({ status: message.status, error }), model: message.model, usage });
       }
     } finally {
       sse.end();
@@ -136,7 +137,7 @@ function replayAsEvents(res: Response, status: number, body: Record<string, unkn
   sse.send('conversation', { conversationId, userMessageId, messageId, title, created, replayed: true });
   if (status === 200) {
     if (body.reply) sse.send('delta', { text: body.reply });
-    sse.send('done', { messageId, reply: body.reply, status: body.status, model: body.model, usage: body.usage });
+    sse.send('done', { messageId, reply: body.reply, status: body.status, reason: body.reason ?? null, model: body.model, usage: body.usage });
   } else {
     sse.send('error', { statusCode: status, message: body.message, messageId, partial: body.partial ?? '' });
   }

@@ -1,6 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { UsageDto } from '../dto/chat.dto.js';
+import { ReplyCutReasonDto, UsageDto } from '../dto/chat.dto.js';
 
 // The events of the streaming routes, for the OpenAPI document only (the protocol is in docs/api.md).
 
@@ -24,7 +24,9 @@ export class StreamDeltaData {
 export class StreamDoneData {
   @ApiProperty({ format: 'uuid' }) messageId: string;
   @ApiProperty({ description: 'The whole stored reply.' }) reply: string;
-  @ApiProperty({ enum: ['complete', 'cancelled'] }) status: string;
+  @ApiProperty({ enum: ['complete', 'truncated', 'cancelled'] }) status: string;
+  @ApiProperty({ type: ReplyCutReasonDto, nullable: true, description: 'Why a truncated reply was cut; null otherwise.' })
+  reason: ReplyCutReasonDto | null;
   @ApiProperty({ type: String, nullable: true }) model: string | null;
   @ApiProperty({ type: UsageDto, nullable: true }) usage: UsageDto | null;
 }

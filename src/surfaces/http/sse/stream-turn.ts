@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import type { TurnEvents } from '../../../chat/chat.service.js';
+import { cutReason, type TurnEvents } from '../../../chat/chat.service.js';
 import type { ReplyOutcome } from '../../../conversations/turns.service.js';
 import { httpErrorOf } from '../errors/http-error.filter.js';
 import { EventStream } from './event-stream.js';
@@ -48,7 +48,7 @@ export async function streamTurn(res: Response, run: (events: TurnEvents) => Pro
   }
 }
 
-/** The closing event of a reply: `done` for complete and cancelled, `error` for failed. */
+/** The closing event of a reply: `done` for complete, truncated and cancelled, `error` for failed. */
 export function sendOutcome(
   sse: EventStream,
   messageId: string,
@@ -59,5 +59,5 @@ export function sendOutcome(
     sse.send('error', { statusCode: error.status, message: error.message, messageId, partial: outcome.content });
     return;
   }
-  sse.send('done', { messageId, reply: outcome.content, status: outcome.status, model: outcome.model, usage: outcome.usage });
+  sse.send('done', { messageId, reply: outcome.content, status: outcome.status, reason: cutReason(outcome), model: outcome.model, usage: outcome.usage });
 }

@@ -1,0 +1,67 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from './llm.errors.js';
+
+/**
+ * The deadline and cancellation of one model call, and the mapping of whatever it threw.
+ * One controller per call, fed by the caller's signal through a listener removed when the call
+ * ends: Node 20's AbortSignal.any keeps every combined signal that has a listener alive until
+ * a source aborts, a steady leak of one signal (and the SDK's listeners) per call.
+ */
+export class ModelCall {
+  private readonly controller = new AbortController();
+  private timedOut = false;
+  private timer?: NodeJS.Timeout;
+  private readonly onCallerAbort = () => this.controller.abort(this.callerSignal?.reason);
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly callerSignal?: AbortSignal,
+  ) {
+    if (callerSignal?.aborted) this.onCallerAbort();
+    else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
+    this.restart();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  restart(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort(new Error('deadline'));
+    }, this.timeoutMs);
+  }
+
+  end(): void {
+    clearTimeout(this.timer);
+    this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
+  }
+
+  failure(error: unknown): Error {
+    if (this.callerSignal?.aborted) return new ModelCancelledError();
+    if (this.timedOut || error instanceof APIConnectionTimeoutError) return new ModelTimeoutError(this.timeoutMs);
+    if (error instanceof ModelUnavailableError) return error;
+    if (error instanceof APIUserAbortError) return new ModelCancelledError();
+    if (error instanceof APIConnectionError) return new ModelUnavailableError('Could not reach the model server');
+    if (error instanceof APIError && (error.status === 401 || error.status === 403)) {
+      // Its text may quote part of our key: say only what the operator must fix.
+      return new ModelUnavailableError(`The model server refused our credentials (${error.status}); check LLM_API_KEY`, error.status);
+    }
+    if (error instanceof APIError && error.status !== undefined) {
+      // The SDK prefixes its message with the status; say it once.
+      const detail = brief(error.message.replace(new RegExp(`^${error.status}\\s*`), '')) || 'no details';
+      return new ModelUnavailableError(`The model server answered ${error.status}: ${detail}`, error.status);
+    }
+    // Malformed bodies, broken connections mid-response and the like arrive as plain errors.
+    const reason = error instanceof Error ? error.message : String(error);
+    return new ModelUnavailableError(`The model call failed: ${brief(reason)}`);
+  }
+}
+
+/** Upstream error texts can be long (or echo a prompt): keep a short, single-line excerpt. */
+function brief(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}

@@ -1,0 +1,35 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import { bearerToken } from '../../../actor-auth/actor.guard.js';
+import type { ApiKeyAuthenticator } from '../../../actor-auth/api-key-authenticator.js';
+
+/** The route that reads an export back: an export can be far larger than any other request. */
+const IMPORT_PATH = '/api/conversations/import';
+const JSON_TYPE = /^application\/(json|merge-patch\+json)\s*(;|$)/i;
+const LARGE_BODY = Symbol('largeBodyAllowed');
+
+type Marked = { [LARGE_BODY]?: boolean };
+type MarkedRequest = Request & Marked;
+
+/**
+ * Lets an import read up to IMPORT_BODY_LIMIT_BYTES, so that every export imports back, while
+ * every other body keeps BODY_LIMIT_BYTES. The caller is authenticated first: an anonymous
+ * request never makes the server read a large body (the guard still decides afterwards).
+ */
+export function allowLargeImportBodies(authenticator: ApiKeyAuthenticator) {
+  return (req: MarkedRequest, _res: Response, next: NextFunction): void => {
+    if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== IMPORT_PATH || !JSON_TYPE.test(req.headers['content-type'] ?? '')) return next();
+    authenticator.authenticate(bearerToken(req.headers.authorization)).then(
+      (actor) => {
+        if (actor) req[LARGE_BODY] = true;
+        next();
+      },
+      () => next(),
+    );
+  };
+}
+
+/** The `type` test of the JSON parser that reads large import bodies. */
+export function isAllowedLargeBody(req: IncomingMessage): boolean {
+  return (req as IncomingMessage & Marked)[LARGE_BODY] === true;
+}
