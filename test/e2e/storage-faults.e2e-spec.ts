@@ -170,6 +170,35 @@ onSqlite('a full SQLite database', () => {
   }, 60_000);
 });
 
+onSqlite('the search index', () => {
+  it("passes FTS5's integrity-check after an empty failed reply and a reply still being generated", async () => {
+    const tmp = tempDir();
+    const fake = await FakeOpenAiServer.start();
+    const app = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fake.url });
+    try {
+      fake.enqueue({ kind: 'status', status: 500 });
+      const failed = await app.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'this one fails' });
+      expect(failed.status).toBe(502);
+      fake.enqueue({ kind: 'hang' });
+      const stream = await openEventStream(`${await app.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'this one waits' } });
+      expect((await stream.next())?.event).toBe('conversation');
+      const checker = new SqliteDatabase(`${tmp.dir}/chat.sqlite`, { fileMustExist: true });
+      try {
+        expect(checker.prepare(`SELECT COUNT(*) AS n FROM messages WHERE content = ''`).get()).toEqual({ n: 2 });
+        checker.exec(`INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)`);
+      } finally {
+        checker.close();
+      }
+      stream.abort();
+    } finally {
+      fake.reset();
+      await app.close();
+      await fake.close();
+      tmp.remove();
+    }
+  });
+});
+
 onSqlite('a SQLite write lock held by another process', () => {
   let tmp: ReturnType<typeof tempDir>;
   let app: TestApp;

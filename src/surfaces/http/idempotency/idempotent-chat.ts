@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
-import { ChatTurnFailedError } from '../../../chat/chat.errors.js';
+import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.errors.js';
 import { ChatService, cutReason, type ChatRequest } from '../../../chat/chat.service.js';
 import { TurnsService, type StartedTurn } from '../../../conversations/turns.service.js';
 import { IdempotencyKeyInProgressError } from '../../../idempotency/idempotency.errors.js';
@@ -89,8 +89,9 @@ export class IdempotentChat {
 
   /** A turn that ran and failed is the stored answer; anything refused before a turn frees the key. */
   private async settleFailure(actor: Actor, key: string, token: string, error: unknown): Promise<void> {
-    const known = error instanceof ChatTurnFailedError ? httpErrorOf(error) : null;
-    if (known) await this.keys.complete(actor, key, token, known.status, errorBody(known.status, known.message, known.extra));
+    // The turn happened (its question is stored) whether the model or the database failed its reply: that is the answer.
+    const known = error instanceof ChatTurnFailedError || error instanceof ReplyNotStoredError ? httpErrorOf(error) : null;
+    if (known) await this.keys.complete(actor, key, token, known.status, errorBody(known.status, known.message, known.extra)).catch(() => undefined);
     else await this.keys.release(actor, key, token).catch(() => undefined);
   }
 
