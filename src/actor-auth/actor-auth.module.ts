@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { ActorGuard } from './actor.guard.js';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { RequestAuthenticator } from './request-authenticator.js';
 
 /** Who is calling: API keys for HTTP, and the global guard that denies by default. */
 @Global()
@@ -10,8 +11,9 @@ import { ApiKeysService } from './api-keys.service.js';
   providers: [
     ApiKeysService,
     ApiKeyAuthenticator,
+    RequestAuthenticator,
     { provide: APP_GUARD, useClass: ActorGuard },
   ],
-  exports: [ApiKeyAuthenticator, ApiKeysService],
+  exports: [ApiKeyAuthenticator, ApiKeysService, RequestAuthenticator],
 })
 export class ActorAuthModule {}

@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 
 /** One request exactly as it goes on the wire: no encoding, no default headers but Host and Content-Length. */
 export interface RawRequest {
@@ -67,3 +68,59 @@ export function percentEncode(s: string): string {
 
 /** A string as the bytes of its UTF-8 form, one latin1 character each: how non-ASCII goes into a header. */
 export const asHeaderBytes = (s: string) => Buffer.from(s, 'utf8').toString('latin1');
+
+export interface HeadOnlyAnswer {
+  /** Everything the server sent, head and body, as text. */
+  readonly text: string;
+  /** Body bytes the connection took after the answer before the server closed it (0 when none were offered). */
+  readonly bodyBytesTaken: number;
+}
+
+/**
+ * Opens a TCP connection, sends only `head` (request line and headers, with the final blank
+ * line), and waits for the server to answer and close the connection without any body byte
+ * having been sent. Then, when `offerBytes` is set, it tries to send that many body bytes to
+ * see how many the connection takes before it is closed. Rejects when no answer comes within
+ * `timeoutMs`: a server that waits for the body never answers.
+ */
+export function sendHeadOnly(baseUrl: string, head: string, options: { offerBytes?: number; timeoutMs?: number } = {}): Promise<HeadOnlyAnswer> {
+  const url = new URL(baseUrl);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    const received: Buffer[] = [];
+    let taken = 0;
+    let answered = false;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${timeoutMs} ms to a request whose body was not sent`));
+    }, timeoutMs);
+    const offer = () => {
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const next = () => {
+        if (socket.destroyed || taken >= (options.offerBytes ?? 0)) return finish();
+        taken += chunk.length;
+        socket.write(chunk, (error) => (error ? finish() : next()));
+      };
+      next();
+    };
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text: Buffer.concat(received).toString('utf8'), bodyBytesTaken: taken });
+    };
+    socket.on('data', (chunk: Buffer) => {
+      received.push(chunk);
+      if (!answered && Buffer.concat(received).includes('\r\n\r\n')) {
+        answered = true;
+        if (options.offerBytes) offer();
+      }
+    });
+    socket.on('error', () => (answered ? finish() : undefined));
+    socket.on('close', () => (answered ? finish() : undefined));
+    socket.write(head);
+  });
+}

@@ -1,4 +1,4 @@
-import { BadRequestException, ConsoleLogger, ValidationPipe, type LoggerService, type ValidationError } from '@nestjs/common';
+import { ConsoleLogger, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -7,7 +7,10 @@ import { AppModule } from '../../app.module.js';
 import { errorBody } from './errors/error-body.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { HttpDrain } from './http-drain.js';
+import { authenticateBeforeBody } from './hardening/authenticate-before-body.js';
+import { BoundedValidationPipe } from './hardening/bounded-validation-pipe.js';
 import { createBodyReviver } from './hardening/json-reviver.js';
+import { bodyShapeLimits } from './hardening/json-shape.js';
 import { requestLog } from './hardening/request-log.js';
 import { securityHeaders } from './hardening/security-headers.js';
 import { mountOpenApi } from './openapi.js';
@@ -28,35 +31,22 @@ export async function createHttpApp(config: AppConfig, options: { logger?: false
   if (config.corsOrigins.length) {
     app.enableCors({ origin: [...config.corsOrigins], exposedHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 });
   }
+  // Before the body parser: an unknown caller's body is refused unread.
+  app.use(authenticateBeforeBody(app));
   // Over the limit -> 413; malformed JSON -> 400 (Nest maps body-parser errors to HttpExceptions).
   app.useBodyParser('json', {
     limit: config.bodyLimitBytes,
     type: ['application/json', 'application/merge-patch+json'],
-    // NUL in strings and absurd nesting are refused here, as a 400, on every database alike.
-    reviver: createBodyReviver(),
+    // NUL in strings, absurd nesting and too many keys, items or values are refused here, as a 400.
+    reviver: createBodyReviver(bodyShapeLimits(config)),
   });
   app.set('x-powered-by', false);
   app.set('trust proxy', false);
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      transform: true,
-      exceptionFactory: (errors) => new BadRequestException(flatten(errors)),
-    }),
-  );
+  app.useGlobalPipes(new BoundedValidationPipe());
   answerClientErrorsWithJson(app.getHttpServer());
   app.enableShutdownHooks();
   mountOpenApi(app);
   return app;
-}
-
-/** class-validator messages already name the property; nested ones get their parent's path. */
-function flatten(errors: ValidationError[], parent = ''): string[] {
-  return errors.flatMap((e) => [
-    ...Object.values(e.constraints ?? {}).map((m) => (parent ? `${parent}.${m}` : m)),
-    ...flatten(e.children ?? [], parent ? `${parent}.${e.property}` : e.property),
-  ]);
 }
 
 /**
