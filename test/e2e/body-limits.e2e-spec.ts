@@ -46,17 +46,17 @@ describe('request bodies: shape limits and authentication before the body', () =
         const res = await post(path, body);
         expect(res.status).toBe(400);
         expect(Buffer.byteLength(res.text)).toBeLessThan(1024);
-        expect(JSON.parse(res.text)).toEqual({ statusCode: 400, error: 'Bad Request', message: 'An object has 90001 keys; the limit is 10000' });
+        expect(JSON.parse(res.text)).toEqual({ statusCode: 400, error: 'Bad Request', message: 'An object has more than 10000 keys' });
       }
     });
 
     it('keeps at most 1,000 keys per object, 1,000 items per array in a body validated against a DTO', async () => {
       const keys = await post('/api/chat', manyKeys(2_000));
       expect(keys.status).toBe(400);
-      expect(JSON.parse(keys.text).message).toBe('An object has 2001 keys; the limit is 1000 in this request');
+      expect(JSON.parse(keys.text).message).toBe('An object has more than 1000 keys in this request');
       const items = await post('/api/conversations', JSON.stringify({ title: 'x', tags: Array.from({ length: 1_001 }, () => 'a') }));
       expect(items.status).toBe(400);
-      expect(JSON.parse(items.text).message).toBe('An array has 1001 items; the limit is 1000 in this request');
+      expect(JSON.parse(items.text).message).toBe('An array has more than 1000 items in this request');
     });
 
     it('lists the first 10 validation problems and counts the rest', async () => {
@@ -74,7 +74,7 @@ describe('request bodies: shape limits and authentication before the body', () =
       expect(JSON.parse(values.text).message).toBe('The body has more than 40000 values in this request');
       const items = await post('/api/conversations/import', JSON.stringify({ a: new Array(100_001).fill(0) }));
       expect(items.status).toBe(400);
-      expect(JSON.parse(items.text).message).toBe('An array has 100001 items; the limit is 100000');
+      expect(JSON.parse(items.text).message).toBe('An array has more than 100000 items');
     });
 
     it('still takes a session state of 5,000 keys and an export of 12,000 messages', async () => {
@@ -122,8 +122,8 @@ describe('request bodies: shape limits and authentication before the body', () =
       expect(res.text).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/);
       expect(res.text).toMatch(/\r\nconnection: close\r\n/i);
       expect(JSON.parse(res.text.slice(res.text.indexOf('\r\n\r\n') + 4))).toEqual(UNAUTHORIZED);
-      // The connection is closed rather than drained: far fewer than 50 MB go in.
-      expect(res.bodyBytesTaken).toBeLessThan(50 * 1024 * 1024);
+      // The connection is closed, not drained: what goes in is what the kernel buffers, far from 50 MB.
+      expect(res.bodyBytesTaken).toBeLessThan(20 * 1024 * 1024);
     });
 
     it('does the same for a chunked body and for a wrong key', async () => {
@@ -134,6 +134,14 @@ describe('request bodies: shape limits and authentication before the body', () =
         head('/api/agents', ['Content-Type: application/json', 'Authorization: Bearer not-a-key', `Content-Length: ${50 * 1024 * 1024}`]),
       );
       expect(wrongKey.text).toMatch(/^HTTP\/1\.1 401 /);
+    });
+
+    it('lets a client still sending a large body with a wrong key see the 401, not a reset', async () => {
+      const body = JSON.stringify({ message: 'x'.repeat(4 * 1024 * 1024) });
+      for (let i = 0; i < 3; i++) {
+        const res = await post('/api/conversations/import', body, auth('a-wrong-key'));
+        expect([res.status, JSON.parse(res.text)]).toEqual([401, UNAUTHORIZED]);
+      }
     });
 
     it('answers the same 401 body with and without a body, and reads the body of an authenticated caller', async () => {

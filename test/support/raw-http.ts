@@ -70,7 +70,7 @@ export function percentEncode(s: string): string {
 export const asHeaderBytes = (s: string) => Buffer.from(s, 'utf8').toString('latin1');
 
 export interface HeadOnlyAnswer {
-  /** Everything the server sent, head and body, as text. */
+  /** The answer, head and body, as text. */
   readonly text: string;
   /** Body bytes the connection took after the answer before the server closed it (0 when none were offered). */
   readonly bodyBytesTaken: number;
@@ -78,9 +78,9 @@ export interface HeadOnlyAnswer {
 
 /**
  * Opens a TCP connection, sends only `head` (request line and headers, with the final blank
- * line), and waits for the server to answer and close the connection without any body byte
- * having been sent. Then, when `offerBytes` is set, it tries to send that many body bytes to
- * see how many the connection takes before it is closed. Rejects when no answer comes within
+ * line) and waits for a whole answer (its Content-Length) while no body byte has been sent.
+ * Then, when `offerBytes` is set, it goes on sending body bytes until the server closes the
+ * connection or `offerBytes` went in, and counts them. Rejects when no answer comes within
  * `timeoutMs`: a server that waits for the body never answers.
  */
 export function sendHeadOnly(baseUrl: string, head: string, options: { offerBytes?: number; timeoutMs?: number } = {}): Promise<HeadOnlyAnswer> {
@@ -88,39 +88,44 @@ export function sendHeadOnly(baseUrl: string, head: string, options: { offerByte
   const timeoutMs = options.timeoutMs ?? 10_000;
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
-    const received: Buffer[] = [];
+    let received = Buffer.alloc(0);
+    let text: string | undefined;
     let taken = 0;
-    let answered = false;
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no answer within ${timeoutMs} ms to a request whose body was not sent`));
+      reject(new Error(`no whole answer within ${timeoutMs} ms to a request whose body was not sent`));
     }, timeoutMs);
+    const finish = () => {
+      if (text === undefined) return;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text, bodyBytesTaken: taken });
+    };
     const offer = () => {
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       const next = () => {
         if (socket.destroyed || taken >= (options.offerBytes ?? 0)) return finish();
-        taken += chunk.length;
-        socket.write(chunk, (error) => (error ? finish() : next()));
+        socket.write(chunk, (error) => {
+          if (error) return finish();
+          taken += chunk.length;
+          next();
+        });
       };
       next();
     };
-    let finished = false;
-    const finish = () => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ text: Buffer.concat(received).toString('utf8'), bodyBytesTaken: taken });
-    };
     socket.on('data', (chunk: Buffer) => {
-      received.push(chunk);
-      if (!answered && Buffer.concat(received).includes('\r\n\r\n')) {
-        answered = true;
-        if (options.offerBytes) offer();
-      }
+      if (text !== undefined) return;
+      received = Buffer.concat([received, chunk]);
+      const end = received.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(received.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+      if (received.length < end + 4 + length) return;
+      text = received.subarray(0, end + 4 + length).toString('utf8');
+      if (options.offerBytes) offer();
+      else finish();
     });
-    socket.on('error', () => (answered ? finish() : undefined));
-    socket.on('close', () => (answered ? finish() : undefined));
+    socket.on('error', finish);
+    socket.on('close', finish);
     socket.write(head);
   });
 }

@@ -9,7 +9,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { HttpDrain } from './http-drain.js';
 import { authenticateBeforeBody } from './hardening/authenticate-before-body.js';
 import { BoundedValidationPipe } from './hardening/bounded-validation-pipe.js';
-import { createBodyReviver } from './hardening/json-reviver.js';
+import { createJsonBodyCheck } from './hardening/json-body-check.js';
 import { bodyShapeLimits } from './hardening/json-shape.js';
 import { requestLog } from './hardening/request-log.js';
 import { securityHeaders } from './hardening/security-headers.js';
@@ -34,12 +34,10 @@ export async function createHttpApp(config: AppConfig, options: { logger?: false
   // Before the body parser: an unknown caller's body is refused unread.
   app.use(authenticateBeforeBody(app));
   // Over the limit -> 413; malformed JSON -> 400 (Nest maps body-parser errors to HttpExceptions).
-  app.useBodyParser('json', {
-    limit: config.bodyLimitBytes,
-    type: ['application/json', 'application/merge-patch+json'],
-    // NUL in strings, absurd nesting and too many keys, items or values are refused here, as a 400.
-    reviver: createBodyReviver(bodyShapeLimits(config)),
-  });
+  // NUL in strings, absurd nesting and too many keys, items or values are refused before the parse, as a 400.
+  // (Nest's type reserves `verify` for rawBody, which this application does not use.)
+  const check = { verify: createJsonBodyCheck(bodyShapeLimits(config)) };
+  app.useBodyParser('json', { limit: config.bodyLimitBytes, type: ['application/json', 'application/merge-patch+json'], ...check });
   app.set('x-powered-by', false);
   app.set('trust proxy', false);
   app.useGlobalPipes(new BoundedValidationPipe());

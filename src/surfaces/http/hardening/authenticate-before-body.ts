@@ -9,8 +9,9 @@ import { publicRoutes } from './public-routes.js';
  * after middleware, so without this an unknown caller's 50 MB body would be read and parsed in
  * full before ActorGuard answers 401. A request without a key (and outside single-user mode)
  * to a route that is not @Public() gets the guard's very 401 at once, and the connection is
- * closed instead of drained. Requests without a body are left to ActorGuard, which reuses
- * the answer given here (RequestAuthenticator).
+ * closed rather than drained (a client still sending gets the answer first all the same).
+ * Requests without a body are left to ActorGuard, which reuses the answer given here
+ * (RequestAuthenticator).
  */
 export function authenticateBeforeBody(app: INestApplication): (req: Request, res: Response, next: NextFunction) => void {
   const authenticator = app.get(RequestAuthenticator);

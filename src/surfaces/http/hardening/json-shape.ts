@@ -4,11 +4,16 @@
  * core), and validation builds an error per unknown key. Every check here is linear.
  */
 export interface JsonShapeLimits {
+  /** Objects and arrays open at once: validation walks bodies recursively and must not overflow the stack. */
+  readonly maxDepth: number;
   readonly maxKeysPerObject: number;
   readonly maxArrayItems: number;
   /** Values of any kind (objects, arrays, strings, numbers, booleans, null), the body itself included. */
   readonly maxValues: number;
 }
+
+/** Deeper JSON than this is refused. */
+export const MAX_JSON_DEPTH = 64;
 
 /** Largest number of keys an object may have in any body: a 64 KB session state holds at most about 9,000. */
 export const MAX_KEYS_PER_OBJECT = 10_000;
@@ -21,6 +26,7 @@ export const MAX_KEYS_PER_OBJECT = 10_000;
 export function bodyShapeLimits(config: { readonly bodyLimitBytes: number; readonly maxMessagesPerConversation: number }): JsonShapeLimits {
   const maxValues = Math.max(250_000, Math.floor(config.bodyLimitBytes / 4));
   return {
+    maxDepth: MAX_JSON_DEPTH,
     maxKeysPerObject: MAX_KEYS_PER_OBJECT,
     maxArrayItems: config.maxMessagesPerConversation > 0 ? Math.max(100_000, config.maxMessagesPerConversation) : maxValues,
     maxValues,
@@ -32,10 +38,11 @@ export function bodyShapeLimits(config: { readonly bodyLimitBytes: number; reado
  * state and the import, which take raw JSON): class-transformer's quadratic dedupe costs about
  * 1 ms at 1,000 keys, and 40,000 values hold any 64 KB state.
  */
-export const DTO_SHAPE_LIMITS: JsonShapeLimits = { maxKeysPerObject: 1_000, maxArrayItems: 1_000, maxValues: 40_000 };
+export const DTO_SHAPE_LIMITS: JsonShapeLimits = { maxDepth: MAX_JSON_DEPTH, maxKeysPerObject: 1_000, maxArrayItems: 1_000, maxValues: 40_000 };
 
-export const tooManyKeys = (keys: number, limit: number) => `An object has ${keys} keys; the limit is ${limit}`;
-export const tooManyItems = (items: number, limit: number) => `An array has ${items} items; the limit is ${limit}`;
+export const tooDeep = (limit: number) => `JSON is nested deeper than ${limit} levels`;
+export const tooManyKeys = (limit: number) => `An object has more than ${limit} keys`;
+export const tooManyItems = (limit: number) => `An array has more than ${limit} items`;
 export const tooManyValues = (limit: number) => `The body has more than ${limit} values`;
 
 /**
@@ -50,11 +57,11 @@ export function shapeProblem(value: unknown, limits: JsonShapeLimits): string | 
     if (++values > limits.maxValues) return tooManyValues(limits.maxValues);
     if (typeof next !== 'object' || next === null) continue;
     if (Array.isArray(next)) {
-      if (next.length > limits.maxArrayItems) return tooManyItems(next.length, limits.maxArrayItems);
+      if (next.length > limits.maxArrayItems) return tooManyItems(limits.maxArrayItems);
       for (const item of next) pending.push(item);
     } else {
       const children = Object.values(next);
-      if (children.length > limits.maxKeysPerObject) return tooManyKeys(children.length, limits.maxKeysPerObject);
+      if (children.length > limits.maxKeysPerObject) return tooManyKeys(limits.maxKeysPerObject);
       for (const child of children) pending.push(child);
     }
   }
