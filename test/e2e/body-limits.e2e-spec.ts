@@ -54,9 +54,13 @@ describe('request bodies: shape limits and authentication before the body', () =
       const keys = await post('/api/chat', manyKeys(2_000));
       expect(keys.status).toBe(400);
       expect(JSON.parse(keys.text).message).toBe('An object has more than 1000 keys in this request');
-      const items = await post('/api/conversations', JSON.stringify({ title: 'x', tags: Array.from({ length: 1_001 }, () => 'a') }));
-      expect(items.status).toBe(400);
-      expect(JSON.parse(items.text).message).toBe('An array has more than 1000 items in this request');
+      // ArrayUnique compares every pair of distinct items: 30,000 would take seconds.
+      const tools = await post('/api/agents', JSON.stringify({ name: 'many tools', tools: Array.from({ length: 30_000 }, (_, i) => `t${i}`) }));
+      expect(tools.status).toBe(400);
+      expect(JSON.parse(tools.text).message).toBe('An array has more than 1000 items in this request');
+      const few = await post('/api/agents', JSON.stringify({ name: 'two tools', tools: ['update_state', 'update_state'] }));
+      expect(few.status).toBe(400);
+      expect(JSON.parse(few.text).message).toMatch(/tools must contain no more than 1 elements/);
     });
 
     it('lists the first 10 validation problems and counts the rest', async () => {

@@ -36,7 +36,8 @@ export function bodyShapeLimits(config: { readonly bodyLimitBytes: number; reado
 /**
  * The tighter limits of a body or query validated against a DTO (every route but the session
  * state and the import, which take raw JSON): class-transformer's quadratic dedupe costs about
- * 1 ms at 1,000 keys, and 40,000 values hold any 64 KB state.
+ * 1 ms at 1,000 keys, so does ArrayUnique at 1,000 items (class-validator runs it even after a
+ * failed ArrayMaxSize), and 40,000 values hold any 64 KB state.
  */
 export const DTO_SHAPE_LIMITS: JsonShapeLimits = { maxDepth: MAX_JSON_DEPTH, maxKeysPerObject: 1_000, maxArrayItems: 1_000, maxValues: 40_000 };
 
