@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,search,databases] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,search,databases,hostile-bodies] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
@@ -29,7 +29,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,search,databases, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,search,databases,hostile-bodies, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -125,6 +125,12 @@ try {
     const { searchAtScale } = await import('./sections/search.mjs');
     results.search = await searchAtScale({ messages: quick ? 200_000 : 1_000_000 });
     log(JSON.stringify(results.search, null, 2));
+  }
+  if (only?.includes('hostile-bodies')) {
+    log('\n[extra] Bodies of 1 MB with 90,000 unknown keys: time to refuse one, and /health meanwhile');
+    const { hostileBodies } = await import('./sections/hostile-bodies.mjs');
+    results.hostileBodies = await hostileBodies({ rounds: quick ? 1 : 3, script: process.env.BENCH_SERVER_SCRIPT });
+    log(JSON.stringify(results.hostileBodies, null, 2));
   }
   if (only?.includes('databases')) {
     log('\n[extra] Chat turns over HTTP: SQLite vs PostgreSQL (BENCH_DATABASE_URL)');

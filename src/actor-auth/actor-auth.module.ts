@@ -4,6 +4,7 @@ import { ActorGuard } from './actor.guard.js';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { AuthFailureLimit } from './auth-failure-limit.js';
+import { RequestAuthenticator } from './request-authenticator.js';
 
 /** Who is calling: API keys for HTTP, and the global guard that denies by default. */
 @Global()
@@ -12,8 +13,9 @@ import { AuthFailureLimit } from './auth-failure-limit.js';
     ApiKeysService,
     ApiKeyAuthenticator,
     AuthFailureLimit,
+    RequestAuthenticator,
     { provide: APP_GUARD, useClass: ActorGuard },
   ],
-  exports: [ApiKeyAuthenticator, ApiKeysService],
+  exports: [ApiKeyAuthenticator, ApiKeysService, RequestAuthenticator],
 })
 export class ActorAuthModule {}

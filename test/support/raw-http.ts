@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 
 /** One request exactly as it goes on the wire: no encoding, no default headers but Host and Content-Length. */
 export interface RawRequest {
@@ -67,3 +68,64 @@ export function percentEncode(s: string): string {
 
 /** A string as the bytes of its UTF-8 form, one latin1 character each: how non-ASCII goes into a header. */
 export const asHeaderBytes = (s: string) => Buffer.from(s, 'utf8').toString('latin1');
+
+export interface HeadOnlyAnswer {
+  /** The answer, head and body, as text. */
+  readonly text: string;
+  /** Body bytes the connection took after the answer before the server closed it (0 when none were offered). */
+  readonly bodyBytesTaken: number;
+}
+
+/**
+ * Opens a TCP connection, sends only `head` (request line and headers, with the final blank
+ * line) and waits for a whole answer (its Content-Length) while no body byte has been sent.
+ * Then, when `offerBytes` is set, it goes on sending body bytes until the server closes the
+ * connection or `offerBytes` went in, and counts them. Rejects when no answer comes within
+ * `timeoutMs`: a server that waits for the body never answers.
+ */
+export function sendHeadOnly(baseUrl: string, head: string, options: { offerBytes?: number; timeoutMs?: number } = {}): Promise<HeadOnlyAnswer> {
+  const url = new URL(baseUrl);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let received = Buffer.alloc(0);
+    let text: string | undefined;
+    let taken = 0;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no whole answer within ${timeoutMs} ms to a request whose body was not sent`));
+    }, timeoutMs);
+    const finish = () => {
+      if (text === undefined) return;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text, bodyBytesTaken: taken });
+    };
+    const offer = () => {
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const next = () => {
+        if (socket.destroyed || taken >= (options.offerBytes ?? 0)) return finish();
+        socket.write(chunk, (error) => {
+          if (error) return finish();
+          taken += chunk.length;
+          next();
+        });
+      };
+      next();
+    };
+    socket.on('data', (chunk: Buffer) => {
+      if (text !== undefined) return;
+      received = Buffer.concat([received, chunk]);
+      const end = received.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(received.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+      if (received.length < end + 4 + length) return;
+      text = received.subarray(0, end + 4 + length).toString('utf8');
+      if (options.offerBytes) offer();
+      else finish();
+    });
+    socket.on('error', finish);
+    socket.on('close', finish);
+    socket.write(head);
+  });
+}

@@ -1,16 +1,20 @@
-import { BadRequestException, ConsoleLogger, ValidationPipe, type LoggerService, type ValidationError } from '@nestjs/common';
+import { ConsoleLogger, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppModule } from '../../app.module.js';
 import { ApiKeyAuthenticator } from '../../actor-auth/api-key-authenticator.js';
+import { RequestAuthenticator } from '../../actor-auth/request-authenticator.js';
 import { errorBody } from './errors/error-body.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { HttpDrain } from './http-drain.js';
 import { hostGuard } from './hardening/host-guard.js';
 import { allowLargeImportBodies, isAllowedLargeBody } from './hardening/import-body.js';
-import { createBodyReviver } from './hardening/json-reviver.js';
+import { authenticateBeforeBody } from './hardening/authenticate-before-body.js';
+import { BoundedValidationPipe } from './hardening/bounded-validation-pipe.js';
+import { createJsonBodyCheck } from './hardening/json-body-check.js';
+import { bodyShapeLimits } from './hardening/json-shape.js';
 import { requestLog } from './hardening/request-log.js';
 import { securityHeaders } from './hardening/security-headers.js';
 import { mountOpenApi } from './openapi.js';
@@ -33,39 +37,26 @@ export async function createHttpApp(config: AppConfig, options: { logger?: false
   if (config.corsOrigins.length) {
     app.enableCors({ origin: [...config.corsOrigins], exposedHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 });
   }
+  // Before the body parser: an unknown caller's body is refused unread.
+  app.use(authenticateBeforeBody(app));
   // An authenticated import may be as large as an export gets; the parser after it then skips the body.
-  app.use(allowLargeImportBodies(app.get(ApiKeyAuthenticator)));
-  app.useBodyParser('json', { limit: Math.max(config.importBodyLimitBytes, config.bodyLimitBytes), type: isAllowedLargeBody, reviver: createBodyReviver() });
+  app.use(allowLargeImportBodies(app.get(RequestAuthenticator)));
   // Over the limit -> 413; malformed JSON -> 400 (Nest maps body-parser errors to HttpExceptions).
-  app.useBodyParser('json', {
-    limit: config.bodyLimitBytes,
-    type: ['application/json', 'application/merge-patch+json'],
-    // NUL in strings and absurd nesting are refused here, as a 400, on every database alike.
-    reviver: createBodyReviver(),
-  });
+  // NUL in strings, absurd nesting and too many keys, items or values are refused before the parse, as a 400.
+  // (Nest's type reserves `verify` for rawBody, which this application does not use.)
+  const importLimit = Math.max(config.importBodyLimitBytes, config.bodyLimitBytes);
+  const importCheck = { verify: createJsonBodyCheck(bodyShapeLimits({ ...config, bodyLimitBytes: importLimit })) };
+  app.useBodyParser('json', { limit: importLimit, type: isAllowedLargeBody, ...importCheck });
+  const check = { verify: createJsonBodyCheck(bodyShapeLimits(config)) };
+  app.useBodyParser('json', { limit: config.bodyLimitBytes, type: ['application/json', 'application/merge-patch+json'], ...check });
   app.set('x-powered-by', false);
   // Whose X-Forwarded-For is believed (req.ip): nobody's unless TRUST_PROXY names the proxies.
   app.set('trust proxy', config.trustProxy === false || typeof config.trustProxy === 'number' ? config.trustProxy : [...config.trustProxy]);
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      transform: true,
-      exceptionFactory: (errors) => new BadRequestException(flatten(errors)),
-    }),
-  );
+  app.useGlobalPipes(new BoundedValidationPipe());
   answerClientErrorsWithJson(app.getHttpServer());
   app.enableShutdownHooks();
   mountOpenApi(app);
   return app;
-}
-
-/** class-validator messages already name the property; nested ones get their parent's path. */
-function flatten(errors: ValidationError[], parent = ''): string[] {
-  return errors.flatMap((e) => [
-    ...Object.values(e.constraints ?? {}).map((m) => (parent ? `${parent}.${m}` : m)),
-    ...flatten(e.children ?? [], parent ? `${parent}.${e.property}` : e.property),
-  ]);
 }
 
 /**

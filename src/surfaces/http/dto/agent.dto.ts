@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { AGENT_TOOLS, type Agent, type AgentTool } from '../../../agents/agent.entity.js';
 
 export class CreateAgentDto {
@@ -55,9 +55,10 @@ export class CreateAgentDto {
   @Max(10_000_000)
   contextTokenBudget?: number | null;
 
-  @ApiPropertyOptional({ enum: AGENT_TOOLS, isArray: true, description: 'Built-in tools the model may call.' })
+  @ApiPropertyOptional({ enum: AGENT_TOOLS, isArray: true, maxItems: AGENT_TOOLS.length, description: 'Built-in tools the model may call.' })
   @IsOptional()
   @IsArray()
+  @ArrayMaxSize(AGENT_TOOLS.length)
   @ArrayUnique()
   @IsIn(AGENT_TOOLS, { each: true, message: `tools must be among: ${AGENT_TOOLS.join(', ')}` })
   tools?: AgentTool[];

@@ -1,7 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage } from 'node:http';
-import { bearerToken } from '../../../actor-auth/actor.guard.js';
-import type { ApiKeyAuthenticator } from '../../../actor-auth/api-key-authenticator.js';
+import type { RequestAuthenticator } from '../../../actor-auth/request-authenticator.js';
 
 /** The route that reads an export back: an export can be far larger than any other request. */
 const IMPORT_PATH = '/api/conversations/import';
@@ -16,10 +15,10 @@ type MarkedRequest = Request & Marked;
  * every other body keeps BODY_LIMIT_BYTES. The caller is authenticated first: an anonymous
  * request never makes the server read a large body (the guard still decides afterwards).
  */
-export function allowLargeImportBodies(authenticator: ApiKeyAuthenticator) {
+export function allowLargeImportBodies(authenticator: RequestAuthenticator) {
   return (req: MarkedRequest, _res: Response, next: NextFunction): void => {
     if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== IMPORT_PATH || !JSON_TYPE.test(req.headers['content-type'] ?? '')) return next();
-    authenticator.authenticate(bearerToken(req.headers.authorization)).then(
+    authenticator.actorOf(req).then(
       (actor) => {
         if (actor) req[LARGE_BODY] = true;
         next();
