@@ -83,7 +83,7 @@ describe('the generated TypeScript client against the real server', () => {
     const { data, response } = await createChatMemoryClient({ baseUrl: url }).GET('/health');
     expect(response.status).toBe(200);
     expectDocumented('health', 200, data);
-    expect(data).toEqual({ status: 'ok', database: 'ok' });
+    expect(data).toEqual({ status: 'ok', database: 'ok', writable: true });
   });
 
   it('chats, resumes, lists, gets and deletes a conversation', async () => {
