@@ -1,4 +1,5 @@
 import { useAppWithFakeModel } from '../support/app-fixture.js';
+import { sendRaw } from '../support/raw-http.js';
 import { deltaText, openEventStream } from '../support/sse-client.js';
 import { ALICE_KEY, auth } from '../support/test-app.js';
 import { deferred, until } from '../support/until.js';
@@ -131,10 +132,11 @@ describe('imports larger than BODY_LIMIT_BYTES: every export imports back', () =
     expect(imported.status).toBe(201);
     const messages = (await http().get(`/api/conversations/${imported.body.id}`).set(auth(ALICE_KEY)).expect(200)).body.messages;
     expect(messages.map((m: Json) => m.content.length)).toEqual([3, 40_000, 3, 40_000]);
-    // Without a valid key the body is refused before it is read.
-    const anonymous = await http().post('/api/conversations/import').set('Content-Type', 'application/json').send(body);
+    // Without a valid key the body is refused before it is read (and the connection closed: a raw client sees the answer while sending).
+    const base = await fixture.app.url();
+    const anonymous = await sendRaw(base, { method: 'POST', path: '/api/conversations/import', headers: { 'Content-Type': 'application/json' }, body });
     expect(anonymous.status).toBe(401);
-    const wrongKey = await http().post('/api/conversations/import').set(auth('not-a-key-at-all')).set('Content-Type', 'application/json').send(body);
+    const wrongKey = await sendRaw(base, { method: 'POST', path: '/api/conversations/import', headers: { ...auth('not-a-key-at-all'), 'Content-Type': 'application/json' }, body });
     expect(wrongKey.status).toBe(401);
     // Any other route keeps BODY_LIMIT_BYTES.
     const chat = await http().post('/api/chat').set(auth(ALICE_KEY)).set('Content-Type', 'application/json').send(JSON.stringify({ message: 'x', padding: 'p'.repeat(70_000) }));
