@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,search,databases] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,search,databases,stalled-streams] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
@@ -28,7 +28,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,search,databases, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,search,databases,stalled-streams, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -116,6 +116,11 @@ try {
     const { searchAtScale } = await import('./sections/search.mjs');
     results.search = await searchAtScale({ messages: quick ? 200_000 : 1_000_000 });
     log(JSON.stringify(results.search, null, 2));
+  }
+  if (only?.includes('stalled-streams')) {
+    log('\n[extra] Streamed replies to clients that stop reading (10 clients)');
+    const { stalledStreams } = await import('./sections/stalled-streams.mjs');
+    results.stalledStreams = await stalledStreams({ clients: 10, replyMiB: quick ? 5 : 20 }, log);
   }
   if (only?.includes('databases')) {
     log('\n[extra] Chat turns over HTTP: SQLite vs PostgreSQL (BENCH_DATABASE_URL)');
