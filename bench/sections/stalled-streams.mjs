@@ -87,6 +87,7 @@ export async function stalledStreams({ clients = 10, replyMiB = 20, script = DIS
     const stored = memoryOf(server.pid).rssMiB;
     // Reading the replies back costs memory too: only now.
     let complete = 0;
+    const notWhole = [];
     for (const c of all) {
       for (;;) {
         const page = (await request(server.port, 'GET', `/api/conversations/${c.state.conversationId}/messages?limit=1`, undefined, 60_000)).body;
@@ -97,6 +98,7 @@ export async function stalledStreams({ clients = 10, replyMiB = 20, script = DIS
           continue;
         }
         if (reply?.status === 'complete' && reply.content.length === Math.round((replyMiB * 1024 * 1024) / (16 * 1024)) * 16 * 1024) complete += 1;
+        else notWhole.push({ status: reply?.status, error: reply?.errorMessage ?? reply?.error ?? null, chars: reply?.content?.length });
         break;
       }
     }
@@ -114,6 +116,7 @@ export async function stalledStreams({ clients = 10, replyMiB = 20, script = DIS
       growthMiB: Math.round(stored - start),
       cutByServer: all.filter((c) => c.state.closed && !c.state.tail.endsWith('\r\n0\r\n\r\n')).length,
       repliesStoredWhole: complete,
+      notWhole,
     };
     log(`  ${clients} ${reading ? 'reading' : 'stalled'} clients, ${replyMiB} MiB replies: RSS ${result.rssStartMiB} -> peak ${result.rssPeakMiB}, ${result.rssStoredMiB} MiB once stored (+${result.growthMiB}); connections cut by the server: ${result.cutByServer}; replies stored whole: ${complete}/${clients}`);
     return result;
