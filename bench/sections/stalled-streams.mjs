@@ -37,14 +37,16 @@ function client(port, reading) {
   const socket = connect({ host: HOST, port });
   const body = JSON.stringify({ message: 'a long story, please' });
   socket.write(`POST /api/chat/stream HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
-  const state = { conversationId: null, closed: false, tail: '' };
+  const state = { conversationId: null, closed: false, tail: '', seen: '' };
   socket.on('error', () => undefined);
   socket.on('close', () => (state.closed = true));
   socket.on('data', (chunk) => {
     state.tail = (state.tail + chunk.toString('latin1')).slice(-16);
+    // The headers can come alone: read on until the conversation event names the reply.
     if (state.conversationId === null) {
-      state.conversationId = /"conversationId":"([0-9a-f-]{36})"/.exec(chunk.toString('latin1'))?.[1] ?? '';
-      if (!reading) socket.pause();
+      state.seen += chunk.toString('latin1');
+      state.conversationId = /"conversationId":"([0-9a-f-]{36})"/.exec(state.seen)?.[1] ?? null;
+      if (state.conversationId !== null && !reading) socket.pause();
     }
   });
   return { state, resume: () => socket.resume(), destroy: () => socket.destroy() };
