@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,search,databases,hostile-bodies] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,search,databases,hostile-bodies,stalled-streams] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
@@ -29,7 +29,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,search,databases,hostile-bodies, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,search,databases,hostile-bodies,stalled-streams, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -131,6 +131,11 @@ try {
     const { hostileBodies } = await import('./sections/hostile-bodies.mjs');
     results.hostileBodies = await hostileBodies({ rounds: quick ? 1 : 3, script: process.env.BENCH_SERVER_SCRIPT });
     log(JSON.stringify(results.hostileBodies, null, 2));
+  }
+  if (only?.includes('stalled-streams')) {
+    log('\n[extra] Streamed replies to clients that stop reading (10 clients)');
+    const { stalledStreams } = await import('./sections/stalled-streams.mjs');
+    results.stalledStreams = await stalledStreams({ clients: 10, replyMiB: quick ? 5 : 20 }, log);
   }
   if (only?.includes('databases')) {
     log('\n[extra] Chat turns over HTTP: SQLite vs PostgreSQL (BENCH_DATABASE_URL)');

@@ -117,6 +117,15 @@ describe('loadConfig', () => {
     }
   });
 
+  it('bounds server-sent event streams: 1 MiB held back, dropped after 30 s stalled, 8 open per actor', () => {
+    expect(loadConfig({})).toMatchObject({ sseMaxBufferBytes: 1024 * 1024, sseStallMs: 30_000, maxStreamsPerActor: 8 });
+    const set = loadConfig({ SSE_MAX_BUFFER_BYTES: '65536', SSE_STALL_MS: '500', MAX_STREAMS_PER_ACTOR: '0' });
+    expect(set).toMatchObject({ sseMaxBufferBytes: 65_536, sseStallMs: 500, maxStreamsPerActor: 0 });
+    expect(() => loadConfig({ SSE_MAX_BUFFER_BYTES: '1000' })).toThrow(/SSE_MAX_BUFFER_BYTES must be an integer from 16384/);
+    expect(() => loadConfig({ SSE_STALL_MS: '0' })).toThrow(/SSE_STALL_MS/);
+    expect(() => loadConfig({ MAX_STREAMS_PER_ACTOR: 'many' })).toThrow(/MAX_STREAMS_PER_ACTOR/);
+  });
+
   it('keeps conversations forever unless RETENTION_DAYS is set to a whole number of days', () => {
     expect(loadConfig({}).retentionDays).toBeNull();
     expect(loadConfig({ RETENTION_DAYS: '  ' }).retentionDays).toBeNull();

@@ -53,6 +53,12 @@ export interface AppConfig {
   readonly replyLeaseMs: number;
   /** How often a streaming reply's text is saved (what followers on other instances see). */
   readonly streamFlushMs: number;
+  /** Reply text a server-sent event stream may hold back for a client that is not reading; past it the stream is dropped. */
+  readonly sseMaxBufferBytes: number;
+  /** A server-sent event stream whose client reads nothing for this long is dropped. */
+  readonly sseStallMs: number;
+  /** Server-sent event streams one actor may have open at once, in this process; 0: no limit. */
+  readonly maxStreamsPerActor: number;
   /** The Telegram bot; null when TELEGRAM_BOT_TOKEN is unset (the surface is off). */
   readonly telegram: TelegramConfig | null;
   /** Conversations not updated for this many days are deleted in the background; null: kept forever. */
@@ -135,6 +141,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
     replyLeaseMs,
     streamFlushMs,
+    sseMaxBufferBytes: integer(env, 'SSE_MAX_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
+    sseStallMs: integer(env, 'SSE_STALL_MS', 30_000, 100, 3_600_000),
+    maxStreamsPerActor: integer(env, 'MAX_STREAMS_PER_ACTOR', 8, 0, 100_000),
     corsOrigins: parseOrigins(text(env, 'CORS_ORIGINS')),
     allowedHosts: parseAllowedHosts(text(env, 'ALLOWED_HOSTS')),
     // On a public address the API is rate limited unless told otherwise.

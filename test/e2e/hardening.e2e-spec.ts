@@ -1,21 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
+import { CapturingLogger } from '../support/capturing-logger.js';
 import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
-
-/** Keeps every log line the app writes. */
-class CapturingLogger implements LoggerService {
-  readonly lines: string[] = [];
-  log(message: unknown, ...rest: unknown[]) {
-    this.lines.push([message, ...rest].map(String).join(' '));
-  }
-  error(message: unknown, ...rest: unknown[]) {
-    this.log(message, ...rest);
-  }
-  warn(message: unknown, ...rest: unknown[]) {
-    this.log(message, ...rest);
-  }
-  debug() {}
-  verbose() {}
-}
 
 describe('hardening: headers, CORS, rate limit, quotas, request logs', () => {
   let tmp: ReturnType<typeof tempDir>;

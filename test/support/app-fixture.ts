@@ -1,3 +1,4 @@
+import type { LoggerService } from '@nestjs/common';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { startTestApp, tempDir, type TestApp } from './test-app.js';
 
@@ -13,14 +14,14 @@ export interface AppFixture {
  * app talking to both, started once for the suite and torn down after it. Call it inside a
  * `describe`; the fields are filled in by `beforeAll`.
  */
-export function useAppWithFakeModel(env: Record<string, string> = {}): AppFixture {
+export function useAppWithFakeModel(env: Record<string, string> = {}, options: { logger?: LoggerService } = {}): AppFixture {
   const fixture = {} as { fake: FakeOpenAiServer; app: TestApp; dir: string; remove: () => void };
   beforeAll(async () => {
     fixture.fake = await FakeOpenAiServer.start();
     const tmp = tempDir();
     fixture.dir = tmp.dir;
     fixture.remove = tmp.remove;
-    fixture.app = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fixture.fake.url, env });
+    fixture.app = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fixture.fake.url, env, logger: options.logger });
   });
   afterAll(async () => {
     await fixture.app?.close();

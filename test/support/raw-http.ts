@@ -1,5 +1,5 @@
-import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
+import { Agent, request } from 'node:http';
 
 /** One request exactly as it goes on the wire: no encoding, no default headers but Host and Content-Length. */
 export interface RawRequest {
@@ -128,4 +128,71 @@ export function sendHeadOnly(baseUrl: string, head: string, options: { offerByte
     socket.on('close', finish);
     socket.write(head);
   });
+}
+
+/** A client that sent its request and then stopped reading: the server's writes back up. */
+export interface StalledClient {
+  /** The first bytes of the answer (status line and headers, maybe more); the socket is paused once they arrive. */
+  readonly head: Promise<string>;
+  /**
+   * Reads on: resolves once the connection ends with everything the server sent (`text`), the
+   * body of a chunked answer decoded (`body`), and whether that answer was ended properly.
+   */
+  resume(): Promise<{ text: string; body: string; chunkedEnd: boolean }>;
+  destroy(): void;
+}
+
+/**
+ * Sends `req` over a raw TCP socket and stops reading after the first bytes of the answer, like
+ * a client whose network or event loop is stuck. The kernel buffers fill, then the server's.
+ */
+export function stalledRequest(baseUrl: string, req: RawRequest): StalledClient {
+  const url = new URL(baseUrl);
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  const body = req.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
+  const headers = { Host: url.host, ...req.headers, 'Content-Length': String(body.length) };
+  socket.write(`${req.method} ${req.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+  socket.write(body);
+  const chunks: Buffer[] = [];
+  const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.on('error', () => undefined);
+  let answered: (head: string) => void;
+  const head = new Promise<string>((resolve, reject) => {
+    answered = resolve;
+    socket.once('close', () => reject(new Error('the connection closed before any answer')));
+  });
+  head.catch(() => undefined);
+  socket.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    if (chunks.length > 1) return;
+    socket.pause();
+    answered(chunk.toString('latin1'));
+  });
+  return {
+    head,
+    async resume() {
+      socket.resume();
+      await ended;
+      const raw = Buffer.concat(chunks);
+      const text = raw.toString('utf8');
+      // A chunked answer that was ended properly, rather than cut, finishes with an empty chunk.
+      return { text, body: dechunk(raw), chunkedEnd: text.endsWith('\r\n0\r\n\r\n') };
+    },
+    destroy: () => socket.destroy(),
+  };
+}
+
+/** The body of a raw chunked HTTP answer, as far as it arrived whole. */
+function dechunk(raw: Buffer): string {
+  let at = raw.indexOf('\r\n\r\n') + 4;
+  const parts: Buffer[] = [];
+  for (;;) {
+    const lineEnd = raw.indexOf('\r\n', at);
+    if (lineEnd < 0) break;
+    const size = parseInt(raw.subarray(at, lineEnd).toString('latin1'), 16);
+    if (!(size > 0) || lineEnd + 2 + size > raw.length) break;
+    parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(parts).toString('utf8');
 }

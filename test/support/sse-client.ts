@@ -56,15 +56,9 @@ export async function openEventStream(url: string, init: { method?: string; head
       buffer += decoder.decode(chunk.value, { stream: true });
       let boundary: number;
       while ((boundary = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, boundary);
+        const event = parseBlock(buffer.slice(0, boundary));
         buffer = buffer.slice(boundary + 2);
-        let event = 'message';
-        const data: string[] = [];
-        for (const line of block.split('\n')) {
-          if (line.startsWith('event: ')) event = line.slice(7);
-          else if (line.startsWith('data: ')) data.push(line.slice(6));
-        }
-        if (data.length) pending.push({ event, data: JSON.parse(data.join('\n')) });
+        if (event) pending.push(event);
       }
     }
   };
@@ -82,6 +76,23 @@ export async function openEventStream(url: string, init: { method?: string; head
     },
     abort: () => controller.abort(),
   };
+}
+
+/** One event block (the lines before a blank line); null for a comment or keep-alive. */
+function parseBlock(block: string): SseEvent | null {
+  let event = 'message';
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    if (line.startsWith('event: ')) event = line.slice(7);
+    else if (line.startsWith('data: ')) data.push(line.slice(6));
+  }
+  return data.length ? { event, data: JSON.parse(data.join('\n')) } : null;
+}
+
+/** The complete events of a text/event-stream body (an unfinished last block is left out). */
+export function parseEvents(body: string): SseEvent[] {
+  const blocks = body.split('\n\n').slice(0, -1);
+  return blocks.map(parseBlock).filter((e): e is SseEvent => e !== null);
 }
 
 /** The text of all `delta` events, joined. */

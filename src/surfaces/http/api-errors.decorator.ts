@@ -10,6 +10,7 @@ const DESCRIPTIONS: Record<number, string> = {
   409: 'A reply is still being generated in this conversation, or there is nothing to regenerate',
   413: 'Request body larger than the limit',
   422: 'The Idempotency-Key was already used with a different request',
+  429: 'Too many requests (RATE_LIMIT_PER_MINUTE), or too many open streams (MAX_STREAMS_PER_ACTOR); see Retry-After',
   502: 'The model failed; the user message is stored',
   503: 'The database is unreachable',
   504: 'The model did not answer in time; the user message is stored',

@@ -18,11 +18,12 @@ import { HttpErrorFilter } from './errors/http-error.filter.js';
 import { HttpDrain } from './http-drain.js';
 import { IdempotentChat } from './idempotency/idempotent-chat.js';
 import { IdempotencyModule } from '../../idempotency/idempotency.module.js';
+import { StreamSlots } from './sse/stream-slots.js';
 
 /** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
 @Module({
   imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule],
   controllers: [ChatController, PortabilityController, ConversationsController, ConversationStateController, MessagesController, AgentsController, UsageController, MeController, HealthController],
-  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, HttpDrain, IdempotentChat],
+  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, HttpDrain, IdempotentChat, StreamSlots],
 })
 export class HttpSurfaceModule {}

@@ -1,9 +1,10 @@
-import { Body, Controller, HttpCode, HttpStatus, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, HttpStatus, Inject, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { toChatRequest, toChatResponse } from '../dto/chat-result.mapper.js';
 import { ChatRequestDto, ChatResponseDto } from '../dto/chat.dto.js';
@@ -11,6 +12,7 @@ import { ChatErrorDto } from '../dto/error.dto.js';
 import { ApiIdempotencyKey, IdempotencyKeyHeader } from '../idempotency/idempotency-key.header.js';
 import { IdempotentChat } from '../idempotency/idempotent-chat.js';
 import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
+import { CountedStream } from '../sse/stream-slots.js';
 import { streamTurn } from '../sse/stream-turn.js';
 
 @ApiTags('chat')
@@ -20,6 +22,7 @@ export class ChatController {
   constructor(
     private readonly chat: ChatService,
     private readonly idempotent: IdempotentChat,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post()
@@ -59,6 +62,7 @@ export class ChatController {
   })
   @ApiIdempotencyKey()
   @ApiEventStream(TURN_EVENTS)
+  @CountedStream()
   @ApiErrors([400, 401, 403, 404, 413, 422])
   @ApiErrors([409], ChatErrorDto)
   async stream(
@@ -69,6 +73,6 @@ export class ChatController {
   ): Promise<void> {
     const request = toChatRequest(body);
     if (idempotencyKey) return this.idempotent.stream(actor, idempotencyKey, request, res);
-    await streamTurn(res, (events) => this.chat.stream(actor, request, events));
+    await streamTurn(res, this.config, (events) => this.chat.stream(actor, request, events));
   }
 }

@@ -5,6 +5,7 @@ import {
   Get,
   HttpCode,
   HttpStatus,
+  Inject,
   NotFoundException,
   BadRequestException,
   Patch,
@@ -21,6 +22,7 @@ import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { ConversationOwnerGuard } from '../conversation-owner.guard.js';
@@ -48,6 +50,7 @@ import { TOKENS_PER_MESSAGE } from '../../../context/token-counter.js';
 import { MAIN_THREAD } from '../../../conversations/thread.entity.js';
 import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
+import { CountedStream } from '../sse/stream-slots.js';
 import { streamTurn } from '../sse/stream-turn.js';
 
 @ApiTags('conversations')
@@ -59,6 +62,7 @@ export class ConversationsController {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly chat: ChatService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -202,6 +206,7 @@ export class ConversationsController {
   @Post(':id/regenerate/stream')
   @ApiOperation({ operationId: 'regenerateReplyStream', summary: 'Regenerate, streaming the new answer', description: TURN_EVENTS })
   @ApiEventStream(TURN_EVENTS)
+  @CountedStream()
   @ApiErrors([400, 401, 404])
   @ApiErrors([409], ChatErrorDto)
   async regenerateStream(
@@ -210,6 +215,6 @@ export class ConversationsController {
     @Body() body: RegenerateRequestDto,
     @Res() res: Response,
   ): Promise<void> {
-    await streamTurn(res, (events) => this.chat.regenerateStream(actor, id, body, events));
+    await streamTurn(res, this.config, (events) => this.chat.regenerateStream(actor, id, body, events));
   }
 }

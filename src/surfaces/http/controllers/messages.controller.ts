@@ -1,9 +1,10 @@
-import { Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Inject, Param, ParseUUIDPipe, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { TurnsService } from '../../../conversations/turns.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { ConversationOwnerGuard } from '../conversation-owner.guard.js';
@@ -11,6 +12,7 @@ import { MessageDto, toMessageDto } from '../dto/conversation.dto.js';
 import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 import { EventStream } from '../sse/event-stream.js';
 import { ApiEventStream } from '../sse/sse-docs.js';
+import { CountedStream } from '../sse/stream-slots.js';
 import { sendOutcome } from '../sse/stream-turn.js';
 
 /** One message of a conversation: follow it as it is generated, or stop it. */
@@ -23,6 +25,7 @@ export class MessagesController {
   constructor(
     private readonly chat: ChatService,
     private readonly turns: TurnsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('stream')
@@ -34,6 +37,7 @@ export class MessagesController {
       'or `error` {statusCode, message, messageId, partial}. A finished message is sent at once.',
   })
   @ApiEventStream('Server-sent events: `delta` {text}…, then `done` or `error`.', 'follow')
+  @CountedStream()
   @ApiErrors([400, 401, 404])
   async follow(
     @CurrentActor() actor: Actor,
@@ -43,9 +47,9 @@ export class MessagesController {
   ): Promise<void> {
     // Unknown or foreign ids answer a JSON 404 before the stream opens.
     await this.turns.readMessage(actor, id, messageId);
-    const sse = new EventStream(res);
+    const sse = new EventStream(res, this.config);
     try {
-      const message = await this.chat.follow(actor, id, messageId, (text) => sse.send('delta', { text }), sse.clientGone);
+      const message = await this.chat.follow(actor, id, messageId, (text) => sse.delta(text), sse.clientGone);
       if (message.status !== 'streaming') {
         sendOutcome(sse, message.id, {
           status: message.status,

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.errors.js';
 import { ChatService, cutReason, type ChatRequest } from '../../../chat/chat.service.js';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { TurnsService, type StartedTurn } from '../../../conversations/turns.service.js';
 import { IdempotencyKeyInProgressError } from '../../../idempotency/idempotency.errors.js';
 import { IdempotencyService, type Claim } from '../../../idempotency/idempotency.service.js';
@@ -37,6 +38,7 @@ export class IdempotentChat {
     private readonly keys: IdempotencyService,
     private readonly chat: ChatService,
     private readonly turns: TurnsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async send(actor: Actor, key: string, request: ChatRequest): Promise<StoredAnswer> {
@@ -58,14 +60,14 @@ export class IdempotentChat {
   async stream(actor: Actor, key: string, request: ChatRequest, res: Response): Promise<void> {
     // A running duplicate that has not yet named its reply is waited for; once named, it is followed.
     const claim = await this.claimOrWait(actor, key, hashOf('chatStream', request), (c) => c.kind === 'running' && !c.messageId);
-    if (claim.kind === 'done') return replayAsEvents(res, claim.status, claim.body ?? {});
+    if (claim.kind === 'done') return replayAsEvents(new EventStream(res, this.config), claim.status, claim.body ?? {});
     if (claim.kind === 'running') {
       if (!claim.messageId || !claim.conversationId) throw new IdempotencyKeyInProgressError();
       return this.followAsEvents(actor, res, claim.conversationId, claim.messageId);
     }
     let ids = { conversationId: '', userMessageId: '', messageId: '', title: '', created: false };
     try {
-      await streamTurn(res, async (events) => {
+      await streamTurn(res, this.config, async (events) => {
         const outcome = await this.chat.stream(actor, request, {
           started: (turn) => {
             ids = { conversationId: turn.conversation.id, userMessageId: turn.question.id, messageId: turn.reply.id, title: turn.conversation.title, created: turn.created };
@@ -107,10 +109,10 @@ export class IdempotentChat {
   private async followAsEvents(actor: Actor, res: Response, conversationId: string, messageId: string): Promise<void> {
     // Ownership and existence first, so a refusal is a JSON answer, not an event.
     await this.turns.readMessage(actor, conversationId, messageId);
-    const sse = new EventStream(res);
+    const sse = new EventStream(res, this.config);
     try {
       sse.send('conversation', { conversationId, messageId, replayed: true });
-      const message = await this.chat.follow(actor, conversationId, messageId, (text) => sse.send('delta', { text }), sse.clientGone);
+      const message = await this.chat.follow(actor, conversationId, messageId, (text) => sse.delta(text), sse.clientGone);
       if (message.status === 'failed') {
         sse.send('error', { statusCode: message.errorStatus ?? 502, message: message.errorMessage ?? 'The model failed', messageId, partial: message.content });
       } else if (message.status !== 'streaming') {
@@ -132,12 +134,11 @@ function hashOf(route: string, request: ChatRequest): string {
 }
 
 /** A finished streaming answer, sent again as events: the whole reply in one delta. */
-function replayAsEvents(res: Response, status: number, body: Record<string, unknown>): void {
-  const sse = new EventStream(res);
+function replayAsEvents(sse: EventStream, status: number, body: Record<string, unknown>): void {
   const { conversationId, userMessageId, messageId, title, created } = body;
   sse.send('conversation', { conversationId, userMessageId, messageId, title, created, replayed: true });
   if (status === 200) {
-    if (body.reply) sse.send('delta', { text: body.reply });
+    if (typeof body.reply === 'string') sse.delta(body.reply);
     sse.send('done', { messageId, reply: body.reply, status: body.status, reason: body.reason ?? null, model: body.model, usage: body.usage });
   } else {
     sse.send('error', { statusCode: status, message: body.message, messageId, partial: body.partial ?? '' });

@@ -1,16 +1,50 @@
+import { Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import type { AppConfig } from '../../../config/app-config.js';
+import { HeldText, splitPoint } from './held-text.js';
+
+/** How much a stream may hold back for a client that is not reading (SSE_MAX_BUFFER_BYTES, SSE_STALL_MS). */
+export type StreamLimits = Pick<AppConfig, 'sseMaxBufferBytes' | 'sseStallMs'>;
+
+/** A large event (a `done` repeating a long reply) is written in slices of this many characters, so progress shows. */
+const SLICE_CHARS = 64 * 1024;
+
+type Queued =
+  | { readonly kind: 'text'; readonly held: HeldText }
+  // Kept as data until its turn, so a held-back `done` costs no second copy of the reply meanwhile.
+  | { readonly kind: 'event'; readonly event: string; readonly data: unknown; wire?: string; at: number };
+
+const logger = new Logger('EventStream');
 
 /**
  * A `text/event-stream` answer. Writing after the client has gone is a no-op, so a producer
  * never has to care whether anyone is still listening.
+ *
+ * Backpressure: once the socket's buffer is full (`write()` returns false), nothing more is
+ * written until it drains; deltas that come meanwhile are held back in order and sent on drain,
+ * joined into larger `delta` events. A client that falls more than `sseMaxBufferBytes` of text
+ * behind, or takes nothing for `sseStallMs`, is dropped: the connection is cut (no `done`), so
+ * the client sees either the whole reply in order or a broken stream it can follow again. Only
+ * the connection ends: the reply goes on being generated and stored.
  */
 export class EventStream {
   private closed = false;
+  private ending = false;
+  private blocked = false;
+  private readonly queue: Queued[] = [];
+  /** Held-back text that came while the client was behind: what SSE_MAX_BUFFER_BYTES bounds. */
+  private behindBytes = 0;
+  /** Held-back text of a delta handed over while the client was keeping up (the follow route's first delta, say). */
+  private acceptedBytes = 0;
+  private stall?: NodeJS.Timeout;
   private readonly keepAlive: NodeJS.Timeout;
-  /** Aborts when the client goes away. */
+  /** Aborts when the client goes away (or is dropped). */
   readonly clientGone: AbortSignal;
 
-  constructor(private readonly res: Response) {
+  constructor(
+    private readonly res: Response,
+    private readonly limits: StreamLimits,
+  ) {
     const gone = new AbortController();
     this.clientGone = gone.signal;
     res.status(200);
@@ -24,24 +58,116 @@ export class EventStream {
     res.flushHeaders();
     res.on('close', () => {
       this.closed = true;
+      this.release();
       gone.abort();
     });
+    res.on('drain', () => {
+      this.blocked = false;
+      clearTimeout(this.stall);
+      this.stall = undefined;
+      this.flush();
+    });
     // Idle connections get cut by proxies; a comment line keeps them open.
-    this.keepAlive = setInterval(() => this.write(': keep-alive\n\n'), 15_000);
+    this.keepAlive = setInterval(() => {
+      if (!this.blocked && this.queue.length === 0) this.write(': keep-alive\n\n');
+    }, 15_000);
     this.keepAlive.unref();
   }
 
-  send(event: string, data: unknown): void {
-    this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  /** A piece of the reply; pieces held back for a slow client are joined, never lost or reordered. */
+  delta(text: string): void {
+    if (this.closed || this.ending || !text) return;
+    const keepingUp = !this.blocked && this.queue.length === 0;
+    const last = this.queue.at(-1);
+    if (last?.kind === 'text') last.held.push(text);
+    else this.queue.push({ kind: 'text', held: new HeldText(text) });
+    if (keepingUp) this.acceptedBytes += Buffer.byteLength(text);
+    else this.behindBytes += Buffer.byteLength(text);
+    if (this.behindBytes > this.limits.sseMaxBufferBytes) {
+      return this.drop(`fell more than SSE_MAX_BUFFER_BYTES (${this.limits.sseMaxBufferBytes}) behind`);
+    }
+    this.flush();
   }
 
+  send(event: string, data: unknown): void {
+    if (this.closed || this.ending) return;
+    this.queue.push({ kind: 'event', event, data, at: 0 });
+    this.flush();
+  }
+
+  /** Ends the answer once everything held back has been written. */
   end(): void {
     clearInterval(this.keepAlive);
-    if (!this.closed) this.res.end();
-    this.closed = true;
+    if (this.closed || this.ending) return;
+    this.ending = true;
+    this.flush();
+  }
+
+  /** Writes what is queued, in order, until the socket's buffer is full. */
+  private flush(): void {
+    while (!this.closed && !this.blocked && this.queue.length > 0) {
+      const next = this.queue[0];
+      if (next.kind === 'text') {
+        const frame = next.held.take();
+        if (next.held.empty) this.queue.shift();
+        this.sent(Buffer.byteLength(frame));
+        this.write(wire('delta', { text: frame }));
+      } else {
+        next.wire ??= wire(next.event, next.data);
+        const end = splitPoint(next.wire, next.at + SLICE_CHARS);
+        const slice = next.wire.slice(next.at, end);
+        next.at = end;
+        if (end >= next.wire.length) this.queue.shift();
+        this.write(slice);
+      }
+    }
+    // Ended once all is handed to the socket; the stall timer still watches the last bytes.
+    if (this.ending && !this.closed && this.queue.length === 0 && !this.res.writableEnded) this.res.end();
+  }
+
+  /** Held-back text now written: counted off what was handed over first, as it was queued first. */
+  private sent(bytes: number): void {
+    const accepted = Math.min(bytes, this.acceptedBytes);
+    this.acceptedBytes -= accepted;
+    this.behindBytes -= bytes - accepted;
   }
 
   private write(chunk: string): void {
-    if (!this.closed) this.res.write(chunk);
+    if (this.closed || this.res.write(chunk)) return;
+    this.blocked = true;
+    this.watchStall();
   }
+
+  /** Drops the stream if its client takes nothing for SSE_STALL_MS; each write it takes (or a drain) counts. */
+  private watchStall(): void {
+    if (this.stall) return;
+    let waiting = this.res.writableLength;
+    const check = () => {
+      const now = this.res.writableLength;
+      if (now >= waiting) return this.drop(`stalled for SSE_STALL_MS (${this.limits.sseStallMs} ms)`);
+      waiting = now;
+      this.stall = setTimeout(check, this.limits.sseStallMs).unref();
+    };
+    this.stall = setTimeout(check, this.limits.sseStallMs).unref();
+  }
+
+  private drop(why: string): void {
+    if (this.closed) return;
+    logger.warn(`Dropped a server-sent event stream whose client ${why}; the reply goes on, the client can follow it again`);
+    this.closed = true;
+    this.release();
+    this.res.destroy();
+  }
+
+  private release(): void {
+    clearTimeout(this.stall);
+    clearInterval(this.keepAlive);
+    this.queue.length = 0;
+    this.behindBytes = 0;
+    this.acceptedBytes = 0;
+  }
+}
+
+function wire(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }

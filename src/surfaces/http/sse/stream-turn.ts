@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { cutReason, type TurnEvents } from '../../../chat/chat.service.js';
 import type { ReplyOutcome } from '../../../conversations/turns.service.js';
 import { httpErrorOf } from '../errors/http-error.filter.js';
-import { EventStream } from './event-stream.js';
+import { EventStream, type StreamLimits } from './event-stream.js';
 
 const logger = new Logger('StreamTurn');
 
@@ -13,7 +13,7 @@ const logger = new Logger('StreamTurn');
  * Anything thrown before the stream opens (validation, ownership, busy) propagates, so the
  * client gets an ordinary JSON error answer.
  */
-export async function streamTurn(res: Response, run: (events: TurnEvents) => Promise<ReplyOutcome>): Promise<void> {
+export async function streamTurn(res: Response, limits: StreamLimits, run: (events: TurnEvents) => Promise<ReplyOutcome>): Promise<void> {
   let sse: EventStream | undefined;
   let messageId = '';
   let text = '';
@@ -21,7 +21,7 @@ export async function streamTurn(res: Response, run: (events: TurnEvents) => Pro
     const outcome = await run({
       started: (turn) => {
         messageId = turn.reply.id;
-        sse = new EventStream(res);
+        sse = new EventStream(res, limits);
         sse.send('conversation', {
           conversationId: turn.conversation.id,
           userMessageId: turn.question.id,
@@ -34,7 +34,7 @@ export async function streamTurn(res: Response, run: (events: TurnEvents) => Pro
       },
       delta: (piece) => {
         text += piece;
-        sse?.send('delta', { text: piece });
+        sse?.delta(piece);
       },
     });
     sendOutcome(sse!, messageId, outcome);
