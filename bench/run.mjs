@@ -135,7 +135,7 @@ try {
   if (only?.includes('stalled-streams')) {
     log('\n[extra] Streamed replies to clients that stop reading (10 clients)');
     const { stalledStreams } = await import('./sections/stalled-streams.mjs');
-    results.stalledStreams = await stalledStreams({ clients: 10, replyMiB: quick ? 5 : 20 }, log);
+    results.stalledStreams = await stalledStreams({ clients: 10, replyMiB: quick ? 3 : 6 }, log);
   }
   if (only?.includes('databases')) {
     log('\n[extra] Chat turns over HTTP: SQLite vs PostgreSQL (BENCH_DATABASE_URL)');

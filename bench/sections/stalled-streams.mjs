@@ -10,11 +10,19 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DIST_MAIN, HOST, memoryOf, request, sleep, startServer, tempDir } from '../lib/common.mjs';
 
-/** A model that streams `replyMiB` MiB of text per request, in 16 KiB pieces, honouring backpressure. */
+/** The longest reply the service may store (the ceiling of MAX_REPLY_CHARS). */
+const REPLY_CHARS = 1_000_000;
+
+/**
+ * A model that streams about `replyMiB` MiB of server-sent events per request, in pieces of 16 K
+ * characters, honouring backpressure. A reply is at most MAX_REPLY_CHARS (1,000,000 here), so the
+ * text is a control character, which each event carries JSON-escaped in 6 bytes: 1,000,000
+ * characters are about 6 MiB of events.
+ */
 async function startFakeModel(replyMiB) {
-  const piece = 'lorem ipsum '.repeat(2000).slice(0, 16 * 1024);
-  const pieces = Math.round((replyMiB * 1024 * 1024) / piece.length);
-  const model = { finished: 0 };
+  const piece = '\u0007'.repeat(16 * 1024);
+  const pieces = Math.min(Math.floor(REPLY_CHARS / piece.length), Math.round((replyMiB * 1024 * 1024) / (6 * piece.length)));
+  const model = { finished: 0, replyChars: pieces * piece.length };
   const server = http.createServer(async (req, res) => {
     for await (const _ of req);
     res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -68,6 +76,7 @@ export async function stalledStreams({ clients = 10, replyMiB = 20, script = DIS
       STREAM_FLUSH_MS: '1000',
       // All clients are the single user here; the point is the buffers, not the per-actor cap.
       MAX_STREAMS_PER_ACTOR: '0',
+      MAX_REPLY_CHARS: String(REPLY_CHARS),
       ...env,
     },
   });
@@ -99,7 +108,7 @@ export async function stalledStreams({ clients = 10, replyMiB = 20, script = DIS
           await sleep(1000);
           continue;
         }
-        if (reply?.status === 'complete' && reply.content.length === Math.round((replyMiB * 1024 * 1024) / (16 * 1024)) * 16 * 1024) complete += 1;
+        if (reply?.status === 'complete' && reply.content.length === model.replyChars) complete += 1;
         else notWhole.push({ status: reply?.status, error: reply?.errorMessage ?? reply?.error ?? null, chars: reply?.content?.length });
         break;
       }
