@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnModuleInit, Inject } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { countTokensBounded } from './bounded-count.js';
 
 type EncodingName = 'o200k_base' | 'cl100k_base';
 type Encoder = { countTokens(text: string): number };
@@ -48,10 +49,9 @@ export class TokenCounter implements OnModuleInit {
     await this.load(this.fallback);
   }
 
-  /** Tokens of a text for `model`. */
+  /** Tokens of a text for `model`, in time linear in its length (countTokensBounded). */
   count(text: string, model: string): number {
-    const encoding = this.encoderFor(model);
-    return encoding.countTokens(text);
+    return countTokensBounded(this.encoderFor(model), text);
   }
 
   /** Like count, remembering the answer for texts that come back every turn. */
