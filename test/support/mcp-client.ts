@@ -1,0 +1,22 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** The official MCP client, connected to the app's /mcp with a bearer key (none: no header). */
+export async function connectMcp(baseUrl: string, key?: string): Promise<Client> {
+  const client = new Client({ name: 'chat-memory-tests', version: '1.0.0' });
+  const headers: Record<string, string> = key === undefined ? {} : { Authorization: `Bearer ${key}` };
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers } }));
+  return client;
+}
+
+/** Calls a tool and returns its result typed as a plain tool result. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** The text of a tool result (its first text block). */
+export function textOf(result: CallToolResult): string {
+  const block = result.content.find((c) => c.type === 'text');
+  return block && block.type === 'text' ? block.text : '';
+}
