@@ -93,6 +93,15 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
     expect(seen[0]).toMatchObject({ role: 'assistant', content: 'reply to: turn 5 of the walrus plan' });
   });
 
+  it('writes nothing: reading through the tools leaves the conversations as they were', async () => {
+    const snapshot = async () => (await fixture.app.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body;
+    const before = await snapshot();
+    await callTool(alice, 'get_conversation', { id: long });
+    await callTool(alice, 'search_conversations', { query: 'zebra' });
+    await callTool(alice, 'recent_conversations');
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('cuts a long message with a note saying how much is left and where to read it', async () => {
     const result = await callTool(alice, 'get_conversation', { id: long });
     const { messages } = result.structuredContent as { messages: Array<{ role: string; content: string; cutCharacters: number }> };
