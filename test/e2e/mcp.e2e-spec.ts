@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { useAppWithFakeModel } from '../support/app-fixture.js';
-import { callTool, connectMcp, textOf } from '../support/mcp-client.js';
+import { callTool, connectMcp, roundRobinFetch, textOf } from '../support/mcp-client.js';
 import { sendRaw } from '../support/raw-http.js';
-import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir } from '../support/test-app.js';
+import { ALICE_KEY, auth, BOB_KEY, DIALECT, startTestApp, tempDir } from '../support/test-app.js';
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
@@ -157,6 +157,17 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
     }
   });
 
+  it('answers HTTP mistakes with clear errors: a body that is not JSON, an Accept without event streams, malformed JSON', async () => {
+    const headers = { ...auth(ALICE_KEY), ...MCP_HEADERS };
+    const wrongType = await sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...headers, 'Content-Type': 'text/plain' }, body: INITIALIZE });
+    expect(wrongType.status).toBe(415);
+    const wrongAccept = await sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...headers, Accept: 'application/json' }, body: INITIALIZE });
+    expect(wrongAccept.status).toBe(406);
+    const malformed = await sendRaw(base, { method: 'POST', path: '/mcp', headers, body: '{"jsonrpc":' });
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.text)).toMatchObject({ statusCode: 400 });
+  });
+
   it('is not part of the REST OpenAPI document', async () => {
     const spec = (await fixture.app.http().get('/api/docs-json').expect(200)).body as { paths: Record<string, unknown> };
     expect(Object.keys(spec.paths).filter((p) => p.startsWith('/mcp'))).toEqual([]);
@@ -205,6 +216,34 @@ describe('MCP server limits and single-user mode', () => {
       expect(JSON.parse(res.text)).toMatchObject({ statusCode: 403 });
     } finally {
       await t.close();
+    }
+  });
+});
+
+(DIALECT === 'postgres' ? describe : describe.skip)('MCP server behind several instances', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    tmp = tempDir();
+  });
+  afterAll(() => tmp.remove());
+
+  it('serves one client whose requests alternate between two instances on one database', async () => {
+    const dbPath = `${tmp.dir}/shared`;
+    const a = await startTestApp({ dbPath });
+    const b = await startTestApp({ dbPath });
+    try {
+      const id = (await a.http().post('/api/conversations').set(auth(ALICE_KEY)).send({ title: 'Shared narwhal notes' }).expect(201)).body.id;
+      const balancer = roundRobinFetch([await a.url(), await b.url()]);
+      const client = await connectMcp(await a.url(), ALICE_KEY, { fetch: balancer.fetch });
+      for (let i = 0; i < 4; i++) {
+        const result = await callTool(client, 'get_conversation', { id });
+        expect(result.structuredContent).toMatchObject({ id, title: 'Shared narwhal notes', messages: [], nextBefore: null });
+      }
+      expect(balancer.sent.every((n) => n >= 3)).toBe(true);
+      await client.close();
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 });
