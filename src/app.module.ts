@@ -6,6 +6,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { RateLimitsModule } from './rate-limits/rate-limits.module.js';
 import { RetentionModule } from './retention/retention.module.js';
 import { HttpSurfaceModule } from './surfaces/http/http.module.js';
+import { McpSurfaceModule } from './surfaces/mcp/mcp.module.js';
 import { TelegramSurfaceModule } from './surfaces/telegram/telegram.module.js';
 import { WebSurfaceModule } from './surfaces/web/web.module.js';
 
@@ -22,6 +23,7 @@ export class AppModule {
         ActorAuthModule,
         RetentionModule,
         HttpSurfaceModule,
+        McpSurfaceModule,
         WebSurfaceModule,
         ...(config.telegram ? [TelegramSurfaceModule] : []),
       ],

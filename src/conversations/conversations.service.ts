@@ -155,6 +155,27 @@ export class ConversationsService {
     });
   }
 
+  /** The actor's conversation alone (without messages): a cheap read for surfaces that page messages themselves. */
+  get(actor: Actor, id: string): Promise<Conversation> {
+    return this.db.read((em) => ownedConversation(this.repo, em, actor, id));
+  }
+
+  /**
+   * The actor's most recently updated conversations (archived ones left out), at most `limit`,
+   * updated strictly before `before` and strictly after `after` when given.
+   */
+  recent(actor: Actor, limit: number, window: { before?: Date; after?: Date } = {}): Promise<Conversation[]> {
+    // The smallest id makes the keyset position "strictly before this instant".
+    const start = window.before ? { updatedAt: window.before, id: '00000000-0000-0000-0000-000000000000' } : undefined;
+    return this.db.read(async (em) => {
+      const rows = await this.repo.listByActor(em, actor.id, limit, start);
+      // Newest first: those after `after` are a prefix.
+      const after = window.after;
+      const kept = after ? rows.filter((c) => c.updatedAt.getTime() > after.getTime()) : rows;
+      return this.withTags(em, kept);
+    });
+  }
+
   /** Throws unless the actor owns the conversation; used by surfaces before routing work to it. */
   async assertOwned(actor: Actor, id: string): Promise<void> {
     await this.db.read((em) => ownedConversation(this.repo, em, actor, id));

@@ -12,5 +12,7 @@ export function sendError(response: Response, statusCode: number, message: strin
     response.end();
     return;
   }
+  // RFC 6750: a 401 names the scheme to use (MCP clients read it to know a bearer key is wanted).
+  if (statusCode === 401) response.set('WWW-Authenticate', 'Bearer');
   response.status(statusCode).json(errorBody(statusCode, message, extra));
 }
