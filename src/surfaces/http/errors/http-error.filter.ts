@@ -44,7 +44,7 @@ export function httpErrorOf(error: unknown): HttpError | null {
   if (error instanceof ConversationStateError || error instanceof IdempotencyKeyInProgressError || error instanceof LimitReachedError) {
     return { status: HttpStatus.CONFLICT, message: error.message };
   }
-  if (error instanceof ContextOverBudgetError) return { status: HttpStatus.BAD_REQUEST, message: error.message, extra: { ...error.details } };
+  if (error instanceof ContextOverBudgetError) return { status: HttpStatus.BAD_REQUEST, message: error.message, extra: { code: error.code, ...error.details } };
   if (error instanceof AgentNotFoundError) return { status: HttpStatus.NOT_FOUND, message: error.message };
   if (error instanceof AgentInUseError) return { status: HttpStatus.CONFLICT, message: error.message, extra: { conversations: error.conversations } };
   if (error instanceof IdempotencyKeyReusedError) return { status: HttpStatus.UNPROCESSABLE_ENTITY, message: error.message };
