@@ -15,6 +15,7 @@ import { authenticateBeforeBody } from './hardening/authenticate-before-body.js'
 import { BoundedValidationPipe } from './hardening/bounded-validation-pipe.js';
 import { createJsonBodyCheck } from './hardening/json-body-check.js';
 import { bodyShapeLimits } from './hardening/json-shape.js';
+import { requireJsonBodies } from './hardening/json-content-type.js';
 import { requestLog } from './hardening/request-log.js';
 import { securityHeaders } from './hardening/security-headers.js';
 import { mountOpenApi } from './openapi.js';
@@ -49,6 +50,8 @@ export async function createHttpApp(config: AppConfig, options: { logger?: false
   app.useBodyParser('json', { limit: importLimit, type: isAllowedLargeBody, ...importCheck });
   const check = { verify: createJsonBodyCheck(bodyShapeLimits(config)) };
   app.useBodyParser('json', { limit: config.bodyLimitBytes, type: ['application/json', 'application/merge-patch+json'], ...check });
+  // A body in any other type gets a 415 that says so, not a complaint about missing fields.
+  app.use(requireJsonBodies);
   app.set('x-powered-by', false);
   // Whose X-Forwarded-For is believed (req.ip): nobody's unless TRUST_PROXY names the proxies.
   app.set('trust proxy', config.trustProxy === false || typeof config.trustProxy === 'number' ? config.trustProxy : [...config.trustProxy]);
