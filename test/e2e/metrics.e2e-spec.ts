@@ -81,6 +81,24 @@ describe('GET /metrics (Prometheus)', () => {
     expect((await scrape(app)).get('http_active_streams')).toBe(0);
   });
 
+  it('counts a follower while it follows a reply, and none after', async () => {
+    const app = await start({ STREAM_FLUSH_MS: '30' });
+    let release!: () => void;
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    fake.enqueue({ kind: 'stream', chunks: ['a', 'b'], hold });
+    const base = await app.url();
+    const client = await openEventStream(`${base}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'hi' } });
+    const { conversationId, messageId } = (await client.next())!.data as { conversationId: string; messageId: string };
+    const follower = await openEventStream(`${base}/api/conversations/${conversationId}/messages/${messageId}/stream`, { headers: auth(ALICE_KEY) });
+    expect(follower.status).toBe(200);
+    expect((await scrape(app)).get('chat_active_followers')).toBe(1);
+    expect((await scrape(app)).get('http_active_streams')).toBe(2);
+    release();
+    await client.collect();
+    await follower.collect();
+    expect((await scrape(app)).get('chat_active_followers')).toBe(0);
+  });
+
   it('is public on loopback without METRICS_TOKEN, refused to a forwarded outside caller, and absent from the API document', async () => {
     const app = await start({ TRUST_PROXY: 'loopback' });
     await app.http().get('/metrics').expect(200);
