@@ -917,6 +917,8 @@ function wire() {
   $('message').addEventListener('input', autosize);
   $('stop').addEventListener('click', () => void stop());
   $('new-chat').addEventListener('click', () => {
+    // A new chat starts without the agent picked for the last one.
+    state.newAgentId = '';
     closeDrawer(false);
     navigate('#/');
   });

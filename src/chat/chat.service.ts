@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
 import { sleep } from '../common/sleep.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Message } from '../conversations/message.entity.js';
 import { TurnsService, type ContextPreview, type ReplyOutcome, type StartedTurn } from '../conversations/turns.service.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
+import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { ReplyGenerator, type ModelOptions } from './reply-generator.js';
@@ -82,6 +83,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     private readonly generator: ReplyGenerator,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
   /**
@@ -119,6 +121,15 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
    * the message as it stands if `signal` aborts first.
    */
   async follow(actor: Actor, conversationId: string, messageId: string, onDelta: (text: string) => void, signal?: AbortSignal): Promise<Message> {
+    const done = this.metrics.followerStarted();
+    try {
+      return await this.followFromDatabase(actor, conversationId, messageId, onDelta, signal);
+    } finally {
+      done();
+    }
+  }
+
+  private async followFromDatabase(actor: Actor, conversationId: string, messageId: string, onDelta: (text: string) => void, signal?: AbortSignal): Promise<Message> {
     let sent = '';
     for (;;) {
       const message = await this.turns.readMessage(actor, conversationId, messageId);

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import type { ToolCallRecord } from '../conversations/message.entity.js';
@@ -8,6 +8,7 @@ import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from '.
 import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage } from '../llm/llm.port.js';
 import { TokenCounter } from '../context/token-counter.js';
 import { sleep } from '../common/sleep.js';
+import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
 import { storageErrorOf } from '../database/storage.errors.js';
 import { ReplyNotStoredError } from './chat.errors.js';
 import { ReplyBounds } from './reply-bounds.js';
@@ -53,6 +54,7 @@ export class ReplyGenerator {
     private readonly summarizer: Summarizer,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
   async run(turn: StartedTurn, mode: GenerationMode): Promise<ReplyOutcome> {
@@ -60,6 +62,7 @@ export class ReplyGenerator {
     const progress = new ReplyProgress(this.turns, turn.reply.id, this.config, () => stop.abort());
     const bounds = new ReplyBounds(this.config, () => stop.abort());
     const toolRecords: ToolCallRecord[] = [];
+    const start = performance.now();
     progress.start();
     let outcome: ReplyOutcome;
     try {
@@ -74,6 +77,8 @@ export class ReplyGenerator {
       bounds.end();
       await progress.stop();
     }
+    this.metrics.turnEnded(outcome.status, secondsSince(start));
+    if (outcome.usage) this.metrics.tokens(outcome.usage.promptTokens, outcome.usage.completionTokens);
     try {
       await this.turns.finishReply(turn.conversation.id, turn.reply.id, outcome);
     } catch (error) {
@@ -143,6 +148,8 @@ export class ReplyGenerator {
       signal,
     };
     let usage: Completion['usage'] = null;
+    const start = performance.now();
+    let firstText = true;
     for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
       const request: CompletionRequest = { ...settings, messages, tools: round < MAX_TOOL_ROUNDS ? tools : [] };
       // Text written in an earlier round and text of this one are separate paragraphs.
@@ -152,10 +159,14 @@ export class ReplyGenerator {
         const text = bounds.admit(progress.content.length, (separator + piece).replaceAll('\u0000', ''));
         separator = '';
         if (!text) return;
+        if (firstText) {
+          firstText = false;
+          this.metrics.firstToken(secondsSince(start));
+        }
         progress.append(text);
         mode.onDelta?.(text);
       };
-      const completion = mode.stream ? await this.llm.stream(request, add) : await this.llm.complete(request);
+      const completion = await this.call(request, mode, add);
       if (!mode.stream && completion.content) add(completion.content);
       usage = addUsage(usage, completion.usage);
       if (completion.toolCalls.length === 0 || bounds.reason) return { ...completion, usage };
@@ -173,6 +184,19 @@ export class ReplyGenerator {
     }
     // Offered no tools in the last round, it still asked for some: give up rather than loop.
     throw new ModelUnavailableError(`The model kept calling tools after ${MAX_TOOL_ROUNDS} rounds`);
+  }
+
+  /** One model call, timed for the metrics whether it answers or fails. */
+  private async call(request: CompletionRequest, mode: GenerationMode, add: (piece: string) => void): Promise<Completion> {
+    const start = performance.now();
+    try {
+      const completion = mode.stream ? await this.llm.stream(request, add) : await this.llm.complete(request);
+      this.metrics.modelCall('ok', secondsSince(start));
+      return completion;
+    } catch (error) {
+      this.metrics.modelCall('error', secondsSince(start));
+      throw error;
+    }
   }
 
   private failedOutcome(error: unknown, partial: string, turn: StartedTurn): ReplyOutcome {

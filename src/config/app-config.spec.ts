@@ -153,6 +153,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LLM_MAX_REPLY_MS: 'forever' })).toThrow(/^LLM_MAX_REPLY_MS must be/);
   });
 
+  it('reads LOG_LEVEL (default log) and refuses an unknown one', () => {
+    expect(loadConfig({}).logLevel).toBe('log');
+    expect(loadConfig({ LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+  });
+
+  it('leaves /metrics to loopback callers unless METRICS_TOKEN is set (16+ characters, never echoed)', () => {
+    expect(loadConfig({}).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: ' scrape-token-0123456789 ' }).metricsToken).toBe('scrape-token-0123456789');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).not.toThrow(/short-secret/);
+  });
+
   it('reads imports up to IMPORT_BODY_LIMIT_BYTES (64 MiB unless set, at most 1 GiB)', () => {
     expect(loadConfig({}).importBodyLimitBytes).toBe(64 * 1024 * 1024);
     expect(loadConfig({ IMPORT_BODY_LIMIT_BYTES: '2048' }).importBodyLimitBytes).toBe(2048);

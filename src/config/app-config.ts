@@ -49,6 +49,10 @@ export interface AppConfig {
   readonly maxMessagesPerConversation: number;
   /** `text` for people, `json` (one object per line) for log collectors. */
   readonly logFormat: 'text' | 'json';
+  /** The least severe level written; `debug` also shows Nest's start-up lines (modules, routes). */
+  readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /** Bearer token for GET /metrics; null: /metrics answers loopback callers only. */
+  readonly metricsToken: string | null;
   /** A reply's generator must renew its lease within this; past it the reply is closed as failed. */
   readonly replyLeaseMs: number;
   /** How often a streaming reply's text is saved (what followers on other instances see). */
@@ -153,6 +157,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxConversationsPerActor: integer(env, 'MAX_CONVERSATIONS_PER_ACTOR', 10_000, 0, 100_000_000),
     maxMessagesPerConversation: integer(env, 'MAX_MESSAGES_PER_CONVERSATION', 100_000, 0, 100_000_000),
     logFormat: oneOf(env, 'LOG_FORMAT', ['text', 'json'] as const, 'text'),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
+    metricsToken: parseMetricsToken(text(env, 'METRICS_TOKEN')),
     telegram: parseTelegram(env),
     retentionDays: optionalInteger(env, 'RETENTION_DAYS', 1, 36_500),
   };
@@ -327,6 +333,13 @@ function parseApiKeys(raw: string | undefined): AppConfig['apiKeys'] {
     seenKeys.add(key);
     return { name, keyHash: hashApiKey(key) };
   });
+}
+
+/** A secret of its own (not an API key: a scraper needs no actor); short ones could be guessed. */
+function parseMetricsToken(token: string | undefined): string | null {
+  if (token === undefined) return null;
+  if (token.length < 16 || /\s/.test(token)) throw new ConfigError('METRICS_TOKEN must be at least 16 characters, without spaces');
+  return token;
 }
 
 function text(env: Env, name: string): string | undefined {

@@ -57,7 +57,8 @@ export class ContextAssembler {
       .filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content !== '')
       .map((m) => ({ seq: m.seq, role: m.role as 'user' | 'assistant', content: m.content, tokens: m.tokens ?? this.tokens.count(m.content, model) }));
     const stretch = this.config.summaryMode === 'rolling';
-    return planContext({ budget: this.budgetFor(agent), window: this.config.historyWindow, system, summary, history, newMessage: sources.newMessage, stretch });
+    const budgetSource = agent?.contextTokenBudget != null ? "the agent's contextTokenBudget" : 'CONTEXT_TOKEN_BUDGET';
+    return planContext({ budget: this.budgetFor(agent), budgetSource, window: this.config.historyWindow, system, summary, history, newMessage: sources.newMessage, stretch });
   }
 
   count(text: string, model: string): number {

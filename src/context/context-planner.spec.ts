@@ -79,11 +79,25 @@ describe('planContext', () => {
   it('refuses a message that alone exceeds the budget, with the numbers', () => {
     const call = () => planContext(input({ budget: 50, newMessage: { content: 'x', tokens: 60 } }));
     expect(call).toThrow(ContextOverBudgetError);
-    expect(call).toThrow(`message is 60 tokens (${60 + TOKENS_PER_MESSAGE + TOKENS_PER_REQUEST} with the chat format); the context token budget is 50`);
+    const message = 60 + TOKENS_PER_MESSAGE;
+    const needed = 5 + TOKENS_PER_MESSAGE + message + TOKENS_PER_REQUEST;
+    expect(call).toThrow(
+      `The message needs ${message} tokens (60 of text and ${TOKENS_PER_MESSAGE} of chat format); with the system prompts (${5 + TOKENS_PER_MESSAGE}) and the request (${TOKENS_PER_REQUEST}) the turn needs ${needed}, over the context token budget of 50 (CONTEXT_TOKEN_BUDGET). Shorten the message or raise CONTEXT_TOKEN_BUDGET`,
+    );
+    // The details are the very numbers of the message, and add up.
+    const error = (() => { try { call(); } catch (e) { return e as ContextOverBudgetError; } })()!;
+    expect(error.details).toEqual({ budget: 50, requiredTokens: needed, messageTokens: message, systemTokens: 5 + TOKENS_PER_MESSAGE, requestTokens: TOKENS_PER_REQUEST, budgetSource: 'CONTEXT_TOKEN_BUDGET' });
+  });
+
+  it("names the agent's contextTokenBudget when that is the budget", () => {
+    const call = () => planContext(input({ budget: 50, budgetSource: "the agent's contextTokenBudget", newMessage: { content: 'x', tokens: 60 } }));
+    expect(call).toThrow(/budget of 50 \(the agent's contextTokenBudget\)\. Shorten the message or raise the agent's contextTokenBudget$/);
   });
 
   it('refuses when the system prompts and the message together exceed the budget', () => {
-    expect(() => planContext(input({ budget: 30, system: [{ content: 'long', tokens: 25 }] }))).toThrow(/system prompts \(29 tokens\)/);
+    expect(() => planContext(input({ budget: 30, system: [{ content: 'long', tokens: 25 }], newMessage: { content: 'x', tokens: 5 } }))).toThrow(
+      /with the system prompts \(29\) and the request \(\d+\) the turn needs \d+, over the context token budget of 30 \(CONTEXT_TOKEN_BUDGET\)\. Shorten the message or the system prompts or raise CONTEXT_TOKEN_BUDGET$/,
+    );
   });
 
   it('previews without a new message', () => {

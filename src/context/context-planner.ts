@@ -11,6 +11,8 @@ export interface HistoryItem {
 
 export interface PlanInput {
   readonly budget: number;
+  /** Where the budget comes from, named in the refusal so the reader knows what to raise. Default CONTEXT_TOKEN_BUDGET. */
+  readonly budgetSource?: string;
   /** At most this many history messages, whatever the budget. */
   readonly window: number;
   /** Instructions in order (agent, operator, thread, state); each with its token count. */
@@ -57,7 +59,17 @@ export class ContextOverBudgetError extends Error {
   readonly code = 'context_over_budget';
   constructor(
     message: string,
-    readonly details: { readonly budget: number; readonly messageTokens: number; readonly systemTokens: number },
+    readonly details: {
+      readonly budget: number;
+      /** messageTokens + systemTokens + requestTokens: what the smallest request would take. */
+      readonly requiredTokens: number;
+      /** The new message with its chat format. */
+      readonly messageTokens: number;
+      readonly systemTokens: number;
+      /** The chat format of the request itself. */
+      readonly requestTokens: number;
+      readonly budgetSource: string;
+    },
   ) {
     super(message);
   }
@@ -78,17 +90,16 @@ export const cost = (contentTokens: number) => contentTokens + TOKENS_PER_MESSAG
 export function planContext(input: PlanInput): PlannedContext {
   const systemTokens = input.system.reduce((sum, p) => sum + cost(p.tokens), 0);
   const messageTokens = input.newMessage ? cost(input.newMessage.tokens) : 0;
-  if (input.newMessage && TOKENS_PER_REQUEST + messageTokens > input.budget) {
-    throw new ContextOverBudgetError(
-      `message is ${input.newMessage.tokens} tokens (${TOKENS_PER_REQUEST + messageTokens} with the chat format); the context token budget is ${input.budget}`,
-      { budget: input.budget, messageTokens, systemTokens },
-    );
-  }
   let total = TOKENS_PER_REQUEST + systemTokens + messageTokens;
-  if (total > input.budget) {
+  if (input.newMessage && total > input.budget) {
+    const source = input.budgetSource ?? 'CONTEXT_TOKEN_BUDGET';
+    // The message alone too long, or only together with the system prompts: say which to shorten.
+    const shorten = TOKENS_PER_REQUEST + messageTokens > input.budget ? 'the message' : 'the message or the system prompts';
     throw new ContextOverBudgetError(
-      `the system prompts (${systemTokens} tokens) and the message (${messageTokens}) exceed the context token budget of ${input.budget}`,
-      { budget: input.budget, messageTokens, systemTokens },
+      `The message needs ${messageTokens} tokens (${input.newMessage.tokens} of text and ${TOKENS_PER_MESSAGE} of chat format); ` +
+        `with the system prompts (${systemTokens}) and the request (${TOKENS_PER_REQUEST}) the turn needs ${total}, ` +
+        `over the context token budget of ${input.budget} (${source}). Shorten ${shorten} or raise ${source}`,
+      { budget: input.budget, requiredTokens: total, messageTokens, systemTokens, requestTokens: TOKENS_PER_REQUEST, budgetSource: source },
     );
   }
   const summaryIncluded = input.summary !== null && total + cost(input.summary.tokens) <= input.budget;

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
 import { StorageError, storageErrorOf } from './storage.errors.js';
 
@@ -36,8 +37,16 @@ export class DatabaseService {
   private probe: Promise<void> | null = null;
   private lastProbeAt = 0;
 
-  constructor(private readonly dataSource: DataSource) {
-    this.queue = dataSource.options.type === 'postgres' ? null : new GroupCommitQueue(dataSource, { busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS });
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() private readonly metrics: Metrics = NO_METRICS,
+  ) {
+    this.queue =
+      dataSource.options.type === 'postgres'
+        ? null
+        : new GroupCommitQueue(dataSource, { busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS, onCommit: (seconds) => metrics.committed(seconds) });
+    const queue = this.queue;
+    metrics.watchQueueDepth(() => queue?.depth ?? 0);
   }
 
   /**
@@ -46,7 +55,7 @@ export class DatabaseService {
    */
   async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     try {
-      const result = await (this.queue ? this.queue.transaction(work) : this.dataSource.transaction(work));
+      const result = await (this.queue ? this.queue.transaction(work) : this.timedTransaction(work));
       this.writeFailure = null;
       return result;
     } catch (error) {
@@ -54,6 +63,14 @@ export class DatabaseService {
       if (storage) this.writeFailure = storage;
       throw storage ?? error;
     }
+  }
+
+  /** PostgreSQL: the whole transaction, BEGIN to COMMIT, is what a caller waits for. */
+  private async timedTransaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const start = performance.now();
+    const result = await this.dataSource.transaction(work);
+    this.metrics.committed(secondsSince(start));
+    return result;
   }
 
   /** Runs read-only `work`; it sees only committed data. */

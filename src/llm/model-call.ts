@@ -11,12 +11,16 @@ export class ModelCall {
   private readonly controller = new AbortController();
   private timedOut = false;
   private timer?: NodeJS.Timeout;
+  private readonly baseUrl?: string;
   private readonly onCallerAbort = () => this.controller.abort(this.callerSignal?.reason);
 
   constructor(
     private readonly timeoutMs: number,
     private readonly callerSignal?: AbortSignal,
+    /** The model server's base URL as configured (LLM_BASE_URL), named in errors; credentials are stripped. */
+    baseUrl?: string,
   ) {
+    this.baseUrl = baseUrl === undefined ? undefined : displayUrl(baseUrl);
     if (callerSignal?.aborted) this.onCallerAbort();
     else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
     this.restart();
@@ -44,7 +48,10 @@ export class ModelCall {
     if (this.timedOut || error instanceof APIConnectionTimeoutError) return new ModelTimeoutError(this.timeoutMs);
     if (error instanceof ModelUnavailableError) return error;
     if (error instanceof APIUserAbortError) return new ModelCancelledError();
-    if (error instanceof APIConnectionError) return new ModelUnavailableError('Could not reach the model server');
+    if (error instanceof APIConnectionError) {
+      const where = this.baseUrl ? ` at ${this.baseUrl}` : '';
+      return new ModelUnavailableError(`Could not reach the model server${where} (${connectionCause(error)}); check LLM_BASE_URL and that the server is running`);
+    }
     if (error instanceof APIError && (error.status === 401 || error.status === 403)) {
       // Its text may quote part of our key: say only what the operator must fix.
       return new ModelUnavailableError(`The model server refused our credentials (${error.status}); check LLM_API_KEY`, error.status);
@@ -52,11 +59,43 @@ export class ModelCall {
     if (error instanceof APIError && error.status !== undefined) {
       // The SDK prefixes its message with the status; say it once.
       const detail = brief(error.message.replace(new RegExp(`^${error.status}\\s*`), '')) || 'no details';
+      if (error.status === 404 && this.baseUrl) {
+        // The usual mistake: the address of the server, not of its OpenAI-compatible API.
+        const hint = /\/v1\/?$/.test(this.baseUrl) ? '' : `; LLM_BASE_URL does not end in /v1: most OpenAI-compatible servers want ${this.baseUrl.replace(/\/$/, '')}/v1`;
+        return new ModelUnavailableError(`The model server answered 404 at ${this.baseUrl.replace(/\/$/, '')}/chat/completions: ${detail}${hint}`, error.status);
+      }
       return new ModelUnavailableError(`The model server answered ${error.status}: ${detail}`, error.status);
     }
     // Malformed bodies, broken connections mid-response and the like arrive as plain errors.
     const reason = error instanceof Error ? error.message : String(error);
     return new ModelUnavailableError(`The model call failed: ${brief(reason)}`);
+  }
+}
+
+/** The system's word for why a connection failed (ECONNREFUSED, ENOTFOUND...), found down the chain of causes. */
+function connectionCause(error: Error): string {
+  // Not `instanceof`: fetch's errors may come from another realm (a test's VM context).
+  let current = error as { code?: unknown; cause?: unknown; message?: unknown };
+  let innermost = error.message;
+  for (let depth = 0; depth < 5; depth++) {
+    if (typeof current.code === 'string' && /^[A-Z_]+$/.test(current.code)) return current.code;
+    if (typeof current.message === 'string' && current.message) innermost = current.message;
+    if (typeof current.cause !== 'object' || current.cause === null) break;
+    current = current.cause as typeof current;
+  }
+  return brief(innermost) || 'no details';
+}
+
+/** A URL fit to show: no user name, password or query (where keys sometimes go). */
+function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return '(an unreadable LLM_BASE_URL)';
   }
 }
 

@@ -5,6 +5,9 @@ import { ModelCall } from './model-call.js';
 import type { Completion, CompletionRequest, LlmPort, ToolCall } from './llm.port.js';
 import { ToolCallAssembler, toWireMessages, toWireTools } from './openai-wire.js';
 
+/** Where the SDK goes without LLM_BASE_URL. */
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
 export interface OpenAiLlmOptions {
   readonly baseUrl: string | undefined;
   readonly apiKey: string;
@@ -34,7 +37,7 @@ export class OpenAiLlm implements LlmPort {
 
   async complete(request: CompletionRequest): Promise<Completion> {
     // The whole call, the SDK's retries included, must end within the timeout.
-    const call = new ModelCall(this.options.timeoutMs, request.signal);
+    const call = new ModelCall(this.options.timeoutMs, request.signal, this.options.baseUrl ?? DEFAULT_BASE_URL);
     try {
       const response = await this.client.chat.completions.create({ ...this.body(request), stream: false }, { signal: call.signal });
       const message = response.choices?.[0]?.message;
@@ -60,7 +63,7 @@ export class OpenAiLlm implements LlmPort {
   async stream(request: CompletionRequest, onDelta: (text: string) => void): Promise<Completion> {
     // Streaming replies can legitimately take long: the timeout bounds the wait for the first
     // piece and every silence between pieces.
-    const call = new ModelCall(this.options.timeoutMs, request.signal);
+    const call = new ModelCall(this.options.timeoutMs, request.signal, this.options.baseUrl ?? DEFAULT_BASE_URL);
     let model = this.body(request).model;
     let content = '';
     let finished = false;

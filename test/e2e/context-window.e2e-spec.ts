@@ -53,7 +53,11 @@ describe('context window: token budget, rolling summary, usage', () => {
     try {
       const long = 'word '.repeat(200);
       const res = await chat(t, { message: long }).expect(400);
-      expect(res.body).toMatchObject({ statusCode: 400, budget: 100, message: expect.stringMatching(/^message is \d+ tokens .*budget is 100$/) });
+      expect(res.body).toMatchObject({ statusCode: 400, code: 'context_over_budget', budget: 100, message: expect.stringMatching(/budget of 100 \(CONTEXT_TOKEN_BUDGET\)\. Shorten the message or raise CONTEXT_TOKEN_BUDGET$/) });
+      // The numbers in the text are the numbers of the body, and they add up.
+      expect(res.body.message).toContain(`The message needs ${res.body.messageTokens} tokens`);
+      expect(res.body.message).toContain(`with the system prompts (${res.body.systemTokens}) and the request (${res.body.requestTokens}) the turn needs ${res.body.requiredTokens}`);
+      expect(res.body.requiredTokens).toBe(res.body.messageTokens + res.body.systemTokens + res.body.requestTokens);
       expect((await t.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body.items).toEqual([]);
       expect(fake.completions).toHaveLength(0);
 

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import type { Behaviour, FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { useAppWithFakeModel } from '../support/app-fixture.js';
 import { ALICE_KEY, auth, startTestApp, type TestApp } from '../support/test-app.js';
@@ -89,6 +90,38 @@ describe('model failures', () => {
       expect(stored.body.messages.map((m: { status: string }) => m.status)).toEqual(['complete', 'complete']);
     } finally {
       await retrying.close();
+    }
+  });
+
+  /** A port nobody listens on: taken, then freed. */
+  const closedPort = async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  };
+
+  it('names the address and the cause when the model server cannot be reached', async () => {
+    const port = await closedPort();
+    const down = await startTestApp({ dbPath: `${fixture.dir}/down.sqlite`, llmBaseUrl: `http://127.0.0.1:${port}/v1` });
+    try {
+      const res = await down.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'anyone?' }).expect(502);
+      expect(res.body.message).toMatch(new RegExp(`^Could not reach the model server at http://127\\.0\\.0\\.1:${port}/v1 \\(ECONNREFUSED\\); check LLM_BASE_URL and that the server is running\\.`));
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('says that LLM_BASE_URL probably lacks /v1 when the server answers 404 there', async () => {
+    const origin = fake.url.replace(/\/v1$/, '');
+    const bare = await startTestApp({ dbPath: `${fixture.dir}/bare.sqlite`, llmBaseUrl: origin });
+    try {
+      const res = await bare.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'hello?' }).expect(502);
+      expect(res.body.message).toContain(`The model server answered 404 at ${origin}/chat/completions`);
+      expect(res.body.message).toContain(`LLM_BASE_URL does not end in /v1: most OpenAI-compatible servers want ${origin}/v1`);
+    } finally {
+      await bare.close();
     }
   });
 });

@@ -215,9 +215,9 @@ describe('export, import and fork of conversations; the caller’s own data', ()
       expect(res.body.message).toMatch(/\(and 27 more problems\)$/);
     });
 
-    it('answers 400 for a body that is not JSON, and 413 over IMPORT_BODY_LIMIT_BYTES', async () => {
-      const text = await http().post('/api/conversations/import').set(auth(ALICE_KEY)).set('Content-Type', 'text/plain').send('hello').expect(400);
-      expect(text.body.problems).toEqual([{ path: '$', message: 'is missing (a JSON object)' }]);
+    it('answers 415 for a body that is not sent as JSON, 400 for malformed JSON, and 413 over IMPORT_BODY_LIMIT_BYTES', async () => {
+      const text = await http().post('/api/conversations/import').set(auth(ALICE_KEY)).set('Content-Type', 'text/plain').send('hello').expect(415);
+      expect(text.body.message).toMatch(/must be JSON sent with Content-Type: application\/json; this request's is "text\/plain"/);
       const malformed = await http().post('/api/conversations/import').set(auth(ALICE_KEY)).set('Content-Type', 'application/json').send('{"format": ').expect(400);
       expect(malformed.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
       const doc = await exportJson((await chat({ message: 'Hello there' })).conversationId);

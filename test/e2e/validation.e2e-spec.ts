@@ -59,9 +59,20 @@ describe('input validation', () => {
     expect(res.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
   });
 
-  it('answers 400 when the body is not JSON at all', async () => {
-    const res = await post('message=hi', 'text/plain').expect(400);
-    expect(res.body.message).toMatch(/message/);
+  it.each([
+    ['text/plain', 'this request\'s is "text/plain"'],
+    ['application/x-www-form-urlencoded', 'this request\'s is "application/x-www-form-urlencoded"'],
+  ])('answers 415 naming the content type when a body comes as %s, storing nothing', async (type, named) => {
+    const before = await messageCount();
+    const res = await post(type === 'text/plain' ? '{"message":"hi"}' : 'message=hi', type).expect(415);
+    expect(res.body).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
+    expect(res.body.message).toBe(`The body must be JSON sent with Content-Type: application/json; ${named}`);
+    expect(await messageCount()).toBe(before);
+  });
+
+  it('answers 415 for a body without any Content-Type', async () => {
+    const res = await t.http().post('/api/chat').set(auth(ALICE_KEY)).set('Content-Length', '2').send(Buffer.from('{}')).unset('Content-Type').expect(415);
+    expect(res.body.message).toBe('The body must be JSON sent with Content-Type: application/json; this request has none');
   });
 
   it.each([

@@ -6,7 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { openEventStream } from '../support/sse-client.js';
 import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '../support/test-app.js';
-import { deferred } from '../support/until.js';
+import { deferred, until } from '../support/until.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -616,8 +616,9 @@ function browserTests(): void {
     const id = /#\/c\/([0-9a-f-]{36})$/.exec(page.url())![1];
     expect((await t.http().get(`/api/conversations/${id}`).expect(200)).body.agentId).toBe(agent.id);
 
+    // "New chat" starts afresh: the agent picked for the last one is not carried over.
     await page.getByRole('button', { name: 'New chat' }).click();
-    await picker.selectOption({ label: 'No agent' });
+    await until(async () => (await picker.isVisible()) && (await picker.inputValue()) === '');
     await send(page, 'Just chatting');
     await waitText(replies(page), 'reply to: Just chatting');
     await waitText(page.locator('#agent-badge'), 'No agent');

@@ -1,9 +1,10 @@
-import { ConsoleLogger, type LoggerService } from '@nestjs/common';
+import type { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppModule } from '../../app.module.js';
+import { AppLogger } from '../../logging/app-logger.js';
 import { ApiKeyAuthenticator } from '../../actor-auth/api-key-authenticator.js';
 import { RequestAuthenticator } from '../../actor-auth/request-authenticator.js';
 import { errorBody } from './errors/error-body.js';
@@ -15,7 +16,8 @@ import { authenticateBeforeBody } from './hardening/authenticate-before-body.js'
 import { BoundedValidationPipe } from './hardening/bounded-validation-pipe.js';
 import { createJsonBodyCheck } from './hardening/json-body-check.js';
 import { bodyShapeLimits } from './hardening/json-shape.js';
-import { requestLog } from './hardening/request-log.js';
+import { requireJsonBodies } from './hardening/json-content-type.js';
+import { requestLog, requestScope } from './hardening/request-log.js';
 import { securityHeaders } from './hardening/security-headers.js';
 import { mountOpenApi } from './openapi.js';
 
@@ -26,8 +28,7 @@ import { mountOpenApi } from './openapi.js';
 export async function createHttpApp(config: AppConfig, options: { logger?: false | LoggerService } = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
-    ...(config.logFormat === 'json' ? { logger: new ConsoleLogger({ json: true }) } : {}),
-    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    logger: options.logger ?? new AppLogger({ format: config.logFormat, level: config.logLevel, terminal: process.stdout.isTTY === true }),
   });
   app.use(requestLog);
   // Before anything reads the body or answers: a foreign Host or Origin in single-user mode is refused.
@@ -49,6 +50,10 @@ export async function createHttpApp(config: AppConfig, options: { logger?: false
   app.useBodyParser('json', { limit: importLimit, type: isAllowedLargeBody, ...importCheck });
   const check = { verify: createJsonBodyCheck(bodyShapeLimits(config)) };
   app.useBodyParser('json', { limit: config.bodyLimitBytes, type: ['application/json', 'application/merge-patch+json'], ...check });
+  // A body in any other type gets a 415 that says so, not a complaint about missing fields.
+  app.use(requireJsonBodies);
+  // After the body parsers, whose stream callbacks run outside any request's async context.
+  app.use(requestScope);
   app.set('x-powered-by', false);
   // Whose X-Forwarded-For is believed (req.ip): nobody's unless TRUST_PROXY names the proxies.
   app.set('trust proxy', config.trustProxy === false || typeof config.trustProxy === 'number' ? config.trustProxy : [...config.trustProxy]);

@@ -8,7 +8,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Chat memory API')
     .setDescription(
       'Stores conversations and replays their recent history to an OpenAI-compatible model. ' +
-        'Every route except /health needs "Authorization: Bearer <API key>" unless the server runs in single-user mode.',
+        // Markdown: outside a code span, <API key> is read as an HTML tag and vanishes in Swagger UI.
+        'Every route except `/health` and `/metrics` needs `Authorization: Bearer <API key>` unless the server runs in single-user mode.',
     )
     .setVersion('0.1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key from API_KEYS' })

@@ -16,6 +16,7 @@ import {
 import { ImportRejectedError } from '../../../conversations/export-format.js';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../../idempotency/idempotency.errors.js';
 import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
+import { Metrics } from '../../../metrics/metrics.js';
 import { sendError } from './error-body.js';
 
 /** An error as an HTTP answer: its status, message, and fields added to the common body. */
@@ -43,7 +44,7 @@ export function httpErrorOf(error: unknown): HttpError | null {
   if (error instanceof ConversationStateError || error instanceof IdempotencyKeyInProgressError || error instanceof LimitReachedError) {
     return { status: HttpStatus.CONFLICT, message: error.message };
   }
-  if (error instanceof ContextOverBudgetError) return { status: HttpStatus.BAD_REQUEST, message: error.message, extra: { ...error.details } };
+  if (error instanceof ContextOverBudgetError) return { status: HttpStatus.BAD_REQUEST, message: error.message, extra: { code: error.code, ...error.details } };
   if (error instanceof AgentNotFoundError) return { status: HttpStatus.NOT_FOUND, message: error.message };
   if (error instanceof AgentInUseError) return { status: HttpStatus.CONFLICT, message: error.message, extra: { conversations: error.conversations } };
   if (error instanceof IdempotencyKeyReusedError) return { status: HttpStatus.UNPROCESSABLE_ENTITY, message: error.message };
@@ -83,16 +84,27 @@ function storageHttpError(error: StorageError): HttpError {
 export class HttpErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpError');
 
+  constructor(private readonly metrics: Metrics) {}
+
   catch(error: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     const known = httpErrorOf(error);
     if (known) {
+      this.metrics.errorAnswered(known.status, metricCode(error));
       if (known.retryAfterSeconds !== undefined && !response.headersSent) response.set('Retry-After', String(known.retryAfterSeconds));
       return sendError(response, known.status, known.message, known.extra);
     }
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    this.metrics.errorAnswered(HttpStatus.INTERNAL_SERVER_ERROR, 'internal');
     sendError(response, HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
   }
+}
+
+/** A domain error's stable code; `http` for Nest's own exceptions (validation, 401, 404 route...). Bounded, so a fit label. */
+function metricCode(error: unknown): string {
+  if (error instanceof HttpException) return 'http';
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[a-z_]{1,64}$/.test(code) ? code : 'other';
 }
 
 /** Nest puts validation messages in an array; clients get one readable sentence. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { RequestWithActor } from '../../../actor-auth/actor.guard.js';
+import { runInRequestScope } from '../../../logging/request-scope.js';
 
 const logger = new Logger('HTTP');
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -16,6 +17,7 @@ export function requestLog(req: Request, res: Response, next: NextFunction): voi
   const incoming = req.get('x-request-id');
   const id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
   res.set('X-Request-Id', id);
+  res.locals.requestId = id;
   const started = process.hrtime.bigint();
   res.on('finish', () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -23,4 +25,10 @@ export function requestLog(req: Request, res: Response, next: NextFunction): voi
     logger.log(`${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)}ms actor=${actor} request=${id}`);
   });
   next();
+}
+
+/** Lets every line logged while the request is served name its request id and actor. */
+export function requestScope(req: Request, res: Response, next: NextFunction): void {
+  const requestId = typeof res.locals.requestId === 'string' ? res.locals.requestId : '-';
+  runInRequestScope({ requestId, actor: () => (req as RequestWithActor).actor?.id }, next);
 }

@@ -2,6 +2,7 @@ import { applyDecorators, HttpException, HttpStatus, Inject, Injectable, UseGuar
 import type { Response } from 'express';
 import type { RequestWithActor } from '../../../actor-auth/actor.guard.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
+import { Metrics } from '../../../metrics/metrics.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 
 /** A stream lasts as long as a reply; a client that waits this long has a fair chance of a free place. */
@@ -26,18 +27,23 @@ export class TooManyStreamsError extends HttpException {
 export class StreamSlots {
   private readonly open = new Map<string, number>();
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {}
 
   /** Takes a place for `actorId` until `res` closes, whatever ends it (done, error, client gone, dropped). */
   take(actorId: string, res: Response): void {
     const limit = this.config.maxStreamsPerActor;
     // A client gone before its stream opened: its 'close' has been, and no stream will open.
-    if (limit === 0 || res.closed) return;
+    if (res.closed) return;
     const count = this.open.get(actorId) ?? 0;
-    if (count >= limit) {
+    if (limit > 0 && count >= limit) {
       res.set('Retry-After', String(RETRY_AFTER_SECONDS));
       throw new TooManyStreamsError(limit);
     }
+    res.once('close', this.metrics.streamOpened());
+    if (limit === 0) return;
     this.open.set(actorId, count + 1);
     res.once('close', () => {
       const left = (this.open.get(actorId) ?? 1) - 1;
