@@ -73,6 +73,19 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
     expect(outsideCode).not.toMatch(/<[A-Za-z]/);
   });
 
+  it('types every property the server reads as a number as a number (a bare decorator on `number | null` used to give type: object)', () => {
+    const loose: string[] = [];
+    for (const [name, schema] of Object.entries(spec.components.schemas as Record<string, { properties?: Record<string, { type?: string; minimum?: number; maximum?: number }> }>)) {
+      for (const [property, p] of Object.entries(schema.properties ?? {})) {
+        if ((p.minimum !== undefined || p.maximum !== undefined) && p.type !== 'integer' && p.type !== 'number') loose.push(`${name}.${property}`);
+      }
+    }
+    expect(loose).toEqual([]);
+    for (const name of ['CreateAgentDto', 'UpdateAgentDto', 'AgentDto', 'ExportedAgentDto']) {
+      expect({ name, type: spec.components.schemas[name].properties.contextTokenBudget.type }).toEqual({ name, type: 'integer' });
+    }
+  });
+
   it('documents the error answers of every operation as JSON error bodies', () => {
     for (const { route, op } of operations) {
       const errors = Object.keys(op.responses).filter((s) => /^[45]/.test(s));

@@ -689,7 +689,7 @@ export interface components {
         };
         CreateAgentDto: {
             /** @description Overrides CONTEXT_TOKEN_BUDGET for this agent. */
-            contextTokenBudget?: Record<string, never> | null;
+            contextTokenBudget?: number | null;
             description?: string | null;
             /** @example 🧭 */
             emoji?: string | null;
@@ -1048,7 +1048,7 @@ export interface components {
         };
         UpdateAgentDto: {
             /** @description Overrides CONTEXT_TOKEN_BUDGET for this agent. */
-            contextTokenBudget?: Record<string, never> | null;
+            contextTokenBudget?: number | null;
             description?: string | null;
             /** @example 🧭 */
             emoji?: string | null;

@@ -48,7 +48,7 @@ export class CreateAgentDto {
   @Max(1_000_000)
   maxTokens?: number | null;
 
-  @ApiPropertyOptional({ minimum: 100, maximum: 10_000_000, nullable: true, description: 'Overrides CONTEXT_TOKEN_BUDGET for this agent.' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 100, maximum: 10_000_000, nullable: true, description: 'Overrides CONTEXT_TOKEN_BUDGET for this agent.' })
   @IsOptional()
   @IsInt()
   @Min(100)
@@ -86,7 +86,7 @@ export class AgentDto {
   @ApiProperty({ type: String, nullable: true }) model: string | null;
   @ApiProperty({ type: Number, nullable: true }) temperature: number | null;
   @ApiProperty({ type: Number, nullable: true }) maxTokens: number | null;
-  @ApiProperty({ type: Number, nullable: true }) contextTokenBudget: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) contextTokenBudget: number | null;
   @ApiProperty({ enum: AGENT_TOOLS, isArray: true }) tools: string[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;

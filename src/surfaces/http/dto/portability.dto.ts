@@ -45,7 +45,7 @@ export class ExportedAgentDto {
   @ApiPropertyOptional({ type: String, nullable: true }) model?: string | null;
   @ApiPropertyOptional({ type: Number, nullable: true }) temperature?: number | null;
   @ApiPropertyOptional({ type: Number, nullable: true }) maxTokens?: number | null;
-  @ApiPropertyOptional({ type: Number, nullable: true }) contextTokenBudget?: number | null;
+  @ApiPropertyOptional({ type: 'integer', nullable: true }) contextTokenBudget?: number | null;
   @ApiPropertyOptional({ enum: AGENT_TOOLS, isArray: true }) tools?: string[];
   @ApiPropertyOptional({ format: 'date-time' }) createdAt?: string;
   @ApiPropertyOptional({ format: 'date-time' }) updatedAt?: string;
