@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { GroupCommitQueue } from './group-commit-queue.js';
-import { failNextCommits } from '../../test/support/storage-faults.js';
+import { failNextCommits, rawConnection } from '../../test/support/storage-faults.js';
 
 /** The queue on a real SQLite file: what is stored, what each caller is told, how units group. */
 describe('GroupCommitQueue', () => {
@@ -117,8 +117,8 @@ describe('GroupCommitQueue', () => {
     expect((await ids()).length).toBe(150);
   });
 
-  /** The application's connection, as better-sqlite3 sees it. */
-  const raw = () => (ds.driver as unknown as { databaseConnection: { inTransaction: boolean; exec(sql: string): void } }).databaseConnection;
+  /** The queue's connection, as better-sqlite3 sees it. */
+  const raw = () => rawConnection(ds);
 
   it.each(['SQLITE_FULL', 'SQLITE_IOERR_WRITE'])(
     'after COMMITs that fail with %s the connection is outside any transaction, and later units are really committed',
@@ -153,7 +153,7 @@ describe('GroupCommitQueue', () => {
     await ds.query('PRAGMA busy_timeout = 10');
     const other = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'db.sqlite') }).initialize();
     try {
-      const otherRaw = (other.driver as unknown as { databaseConnection: { exec(sql: string): void } }).databaseConnection;
+      const otherRaw = rawConnection(other);
       otherRaw.exec('BEGIN IMMEDIATE');
       let written = false;
       const write = insert(1).then(() => (written = true));
@@ -173,7 +173,7 @@ describe('GroupCommitQueue', () => {
     const short = new GroupCommitQueue(ds, { busyTimeoutMs: 100 });
     const other = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'db.sqlite') }).initialize();
     try {
-      const otherRaw = (other.driver as unknown as { databaseConnection: { exec(sql: string): void } }).databaseConnection;
+      const otherRaw = rawConnection(other);
       otherRaw.exec('BEGIN IMMEDIATE');
       await expect(short.transaction((em) => em.query('INSERT INTO item (id) VALUES (1)'))).rejects.toMatchObject({ code: 'storage_busy' });
       otherRaw.exec('ROLLBACK');

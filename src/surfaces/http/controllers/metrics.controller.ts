@@ -1,4 +1,5 @@
 import { Controller, ForbiddenException, Get, Inject, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { bearerToken } from '../../../actor-auth/request-authenticator.js';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -39,9 +40,9 @@ export class MetricsController {
       if (!local) throw new ForbiddenException('GET /metrics answers loopback callers only; set METRICS_TOKEN to scrape it from elsewhere');
       return;
     }
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    const token = bearerToken(req.headers.authorization);
     // Digests have one length, so the comparison takes the same time whatever was sent.
-    if (!match || !timingSafeEqual(digest(match[1]), this.tokenDigest)) {
+    if (!token || !timingSafeEqual(digest(token), this.tokenDigest)) {
       throw new UnauthorizedException('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
     }
   }
