@@ -6,10 +6,12 @@ import { ChatService } from './chat.service.js';
 import { ReplyGenerator } from './reply-generator.js';
 import { ReplyJanitor } from './reply-janitor.js';
 import { Summarizer } from './summarizer.js';
+import { TurnStore } from './turn-store.js';
+import { AgentsModule } from '../agents/agents.module.js';
 
 @Module({
-  imports: [ConversationsModule, LlmModule, ContextModule],
-  providers: [ChatService, ReplyGenerator, ReplyJanitor, Summarizer],
+  imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule],
+  providers: [ChatService, TurnStore, ReplyGenerator, ReplyJanitor, Summarizer],
   exports: [ChatService, Summarizer],
 })
 export class ChatModule {}

@@ -9,6 +9,7 @@ import {
   ForbiddenConversationError,
   InvalidInputError,
 } from '../conversations/conversation.errors.js';
+import { AgentsModule } from '../agents/agents.module.js';
 import { ContextModule } from '../context/context.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
@@ -19,6 +20,7 @@ import { ChatTurnFailedError } from './chat.errors.js';
 import { ChatService } from './chat.service.js';
 import { ReplyGenerator } from './reply-generator.js';
 import { Summarizer } from './summarizer.js';
+import { TurnStore } from './turn-store.js';
 import { until } from '../../test/support/until.js';
 
 type Step = (req: CompletionRequest, onDelta: (t: string) => void) => Promise<Completion>;
@@ -77,8 +79,8 @@ describe('ChatService', () => {
       REPLY_LEASE_MS: '1000',
     });
     module = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database), ConversationsModule, ContextModule],
-      providers: [ChatService, ReplyGenerator, Summarizer, { provide: LLM_PORT, useValue: llm }],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database), ConversationsModule, AgentsModule, ContextModule],
+      providers: [ChatService, TurnStore, ReplyGenerator, Summarizer, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();
     chat = module.get(ChatService);

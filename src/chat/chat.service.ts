@@ -2,8 +2,9 @@ import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, t
 import type { Actor } from '../actor-auth/actor.js';
 import { sleep } from '../common/sleep.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
 import type { Message } from '../conversations/message.entity.js';
-import { TurnsService, type ContextPreview, type ReplyOutcome, type StartedTurn } from '../conversations/turns.service.js';
+import { TurnStore, type ContextPreview, type ReplyOutcome, type StartedTurn } from './turn-store.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
@@ -79,7 +80,8 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   private closing = false;
 
   constructor(
-    private readonly turns: TurnsService,
+    private readonly turns: TurnStore,
+    private readonly conversations: ConversationsService,
     private readonly generator: ReplyGenerator,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -132,7 +134,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   private async followFromDatabase(actor: Actor, conversationId: string, messageId: string, onDelta: (text: string) => void, signal?: AbortSignal): Promise<Message> {
     let sent = '';
     for (;;) {
-      const message = await this.turns.readMessage(actor, conversationId, messageId);
+      const message = await this.conversations.getMessage(actor, conversationId, messageId);
       // A regeneration restarts the text; follow the new answer from its start.
       if (!message.content.startsWith(sent)) sent = '';
       if (message.content.length > sent.length) {
@@ -154,7 +156,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     const deadline = Date.now() + Math.max(2_000, this.config.streamFlushMs * 10);
     while (message.status === 'streaming' && Date.now() < deadline) {
       await sleep(Math.min(50, this.config.streamFlushMs));
-      message = await this.turns.readMessage(actor, conversationId, messageId);
+      message = await this.conversations.getMessage(actor, conversationId, messageId);
     }
     return message;
   }

@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import type { ToolCallRecord } from '../conversations/message.entity.js';
-import type { ReplyOutcome, StartedTurn } from '../conversations/turns.service.js';
-import { TurnsService } from '../conversations/turns.service.js';
+import type { ReplyOutcome, StartedTurn } from './turn-store.js';
+import { TurnStore } from './turn-store.js';
 import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from '../llm/llm.errors.js';
 import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage } from '../llm/llm.port.js';
 import { TokenCounter } from '../context/token-counter.js';
@@ -48,7 +48,7 @@ export class ReplyGenerator {
   private readonly logger = new Logger(ReplyGenerator.name);
 
   constructor(
-    private readonly turns: TurnsService,
+    private readonly turns: TurnStore,
     private readonly conversations: ConversationsService,
     private readonly tokens: TokenCounter,
     private readonly summarizer: Summarizer,

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { TurnsService } from '../conversations/turns.service.js';
+import { TurnStore } from './turn-store.js';
 
 /**
  * Closes, as failed, replies left `streaming` by a generator that died (a crashed or killed
@@ -13,7 +13,7 @@ export class ReplyJanitor implements OnApplicationBootstrap, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private readonly turns: TurnsService,
+    private readonly turns: TurnStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { TurnsService } from '../conversations/turns.service.js';
+import type { TurnStore } from './turn-store.js';
 
 /**
  * Keeps a reply's row alive while it is generated: every `flushMs` it saves the new text (so
@@ -15,7 +15,7 @@ export class ReplyProgress {
   private tick: Promise<void> | null = null;
 
   constructor(
-    private readonly turns: TurnsService,
+    private readonly turns: TurnStore,
     private readonly replyId: string,
     private readonly timing: { readonly streamFlushMs: number; readonly replyLeaseMs: number },
     private readonly onCancel: () => void,

@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { TokenCounter } from '../context/token-counter.js';
 import { foldAheadBoundary } from '../context/fold-ahead.js';
 import { summaryMessage } from '../context/state-message.js';
-import { TurnsService, type StartedTurn } from '../conversations/turns.service.js';
+import { TurnStore, type StartedTurn } from './turn-store.js';
 import { SummariesService } from '../conversations/summaries.service.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 
@@ -35,7 +35,7 @@ export class Summarizer implements BeforeApplicationShutdown {
 
   constructor(
     private readonly summaries: SummariesService,
-    private readonly turns: TurnsService,
+    private readonly turns: TurnStore,
     private readonly tokens: TokenCounter,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

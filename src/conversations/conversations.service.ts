@@ -5,12 +5,13 @@ import { DatabaseService } from '../database/database.service.js';
 import { AgentsService } from '../agents/agents.service.js';
 import type { Conversation, ConversationState } from './conversation.entity.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
-import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError } from './conversation.errors.js';
+import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError, MessageNotFoundError } from './conversation.errors.js';
 import { ConversationLimits } from './conversation-limits.js';
 import { ConversationSearchRepository, type SearchHit } from './conversation-search.repository.js';
 import { ConversationsRepository, type ListFilters } from './conversations.repository.js';
 import type { Message } from './message.entity.js';
 import { ownedConversation } from './ownership.js';
+import { closeIfExpired } from './reply-lease.js';
 import { isJsonObject, mergePatch, validState } from './state.js';
 import type { Summary } from './summary.entity.js';
 import { MAIN_THREAD, type Thread } from './thread.entity.js';
@@ -48,7 +49,7 @@ export interface ConversationPage {
 /**
  * Reading, listing and deleting conversations, always on behalf of an actor. Promises: an
  * actor never reads or changes another actor's conversation (ForbiddenConversationError), and
- * a missing id is ConversationNotFoundError. Turns are written by TurnsService.
+ * a missing id is ConversationNotFoundError. Turns are written by chat's TurnStore.
  */
 @Injectable()
 export class ConversationsService {
@@ -103,6 +104,20 @@ export class ConversationsService {
     return this.db.read(async (em) => {
       await ownedConversation(this.repo, em, actor, id);
       return this.repo.messagesBefore(em, id, page.before, page.limit, page.thread);
+    });
+  }
+
+  /**
+   * One message of the actor's conversation, as stored. A `streaming` reply whose lease ran out
+   * is closed first, so a reader never waits on a dead generator.
+   */
+  getMessage(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
+    return this.db.transaction(async (em) => {
+      await ownedConversation(this.repo, em, actor, conversationId);
+      const message = await this.repo.findMessage(em, conversationId, messageId);
+      if (!message) throw new MessageNotFoundError(messageId);
+      await closeIfExpired(this.repo, em, message, new Date());
+      return message;
     });
   }
 

@@ -22,7 +22,7 @@ import { renderMarkdown } from './export-markdown.js';
 import { ownedConversation } from './ownership.js';
 import { PortabilityRepository, type MessageRow } from './portability.repository.js';
 import { TITLE_MAX_CHARS } from './title.js';
-import { TurnsService } from './turns.service.js';
+import { ConversationsService } from './conversations.service.js';
 
 /** Conversations erased per transaction, so that erasing a large account never holds the database for long. */
 export const ERASE_BATCH = 500;
@@ -55,7 +55,7 @@ export class PortabilityService {
     private readonly conversations: ConversationsRepository,
     private readonly repo: PortabilityRepository,
     private readonly agents: AgentsService,
-    private readonly turns: TurnsService,
+    private readonly conversationsService: ConversationsService,
     private readonly limits: ConversationLimits,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -153,7 +153,7 @@ export class PortabilityService {
    */
   async fork(actor: Actor, id: string, fromMessageId: string): Promise<string> {
     // Closes the message first if its generator died, so only a live reply is refused.
-    await this.turns.readMessage(actor, id, fromMessageId);
+    await this.conversationsService.getMessage(actor, id, fromMessageId);
     return this.db.transaction(async (em) => {
       const source = await ownedConversation(this.conversations, em, actor, id);
       const from = await this.conversations.findMessage(em, id, fromMessageId);

@@ -5,7 +5,7 @@ import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
-import { TurnsService } from '../../../conversations/turns.service.js';
+import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { ConversationOwnerGuard } from '../conversation-owner.guard.js';
 import { MessageDto, toMessageDto } from '../dto/conversation.dto.js';
@@ -24,7 +24,7 @@ import { sendOutcome } from '../sse/stream-turn.js';
 export class MessagesController {
   constructor(
     private readonly chat: ChatService,
-    private readonly turns: TurnsService,
+    private readonly conversations: ConversationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -46,7 +46,7 @@ export class MessagesController {
     @Res() res: Response,
   ): Promise<void> {
     // Unknown or foreign ids answer a JSON 404 before the stream opens.
-    await this.turns.readMessage(actor, id, messageId);
+    await this.conversations.getMessage(actor, id, messageId);
     const sse = new EventStream(res, this.config);
     try {
       const message = await this.chat.follow(actor, id, messageId, (text) => sse.delta(text), sse.clientGone);

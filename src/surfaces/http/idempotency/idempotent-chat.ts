@@ -5,7 +5,8 @@ import type { Actor } from '../../../actor-auth/actor.js';
 import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.errors.js';
 import { ChatService, cutReason, type ChatRequest } from '../../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
-import { TurnsService, type StartedTurn } from '../../../conversations/turns.service.js';
+import type { StartedTurn } from '../../../chat/turn-store.js';
+import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { IdempotencyKeyInProgressError } from '../../../idempotency/idempotency.errors.js';
 import { IdempotencyService, type Claim } from '../../../idempotency/idempotency.service.js';
 import { toChatResponse } from '../dto/chat-result.mapper.js';
@@ -37,7 +38,7 @@ export class IdempotentChat {
   constructor(
     private readonly keys: IdempotencyService,
     private readonly chat: ChatService,
-    private readonly turns: TurnsService,
+    private readonly conversations: ConversationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -108,7 +109,7 @@ export class IdempotentChat {
 
   private async followAsEvents(actor: Actor, res: Response, conversationId: string, messageId: string): Promise<void> {
     // Ownership and existence first, so a refusal is a JSON answer, not an event.
-    await this.turns.readMessage(actor, conversationId, messageId);
+    await this.conversations.getMessage(actor, conversationId, messageId);
     const sse = new EventStream(res, this.config);
     try {
       sse.send('conversation', { conversationId, messageId, replayed: true });

@@ -7,8 +7,8 @@ import { AgentsService } from '../agents/agents.service.js';
 import { ContextAssembler, type ContextSources } from '../context/context-assembler.js';
 import { STRETCH_MAX, type PlannedContext } from '../context/context-planner.js';
 import { DatabaseService } from '../database/database.service.js';
-import type { Conversation } from './conversation.entity.js';
-import { ConversationLimits } from './conversation-limits.js';
+import type { Conversation } from '../conversations/conversation.entity.js';
+import { ConversationLimits } from '../conversations/conversation-limits.js';
 import {
   LimitReachedError,
   ConversationBusyError,
@@ -16,13 +16,14 @@ import {
   ConversationStateError,
   InvalidInputError,
   MessageNotFoundError,
-} from './conversation.errors.js';
-import { ConversationsRepository, type NewMessage } from './conversations.repository.js';
-import { ownedConversation } from './ownership.js';
-import { versionOf, type Message, type MessageStatus, type ToolCallRecord } from './message.entity.js';
-import type { Summary } from './summary.entity.js';
-import { MAIN_THREAD, type Thread } from './thread.entity.js';
-import { titleFromMessage, UNTITLED } from './title.js';
+} from '../conversations/conversation.errors.js';
+import { ConversationsRepository, type NewMessage } from '../conversations/conversations.repository.js';
+import { ownedConversation } from '../conversations/ownership.js';
+import { closeIfExpired } from '../conversations/reply-lease.js';
+import { versionOf, type Message, type MessageStatus, type ToolCallRecord } from '../conversations/message.entity.js';
+import type { Summary } from '../conversations/summary.entity.js';
+import { MAIN_THREAD, type Thread } from '../conversations/thread.entity.js';
+import { titleFromMessage, UNTITLED } from '../conversations/title.js';
 
 /** What a surface asks for one turn. */
 export interface TurnRequest {
@@ -72,12 +73,6 @@ export interface ReplyOutcome {
   readonly tokens?: number;
 }
 
-/** What a reply whose generator died is closed with. */
-const INTERRUPTED = {
-  status: 502,
-  message: 'The reply was interrupted: the server generating it stopped, or could not store it, before it was finished',
-};
-
 /**
  * The life of a chat turn in the database. Promises: a question and its reply are adjacent
  * (`seq` n and n+1); while a reply is `streaming` its conversation takes no other turn
@@ -85,7 +80,7 @@ const INTERRUPTED = {
  * whose generator stops renewing its lease is closed as failed, never left hanging.
  */
 @Injectable()
-export class TurnsService {
+export class TurnStore {
   constructor(
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
@@ -319,20 +314,6 @@ export class TurnsService {
   }
 
   /**
-   * One message of the actor's conversation, as stored. A `streaming` reply whose lease ran out
-   * is closed as failed first, so a reader never waits on a dead generator.
-   */
-  readMessage(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
-    return this.db.transaction(async (em) => {
-      await ownedConversation(this.repo, em, actor, conversationId);
-      const message = await this.repo.findMessage(em, conversationId, messageId);
-      if (!message) throw new MessageNotFoundError(messageId);
-      await this.closeIfExpired(em, message, new Date());
-      return message;
-    });
-  }
-
-  /**
    * Asks the generator of a `streaming` reply to stop (it may run on another instance). A reply
    * whose generator is gone is closed as cancelled at once. Returns the message as it is now.
    */
@@ -357,7 +338,7 @@ export class TurnsService {
     return this.db.transaction(async (em) => {
       const now = new Date();
       const expired = await this.repo.expiredReplies(em, now, 500);
-      for (const message of expired) await this.closeIfExpired(em, message, now);
+      for (const message of expired) await closeIfExpired(this.repo, em, message, now);
       return expired.length;
     });
   }
@@ -366,19 +347,7 @@ export class TurnsService {
   private async refuseIfBusy(em: EntityManager, conversationId: string, thread: string, now: Date): Promise<void> {
     const last = await this.repo.lastMessage(em, conversationId, thread);
     if (!last || last.status !== 'streaming') return;
-    if (!(await this.closeIfExpired(em, last, now))) throw new ConversationBusyError(conversationId, last.id);
-  }
-
-  /** Closes a `streaming` message whose lease has passed; true when it is (now) closed. */
-  private async closeIfExpired(em: EntityManager, message: Message, now: Date): Promise<boolean> {
-    if (message.status !== 'streaming') return true;
-    if (message.leaseUntil && message.leaseUntil >= now) return false;
-    const changes = message.cancelRequestedAt
-      ? { status: 'cancelled' as const, leaseUntil: null }
-      : { status: 'failed' as const, errorStatus: INTERRUPTED.status, errorMessage: INTERRUPTED.message, leaseUntil: null };
-    await this.repo.updateMessage(em, message.id, changes);
-    Object.assign(message, changes);
-    return true;
+    if (!(await closeIfExpired(this.repo, em, last, now))) throw new ConversationBusyError(conversationId, last.id);
   }
 
   private leaseFrom(now: Date): Date {
