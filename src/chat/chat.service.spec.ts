@@ -20,6 +20,7 @@ import { ChatTurnFailedError } from './chat.errors.js';
 import { ChatService } from './chat.service.js';
 import { ReplyGenerator } from './reply-generator.js';
 import { Summarizer } from './summarizer.js';
+import { TurnPlanner } from './turn-planner.js';
 import { TurnStore } from './turn-store.js';
 import { until } from '../../test/support/until.js';
 
@@ -80,7 +81,7 @@ describe('ChatService', () => {
     });
     module = await Test.createTestingModule({
       imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database), ConversationsModule, AgentsModule, ContextModule],
-      providers: [ChatService, TurnStore, ReplyGenerator, Summarizer, { provide: LLM_PORT, useValue: llm }],
+      providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, Summarizer, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();
     chat = module.get(ChatService);
