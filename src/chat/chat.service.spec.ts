@@ -14,6 +14,7 @@ import { ContextModule } from '../context/context.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import { DatabaseModule } from '../database/database.module.js';
+import { ENTITIES } from '../entities.js';
 import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from '../llm/llm.errors.js';
 import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort } from '../llm/llm.port.js';
 import { ChatTurnFailedError } from './chat.errors.js';
@@ -80,7 +81,7 @@ describe('ChatService', () => {
       REPLY_LEASE_MS: '1000',
     });
     module = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database), ConversationsModule, AgentsModule, ContextModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule],
       providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, Summarizer, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();

@@ -8,6 +8,7 @@ import { ConversationBusyError, ConversationStateError } from '../conversations/
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import { DatabaseModule } from '../database/database.module.js';
+import { ENTITIES } from '../entities.js';
 import { TurnStore } from './turn-store.js';
 import type { PlanTurn, TurnDraft } from './turn.js';
 
@@ -34,7 +35,7 @@ describe('TurnStore', () => {
   beforeEach(async () => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', REPLY_LEASE_MS: '60000' });
     module = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database), ConversationsModule, AgentsModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule],
       providers: [TurnStore],
     }).compile();
     await module.init();
