@@ -8,9 +8,9 @@ cd "$(dirname "$0")/.."
 export NODE_OPTIONS=--experimental-vm-modules
 
 npx tsc -p tsconfig.json --noEmit
-echo "== OpenAPI lint of docs/openapi.json (redocly.yaml; its staleness is checked by test/e2e/openapi.e2e-spec.ts)"
+echo "== OpenAPI lint of docs/openapi.json (redocly.yaml; its staleness is checked by test/e2e/http/openapi.e2e-spec.ts)"
 npm run --silent openapi:lint
-# dist/ for test/e2e/crash-durability.e2e-spec.ts and telegram-crash.e2e-spec.ts, which start the built server (incremental: fast when unchanged).
+# dist/ for test/e2e/durability/crash-durability.e2e-spec.ts and telegram-crash.e2e-spec.ts, which start the built server (incremental: fast when unchanged).
 [ -f dist/src/main.js ] || rm -f dist/.tsbuildinfo
 npm run --silent build -- --incremental --tsBuildInfoFile dist/.tsbuildinfo
 echo "== unit and e2e tests on SQLite"
