@@ -38,9 +38,13 @@ describe('web page: served by the service', () => {
     expect(page.headers['content-security-policy']).toMatch(/^default-src 'self'/);
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     expect(page.text).toContain('<script type="module" src="app.js"></script>');
-    for (const asset of ['app.js', 'api.js', 'render.js', 'app.css', 'favicon.svg', 'vendor/marked.esm.js', 'vendor/purify.es.mjs']) {
+    const modules = readdirSync(join(ROOT, 'web')).filter((name) => name.endsWith('.js'));
+    expect(modules).toEqual(expect.arrayContaining(['app.js', 'api.js', 'event-stream.js', 'render.js', 'state.js']));
+    const vendor = ['vendor/marked.esm.js', 'vendor/purify.es.mjs', 'vendor/eventsource-parser/index.js', 'vendor/eventsource-parser/index.js.map'];
+    for (const asset of [...modules, 'app.css', 'favicon.svg', ...vendor]) {
       const res = await t.http().get(`/${asset}`).expect(200);
-      expect(res.headers['content-type']).toMatch(asset.endsWith('.css') ? /^text\/css/ : asset.endsWith('.svg') ? /^image\/svg/ : /^text\/javascript/);
+      const type = asset.endsWith('.css') ? /^text\/css/ : asset.endsWith('.svg') ? /^image\/svg/ : asset.endsWith('.map') ? /^application\/json/ : /^text\/javascript/;
+      expect(res.headers['content-type']).toMatch(type);
     }
     // The API itself still needs the key; health and docs stay public; unknown paths stay JSON 404s.
     await t.http().get('/api/conversations').expect(401);
@@ -55,8 +59,11 @@ describe('web page: served by the service', () => {
 
   it('keeps to what a strict CSP allows: no inline script, style attribute, handler attribute or other host', () => {
     const dir = join(ROOT, 'web');
-    for (const name of readdirSync(dir)) {
-      const text = readFileSync(join(dir, name), 'utf8');
+    const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const name = file.name;
+      const text = readFileSync(join(file.parentPath, name), 'utf8');
       if (name.endsWith('.html')) {
         expect(text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // every script is a file
         expect(text).not.toMatch(/\sstyle=/);

@@ -21,8 +21,8 @@ export const WEB_CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
- * The web chat page: the static files of `web/` at `/`, and the browser builds of its two
- * libraries (Markdown renderer, HTML sanitizer) at `/vendor/`. Public like /health: the page
+ * The web chat page: the static files of `web/` at `/`, and the browser builds of its three
+ * libraries (Markdown renderer, HTML sanitizer, server-sent events parser) at `/vendor/`. Public like /health: the page
  * itself holds no data, and its API calls carry the API key (none in single-user mode).
  *
  * Registered on the Express instance after Nest's routes, so an API route always wins and a
