@@ -216,6 +216,67 @@ function browserTests(): void {
     expect(stored.body.messages.map((m: { content: string }) => m.content)).toEqual(['first line\nsecond line', 'Streaming word by word.']);
   });
 
+  it('reads server-sent events as the standard says: CRLF, CR or LF line ends, multi-line data, chunks split anywhere', async () => {
+    const { base } = await startService();
+    const page = await openPage(base);
+    const stream = [
+      ': keep-alive\r\n\r\n',
+      'event: delta\r\ndata: {"text":\r\ndata:  "Bonjour, é"}\r\n\r\n', // CRLF; a second data line, one space dropped
+      'event: done\rdata: line one\rdata: line two\r\r', // CR alone
+      'data:no space\ndata\n\n', // LF; no event name; a data field without a colon is an empty line
+      'event: nothing\r\n\r\n', // no data: skipped
+      'event: cut\r\ndata: never finished', // cut off by the end of the body: dropped
+    ].join('');
+    const bytes = [...Buffer.from(stream, 'utf8')];
+    for (const size of [1, 5, bytes.length]) {
+      // In byte chunks of `size`: a CRLF and the two bytes of "é" are split across chunks.
+      const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.slice(i * size, (i + 1) * size));
+      const messages = await page.evaluate(async (chunks) => {
+        const url = '/event-stream.js';
+        const { readEventStream } = await import(url);
+        const body = new (window.ReadableStream as any)({
+          start(controller: any) {
+            for (const chunk of chunks) controller.enqueue(new (window.Uint8Array as any)(chunk));
+            controller.close();
+          },
+        });
+        const seen: unknown[] = [];
+        await readEventStream(body, (message: unknown) => seen.push(message));
+        return seen;
+      }, chunks);
+      expect({ size, messages }).toEqual({
+        size,
+        messages: [
+          { event: 'delta', data: '{"text":\n "Bonjour, é"}' },
+          { event: 'done', data: 'line one\nline two' },
+          { event: 'message', data: 'no space\n' },
+        ],
+      });
+    }
+  });
+
+  it('shows a reply whose stream ends its lines with CRLF and spreads its JSON over several data lines', async () => {
+    const { base } = await startService();
+    const page = await openPage(base);
+    await waitText(page.locator('#auth-status'), 'Single-user mode');
+    const ids = { conversationId: '3f0c7a52-8d8e-4c51-9a52-1d2b3c4d5e6f', messageId: '6a1e2b3c-4d5e-4f60-8a71-92b3c4d5e6f7', userMessageId: '9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' };
+    const body = [
+      `event: conversation\r\ndata: ${JSON.stringify({ ...ids, title: 'CRLF', agentId: null, created: true })}\r\n\r\n`,
+      ': keep-alive\r\n\r\n',
+      'event: delta\r\ndata: {"text":\r\ndata: "Across "}\r\n\r\n',
+      'event: delta\r\ndata: {"text": "lines."}\r\n\r\n',
+      `event: done\r\ndata: {"messageId": "${ids.messageId}", "model": "m",\r\ndata: "reason": null, "reply": "Across lines, done.",\r\ndata: "status": "complete", "usage": null}\r\n\r\n`,
+    ].join('');
+    await page.route('**/api/chat/stream', (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body }));
+    await send(page, 'Hello');
+    const reply = replies(page).last();
+    await waitText(reply, 'Across lines, done.');
+    await sendButton(page).waitFor();
+    expect(await reply.getAttribute('aria-busy')).toBe('false');
+    expect(await page.locator('.message.user').last().textContent()).toContain('Hello');
+    expect(page.url()).toMatch(new RegExp(`#/c/${ids.conversationId}$`));
+  });
+
   it('resumes a conversation after a reload, from the address and from the list, with its memory', async () => {
     const { base } = await startService();
     const page = await openPage(base);
