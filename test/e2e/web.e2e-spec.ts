@@ -216,7 +216,7 @@ function browserTests(): void {
     expect(stored.body.messages.map((m: { content: string }) => m.content)).toEqual(['first line\nsecond line', 'Streaming word by word.']);
   });
 
-  it('reads server-sent events as the standard says: CRLF, CR or LF line ends, multi-line data, chunks split anywhere', async () => {
+  it('reads server-sent events as the standard says: CRLF, CR or LF line ends, multi-line data, chunks split anywhere, bounded memory', async () => {
     const { base } = await startService();
     const page = await openPage(base);
     const stream = [
@@ -253,6 +253,27 @@ function browserTests(): void {
         ],
       });
     }
+    // An event that never ends stops the reading once past 16 MiB, instead of filling the memory.
+    const overflow = await page.evaluate(async () => {
+      const url = '/event-stream.js';
+      const { readEventStream } = await import(url);
+      const chunk = new (window.TextEncoder as any)().encode(`data: ${'x'.repeat(1 << 20)}`); // 1 MiB, no line end
+      let pulled = 0;
+      const body = new (window.ReadableStream as any)({
+        pull(controller: any) {
+          if (++pulled > 64) controller.close();
+          else controller.enqueue(chunk);
+        },
+      });
+      try {
+        await readEventStream(body, () => undefined);
+        return { error: null, pulled };
+      } catch (error) {
+        return { error: (error as { type?: string }).type, pulled };
+      }
+    });
+    expect(overflow.error).toBe('max-buffer-size-exceeded');
+    expect(overflow.pulled).toBeLessThan(20);
   });
 
   it('shows a reply whose stream ends its lines with CRLF and spreads its JSON over several data lines', async () => {
