@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 export NODE_OPTIONS=--experimental-vm-modules
 
 npx tsc -p tsconfig.json --noEmit
+# The web page's ES modules, checked with their JSDoc types (web/tsconfig.json: strict).
+npx tsc -p web/tsconfig.json
 echo "== OpenAPI lint of docs/openapi.json (redocly.yaml; its staleness is checked by test/e2e/http/openapi.e2e-spec.ts)"
 npm run --silent openapi:lint
 # dist/ for test/e2e/durability/crash-durability.e2e-spec.ts and telegram-crash.e2e-spec.ts, which start the built server (incremental: fast when unchanged).

@@ -38,9 +38,13 @@ describe('web page: served by the service', () => {
     expect(page.headers['content-security-policy']).toMatch(/^default-src 'self'/);
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     expect(page.text).toContain('<script type="module" src="app.js"></script>');
-    for (const asset of ['app.js', 'api.js', 'render.js', 'app.css', 'favicon.svg', 'vendor/marked.esm.js', 'vendor/purify.es.mjs']) {
+    const modules = readdirSync(join(ROOT, 'web')).filter((name) => name.endsWith('.js'));
+    expect(modules).toEqual(expect.arrayContaining(['app.js', 'api.js', 'event-stream.js', 'render.js', 'state.js']));
+    const vendor = ['vendor/marked.esm.js', 'vendor/purify.es.mjs', 'vendor/eventsource-parser/index.js', 'vendor/eventsource-parser/index.js.map'];
+    for (const asset of [...modules, 'app.css', 'favicon.svg', ...vendor]) {
       const res = await t.http().get(`/${asset}`).expect(200);
-      expect(res.headers['content-type']).toMatch(asset.endsWith('.css') ? /^text\/css/ : asset.endsWith('.svg') ? /^image\/svg/ : /^text\/javascript/);
+      const type = asset.endsWith('.css') ? /^text\/css/ : asset.endsWith('.svg') ? /^image\/svg/ : asset.endsWith('.map') ? /^application\/json/ : /^text\/javascript/;
+      expect(res.headers['content-type']).toMatch(type);
     }
     // The API itself still needs the key; health and docs stay public; unknown paths stay JSON 404s.
     await t.http().get('/api/conversations').expect(401);
@@ -51,12 +55,19 @@ describe('web page: served by the service', () => {
     const missing = await t.http().get('/no-such-file.js').expect(404);
     expect(missing.body).toMatchObject({ statusCode: 404, message: 'Cannot GET /no-such-file.js' });
     await t.http().get('/vendor/marked.d.ts').expect(404);
+    // The page's type-checking files sit beside it, but are not served.
+    for (const path of ['/tsconfig.json', '/types/vendor/marked.esm.d.ts']) {
+      expect((await t.http().get(path).expect(404)).body).toMatchObject({ statusCode: 404, message: `Cannot GET ${path}` });
+    }
   });
 
   it('keeps to what a strict CSP allows: no inline script, style attribute, handler attribute or other host', () => {
     const dir = join(ROOT, 'web');
-    for (const name of readdirSync(dir)) {
-      const text = readFileSync(join(dir, name), 'utf8');
+    const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const name = file.name;
+      const text = readFileSync(join(file.parentPath, name), 'utf8');
       if (name.endsWith('.html')) {
         expect(text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // every script is a file
         expect(text).not.toMatch(/\sstyle=/);
@@ -207,6 +218,88 @@ function browserTests(): void {
     expect(id).toBeDefined();
     const stored = await t.http().get(`/api/conversations/${id}`).expect(200);
     expect(stored.body.messages.map((m: { content: string }) => m.content)).toEqual(['first line\nsecond line', 'Streaming word by word.']);
+  });
+
+  it('reads server-sent events as the standard says: CRLF, CR or LF line ends, multi-line data, chunks split anywhere, bounded memory', async () => {
+    const { base } = await startService();
+    const page = await openPage(base);
+    const stream = [
+      ': keep-alive\r\n\r\n',
+      'event: delta\r\ndata: {"text":\r\ndata:  "Bonjour, é"}\r\n\r\n', // CRLF; a second data line, one space dropped
+      'event: done\rdata: line one\rdata: line two\r\r', // CR alone
+      'data:no space\ndata\n\n', // LF; no event name; a data field without a colon is an empty line
+      'event: nothing\r\n\r\n', // no data: skipped
+      'event: cut\r\ndata: never finished', // cut off by the end of the body: dropped
+    ].join('');
+    const bytes = [...Buffer.from(stream, 'utf8')];
+    for (const size of [1, 5, bytes.length]) {
+      // In byte chunks of `size`: a CRLF and the two bytes of "é" are split across chunks.
+      const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.slice(i * size, (i + 1) * size));
+      const messages = await page.evaluate(async (chunks) => {
+        const url = '/event-stream.js';
+        const { readEventStream } = await import(url);
+        const body = new (window.ReadableStream as any)({
+          start(controller: any) {
+            for (const chunk of chunks) controller.enqueue(new (window.Uint8Array as any)(chunk));
+            controller.close();
+          },
+        });
+        const seen: unknown[] = [];
+        await readEventStream(body, (message: unknown) => seen.push(message));
+        return seen;
+      }, chunks);
+      expect({ size, messages }).toEqual({
+        size,
+        messages: [
+          { event: 'delta', data: '{"text":\n "Bonjour, é"}' },
+          { event: 'done', data: 'line one\nline two' },
+          { event: 'message', data: 'no space\n' },
+        ],
+      });
+    }
+    // An event that never ends stops the reading once past 16 MiB, instead of filling the memory.
+    const overflow = await page.evaluate(async () => {
+      const url = '/event-stream.js';
+      const { readEventStream } = await import(url);
+      const chunk = new (window.TextEncoder as any)().encode(`data: ${'x'.repeat(1 << 20)}`); // 1 MiB, no line end
+      let pulled = 0;
+      const body = new (window.ReadableStream as any)({
+        pull(controller: any) {
+          if (++pulled > 64) controller.close();
+          else controller.enqueue(chunk);
+        },
+      });
+      try {
+        await readEventStream(body, () => undefined);
+        return { error: null, pulled };
+      } catch (error) {
+        return { error: (error as { type?: string }).type, pulled };
+      }
+    });
+    expect(overflow.error).toBe('max-buffer-size-exceeded');
+    expect(overflow.pulled).toBeLessThan(20);
+  });
+
+  it('shows a reply whose stream ends its lines with CRLF and spreads its JSON over several data lines', async () => {
+    const { base } = await startService();
+    const page = await openPage(base);
+    await waitText(page.locator('#auth-status'), 'Single-user mode');
+    const ids = { conversationId: '3f0c7a52-8d8e-4c51-9a52-1d2b3c4d5e6f', messageId: '6a1e2b3c-4d5e-4f60-8a71-92b3c4d5e6f7', userMessageId: '9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' };
+    const body = [
+      `event: conversation\r\ndata: ${JSON.stringify({ ...ids, title: 'CRLF', agentId: null, created: true })}\r\n\r\n`,
+      ': keep-alive\r\n\r\n',
+      'event: delta\r\ndata: {"text":\r\ndata: "Across "}\r\n\r\n',
+      'event: delta\r\ndata: {"text": "lines."}\r\n\r\n',
+      `event: done\r\ndata: {"messageId": "${ids.messageId}", "model": "m",\r\ndata: "reason": null, "reply": "Across lines, done.",\r\ndata: "status": "complete", "usage": null}\r\n\r\n`,
+    ].join('');
+    await page.route('**/api/chat/stream', (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body }));
+    await send(page, 'Hello');
+    const reply = replies(page).last();
+    await waitText(reply, 'Across lines, done.');
+    await sendButton(page).waitFor();
+    expect(await reply.getAttribute('aria-busy')).toBe('false');
+    expect(await page.locator('.message.user').last().textContent()).toContain('Hello');
+    expect(page.url()).toMatch(new RegExp(`#/c/${ids.conversationId}$`));
   });
 
   it('resumes a conversation after a reload, from the address and from the list, with its memory', async () => {
