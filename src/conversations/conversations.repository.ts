@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
-import { EntityRows, forUpdate, sql } from '../database/sql.js';
+import { forUpdate, rowLock } from '../database/dialect.js';
+import { EntityRows, sql } from '../database/sql.js';
 import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation, type ConversationState } from './conversation.entity.js';
 import { Message, REPLAYED_STATUSES_SQL, type MessageRole, type MessageStatus } from './message.entity.js';
@@ -228,11 +229,7 @@ export class ConversationsRepository {
    * instances folding the same messages cannot both apply their fold. True when written.
    */
   async replaceSummaryIf(em: EntityManager, next: Summary, expectedCoversSeq: number): Promise<boolean> {
-    const rowLocks = em.connection.options.type === 'postgres';
-    const current = await em.findOne(Summary, {
-      where: { conversationId: next.conversationId, thread: next.thread },
-      ...(rowLocks ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    const current = await em.findOne(Summary, { where: { conversationId: next.conversationId, thread: next.thread }, ...rowLock(em) });
     if ((current?.coversSeq ?? 0) !== expectedCoversSeq) return false;
     if (current) {
       await em.update(Summary, { conversationId: next.conversationId, thread: next.thread }, next);

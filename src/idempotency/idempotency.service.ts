@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
+import { rowLock } from '../database/dialect.js';
 import { Message } from '../conversations/message.entity.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 import { IdempotencyKeyReusedError } from './idempotency.errors.js';
@@ -94,11 +95,7 @@ export class IdempotencyService {
   }
 
   private lockRow(em: EntityManager, actor: Actor, key: string): Promise<IdempotencyKey> {
-    const rowLocks = em.connection.options.type === 'postgres';
-    return em.findOneOrFail(IdempotencyKey, {
-      where: { actor: actor.id, key },
-      ...(rowLocks ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    return em.findOneOrFail(IdempotencyKey, { where: { actor: actor.id, key }, ...rowLock(em) });
   }
 
   /** A running claim must finish within a model call's worst case, with room to spare. */
