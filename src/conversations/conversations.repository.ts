@@ -102,6 +102,17 @@ export class ConversationsRepository {
     return (await em.count(Conversation, { where: { id } })) > 0;
   }
 
+  /** Conversations of every actor bound to the agent (an offered agent's may be other actors'). */
+  countWithAgent(em: EntityManager, agentId: string): Promise<number> {
+    return em.count(Conversation, { where: { agentId } });
+  }
+
+  /** Deletes the actor's conversations with the agent, then unbinds everyone else's from it. */
+  async deleteOrDetachAgent(em: EntityManager, actor: string, agentId: string, deleteOwn: boolean): Promise<void> {
+    if (deleteOwn) await em.delete(Conversation, { agentId, actor });
+    await em.update(Conversation, { agentId }, { agentId: null });
+  }
+
   /**
    * Appends messages with the next `seq` numbers, in order. Bumping `last_seq` first makes the
    * update the conversation's write lock for the rest of the transaction, so two appends can
@@ -289,6 +300,11 @@ export class ConversationsRepository {
   async updateMessage(em: EntityManager, id: string, changes: MessageChanges, onlyIfNotCancelled = false): Promise<boolean> {
     const where = onlyIfNotCancelled ? '"id" = ? AND "cancel_requested_at" IS NULL' : '"id" = ?';
     return (await EntityRows.of(em, Message).update(em, changes, where, [id])) > 0;
+  }
+
+  /** The status and lease of a reply, by id alone (its caller recorded the id, not the owner). */
+  replyLease(em: EntityManager, id: string): Promise<Pick<Message, 'id' | 'status' | 'leaseUntil'> | null> {
+    return em.findOne(Message, { select: { id: true, status: true, leaseUntil: true }, where: { id } });
   }
 
   async isCancelRequested(em: EntityManager, id: string): Promise<boolean> {
