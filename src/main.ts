@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ConfigError, loadConfig } from './config/app-config.js';
+import { loadConfig } from './config/app-config.js';
+import { ConfigError } from './config/config-error.js';
 import { ApiKeysService } from './actor-auth/api-keys.service.js';
 import { createHttpApp } from './surfaces/http/http-app.js';
 

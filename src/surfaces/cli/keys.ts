@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ApiKeyError, ApiKeysService } from '../../actor-auth/api-keys.service.js';
-import { ConfigError, loadConfig, type AppConfig } from '../../config/app-config.js';
+import { loadConfig, type AppConfig } from '../../config/app-config.js';
+import { ConfigError } from '../../config/config-error.js';
 import { ConfigModule } from '../../config/config.module.js';
 import { DatabaseModule } from '../../database/database.module.js';
 
