@@ -209,11 +209,6 @@ export class ConversationsService {
     });
   }
 
-  /** Throws unless the actor owns the conversation; used by surfaces before routing work to it. */
-  async assertOwned(actor: Actor, id: string): Promise<void> {
-    await this.db.read((em) => ownedConversation(this.repo, em, actor, id));
-  }
-
   /**
    * A page of the actor's conversations; `agentId` narrows to one agent's (null: without an
    * agent); archived ones only with `archived: true`.
