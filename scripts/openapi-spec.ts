@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { AppModule } from '../src/app.module.js';
 import { loadConfig } from '../src/config/app-config.js';
 import { createHttpApp } from '../src/surfaces/http/http-app.js';
 import { buildOpenApiDocument } from '../src/surfaces/http/openapi.js';
@@ -11,7 +12,7 @@ import { buildOpenApiDocument } from '../src/surfaces/http/openapi.js';
 export async function buildOpenApiSpec(): Promise<string> {
   // Only what the document depends on: no API keys, no model server, no Telegram, no file.
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LLM_MODEL: 'echo' });
-  const app = await createHttpApp(config, { logger: false });
+  const app = await createHttpApp(AppModule.forRoot(config), config, { logger: false });
   try {
     await app.init();
     return `${JSON.stringify(sortKeys(buildOpenApiDocument(app)), null, 2)}\n`;

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ConfigError, loadConfig } from './config/app-config.js';
+import { loadConfig } from './config/app-config.js';
+import { ConfigError } from './config/config-error.js';
 import { ApiKeysService } from './actor-auth/api-keys.service.js';
+import { AppModule } from './app.module.js';
 import { createHttpApp } from './surfaces/http/http-app.js';
 
 async function bootstrap(): Promise<void> {
@@ -16,7 +18,7 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const app = await createHttpApp(config).catch(exitOnConfigError);
+  const app = await createHttpApp(AppModule.forRoot(config), config).catch(exitOnConfigError);
   // Nest closes the app on these signals (turns in flight finish first); this bounds the wait.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

@@ -1,4 +1,5 @@
-import { loadConfig, ConfigError } from '../config/app-config.js';
+import { loadConfig } from '../config/app-config.js';
+import { ConfigError } from '../config/config-error.js';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import { hashApiKey } from '../common/api-key-hash.js';
 import type { ApiKeysService } from './api-keys.service.js';

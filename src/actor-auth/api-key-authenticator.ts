@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { APP_CONFIG, ConfigError, type AppConfig } from '../config/app-config.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { ConfigError } from '../config/config-error.js';
 import { apiActor, SINGLE_USER_ACTOR, type Actor } from './actor.js';
 import { hashApiKey } from '../common/api-key-hash.js';
 import { ApiKeysService } from './api-keys.service.js';

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
-import { Conversation } from '../conversations/conversation.entity.js';
 import { DatabaseService } from '../database/database.service.js';
 import { Agent, type AgentTool } from './agent.entity.js';
-import { AgentInUseError, AgentNotFoundError } from './agent.errors.js';
+import { AgentNotFoundError } from './agent.errors.js';
 
 export interface AgentFields {
   readonly name: string;
@@ -24,8 +23,8 @@ export type AgentConversationsOnDelete = 'refuse' | 'detach' | 'delete';
 
 /**
  * Agents, always on behalf of their owner. Promises: another actor's agent is
- * AgentNotFoundError (never revealed); deleting an agent never deletes or orphans a
- * conversation by surprise: with conversations it needs `detach` or `delete`.
+ * AgentNotFoundError (never revealed). Deleting one goes through ConversationsService.deleteAgent,
+ * which decides what happens to its conversations.
  */
 @Injectable()
 export class AgentsService {
@@ -97,19 +96,10 @@ export class AgentsService {
   }
 
   /**
-   * Returns how many conversations were detached or deleted with it. An agent offered to other
-   * actors may have conversations of theirs: `delete` deletes only the owner's, and detaches
-   * theirs, never deleting another actor's data.
+   * Deletes the actor's agent within a unit of work of the conversations module, which first
+   * deals with the agent's conversations (ConversationsService.deleteAgent: it owns them).
    */
-  delete(actor: Actor, id: string, conversations: AgentConversationsOnDelete): Promise<number> {
-    return this.db.transaction(async (em) => {
-      await this.ownedIn(em, actor, id);
-      const count = await em.count(Conversation, { where: { agentId: id } });
-      if (count > 0 && conversations === 'refuse') throw new AgentInUseError(id, count);
-      if (count > 0 && conversations === 'delete') await em.delete(Conversation, { agentId: id, actor: actor.id });
-      if (count > 0) await em.update(Conversation, { agentId: id }, { agentId: null });
-      await em.delete(Agent, { id, actor: actor.id });
-      return count;
-    });
+  async deleteIn(em: EntityManager, actor: Actor, id: string): Promise<void> {
+    await em.delete(Agent, { id, actor: actor.id });
   }
 }

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from './app-config.js';
+import { loadConfig } from './app-config.js';
+import { ConfigError } from './config-error.js';
 import { MAX_REPLY_CHARS as IMPORTED_REPLY_CHARS } from '../conversations/export-format.js';
 import { hashApiKey } from '../common/api-key-hash.js';
 import { isLoopbackHost } from './loopback.js';

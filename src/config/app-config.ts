@@ -3,6 +3,9 @@ import { hashApiKey } from '../common/api-key-hash.js';
 import { normalizeHostName } from './host-names.js';
 import { isLoopbackHost } from './loopback.js';
 import { parseDatabaseUrl, type DatabaseTarget } from '../database/database-url.js';
+import { ConfigError } from './config-error.js';
+import { text, type Env } from './env.js';
+import { parseTelegram, type TelegramConfig } from './telegram-config.js';
 
 /** Everything the service reads from its environment, validated once at boot. */
 export interface AppConfig {
@@ -69,26 +72,6 @@ export interface AppConfig {
   readonly retentionDays: number | null;
 }
 
-export interface TelegramConfig {
-  /** Needed to call the Bot API; never logged nor repeated in an error. */
-  readonly token: string;
-  /** A self-hosted Bot API server (no trailing slash); undefined means Telegram's own. */
-  readonly apiRoot: string | undefined;
-  /** Webhook mode when set, long polling otherwise. */
-  readonly webhook: TelegramWebhookConfig | null;
-  /** Telegram user ids let in; null lets everyone in. */
-  readonly allowedUsers: ReadonlyArray<number> | null;
-  /** The actor (`api:<name>`) whose agents the bot offers with /agent; null: none offered. */
-  readonly agentsFrom: string | null;
-}
-
-export interface TelegramWebhookConfig {
-  readonly url: string;
-  /** The path of `url`, served by this process. */
-  readonly path: string;
-  readonly secret: string;
-}
-
 export interface ConfiguredApiKey {
   readonly name: string;
   readonly keyHash: Buffer;
@@ -105,14 +88,7 @@ export type LlmConfig =
       readonly maxRetries: number;
     };
 
-/** A bad environment value; the message names the variable so the operator can fix it. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
 export const APP_CONFIG = Symbol('APP_CONFIG');
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 export function loadConfig(env: Env = process.env): AppConfig {
   // "[::1]" is how people write IPv6 in URLs; listen() wants it bare.
@@ -187,65 +163,6 @@ function parseLlm(env: Env): LlmConfig {
     timeoutMs,
     maxRetries,
   };
-}
-
-function parseTelegram(env: Env): TelegramConfig | null {
-  const token = text(env, 'TELEGRAM_BOT_TOKEN');
-  // The token is a secret: the message shows its shape, never its value.
-  if (token && !/^\d+:[A-Za-z0-9_-]+$/.test(token)) {
-    throw new ConfigError('TELEGRAM_BOT_TOKEN must look like 123456789:AAE... (the token BotFather gives)');
-  }
-  // The others are checked even while the bot is off, so a typo shows before it is switched on.
-  const apiRoot = text(env, 'TELEGRAM_API_ROOT')?.replace(/\/+$/, '');
-  if (apiRoot !== undefined && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(apiRoot)) {
-    throw new ConfigError(`TELEGRAM_API_ROOT must be an http(s) URL, got "${apiRoot}"`);
-  }
-  const secret = text(env, 'TELEGRAM_WEBHOOK_SECRET');
-  // Telegram's own rule for secret_token.
-  if (secret !== undefined && !/^[A-Za-z0-9_-]{16,256}$/.test(secret)) {
-    throw new ConfigError('TELEGRAM_WEBHOOK_SECRET must be 16-256 characters from A-Z, a-z, 0-9, "_" and "-"');
-  }
-  const webhookUrl = text(env, 'TELEGRAM_WEBHOOK_URL');
-  const webhook = webhookUrl === undefined ? null : parseWebhook(webhookUrl, secret);
-  const allowedUsers = parseTelegramIds(text(env, 'TELEGRAM_ALLOWED_USERS'));
-  const agentsFrom = text(env, 'TELEGRAM_AGENTS_FROM');
-  if (agentsFrom !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(agentsFrom)) {
-    throw new ConfigError(`TELEGRAM_AGENTS_FROM must be the name of an API key (as in API_KEYS), got "${agentsFrom}"`);
-  }
-  if (!token) return null;
-  return { token, apiRoot, webhook, allowedUsers, agentsFrom: agentsFrom ? `api:${agentsFrom}` : null };
-}
-
-function parseWebhook(url: string, secret: string | undefined): TelegramWebhookConfig {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || !/^https?:$/.test(parsed.protocol)) {
-    throw new ConfigError(`TELEGRAM_WEBHOOK_URL must be an http(s) URL, got "${url}"`);
-  }
-  const path = parsed.pathname;
-  // The route is mounted ahead of the API's; it must not shadow one of them.
-  if (path === '/' || /^\/(api|health)(\/|$)/.test(path)) {
-    throw new ConfigError(`TELEGRAM_WEBHOOK_URL needs a path of its own such as /telegram/webhook, got "${path}"`);
-  }
-  // Without a secret anyone who finds the URL could post updates in any user's name.
-  if (!secret) throw new ConfigError('TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL');
-  return { url: parsed.toString(), path, secret };
-}
-
-function parseTelegramIds(raw: string | undefined): ReadonlyArray<number> | null {
-  if (!raw) return null;
-  return raw.split(',').map((entry) => {
-    const id = entry.trim();
-    const value = /^\d{1,16}$/.test(id) ? Number(id) : Number.NaN;
-    if (!Number.isSafeInteger(value) || value <= 0) {
-      throw new ConfigError(`TELEGRAM_ALLOWED_USERS must be comma-separated numeric Telegram user ids, got "${id}"`);
-    }
-    return value;
-  });
 }
 
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -340,11 +257,6 @@ function parseMetricsToken(token: string | undefined): string | null {
   if (token === undefined) return null;
   if (token.length < 16 || /\s/.test(token)) throw new ConfigError('METRICS_TOKEN must be at least 16 characters, without spaces');
   return token;
-}
-
-function text(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { isPostgres } from '../database/dialect.js';
 
 export interface SearchHit {
   readonly conversationId: string;
@@ -56,7 +57,7 @@ const CANDIDATES = 2_000;
 @Injectable()
 export class ConversationSearchRepository {
   async search(em: EntityManager, actor: string, text: string, limit: number): Promise<SearchHit[]> {
-    const postgres = em.connection.options.type === 'postgres';
+    const postgres = isPostgres(em);
     const titles = postgres ? await this.pgTitles(em, actor, text, limit) : await this.sqliteTitles(em, actor, text, limit);
     const messages = postgres ? await this.pgMessages(em, actor, text) : await this.sqliteMessages(em, actor, text);
     const best = new Map<string, SearchHit>();

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
-import { EntityRows, forUpdate, sql } from '../database/sql.js';
+import { forUpdate, rowLock } from '../database/dialect.js';
+import { EntityRows, sql } from '../database/sql.js';
 import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation, type ConversationState } from './conversation.entity.js';
 import { Message, REPLAYED_STATUSES_SQL, type MessageRole, type MessageStatus } from './message.entity.js';
@@ -99,6 +100,17 @@ export class ConversationsRepository {
 
   async exists(em: EntityManager, id: string): Promise<boolean> {
     return (await em.count(Conversation, { where: { id } })) > 0;
+  }
+
+  /** Conversations of every actor bound to the agent (an offered agent's may be other actors'). */
+  countWithAgent(em: EntityManager, agentId: string): Promise<number> {
+    return em.count(Conversation, { where: { agentId } });
+  }
+
+  /** Deletes the actor's conversations with the agent, then unbinds everyone else's from it. */
+  async deleteOrDetachAgent(em: EntityManager, actor: string, agentId: string, deleteOwn: boolean): Promise<void> {
+    if (deleteOwn) await em.delete(Conversation, { agentId, actor });
+    await em.update(Conversation, { agentId }, { agentId: null });
   }
 
   /**
@@ -228,11 +240,7 @@ export class ConversationsRepository {
    * instances folding the same messages cannot both apply their fold. True when written.
    */
   async replaceSummaryIf(em: EntityManager, next: Summary, expectedCoversSeq: number): Promise<boolean> {
-    const rowLocks = em.connection.options.type === 'postgres';
-    const current = await em.findOne(Summary, {
-      where: { conversationId: next.conversationId, thread: next.thread },
-      ...(rowLocks ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    const current = await em.findOne(Summary, { where: { conversationId: next.conversationId, thread: next.thread }, ...rowLock(em) });
     if ((current?.coversSeq ?? 0) !== expectedCoversSeq) return false;
     if (current) {
       await em.update(Summary, { conversationId: next.conversationId, thread: next.thread }, next);
@@ -292,6 +300,11 @@ export class ConversationsRepository {
   async updateMessage(em: EntityManager, id: string, changes: MessageChanges, onlyIfNotCancelled = false): Promise<boolean> {
     const where = onlyIfNotCancelled ? '"id" = ? AND "cancel_requested_at" IS NULL' : '"id" = ?';
     return (await EntityRows.of(em, Message).update(em, changes, where, [id])) > 0;
+  }
+
+  /** The status and lease of a reply, by id alone (its caller recorded the id, not the owner). */
+  replyLease(em: EntityManager, id: string): Promise<Pick<Message, 'id' | 'status' | 'leaseUntil'> | null> {
+    return em.findOne(Message, { select: { id: true, status: true, leaseUntil: true }, where: { id } });
   }
 
   async isCancelRequested(em: EntityManager, id: string): Promise<boolean> {

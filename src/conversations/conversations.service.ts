@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { DatabaseService } from '../database/database.service.js';
-import { AgentsService } from '../agents/agents.service.js';
+import { AgentInUseError } from '../agents/agent.errors.js';
+import { AgentsService, type AgentConversationsOnDelete } from '../agents/agents.service.js';
 import type { Conversation, ConversationState } from './conversation.entity.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
 import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError, MessageNotFoundError } from './conversation.errors.js';
@@ -83,6 +84,23 @@ export class ConversationsService {
     return this.db.read(async (em) => {
       if (agentId) await this.agents.usableIn(em, actor, agentId);
       return (await this.repo.listByActor(em, actor.id, 1, undefined, agentId))[0] ?? null;
+    });
+  }
+
+  /**
+   * Deletes the actor's agent; never deletes or orphans a conversation by surprise: with
+   * conversations it needs `detach` or `delete` (else AgentInUseError). Returns how many were
+   * detached or deleted. An agent offered to other actors may have conversations of theirs:
+   * `delete` deletes only the owner's, and detaches theirs, never deleting another actor's data.
+   */
+  deleteAgent(actor: Actor, agentId: string, conversations: AgentConversationsOnDelete): Promise<number> {
+    return this.db.transaction(async (em) => {
+      await this.agents.ownedIn(em, actor, agentId);
+      const count = await this.repo.countWithAgent(em, agentId);
+      if (count > 0 && conversations === 'refuse') throw new AgentInUseError(agentId, count);
+      if (count > 0) await this.repo.deleteOrDetachAgent(em, actor.id, agentId, conversations === 'delete');
+      await this.agents.deleteIn(em, actor, agentId);
+      return count;
     });
   }
 
@@ -189,11 +207,6 @@ export class ConversationsService {
       const kept = after ? rows.filter((c) => c.updatedAt.getTime() > after.getTime()) : rows;
       return this.withTags(em, kept);
     });
-  }
-
-  /** Throws unless the actor owns the conversation; used by surfaces before routing work to it. */
-  async assertOwned(actor: Actor, id: string): Promise<void> {
-    await this.db.read((em) => ownedConversation(this.repo, em, actor, id));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { ConfigError } from '../config/app-config.js';
+import { ConfigError } from '../config/config-error.js';
 
 export type DatabaseTarget =
   | { readonly kind: 'sqlite'; readonly path: string }

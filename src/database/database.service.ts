@@ -1,6 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
+import { isPostgres } from './dialect.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
 import { StorageError, storageErrorOf } from './storage.errors.js';
 
@@ -42,7 +43,7 @@ export class DatabaseService {
     @Optional() private readonly metrics: Metrics = NO_METRICS,
   ) {
     this.queue =
-      dataSource.options.type === 'postgres'
+      isPostgres(dataSource)
         ? null
         : new GroupCommitQueue(dataSource, { busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS, onCommit: (seconds) => metrics.committed(seconds) });
     const queue = this.queue;

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import { isPostgres } from './dialect.js';
 
 /**
  * Constant SQL with bound parameters, for the statements every chat turn runs.
@@ -19,7 +20,7 @@ export interface SqlResult<R> {
 
 /** Runs one statement in `em`'s transaction (or on its own when `em` has none). */
 export async function sql<R = Record<string, unknown>>(em: EntityManager, text: string, params: readonly unknown[] = []): Promise<SqlResult<R>> {
-  const postgres = em.connection.options.type === 'postgres';
+  const postgres = isPostgres(em);
   const runner = em.queryRunner ?? em.connection.createQueryRunner();
   try {
     const result = await runner.query(postgres ? numbered(text) : text, [...params], true);
@@ -28,11 +29,6 @@ export async function sql<R = Record<string, unknown>>(em: EntityManager, text: 
   } finally {
     if (!em.queryRunner) await runner.release();
   }
-}
-
-/** `FOR UPDATE` where the database has row locks (on SQLite the unit-of-work queue serializes writers). */
-export function forUpdate(em: EntityManager): string {
-  return em.connection.options.type === 'postgres' ? 'FOR UPDATE' : '';
 }
 
 const numberedCache = new Map<string, string>();

@@ -1,4 +1,5 @@
 import { Module, type OnApplicationBootstrap, type OnModuleDestroy, Logger, Injectable } from '@nestjs/common';
+import { ConversationsModule } from '../conversations/conversations.module.js';
 import { IdempotencyService } from './idempotency.service.js';
 
 /** Purges expired keys hourly. */
@@ -22,6 +23,7 @@ class IdempotencyPurge implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 @Module({
+  imports: [ConversationsModule],
   providers: [IdempotencyService, IdempotencyPurge],
   exports: [IdempotencyService],
 })

@@ -3,8 +3,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { ConversationsRepository } from '../conversations/conversations.repository.js';
 import { DatabaseService } from '../database/database.service.js';
-import { Message } from '../conversations/message.entity.js';
+import { rowLock } from '../database/dialect.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 import { IdempotencyKeyReusedError } from './idempotency.errors.js';
 
@@ -29,6 +30,7 @@ export type Claim =
 export class IdempotencyService {
   constructor(
     private readonly db: DatabaseService,
+    private readonly conversations: ConversationsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -57,7 +59,7 @@ export class IdempotencyService {
 
   private async replyInProgress(em: EntityManager, messageId: string | null, now: Date): Promise<boolean> {
     if (!messageId) return false;
-    const reply = await em.findOne(Message, { select: { id: true, status: true, leaseUntil: true }, where: { id: messageId } });
+    const reply = await this.conversations.replyLease(em, messageId);
     return reply?.status === 'streaming' && reply.leaseUntil !== null && reply.leaseUntil >= now;
   }
 
@@ -94,11 +96,7 @@ export class IdempotencyService {
   }
 
   private lockRow(em: EntityManager, actor: Actor, key: string): Promise<IdempotencyKey> {
-    const rowLocks = em.connection.options.type === 'postgres';
-    return em.findOneOrFail(IdempotencyKey, {
-      where: { actor: actor.id, key },
-      ...(rowLocks ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    return em.findOneOrFail(IdempotencyKey, { where: { actor: actor.id, key }, ...rowLock(em) });
   }
 
   /** A running claim must finish within a model call's worst case, with room to spare. */

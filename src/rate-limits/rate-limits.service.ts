@@ -2,6 +2,7 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { MemoryStore, type Store } from 'express-rate-limit';
 import { DataSource } from 'typeorm';
 import { DatabaseService } from '../database/database.service.js';
+import { isPostgres } from '../database/dialect.js';
 import { PostgresRateStore, purgeEndedWindows } from './postgres-rate-store.js';
 
 /**
@@ -19,7 +20,7 @@ export class RateLimitsService implements OnModuleDestroy {
     private readonly db: DatabaseService,
     dataSource: DataSource,
   ) {
-    this.postgres = dataSource.options.type === 'postgres';
+    this.postgres = isPostgres(dataSource);
   }
 
   /** A store counting hits per key in windows of `windowMs`; `prefix` keeps its keys apart from other stores'. */

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import type { DatabaseService } from '../database/database.service.js';
-import type { RetentionRepository } from './retention.repository.js';
+import type { StaleConversationsRepository } from '../conversations/stale-conversations.repository.js';
 import { RETENTION_BATCH, RETENTION_FIRST_RUN_MS, RETENTION_INTERVAL_MS, RetentionService } from './retention.service.js';
 
 /** A repository over an in-memory list of stale ids, and a database that runs each unit at once. */
@@ -19,7 +19,7 @@ function setUp(retentionDays: number | null, stale: number) {
     }),
   };
   const db = { transaction: (work: (em: unknown) => Promise<unknown>) => work({}) };
-  const service = new RetentionService(db as unknown as DatabaseService, repo as unknown as RetentionRepository, { retentionDays } as AppConfig);
+  const service = new RetentionService(db as unknown as DatabaseService, repo as unknown as StaleConversationsRepository, { retentionDays } as AppConfig);
   return { service, repo, units };
 }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
-import { RetentionRepository } from './retention.repository.js';
+import { StaleConversationsRepository } from '../conversations/stale-conversations.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The first sweep waits a little, so that it does not compete with start-up. */
@@ -31,7 +31,7 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
 
   constructor(
     private readonly db: DatabaseService,
-    private readonly repo: RetentionRepository,
+    private readonly repo: StaleConversationsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

@@ -7,6 +7,7 @@ import type { LoggerService } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
+import { AppModule } from '../../src/app.module.js';
 import { createHttpApp } from '../../src/surfaces/http/http-app.js';
 
 /** The e2e suite runs on SQLite files, or on PostgreSQL when TEST_DATABASE_URL is set. */
@@ -63,7 +64,7 @@ export async function startTestApp(options: {
       : {}),
     ...options.env,
   });
-  const app = await createHttpApp(config, { logger: options.logger ?? false });
+  const app = await createHttpApp(AppModule.forRoot(config), config, { logger: options.logger ?? false });
   await app.init();
   return {
     app,

@@ -1,9 +1,8 @@
-import type { LoggerService } from '@nestjs/common';
+import type { DynamicModule, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AppModule } from '../../app.module.js';
 import { AppLogger } from '../../logging/app-logger.js';
 import { ApiKeyAuthenticator } from '../../actor-auth/api-key-authenticator.js';
 import { RequestAuthenticator } from '../../actor-auth/request-authenticator.js';
@@ -22,11 +21,13 @@ import { securityHeaders } from './hardening/security-headers.js';
 import { mountOpenApi } from './openapi.js';
 
 /**
- * Builds the whole HTTP application (not yet listening). main.ts and the e2e tests both use
- * it, so the tests run exactly what production runs.
+ * Builds the whole HTTP application (not yet listening) around `root`, the application's
+ * module (`AppModule.forRoot(config)`): the composition root passes it in, so this surface
+ * does not import the root. main.ts and the e2e tests both use it, so the tests run exactly
+ * what production runs.
  */
-export async function createHttpApp(config: AppConfig, options: { logger?: false | LoggerService } = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+export async function createHttpApp(root: DynamicModule, config: AppConfig, options: { logger?: false | LoggerService } = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(root, {
     bodyParser: false,
     logger: options.logger ?? new AppLogger({ format: config.logFormat, level: config.logLevel, terminal: process.stdout.isTTY === true }),
   });

@@ -1,5 +1,5 @@
 import { Bot } from 'grammy';
-import type { TelegramConfig } from '../../config/app-config.js';
+import type { TelegramConfig } from '../../config/telegram-config.js';
 import { honourRetryAfter } from './retry-after.js';
 
 /** The grammY bot, talking to TELEGRAM_API_ROOT when set, with Telegram's 429s honoured on every call. */

@@ -12,7 +12,7 @@ import { TelegramInboxService, type UpdateTurn } from '../../telegram-inbox/tele
 import { sendText, whileTyping } from './replies.js';
 import { actorOfChat, promptText } from './routing.js';
 import { TELEGRAM_CONFIG } from './telegram.tokens.js';
-import type { TelegramConfig } from '../../config/app-config.js';
+import type { TelegramConfig } from '../../config/telegram-config.js';
 import { TEXTS } from './texts.js';
 import { UpdateDeferred } from './update-deferred.js';
 

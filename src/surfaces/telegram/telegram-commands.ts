@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AgentsService } from '../../agents/agents.service.js';
-import type { TelegramConfig } from '../../config/app-config.js';
+import type { TelegramConfig } from '../../config/telegram-config.js';
 import { InlineKeyboard, type Bot, type Context } from 'grammy';
 import { ConversationNotFoundError, ForbiddenConversationError } from '../../conversations/conversation.errors.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { BotError, type Bot } from 'grammy';
 import type { Update } from 'grammy/types';
-import type { TelegramConfig } from '../../config/app-config.js';
+import type { TelegramConfig } from '../../config/telegram-config.js';
 import { TelegramInboxService } from '../../telegram-inbox/telegram-inbox.service.js';
 import { ChatQueues } from './chat-queues.js';
 import { routeUpdate, type Routing } from './routing.js';

@@ -7,7 +7,8 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { GrammyError, type Bot } from 'grammy';
-import { APP_CONFIG, type AppConfig, type TelegramConfig } from '../../config/app-config.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { TelegramConfig } from '../../config/telegram-config.js';
 import { botSignal } from './bot.js';
 import { LongPolling } from './long-polling.js';
 import { ALLOWED_UPDATES } from './routing.js';

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { AgentsService } from '../../../agents/agents.service.js';
+import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { AgentDeletedDto, AgentDto, AgentListDto, CreateAgentDto, DeleteAgentQueryDto, toAgentDto, UpdateAgentDto } from '../dto/agent.dto.js';
 import { AgentInUseErrorDto } from '../dto/error.dto.js';
@@ -11,7 +12,10 @@ import { AgentInUseErrorDto } from '../dto/error.dto.js';
 @ApiBearerAuth()
 @Controller('api/agents')
 export class AgentsController {
-  constructor(private readonly agents: AgentsService) {}
+  constructor(
+    private readonly agents: AgentsService,
+    private readonly conversations: ConversationsService,
+  ) {}
 
   @Post()
   @ApiOperation({ operationId: 'createAgent', summary: 'Create an agent' })
@@ -62,6 +66,6 @@ export class AgentsController {
     @Param('id', ParseUUIDPipe) id: string,
     @Query() query: DeleteAgentQueryDto,
   ): Promise<AgentDeletedDto> {
-    return { conversations: await this.agents.delete(actor, id, query.conversations ?? 'refuse') };
+    return { conversations: await this.conversations.deleteAgent(actor, id, query.conversations ?? 'refuse') };
   }
 }

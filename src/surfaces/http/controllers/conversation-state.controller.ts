@@ -1,10 +1,9 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Put, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Put, UseFilters } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
-import { ConversationOwnerGuard } from '../conversation-owner.guard.js';
 import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 
 const STATE_SCHEMA = { type: 'object', additionalProperties: true } as const;
@@ -16,7 +15,6 @@ const STATE_SCHEMA = { type: 'object', additionalProperties: true } as const;
 @ApiTags('state')
 @ApiBearerAuth()
 @Controller('api/conversations/:id/state')
-@UseGuards(ConversationOwnerGuard)
 @UseFilters(ConcealForeignConversationFilter)
 export class ConversationStateController {
   constructor(private readonly conversations: ConversationsService) {}

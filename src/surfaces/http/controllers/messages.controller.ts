@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, HttpStatus, Inject, Param, ParseUUIDPipe, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Inject, Param, ParseUUIDPipe, Post, Res, UseFilters } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
@@ -7,7 +7,6 @@ import { ChatService } from '../../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
-import { ConversationOwnerGuard } from '../conversation-owner.guard.js';
 import { MessageDto, toMessageDto } from '../dto/conversation.dto.js';
 import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 import { EventStream } from '../sse/event-stream.js';
@@ -19,7 +18,6 @@ import { sendOutcome } from '../sse/stream-turn.js';
 @ApiTags('messages')
 @ApiBearerAuth()
 @Controller('api/conversations/:id/messages/:messageId')
-@UseGuards(ConversationOwnerGuard)
 @UseFilters(ConcealForeignConversationFilter)
 export class MessagesController {
   constructor(

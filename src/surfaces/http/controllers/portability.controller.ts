@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query, Res, type StreamableFile, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query, Res, type StreamableFile, UseFilters } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
@@ -6,7 +6,6 @@ import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { PortabilityService } from '../../../conversations/portability.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
-import { ConversationOwnerGuard } from '../conversation-owner.guard.js';
 import { download, safeFilename } from '../download.js';
 import { ConversationDetailDto, ConversationSummaryDto, toConversationDetail, toConversationSummary } from '../dto/conversation.dto.js';
 import { ChatErrorDto } from '../dto/error.dto.js';
@@ -21,7 +20,6 @@ const DOWNLOAD_HEADERS = {
 @ApiTags('conversations')
 @ApiBearerAuth()
 @Controller('api/conversations')
-@UseGuards(ConversationOwnerGuard)
 @UseFilters(ConcealForeignConversationFilter)
 export class PortabilityController {
   constructor(

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
-import { Conversation } from '../conversations/conversation.entity.js';
-import { Message } from '../conversations/message.entity.js';
+import { isPostgres } from '../database/dialect.js';
+import { Conversation } from './conversation.entity.js';
+import { Message } from './message.entity.js';
 
-/** TypeORM access for the retention sweep: stale conversations of every actor, in batches. */
+/** Conversations of every actor not updated since a cutoff, in batches, for the retention sweep. */
 @Injectable()
-export class RetentionRepository {
+export class StaleConversationsRepository {
   /**
    * Up to `limit` ids of conversations last updated before `cutoff`, oldest first. On
    * PostgreSQL the rows are locked, skipping rows another instance's sweep holds, so two
@@ -19,7 +20,7 @@ export class RetentionRepository {
       .orderBy('c.updated_at', 'ASC')
       .addOrderBy('c.id', 'ASC')
       .limit(limit);
-    if (em.connection.options.type === 'postgres') query.setLock('pessimistic_write').setOnLocked('skip_locked');
+    if (isPostgres(em)) query.setLock('pessimistic_write').setOnLocked('skip_locked');
     return (await query.getRawMany<{ id: string }>()).map((r) => r.id);
   }
 
