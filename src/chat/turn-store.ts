@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
+import type { ReplyError } from '../common/domain-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Agent } from '../agents/agent.entity.js';
 import { AgentsService } from '../agents/agents.service.js';
@@ -66,7 +67,7 @@ export interface ReplyOutcome {
   readonly content: string;
   readonly model: string | null;
   readonly usage: { readonly promptTokens: number; readonly completionTokens: number } | null;
-  readonly error: { readonly status: number; readonly message: string } | null;
+  readonly error: ReplyError | null;
   /** Tools the model called on the way to this reply. */
   readonly toolCalls?: ToolCallRecord[];
   /** Tokens of `content`, for the budget of later turns. */
@@ -173,7 +174,7 @@ export class TurnStore {
           model,
           promptTokens: null,
           completionTokens: null,
-          errorStatus: null,
+          errorCode: null,
           errorMessage: null,
           toolCalls: null,
           cancelRequestedAt: null,
@@ -302,7 +303,7 @@ export class TurnStore {
         model: outcome.model,
         promptTokens: outcome.usage?.promptTokens ?? null,
         completionTokens: outcome.usage?.completionTokens ?? null,
-        errorStatus: outcome.error?.status ?? null,
+        errorCode: outcome.error?.code ?? null,
         errorMessage: outcome.error?.message ?? null,
         toolCalls: outcome.toolCalls?.length ? outcome.toolCalls : null,
         tokens: outcome.tokens ?? null,

@@ -40,7 +40,7 @@ export type MessageChanges = Partial<
     | 'promptTokens'
     | 'completionTokens'
     | 'versions'
-    | 'errorStatus'
+    | 'errorCode'
     | 'errorMessage'
     | 'leaseUntil'
     | 'cancelRequestedAt'
@@ -131,7 +131,7 @@ export class ConversationsRepository {
         promptTokens: draft.promptTokens ?? null,
         completionTokens: draft.completionTokens ?? null,
         versions: null,
-        errorStatus: null,
+        errorCode: null,
         errorMessage: null,
         leaseUntil: draft.leaseUntil ?? null,
         cancelRequestedAt: null,
