@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
+import { DomainError } from '../common/domain-error.js';
 import { DatabaseService } from '../database/database.service.js';
 import { sql } from '../database/sql.js';
 import { ApiKey } from './api-key.entity.js';
@@ -10,7 +11,10 @@ const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Writing last_used_at on every request would turn every read into a write. */
 const LAST_USED_EVERY_MS = 60_000;
 
-export class ApiKeyError extends Error {}
+/** An API key request the service refuses (a bad actor name or label). */
+export class ApiKeyError extends DomainError {
+  readonly code = 'invalid_input';
+}
 
 /**
  * API keys kept in the database (besides API_KEYS from the environment). Promises: a key is

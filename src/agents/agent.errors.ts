@@ -1,5 +1,7 @@
+import { DomainError } from '../common/domain-error.js';
+
 /** No agent with this id belongs to the actor (another actor's agent is answered the same way). */
-export class AgentNotFoundError extends Error {
+export class AgentNotFoundError extends DomainError {
   readonly code = 'agent_not_found';
   constructor(readonly agentId: string) {
     super(`Agent ${agentId} not found`);
@@ -7,7 +9,7 @@ export class AgentNotFoundError extends Error {
 }
 
 /** Deleting an agent that still has conversations needs an explicit choice of what happens to them. */
-export class AgentInUseError extends Error {
+export class AgentInUseError extends DomainError {
   readonly code = 'agent_in_use';
   constructor(
     readonly agentId: string,

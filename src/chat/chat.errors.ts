@@ -1,14 +1,15 @@
+import { DomainError, type ReplyErrorCode } from '../common/domain-error.js';
 import type { StorageError } from '../database/storage.errors.js';
 
 /**
- * A turn whose question is stored but whose reply failed. Carries the HTTP-like status the
- * failure maps to (502 model error, 504 timeout) and the ids, so the client can continue or
- * regenerate in the same conversation instead of starting a duplicate.
+ * A turn whose question is stored but whose reply failed. Carries why (`reason`, the code
+ * stored with the reply: `model_unavailable`, `model_timeout`, `interrupted`) and the ids, so
+ * the client can continue or regenerate in the same conversation instead of starting a duplicate.
  */
-export class ChatTurnFailedError extends Error {
+export class ChatTurnFailedError extends DomainError {
   readonly code = 'chat_turn_failed';
   constructor(
-    readonly status: number,
+    readonly reason: ReplyErrorCode,
     message: string,
     readonly conversationId: string,
     readonly userMessageId: string,
@@ -23,7 +24,7 @@ export class ChatTurnFailedError extends Error {
  * database is full or unavailable). The generator keeps trying to store it for a while; the
  * client is told at once, with the ids, that the answer it did not get is not yet kept.
  */
-export class ReplyNotStoredError extends Error {
+export class ReplyNotStoredError extends DomainError {
   readonly code = 'reply_not_stored';
   constructor(
     override readonly cause: StorageError,

@@ -127,11 +127,11 @@ describe('ChatService', () => {
     llm.steps.push(() => Promise.reject(new ModelTimeoutError(1000)));
     const error = (await chat.send(alice, { message: 'will fail' }).catch((e: unknown) => e)) as ChatTurnFailedError;
     expect(error).toBeInstanceOf(ChatTurnFailedError);
-    expect(error.status).toBe(504);
+    expect(error.reason).toBe('model_timeout');
     const { messages } = await conversations.getWithMessages(alice, error.conversationId);
-    expect(messages.map((m) => [m.id, m.role, m.status, m.errorStatus])).toEqual([
+    expect(messages.map((m) => [m.id, m.role, m.status, m.errorCode])).toEqual([
       [error.userMessageId, 'user', 'complete', null],
-      [error.messageId, 'assistant', 'failed', 504],
+      [error.messageId, 'assistant', 'failed', 'model_timeout'],
     ]);
   });
 
@@ -144,16 +144,16 @@ describe('ChatService', () => {
     const deltas: string[] = [];
     const outcome = await chat.stream(alice, { message: 'tell me' }, { started: () => undefined, delta: (t) => deltas.push(t) });
     expect(deltas).toEqual(['Half an ', 'answer']);
-    expect(outcome).toMatchObject({ status: 'failed', content: 'Half an answer', error: { status: 502 } });
+    expect(outcome).toMatchObject({ status: 'failed', content: 'Half an answer', error: { code: 'model_unavailable' } });
     const { messages } = await onlyConversation();
-    expect(messages[1]).toMatchObject({ status: 'failed', content: 'Half an answer', errorStatus: 502 });
+    expect(messages[1]).toMatchObject({ status: 'failed', content: 'Half an answer', errorCode: 'model_unavailable' });
   });
 
-  it('turns any error the port throws into a 502 failure, not only model errors', async () => {
+  it('turns any error the port throws into a model_unavailable failure, not only model errors', async () => {
     llm.steps.push(() => Promise.reject(new TypeError('socket hang up')));
     const error = (await chat.send(alice, { message: 'x' }).catch((e: unknown) => e)) as ChatTurnFailedError;
     expect(error).toBeInstanceOf(ChatTurnFailedError);
-    expect(error.status).toBe(502);
+    expect(error.reason).toBe('model_unavailable');
     expect(error.message).toContain('socket hang up');
   });
 

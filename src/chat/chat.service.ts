@@ -11,7 +11,7 @@ import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { ReplyGenerator, type ModelOptions } from './reply-generator.js';
-import { REPLY_TOO_LONG_STATUS } from './reply-bounds.js';
+import type { ReplyError } from '../common/domain-error.js';
 
 export interface ChatRequest {
   readonly message: string;
@@ -32,11 +32,11 @@ export interface ReplyCutReason {
 
 /**
  * Why a `truncated` reply (an outcome, or a stored message's status and error) was cut, for
- * the surfaces to report; null for any other status. The stored error's status tells the bound.
+ * the surfaces to report; null for any other status. The stored error's code tells the bound.
  */
-export function cutReason(reply: { readonly status: string; readonly error: { readonly status: number; readonly message: string } | null }): ReplyCutReason | null {
+export function cutReason(reply: { readonly status: string; readonly error: ReplyError | null }): ReplyCutReason | null {
   if (reply.status !== 'truncated') return null;
-  return { code: reply.error?.status === REPLY_TOO_LONG_STATUS ? 'reply_too_long' : 'reply_timeout', message: reply.error?.message ?? '' };
+  return { code: reply.error?.code === 'reply_too_long' ? 'reply_too_long' : 'reply_timeout', message: reply.error?.message ?? '' };
 }
 
 export interface RegenerateRequest {
@@ -209,8 +209,8 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {
   const ids = { conversationId: turn.conversation.id, userMessageId: turn.question.id, messageId: turn.reply.id };
   if (outcome.status === 'failed') {
-    const error = outcome.error ?? { status: 502, message: 'The model failed' };
-    throw new ChatTurnFailedError(error.status, error.message, ids.conversationId, ids.userMessageId, ids.messageId);
+    const error = outcome.error ?? { code: 'model_unavailable', message: 'The model failed' };
+    throw new ChatTurnFailedError(error.code, error.message, ids.conversationId, ids.userMessageId, ids.messageId);
   }
   return {
     ...ids,

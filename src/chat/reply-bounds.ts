@@ -1,14 +1,9 @@
-/** The status stored with a reply cut at MAX_REPLY_CHARS (one cut at LLM_MAX_REPLY_MS gets 504). */
-export const REPLY_TOO_LONG_STATUS = 413;
-
 /** Why a reply was cut before the model finished it. */
 export type ReplyCutCode = 'reply_too_long' | 'reply_timeout';
 
 export interface ReplyCut {
   readonly code: ReplyCutCode;
   readonly message: string;
-  /** The HTTP status stored with the reply (as for a failure: 413 too long, 504 too slow). */
-  readonly status: number;
 }
 
 /**
@@ -26,7 +21,7 @@ export class ReplyBounds {
     private readonly onCut: () => void,
   ) {
     this.timer = setTimeout(
-      () => this.cut({ code: 'reply_timeout', status: 504, message: `The reply was cut after LLM_MAX_REPLY_MS (${limits.maxReplyMs} ms)` }),
+      () => this.cut({ code: 'reply_timeout', message: `The reply was cut after LLM_MAX_REPLY_MS (${limits.maxReplyMs} ms)` }),
       limits.maxReplyMs,
     );
   }
@@ -58,7 +53,7 @@ export class ReplyBounds {
   }
 
   private tooLong(): void {
-    this.cut({ code: 'reply_too_long', status: REPLY_TOO_LONG_STATUS, message: `The reply was cut at MAX_REPLY_CHARS (${this.limits.maxReplyChars} characters)` });
+    this.cut({ code: 'reply_too_long', message: `The reply was cut at MAX_REPLY_CHARS (${this.limits.maxReplyChars} characters)` });
   }
 
   private cut(reason: ReplyCut): void {

@@ -4,7 +4,7 @@ import { ConversationsService } from '../conversations/conversations.service.js'
 import type { ToolCallRecord } from '../conversations/message.entity.js';
 import type { ReplyOutcome, StartedTurn } from './turn.js';
 import { TurnStore } from './turn-store.js';
-import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from '../llm/llm.errors.js';
+import { ModelCancelledError, ModelUnavailableError } from '../llm/llm.errors.js';
 import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage } from '../llm/llm.port.js';
 import { TokenCounter } from '../context/token-counter.js';
 import { sleep } from '../common/sleep.js';
@@ -122,7 +122,7 @@ export class ReplyGenerator {
   private cutOutcome(content: string, turn: StartedTurn, toolCalls: ToolCallRecord[], bounds: ReplyBounds): ReplyOutcome {
     const reason = bounds.reason!;
     this.logger.warn(`Reply ${turn.reply.id} in conversation ${turn.conversation.id} was cut: ${reason.code}`);
-    const error = { status: reason.status, message: reason.message };
+    const error = { code: reason.code, message: reason.message };
     const tokens = this.tokens.count(content, turn.model);
     // The call was aborted, so the server reported no usage: count what was kept.
     const usage = { promptTokens: turn.context.totalTokens, completionTokens: tokens };
@@ -206,8 +206,7 @@ export class ReplyGenerator {
     }
     const cause = error instanceof ModelUnavailableError ? error : new ModelUnavailableError(`The model call failed: ${String(error)}`);
     this.logger.warn(`Reply ${turn.reply.id} in conversation ${turn.conversation.id} failed: ${cause.code}`);
-    const status = cause instanceof ModelTimeoutError ? 504 : 502;
-    return { status: 'failed', content: partial, model, usage: null, error: { status, message: cause.message } };
+    return { status: 'failed', content: partial, model, usage: null, error: { code: cause.code, message: cause.message } };
   }
 }
 

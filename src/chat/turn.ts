@@ -1,4 +1,5 @@
 import type { Agent } from '../agents/agent.entity.js';
+import type { ReplyError } from '../common/domain-error.js';
 import type { ContextMessage, ContextSummary } from '../context/context-sources.js';
 import type { PlannedContext } from '../context/context-planner.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
@@ -46,7 +47,7 @@ export interface ReplyOutcome {
   readonly content: string;
   readonly model: string | null;
   readonly usage: { readonly promptTokens: number; readonly completionTokens: number } | null;
-  readonly error: { readonly status: number; readonly message: string } | null;
+  readonly error: ReplyError | null;
   /** Tools the model called on the way to this reply. */
   readonly toolCalls?: ToolCallRecord[];
   /** Tokens of `content`, for the budget of later turns. */

@@ -1,4 +1,5 @@
 import type { PromptMessage } from '../llm/llm.port.js';
+import { DomainError } from '../common/domain-error.js';
 import { TOKENS_PER_MESSAGE, TOKENS_PER_REQUEST } from './token-counter.js';
 
 /** A stored message that may be replayed, with its content's token count. */
@@ -55,7 +56,7 @@ export interface PlannedContext {
 }
 
 /** The context cannot fit: the numbers say why. */
-export class ContextOverBudgetError extends Error {
+export class ContextOverBudgetError extends DomainError {
   readonly code = 'context_over_budget';
   constructor(
     message: string,

@@ -1,7 +1,7 @@
-/** Domain errors of the conversations module. Surfaces map them (HTTP: one exception filter). */
-export abstract class ConversationError extends Error {
-  abstract readonly code: string;
-}
+import { DomainError } from '../common/domain-error.js';
+
+/** Domain errors of the conversations module. Surfaces map them by code (HTTP: one exception filter). */
+export abstract class ConversationError extends DomainError {}
 
 /** No conversation with this id exists. */
 export class ConversationNotFoundError extends ConversationError {

@@ -41,7 +41,7 @@ export type MessageChanges = Partial<
     | 'promptTokens'
     | 'completionTokens'
     | 'versions'
-    | 'errorStatus'
+    | 'errorCode'
     | 'errorMessage'
     | 'leaseUntil'
     | 'cancelRequestedAt'
@@ -143,7 +143,7 @@ export class ConversationsRepository {
         promptTokens: draft.promptTokens ?? null,
         completionTokens: draft.completionTokens ?? null,
         versions: null,
-        errorStatus: null,
+        errorCode: null,
         errorMessage: null,
         leaseUntil: draft.leaseUntil ?? null,
         cancelRequestedAt: null,

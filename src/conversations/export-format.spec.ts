@@ -67,7 +67,7 @@ describe('parseConversationExport', () => {
     );
     expect(parsed.title).toBe('Two lines');
     expect(parsed.tags).toEqual(['b', 'work']);
-    expect(parsed.messages[1]).toMatchObject({ status: 'failed', content: 'par', errorStatus: 502, errorMessage: expect.stringMatching(/still being generated/) });
+    expect(parsed.messages[1]).toMatchObject({ status: 'failed', content: 'par', errorCode: 'interrupted', errorMessage: expect.stringMatching(/still being generated/) });
   });
 
   it('gives assistant replies room beyond MAX_MESSAGE_CHARS, not user messages', () => {

@@ -2,11 +2,13 @@ import type { Agent } from '../agents/agent.entity.js';
 import type { AgentFields } from '../agents/agents.service.js';
 import type { Conversation, ConversationState } from './conversation.entity.js';
 import { ConversationError, InvalidInputError } from './conversation.errors.js';
-import { versionOf, type Message, type MessageStatus, type MessageVersion, type ToolCallRecord } from './message.entity.js';
+import { replyErrorOf, versionOf, type Message, type MessageStatus, type MessageVersion, type ToolCallRecord } from './message.entity.js';
 import { validState } from './state.js';
 import type { Summary } from './summary.entity.js';
 import { THREAD_NAME, type Thread } from './thread.entity.js';
 import { titleFromMessage } from './title.js';
+import type { ReplyError, ReplyErrorCode } from '../common/domain-error.js';
+import { exportedError, exportedVersion, importedError, type ExportedVersion } from '../portability/export-error-status.js';
 import { MAX_TAG_CHARS, MAX_TAGS, normalizeTags } from './tags.js';
 
 /**
@@ -33,7 +35,7 @@ const MAX_ERROR_CHARS = 10_000;
 export const MAX_LISTED_PROBLEMS = 20;
 
 /** What a reply still being generated at export time is imported as (its generator is not coming). */
-export const EXPORTED_WHILE_STREAMING = { status: 502, message: 'The reply was still being generated when the conversation was exported' };
+export const EXPORTED_WHILE_STREAMING: ReplyError = { code: 'interrupted', message: 'The reply was still being generated when the conversation was exported' };
 
 // ---------------------------------------------------------------------------------------------
 // The document
@@ -65,11 +67,11 @@ export interface ExportedSummary {
   readonly updatedAt: string;
 }
 
-export interface ExportedMessage extends Required<MessageVersion> {
+export interface ExportedMessage extends Required<ExportedVersion> {
   readonly seq: number;
   readonly thread: string;
   readonly role: string;
-  readonly versions: MessageVersion[];
+  readonly versions: ExportedVersion[];
   readonly toolCalls: ToolCallRecord[];
 }
 
@@ -171,7 +173,8 @@ export function exportConversation(
         thread: m.thread,
         role: m.role,
         ...versionOf(m),
-        versions: m.versions ?? [],
+        error: exportedError(replyErrorOf(m)),
+        versions: (m.versions ?? []).map(exportedVersion),
         toolCalls: m.toolCalls ?? [],
       })),
     },
@@ -233,7 +236,7 @@ export interface ImportedMessage {
   readonly model: string | null;
   readonly promptTokens: number | null;
   readonly completionTokens: number | null;
-  readonly errorStatus: number | null;
+  readonly errorCode: ReplyErrorCode | null;
   readonly errorMessage: string | null;
   readonly createdAt: Date;
   readonly versions: MessageVersion[] | null;
@@ -357,7 +360,7 @@ function parseMessages(
     const streaming = status === 'streaming';
     // A failed reply keeps why it failed, a truncated one why it was cut.
     const keepsError = status === 'failed' || status === 'truncated';
-    const storedError = streaming ? { statusCode: EXPORTED_WHILE_STREAMING.status, message: EXPORTED_WHILE_STREAMING.message } : keepsError ? error : null;
+    const storedError = streaming ? EXPORTED_WHILE_STREAMING : keepsError ? importedError(error, status) : null;
     oldSeqs.push(seq);
     list.push({
       seq: list.length + 1,
@@ -368,7 +371,7 @@ function parseMessages(
       model,
       promptTokens,
       completionTokens,
-      errorStatus: storedError?.statusCode ?? null,
+      errorCode: storedError?.code ?? null,
       errorMessage: storedError?.message ?? null,
       createdAt,
       versions: versions.length ? versions : null,
@@ -403,7 +406,7 @@ function parseVersions(check: Checker, m: Record<string, unknown>, path: string)
     const createdAt = check.date(v, 'createdAt', at);
     if (content === undefined || status === undefined || model === undefined || promptTokens === undefined || completionTokens === undefined) return void (ok = false);
     if (error === undefined || createdAt === undefined) return void (ok = false);
-    versions.push({ content, status, model, promptTokens, completionTokens, error, createdAt: createdAt.toISOString() });
+    versions.push({ content, status, model, promptTokens, completionTokens, error: importedError(error, status), createdAt: createdAt.toISOString() });
   });
   return ok ? versions : undefined;
 }

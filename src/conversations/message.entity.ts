@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import type { ReplyError, ReplyErrorCode } from '../common/domain-error.js';
 import type { Conversation } from './conversation.entity.js';
 
 export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
@@ -30,7 +31,7 @@ export interface MessageVersion {
   readonly promptTokens: number | null;
   readonly completionTokens: number | null;
   /** Why that answer failed, if it did. */
-  readonly error?: { readonly statusCode: number; readonly message: string } | null;
+  readonly error?: ReplyError | null;
   readonly createdAt: string;
 }
 
@@ -45,9 +46,14 @@ export function versionOf(m: Message): Required<MessageVersion> {
     model: m.model,
     promptTokens: m.promptTokens,
     completionTokens: m.completionTokens,
-    error: m.errorStatus === null ? null : { statusCode: m.errorStatus, message: m.errorMessage ?? '' },
+    error: replyErrorOf(m),
     createdAt: m.createdAt.toISOString(),
   };
+}
+
+/** Why the reply failed or was cut, or null. */
+export function replyErrorOf(m: Pick<Message, 'errorCode' | 'errorMessage'>): ReplyError | null {
+  return m.errorCode === null ? null : { code: m.errorCode, message: m.errorMessage ?? '' };
 }
 
 @Entity('messages')
@@ -109,9 +115,9 @@ export class Message {
   @Column({ name: 'tool_calls', type: 'simple-json', nullable: true })
   toolCalls: ToolCallRecord[] | null;
 
-  /** Why a reply failed: the HTTP status a client would have got, and a readable message. */
-  @Column({ name: 'error_status', type: 'integer', nullable: true })
-  errorStatus: number | null;
+  /** Why a reply failed or was cut: a stable code (each surface maps it to its protocol), and a readable message. */
+  @Column({ name: 'error_code', type: 'varchar', length: 32, nullable: true })
+  errorCode: ReplyErrorCode | null;
 
   @Column({ name: 'error_message', type: 'text', nullable: true })
   errorMessage: string | null;

@@ -33,7 +33,7 @@ export type MessageRow = Pick<
   | 'completionTokens'
   | 'versions'
   | 'toolCalls'
-  | 'errorStatus'
+  | 'errorCode'
   | 'errorMessage'
   | 'createdAt'
 >;

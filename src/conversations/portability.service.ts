@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
+import type { ReplyError } from '../common/domain-error.js';
 import { AgentsService } from '../agents/agents.service.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
@@ -39,7 +40,7 @@ export interface ErasedData {
 }
 
 /** What a forked reply still being generated elsewhere in the conversation becomes in the fork. */
-const FORKED_WHILE_STREAMING = { status: 502, message: 'The reply was still being generated when the conversation was forked' };
+const FORKED_WHILE_STREAMING: ReplyError = { code: 'interrupted', message: 'The reply was still being generated when the conversation was forked' };
 
 /**
  * Conversations leaving and entering the service, and an actor's data as a whole: export (JSON
@@ -261,7 +262,7 @@ function forkedMessage(m: MessageRow, conversationId: string): MessageRow {
     completionTokens: m.completionTokens,
     versions: m.versions,
     toolCalls: m.toolCalls,
-    errorStatus: interrupted ? FORKED_WHILE_STREAMING.status : m.errorStatus,
+    errorCode: interrupted ? FORKED_WHILE_STREAMING.code : m.errorCode,
     errorMessage: interrupted ? FORKED_WHILE_STREAMING.message : m.errorMessage,
     createdAt: m.createdAt,
   };

@@ -1,10 +1,11 @@
 import type { EntityManager } from 'typeorm';
+import type { ReplyError } from '../common/domain-error.js';
 import type { ConversationsRepository } from './conversations.repository.js';
 import type { Message } from './message.entity.js';
 
 /** What a reply whose generator died is closed with. */
-export const INTERRUPTED = {
-  status: 502,
+export const INTERRUPTED: ReplyError = {
+  code: 'interrupted',
   message: 'The reply was interrupted: the server generating it stopped, or could not store it, before it was finished',
 };
 
@@ -18,7 +19,7 @@ export async function closeIfExpired(repo: ConversationsRepository, em: EntityMa
   if (message.leaseUntil && message.leaseUntil >= now) return false;
   const changes = message.cancelRequestedAt
     ? { status: 'cancelled' as const, leaseUntil: null }
-    : { status: 'failed' as const, errorStatus: INTERRUPTED.status, errorMessage: INTERRUPTED.message, leaseUntil: null };
+    : { status: 'failed' as const, errorCode: INTERRUPTED.code, errorMessage: INTERRUPTED.message, leaseUntil: null };
   await repo.updateMessage(em, message.id, changes);
   Object.assign(message, changes);
   return true;

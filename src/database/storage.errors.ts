@@ -1,10 +1,12 @@
+import { DomainError } from '../common/domain-error.js';
+
 /**
  * The database could not do what was asked, through no fault of the caller: it is full, it
  * does not answer, or another process holds its lock. Nothing of the failed unit of work was
  * stored. Surfaces map these by code (HTTP: 507, or 503 with Retry-After).
  */
-export abstract class StorageError extends Error {
-  abstract readonly code: 'storage_full' | 'storage_unavailable' | 'storage_busy';
+export abstract class StorageError extends DomainError {
+  abstract override readonly code: 'storage_full' | 'storage_unavailable' | 'storage_busy';
   /** When a retry may succeed, in seconds. */
   abstract readonly retryAfterSeconds: number;
 

@@ -1,6 +1,8 @@
+import { DomainError } from '../common/domain-error.js';
+
 /** The model could not produce a reply: unreachable, refused, broke off, or answered nothing. */
-export class ModelUnavailableError extends Error {
-  readonly code: string = 'model_unavailable';
+export class ModelUnavailableError extends DomainError {
+  readonly code: 'model_unavailable' | 'model_timeout' = 'model_unavailable';
   constructor(
     message: string,
     /** HTTP status the model server answered, when it answered one. */
@@ -19,7 +21,7 @@ export class ModelTimeoutError extends ModelUnavailableError {
 }
 
 /** The caller stopped the call (a user pressed stop). Not a failure of the model. */
-export class ModelCancelledError extends Error {
+export class ModelCancelledError extends DomainError {
   readonly code = 'model_cancelled';
   constructor() {
     super('The reply was cancelled');

@@ -1,12 +1,13 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
+import { DomainError } from '../common/domain-error.js';
 
-/** Refused: too many requests. Carries when to come back (sent as Retry-After). */
-export class TooManyRequestsError extends HttpException {
+/** Refused: too many requests. Carries when to come back (HTTP sends it as Retry-After). */
+export class TooManyRequestsError extends DomainError {
+  readonly code = 'too_many_requests';
   constructor(
     readonly retryAfterSeconds: number,
     limitName: string,
   ) {
-    super(`Too many requests: at most the configured ${limitName}; retry in ${retryAfterSeconds} s`, HttpStatus.TOO_MANY_REQUESTS);
+    super(`Too many requests: at most the configured ${limitName}; retry in ${retryAfterSeconds} s`);
   }
 }
 

@@ -1,9 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AgentNotFoundError } from '../../agents/agent.errors.js';
-import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError } from '../../conversations/conversation.errors.js';
+import { DomainError, type DomainErrorCode } from '../../common/domain-error.js';
+import { ConversationNotFoundError, ForbiddenConversationError } from '../../conversations/conversation.errors.js';
 import { StorageError, storageErrorOf } from '../../database/storage.errors.js';
-import { TooManyRequestsError } from '../../rate-limits/too-many-requests.error.js';
 
 const logger = new Logger('McpTools');
 
@@ -12,21 +11,62 @@ export function toolResult(text: string, structured: Record<string, unknown>): C
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
+type ToolErrorText = (error: DomainError) => string;
+
+const asItSays: ToolErrorText = (error) => error.message;
+// Another actor's conversation answers exactly like a missing one.
+const conversationNotFound: ToolErrorText = (error) =>
+  `Conversation ${(error as ConversationNotFoundError | ForbiddenConversationError).conversationId} not found`;
+const storage: ToolErrorText = (error) => {
+  const { message, code, retryAfterSeconds } = error as StorageError;
+  return `${message} (${code}; retry in ${retryAfterSeconds} s)`;
+};
+
 /**
- * The one map from domain errors to MCP tool errors (`isError: true`, a short message the model
- * can act on). Another actor's conversation answers exactly like a missing one. Anything
- * unexpected is logged and answered without its details.
+ * The tool error text of every domain error code (`isError: true`, a short message the model
+ * can act on). Exhaustive, so a new code fails the type check until it is mapped. `null`: the
+ * (read-only) tools never meet it, so it is logged and answered without its details.
+ */
+export const TOOL_ERROR_TEXTS = {
+  conversation_not_found: conversationNotFound,
+  conversation_forbidden: conversationNotFound,
+  conversation_busy: null,
+  conversation_state: null,
+  message_not_found: null,
+  invalid_input: (error) => `Invalid arguments: ${error.message}`,
+  limit_reached: null,
+  import_rejected: null,
+  context_over_budget: null,
+  agent_not_found: asItSays,
+  agent_in_use: null,
+  idempotency_key_reused: null,
+  idempotency_key_in_progress: null,
+  too_many_requests: asItSays,
+  chat_turn_failed: null,
+  reply_not_stored: null,
+  model_unavailable: null,
+  model_timeout: null,
+  model_cancelled: null,
+  interrupted: null,
+  reply_too_long: null,
+  reply_timeout: null,
+  storage_full: storage,
+  storage_unavailable: storage,
+  storage_busy: storage,
+  telegram_inbox_full: null,
+  telegram_update_too_large: null,
+} as const satisfies Record<DomainErrorCode, ToolErrorText | null>;
+
+/**
+ * The one map from domain errors to MCP tool errors (TOOL_ERROR_TEXTS). Anything unexpected is
+ * logged and answered without its details.
  */
 export function toolErrorOf(error: unknown): CallToolResult {
   const fail = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
-  if (error instanceof ConversationNotFoundError || error instanceof ForbiddenConversationError) {
-    return fail(`Conversation ${error.conversationId} not found`);
-  }
-  if (error instanceof InvalidInputError) return fail(`Invalid arguments: ${error.message}`);
-  if (error instanceof TooManyRequestsError) return fail(error.message);
-  const storage = error instanceof StorageError ? error : storageErrorOf(error);
-  if (storage) return fail(`${storage.message} (${storage.code}; retry in ${storage.retryAfterSeconds} s)`);
-  if (error instanceof AgentNotFoundError) return fail(error.message);
+  // A raw driver error still means the database.
+  const known = error instanceof DomainError ? error : storageErrorOf(error);
+  const text: ToolErrorText | null = known ? TOOL_ERROR_TEXTS[known.code] : null;
+  if (known && text) return fail(text(known));
   logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return fail('Internal error: the tool failed; nothing was changed');
 }

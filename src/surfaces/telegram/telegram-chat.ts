@@ -2,9 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Bot, Context } from 'grammy';
 import { ChatTurnFailedError, ReplyNotStoredError } from '../../chat/chat.errors.js';
 import { ChatService } from '../../chat/chat.service.js';
-import { storageErrorOf } from '../../database/storage.errors.js';
-import { ContextOverBudgetError } from '../../context/context-planner.js';
-import { ConversationBusyError, ConversationNotFoundError, InvalidInputError, LimitReachedError } from '../../conversations/conversation.errors.js';
+import { DomainError } from '../../common/domain-error.js';
+import { StorageError, storageErrorOf } from '../../database/storage.errors.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
 import type { StartedTurn } from '../../chat/turn.js';
 import type { Actor } from '../../actor-auth/actor.js';
@@ -13,6 +12,7 @@ import { sendText, whileTyping } from './replies.js';
 import { actorOfChat, promptText } from './routing.js';
 import { TELEGRAM_CONFIG } from './telegram.tokens.js';
 import type { TelegramConfig } from '../../config/telegram-config.js';
+import { errorText, ERROR_TEXTS } from './error-texts.js';
 import { TEXTS } from './texts.js';
 import { UpdateDeferred } from './update-deferred.js';
 
@@ -61,7 +61,7 @@ export class TelegramChat {
           });
         const result = await this.chat.send(actor, { message: text, ...(current ? { conversationId: current.id } : {}) }, started);
         // A cut reply says so, or the user would take the text for the whole answer.
-        const cut = result.reason && (result.reason.code === 'reply_too_long' ? TEXTS.cutTooLong : TEXTS.cutTimeout);
+        const cut = result.reason && ERROR_TEXTS[result.reason.code];
         return cut ? `${result.reply}\n\n${cut}` : result.reply;
       });
     } catch (error) {
@@ -81,34 +81,28 @@ export class TelegramChat {
     // Waits while the reply is being generated; one whose generator died is closed when its lease passes.
     const reply = await this.chat.follow(actor, turn.conversationId, turn.replyId, () => undefined);
     if (reply.status === 'complete' || reply.status === 'cancelled') return reply.content;
-    if (reply.status === 'truncated') return `${reply.content}\n\n${reply.errorStatus === 413 ? TEXTS.cutTooLong : TEXTS.cutTimeout}`;
+    if (reply.status === 'truncated') return `${reply.content}\n\n${ERROR_TEXTS[reply.errorCode === 'reply_too_long' ? 'reply_too_long' : 'reply_timeout']}`;
     // Still generated elsewhere while this process shuts down: left for later, not answered as busy.
     if (reply.status === 'streaming') throw new UpdateDeferred('Its reply is still being generated');
     const [last] = await this.conversations.messagesPage(actor, turn.conversationId, { limit: 1, thread: reply.thread });
     // Only the thread's last answer can be given again; otherwise report the failure as it stands.
     if (last?.id !== reply.id) {
-      throw new ChatTurnFailedError(reply.errorStatus ?? 502, reply.errorMessage ?? 'The model failed', turn.conversationId, '', reply.id);
+      throw new ChatTurnFailedError(reply.errorCode ?? 'model_unavailable', reply.errorMessage ?? 'The model failed', turn.conversationId, '', reply.id);
     }
     return (await this.chat.regenerate(actor, turn.conversationId, { thread: reply.thread })).reply;
   }
 
-  /** What the user is told when a turn does not produce a reply. */
+  /** What the user is told when a turn does not produce a reply (the texts are ERROR_TEXTS). */
   private explain(error: unknown): string {
-    if (error instanceof ChatTurnFailedError) {
-      // No content in the log: the ids are enough to find the turn.
-      this.logger.warn(`Model failure (${error.status}) in conversation ${error.conversationId}`);
-      return TEXTS.apology;
+    const known = error instanceof DomainError ? error : storageErrorOf(error);
+    const text = known && errorText(known);
+    if (!known || text === null) {
+      this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      return TEXTS.failure;
     }
-    if (error instanceof ConversationBusyError) return TEXTS.busy;
-    if (error instanceof ReplyNotStoredError || storageErrorOf(error)) {
-      this.logger.warn(`Storage failure on a Telegram turn: ${(error as Error).message}`);
-      return TEXTS.storage;
-    }
-    if (error instanceof InvalidInputError || error instanceof LimitReachedError) return `Sorry: ${error.message}.`;
-    if (error instanceof ContextOverBudgetError) return `Sorry, that message is too long for me: ${error.message}.`;
-    // The current conversation was deleted between finding it and using it (another instance).
-    if (error instanceof ConversationNotFoundError) return TEXTS.failure;
-    this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    return TEXTS.failure;
+    // No content in the log: the ids are enough to find the turn.
+    if (known instanceof ChatTurnFailedError) this.logger.warn(`Model failure (${known.reason}) in conversation ${known.conversationId}`);
+    if (known instanceof ReplyNotStoredError || known instanceof StorageError) this.logger.warn(`Storage failure on a Telegram turn: ${known.message}`);
+    return text;
   }
 }

@@ -56,7 +56,7 @@ interface Row {
   role: string;
   content: string;
   status: string;
-  error_status: number | null;
+  error_code: string | null;
   error_message: string | null;
   lease_until: string | null;
 }
@@ -270,7 +270,7 @@ onSqlite('crash durability: SIGKILL under concurrent chat load, then restart on 
       expect(db.pragma('foreign_key_check')).toEqual([]);
       rows = db
         .prepare(
-          'SELECT id, conversation_id, thread, seq, role, content, status, error_status, error_message, lease_until FROM messages ORDER BY conversation_id, seq',
+          'SELECT id, conversation_id, thread, seq, role, content, status, error_code, error_message, lease_until FROM messages ORDER BY conversation_id, seq',
         )
         .all() as Row[];
       const lastSeqs = db.prepare('SELECT id, last_seq FROM conversations').all() as Array<{ id: string; last_seq: number }>;
@@ -331,9 +331,9 @@ onSqlite('crash durability: SIGKILL under concurrent chat load, then restart on 
         fate.completeButUnanswered++;
         continue;
       }
-      expect({ status: pair.reply.status, error: pair.reply.error_status, message: pair.reply.error_message }).toEqual({
+      expect({ status: pair.reply.status, error: pair.reply.error_code, message: pair.reply.error_message }).toEqual({
         status: 'failed',
-        error: 502,
+        error: 'interrupted',
         message: INTERRUPTED,
       });
       fate.interrupted++;

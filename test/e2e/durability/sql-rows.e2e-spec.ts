@@ -55,7 +55,7 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
       completionTokens: 20,
       versions: [{ content: 'old', status: 'complete', model: null, promptTokens: null, completionTokens: null, error: null, createdAt: '2026-01-01T00:00:00.000Z' }],
       toolCalls: [{ name: 'update_state', arguments: '{"a":1}', result: 'ok' }],
-      errorStatus: 502,
+      errorCode: 'model_unavailable',
       errorMessage: 'upstream',
       leaseUntil: new Date('2026-01-02T03:05:00.250Z'),
       cancelRequestedAt: null,
@@ -94,7 +94,7 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
     const m = message(c.id, 1);
     await ds.manager.insert(Conversation, c);
     await ds.manager.insert(Message, m);
-    const changes = { content: 'new', versions: null, cancelRequestedAt: new Date('2026-02-03T04:05:06.789Z'), errorStatus: null };
+    const changes = { content: 'new', versions: null, cancelRequestedAt: new Date('2026-02-03T04:05:06.789Z'), errorCode: null };
     const changed = await inTransaction((em) => EntityRows.of(em, Message).update(em, changes, '"id" = ?', [m.id]));
     expect(changed).toBe(1);
     expect(await ds.manager.findOneByOrFail(Message, { id: m.id })).toEqual({ ...m, ...changes });

@@ -6,6 +6,7 @@ import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
+import { replyErrorOf } from '../../../conversations/message.entity.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { MessageDto, toMessageDto } from '../dto/conversation.dto.js';
 import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
@@ -54,7 +55,7 @@ export class MessagesController {
           content: message.content,
           model: message.model,
           usage: message.promptTokens === null ? null : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 },
-          error: message.errorStatus === null ? null : { status: message.errorStatus, message: message.errorMessage ?? '' },
+          error: replyErrorOf(message),
         });
       }
     } finally {

@@ -18,10 +18,11 @@ import {
 } from 'class-validator';
 import type { Conversation } from '../../../conversations/conversation.entity.js';
 import { DETAIL_MESSAGES, MAX_MESSAGES_PER_READ } from '../../../conversations/conversations.service.js';
-import { MESSAGE_ROLES, MESSAGE_STATUSES, versionOf, type Message } from '../../../conversations/message.entity.js';
+import { MESSAGE_ROLES, MESSAGE_STATUSES, replyErrorOf, versionOf, type Message, type MessageVersion } from '../../../conversations/message.entity.js';
 import type { Summary } from '../../../conversations/summary.entity.js';
 import { MAX_TAG_CHARS, MAX_TAGS } from '../../../conversations/tags.js';
 import type { Thread } from '../../../conversations/thread.entity.js';
+import { replyErrorBody } from '../errors/http-status.js';
 import { OptionalThreadName } from './thread-name.js';
 
 /** `agentId=<uuid>` for one agent's conversations, `agentId=none` for those without an agent. */
@@ -337,7 +338,15 @@ export function toMessageDto(m: Message): MessageDto {
     seq: m.seq,
     role: m.role,
     ...versionOf(m),
-    versions: m.versions ?? [],
+    error: replyErrorBody(replyErrorOf(m)),
+    versions: (m.versions ?? []).map(versionDto),
     toolCalls: m.toolCalls ?? [],
   };
+}
+
+/** An answer as the API shows it: its error's code becomes the status a client would have got. */
+function versionDto(v: MessageVersion): MessageVersionDto {
+  const { error, ...rest } = v;
+  // An earlier answer stored without the field is shown without it.
+  return error === undefined ? rest : { ...rest, error: replyErrorBody(error) };
 }

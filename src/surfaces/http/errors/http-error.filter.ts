@@ -1,23 +1,16 @@
 import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { AgentInUseError, AgentNotFoundError } from '../../../agents/agent.errors.js';
+import { AgentInUseError } from '../../../agents/agent.errors.js';
 import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.errors.js';
-import { StorageError, StorageFullError, storageErrorOf } from '../../../database/storage.errors.js';
+import { DomainError } from '../../../common/domain-error.js';
+import { StorageError, storageErrorOf } from '../../../database/storage.errors.js';
 import { ContextOverBudgetError } from '../../../context/context-planner.js';
-import {
-  ConversationBusyError,
-  ConversationNotFoundError,
-  ConversationStateError,
-  ForbiddenConversationError,
-  InvalidInputError,
-  LimitReachedError,
-  MessageNotFoundError,
-} from '../../../conversations/conversation.errors.js';
+import { ConversationBusyError, ForbiddenConversationError } from '../../../conversations/conversation.errors.js';
 import { ImportRejectedError } from '../../../conversations/export-format.js';
-import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../../idempotency/idempotency.errors.js';
 import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
 import { Metrics } from '../../../metrics/metrics.js';
 import { sendError } from './error-body.js';
+import { HTTP_STATUS, UNEXPECTED } from './http-status.js';
 
 /** An error as an HTTP answer: its status, message, and fields added to the common body. */
 export interface HttpError {
@@ -30,50 +23,45 @@ export interface HttpError {
 
 /** The HTTP answer for a known error, or null for an unexpected one (a 500). */
 export function httpErrorOf(error: unknown): HttpError | null {
-  if (error instanceof TooManyRequestsError) return { status: error.getStatus(), message: httpMessage(error), retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof HttpException) return { status: error.getStatus(), message: httpMessage(error) };
-  if (error instanceof ConversationNotFoundError || error instanceof MessageNotFoundError) {
-    return { status: HttpStatus.NOT_FOUND, message: error.message };
-  }
-  if (error instanceof ForbiddenConversationError) return { status: HttpStatus.FORBIDDEN, message: 'This conversation belongs to another actor' };
-  if (error instanceof InvalidInputError) return { status: HttpStatus.BAD_REQUEST, message: error.message };
-  if (error instanceof ImportRejectedError) return { status: HttpStatus.BAD_REQUEST, message: error.message, extra: { problems: error.problems } };
-  if (error instanceof ConversationBusyError) {
-    return { status: HttpStatus.CONFLICT, message: error.message, extra: { conversationId: error.conversationId, messageId: error.messageId } };
-  }
-  if (error instanceof ConversationStateError || error instanceof IdempotencyKeyInProgressError || error instanceof LimitReachedError) {
-    return { status: HttpStatus.CONFLICT, message: error.message };
-  }
-  if (error instanceof ContextOverBudgetError) return { status: HttpStatus.BAD_REQUEST, message: error.message, extra: { code: error.code, ...error.details } };
-  if (error instanceof AgentNotFoundError) return { status: HttpStatus.NOT_FOUND, message: error.message };
-  if (error instanceof AgentInUseError) return { status: HttpStatus.CONFLICT, message: error.message, extra: { conversations: error.conversations } };
-  if (error instanceof IdempotencyKeyReusedError) return { status: HttpStatus.UNPROCESSABLE_ENTITY, message: error.message };
+  // A driver error that reached here without passing the database service still means the database, not a bug.
+  const known = error instanceof DomainError ? error : storageErrorOf(error);
+  if (!known) return null;
+  const status = httpStatusOf(known);
+  return status === UNEXPECTED ? null : { status, ...detailsOf(known) };
+}
+
+/** The status of a domain error, from HTTP_STATUS; errors that wrap another take the status of what they wrap. */
+export function httpStatusOf(error: DomainError): number {
+  if (error instanceof ChatTurnFailedError) return HTTP_STATUS[error.reason];
+  if (error instanceof ReplyNotStoredError) return HTTP_STATUS[error.cause.code];
+  return HTTP_STATUS[error.code];
+}
+
+/** What an answer says besides its status: the message, and the fields a client acts on. */
+function detailsOf(error: DomainError): Omit<HttpError, 'status'> {
+  if (error instanceof ForbiddenConversationError) return { message: 'This conversation belongs to another actor' };
+  if (error instanceof ImportRejectedError) return { message: error.message, extra: { problems: error.problems } };
+  if (error instanceof ConversationBusyError) return { message: error.message, extra: { conversationId: error.conversationId, messageId: error.messageId } };
+  if (error instanceof ContextOverBudgetError) return { message: error.message, extra: { code: error.code, ...error.details } };
+  if (error instanceof AgentInUseError) return { message: error.message, extra: { conversations: error.conversations } };
+  if (error instanceof TooManyRequestsError) return { message: error.message, retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof ChatTurnFailedError) {
     return {
-      status: error.status,
       message: `${error.message}. Your message was saved in the conversation.`,
       extra: { conversationId: error.conversationId, userMessageId: error.userMessageId, messageId: error.messageId },
     };
   }
-  if (error instanceof StorageError) return storageHttpError(error);
+  // Both say when to retry.
+  if (error instanceof StorageError) return { message: error.message, extra: { code: error.code }, retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof ReplyNotStoredError) {
-    const base = storageHttpError(error.cause);
     return {
-      ...base,
       message: `${error.message}. Your message was saved in the conversation; the reply will be stored if the database recovers shortly.`,
       extra: { code: error.code, conversationId: error.conversationId, userMessageId: error.userMessageId, messageId: error.messageId },
+      retryAfterSeconds: error.cause.retryAfterSeconds,
     };
   }
-  // A driver error that reached here without passing the database service still means the database, not a bug.
-  const storage = storageErrorOf(error);
-  if (storage) return storageHttpError(storage);
-  return null;
-}
-
-/** A full database is 507 (Insufficient Storage); one that cannot serve now is 503. Both say when to retry. */
-function storageHttpError(error: StorageError): HttpError {
-  const status = error instanceof StorageFullError ? HttpStatus.INSUFFICIENT_STORAGE : HttpStatus.SERVICE_UNAVAILABLE;
-  return { status, message: error.message, extra: { code: error.code }, retryAfterSeconds: error.retryAfterSeconds };
+  return { message: error.message };
 }
 
 /**

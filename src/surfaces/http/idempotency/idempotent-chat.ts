@@ -7,11 +7,13 @@ import { ChatService, cutReason, type ChatRequest } from '../../../chat/chat.ser
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import type { StartedTurn } from '../../../chat/turn.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
+import { replyErrorOf } from '../../../conversations/message.entity.js';
 import { IdempotencyKeyInProgressError } from '../../../idempotency/idempotency.errors.js';
 import { IdempotencyService, type Claim } from '../../../idempotency/idempotency.service.js';
 import { toChatResponse } from '../dto/chat-result.mapper.js';
 import { errorBody } from '../errors/error-body.js';
 import { httpErrorOf } from '../errors/http-error.filter.js';
+import { failedStatus } from '../errors/http-status.js';
 import { EventStream } from '../sse/event-stream.js';
 import { streamTurn } from '../sse/stream-turn.js';
 
@@ -79,9 +81,9 @@ export class IdempotentChat {
         });
         const stored =
           outcome.status === 'failed'
-            ? errorBody(outcome.error?.status ?? 502, outcome.error?.message ?? 'The model failed', { ...ids, partial: outcome.content })
+            ? errorBody(failedStatus(outcome.error), outcome.error?.message ?? 'The model failed', { ...ids, partial: outcome.content })
             : { ...ids, reply: outcome.content, status: outcome.status, reason: cutReason(outcome), model: outcome.model, usage: outcome.usage };
-        await this.keys.complete(actor, key, claim.token, outcome.status === 'failed' ? (outcome.error?.status ?? 502) : 200, stored);
+        await this.keys.complete(actor, key, claim.token, outcome.status === 'failed' ? failedStatus(outcome.error) : 200, stored);
         return outcome;
       });
     } catch (error) {
@@ -115,11 +117,10 @@ export class IdempotentChat {
       sse.send('conversation', { conversationId, messageId, replayed: true });
       const message = await this.chat.follow(actor, conversationId, messageId, (text) => sse.delta(text), sse.clientGone);
       if (message.status === 'failed') {
-        sse.send('error', { statusCode: message.errorStatus ?? 502, message: message.errorMessage ?? 'The model failed', messageId, partial: message.content });
+        sse.send('error', { statusCode: failedStatus(replyErrorOf(message)), message: message.errorMessage ?? 'The model failed', messageId, partial: message.content });
       } else if (message.status !== 'streaming') {
         const usage = message.promptTokens === null ? null : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 };
-        const error = message.errorStatus === null ? null : { status: message.errorStatus, message: message.errorMessage ?? '' };
-        sse.send('done', { messageId, reply: message.content, status: message.status, reason: cutReason({ status: message.status, error }), model: message.model, usage });
+        sse.send('done', { messageId, reply: message.content, status: message.status, reason: cutReason({ status: message.status, error: replyErrorOf(message) }), model: message.model, usage });
       }
     } finally {
       sse.end();

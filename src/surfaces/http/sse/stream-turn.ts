@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { cutReason, type TurnEvents } from '../../../chat/chat.service.js';
 import type { ReplyOutcome } from '../../../chat/turn.js';
 import { httpErrorOf } from '../errors/http-error.filter.js';
+import { failedStatus } from '../errors/http-status.js';
 import { EventStream, type StreamLimits } from './event-stream.js';
 
 const logger = new Logger('StreamTurn');
@@ -55,8 +56,7 @@ export function sendOutcome(
   outcome: Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error'>,
 ): void {
   if (outcome.status === 'failed') {
-    const error = outcome.error ?? { status: 502, message: 'The model failed' };
-    sse.send('error', { statusCode: error.status, message: error.message, messageId, partial: outcome.content });
+    sse.send('error', { statusCode: failedStatus(outcome.error), message: outcome.error?.message ?? 'The model failed', messageId, partial: outcome.content });
     return;
   }
   sse.send('done', { messageId, reply: outcome.content, status: outcome.status, reason: cutReason(outcome), model: outcome.model, usage: outcome.usage });
