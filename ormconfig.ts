@@ -4,5 +4,6 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { loadConfig } from './src/config/app-config.js';
 import { dataSourceOptions } from './src/database/data-source-options.js';
+import { ENTITIES } from './src/entities.js';
 
-export default new DataSource({ ...dataSourceOptions(loadConfig().database), migrationsRun: false });
+export default new DataSource({ ...dataSourceOptions(loadConfig().database, ENTITIES), migrationsRun: false });

@@ -3,6 +3,7 @@ import { ActorAuthModule } from './actor-auth/actor-auth.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { ENTITIES } from './entities.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { RateLimitsModule } from './rate-limits/rate-limits.module.js';
 import { RetentionModule } from './retention/retention.module.js';
@@ -20,7 +21,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         MetricsModule,
-        DatabaseModule.forRoot(config.database),
+        DatabaseModule.forRoot(config.database, ENTITIES),
         RateLimitsModule,
         ActorAuthModule,
         RetentionModule,

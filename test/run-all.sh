@@ -10,9 +10,11 @@ export NODE_OPTIONS=--experimental-vm-modules
 npx tsc -p tsconfig.json --noEmit
 echo "== lint: the layering of src/ and a few TypeScript rules (eslint.config.js, docs/architecture.md)"
 npm run --silent lint
-echo "== OpenAPI lint of docs/openapi.json (redocly.yaml; its staleness is checked by test/e2e/openapi.e2e-spec.ts)"
+# The web page's ES modules, checked with their JSDoc types (web/tsconfig.json: strict).
+npx tsc -p web/tsconfig.json
+echo "== OpenAPI lint of docs/openapi.json (redocly.yaml; its staleness is checked by test/e2e/http/openapi.e2e-spec.ts)"
 npm run --silent openapi:lint
-# dist/ for test/e2e/crash-durability.e2e-spec.ts and telegram-crash.e2e-spec.ts, which start the built server (incremental: fast when unchanged).
+# dist/ for test/e2e/durability/crash-durability.e2e-spec.ts and telegram-crash.e2e-spec.ts, which start the built server (incremental: fast when unchanged).
 [ -f dist/src/main.js ] || rm -f dist/.tsbuildinfo
 npm run --silent build -- --incremental --tsBuildInfoFile dist/.tsbuildinfo
 echo "== unit and e2e tests on SQLite"

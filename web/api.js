@@ -1,13 +1,32 @@
+// @ts-check
 // The service's HTTP API as this page uses it: JSON routes, and the streaming routes read as
-// server-sent events with fetch (EventSource can send neither a body nor a header). URLs are
-// relative: the page and the API are served by the same service.
+// server-sent events with fetch. URLs are relative: the page and the API are served by the same
+// service. Types come from the client generated from the OpenAPI document.
+import { readEventStream } from './event-stream.js';
 
-/** An answer with an error status: `body` is the service's `{ statusCode, error, message, ... }`. */
+/** @typedef {import('../clients/typescript/src/schema.js').components['schemas']} Schemas */
+/**
+ * One event of the streaming routes, as the OpenAPI document describes it.
+ * @typedef {Schemas['StreamConversationEvent'] | Schemas['StreamDeltaEvent'] | Schemas['StreamDoneEvent'] | Schemas['StreamErrorEvent']} StreamEvent
+ */
+/**
+ * The service's error body (`{ statusCode, error, message, ... }`), with the fields some answers add.
+ * @typedef {{ statusCode?: number, error?: string, message?: string, messageId?: string, conversationId?: string }} ErrorBody
+ */
+/** @typedef {{ body?: unknown, signal?: AbortSignal, key?: string | null }} RequestOptions */
+
+/** An answer with an error status: `body` is the service's error body. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {ErrorBody | null | undefined} body
+   * @param {number} [retryAfter] seconds, from the Retry-After header
+   */
   constructor(status, body, retryAfter) {
     super(body?.message || `The server answered ${status}`);
     this.name = 'ApiError';
     this.status = status;
+    /** @type {ErrorBody} */
     this.body = body ?? {};
     this.retryAfter = retryAfter;
   }
@@ -21,9 +40,17 @@ export class NetworkError extends Error {
   }
 }
 
-/** `getKey()` returns the API key to send, or null (single-user mode needs none). */
+/**
+ * @param {() => string | null} getKey the API key to send, or null (single-user mode needs none)
+ */
 export function createApi(getKey) {
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {RequestOptions} [options]
+   */
   async function request(method, path, { body, signal, key = getKey() } = {}) {
+    /** @type {Record<string, string>} */
     const headers = {};
     if (key) headers.Authorization = `Bearer ${key}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -39,23 +66,37 @@ export function createApi(getKey) {
   }
 
   return {
-    /** A JSON route: resolves with the parsed body (null for 204). */
+    /**
+     * A JSON route: resolves with the parsed body (null for 204). The caller names its type
+     * from Schemas (`@type {Schemas['AgentListDto']}`).
+     * @param {string} method
+     * @param {string} path
+     * @param {unknown} [body]
+     * @param {Omit<RequestOptions, 'body'>} [options]
+     * @returns {Promise<any>}
+     */
     async json(method, path, body, options = {}) {
       const response = await request(method, path, { ...options, body });
       return response.status === 204 ? null : response.json();
     },
 
     /**
-     * A streaming route: calls onEvent(name, data) for every event until the server ends the
-     * stream. Errors found before the stream starts reject with an ApiError (JSON body).
+     * A streaming route: calls onEvent for every event until the server ends the stream.
+     * Errors found before the stream starts reject with an ApiError (JSON body).
+     * @param {string} method
+     * @param {string} path
+     * @param {unknown} body
+     * @param {{ signal: AbortSignal, onEvent: (event: StreamEvent) => void }} options
      */
     async stream(method, path, body, { signal, onEvent }) {
       const response = await request(method, path, { body, signal });
-      await readEvents(response, onEvent);
+      if (!response.body) return;
+      await readEventStream(response.body, ({ event, data }) => onEvent(/** @type {StreamEvent} */ ({ event, data: JSON.parse(data) })));
     },
   };
 }
 
+/** @param {Response} response */
 async function apiError(response) {
   let body = null;
   try {
@@ -65,29 +106,4 @@ async function apiError(response) {
   }
   const retryAfter = Number.parseInt(response.headers.get('Retry-After') ?? '', 10);
   return new ApiError(response.status, body, Number.isFinite(retryAfter) ? retryAfter : undefined);
-}
-
-/** Calls onEvent(name, data) for every event of a text/event-stream response. */
-export async function readEvents(response, onEvent) {
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) { // an event ends with a blank line
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let name = 'message';
-      let data = '';
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) name = line.slice(6).trim();
-        else if (line.startsWith('data:')) data += line.slice(5).trim();
-        // other lines, such as the ": keep-alive" comments, are ignored
-      }
-      if (data) onEvent(name, JSON.parse(data));
-    }
-  }
 }

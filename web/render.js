@@ -1,3 +1,4 @@
+// @ts-check
 // Replies as Markdown, made safe. Model output is untrusted: raw HTML in it is shown as text,
 // pictures become links (an image URL can carry data out), and the HTML that the Markdown
 // renderer makes goes through DOMPurify before it reaches the page. Both libraries are served
@@ -5,7 +6,9 @@
 import { Marked } from './vendor/marked.esm.js';
 import DOMPurify from './vendor/purify.es.mjs';
 
+/** @type {Record<string, string>} */
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** @param {string} text */
 const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 const markdown = new Marked({
@@ -18,6 +21,7 @@ const markdown = new Marked({
   },
 });
 
+/** @type {import('./vendor/purify.es.mjs').Config & { RETURN_DOM_FRAGMENT: true }} */
 const PURIFY = {
   USE_PROFILES: { html: true }, // no SVG, no MathML
   FORBID_TAGS: ['style', 'img', 'picture', 'source', 'video', 'audio', 'track', 'form', 'input', 'button', 'select', 'textarea'],
@@ -35,12 +39,19 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
-/** Sanitised HTML, as a DocumentFragment ready to insert. */
+/**
+ * Sanitised HTML, as a DocumentFragment ready to insert.
+ * @param {string} html
+ * @returns {DocumentFragment}
+ */
 export function sanitize(html) {
   return DOMPurify.sanitize(html, PURIFY);
 }
 
-/** A reply's Markdown as a DocumentFragment of safe HTML. */
+/**
+ * A reply's Markdown as a DocumentFragment of safe HTML.
+ * @param {string | null | undefined} text
+ */
 export function renderMarkdown(text) {
   return sanitize(markdown.parse(text ?? '', { async: false }));
 }

@@ -1,6 +1,6 @@
 import { loadConfig, ConfigError } from '../config/app-config.js';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
-import { hashApiKey } from './api-key-hash.js';
+import { hashApiKey } from '../common/api-key-hash.js';
 import type { ApiKeysService } from './api-keys.service.js';
 
 /** Stored keys as a map of hash -> actor name. */

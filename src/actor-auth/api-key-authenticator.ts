@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, ConfigError, type AppConfig } from '../config/app-config.js';
 import { apiActor, SINGLE_USER_ACTOR, type Actor } from './actor.js';
-import { hashApiKey } from './api-key-hash.js';
+import { hashApiKey } from '../common/api-key-hash.js';
 import { ApiKeysService } from './api-keys.service.js';
 
 interface KeyRecord {

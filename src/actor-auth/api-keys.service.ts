@@ -4,7 +4,7 @@ import { IsNull } from 'typeorm';
 import { DatabaseService } from '../database/database.service.js';
 import { sql } from '../database/sql.js';
 import { ApiKey } from './api-key.entity.js';
-import { hashApiKey } from './api-key-hash.js';
+import { hashApiKey } from '../common/api-key-hash.js';
 
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Writing last_used_at on every request would turn every read into a write. */

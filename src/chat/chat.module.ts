@@ -6,12 +6,13 @@ import { ChatService } from './chat.service.js';
 import { ReplyGenerator } from './reply-generator.js';
 import { ReplyJanitor } from './reply-janitor.js';
 import { Summarizer } from './summarizer.js';
+import { TurnPlanner } from './turn-planner.js';
 import { TurnStore } from './turn-store.js';
 import { AgentsModule } from '../agents/agents.module.js';
 
 @Module({
   imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule],
-  providers: [ChatService, TurnStore, ReplyGenerator, ReplyJanitor, Summarizer],
+  providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, ReplyJanitor, Summarizer],
   exports: [ChatService, Summarizer],
 })
 export class ChatModule {}

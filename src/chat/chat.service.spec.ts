@@ -14,12 +14,14 @@ import { ContextModule } from '../context/context.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import { DatabaseModule } from '../database/database.module.js';
+import { ENTITIES } from '../entities.js';
 import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from '../llm/llm.errors.js';
 import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort } from '../llm/llm.port.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { ChatService } from './chat.service.js';
 import { ReplyGenerator } from './reply-generator.js';
 import { Summarizer } from './summarizer.js';
+import { TurnPlanner } from './turn-planner.js';
 import { TurnStore } from './turn-store.js';
 import { until } from '../../test/support/until.js';
 
@@ -79,8 +81,8 @@ describe('ChatService', () => {
       REPLY_LEASE_MS: '1000',
     });
     module = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database), ConversationsModule, AgentsModule, ContextModule],
-      providers: [ChatService, TurnStore, ReplyGenerator, Summarizer, { provide: LLM_PORT, useValue: llm }],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule],
+      providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, Summarizer, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();
     chat = module.get(ChatService);

@@ -4,8 +4,9 @@ import { sleep } from '../common/sleep.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import type { Message } from '../conversations/message.entity.js';
-import { TurnStore, type ContextPreview, type ReplyOutcome, type StartedTurn } from './turn-store.js';
-import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
+import { TurnPlanner } from './turn-planner.js';
+import { TurnStore } from './turn-store.js';
+import type { ContextPreview, ReplyOutcome, StartedTurn } from './turn.js';
 import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
@@ -81,9 +82,9 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   constructor(
     private readonly turns: TurnStore,
+    private readonly planner: TurnPlanner,
     private readonly conversations: ConversationsService,
     private readonly generator: ReplyGenerator,
-    @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
   ) {}
@@ -162,8 +163,9 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   }
 
   /** What the next turn of a thread would send the model (read-only). */
-  previewContext(actor: Actor, conversationId: string, thread: string): Promise<ContextPreview> {
-    return this.turns.previewContext(actor, conversationId, thread, this.llm.defaultModel);
+  async previewContext(actor: Actor, conversationId: string, thread: string): Promise<ContextPreview> {
+    const { plan, outsideWindow } = await this.turns.preview(actor, conversationId, thread, this.planner.plan);
+    return { model: plan.model, encoding: this.planner.encodingName(plan.model), context: plan.context, outsideWindow, summaryCoversSeq: plan.summaryCoversSeq };
   }
 
   private startTurn(actor: Actor, request: ChatRequest): Promise<StartedTurn> {
@@ -174,11 +176,11 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       thread: request.thread,
       threadSystem: request.system,
     };
-    return this.turns.startTurn(actor, turn, this.llm.defaultModel);
+    return this.turns.startTurn(actor, turn, this.planner.plan);
   }
 
   private startRegeneration(actor: Actor, conversationId: string, request: RegenerateRequest): Promise<StartedTurn> {
-    return this.turns.startRegeneration(actor, conversationId, request.thread ?? MAIN_THREAD, this.llm.defaultModel);
+    return this.turns.startRegeneration(actor, conversationId, request.thread ?? MAIN_THREAD, this.planner.plan);
   }
 
   private track<T>(work: Promise<T>): Promise<T> {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import type { ToolCallRecord } from '../conversations/message.entity.js';
-import type { ReplyOutcome, StartedTurn } from './turn-store.js';
+import type { ReplyOutcome, StartedTurn } from './turn.js';
 import { TurnStore } from './turn-store.js';
 import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from '../llm/llm.errors.js';
 import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage } from '../llm/llm.port.js';

@@ -3,7 +3,9 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { TokenCounter } from '../context/token-counter.js';
 import { foldAheadBoundary } from '../context/fold-ahead.js';
 import { summaryMessage } from '../context/state-message.js';
-import { TurnStore, type StartedTurn } from './turn-store.js';
+import { TurnPlanner } from './turn-planner.js';
+import { TurnStore } from './turn-store.js';
+import type { StartedTurn } from './turn.js';
 import { SummariesService } from '../conversations/summaries.service.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 
@@ -36,6 +38,7 @@ export class Summarizer implements BeforeApplicationShutdown {
   constructor(
     private readonly summaries: SummariesService,
     private readonly turns: TurnStore,
+    private readonly planner: TurnPlanner,
     private readonly tokens: TokenCounter,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -76,11 +79,11 @@ export class Summarizer implements BeforeApplicationShutdown {
     const running = this.running.get(key);
     if (running) {
       await running;
-      const planned = await this.turns.replan(turn);
+      const planned = await this.turns.replan(turn, this.planner.plan);
       if (planned.context.uncoveredOmitted === 0 || this.stop.signal.aborted) return planned;
     }
     await (this.running.get(key) ?? this.foldNow(key, turn, turn.question.seq));
-    const planned = await this.turns.replan(turn);
+    const planned = await this.turns.replan(turn, this.planner.plan);
     if (planned.context.uncoveredOmitted > 0) this.logger.warn(`Summary of ${key} is behind: ${planned.context.uncoveredOmitted} message(s) left out of this turn`);
     return planned;
   }

@@ -4,8 +4,6 @@ import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Agent } from '../agents/agent.entity.js';
 import { AgentsService } from '../agents/agents.service.js';
-import { ContextAssembler, type ContextSources } from '../context/context-assembler.js';
-import { STRETCH_MAX, type PlannedContext } from '../context/context-planner.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
 import { ConversationLimits } from '../conversations/conversation-limits.js';
@@ -20,58 +18,10 @@ import {
 import { ConversationsRepository, type NewMessage } from '../conversations/conversations.repository.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { closeIfExpired } from '../conversations/reply-lease.js';
-import { versionOf, type Message, type MessageStatus, type ToolCallRecord } from '../conversations/message.entity.js';
-import type { Summary } from '../conversations/summary.entity.js';
-import { MAIN_THREAD, type Thread } from '../conversations/thread.entity.js';
+import { versionOf, type Message } from '../conversations/message.entity.js';
+import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { titleFromMessage, UNTITLED } from '../conversations/title.js';
-
-/** What a surface asks for one turn. */
-export interface TurnRequest {
-  readonly content: string;
-  readonly conversationId?: string;
-  /** Binds a new conversation to this agent; on an existing one it must match its agent. */
-  readonly agentId?: string;
-  readonly thread?: string;
-  /** Replaces the thread's own system prompt, for this and later turns. */
-  readonly threadSystem?: string;
-}
-
-/** A turn ready for the model: the question is stored, the reply row exists as `streaming`. */
-export interface StartedTurn {
-  readonly conversation: Conversation;
-  readonly created: boolean;
-  readonly agent: Agent | null;
-  readonly thread: Thread;
-  readonly question: Message;
-  readonly reply: Message;
-  /** The model to call (the agent's, or the default). */
-  readonly model: string;
-  /** What the model is sent: planned within the token budget and the window. */
-  readonly context: PlannedContext;
-  /** The last seq the thread's running summary covered when the turn was planned (0: none). */
-  readonly summaryCoversSeq: number;
-}
-
-export interface ContextPreview {
-  readonly model: string;
-  readonly encoding: string;
-  readonly context: PlannedContext;
-  readonly outsideWindow: number;
-  readonly summaryCoversSeq: number | null;
-}
-
-/** How a reply ended. */
-export interface ReplyOutcome {
-  readonly status: Exclude<MessageStatus, 'streaming'>;
-  readonly content: string;
-  readonly model: string | null;
-  readonly usage: { readonly promptTokens: number; readonly completionTokens: number } | null;
-  readonly error: { readonly status: number; readonly message: string } | null;
-  /** Tools the model called on the way to this reply. */
-  readonly toolCalls?: ToolCallRecord[];
-  /** Tokens of `content`, for the budget of later turns. */
-  readonly tokens?: number;
-}
+import type { HistoryReader, PlanTurn, ReplyOutcome, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
 
 /**
  * The life of a chat turn in the database. Promises: a question and its reply are adjacent
@@ -85,16 +35,17 @@ export class TurnStore {
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
     private readonly agents: AgentsService,
-    private readonly assembler: ContextAssembler,
     private readonly limits: ConversationLimits,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
    * Stores the question and an empty `streaming` reply in the request's thread, creating the
-   * conversation (bound to the agent, if one is named) when no id is given.
+   * conversation (bound to the agent, if one is named) when no id is given. `plan` decides the
+   * model and the context within the same transaction, before anything is written: a question
+   * that cannot fit is refused with nothing stored.
    */
-  startTurn(actor: Actor, request: TurnRequest, defaultModel: string): Promise<StartedTurn> {
+  startTurn(actor: Actor, request: TurnRequest, plan: PlanTurn): Promise<StartedTurn> {
     this.assertValidContent(request.content);
     const threadName = request.thread ?? MAIN_THREAD;
     return this.db.transaction(async (em) => {
@@ -119,26 +70,16 @@ export class TurnStore {
         await this.limits.assertRoomForConversation(em, actor);
         conversation = await this.repo.insertConversation(em, actor.id, titleFromMessage(request.content), now, { agentId: agent?.id ?? null });
       }
-      const model = agent?.model ?? defaultModel;
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, request.threadSystem, now);
-      const tokens = this.assembler.count(request.content, model);
-      // Planned before anything is written: a message that cannot fit is refused with nothing stored.
-      const { context, summary } = await this.plan(em, {
-        conversation,
-        agent,
-        model,
-        thread,
-        beforeSeq: conversation.lastSeq + 1,
-        newMessage: { content: request.content, tokens },
-      });
-      const [question, reply] = await this.repo.appendMessages(
+      const question = { content: request.content, tokens: null };
+      const planned = await plan({ conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question }, this.history(em, conversation.id));
+      const [questionRow, reply] = await this.repo.appendMessages(
         em,
         conversation,
-        [{ role: 'user', thread: threadName, content: request.content, tokens }, this.placeholder(threadName, model, now)],
+        [{ role: 'user', thread: threadName, content: request.content, tokens: planned.questionTokens }, this.placeholder(threadName, planned.model, now)],
         now,
       );
-      const summaryCoversSeq = summary?.coversSeq ?? 0;
-      return { conversation, created: !request.conversationId, agent, thread, question, reply, model, context, summaryCoversSeq };
+      return { conversation, created: !request.conversationId, agent, thread, question: questionRow, reply, ...this.planned(planned) };
     });
   }
 
@@ -146,7 +87,7 @@ export class TurnStore {
    * Re-answers the last question of a thread. The answer it replaces moves to the reply's
    * `versions`; the same reply row becomes `streaming` again.
    */
-  startRegeneration(actor: Actor, conversationId: string, threadName: string, defaultModel: string): Promise<StartedTurn> {
+  startRegeneration(actor: Actor, conversationId: string, threadName: string, plan: PlanTurn): Promise<StartedTurn> {
     return this.db.transaction(async (em) => {
       const now = new Date();
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
@@ -162,7 +103,9 @@ export class TurnStore {
         throw new ConversationStateError('There is no question to answer again in this thread');
       }
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
-      const model = agent?.model ?? defaultModel;
+      const thread = await this.repo.upsertThread(em, conversation.id, threadName, undefined, now);
+      const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation.id));
+      const { model } = planned;
       let reply: Message;
       if (last && last.role === 'assistant') {
         reply = last;
@@ -186,16 +129,7 @@ export class TurnStore {
       } else {
         reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, model, now), now);
       }
-      const thread = await this.repo.upsertThread(em, conversation.id, threadName, undefined, now);
-      const { context, summary } = await this.plan(em, {
-        conversation,
-        agent,
-        model,
-        thread,
-        beforeSeq: question.seq,
-        newMessage: { content: question.content, tokens: question.tokens ?? this.assembler.count(question.content, model) },
-      });
-      return { conversation, created: false, agent, thread, question, reply, model, context, summaryCoversSeq: summary?.coversSeq ?? 0 };
+      return { conversation, created: false, agent, thread, question, reply, ...this.planned(planned) };
     });
   }
 
@@ -203,63 +137,43 @@ export class TurnStore {
    * A started turn planned again, read-only (the question and reply rows are not touched): once
    * its thread's summary has caught up, it can be sent more than the plan made at its start.
    */
-  replan(turn: StartedTurn): Promise<StartedTurn> {
-    const { conversation, agent, model, thread, question } = turn;
+  replan(turn: StartedTurn, plan: PlanTurn): Promise<StartedTurn> {
+    const { conversation, agent, thread, question } = turn;
     return this.db.read(async (em) => {
-      const newMessage = { content: question.content, tokens: question.tokens ?? this.assembler.count(question.content, model) };
-      const { context, summary } = await this.plan(em, { conversation, agent, model, thread, beforeSeq: question.seq, newMessage });
-      return { ...turn, context, summaryCoversSeq: summary?.coversSeq ?? 0 };
+      const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation.id));
+      return { ...turn, ...this.planned(planned) };
     });
   }
 
   /**
-   * What the next turn of a thread would send the model, around the message still to come:
-   * the same planning as a turn, read-only. `outsideWindow` counts the replayable messages
-   * older than the window (those the summary stands for, or that are forgotten).
+   * The plan of the next turn of a thread, around the message still to come, read-only.
+   * `outsideWindow` counts the replayable messages older than the window (those the summary
+   * stands for, or that are forgotten).
    */
-  previewContext(actor: Actor, conversationId: string, threadName: string, defaultModel: string): Promise<ContextPreview> {
+  preview(actor: Actor, conversationId: string, threadName: string, plan: PlanTurn): Promise<{ plan: TurnPlan; outsideWindow: number }> {
     return this.db.read(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId);
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
-      const model = agent?.model ?? defaultModel;
       const thread = (await this.repo.findThread(em, conversation.id, threadName)) ?? { name: threadName, systemPrompt: null };
-      const { context, summary } = await this.plan(em, { conversation, agent, model, thread, beforeSeq: conversation.lastSeq + 1, newMessage: null });
-      const oldest = context.oldestIncludedSeq ?? conversation.lastSeq + 1;
+      const beforeSeq = conversation.lastSeq + 1;
+      const planned = await plan({ conversation, agent, thread, beforeSeq, question: null }, this.history(em, conversation.id));
+      const oldest = planned.context.oldestIncludedSeq ?? beforeSeq;
       // Older than what is sent, less those that were in the window but did not fit the budget.
-      const outsideWindow = (await this.repo.countReplayableBefore(em, conversation.id, threadName, oldest)) - context.omittedForBudget;
-      return { model, encoding: this.assembler.encodingName(model), context, outsideWindow, summaryCoversSeq: summary?.coversSeq ?? null };
+      const outsideWindow = (await this.repo.countReplayableBefore(em, conversation.id, threadName, oldest)) - planned.context.omittedForBudget;
+      return { plan: planned, outsideWindow };
     });
   }
 
-  /**
-   * What the model is sent for a turn of a thread: the instructions, the state, the thread's
-   * running summary and its replayable history before `beforeSeq`, planned within the budget.
-   */
-  private async plan(
-    em: EntityManager,
-    turn: {
-      conversation: Conversation;
-      agent: Agent | null;
-      model: string;
-      /** The thread (one not created yet has no prompt of its own). */
-      thread: Pick<Thread, 'name' | 'systemPrompt'>;
-      beforeSeq: number;
-      newMessage: ContextSources['newMessage'];
-    },
-  ): Promise<{ context: PlannedContext; summary: Summary | null }> {
-    const { conversation, thread } = turn;
-    const summary = await this.repo.findSummary(em, conversation.id, thread.name);
-    const window = this.config.historyWindow;
-    let history = await this.repo.recentHistory(em, conversation.id, thread.name, turn.beforeSeq, window);
-    // A full window may have older messages behind it that no fold has reached yet: they are
-    // sent too while they fit (the planner's stretch), so none falls between window and summary.
-    if (this.config.summaryMode === 'rolling' && history.length === window) {
-      const older = await this.repo.recentHistory(em, conversation.id, thread.name, history[0]?.seq ?? turn.beforeSeq, STRETCH_MAX, summary?.coversSeq ?? 0);
-      history = [...older, ...history];
-    }
-    const { model, agent, newMessage } = turn;
-    const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history, newMessage });
-    return { context, summary };
+  /** The conversation's stored history as a plan reads it, in the transaction `em`. */
+  private history(em: EntityManager, conversationId: string): HistoryReader {
+    return {
+      summary: (thread) => this.repo.findSummary(em, conversationId, thread),
+      recent: (thread, beforeSeq, limit, afterSeq) => this.repo.recentHistory(em, conversationId, thread, beforeSeq, limit, afterSeq),
+    };
+  }
+
+  private planned(plan: TurnPlan): Pick<StartedTurn, 'model' | 'context' | 'summaryCoversSeq'> {
+    return { model: plan.model, context: plan.context, summaryCoversSeq: plan.summaryCoversSeq ?? 0 };
   }
 
   /** A turn adds two messages: refuse it when that would pass MAX_MESSAGES_PER_CONVERSATION. */

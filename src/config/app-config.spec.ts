@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './app-config.js';
 import { MAX_REPLY_CHARS as IMPORTED_REPLY_CHARS } from '../conversations/export-format.js';
-import { hashApiKey } from '../actor-auth/api-key-hash.js';
+import { hashApiKey } from '../common/api-key-hash.js';
 import { isLoopbackHost } from './loopback.js';
 
 describe('loadConfig', () => {

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { hashApiKey } from '../actor-auth/api-key-hash.js';
+import { hashApiKey } from '../common/api-key-hash.js';
 import { normalizeHostName } from './host-names.js';
 import { isLoopbackHost } from './loopback.js';
 import { parseDatabaseUrl, type DatabaseTarget } from '../database/database-url.js';

@@ -1,24 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Agent } from '../agents/agent.entity.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import type { ConversationState } from '../conversations/conversation.entity.js';
-import type { ReplayedMessage } from '../conversations/conversations.repository.js';
-import type { Summary } from '../conversations/summary.entity.js';
-import type { Thread } from '../conversations/thread.entity.js';
+import type { ContextAgent, ContextSources } from './context-sources.js';
 import { planContext, type PlannedContext } from './context-planner.js';
 import { stateMessage, summaryMessage } from './state-message.js';
 import { TokenCounter } from './token-counter.js';
-
-export interface ContextSources {
-  readonly model: string;
-  readonly agent: Agent | null;
-  readonly thread: Pick<Thread, 'systemPrompt'> | null;
-  readonly state: ConversationState;
-  readonly summary: Summary | null;
-  /** Replayable messages of the thread, oldest first: the window, and (rolling) those the summary does not cover yet. */
-  readonly history: readonly ReplayedMessage[];
-  readonly newMessage: { readonly content: string; readonly tokens: number } | null;
-}
 
 /**
  * Gathers what a turn tells the model (agent instructions, operator SYSTEM_PROMPT, the thread's
@@ -33,11 +18,11 @@ export class ContextAssembler {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  budgetFor(agent: Agent | null): number {
+  budgetFor(agent: ContextAgent | null): number {
     return agent?.contextTokenBudget ?? this.config.contextTokenBudget;
   }
 
-  usesStateTool(agent: Agent | null): boolean {
+  usesStateTool(agent: ContextAgent | null): boolean {
     return agent?.tools.includes('update_state') ?? false;
   }
 

@@ -1,26 +1,19 @@
-import type { DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions, EntitySchema } from 'typeorm';
 import type { DatabaseTarget } from './database-url.js';
-import { Conversation } from '../conversations/conversation.entity.js';
-import { Message } from '../conversations/message.entity.js';
-import { Thread } from '../conversations/thread.entity.js';
-import { Summary } from '../conversations/summary.entity.js';
-import { ConversationTag } from '../conversations/conversation-tag.entity.js';
-import { Agent } from '../agents/agent.entity.js';
-import { ApiKey } from '../actor-auth/api-key.entity.js';
-import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
-import { TelegramUpdate } from '../telegram-inbox/telegram-update.entity.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.js';
 import { configurePgDriver } from './postgres-setup.js';
 
-export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate];
-
 /**
  * One definition of the data source, shared by the application and the TypeORM CLI
- * (ormconfig.ts). Migrations are per dialect, since generated SQL differs.
+ * (ormconfig.ts). Migrations are per dialect, since generated SQL differs. The entities come
+ * from the modules that own them (src/entities.ts lists them), so the database knows no domain.
  */
-export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
-  const common = { entities: ENTITIES, migrationsRun: true, synchronize: false } as const;
+/** Entity classes, as TypeORM takes them. */
+export type EntityList = ReadonlyArray<Function | EntitySchema>;
+
+export function dataSourceOptions(target: DatabaseTarget, entities: EntityList): DataSourceOptions {
+  const common = { entities: [...entities], migrationsRun: true as const, synchronize: false as const };
   if (target.kind === 'postgres') {
     configurePgDriver();
     return {

@@ -2,7 +2,7 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { DatabaseTarget } from './database-url.js';
-import { dataSourceOptions } from './data-source-options.js';
+import { dataSourceOptions, type EntityList } from './data-source-options.js';
 import { DatabaseService } from './database.service.js';
 import { withMigrationLock } from './postgres-setup.js';
 
@@ -10,12 +10,12 @@ import { withMigrationLock } from './postgres-setup.js';
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(target: DatabaseTarget): DynamicModule {
+  static forRoot(target: DatabaseTarget, entities: EntityList): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => ({ ...dataSourceOptions(target), retryAttempts: 0 }),
+          useFactory: () => ({ ...dataSourceOptions(target, entities), retryAttempts: 0 }),
           // The schema must exist before migrations run into it.
           dataSourceFactory: async (options) => {
             const open = () => new DataSource(options!).initialize();

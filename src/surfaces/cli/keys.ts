@@ -5,6 +5,7 @@ import { ApiKeyError, ApiKeysService } from '../../actor-auth/api-keys.service.j
 import { ConfigError, loadConfig, type AppConfig } from '../../config/app-config.js';
 import { ConfigModule } from '../../config/config.module.js';
 import { DatabaseModule } from '../../database/database.module.js';
+import { ENTITIES } from '../../entities.js';
 
 const USAGE = `Usage: npm run keys -- <command>
   create --actor NAME [--label TEXT]   make a key for actor api:NAME; it is printed once
@@ -17,7 +18,7 @@ class KeysCliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: KeysCliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database)],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES)],
       providers: [ApiKeysService],
     };
   }

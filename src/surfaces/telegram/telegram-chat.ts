@@ -6,7 +6,7 @@ import { storageErrorOf } from '../../database/storage.errors.js';
 import { ContextOverBudgetError } from '../../context/context-planner.js';
 import { ConversationBusyError, ConversationNotFoundError, InvalidInputError, LimitReachedError } from '../../conversations/conversation.errors.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
-import type { StartedTurn } from '../../chat/turn-store.js';
+import type { StartedTurn } from '../../chat/turn.js';
 import type { Actor } from '../../actor-auth/actor.js';
 import { TelegramInboxService, type UpdateTurn } from '../../telegram-inbox/telegram-inbox.service.js';
 import { sendText, whileTyping } from './replies.js';

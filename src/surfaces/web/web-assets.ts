@@ -20,13 +20,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 export function findWebAssets(): WebAssets {
   const root = join(projectRoot(here), 'web');
   const require = createRequire(import.meta.url);
-  // The ES module builds of the Markdown renderer and the sanitizer, served as they are
-  // installed (exact versions in package.json), with their source maps.
+  // The ES module builds of the Markdown renderer, the sanitizer and the server-sent events
+  // parser, served as they are installed (exact versions in package.json), with their source maps.
   const markedDir = dirname(require.resolve('marked')); // node_modules/marked/lib/marked.esm.js
   const purifyDir = dirname(require.resolve('dompurify')); // node_modules/dompurify/dist/purify.cjs.js
+  const sseDir = dirname(require.resolve('eventsource-parser')); // node_modules/eventsource-parser/dist/index.cjs
   const vendor = new Map<string, string>();
   for (const name of ['marked.esm.js', 'marked.esm.js.map']) vendor.set(name, join(markedDir, name));
   for (const name of ['purify.es.mjs', 'purify.es.mjs.map']) vendor.set(name, join(purifyDir, name));
+  // In a folder of its own: its source map is named index.js.map.
+  for (const name of ['index.js', 'index.js.map']) vendor.set(`eventsource-parser/${name}`, join(sseDir, name));
   return { root, vendor };
 }
 

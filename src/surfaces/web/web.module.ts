@@ -21,8 +21,8 @@ export const WEB_CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
- * The web chat page: the static files of `web/` at `/`, and the browser builds of its two
- * libraries (Markdown renderer, HTML sanitizer) at `/vendor/`. Public like /health: the page
+ * The web chat page: the static files of `web/` at `/`, and the browser builds of its three
+ * libraries (Markdown renderer, HTML sanitizer, server-sent events parser) at `/vendor/`. Public like /health: the page
  * itself holds no data, and its API calls carry the API key (none in single-user mode).
  *
  * Registered on the Express instance after Nest's routes, so an API route always wins and a
@@ -57,6 +57,8 @@ export class WebSurfaceModule implements OnModuleInit {
         });
       });
     }
+    // The page's type-checking files live beside it but are not part of it.
+    app.get(['/tsconfig.json', /^\/types\//], (req: Request, res: Response) => sendError(res, 404, `Cannot GET ${req.path}`));
     adapter.useStaticAssets(assets.root, { index: 'index.html', redirect: false, dotfiles: 'ignore', fallthrough: true, setHeaders });
     this.logger.log(`Web chat page at / (files from ${assets.root})`);
   }

@@ -5,7 +5,7 @@ import type { Actor } from '../../../actor-auth/actor.js';
 import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.errors.js';
 import { ChatService, cutReason, type ChatRequest } from '../../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
-import type { StartedTurn } from '../../../chat/turn-store.js';
+import type { StartedTurn } from '../../../chat/turn.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { IdempotencyKeyInProgressError } from '../../../idempotency/idempotency.errors.js';
 import { IdempotencyService, type Claim } from '../../../idempotency/idempotency.service.js';

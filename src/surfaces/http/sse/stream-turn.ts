@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { cutReason, type TurnEvents } from '../../../chat/chat.service.js';
-import type { ReplyOutcome } from '../../../chat/turn-store.js';
+import type { ReplyOutcome } from '../../../chat/turn.js';
 import { httpErrorOf } from '../errors/http-error.filter.js';
 import { EventStream, type StreamLimits } from './event-stream.js';
 

@@ -1,0 +1,102 @@
+import { loadConfig } from '../config/app-config.js';
+import { ContextAssembler } from '../context/context-assembler.js';
+import type { ContextMessage, ContextSummary } from '../context/context-sources.js';
+import { STRETCH_MAX } from '../context/context-planner.js';
+import { TokenCounter } from '../context/token-counter.js';
+import type { Agent } from '../agents/agent.entity.js';
+import type { Conversation } from '../conversations/conversation.entity.js';
+import type { LlmPort } from '../llm/llm.port.js';
+import { TurnPlanner } from './turn-planner.js';
+import type { HistoryReader, TurnDraft } from './turn.js';
+
+/** A thread's stored history in memory, recording what the planner asks of it. */
+class FakeHistory implements HistoryReader {
+  readonly reads: Array<{ beforeSeq: number; limit: number; afterSeq?: number }> = [];
+  constructor(
+    private readonly messages: ContextMessage[],
+    private readonly stored: ContextSummary | null = null,
+  ) {}
+
+  summary(): Promise<ContextSummary | null> {
+    return Promise.resolve(this.stored);
+  }
+
+  recent(_thread: string, beforeSeq: number, limit: number, afterSeq = 0): Promise<ContextMessage[]> {
+    this.reads.push({ beforeSeq, limit, afterSeq });
+    const inRange = this.messages.filter((m) => m.seq < beforeSeq && m.seq > afterSeq);
+    return Promise.resolve(inRange.slice(-limit));
+  }
+}
+
+const messages = (n: number): ContextMessage[] =>
+  Array.from({ length: n }, (_, i) => ({ seq: i + 1, role: i % 2 ? 'assistant' : 'user', content: `m${i + 1}`, tokens: 3 }));
+
+const conversation = { id: 'c1', state: {} } as unknown as Conversation;
+const agent = (over: Partial<Agent> = {}) => ({ model: 'agent-model', systemPrompt: 'be brief', contextTokenBudget: null, tools: [], ...over }) as unknown as Agent;
+const draft = (over: Partial<TurnDraft> = {}): TurnDraft => ({
+  conversation,
+  agent: null,
+  thread: { name: 'main', systemPrompt: null },
+  beforeSeq: 100,
+  question: { content: 'hello there', tokens: null },
+  ...over,
+});
+
+async function plannerWith(env: Record<string, string> = {}): Promise<TurnPlanner> {
+  const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', HISTORY_WINDOW: '4', SYSTEM_PROMPT: 'sys', ...env });
+  const tokens = new TokenCounter(config);
+  await tokens.onModuleInit();
+  const llm = { defaultModel: 'default-model' } as LlmPort;
+  return new TurnPlanner(new ContextAssembler(tokens, config), llm, config);
+}
+
+describe('TurnPlanner', () => {
+  it("answers with the agent's model, or the default one", async () => {
+    const planner = await plannerWith();
+    expect((await planner.plan(draft(), new FakeHistory([]))).model).toBe('default-model');
+    expect((await planner.plan(draft({ agent: agent() }), new FakeHistory([]))).model).toBe('agent-model');
+  });
+
+  it('sends the instructions in order, the window of history, then the question', async () => {
+    const planner = await plannerWith({ SUMMARY_MODE: 'off' });
+    const plan = await planner.plan(draft({ agent: agent(), thread: { name: 'main', systemPrompt: 'thread prompt' } }), new FakeHistory(messages(9)));
+    expect(plan.context.messages.map((m) => m.content)).toEqual(['be brief', 'sys', 'thread prompt', 'm6', 'm7', 'm8', 'm9', 'hello there']);
+    expect(plan.questionTokens).toBeGreaterThan(0);
+    expect(plan.summaryCoversSeq).toBeNull();
+  });
+
+  it('keeps a stored token count of the question instead of counting it again', async () => {
+    const planner = await plannerWith();
+    const plan = await planner.plan(draft({ question: { content: 'hello there', tokens: 77 } }), new FakeHistory([]));
+    expect(plan.questionTokens).toBe(77);
+  });
+
+  it('with a full window and a rolling summary, also reads what the summary does not cover yet', async () => {
+    const planner = await plannerWith({ SUMMARY_MODE: 'rolling' });
+    const history = new FakeHistory(messages(9), { content: 'earlier things', coversSeq: 2 });
+    const plan = await planner.plan(draft({ beforeSeq: 10 }), history);
+    expect(history.reads).toEqual([
+      { beforeSeq: 10, limit: 4, afterSeq: 0 },
+      { beforeSeq: 6, limit: STRETCH_MAX, afterSeq: 2 },
+    ]);
+    // Messages 3-5 are past the window but not in the summary: they are sent too (the stretch).
+    expect(plan.context.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['m3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9', 'hello there']);
+    expect(plan.summaryCoversSeq).toBe(2);
+  });
+
+  it('reads only the window when summaries are off, or when the window is not full', async () => {
+    const off = new FakeHistory(messages(9));
+    await (await plannerWith({ SUMMARY_MODE: 'off' })).plan(draft(), off);
+    expect(off.reads).toHaveLength(1);
+    const short = new FakeHistory(messages(3));
+    await (await plannerWith({ SUMMARY_MODE: 'rolling' })).plan(draft(), short);
+    expect(short.reads).toHaveLength(1);
+  });
+
+  it('previews the next turn without a question', async () => {
+    const planner = await plannerWith({ SUMMARY_MODE: 'off' });
+    const plan = await planner.plan(draft({ question: null }), new FakeHistory(messages(2)));
+    expect(plan.questionTokens).toBe(0);
+    expect(plan.context.messages.map((m) => m.content)).toEqual(['sys', 'm1', 'm2']);
+  });
+});

@@ -1,0 +1,48 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Agent } from '../agents/agent.entity.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { ContextAssembler } from '../context/context-assembler.js';
+import { STRETCH_MAX } from '../context/context-planner.js';
+import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
+import type { HistoryReader, TurnDraft, TurnPlan } from './turn.js';
+
+/**
+ * Chat's decisions for a turn, made from what is stored: which model answers (the agent's, or
+ * the default) and what it is sent (the instructions, the state, the thread's running summary
+ * and the newest history that fits the budget and the window). Reads only; the store writes.
+ */
+@Injectable()
+export class TurnPlanner {
+  constructor(
+    private readonly assembler: ContextAssembler,
+    @Inject(LLM_PORT) private readonly llm: LlmPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  modelFor(agent: Pick<Agent, 'model'> | null): string {
+    return agent?.model ?? this.llm.defaultModel;
+  }
+
+  encodingName(model: string): string {
+    return this.assembler.encodingName(model);
+  }
+
+  /** A plan over `history`; a question that cannot fit is refused (ContextOverBudgetError) before anything is written. */
+  readonly plan = async (draft: TurnDraft, history: HistoryReader): Promise<TurnPlan> => {
+    const { conversation, agent, thread, question } = draft;
+    const model = this.modelFor(agent);
+    const questionTokens = question ? (question.tokens ?? this.assembler.count(question.content, model)) : 0;
+    const summary = await history.summary(thread.name);
+    const window = this.config.historyWindow;
+    let messages = await history.recent(thread.name, draft.beforeSeq, window);
+    // A full window may have older messages behind it that no fold has reached yet: they are
+    // sent too while they fit (the planner's stretch), so none falls between window and summary.
+    if (this.config.summaryMode === 'rolling' && messages.length === window) {
+      const older = await history.recent(thread.name, messages[0]?.seq ?? draft.beforeSeq, STRETCH_MAX, summary?.coversSeq ?? 0);
+      messages = [...older, ...messages];
+    }
+    const newMessage = question ? { content: question.content, tokens: questionTokens } : null;
+    const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history: messages, newMessage });
+    return { model, context, questionTokens, summaryCoversSeq: summary?.coversSeq ?? null };
+  };
+}

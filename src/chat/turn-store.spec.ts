@@ -1,0 +1,101 @@
+import { Test, type TestingModule } from '@nestjs/testing';
+import { apiActor } from '../actor-auth/actor.js';
+import { AgentsModule } from '../agents/agents.module.js';
+import { loadConfig } from '../config/app-config.js';
+import { ConfigModule } from '../config/config.module.js';
+import { ContextOverBudgetError, planContext } from '../context/context-planner.js';
+import { ConversationBusyError, ConversationStateError } from '../conversations/conversation.errors.js';
+import { ConversationsModule } from '../conversations/conversations.module.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
+import { DatabaseModule } from '../database/database.module.js';
+import { ENTITIES } from '../entities.js';
+import { TurnStore } from './turn-store.js';
+import type { PlanTurn, TurnDraft } from './turn.js';
+
+/** A plan that sends only the question, and records what the store asked. */
+function recordingPlan(model = 'planned-model'): { plan: PlanTurn; drafts: TurnDraft[] } {
+  const drafts: TurnDraft[] = [];
+  const plan: PlanTurn = async (draft, history) => {
+    drafts.push(draft);
+    const recent = await history.recent(draft.thread.name, draft.beforeSeq, 10);
+    const items = recent.map((m) => ({ seq: m.seq, role: m.role as 'user' | 'assistant', content: m.content, tokens: m.tokens ?? 1 }));
+    const newMessage = draft.question ? { content: draft.question.content, tokens: 5 } : null;
+    const context = planContext({ budget: 10_000, window: 10, system: [], summary: null, history: items, newMessage });
+    return { model, context, questionTokens: newMessage ? 5 : 0, summaryCoversSeq: null };
+  };
+  return { plan, drafts };
+}
+
+describe('TurnStore', () => {
+  const alice = apiActor('alice');
+  let module: TestingModule;
+  let store: TurnStore;
+  let conversations: ConversationsService;
+
+  beforeEach(async () => {
+    const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', REPLY_LEASE_MS: '60000' });
+    module = await Test.createTestingModule({
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule],
+      providers: [TurnStore],
+    }).compile();
+    await module.init();
+    store = module.get(TurnStore);
+    conversations = module.get(ConversationsService);
+  });
+  afterEach(() => module.close());
+
+  it("stores the question with the plan's token count and a streaming reply for the plan's model", async () => {
+    const { plan, drafts } = recordingPlan();
+    const turn = await store.startTurn(alice, { content: 'hello' }, plan);
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]).toMatchObject({ beforeSeq: 1, question: { content: 'hello', tokens: null }, agent: null });
+    expect(turn).toMatchObject({ created: true, model: 'planned-model', summaryCoversSeq: 0 });
+    const { messages } = await conversations.getWithMessages(alice, turn.conversation.id);
+    expect(messages.map((m) => [m.seq, m.role, m.content, m.status, m.tokens, m.model])).toEqual([
+      [1, 'user', 'hello', 'complete', 5, null],
+      [2, 'assistant', '', 'streaming', null, 'planned-model'],
+    ]);
+  });
+
+  it('stores nothing when the plan refuses the question', async () => {
+    const refuse: PlanTurn = () => Promise.reject(new ContextOverBudgetError('too big', { budget: 10, requiredTokens: 20, messageTokens: 20, systemTokens: 0, requestTokens: 3, budgetSource: 'CONTEXT_TOKEN_BUDGET' }));
+    await expect(store.startTurn(alice, { content: 'too big' }, refuse)).rejects.toBeInstanceOf(ContextOverBudgetError);
+    expect((await conversations.list(alice, 10)).items).toHaveLength(0);
+  });
+
+  it('plans a later turn over the history before its question, and refuses one while a reply streams', async () => {
+    const { plan, drafts } = recordingPlan();
+    const first = await store.startTurn(alice, { content: 'one' }, plan);
+    await expect(store.startTurn(alice, { content: 'two', conversationId: first.conversation.id }, plan)).rejects.toBeInstanceOf(ConversationBusyError);
+    await store.finishReply(first.conversation.id, first.reply.id, { status: 'complete', content: 'answer one', model: 'm', usage: null, error: null, tokens: 2 });
+    const second = await store.startTurn(alice, { content: 'two', conversationId: first.conversation.id }, plan);
+    expect(drafts.at(-1)?.beforeSeq).toBe(3);
+    expect(second.context.messages.map((m) => m.content)).toEqual(['one', 'answer one', 'two']);
+  });
+
+  it('regenerates into the same reply row, keeping the replaced answer as a version', async () => {
+    const { plan, drafts } = recordingPlan('second-model');
+    const turn = await store.startTurn(alice, { content: 'q' }, recordingPlan('first-model').plan);
+    await store.finishReply(turn.conversation.id, turn.reply.id, { status: 'complete', content: 'first answer', model: 'first-model', usage: null, error: null });
+    const again = await store.startRegeneration(alice, turn.conversation.id, 'main', plan);
+    expect(drafts[0]).toMatchObject({ beforeSeq: 1, question: { content: 'q' } });
+    expect(again.reply.id).toBe(turn.reply.id);
+    expect(again.reply).toMatchObject({ status: 'streaming', content: '', model: 'second-model' });
+    expect(again.reply.versions?.map((v) => v.content)).toEqual(['first answer']);
+  });
+
+  it('has nothing to regenerate in an empty thread', async () => {
+    const { conversation } = await store.startTurn(alice, { content: 'q' }, recordingPlan().plan);
+    await expect(store.startRegeneration(alice, conversation.id, 'other', recordingPlan().plan)).rejects.toBeInstanceOf(ConversationStateError);
+  });
+
+  it('previews without a question and counts what lies outside the window', async () => {
+    const { plan, drafts } = recordingPlan();
+    const turn = await store.startTurn(alice, { content: 'q' }, plan);
+    await store.finishReply(turn.conversation.id, turn.reply.id, { status: 'complete', content: 'a', model: 'm', usage: null, error: null });
+    const { plan: preview, outsideWindow } = await store.preview(alice, turn.conversation.id, 'main', plan);
+    expect(drafts.at(-1)).toMatchObject({ beforeSeq: 3, question: null });
+    expect(preview.context.messages.map((m) => m.content)).toEqual(['q', 'a']);
+    expect(outsideWindow).toBe(0);
+  });
+});

@@ -1,0 +1,86 @@
+import type { Agent } from '../agents/agent.entity.js';
+import type { ContextMessage, ContextSummary } from '../context/context-sources.js';
+import type { PlannedContext } from '../context/context-planner.js';
+import type { Conversation } from '../conversations/conversation.entity.js';
+import type { Message, MessageStatus, ToolCallRecord } from '../conversations/message.entity.js';
+import type { Thread } from '../conversations/thread.entity.js';
+
+/** What a surface asks for one turn. */
+export interface TurnRequest {
+  readonly content: string;
+  readonly conversationId?: string;
+  /** Binds a new conversation to this agent; on an existing one it must match its agent. */
+  readonly agentId?: string;
+  readonly thread?: string;
+  /** Replaces the thread's own system prompt, for this and later turns. */
+  readonly threadSystem?: string;
+}
+
+/** A turn ready for the model: the question is stored, the reply row exists as `streaming`. */
+export interface StartedTurn {
+  readonly conversation: Conversation;
+  readonly created: boolean;
+  readonly agent: Agent | null;
+  readonly thread: Thread;
+  readonly question: Message;
+  readonly reply: Message;
+  /** The model to call (the agent's, or the default). */
+  readonly model: string;
+  /** What the model is sent: planned within the token budget and the window. */
+  readonly context: PlannedContext;
+  /** The last seq the thread's running summary covered when the turn was planned (0: none). */
+  readonly summaryCoversSeq: number;
+}
+
+export interface ContextPreview {
+  readonly model: string;
+  readonly encoding: string;
+  readonly context: PlannedContext;
+  readonly outsideWindow: number;
+  readonly summaryCoversSeq: number | null;
+}
+
+/** How a reply ended. */
+export interface ReplyOutcome {
+  readonly status: Exclude<MessageStatus, 'streaming'>;
+  readonly content: string;
+  readonly model: string | null;
+  readonly usage: { readonly promptTokens: number; readonly completionTokens: number } | null;
+  readonly error: { readonly status: number; readonly message: string } | null;
+  /** Tools the model called on the way to this reply. */
+  readonly toolCalls?: ToolCallRecord[];
+  /** Tokens of `content`, for the budget of later turns. */
+  readonly tokens?: number;
+}
+
+/** What a turn is planned from, once the store has found (or made) its conversation and thread. */
+export interface TurnDraft {
+  readonly conversation: Conversation;
+  readonly agent: Agent | null;
+  /** The thread (one not created yet has no prompt of its own). */
+  readonly thread: Pick<Thread, 'name' | 'systemPrompt'>;
+  /** History before this seq is replayed. */
+  readonly beforeSeq: number;
+  /** The question the model answers; null to preview what the next turn would send. */
+  readonly question: { readonly content: string; readonly tokens: number | null } | null;
+}
+
+/** Chat's decisions for a turn: the model, and what it is sent. */
+export interface TurnPlan {
+  readonly model: string;
+  readonly context: PlannedContext;
+  /** The question's tokens (counted with the model's tokenizer); 0 without a question. */
+  readonly questionTokens: number;
+  /** The last seq the thread's running summary covers (null: no summary). */
+  readonly summaryCoversSeq: number | null;
+}
+
+/** The stored history of one conversation that a plan reads, inside the store's transaction. */
+export interface HistoryReader {
+  summary(thread: string): Promise<ContextSummary | null>;
+  /** Up to `limit` replayable messages before `beforeSeq` (and after `afterSeq`), oldest first. */
+  recent(thread: string, beforeSeq: number, limit: number, afterSeq?: number): Promise<ContextMessage[]>;
+}
+
+/** How the store asks chat to plan a turn, within the transaction that stores it. */
+export type PlanTurn = (draft: TurnDraft, history: HistoryReader) => Promise<TurnPlan>;

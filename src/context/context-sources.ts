@@ -1,0 +1,39 @@
+/**
+ * What planning a context needs, described here so that context/ depends on no other domain
+ * module: conversations' and agents' rows satisfy these shapes as they are.
+ */
+
+/** The parts of an agent that shape what the model is sent. */
+export interface ContextAgent {
+  readonly systemPrompt: string | null;
+  /** Overrides CONTEXT_TOKEN_BUDGET when set. */
+  readonly contextTokenBudget: number | null;
+  /** Built-in tools the agent enables; `update_state` changes how the state is shown. */
+  readonly tools: readonly string[];
+}
+
+/** A stored message that may be replayed; `tokens` is null when it was never counted. */
+export interface ContextMessage {
+  readonly seq: number;
+  readonly role: string;
+  readonly content: string;
+  readonly tokens: number | null;
+}
+
+/** A thread's running summary: its text and the last seq it covers. */
+export interface ContextSummary {
+  readonly content: string;
+  readonly coversSeq: number;
+}
+
+export interface ContextSources {
+  readonly model: string;
+  readonly agent: ContextAgent | null;
+  /** The thread's own prompt (a thread not created yet has none). */
+  readonly thread: { readonly systemPrompt: string | null } | null;
+  readonly state: Readonly<Record<string, unknown>>;
+  readonly summary: ContextSummary | null;
+  /** Replayable messages of the thread, oldest first: the window, and (rolling) those the summary does not cover yet. */
+  readonly history: readonly ContextMessage[];
+  readonly newMessage: { readonly content: string; readonly tokens: number } | null;
+}

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { generateClientSchema } from '../../../scripts/client-schema.js';
+import { buildOpenApiSpec } from '../../../scripts/openapi-spec.js';
+import { CLIENT_SCHEMA_FILE, OPENAPI_FILE } from '../../../scripts/paths.js';
+
+type Json = Record<string, any>;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** The first line where two texts differ, for a readable failure. */
+function firstDifference(a: string, b: string): string {
+  const left = a.split('\n');
+  const right = b.split('\n');
+  const i = left.findIndex((line, n) => line !== right[n]);
+  const n = i < 0 ? Math.min(left.length, right.length) : i;
+  return `line ${n + 1}: committed ${JSON.stringify(left[n])}, fresh ${JSON.stringify(right[n])}`;
+}
+
+/** The health routes: public, and answering only 200 or 503. */
+const HEALTH = ['GET /health', 'GET /health/ready'];
+
+describe('OpenAPI document (docs/openapi.json) and the generated client', () => {
+  let fresh: string;
+  const committed = readFileSync(OPENAPI_FILE, 'utf8');
+  const spec: Json = JSON.parse(committed);
+  const operations = Object.entries(spec.paths as Json).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((method) => ({ route: `${method.toUpperCase()} ${path}`, op: item[method] as Json })),
+  );
+
+  beforeAll(async () => {
+    fresh = await buildOpenApiSpec();
+  });
+
+  it('is what the decorators produce (else run: npm run openapi && npm run client:generate)', () => {
+    if (fresh !== committed) {
+      throw new Error(`docs/openapi.json is stale, ${firstDifference(committed, fresh)}: run npm run openapi && npm run client:generate`);
+    }
+  });
+
+  it('is generated deterministically, with sorted keys', async () => {
+    expect(await buildOpenApiSpec()).toBe(fresh);
+    expect(Object.keys(spec.paths)).toEqual([...Object.keys(spec.paths)].sort());
+    expect(Object.keys(spec.components.schemas)).toEqual([...Object.keys(spec.components.schemas)].sort());
+  });
+
+  it('has the client types generated from it (else run: npm run client:generate)', async () => {
+    const schema = await generateClientSchema(committed);
+    if (schema !== readFileSync(CLIENT_SCHEMA_FILE, 'utf8')) {
+      throw new Error('clients/typescript/src/schema.ts is stale: run npm run client:generate');
+    }
+  });
+
+  it('gives every operation a unique operationId, a tag, a summary and a success answer with a schema', () => {
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { route, op } of operations) {
+      expect({ route, id: typeof op.operationId, summary: typeof op.summary }).toEqual({ route, id: 'string', summary: 'string' });
+      expect({ route, tagged: op.tags?.length > 0 }).toEqual({ route, tagged: true });
+      const success = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+      expect({ route, success: success.length }).toEqual({ route, success: 1 });
+      const answer = op.responses[success[0]];
+      if (success[0] !== '204') expect({ route, schemas: Object.values(answer.content ?? { none: {} }).every((c: any) => c.schema) }).toEqual({ route, schemas: true });
+      for (const body of Object.values((op.requestBody?.content ?? {}) as Json)) expect({ route, body: Boolean(body.schema) }).toEqual({ route, body: true });
+    }
+  });
+
+  it('has every operationId listed in docs/api.md, and a description Swagger UI shows whole', () => {
+    const apiDoc = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+    const listed = /Operation ids:\n([\s\S]*?)\.\s/.exec(apiDoc)?.[1] ?? '';
+    const missing = operations.map(({ op }) => op.operationId as string).filter((id) => !listed.includes(`\`${id}\``));
+    expect(missing).toEqual([]);
+    // Markdown outside a code span reads <API key> as an HTML tag, which Swagger UI drops.
+    const outsideCode = (spec.info.description as string).replace(/`[^`]*`/g, '');
+    expect(outsideCode).not.toMatch(/<[A-Za-z]/);
+  });
+
+  it('types every property the server reads as a number as a number (a bare decorator on `number | null` used to give type: object)', () => {
+    const loose: string[] = [];
+    for (const [name, schema] of Object.entries(spec.components.schemas as Record<string, { properties?: Record<string, { type?: string; minimum?: number; maximum?: number }> }>)) {
+      for (const [property, p] of Object.entries(schema.properties ?? {})) {
+        if ((p.minimum !== undefined || p.maximum !== undefined) && p.type !== 'integer' && p.type !== 'number') loose.push(`${name}.${property}`);
+      }
+    }
+    expect(loose).toEqual([]);
+    for (const name of ['CreateAgentDto', 'UpdateAgentDto', 'AgentDto', 'ExportedAgentDto']) {
+      expect({ name, type: spec.components.schemas[name].properties.contextTokenBudget.type }).toEqual({ name, type: 'integer' });
+    }
+  });
+
+  it('documents the error answers of every operation as JSON error bodies', () => {
+    for (const { route, op } of operations) {
+      const errors = Object.keys(op.responses).filter((s) => /^[45]/.test(s));
+      const expected = HEALTH.includes(route) ? ['503'] : expect.arrayContaining(['401', '503']);
+      expect({ route, errors }).toEqual({ route, errors: expected });
+      for (const status of errors) {
+        expect({ route, status, content: Object.keys(op.responses[status].content) }).toEqual({ route, status, content: ['application/json'] });
+      }
+      expect({ route, auth: op.security }).toEqual({ route, auth: HEALTH.includes(route) ? [] : [{ bearer: [] }] });
+    }
+  });
+
+  it('describes the events of the streaming routes as text/event-stream', () => {
+    const streams = operations.filter(({ op }) => op.responses['200']?.content?.['text/event-stream']);
+    expect(streams.map((s) => s.op.operationId).sort()).toEqual(['chatStream', 'followMessage', 'regenerateReplyStream']);
+    for (const { op } of streams) {
+      const events = op.responses['200'].content['text/event-stream'].schema.oneOf.map((r: Json) => r.$ref.split('/').pop());
+      expect(events).toEqual(expect.arrayContaining(['StreamDeltaEvent', 'StreamDoneEvent', 'StreamErrorEvent']));
+    }
+  });
+});

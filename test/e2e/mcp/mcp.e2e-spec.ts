@@ -1,0 +1,249 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { useAppWithFakeModel } from '../../support/app-fixture.js';
+import { callTool, connectMcp, roundRobinFetch, textOf } from '../../support/mcp-client.js';
+import { sendRaw } from '../../support/raw-http.js';
+import { ALICE_KEY, auth, BOB_KEY, DIALECT, startTestApp, tempDir } from '../../support/test-app.js';
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+const SOME_ID = '00000000-0000-4000-8000-000000000000';
+const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+
+describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
+  const fixture = useAppWithFakeModel();
+  let base: string;
+  let alice: Client;
+  let bob: Client;
+  let long: string;
+  let paged: string;
+
+  beforeAll(async () => {
+    const t = fixture.app;
+    base = await t.url();
+    long = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: `zebra migration ${'x'.repeat(5_000)}` }).expect(200)).body.conversationId;
+    paged = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'turn 1 of the walrus plan' }).expect(200)).body.conversationId;
+    for (let i = 2; i <= 5; i++) {
+      await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: paged, message: `turn ${i} of the walrus plan` }).expect(200);
+    }
+    await t.http().post('/api/chat').set(auth(BOB_KEY)).send({ message: 'bob keeps his own walrus notes' }).expect(200);
+    alice = await connectMcp(base, ALICE_KEY);
+    bob = await connectMcp(base, BOB_KEY);
+  });
+  afterAll(async () => {
+    await alice?.close();
+    await bob?.close();
+  });
+
+  it('lists the read-only history tools, each with input and output schemas', async () => {
+    const { tools } = await alice.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_conversation', 'recent_conversations', 'search_conversations']);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+    }
+  });
+
+  it('search_conversations finds the caller’s conversation with id, title, snippet, message id and date', async () => {
+    const result = await callTool(alice, 'search_conversations', { query: 'walrus' });
+    expect(result.isError).toBeFalsy();
+    const hits = (result.structuredContent as { hits: Array<Record<string, unknown>> }).hits;
+    expect(hits).toHaveLength(1);
+    expect(hits[0]).toMatchObject({ conversationId: paged, title: expect.stringContaining('walrus'), snippet: expect.stringMatching(/walrus/i), messageId: expect.any(String) });
+    expect(new Date(hits[0].updatedAt as string).getTime()).not.toBeNaN();
+    expect(textOf(result)).toContain(paged);
+    const none = await callTool(alice, 'search_conversations', { query: 'nonexistentword' });
+    expect(none.structuredContent).toEqual({ hits: [] });
+    expect(textOf(none)).toContain('No conversation matches');
+  });
+
+  it('recent_conversations answers the newest first, narrowed by n, before and after', async () => {
+    const all = (await callTool(alice, 'recent_conversations')).structuredContent as { conversations: Array<{ id: string; updatedAt: string }> };
+    expect(all.conversations.map((c) => c.id)).toEqual([paged, long]);
+    const one = (await callTool(alice, 'recent_conversations', { n: 1 })).structuredContent as typeof all;
+    expect(one.conversations.map((c) => c.id)).toEqual([paged]);
+    const older = (await callTool(alice, 'recent_conversations', { before: all.conversations[0].updatedAt })).structuredContent as typeof all;
+    expect(older.conversations.map((c) => c.id)).toEqual([long]);
+    const newer = (await callTool(alice, 'recent_conversations', { after: all.conversations[1].updatedAt })).structuredContent as typeof all;
+    expect(newer.conversations.map((c) => c.id)).toEqual([paged]);
+  });
+
+  it('get_conversation pages the thread newest first with a cursor, every message exactly once', async () => {
+    const seen: Array<{ seq: number; role: string; content: string }> = [];
+    let before: number | undefined;
+    let pages = 0;
+    do {
+      const result = await callTool(alice, 'get_conversation', { id: paged, limit: 3, ...(before === undefined ? {} : { before }) });
+      expect(result.isError).toBeFalsy();
+      const page = result.structuredContent as { title: string; agent: unknown; messages: typeof seen; nextBefore: number | null };
+      expect(page).toMatchObject({ id: paged, title: expect.stringContaining('walrus'), agent: null });
+      expect(page.messages.length).toBeLessThanOrEqual(3);
+      seen.push(...page.messages);
+      before = page.nextBefore ?? undefined;
+      pages++;
+    } while (before !== undefined);
+    expect(pages).toBe(4);
+    expect(seen.map((m) => m.seq)).toEqual([...seen.map((m) => m.seq)].sort((a, b) => b - a));
+    expect(seen).toHaveLength(10);
+    expect(seen.at(-1)).toMatchObject({ role: 'user', content: 'turn 1 of the walrus plan' });
+    expect(seen[0]).toMatchObject({ role: 'assistant', content: 'reply to: turn 5 of the walrus plan' });
+  });
+
+  it('writes nothing: reading through the tools leaves the conversations as they were', async () => {
+    const snapshot = async () => (await fixture.app.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body;
+    const before = await snapshot();
+    await callTool(alice, 'get_conversation', { id: long });
+    await callTool(alice, 'search_conversations', { query: 'zebra' });
+    await callTool(alice, 'recent_conversations');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('cuts a long message with a note saying how much is left and where to read it', async () => {
+    const result = await callTool(alice, 'get_conversation', { id: long });
+    const { messages } = result.structuredContent as { messages: Array<{ role: string; content: string; cutCharacters: number }> };
+    const question = messages.find((m) => m.role === 'user')!;
+    expect(question.cutCharacters).toBe(5_000 + 'zebra migration '.length - 4_000);
+    expect(question.content).toContain(`[cut: ${question.cutCharacters} more characters; the whole text is in the REST API, GET /api/conversations/${long}]`);
+    expect(question.content.length).toBeLessThan(4_200);
+  });
+
+  it('keeps two keys apart: another actor’s conversation answers as not found, and search never crosses', async () => {
+    const foreign = await callTool(bob, 'get_conversation', { id: paged });
+    const unknown = await callTool(bob, 'get_conversation', { id: '00000000-0000-4000-8000-000000000000' });
+    expect(foreign.isError).toBe(true);
+    expect(textOf(foreign)).toBe(`Conversation ${paged} not found`);
+    expect(textOf(unknown)).toBe('Conversation 00000000-0000-4000-8000-000000000000 not found');
+    const hits = (await callTool(bob, 'search_conversations', { query: 'walrus' })).structuredContent as { hits: Array<{ conversationId: string; title: string }> };
+    expect(hits.hits).toHaveLength(1);
+    expect(hits.hits[0].title).toContain('bob');
+    const recent = (await callTool(bob, 'recent_conversations')).structuredContent as { conversations: Array<{ id: string }> };
+    expect(recent.conversations.map((c) => c.id)).not.toContain(paged);
+  });
+
+  it.each([
+    ['search_conversations', {}, /query/],
+    ['search_conversations', { query: '   ' }, /query/],
+    ['search_conversations', { query: 'walrus', limit: 51 }, /limit/],
+    ['recent_conversations', { n: 21 }, /n/],
+    ['recent_conversations', { before: 'yesterday' }, /before/],
+    ['get_conversation', { id: SOME_ID, limit: 0 }, /limit/],
+    ['get_conversation', { id: SOME_ID, before: 'x' }, /before/],
+    ['get_conversation', {}, /id/],
+  ])('answers bad arguments to %s %j as a tool error with a clear message', async (name, args, field) => {
+    const result = await callTool(alice, name, args);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/Invalid arguments/);
+    expect(textOf(result)).toMatch(field);
+  });
+
+  it('refuses a caller without a valid key with the usual JSON 401 and WWW-Authenticate: Bearer', async () => {
+    await expect(connectMcp(base)).rejects.toThrow(/401/);
+    await expect(connectMcp(base, 'not-a-real-key-000')).rejects.toThrow(/401/);
+    const res = await sendRaw(base, { method: 'POST', path: '/mcp', headers: MCP_HEADERS, body: INITIALIZE });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(JSON.parse(res.text)).toMatchObject({ statusCode: 401, error: 'Unauthorized', message: expect.stringContaining('API key') });
+  });
+
+  it('answers GET and DELETE with 405: the server keeps no sessions', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await sendRaw(base, { method, path: '/mcp', headers: { ...auth(ALICE_KEY), Accept: 'text/event-stream' } });
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+    }
+  });
+
+  it('answers HTTP mistakes with clear errors: a body that is not JSON, an Accept without event streams, malformed JSON', async () => {
+    const headers = { ...auth(ALICE_KEY), ...MCP_HEADERS };
+    const wrongType = await sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...headers, 'Content-Type': 'text/plain' }, body: INITIALIZE });
+    expect(wrongType.status).toBe(415);
+    const wrongAccept = await sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...headers, Accept: 'application/json' }, body: INITIALIZE });
+    expect(wrongAccept.status).toBe(406);
+    const malformed = await sendRaw(base, { method: 'POST', path: '/mcp', headers, body: '{"jsonrpc":' });
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.text)).toMatchObject({ statusCode: 400 });
+  });
+
+  it('is not part of the REST OpenAPI document', async () => {
+    const spec = (await fixture.app.http().get('/api/docs-json').expect(200)).body as { paths: Record<string, unknown> };
+    expect(Object.keys(spec.paths).filter((p) => p.startsWith('/mcp'))).toEqual([]);
+  });
+});
+
+describe('MCP server limits and single-user mode', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    tmp = tempDir();
+  });
+  afterEach(() => tmp.remove());
+
+  it('counts MCP requests against the per-actor rate limit, as on REST', async () => {
+    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, env: { RATE_LIMIT_PER_MINUTE: '5' } });
+    try {
+      const base = await t.url();
+      // Connecting costs a few requests (initialize, initialized, the GET the client tries); each call one more.
+      const alice = await connectMcp(base, ALICE_KEY);
+      const outcomes: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        outcomes.push(await callTool(alice, 'recent_conversations').then((r) => (r.isError ? 'tool error' : 'ok'), (e: Error) => e.message));
+      }
+      expect(outcomes[0]).toBe('ok');
+      expect(outcomes.at(-1)).toMatch(/429/);
+      expect(outcomes.at(-1)).toContain('RATE_LIMIT_PER_MINUTE');
+      // Another actor has a budget of its own.
+      const bob = await connectMcp(base, BOB_KEY);
+      expect((await callTool(bob, 'recent_conversations')).isError).toBeFalsy();
+      await alice.close();
+      await bob.close();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('applies the Host/Origin guard in single-user mode (no keys): a foreign Origin is refused before the body is read', async () => {
+    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, env: { API_KEYS: '' } });
+    try {
+      const base = await t.url();
+      const local = await connectMcp(base);
+      expect((await callTool(local, 'recent_conversations')).isError).toBeFalsy();
+      await local.close();
+      const res = await sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...MCP_HEADERS, Origin: 'http://attacker.example' }, body: INITIALIZE });
+      expect(res.status).toBe(403);
+      expect(JSON.parse(res.text)).toMatchObject({ statusCode: 403 });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+(DIALECT === 'postgres' ? describe : describe.skip)('MCP server behind several instances', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    tmp = tempDir();
+  });
+  afterAll(() => tmp.remove());
+
+  it('serves one client whose requests alternate between two instances on one database', async () => {
+    const dbPath = `${tmp.dir}/shared`;
+    const a = await startTestApp({ dbPath });
+    const b = await startTestApp({ dbPath });
+    try {
+      const id = (await a.http().post('/api/conversations').set(auth(ALICE_KEY)).send({ title: 'Shared narwhal notes' }).expect(201)).body.id;
+      const balancer = roundRobinFetch([await a.url(), await b.url()]);
+      const client = await connectMcp(await a.url(), ALICE_KEY, { fetch: balancer.fetch });
+      for (let i = 0; i < 4; i++) {
+        const result = await callTool(client, 'get_conversation', { id });
+        expect(result.structuredContent).toMatchObject({ id, title: 'Shared narwhal notes', messages: [], nextBefore: null });
+      }
+      expect(balancer.sent.every((n) => n >= 3)).toBe(true);
+      await client.close();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

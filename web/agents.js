@@ -1,0 +1,39 @@
+// @ts-check
+// The caller's agents: the picker for a new conversation, and their names in the list and the title bar.
+import { $ } from './dom.js';
+import { showError } from './errors.js';
+import { api, state } from './state.js';
+
+/** @typedef {import('./state.js').Agent} Agent */
+/** @typedef {import('./state.js').Schemas} Schemas */
+
+export async function loadAgents() {
+  try {
+    /** @type {Schemas['AgentListDto']} */
+    const agents = await api.json('GET', 'api/agents');
+    setAgents(agents.items);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+/** @param {Agent[]} items */
+export function setAgents(items) {
+  state.agents = new Map(items.map((a) => [a.id, a]));
+  const select = $('agent-select', HTMLSelectElement);
+  const options = [new Option('No agent', '')];
+  for (const agent of items) options.push(new Option(agentLabel(agent), agent.id));
+  select.replaceChildren(...options);
+  if (!state.agents.has(state.newAgentId)) state.newAgentId = '';
+  select.value = state.newAgentId;
+}
+
+/** @param {Agent} agent */
+const agentLabel = (agent) => (agent.emoji ? `${agent.emoji} ${agent.name}` : agent.name);
+
+/** @param {string | null} agentId */
+export function agentName(agentId) {
+  if (!agentId) return 'No agent';
+  const agent = state.agents.get(agentId);
+  return agent ? agentLabel(agent) : `Agent ${agentId.slice(0, 8)}`;
+}

@@ -1,0 +1,111 @@
+// @ts-check
+// The message box and what it starts: sending, regenerating the last reply, stopping a reply.
+import { renderConversation } from './conversation.js';
+import { $ } from './dom.js';
+import { hideError } from './errors.js';
+import { refreshList } from './list.js';
+import { NARROW, state } from './state.js';
+import { cancel, streamReply } from './stream.js';
+
+/** @typedef {import('./state.js').Schemas} Schemas */
+/** @typedef {import('./state.js').ViewMessage} ViewMessage */
+
+export async function send() {
+  const input = $('message', HTMLTextAreaElement);
+  const text = input.value;
+  if (state.busy || !text.trim()) return;
+  hideError();
+  const isNew = !state.current;
+  /** @type {Schemas['ChatRequestDto']} */
+  const body = { message: text };
+  if (!state.current) {
+    if (state.newAgentId) body.agentId = state.newAgentId;
+    state.current = { id: null, title: text.trim().slice(0, 60), agentId: state.newAgentId || null, messages: [] };
+  } else {
+    body.conversationId = /** @type {string} */ (state.current.id);
+  }
+  const conversation = state.current;
+  /** @type {ViewMessage} */
+  const question = { id: null, role: 'user', content: text, status: 'complete', error: null };
+  /** @type {ViewMessage} */
+  const reply = { id: null, role: 'assistant', content: '', status: 'streaming', error: null };
+  conversation.messages.push(question, reply);
+  input.value = '';
+  autosize();
+  renderConversation();
+
+  const started = await streamReply(conversation, reply, 'POST', 'api/chat/stream', body, (turn) => {
+    question.id = turn.userMessageId ?? null;
+    if (isNew) {
+      Object.assign(conversation, { id: turn.conversationId, title: turn.title, agentId: turn.agentId });
+      if (state.current === conversation) {
+        history.replaceState(null, '', `#/c/${turn.conversationId}`);
+        renderConversation();
+      }
+      void refreshList();
+    }
+  });
+  if (!started) {
+    // Refused before anything was stored: take the bubbles back and give the text back.
+    conversation.messages.splice(conversation.messages.indexOf(question), 2);
+    if (state.current === conversation) {
+      if (isNew) state.current = null;
+      if (!input.value) input.value = text;
+      autosize();
+      renderConversation();
+    }
+  }
+  void refreshList();
+}
+
+export async function regenerate() {
+  const conversation = state.current;
+  if (!conversation?.id || state.busy) return;
+  hideError();
+  const last = conversation.messages.at(-1);
+  let reply = last;
+  /** @type {Pick<ViewMessage, 'content' | 'status' | 'error'> | null} */
+  let before = null;
+  if (last?.role === 'assistant') {
+    before = { content: last.content, status: last.status, error: last.error };
+    Object.assign(last, { content: '', status: 'streaming', error: null });
+  } else {
+    reply = { id: null, role: 'assistant', content: '', status: 'streaming', error: null };
+    conversation.messages.push(reply);
+  }
+  const answer = /** @type {ViewMessage} */ (reply);
+  renderConversation();
+  const started = await streamReply(conversation, answer, 'POST', `api/conversations/${conversation.id}/regenerate/stream`, {});
+  if (!started) {
+    if (before) Object.assign(answer, before);
+    else conversation.messages.splice(conversation.messages.indexOf(answer), 1);
+    if (state.current === conversation) renderConversation();
+  }
+  void refreshList();
+}
+
+export async function stop() {
+  const busy = state.busy;
+  if (!busy || busy.stopRequested) return;
+  busy.stopRequested = true;
+  $('stop', HTMLButtonElement).disabled = true;
+  if (busy.messageId) await cancel(busy); // otherwise as soon as the conversation event names it
+}
+
+/** Send or stop, as the reply being streamed says. */
+export function updateComposer() {
+  const busy = Boolean(state.busy);
+  $('send').hidden = busy;
+  $('stop').hidden = !busy;
+  $('stop', HTMLButtonElement).disabled = Boolean(state.busy?.stopRequested);
+}
+
+export function autosize() {
+  const input = $('message');
+  input.style.height = 'auto';
+  input.style.height = `${Math.min(input.scrollHeight, 200)}px`;
+}
+
+export function focusComposer() {
+  if (!NARROW.matches) $('message').focus();
+}

@@ -1,0 +1,90 @@
+// @ts-check
+// Navigation: #/c/<id> is a conversation, anything else a new chat. Reloading keeps the place.
+import { ApiError } from './api.js';
+import { loadAgents } from './agents.js';
+import { focusComposer } from './composer.js';
+import { renderConversation } from './conversation.js';
+import { $ } from './dom.js';
+import { closeDrawer } from './drawer.js';
+import { showHighlight } from './earlier.js';
+import { hideError, showError } from './errors.js';
+import { refreshList, renderList } from './list.js';
+import { api, state, toViewMessage } from './state.js';
+import { detachStream, follow } from './stream.js';
+
+/** @typedef {import('./state.js').Schemas} Schemas */
+
+const CONVERSATION_HASH = /^#\/c\/([0-9a-f-]{36})$/i;
+
+/** Shows what the address names. */
+export async function route() {
+  const match = CONVERSATION_HASH.exec(location.hash);
+  const fromDrawer = document.body.classList.contains('drawer-open');
+  closeDrawer(false);
+  if (match) await openConversation(match[1]);
+  else newChat();
+  if (fromDrawer) $('title').focus(); // the list is out of reach again: continue at the top of the chat
+}
+
+/** @param {string} hash */
+export function navigate(hash) {
+  if (location.hash === hash) void route();
+  else location.hash = hash;
+}
+
+function newChat() {
+  detachStream();
+  hideError();
+  state.current = null;
+  $('agent-select', HTMLSelectElement).value = state.newAgentId;
+  renderConversation();
+  renderList();
+  focusComposer();
+}
+
+/**
+ * @param {string} id
+ * @param {{ keepError?: boolean }} [options] keepError: leave the error shown (the reason it is reopened)
+ */
+export async function openConversation(id, { keepError = false } = {}) {
+  detachStream();
+  if (!keepError) hideError();
+  if (state.current?.id !== id) {
+    state.current = { id, title: state.list.items.find((c) => c.id === id)?.title ?? '…', agentId: null, messages: [], loading: true };
+    renderConversation();
+  }
+  /** @type {Schemas['ConversationDetailDto']} */
+  let conversation;
+  try {
+    conversation = await api.json('GET', `api/conversations/${id}?thread=main`);
+  } catch (error) {
+    if (state.current?.id !== id) return;
+    state.current = null;
+    history.replaceState(null, '', location.pathname);
+    renderConversation();
+    showError(error);
+    if (error instanceof ApiError && error.status === 404) void refreshList();
+    return;
+  }
+  if (state.current?.id !== id) return; // the user went elsewhere meanwhile
+  if (conversation.agentId && !state.agents.has(conversation.agentId)) await loadAgents(); // made since the page loaded
+  if (state.current?.id !== id) return;
+  const highlight = state.highlight;
+  state.highlight = null;
+  state.current = {
+    id,
+    title: conversation.title,
+    agentId: conversation.agentId,
+    messages: conversation.messages.map(toViewMessage),
+    nextBefore: conversation.nextBefore ?? null, // opening returns the newest messages only
+    loadingEarlier: false,
+  };
+  renderConversation();
+  renderList();
+  focusComposer();
+  void showHighlight(state.current, highlight); // may load older pages: the reply below is followed meanwhile
+  // A reply still being generated (by an earlier visit, another tab, another client): follow it.
+  const last = state.current.messages.at(-1);
+  if (last?.role === 'assistant' && last.status === 'streaming') await follow(state.current, last);
+}
+

@@ -1,0 +1,101 @@
+// @ts-check
+// What the page knows, in one object that the other modules read and change, and the API
+// client that they share. Types of the API's answers come from the client generated from the
+// OpenAPI document (clients/typescript/src/schema.ts).
+import { createApi } from './api.js';
+
+/** @typedef {import('./api.js').Schemas} Schemas */
+/** @typedef {Schemas['AgentDto']} Agent */
+/** @typedef {Schemas['ConversationSummaryDto']} ConversationSummary */
+/** @typedef {Schemas['MessageDto']} Message */
+
+/**
+ * A message as the page keeps it: the API's fields that the view uses. `id` is null until the
+ * server names it; an error of the page's own (the connection ended) has no status.
+ * @typedef {Pick<Message, 'role' | 'content' | 'status'> & { id: string | null, error: { statusCode?: number, message: string } | null }} ViewMessage
+ */
+
+/**
+ * The conversation shown. `id` is null for a new chat until its first turn names it.
+ * `nextBefore`: the `before` for the page of older messages, null once the first message is shown.
+ * @typedef {object} OpenConversation
+ * @property {string | null} id
+ * @property {string} title
+ * @property {string | null} agentId
+ * @property {ViewMessage[]} messages
+ * @property {number | null} [nextBefore]
+ * @property {boolean} [loadingEarlier] a page of older messages is being loaded
+ * @property {boolean} [loading] opened, its messages not loaded yet
+ */
+
+/**
+ * The reply being streamed.
+ * @typedef {object} Busy
+ * @property {string | null} conversationId
+ * @property {string | null} messageId null until the `conversation` event names it
+ * @property {AbortController} controller
+ * @property {boolean} stopRequested
+ * @property {ViewMessage} reply
+ */
+
+/** The message to show when a search result is opened. @typedef {{ id: string, seq: number, thread: string | undefined }} Highlight */
+
+export const PAGE_SIZE = 30;
+export const EARLIER_PAGE_SIZE = 100; // older messages fetched per "Show earlier messages"
+export const MAX_PAGE_SIZE = 200; // the most GET .../messages answers at once
+export const SEARCH_REACH = 5000; // at most this many older messages are loaded to reach the message a search found
+export const NARROW = window.matchMedia('(max-width: 760px)');
+
+const KEY_STORAGE = 'chat-memory.apiKey';
+
+export const state = {
+  /** @type {string | null} */
+  key: readStoredKey(),
+  singleUser: false,
+  /** @type {Map<string, Agent>} id -> agent */
+  agents: new Map(),
+  list: {
+    /** @type {ConversationSummary[]} */
+    items: [],
+    /** @type {string | null} */
+    nextCursor: null,
+    query: '',
+    searchable: false,
+    seq: 0, // numbers the list requests: only the newest one's answer is shown
+  },
+  /** @type {Highlight | null} */
+  highlight: null,
+  /** @type {OpenConversation | null} null: a new chat */
+  current: null,
+  newAgentId: '', // the agent picked for the next new conversation
+  /** @type {Busy | null} */
+  busy: null,
+};
+
+export const api = createApi(() => state.key);
+
+/**
+ * A message as the page keeps it: the API's fields that the view uses.
+ * @param {Schemas['MessageDto']} message
+ * @returns {ViewMessage}
+ */
+export const toViewMessage = ({ id, role, content, status, error }) => ({ id, role, content, status, error });
+
+/** @returns {string | null} */
+function readStoredKey() {
+  try {
+    return localStorage.getItem(KEY_STORAGE);
+  } catch {
+    return null; // storage disabled: the key lasts as long as the page
+  }
+}
+
+/** Keeps the key for the next visits (null forgets it). @param {string | null} key */
+export function writeStoredKey(key) {
+  try {
+    if (key) localStorage.setItem(KEY_STORAGE, key);
+    else localStorage.removeItem(KEY_STORAGE);
+  } catch {
+    // storage disabled
+  }
+}
