@@ -189,9 +189,11 @@ function mergeByFile(entries) {
 // Delete an entry when its merge lands (the lint then proves the import is gone).
 function untilRestructured() {
   return [
-    // the ownership part: the config <-> database circle (ConfigError back, DATABASE_URL parsing forth)
-    { file: 'src/config/app-config.ts', imports: ['../database/database-url.js'], allow: ['no-cycle'], reason: 'config/ parses DATABASE_URL with database/' },
+    // the ownership part: the config <-> database circle (ConfigError moves to config/config-error.ts)
+    { file: 'src/config/app-config.ts', allow: ['no-cycle'], reason: 'imports database/database-url.ts, which imports ConfigError back' },
     { file: 'src/database/database-url.ts', allow: ['no-cycle'], reason: 'imports ConfigError back from config/app-config.ts' },
+    // not yet claimed by any part: move the DATABASE_URL parser into config/ (or keep this as an allowed import)
+    { file: 'src/config/app-config.ts', imports: ['../database/database-url.js'], reason: 'config/ parses DATABASE_URL with database/database-url.ts' },
     // the ownership part: one owner per table
     { file: 'src/agents/agents.service.ts', allow: ['conversations.entity'], reason: 'counts and deletes conversations' },
     { file: 'src/idempotency/idempotency.service.ts', allow: ['conversations.entity'], reason: 'reads messages' },
