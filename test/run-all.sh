@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: type-check, unit and e2e tests on SQLite, then the e2e suite again on
+# The whole test suite: type-check, lint, unit and e2e tests on SQLite, then the e2e suite again on
 # PostgreSQL. PostgreSQL comes from TEST_DATABASE_URL, or else from a throwaway cluster made
 # with the local PostgreSQL binaries (Debian's `postgresql` package); without either it is
 # skipped with a notice, unless REQUIRE_POSTGRES=1 (CI), which makes that an error.
@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 export NODE_OPTIONS=--experimental-vm-modules
 
 npx tsc -p tsconfig.json --noEmit
+echo "== lint: the layering of src/ and a few TypeScript rules (eslint.config.js, docs/architecture.md)"
+npm run --silent lint
 # The web page's ES modules, checked with their JSDoc types (web/tsconfig.json: strict).
 npx tsc -p web/tsconfig.json
 echo "== OpenAPI lint of docs/openapi.json (redocly.yaml; its staleness is checked by test/e2e/http/openapi.e2e-spec.ts)"

@@ -1,0 +1,206 @@
+// ESLint: the layering of src/ (docs/architecture.md, "Layers and the lint that guards them")
+// plus a few TypeScript rules the code follows. Runs in `npm test` and as `npm run lint`.
+//
+// Every project import is relative with a `.js` suffix (nodenext), so the layer rules match the
+// import specifier itself and need no module resolution. Two rules cost more and are worth it:
+// import-x/no-cycle (resolves every import) and no-floating-promises (needs the type checker;
+// a promise nobody awaits is an error nobody sees).
+import fs from 'node:fs';
+import path from 'node:path';
+import { defineConfig } from 'eslint/config';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
+
+const SURFACES = 'surfaces';
+// The domain: modules that own a concept (and their tables). Absent folders cost nothing.
+const DOMAIN = [
+  'chat', 'conversations', 'portability', 'agents', 'context', 'memory', 'idempotency', 'usage',
+  'retention', 'rate-limits', 'telegram-inbox', 'actor-auth', 'metrics', 'logging',
+];
+// Ports: the outer edges the domain leaves through. They import no domain module and no surface.
+const PORTS = ['llm', 'database', 'config', 'common'];
+const MODULES = [...DOMAIN, ...PORTS];
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// A relative specifier that climbs into one of these folders of src/ (`../chat/x.js`, `../../chat/x.js`);
+// entering another top-level folder always starts with `../`, and package names never do.
+const into = (names) => `^(\\.\\./)+(${names.map(escape).join('|')})/`;
+
+/** The entity classes declared in a module's `*.entity.ts` files (read once, when the lint starts). */
+function entityClasses(module) {
+  const dir = path.join(import.meta.dirname, 'src', module);
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true })
+    .filter((file) => file.endsWith('.entity.ts'))
+    .flatMap((file) => [...fs.readFileSync(path.join(dir, file), 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]));
+}
+
+/**
+ * The restrictions, each with an id that an exception below can name.
+ * `regex` ones feed @typescript-eslint/no-restricted-imports (matched against the specifier),
+ * `selector` ones feed no-restricted-syntax (used where only some imported names are banned).
+ */
+function restrictionsFor(module) {
+  const list = [];
+  if (module !== SURFACES) {
+    list.push({ id: 'no-surface', regex: into([SURFACES]), message: 'Domain and ports never import a surface (surfaces -> domain -> ports).' });
+  }
+  if (PORTS.includes(module)) {
+    list.push({ id: 'port-imports-domain', regex: into(DOMAIN), message: 'A port (llm, database, config, common) imports no domain module.' });
+  }
+  if (module === 'config') {
+    list.push({ id: 'config-imports-project', regex: `^\\.\\./(?!common/)`, message: 'config/ imports nothing of the project except common/.' });
+  }
+  for (const owner of MODULES.filter((m) => m !== module)) {
+    list.push({
+      id: `${owner}.repository`,
+      regex: `${into([owner])}[^/]+\\.repository\\.js$`,
+      message: `Only ${owner}/ uses its repositories: ask ${owner}/'s service instead (one owner per table).`,
+    });
+    const classes = entityClasses(owner);
+    if (classes.length > 0) {
+      // Types of another module's rows are fine; the class as a value is a query on its table.
+      const source = `${into([owner])}[^/]+\\.entity\\.js$`.replaceAll('/', '\\x2F');
+      list.push({
+        id: `${owner}.entity`,
+        selector: `ImportDeclaration[importKind='value'][source.value=/${source}/] > ImportSpecifier[importKind='value'][imported.name=/^(${classes.join('|')})$/]`,
+        message: `${owner}/'s entity classes are imported only as types outside ${owner}/ (\`import type\`): querying a table is its owner's job.`,
+      });
+    }
+  }
+  return list;
+}
+
+/**
+ * A file's rules from its module's restrictions, less the ids it is allowed (`*.entity` names
+ * them all; `no-cycle` turns that rule off) and never matching the exact specifiers it is allowed (`imports`).
+ */
+function rulesFor(module, { allow = [], imports = [] } = {}) {
+  const all = [...restrictionsFor(module), { id: 'no-cycle' }];
+  const allowed = (id) => allow.some((a) => a === id || (a.startsWith('*.') && id.endsWith(a.slice(1))));
+  const unknown = allow.filter((a) => !all.some((r) => allowed(r.id) && (a === r.id || a.startsWith('*.'))));
+  if (unknown.length > 0) throw new Error(`eslint.config.js: no restriction ${unknown.join(', ')} for ${module}/`);
+  const list = all.filter((r) => !allowed(r.id));
+  const exact = imports.map(escape).join('|');
+  const regex = (r) => (exact ? `^(?!(${exact})$)[\\s\\S]*?(?:${r})` : r);
+  const notFrom = imports.map((spec) => `:not([source.value='${spec}'])`).join('');
+  return {
+    ...(allowed('no-cycle') ? { 'import-x/no-cycle': 'off' } : {}),
+    '@typescript-eslint/no-restricted-imports': ['error', {
+      patterns: list.filter((r) => r.regex).map((r) => ({ regex: regex(r.regex), caseSensitive: true, message: r.message })),
+    }],
+    // A severity alone would keep the options of an earlier block: with nothing to restrict, turn it off.
+    'no-restricted-syntax': list.some((r) => r.selector)
+      ? ['error', ...list.filter((r) => r.selector).map((r) => ({ selector: r.selector.replace('ImportDeclaration', `ImportDeclaration${notFrom}`), message: r.message }))]
+      : 'off',
+  };
+}
+
+/** `src/chat/x.ts` -> chat, `src/surfaces/http/x.ts` -> surfaces. */
+const moduleOf = (file) => file.split('/')[1];
+
+/**
+ * Imports the design allows, by file, each with its reason: `allow` names restrictions (ids above),
+ * `imports` exact specifiers. Flat config replaces a rule's options, so each file gets one block
+ * that re-states its module's rules less what it is allowed.
+ */
+const ALLOWED = [
+  { file: 'src/chat/turn-store.ts', allow: ['conversations.repository'], reason: 'the turn writes conversation and message rows through the conversations repository' },
+  { file: 'src/database/database.service.ts', imports: ['../metrics/metrics.js'], reason: 'reports commit latency and queue depth to the (optional) Metrics observer' },
+  {
+    file: 'src/config/app-config.spec.ts',
+    // export-document.js: the name it has on the portability branch
+    imports: ['../conversations/export-format.js', '../portability/export-document.js'],
+    reason: 'checks that the reply bound stays within what an import reads back',
+  },
+  {
+    file: 'src/portability/**/*.ts',
+    allow: ['conversations.entity', 'conversations.repository'],
+    reason: 'export, import and fork read and write whole conversations (all of their rows, in one transaction) through the conversations repositories',
+  },
+];
+
+export default defineConfig(
+  { ignores: ['dist/**', 'node_modules/**', 'clients/**', 'web/**', 'bench/**', 'coverage/**', '*.js', '*.mjs'] },
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parser: tseslint.parser,
+      // Nest injects by constructor types: with decorator metadata, consistent-type-imports leaves decorated files alone.
+      parserOptions: { emitDecoratorMetadata: true, experimentalDecorators: true },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  // Tests may use `any` for wire payloads they poke at; the product may not.
+  { files: ['src/**/*.ts', 'scripts/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'error' } },
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts', 'ormconfig.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/no-misused-promises': 'error' },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    // Type-only imports (entities pointing at each other through Relation<T>) are no cycle at run time.
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  ...[...MODULES, SURFACES].map((module) => ({
+    files: [module === SURFACES ? 'src/surfaces/**/*.ts' : `src/${module}/**/*.ts`],
+    rules: rulesFor(module),
+  })),
+  ...mergeByFile([...ALLOWED, ...untilRestructured()]).map(({ file, ...options }) => ({ files: [file], rules: rulesFor(moduleOf(file), options) })),
+);
+
+/**
+ * One block per file, with the union of its entries. A folder entry (a `file` ending in the any-depth `.ts` glob) also counts for
+ * each single file under it that has entries of its own, since that file's block comes later and wins.
+ */
+function mergeByFile(entries) {
+  const folder = (file) => (file.endsWith('/**/*.ts') ? file.slice(0, -'**/*.ts'.length) : null);
+  const byFile = new Map();
+  for (const { file, allow = [], imports = [] } of entries) {
+    const seen = byFile.get(file) ?? { allow: [], imports: [] };
+    byFile.set(file, { allow: [...seen.allow, ...allow], imports: [...seen.imports, ...imports] });
+  }
+  const folders = [...byFile].filter(([file]) => folder(file));
+  for (const [file, options] of byFile) {
+    for (const [other, more] of folders) {
+      if (other !== file && file.startsWith(folder(other))) {
+        options.allow.push(...more.allow);
+        options.imports.push(...more.imports);
+      }
+    }
+  }
+  // Folders first, so that a single file's block comes after its folder's.
+  return [...byFile].sort(([a], [b]) => Number(!folder(a)) - Number(!folder(b))).map(([file, options]) => ({ file, ...options }));
+}
+
+// Until the restructuring lands: imports that the parts of issue 17 in progress remove.
+// Delete an entry when its merge lands (the lint then proves the import is gone).
+function untilRestructured() {
+  return [
+    // the ownership part: the config <-> database circle (ConfigError moves to config/config-error.ts)
+    { file: 'src/config/app-config.ts', allow: ['no-cycle'], reason: 'imports database/database-url.ts, which imports ConfigError back' },
+    { file: 'src/database/database-url.ts', allow: ['no-cycle'], reason: 'imports ConfigError back from config/app-config.ts' },
+    // not yet claimed by any part: move the DATABASE_URL parser into config/ (or keep this as an allowed import)
+    { file: 'src/config/app-config.ts', imports: ['../database/database-url.js'], reason: 'config/ parses DATABASE_URL with database/database-url.ts' },
+    // the ownership part: one owner per table
+    { file: 'src/agents/agents.service.ts', allow: ['conversations.entity'], reason: 'counts and deletes conversations' },
+    { file: 'src/idempotency/idempotency.service.ts', allow: ['conversations.entity'], reason: 'reads messages' },
+    { file: 'src/usage/usage.service.ts', allow: ['conversations.entity'], reason: 'sums messages and conversations' },
+    { file: 'src/retention/retention.repository.ts', allow: ['conversations.entity'], reason: 'deletes old conversations and messages' },
+    // the portability and ownership parts: portability erases idempotency keys and writes agents (old and new home)
+    { file: 'src/conversations/portability.repository.ts', allow: ['agents.entity', 'idempotency.entity'], reason: 'erases and imports agents and idempotency keys' },
+    { file: 'src/portability/portability.repository.ts', allow: ['agents.entity', 'idempotency.entity'], reason: 'the same file after its move' },
+  ];
+}
