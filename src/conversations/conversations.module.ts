@@ -4,13 +4,11 @@ import { ConversationLimits } from './conversation-limits.js';
 import { ConversationSearchRepository } from './conversation-search.repository.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import { ConversationsService } from './conversations.service.js';
-import { PortabilityRepository } from './portability.repository.js';
-import { PortabilityService } from './portability.service.js';
 import { SummariesService } from './summaries.service.js';
 
 @Module({
   imports: [AgentsModule],
-  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, SummariesService, PortabilityRepository, PortabilityService],
-  exports: [ConversationsRepository, ConversationLimits, ConversationsService, SummariesService, PortabilityService],
+  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, SummariesService],
+  exports: [ConversationsRepository, ConversationLimits, ConversationsService, SummariesService],
 })
 export class ConversationsModule {}

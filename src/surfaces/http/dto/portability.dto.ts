@@ -6,7 +6,7 @@ import {
   CONVERSATION_EXPORT_FORMAT,
   EXPORT_VERSION,
   IMPORT_ROLES,
-} from '../../../conversations/export-format.js';
+} from '../../../portability/export-format.js';
 import { MAX_TAGS } from '../../../conversations/tags.js';
 import { MESSAGE_STATUSES } from '../../../conversations/message.entity.js';
 import { MessageErrorDto, MessageVersionDto, ToolCallDto } from './conversation.dto.js';

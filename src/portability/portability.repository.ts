@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { Agent } from '../agents/agent.entity.js';
 import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
-import { ConversationTag } from './conversation-tag.entity.js';
-import { Conversation } from './conversation.entity.js';
-import { Message } from './message.entity.js';
-import { Summary } from './summary.entity.js';
-import { Thread } from './thread.entity.js';
+import { ConversationTag } from '../conversations/conversation-tag.entity.js';
+import { Conversation } from '../conversations/conversation.entity.js';
+import { Message } from '../conversations/message.entity.js';
+import { Summary } from '../conversations/summary.entity.js';
+import { Thread } from '../conversations/thread.entity.js';
 
 /** Rows per multi-row INSERT: well under the bound-parameter limits of SQLite and PostgreSQL. */
 const INSERT_CHUNK = 200;

@@ -1,5 +1,5 @@
 import { ImportRejectedError, MAX_LISTED_PROBLEMS, parseConversationExport } from './export-format.js';
-import { normalizeTags } from './tags.js';
+import { normalizeTags } from '../conversations/tags.js';
 import { renderMarkdown } from './export-markdown.js';
 import { forkTitle } from './portability.service.js';
 

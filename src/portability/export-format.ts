@@ -1,13 +1,13 @@
 import type { Agent } from '../agents/agent.entity.js';
 import type { AgentFields } from '../agents/agents.service.js';
-import type { Conversation, ConversationState } from './conversation.entity.js';
-import { ConversationError, InvalidInputError } from './conversation.errors.js';
-import { versionOf, type Message, type MessageStatus, type MessageVersion, type ToolCallRecord } from './message.entity.js';
-import { validState } from './state.js';
-import type { Summary } from './summary.entity.js';
-import { THREAD_NAME, type Thread } from './thread.entity.js';
-import { titleFromMessage } from './title.js';
-import { MAX_TAG_CHARS, MAX_TAGS, normalizeTags } from './tags.js';
+import type { Conversation, ConversationState } from '../conversations/conversation.entity.js';
+import { ConversationError, InvalidInputError } from '../conversations/conversation.errors.js';
+import { versionOf, type Message, type MessageStatus, type MessageVersion, type ToolCallRecord } from '../conversations/message.entity.js';
+import { validState } from '../conversations/state.js';
+import type { Summary } from '../conversations/summary.entity.js';
+import { THREAD_NAME, type Thread } from '../conversations/thread.entity.js';
+import { titleFromMessage } from '../conversations/title.js';
+import { MAX_TAG_CHARS, MAX_TAGS, normalizeTags } from '../conversations/tags.js';
 
 /**
  * The portable form of conversations: what `GET .../export` writes and `POST .../import`

@@ -5,10 +5,10 @@ import type { Actor } from '../actor-auth/actor.js';
 import { AgentsService } from '../agents/agents.service.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
-import { ConversationLimits } from './conversation-limits.js';
-import { Conversation } from './conversation.entity.js';
-import { ConversationBusyError, LimitReachedError, MessageNotFoundError } from './conversation.errors.js';
-import { ConversationsRepository } from './conversations.repository.js';
+import { ConversationLimits } from '../conversations/conversation-limits.js';
+import { Conversation } from '../conversations/conversation.entity.js';
+import { ConversationBusyError, LimitReachedError, MessageNotFoundError } from '../conversations/conversation.errors.js';
+import { ConversationsRepository } from '../conversations/conversations.repository.js';
 import {
   ACCOUNT_EXPORT_FORMAT,
   EXPORT_VERSION,
@@ -19,10 +19,10 @@ import {
   type ConversationExport,
 } from './export-format.js';
 import { renderMarkdown } from './export-markdown.js';
-import { ownedConversation } from './ownership.js';
+import { ownedConversation } from '../conversations/ownership.js';
 import { PortabilityRepository, type MessageRow } from './portability.repository.js';
-import { TITLE_MAX_CHARS } from './title.js';
-import { ConversationsService } from './conversations.service.js';
+import { TITLE_MAX_CHARS } from '../conversations/title.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
 
 /** Conversations erased per transaction, so that erasing a large account never holds the database for long. */
 export const ERASE_BATCH = 500;
