@@ -5,10 +5,11 @@ import { ConversationSearchRepository } from './conversation-search.repository.j
 import { ConversationsRepository } from './conversations.repository.js';
 import { ConversationsService } from './conversations.service.js';
 import { SummariesService } from './summaries.service.js';
+import { WholeConversationsRepository } from './whole-conversations.repository.js';
 
 @Module({
   imports: [AgentsModule],
-  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, SummariesService],
-  exports: [ConversationsRepository, ConversationLimits, ConversationsService, SummariesService],
+  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, SummariesService, WholeConversationsRepository],
+  exports: [ConversationsRepository, ConversationLimits, ConversationsService, SummariesService, WholeConversationsRepository],
 })
 export class ConversationsModule {}
