@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './app-config.js';
-import { MAX_REPLY_CHARS as IMPORTED_REPLY_CHARS } from '../portability/export-format.js';
+import { MAX_REPLY_CHARS as IMPORTED_REPLY_CHARS } from '../portability/export-document.js';
 import { hashApiKey } from '../actor-auth/api-key-hash.js';
 import { isLoopbackHost } from './loopback.js';
 

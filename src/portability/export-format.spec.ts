@@ -1,4 +1,5 @@
-import { ImportRejectedError, MAX_LISTED_PROBLEMS, parseConversationExport } from './export-format.js';
+import { parseConversationExport } from './export-parse.js';
+import { ImportRejectedError, MAX_LISTED_PROBLEMS } from './import-problems.js';
 import { normalizeTags } from '../conversations/tags.js';
 import { renderMarkdown } from './export-markdown.js';
 import { forkTitle } from './portability.service.js';

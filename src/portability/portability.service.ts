@@ -9,15 +9,9 @@ import { ConversationLimits } from '../conversations/conversation-limits.js';
 import { Conversation } from '../conversations/conversation.entity.js';
 import { ConversationBusyError, LimitReachedError, MessageNotFoundError } from '../conversations/conversation.errors.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
-import {
-  ACCOUNT_EXPORT_FORMAT,
-  EXPORT_VERSION,
-  exportAgent,
-  exportConversation,
-  parseConversationExport,
-  type AccountExport,
-  type ConversationExport,
-} from './export-format.js';
+import { exportAgent, exportConversation } from './export-build.js';
+import { ACCOUNT_EXPORT_FORMAT, EXPORT_VERSION, type AccountExport, type ConversationExport } from './export-document.js';
+import { parseConversationExport } from './export-parse.js';
 import { renderMarkdown } from './export-markdown.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { TITLE_MAX_CHARS } from '../conversations/title.js';

@@ -13,7 +13,7 @@ import {
   LimitReachedError,
   MessageNotFoundError,
 } from '../../../conversations/conversation.errors.js';
-import { ImportRejectedError } from '../../../portability/export-format.js';
+import { ImportRejectedError } from '../../../portability/import-problems.js';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from '../../../idempotency/idempotency.errors.js';
 import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
 import { Metrics } from '../../../metrics/metrics.js';
