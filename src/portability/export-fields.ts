@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { Expose, Type } from 'class-transformer';
+import { Expose, Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -40,6 +40,16 @@ const missingOr =
   (args: ValidationArguments): string =>
     args.value === undefined ? `is missing (${what})` : wrong;
 
+/**
+ * What a scalar field is typed as for class-transformer. An object found there (a file can put
+ * anything anywhere) becomes an empty instance instead of being copied key by key: untyped,
+ * class-transformer dedupes an object's keys in quadratic time. Scalars pass unchanged, and the
+ * rules refuse an instance or an array as they would the original value.
+ */
+class Scalar {}
+
+const scalar = (): PropertyDecorator[] => [Expose(), Type(() => Scalar)];
+
 function presence(p: Presence = 'required'): PropertyDecorator[] {
   if (p === 'nullable') return [IsOptional()];
   if (p === 'absent') return [ValidateIf((_o, value) => value !== undefined)];
@@ -49,7 +59,7 @@ function presence(p: Presence = 'required'): PropertyDecorator[] {
 /** A string of at most `max` characters, without NUL (PostgreSQL text cannot hold it). */
 export function Text(rules: { max: number; nonEmpty?: boolean; presence?: Presence }): PropertyDecorator {
   return applyDecorators(
-    Expose(),
+    ...scalar(),
     ...presence(rules.presence),
     IsString({ message: missingOr('a string', 'must be a string') }),
     MaxLength(rules.max, { message: (args: ValidationArguments) => `is ${(args.value as string).length} characters long; the limit is ${rules.max}` }),
@@ -61,7 +71,7 @@ export function Text(rules: { max: number; nonEmpty?: boolean; presence?: Presen
 export function Integer(rules: { min: number; max: number; presence?: Presence }): PropertyDecorator {
   const range = `must be an integer from ${rules.min} to ${rules.max}`;
   return applyDecorators(
-    Expose(),
+    ...scalar(),
     ...presence(rules.presence),
     IsInt({ message: missingOr('an integer', range) }),
     Min(rules.min, { message: range }),
@@ -70,15 +80,15 @@ export function Integer(rules: { min: number; max: number; presence?: Presence }
 }
 
 export function Flag(rules: { presence?: Presence } = {}): PropertyDecorator {
-  return applyDecorators(Expose(), ...presence(rules.presence), IsBoolean({ message: 'must be true or false' }));
+  return applyDecorators(...scalar(), ...presence(rules.presence), IsBoolean({ message: 'must be true or false' }));
 }
 
 export function OneOf(allowed: readonly string[]): PropertyDecorator {
-  return applyDecorators(Expose(), IsIn([...allowed], { message: `must be one of: ${allowed.join(', ')}` }));
+  return applyDecorators(...scalar(), IsIn([...allowed], { message: `must be one of: ${allowed.join(', ')}` }));
 }
 
 export function ThreadName(): PropertyDecorator {
-  return applyDecorators(Expose(), Matches(THREAD_NAME, { message: 'must be a thread name: 1-64 characters of a-z, 0-9, "_" and "-"' }));
+  return applyDecorators(...scalar(), Matches(THREAD_NAME, { message: 'must be a thread name: 1-64 characters of a-z, 0-9, "_" and "-"' }));
 }
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -90,7 +100,7 @@ export function isDateTime(value: unknown): value is string {
 
 export function DateTime(rules: { presence?: Presence } = {}): PropertyDecorator {
   return applyDecorators(
-    Expose(),
+    ...scalar(),
     ...presence(rules.presence),
     ValidateBy({
       name: 'isExportDateTime',
@@ -110,8 +120,16 @@ export function List(rules: { of?: () => new () => object; maxItems?: number; pr
     ...presence(rules.presence),
     IsArray({ message: missingOr('an array', 'must be an array') }),
     ...(max === undefined ? [] : [ArrayMaxSize(max, { message: (args: ValidationArguments) => `has ${(args.value as unknown[]).length} items; the limit is ${max}` })]),
-    ...(rules.of ? [ValidateNested({ each: true, message: NOT_AN_OBJECT }), Type(rules.of)] : []),
+    ...(rules.of ? [ValidateNested({ each: true, message: NOT_AN_OBJECT }), Type(rules.of), Transform(arraysAreNoItems)] : [Type(() => Scalar)]),
   );
+}
+
+/**
+ * class-validator validates the items of an array found where an item object belongs (an empty
+ * one passes): as null it is what it is to the reader, no object.
+ */
+function arraysAreNoItems({ value }: { value: unknown }): unknown {
+  return Array.isArray(value) ? value.map((item: unknown) => (Array.isArray(item) ? null : item)) : value;
 }
 
 /** One object of the class `of`. */

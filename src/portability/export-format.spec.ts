@@ -124,6 +124,22 @@ describe('parseConversationExport', () => {
     expect(problemsOf(doc({ state: deep }))).toEqual([{ path: '$.conversation.state', message: 'is nested too deeply' }]);
   });
 
+  it('refuses an array where an item object belongs, even an empty one', () => {
+    expect(problemsOf(doc({ threads: [[]], messages: [[message(1)], message(1)] }))).toEqual([
+      { path: '$.conversation.messages[0]', message: 'must be a JSON object' },
+      { path: '$.conversation.threads[0]', message: 'must be a JSON object' },
+    ]);
+  });
+
+  it('reads only the described fields: unknown keys and objects in place of a scalar are not walked', () => {
+    // Walking an untyped object costs time quadratic in its keys (class-transformer dedupes them).
+    let reads = 0;
+    const counted = () => new Proxy(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i])), { get: (target, key) => (reads++, Reflect.get(target, key)) });
+    const problems = problemsOf(doc({ unknown: counted(), messages: [message(1, { content: counted(), extra: counted() })] }));
+    expect(problems).toEqual([{ path: '$.conversation.messages[0].content', message: 'must be a string' }]);
+    expect(reads).toBeLessThan(10);
+  });
+
   it('stops at a foreign format or another version', () => {
     expect(problemsOf(null)).toEqual([{ path: '$', message: 'must be a JSON object' }]);
     expect(problemsOf({ format: 'other', version: 7, conversation: 1 })).toEqual([

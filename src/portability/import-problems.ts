@@ -1,6 +1,5 @@
 import type { ValidationError } from 'class-validator';
 import { ConversationError } from '../conversations/conversation.errors.js';
-import { NOT_AN_OBJECT } from './export-fields.js';
 
 /** How many problems an answer lists (a foreign file could have thousands). */
 export const MAX_LISTED_PROBLEMS = 20;
@@ -48,8 +47,7 @@ const INDEX = /^\d+$/;
 
 /**
  * class-validator's errors as problems with JSON paths under `root`, in the order found (each
- * field's first failed rule: validation runs with stopAtFirstError). An array where an item
- * object belongs is that item's one problem, not the problems of what it holds.
+ * field's first failed rule: validation runs with stopAtFirstError).
  */
 export function problemsOf(errors: readonly ValidationError[], root: string): ExportProblem[] {
   const out: ExportProblem[] = [];
@@ -58,8 +56,7 @@ export function problemsOf(errors: readonly ValidationError[], root: string): Ex
       const item = INDEX.test(e.property);
       const path = item ? `${at}[${e.property}]` : `${at}.${e.property}`;
       const first = e.constraints ? Object.values(e.constraints)[0] : undefined;
-      if (item && Array.isArray(e.value)) out.push({ path, message: NOT_AN_OBJECT });
-      else if (first !== undefined) out.push({ path, message: first });
+      if (first !== undefined) out.push({ path, message: first });
       else if (e.children) walk(e.children, path);
     }
   };
