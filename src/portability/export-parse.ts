@@ -73,7 +73,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /**
  * Checks a conversation export and turns it into what an import stores. A document of another
  * format or version is refused with that one problem; otherwise every problem found is
- * counted, and the first MAX_LISTED_PROBLEMS are listed with their JSON paths, in document order.
+ * counted, and the first MAX_LISTED_PROBLEMS are listed with their JSON paths, part by part: the
+ * conversation's fields, then each message, thread and summary with its own problems.
  */
 export function parseConversationExport(input: unknown, limits: { readonly maxMessageChars: number }, now = new Date()): ConversationImport {
   const problems = new Problems();
