@@ -76,6 +76,19 @@ export class AgentsService {
     return agent;
   }
 
+  /**
+   * The agent a conversation names, whoever owns it, or null: an export shows another actor's
+   * agent by name only, so the caller compares `agent.actor` with its actor.
+   */
+  attachedIn(em: EntityManager, id: string): Promise<Agent | null> {
+    return em.findOne(Agent, { where: { id } });
+  }
+
+  /** Erases every agent of the actor, within the caller's unit of work (erasing an account); returns how many. */
+  async eraseFor(em: EntityManager, actor: Actor): Promise<number> {
+    return (await em.delete(Agent, { actor: actor.id })).affected ?? 0;
+  }
+
   /** The agents offered to the actor by its publishers, by name. */
   listOffered(actor: Actor): Promise<Agent[]> {
     const owners = actor.agentPublishers ?? [];

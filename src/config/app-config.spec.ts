@@ -1,6 +1,6 @@
 import { loadConfig } from './app-config.js';
 import { ConfigError } from './config-error.js';
-import { MAX_REPLY_CHARS as IMPORTED_REPLY_CHARS } from '../conversations/export-format.js';
+import { MAX_REPLY_CHARS as IMPORTED_REPLY_CHARS } from '../portability/export-document.js';
 import { hashApiKey } from '../common/api-key-hash.js';
 import { isLoopbackHost } from './loopback.js';
 

@@ -113,7 +113,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     summaryMode: summaryMode(env, llm),
     systemPrompt: text(env, 'SYSTEM_PROMPT'),
     maxMessageChars: integer(env, 'MAX_MESSAGE_CHARS', 32_000, 1, 1_000_000),
-    // At most what an import reads back as a reply (export-format.ts), so every export imports.
+    // At most what an import reads back as a reply (portability/export-document.ts), so every export imports.
     maxReplyChars: integer(env, 'MAX_REPLY_CHARS', 100_000, 1_000, 1_000_000),
     maxReplyMs: integer(env, 'LLM_MAX_REPLY_MS', 600_000, 1_000, 86_400_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),

@@ -5,14 +5,13 @@ import { ConversationSearchRepository } from './conversation-search.repository.j
 import { ConversationsRepository } from './conversations.repository.js';
 import { ConversationsService } from './conversations.service.js';
 import { MessageUsageRepository } from './message-usage.repository.js';
-import { PortabilityRepository } from './portability.repository.js';
-import { PortabilityService } from './portability.service.js';
 import { StaleConversationsRepository } from './stale-conversations.repository.js';
 import { SummariesService } from './summaries.service.js';
+import { WholeConversationsRepository } from './whole-conversations.repository.js';
 
 @Module({
   imports: [AgentsModule],
-  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, SummariesService, PortabilityRepository, PortabilityService, MessageUsageRepository, StaleConversationsRepository],
-  exports: [ConversationsRepository, ConversationLimits, ConversationsService, SummariesService, PortabilityService, MessageUsageRepository, StaleConversationsRepository],
+  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository],
+  exports: [ConversationsRepository, ConversationLimits, ConversationsService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository],
 })
 export class ConversationsModule {}

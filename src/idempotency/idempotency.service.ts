@@ -95,6 +95,11 @@ export class IdempotencyService {
     });
   }
 
+  /** Erases every key of the actor, within the caller's unit of work (erasing an account); returns how many. */
+  async eraseFor(em: EntityManager, actor: Actor): Promise<number> {
+    return (await em.delete(IdempotencyKey, { actor: actor.id })).affected ?? 0;
+  }
+
   private lockRow(em: EntityManager, actor: Actor, key: string): Promise<IdempotencyKey> {
     return em.findOneOrFail(IdempotencyKey, { where: { actor: actor.id, key }, ...rowLock(em) });
   }

@@ -19,11 +19,12 @@ import { HttpErrorFilter } from './errors/http-error.filter.js';
 import { HttpDrain } from './http-drain.js';
 import { IdempotentChat } from './idempotency/idempotent-chat.js';
 import { IdempotencyModule } from '../../idempotency/idempotency.module.js';
+import { PortabilityModule } from '../../portability/portability.module.js';
 import { StreamSlots } from './sse/stream-slots.js';
 
 /** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
 @Module({
-  imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule],
+  imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule, PortabilityModule],
   controllers: [ChatController, PortabilityController, ConversationsController, ConversationStateController, MessagesController, AgentsController, UsageController, MeController, HealthController, MetricsController],
   providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, HttpDrain, IdempotentChat, StreamSlots],
 })

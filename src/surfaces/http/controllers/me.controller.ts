@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
-import { PortabilityService } from '../../../conversations/portability.service.js';
+import { PortabilityService } from '../../../portability/portability.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { download, safeFilename } from '../download.js';
 import { AccountExportDto, ErasedDataDto } from '../dto/portability.dto.js';

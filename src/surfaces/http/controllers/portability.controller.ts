@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
-import { PortabilityService } from '../../../conversations/portability.service.js';
+import { PortabilityService } from '../../../portability/portability.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { download, safeFilename } from '../download.js';
 import { ConversationDetailDto, ConversationSummaryDto, toConversationDetail, toConversationSummary } from '../dto/conversation.dto.js';

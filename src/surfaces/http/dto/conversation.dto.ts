@@ -17,6 +17,11 @@ import {
   Min,
 } from 'class-validator';
 import type { Conversation } from '../../../conversations/conversation.entity.js';
+import {
+  ExportedMessageError as MessageErrorDto,
+  ExportedMessageVersion as MessageVersionDto,
+  ExportedToolCall as ToolCallDto,
+} from '../../../portability/export-document.js';
 import { DETAIL_MESSAGES, MAX_MESSAGES_PER_READ } from '../../../conversations/conversations.service.js';
 import { MESSAGE_ROLES, MESSAGE_STATUSES, replyErrorOf, versionOf, type Message, type MessageVersion } from '../../../conversations/message.entity.js';
 import type { Summary } from '../../../conversations/summary.entity.js';
@@ -191,27 +196,8 @@ export class ConversationPageDto {
   nextCursor: string | null;
 }
 
-export class MessageVersionDto {
-  @ApiProperty() content: string;
-  @ApiProperty({ enum: MESSAGE_STATUSES }) status: string;
-  @ApiProperty({ type: String, nullable: true }) model: string | null;
-  @ApiProperty({ type: Number, nullable: true }) promptTokens: number | null;
-  @ApiProperty({ type: Number, nullable: true }) completionTokens: number | null;
-  @ApiPropertyOptional({ type: () => MessageErrorDto, nullable: true }) error?: MessageErrorDto | null;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
-}
-
-export class MessageErrorDto {
-  @ApiProperty({ example: 502, description: 'The HTTP status the failure maps to (502 model error, 504 timeout).' })
-  statusCode: number;
-  @ApiProperty() message: string;
-}
-
-export class ToolCallDto {
-  @ApiProperty({ example: 'update_state' }) name: string;
-  @ApiProperty({ description: 'The arguments as the model wrote them (JSON text).' }) arguments: string;
-  @ApiProperty({ description: 'What the tool answered (JSON text).' }) result: string;
-}
+// A message's earlier answers, error and tool calls are written the same in exports: described once there.
+export { MessageErrorDto, MessageVersionDto, ToolCallDto };
 
 export class ThreadDto {
   @ApiProperty({ example: 'main' }) name: string;

@@ -6,7 +6,7 @@ import { DomainError } from '../../../common/domain-error.js';
 import { StorageError, storageErrorOf } from '../../../database/storage.errors.js';
 import { ContextOverBudgetError } from '../../../context/context-planner.js';
 import { ConversationBusyError, ForbiddenConversationError } from '../../../conversations/conversation.errors.js';
-import { ImportRejectedError } from '../../../conversations/export-format.js';
+import { ImportRejectedError } from '../../../portability/import-problems.js';
 import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
 import { Metrics } from '../../../metrics/metrics.js';
 import { sendError } from './error-body.js';

@@ -6,24 +6,19 @@ import type { ReplyError } from '../common/domain-error.js';
 import { AgentsService } from '../agents/agents.service.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
-import { ConversationLimits } from './conversation-limits.js';
-import { Conversation } from './conversation.entity.js';
-import { ConversationBusyError, LimitReachedError, MessageNotFoundError } from './conversation.errors.js';
-import { ConversationsRepository } from './conversations.repository.js';
-import {
-  ACCOUNT_EXPORT_FORMAT,
-  EXPORT_VERSION,
-  exportAgent,
-  exportConversation,
-  parseConversationExport,
-  type AccountExport,
-  type ConversationExport,
-} from './export-format.js';
+import { ConversationLimits } from '../conversations/conversation-limits.js';
+import { Conversation } from '../conversations/conversation.entity.js';
+import { ConversationBusyError, LimitReachedError, MessageNotFoundError } from '../conversations/conversation.errors.js';
+import { ConversationsRepository } from '../conversations/conversations.repository.js';
+import { exportAgent, exportConversation } from './export-build.js';
+import { ACCOUNT_EXPORT_FORMAT, EXPORT_VERSION, type AccountExport, type ConversationExport } from './export-document.js';
+import { parseConversationExport } from './export-parse.js';
 import { renderMarkdown } from './export-markdown.js';
-import { ownedConversation } from './ownership.js';
-import { PortabilityRepository, type MessageRow } from './portability.repository.js';
-import { TITLE_MAX_CHARS } from './title.js';
-import { ConversationsService } from './conversations.service.js';
+import { ownedConversation } from '../conversations/ownership.js';
+import { TITLE_MAX_CHARS } from '../conversations/title.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
+import { WholeConversationsRepository, type MessageRow } from '../conversations/whole-conversations.repository.js';
+import { IdempotencyService } from '../idempotency/idempotency.service.js';
 
 /** Conversations erased per transaction, so that erasing a large account never holds the database for long. */
 export const ERASE_BATCH = 500;
@@ -54,8 +49,9 @@ export class PortabilityService {
   constructor(
     private readonly db: DatabaseService,
     private readonly conversations: ConversationsRepository,
-    private readonly repo: PortabilityRepository,
+    private readonly whole: WholeConversationsRepository,
     private readonly agents: AgentsService,
+    private readonly idempotency: IdempotencyService,
     private readonly conversationsService: ConversationsService,
     private readonly limits: ConversationLimits,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -81,7 +77,7 @@ export class PortabilityService {
   async exportAccount(actor: Actor): Promise<AccountExport> {
     const exportedAt = new Date();
     const agents = await this.agents.list(actor);
-    const ids = await this.db.read((em) => this.repo.conversationIdsOf(em, actor.id));
+    const ids = await this.db.read((em) => this.whole.conversationIdsOf(em, actor.id));
     const conversations: ConversationExport[] = [];
     for (const id of ids) {
       const doc = await this.db.read(async (em) => {
@@ -132,14 +128,14 @@ export class PortabilityService {
         createdAt: parsed.createdAt,
         updatedAt: now,
       };
-      await this.repo.insertConversation(em, row);
-      await this.repo.insertThreads(em, parsed.threads.map((t) => ({ conversationId, ...t })));
-      await this.repo.insertMessages(
+      await this.whole.insertConversation(em, row);
+      await this.whole.insertThreads(em, parsed.threads.map((t) => ({ conversationId, ...t })));
+      await this.whole.insertMessages(
         em,
         parsed.messages.map((m) => ({ ...m, id: randomUUID(), conversationId, tokens: null })),
       );
-      await this.repo.insertSummaries(em, parsed.summaries.map((s) => ({ conversationId, ...s })));
-      await this.repo.insertTags(em, conversationId, parsed.tags);
+      await this.whole.insertSummaries(em, parsed.summaries.map((s) => ({ conversationId, ...s })));
+      await this.whole.insertTags(em, conversationId, parsed.tags);
       return Object.assign(new Conversation(), row, { tags: parsed.tags });
     });
   }
@@ -161,14 +157,14 @@ export class PortabilityService {
       if (!from) throw new MessageNotFoundError(fromMessageId);
       if (from.status === 'streaming') throw new ConversationBusyError(id, from.id);
       await this.limits.assertRoomForConversation(em, actor);
-      const messages = await this.repo.messagesUpTo(em, id, from.seq);
+      const messages = await this.whole.messagesUpTo(em, id, from.seq);
       const used = new Set(messages.map((m) => m.thread));
       const threads = (await this.conversations.listThreads(em, id)).filter((t) => used.has(t.name));
-      const summaries = (await this.repo.summariesOf(em, id)).filter((s) => used.has(s.thread) && s.coversSeq <= from.seq);
-      const tags = await this.repo.tagsOf(em, id);
+      const summaries = (await this.whole.summariesOf(em, id)).filter((s) => used.has(s.thread) && s.coversSeq <= from.seq);
+      const tags = await this.whole.tagsOf(em, id);
       const now = new Date();
       const forkId = randomUUID();
-      await this.repo.insertConversation(em, {
+      await this.whole.insertConversation(em, {
         id: forkId,
         actor: actor.id,
         title: forkTitle(source.title),
@@ -180,13 +176,13 @@ export class PortabilityService {
         createdAt: now,
         updatedAt: now,
       });
-      await this.repo.insertThreads(
+      await this.whole.insertThreads(
         em,
         threads.map((t) => ({ conversationId: forkId, name: t.name, systemPrompt: t.systemPrompt, createdAt: t.createdAt, updatedAt: t.updatedAt })),
       );
-      await this.repo.insertMessages(em, messages.map((m) => forkedMessage(m, forkId)));
-      await this.repo.insertSummaries(em, summaries.map((s) => ({ ...s, conversationId: forkId })));
-      await this.repo.insertTags(em, forkId, tags);
+      await this.whole.insertMessages(em, messages.map((m) => forkedMessage(m, forkId)));
+      await this.whole.insertSummaries(em, summaries.map((s) => ({ ...s, conversationId: forkId })));
+      await this.whole.insertTags(em, forkId, tags);
       return forkId;
     });
   }
@@ -199,13 +195,13 @@ export class PortabilityService {
    */
   async eraseAccount(actor: Actor): Promise<ErasedData> {
     const totals = { conversations: 0, messages: 0, threads: 0, summaries: 0, tags: 0, agents: 0, idempotencyKeys: 0 };
-    totals.idempotencyKeys += await this.db.transaction((em) => this.repo.deleteIdempotencyKeys(em, actor.id));
+    totals.idempotencyKeys += await this.db.transaction((em) => this.idempotency.eraseFor(em, actor));
     for (;;) {
       const batch = await this.db.transaction(async (em) => {
-        const ids = await this.repo.someConversationIdsOf(em, actor.id, ERASE_BATCH);
+        const ids = await this.whole.someConversationIdsOf(em, actor.id, ERASE_BATCH);
         if (ids.length === 0) return null;
-        const contents = await this.repo.contentsOf(em, ids);
-        return { ...contents, conversations: await this.repo.deleteConversations(em, actor.id, ids) };
+        const contents = await this.whole.contentsOf(em, ids);
+        return { ...contents, conversations: await this.whole.deleteConversations(em, actor.id, ids) };
       });
       if (!batch) break;
       totals.conversations += batch.conversations;
@@ -215,23 +211,23 @@ export class PortabilityService {
       totals.tags += batch.tags;
     }
     await this.db.transaction(async (em) => {
-      totals.agents += await this.repo.deleteAgents(em, actor.id);
+      totals.agents += await this.agents.eraseFor(em, actor);
       // Keys claimed by requests that ran while the conversations were being erased.
-      totals.idempotencyKeys += await this.repo.deleteIdempotencyKeys(em, actor.id);
+      totals.idempotencyKeys += await this.idempotency.eraseFor(em, actor);
     });
     return totals;
   }
 
   private async exportIn(em: EntityManager, actor: Actor, conversation: Conversation, exportedAt: Date): Promise<ConversationExport> {
     const id = conversation.id;
-    const agent = conversation.agentId ? await this.repo.findAgent(em, conversation.agentId) : null;
+    const agent = conversation.agentId ? await this.agents.attachedIn(em, conversation.agentId) : null;
     return exportConversation(
       {
         conversation,
-        tags: await this.repo.tagsOf(em, id),
+        tags: await this.whole.tagsOf(em, id),
         agent: agent ? exportAgent(agent, agent.actor === actor.id) : null,
         threads: await this.conversations.listThreads(em, id),
-        summaries: await this.repo.summariesOf(em, id),
+        summaries: await this.whole.summariesOf(em, id),
         messages: await this.conversations.allMessages(em, id),
       },
       exportedAt,

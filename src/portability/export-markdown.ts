@@ -1,18 +1,20 @@
-import type { ConversationExport, ExportedMessage } from './export-format.js';
+import type { ConversationExport, ExportedMessage } from './export-document.js';
 
 /**
  * A conversation export as a readable Markdown transcript: a heading per thread, then its
  * messages in order. For reading and sharing; only the JSON export can be imported again.
  */
 export function renderMarkdown(doc: ConversationExport): string {
-  const c = doc.conversation;
+  // An export writes every field; the defaults are those of a document read back.
+  const { tags = [], threads = [], summaries = [], state = {} } = doc.conversation;
+  const c = { ...doc.conversation, tags, threads, summaries, state, updatedAt: doc.conversation.updatedAt ?? doc.conversation.createdAt };
   const out: string[] = [`# ${oneLine(c.title)}`, ''];
   out.push(`- Created: ${when(c.createdAt)}`, `- Last updated: ${when(c.updatedAt)}`);
   out.push(`- Agent: ${c.agent ? oneLine(c.agent.name) : 'none'}`);
   if (c.tags.length) out.push(`- Tags: ${c.tags.join(', ')}`);
   if (c.pinned) out.push('- Pinned');
   if (c.archived) out.push('- Archived');
-  out.push(`- Exported: ${when(doc.exportedAt)}`, '');
+  out.push(`- Exported: ${when(doc.exportedAt ?? c.updatedAt)}`, '');
 
   if (Object.keys(c.state).length) out.push('## State', '', fenced(JSON.stringify(c.state, null, 2), 'json'), '');
 

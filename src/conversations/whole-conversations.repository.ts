@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
-import { Agent } from '../agents/agent.entity.js';
-import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
 import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation } from './conversation.entity.js';
 import { Message } from './message.entity.js';
@@ -47,12 +45,13 @@ export interface ConversationContents {
 }
 
 /**
- * TypeORM access for exports, imports, forks and erasing an actor's data. Every query that
+ * Whole conversations at once: read for an export, written by an import or a fork, erased with
+ * an account (portability/ asks for these; the tables stay conversations'). Every query that
  * selects by actor filters on it in the query itself; whole-conversation inserts skip the
  * reload of defaults (every column is given).
  */
 @Injectable()
-export class PortabilityRepository {
+export class WholeConversationsRepository {
   /** All the actor's conversation ids (archived included), most recently updated first. */
   async conversationIdsOf(em: EntityManager, actor: string): Promise<string[]> {
     const rows = await em
@@ -83,10 +82,6 @@ export class PortabilityRepository {
       .andWhere('m.seq <= :lastSeq', { lastSeq })
       .orderBy('m.seq', 'ASC')
       .getMany();
-  }
-
-  findAgent(em: EntityManager, id: string): Promise<Agent | null> {
-    return em.findOne(Agent, { where: { id } });
   }
 
   async insertConversation(em: EntityManager, row: ConversationRow): Promise<void> {
@@ -143,14 +138,6 @@ export class PortabilityRepository {
     if (conversationIds.length === 0) return 0;
     const result = await em.delete(Conversation, { id: In([...conversationIds]), actor });
     return result.affected ?? 0;
-  }
-
-  async deleteAgents(em: EntityManager, actor: string): Promise<number> {
-    return (await em.delete(Agent, { actor })).affected ?? 0;
-  }
-
-  async deleteIdempotencyKeys(em: EntityManager, actor: string): Promise<number> {
-    return (await em.delete(IdempotencyKey, { actor })).affected ?? 0;
   }
 
   private async insertChunked<T extends object>(em: EntityManager, entity: new () => T, rows: readonly object[]): Promise<void> {

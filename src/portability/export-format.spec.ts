@@ -1,5 +1,6 @@
-import { ImportRejectedError, MAX_LISTED_PROBLEMS, parseConversationExport } from './export-format.js';
-import { normalizeTags } from './tags.js';
+import { parseConversationExport } from './export-parse.js';
+import { ImportRejectedError, MAX_LISTED_PROBLEMS } from './import-problems.js';
+import { normalizeTags } from '../conversations/tags.js';
 import { renderMarkdown } from './export-markdown.js';
 import { forkTitle } from './portability.service.js';
 
@@ -121,6 +122,22 @@ describe('parseConversationExport', () => {
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 20_000; i++) deep = { a: deep };
     expect(problemsOf(doc({ state: deep }))).toEqual([{ path: '$.conversation.state', message: 'is nested too deeply' }]);
+  });
+
+  it('refuses an array where an item object belongs, even an empty one', () => {
+    expect(problemsOf(doc({ threads: [[]], messages: [[message(1)], message(1)] }))).toEqual([
+      { path: '$.conversation.messages[0]', message: 'must be a JSON object' },
+      { path: '$.conversation.threads[0]', message: 'must be a JSON object' },
+    ]);
+  });
+
+  it('reads only the described fields: unknown keys and objects in place of a scalar are not walked', () => {
+    // Walking an untyped object costs time quadratic in its keys (class-transformer dedupes them).
+    let reads = 0;
+    const counted = () => new Proxy(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i])), { get: (target, key) => (reads++, Reflect.get(target, key)) });
+    const problems = problemsOf(doc({ unknown: counted(), messages: [message(1, { content: counted(), extra: counted() })] }));
+    expect(problems).toEqual([{ path: '$.conversation.messages[0].content', message: 'must be a string' }]);
+    expect(reads).toBeLessThan(10);
   });
 
   it('stops at a foreign format or another version', () => {

@@ -1,0 +1,190 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { AGENT_TOOLS } from '../agents/agent.entity.js';
+import type { ConversationState } from '../conversations/conversation.entity.js';
+import { MESSAGE_STATUSES, type MessageStatus } from '../conversations/message.entity.js';
+import { MAX_TAGS } from '../conversations/tags.js';
+import { DateTime, Flag, Integer, List, Nested, OneOf, Text, ThreadName } from './export-fields.js';
+
+/**
+ * The portable form of conversations: what `GET .../export` writes and `POST .../import`
+ * reads back, described once. These classes are the OpenAPI schemas (their names kept by
+ * @ApiSchema), the types the export is built with, and, through their class-validator rules,
+ * what an import accepts. Versioned: a reader refuses a version it does not know instead of
+ * guessing. Ids are informative only (an import always gets new ones); timestamps are ISO 8601 UTC.
+ */
+export const CONVERSATION_EXPORT_FORMAT = 'chat-memory.conversation';
+/** Everything of one actor (`GET /api/me/export`): agents, and conversations in the format above. */
+export const ACCOUNT_EXPORT_FORMAT = 'chat-memory.account';
+export const EXPORT_VERSION = 1;
+
+/** Replies are written by the model, never limited by MAX_MESSAGE_CHARS: they get the largest value MAX_REPLY_CHARS (the env variable) can take. */
+export const MAX_REPLY_CHARS = 1_000_000;
+export const MAX_TITLE_CHARS = 1000;
+export const MAX_SYSTEM_PROMPT_CHARS = 32_000;
+/** Roles an import accepts: the ones the service writes (a `tool` or `system` message would be replayed to the model). */
+export const IMPORT_ROLES = ['user', 'assistant'] as const;
+/** Statuses of earlier answers; a message may also be `streaming` (imported as failed). */
+export const VERSION_STATUSES = ['complete', 'truncated', 'failed', 'cancelled'] as const;
+const MAX_INT = 2_147_483_647;
+const MAX_MODEL_CHARS = 200;
+const MAX_ERROR_CHARS = 10_000;
+const MAX_AGENT_NAME_CHARS = 100;
+
+@ApiSchema({ name: 'MessageErrorDto' })
+export class ExportedMessageError {
+  @ApiProperty({ example: 502, description: 'The HTTP status the failure maps to (502 model error, 504 timeout).' })
+  @Integer({ min: 100, max: 599 })
+  readonly statusCode: number;
+
+  @ApiProperty()
+  @Text({ max: MAX_ERROR_CHARS })
+  readonly message: string;
+}
+
+/** An earlier answer replaced by a regeneration. */
+@ApiSchema({ name: 'MessageVersionDto' })
+export class ExportedMessageVersion {
+  @ApiProperty() @Text({ max: MAX_REPLY_CHARS }) readonly content: string;
+  @ApiProperty({ enum: MESSAGE_STATUSES }) @OneOf(VERSION_STATUSES) readonly status: MessageStatus;
+  @ApiProperty({ type: String, nullable: true }) @Text({ max: MAX_MODEL_CHARS, presence: 'nullable' }) readonly model: string | null;
+  @ApiProperty({ type: Number, nullable: true }) @Integer({ min: 0, max: MAX_INT, presence: 'nullable' }) readonly promptTokens: number | null;
+  @ApiProperty({ type: Number, nullable: true }) @Integer({ min: 0, max: MAX_INT, presence: 'nullable' }) readonly completionTokens: number | null;
+  @ApiPropertyOptional({ type: () => ExportedMessageError, nullable: true })
+  @Nested({ of: () => ExportedMessageError, presence: 'nullable' })
+  readonly error?: ExportedMessageError | null;
+  @ApiProperty({ format: 'date-time' }) @DateTime() readonly createdAt: string;
+}
+
+/** A tool the model called during a reply, and what it got back. */
+@ApiSchema({ name: 'ToolCallDto' })
+export class ExportedToolCall {
+  @ApiProperty({ example: 'update_state' }) @Text({ max: MAX_MODEL_CHARS, nonEmpty: true }) readonly name: string;
+  @ApiProperty({ description: 'The arguments as the model wrote them (JSON text).' }) @Text({ max: MAX_REPLY_CHARS }) readonly arguments: string;
+  @ApiProperty({ description: 'What the tool answered (JSON text).' }) @Text({ max: MAX_REPLY_CHARS }) readonly result: string;
+}
+
+/**
+ * An agent as exported: all its settings when it is the caller's own, only `id` and `name` when
+ * another actor offers it. An import reads only its name (it never attaches the file's agent).
+ */
+@ApiSchema({ name: 'ExportedAgentDto' })
+export class ExportedAgent {
+  @ApiProperty({ format: 'uuid', description: 'Informative: an import never attaches it.' }) readonly id: string;
+  @ApiProperty({ maxLength: 100 }) @Text({ max: MAX_AGENT_NAME_CHARS }) readonly name: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'This and the following fields only for your own agents.' }) readonly emoji?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) readonly description?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) readonly systemPrompt?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) readonly model?: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true }) readonly temperature?: number | null;
+  @ApiPropertyOptional({ type: Number, nullable: true }) readonly maxTokens?: number | null;
+  @ApiPropertyOptional({ type: 'integer', nullable: true }) readonly contextTokenBudget?: number | null;
+  /** Tool names as written: a file from elsewhere may name tools this service does not have. */
+  @ApiPropertyOptional({ enum: AGENT_TOOLS, isArray: true }) readonly tools?: string[];
+  @ApiPropertyOptional({ format: 'date-time' }) readonly createdAt?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) readonly updatedAt?: string;
+}
+
+@ApiSchema({ name: 'ExportedThreadDto' })
+export class ExportedThread {
+  @ApiProperty({ pattern: '^[a-z0-9_-]{1,64}$', example: 'main' }) @ThreadName() readonly name: string;
+  @ApiProperty({ type: String, nullable: true, maxLength: 32000 })
+  @Text({ max: MAX_SYSTEM_PROMPT_CHARS, presence: 'nullable' })
+  readonly systemPrompt: string | null;
+  @ApiPropertyOptional({ format: 'date-time' }) @DateTime({ presence: 'absent' }) readonly createdAt?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) @DateTime({ presence: 'absent' }) readonly updatedAt?: string;
+}
+
+@ApiSchema({ name: 'ExportedSummaryDto' })
+export class ExportedSummary {
+  @ApiProperty({ example: 'main' }) @ThreadName() readonly thread: string;
+  @ApiProperty() @Text({ max: MAX_REPLY_CHARS }) readonly content: string;
+  @ApiProperty({ minimum: 1, description: 'The summary covers the messages of its thread up to this seq.' })
+  @Integer({ min: 1, max: MAX_INT })
+  readonly coversSeq: number;
+  @ApiProperty({ minimum: 0 }) @Integer({ min: 0, max: MAX_INT }) readonly tokens: number;
+  @ApiProperty() @Text({ max: MAX_MODEL_CHARS, nonEmpty: true }) readonly model: string;
+  @ApiPropertyOptional({ minimum: 0, default: 0 }) @Integer({ min: 0, max: MAX_INT, presence: 'absent' }) readonly promptTokens?: number;
+  @ApiPropertyOptional({ minimum: 0, default: 0 }) @Integer({ min: 0, max: MAX_INT, presence: 'absent' }) readonly completionTokens?: number;
+  @ApiPropertyOptional({ format: 'date-time' }) @DateTime({ presence: 'absent' }) readonly updatedAt?: string;
+}
+
+/**
+ * A message. Beyond these rules an import checks what depends on other values (export-parse.ts):
+ * `seq` strictly increasing, a user message complete, not blank and within MAX_MESSAGE_CHARS.
+ */
+@ApiSchema({ name: 'ExportedMessageDto' })
+export class ExportedMessage {
+  @ApiProperty({ minimum: 1, description: 'Order of the messages; strictly increasing in the list.' })
+  @Integer({ min: 1, max: MAX_INT })
+  readonly seq: number;
+  @ApiProperty({ example: 'main' }) @ThreadName() readonly thread: string;
+  @ApiProperty({ enum: IMPORT_ROLES }) @OneOf(IMPORT_ROLES) readonly role: string;
+  @ApiProperty({ description: 'User messages: not blank, at most MAX_MESSAGE_CHARS characters; replies at most 1000000.' })
+  @Text({ max: MAX_REPLY_CHARS })
+  readonly content: string;
+  @ApiProperty({ enum: MESSAGE_STATUSES, description: 'User messages are complete; a streaming reply is imported as failed.' })
+  @OneOf(['streaming', ...VERSION_STATUSES])
+  readonly status: MessageStatus;
+  @ApiProperty({ type: String, nullable: true }) @Text({ max: MAX_MODEL_CHARS, presence: 'nullable' }) readonly model: string | null;
+  @ApiProperty({ type: Number, nullable: true }) @Integer({ min: 0, max: MAX_INT, presence: 'nullable' }) readonly promptTokens: number | null;
+  @ApiProperty({ type: Number, nullable: true }) @Integer({ min: 0, max: MAX_INT, presence: 'nullable' }) readonly completionTokens: number | null;
+  @ApiProperty({ type: ExportedMessageError, nullable: true })
+  @Nested({ of: () => ExportedMessageError, presence: 'nullable' })
+  readonly error: ExportedMessageError | null;
+  @ApiProperty({ format: 'date-time' }) @DateTime() readonly createdAt: string;
+  @ApiProperty({ type: [ExportedMessageVersion] })
+  @List({ of: () => ExportedMessageVersion, presence: 'nullable' })
+  readonly versions: ExportedMessageVersion[];
+  @ApiProperty({ type: [ExportedToolCall] })
+  @List({ of: () => ExportedToolCall, presence: 'nullable' })
+  readonly toolCalls: ExportedToolCall[];
+}
+
+/**
+ * A conversation. `state` is free JSON: an import checks it with the service's own rule
+ * (validState) on the raw document, so class-transformer never walks it. Each tag is checked
+ * (and normalized) by the import as a tag is anywhere else.
+ */
+@ApiSchema({ name: 'ExportedConversationDto' })
+export class ExportedConversation {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Informative: an import gets a new id.' }) readonly id?: string;
+  @ApiProperty({ maxLength: 1000 }) @Text({ max: MAX_TITLE_CHARS }) readonly title: string;
+  @ApiProperty({ format: 'date-time' }) @DateTime() readonly createdAt: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Informative: an imported conversation is updated at the time of the import.' })
+  @DateTime({ presence: 'absent' })
+  readonly updatedAt?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'A JSON object of at most 64 KB; default {}.' })
+  readonly state?: ConversationState;
+  @ApiPropertyOptional({ default: false }) @Flag({ presence: 'absent' }) readonly archived?: boolean;
+  @ApiPropertyOptional({ default: false }) @Flag({ presence: 'absent' }) readonly pinned?: boolean;
+  @ApiPropertyOptional({ type: [String], maxItems: MAX_TAGS }) @List({ maxItems: MAX_TAGS, presence: 'absent' }) readonly tags?: string[];
+  @ApiPropertyOptional({ type: ExportedAgent, nullable: true, description: 'Informative: an import binds the agent given as ?agentId=, if any.' })
+  @Nested({ of: () => ExportedAgent, presence: 'nullable' })
+  readonly agent?: ExportedAgent | null;
+  @ApiPropertyOptional({ type: [ExportedThread] }) @List({ of: () => ExportedThread, presence: 'absent' }) readonly threads?: ExportedThread[];
+  @ApiPropertyOptional({ type: [ExportedSummary] }) @List({ of: () => ExportedSummary, presence: 'absent' }) readonly summaries?: ExportedSummary[];
+  @ApiProperty({ type: [ExportedMessage] }) @List({ of: () => ExportedMessage }) readonly messages: ExportedMessage[];
+}
+
+/**
+ * One conversation, importable. `format` and `version` say which document this is: an import
+ * checks them first, by hand, so that a foreign file gets that one answer (export-parse.ts).
+ */
+@ApiSchema({ name: 'ConversationExportDto' })
+export class ConversationExport {
+  @ApiProperty({ enum: [CONVERSATION_EXPORT_FORMAT] }) readonly format: typeof CONVERSATION_EXPORT_FORMAT;
+  @ApiProperty({ enum: [EXPORT_VERSION] }) readonly version: typeof EXPORT_VERSION;
+  @ApiPropertyOptional({ format: 'date-time' }) @DateTime({ presence: 'absent' }) readonly exportedAt?: string;
+  @ApiProperty({ type: ExportedConversation }) @Nested({ of: () => ExportedConversation }) readonly conversation: ExportedConversation;
+}
+
+@ApiSchema({ name: 'AccountExportDto' })
+export class AccountExport {
+  @ApiProperty({ enum: [ACCOUNT_EXPORT_FORMAT] }) readonly format: typeof ACCOUNT_EXPORT_FORMAT;
+  @ApiProperty({ enum: [EXPORT_VERSION] }) readonly version: typeof EXPORT_VERSION;
+  @ApiProperty({ format: 'date-time' }) readonly exportedAt: string;
+  @ApiProperty({ example: 'api:alice', description: 'Whose data this is.' }) readonly actor: string;
+  @ApiProperty({ type: [ExportedAgent] }) readonly agents: ExportedAgent[];
+  @ApiProperty({ type: [ConversationExport], description: 'Each one a conversation export, importable as it is.' })
+  readonly conversations: ConversationExport[];
+}
