@@ -16,6 +16,7 @@ const enum State {
   End,
 }
 
+const BOM = [0xef, 0xbb, 0xbf];
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -48,7 +49,6 @@ export class JsonArraySplitter {
   private elementBytes = 0;
   private oversized = false;
   private head = '';
-  private bomChecked = false;
 
   constructor(private readonly maxElementBytes: number) {}
 
@@ -56,10 +56,6 @@ export class JsonArraySplitter {
   push(chunk: Buffer): ArrayElement[] {
     const out: ArrayElement[] = [];
     let i = 0;
-    if (!this.bomChecked && this.offset === 0 && chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-      i = 3;
-    }
-    this.bomChecked = true;
     let elementStart = this.state === State.InElement ? 0 : -1;
     const n = chunk.length;
     while (i < n) {
@@ -109,6 +105,7 @@ export class JsonArraySplitter {
           continue;
         }
         case State.BeforeArray:
+          if (this.offset + i < 3 && b === BOM[this.offset + i]) break;
           if (!isSpace(b)) {
             if (b !== OPEN_SQUARE) throw new MalformedArchiveError('expected an array "["', this.offset + i);
             this.state = State.BeforeFirst;
@@ -143,6 +140,8 @@ export class JsonArraySplitter {
       }
       i++;
     }
+    // An element that began on this chunk's last byte.
+    if (this.state === State.InElement && elementStart >= 0) this.keep(chunk, elementStart, n);
     this.offset += n;
     return out;
   }

@@ -44,12 +44,14 @@ export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArc
   const input = source[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let first = -1;
+  let offset = 0;
   while (first < 0) {
     const next = await input.next();
     if (next.done) throw new UnknownArchiveFormatError(head.length === 0 ? 'the file is empty' : 'the file holds only spaces');
     const chunk = toBuffer(next.value);
     head.push(chunk);
-    first = firstSignificantByte(chunk, head.length === 1);
+    first = firstSignificantByte(chunk, offset);
+    offset += chunk.length;
   }
   const replayed = replay(head, input);
   const byte = String.fromCharCode(head[head.length - 1][first]);
@@ -165,10 +167,13 @@ function toBuffer(chunk: Chunk): Buffer {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
-function firstSignificantByte(chunk: Buffer, isFirst: boolean): number {
-  let i = isFirst && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
-  for (; i < chunk.length; i++) {
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** Index in `chunk` of the first byte that is neither space nor part of a leading byte-order mark. */
+function firstSignificantByte(chunk: Buffer, offset: number): number {
+  for (let i = 0; i < chunk.length; i++) {
     const b = chunk[i];
+    if (offset + i < 3 && b === BOM[offset + i]) continue;
     if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return i;
   }
   return -1;
