@@ -3,7 +3,7 @@ import { MalformedArchiveError } from './archive.errors.js';
 /** One element of the top-level array, as its JSON text, or only its size when it was too large to keep. */
 export type ArrayElement =
   | { index: number; json: string }
-  | { index: number; oversized: true; bytes: number; head: string };
+  | { index: number; oversized: true; bytes: number; head: string; tail: string };
 
 const HEAD_BYTES = 4096;
 
@@ -49,6 +49,7 @@ export class JsonArraySplitter {
   private elementBytes = 0;
   private oversized = false;
   private head = '';
+  private tail: Buffer = Buffer.alloc(0);
 
   constructor(private readonly maxElementBytes: number) {}
 
@@ -159,6 +160,7 @@ export class JsonArraySplitter {
     this.elementBytes = 0;
     this.oversized = false;
     this.head = '';
+    this.tail = Buffer.alloc(0);
     this.escaped = false;
     this.scalar = false;
     this.inString = false;
@@ -172,11 +174,19 @@ export class JsonArraySplitter {
     if (end <= start) return;
     const piece = chunk.subarray(start, end);
     this.elementBytes += piece.length;
-    if (this.oversized) return;
+    if (this.oversized) {
+      // The last bytes too: ChatGPT writes the conversation's id after its mapping.
+      const end = piece.subarray(Math.max(0, piece.length - HEAD_BYTES));
+      const joined = Buffer.concat([this.tail, end]);
+      this.tail = Buffer.from(joined.subarray(Math.max(0, joined.length - HEAD_BYTES)));
+      return;
+    }
     if (this.elementBytes > this.maxElementBytes) {
       // From here on only the size is counted; the start is kept to name the conversation in the report.
       this.pieces.push(piece);
-      this.head = Buffer.concat(this.pieces).subarray(0, HEAD_BYTES).toString('utf8');
+      const all = Buffer.concat(this.pieces);
+      this.head = all.subarray(0, HEAD_BYTES).toString('utf8');
+      this.tail = Buffer.from(all.subarray(Math.max(0, all.length - HEAD_BYTES)));
       this.pieces = [];
       this.oversized = true;
       return;
@@ -188,7 +198,9 @@ export class JsonArraySplitter {
   private finishElement(): ArrayElement {
     const index = this.index++;
     if (this.oversized) {
-      return { index, oversized: true, bytes: this.elementBytes, head: this.head };
+      const tail = this.tail.toString('utf8');
+      this.tail = Buffer.alloc(0);
+      return { index, oversized: true, bytes: this.elementBytes, head: this.head, tail };
     }
     const json = this.pieces.length === 1 ? this.pieces[0].toString('utf8') : Buffer.concat(this.pieces).toString('utf8');
     this.pieces = [];

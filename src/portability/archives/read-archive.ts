@@ -120,7 +120,7 @@ async function* entriesOf(
 }
 
 function oversizedSkip(element: Extract<ArrayElement, { oversized: true }>, limits: ArchiveLimits): SkippedConversation {
-  const named = nameFromHead(element.head);
+  const named = nameOf(element);
   return {
     index: element.index,
     ...named,
@@ -128,18 +128,29 @@ function oversizedSkip(element: Extract<ArrayElement, { oversized: true }>, limi
   };
 }
 
-/** The id and title of a conversation too large to parse, when they appear in its first bytes. */
-function nameFromHead(head: string): { sourceId: string | null; title: string | null } {
-  const pick = (key: string): string | null => {
-    const match = new RegExp(`"${key}"\\s*:\\s*("(?:[^"\\\\]|\\\\.){0,400}")`).exec(head);
-    if (!match) return null;
-    try {
-      return JSON.parse(match[1]) as string;
-    } catch {
-      return null;
+/**
+ * Best effort at naming a conversation too large to parse from its first and last bytes: ChatGPT
+ * writes `title` first and `conversation_id` last; Open WebUI starts with the chat's `id`.
+ */
+function nameOf(element: { head: string; tail: string }): { sourceId: string | null; title: string | null } {
+  const pick = (text: string, key: RegExp, which: 'first' | 'last'): string | null => {
+    let found: string | null = null;
+    for (const match of text.matchAll(key)) {
+      try {
+        found = JSON.parse(match[1]) as string;
+        if (which === 'first') break;
+      } catch {
+        // A string cut at the edge of the kept bytes.
+      }
     }
+    return found;
   };
-  return { sourceId: pick('conversation_id') ?? pick('id'), title: pick('title') };
+  const value = '\\s*:\\s*("(?:[^"\\\\]|\\\\.){0,400}")';
+  return {
+    sourceId:
+      pick(element.tail, new RegExp(`"conversation_id"${value}`, 'g'), 'last') ?? pick(element.head, new RegExp(`^\\{\\s*"id"${value}`, 'g'), 'first'),
+    title: pick(element.head.slice(0, 1024), new RegExp(`"title"${value}`, 'g'), 'first'),
+  };
 }
 
 async function readOwnDocument(source: AsyncIterable<Buffer>, maxBytes: number): Promise<OpenedArchive> {
@@ -152,7 +163,7 @@ async function readOwnDocument(source: AsyncIterable<Buffer>, maxBytes: number):
   }
   let document: unknown;
   try {
-    document = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    document = JSON.parse(Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new MalformedArchiveError((error as Error).message, 0);
   }
