@@ -82,7 +82,8 @@ export interface ArchiveLimits {
 }
 
 export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
-  maxConversationBytes: 16 * 1024 * 1024,
+  // Parsing 4 MiB of JSON and building its tree takes about 100 ms here: the longest the event loop waits.
+  maxConversationBytes: 4 * 1024 * 1024,
   maxNodes: 50_000,
   maxDepth: 10_000,
 };

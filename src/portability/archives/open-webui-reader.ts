@@ -38,6 +38,7 @@ export function readOpenWebUiChat(raw: unknown, index: number, limits: ArchiveLi
   const dropped = noDroppedParts();
   const history = isObject(chat.history) ? chat.history : null;
   const nodes: SourceNode[] = [];
+  const systemTexts: string[] = [];
   let activeId: string | null = null;
   let systemPrompt = stringOrNull(isObject(chat.params) ? chat.params.system : undefined) ?? stringOrNull(chat.system);
   const model = Array.isArray(chat.models) ? stringOrNull(chat.models[0]) : null;
@@ -50,7 +51,7 @@ export function readOpenWebUiChat(raw: unknown, index: number, limits: ArchiveLi
       const id = idOrNull(value.id) ?? key;
       const parent = value.parentId;
       if (parent != null && idOrNull(parent) === null) return skip(index, sourceId, title, `message ${JSON.stringify(id)} has an invalid parentId`);
-      nodes.push(readMessage(value, id, parent == null ? null : idOrNull(parent), order++, model, dropped));
+      nodes.push(readMessage(value, id, parent == null ? null : idOrNull(parent), order++, model, dropped, systemTexts));
     }
     activeId = idOrNull(history.currentId);
   } else if (Array.isArray(chat.messages)) {
@@ -61,7 +62,7 @@ export function readOpenWebUiChat(raw: unknown, index: number, limits: ArchiveLi
       if (!isObject(value)) return skip(index, sourceId, title, `message ${i} is not an object`);
       const id = idOrNull(value.id) ?? `${i}`;
       const parentId = 'parentId' in value ? idOrNull(value.parentId) : previous;
-      nodes.push(readMessage(value, id, parentId, i, model, dropped));
+      nodes.push(readMessage(value, id, parentId, i, model, dropped, systemTexts));
       previous = id;
     }
     activeId = previous;
@@ -69,12 +70,9 @@ export function readOpenWebUiChat(raw: unknown, index: number, limits: ArchiveLi
     return skip(index, sourceId, title, 'no "chat.history" (the message tree) in this chat');
   }
 
-  if (systemPrompt === null) {
-    const system = nodes.find((n) => n.carryText !== undefined);
-    systemPrompt = system?.carryText ?? null;
-  }
-  // The system text was only a way to hand the prompt over: it is not carried into replies.
-  for (const node of nodes) delete node.carryText;
+  // A system message is the prompt when the chat has none of its own; further ones are counted.
+  systemPrompt ??= systemTexts.shift() ?? null;
+  dropped.hiddenMessages += systemTexts.length;
 
   return assembleConversation({
     source: 'open-webui',
@@ -95,13 +93,21 @@ function skip(index: number, sourceId: string | null, title: string | null, reas
   return { kind: 'skipped', skipped: { index, sourceId, title, reason } };
 }
 
-function readMessage(value: JsonObject, id: string, parentId: string | null, order: number, chatModel: string | null, dropped: DroppedParts): SourceNode {
+function readMessage(
+  value: JsonObject,
+  id: string,
+  parentId: string | null,
+  order: number,
+  chatModel: string | null,
+  dropped: DroppedParts,
+  systemTexts: string[],
+): SourceNode {
   const role = stringOrNull(value.role);
   const time = epochMs(value.timestamp);
   const raw = typeof value.content === 'string' ? value.content : '';
   if (role !== 'user' && role !== 'assistant') {
-    if (role === 'system' && raw.trim() !== '') return { id, parentId, message: null, time, order, carryText: raw };
-    if (raw.trim() !== '') dropped.hiddenMessages++;
+    if (role === 'system' && raw.trim() !== '') systemTexts.push(raw);
+    else if (raw.trim() !== '') dropped.hiddenMessages++;
     return { id, parentId, message: null, time, order };
   }
 
