@@ -105,6 +105,16 @@ describe('readArchive: detection', () => {
     expect(entries[1]).toMatchObject({ kind: 'skipped', skipped: { index: 1, sourceId: 'w-big', title: 'Huge' } });
   });
 
+  it('closes the input when the reader stops early', async () => {
+    const source = Readable.from([Buffer.from(`[${JSON.stringify(gpt('a'))},`), Buffer.from(`${JSON.stringify(gpt('b'))}]`)]);
+    const opened = await readArchive(source);
+    for await (const entry of (opened as { entries: AsyncIterable<ArchiveEntry> }).entries) {
+      expect(entry.kind).toBe('conversation');
+      break;
+    }
+    expect(source.destroyed).toBe(true);
+  });
+
   it('lets other work run between two conversations', async () => {
     const opened = await readArchive(chunked(JSON.stringify(Array.from({ length: 20 }, (_, i) => gpt(`c${i}`))), 1 << 20));
     let ticks = 0;

@@ -99,24 +99,29 @@ async function* entriesOf(
   limits: ArchiveLimits,
 ): AsyncGenerator<ArchiveEntry> {
   const read = READERS[format];
-  for (const skipped of pending) yield { kind: 'skipped', skipped };
-  yield read(first.value, first.index, limits);
-  for await (const element of elements) {
-    // Other requests get the event loop between two conversations.
-    await nextTurn();
-    if ('oversized' in element) {
-      yield { kind: 'skipped', skipped: oversizedSkip(element, limits) };
-      continue;
+  try {
+    for (const skipped of pending) yield { kind: 'skipped', skipped };
+    yield read(first.value, first.index, limits);
+    for await (const element of elements) {
+      // Other requests get the event loop between two conversations.
+      await nextTurn();
+      yield readElement(element, read, limits);
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(element.json);
-    } catch (error) {
-      yield { kind: 'skipped', skipped: { index: element.index, sourceId: null, title: null, reason: `not valid JSON: ${(error as Error).message}` } };
-      continue;
-    }
-    yield read(value, element.index, limits);
+  } finally {
+    // A consumer that stops early closes the input behind it.
+    await elements.return(undefined);
   }
+}
+
+function readElement(element: ArrayElement, read: (raw: unknown, index: number, limits: ArchiveLimits) => ArchiveEntry, limits: ArchiveLimits): ArchiveEntry {
+  if ('oversized' in element) return { kind: 'skipped', skipped: oversizedSkip(element, limits) };
+  let value: unknown;
+  try {
+    value = JSON.parse(element.json);
+  } catch (error) {
+    return { kind: 'skipped', skipped: { index: element.index, sourceId: null, title: null, reason: `not valid JSON: ${(error as Error).message}` } };
+  }
+  return read(value, element.index, limits);
 }
 
 function oversizedSkip(element: Extract<ArrayElement, { oversized: true }>, limits: ArchiveLimits): SkippedConversation {
