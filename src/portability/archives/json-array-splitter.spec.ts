@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { MalformedArchiveError } from './archive.errors.js';
 import { type ArrayElement, JsonArraySplitter } from './json-array-splitter.js';
 
@@ -29,6 +30,20 @@ describe('JsonArraySplitter', () => {
 
   it.each([1, 2, 3, 7, 64, 100_000])('cuts elements right whatever the chunk size (%i bytes)', (chunkSize) => {
     expect(values(text, chunkSize)).toEqual(tricky);
+  });
+
+  it('gives back any array of JSON values, whatever the chunks (strings full of quotes and backslashes)', () => {
+    const text = fc.stringMatching(/^[\\"\[\]{},a é😀]*$/);
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('node')), fc.dictionary(text, tie('node'))),
+    })).node;
+    fc.assert(
+      fc.property(fc.array(value), fc.integer({ min: 1, max: 40 }), fc.boolean(), (elements, chunkSize, pretty) => {
+        const json = pretty ? JSON.stringify(elements, null, 2) : JSON.stringify(elements);
+        expect(values(json, chunkSize)).toEqual(elements);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('reads an empty array', () => {

@@ -29,6 +29,13 @@ function isSpace(b: number): boolean {
   return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 }
 
+/** Whether the run of backslashes ending just before `end` (and not before `from`) is odd: the next byte is escaped. */
+function oddBackslashesBefore(chunk: Buffer, end: number, from: number): boolean {
+  let k = end - 1;
+  while (k >= from && chunk[k] === BACKSLASH) k--;
+  return (end - 1 - k) % 2 === 1;
+}
+
 /**
  * Cuts a JSON array arriving in chunks into its elements' texts, without parsing them: only strings,
  * escapes and bracket depth are tracked, so memory is one element at a time and an element larger than
@@ -69,16 +76,29 @@ export class JsonArraySplitter {
           while (j < n) {
             const c = chunk[j];
             if (this.inString) {
-              if (this.escaped) this.escaped = false;
-              else if (c === BACKSLASH) this.escaped = true;
-              else if (c === QUOTE) {
-                this.inString = false;
-                if (this.depth === 0) {
-                  j++;
-                  done = true;
-                  break;
-                }
+              if (this.escaped) {
+                this.escaped = false;
+                j++;
+                continue;
               }
+              // Most bytes are inside strings: jump to the next quote and look back for escapes.
+              const q = chunk.indexOf(QUOTE, j);
+              if (q < 0) {
+                this.escaped = oddBackslashesBefore(chunk, n, j);
+                j = n;
+                break;
+              }
+              if (oddBackslashesBefore(chunk, q, j)) {
+                j = q + 1;
+                continue;
+              }
+              this.inString = false;
+              j = q + 1;
+              if (this.depth === 0) {
+                done = true;
+                break;
+              }
+              continue;
             } else if (this.scalar) {
               if (c === COMMA || c === CLOSE_SQUARE || isSpace(c)) {
                 done = true;
