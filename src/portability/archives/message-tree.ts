@@ -144,7 +144,6 @@ export function buildMessageTree(nodes: SourceNode[], activeId: string | null, l
       if (carriedText[i]) unplacedText++;
       if (carriedReasoning[i]) unplacedReasoning++;
     }
-    // A hidden node's carried strings are only needed by its children, which are on the stack now.
   }
 
   if (visited < n) {
