@@ -1,0 +1,211 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { MalformedArchiveError, UnknownArchiveFormatError } from './archive.errors.js';
+import { type ArchiveEntry, type ArchiveLimits, type ArchiveSource, DEFAULT_ARCHIVE_LIMITS, type SkippedConversation } from './archive.types.js';
+import { isObject, type JsonObject } from './archive-values.js';
+import { looksLikeChatGpt, readChatGptConversation } from './chatgpt-reader.js';
+import { type ArrayElement, splitJsonArray } from './json-array-splitter.js';
+import { looksLikeOpenWebUi, readOpenWebUiChat } from './open-webui-reader.js';
+
+/** Our own exports start with this; they are read by the existing importer, not here. */
+const OWN_FORMAT_PREFIX = 'chat-memory.';
+/** Elements looked at to tell the format before giving up (a damaged first entry should not hide the rest). */
+const DETECTION_LOOKAHEAD = 10;
+
+export type OpenedArchive =
+  /** Our own export, parsed whole (it is bounded by `maxDocumentBytes`): hand it to our importer. */
+  | { format: 'chat-memory'; document: JsonObject }
+  /** Another tool's archive: conversations one at a time, in file order. */
+  | { format: ArchiveSource; entries: AsyncGenerator<ArchiveEntry> }
+  /** An empty array: nothing to import, whatever tool wrote it. */
+  | { format: 'empty'; entries: AsyncGenerator<ArchiveEntry> };
+
+export interface ReadArchiveOptions {
+  limits?: Partial<ArchiveLimits>;
+  /** The largest own-format document (an object, parsed at once). */
+  maxDocumentBytes?: number;
+}
+
+type Chunk = Buffer | Uint8Array | string;
+
+const READERS: Record<ArchiveSource, (raw: unknown, index: number, limits: ArchiveLimits) => ArchiveEntry> = {
+  chatgpt: readChatGptConversation,
+  'open-webui': readOpenWebUiChat,
+};
+
+/**
+ * Tells from the content which archive this is, then reads it one conversation at a time: memory is
+ * one conversation (at most `maxConversationBytes` of JSON), never the file, and the event loop gets a
+ * turn between conversations. Throws UnknownArchiveFormatError or MalformedArchiveError when the
+ * upload as a whole is wrong; a bad conversation is an entry of kind `skipped`. The entries iterator
+ * throws MalformedArchiveError if the file breaks off later: the caller decides about what was read.
+ */
+export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArchiveOptions = {}): Promise<OpenedArchive> {
+  const limits: ArchiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
+  const input = source[Symbol.asyncIterator]();
+  const head: Buffer[] = [];
+  let first = -1;
+  let offset = 0;
+  while (first < 0) {
+    const next = await input.next();
+    if (next.done) throw new UnknownArchiveFormatError(head.length === 0 ? 'the file is empty' : 'the file holds only spaces');
+    const chunk = toBuffer(next.value);
+    head.push(chunk);
+    first = firstSignificantByte(chunk, offset);
+    offset += chunk.length;
+  }
+  const replayed = replay(head, input);
+  const byte = String.fromCharCode(head[head.length - 1][first]);
+  if (byte === '{') return readOwnDocument(replayed, options.maxDocumentBytes ?? 256 * 1024 * 1024);
+  if (byte !== '[') throw new UnknownArchiveFormatError(`it does not start with "[" or "{" but with ${JSON.stringify(byte)}`);
+
+  const elements = splitJsonArray(replayed, limits.maxConversationBytes);
+  const pending: SkippedConversation[] = [];
+  for (let looked = 0; looked < DETECTION_LOOKAHEAD; looked++) {
+    const next = await elements.next();
+    if (next.done) {
+      if (looked === 0) return { format: 'empty', entries: (async function* () {})() };
+      break;
+    }
+    const element = next.value;
+    if ('oversized' in element) {
+      pending.push(oversizedSkip(element, limits));
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(element.json);
+    } catch (error) {
+      pending.push({ index: element.index, sourceId: null, title: null, reason: `not valid JSON: ${(error as Error).message}` });
+      continue;
+    }
+    const format = isObject(value) ? (looksLikeChatGpt(value) ? 'chatgpt' : looksLikeOpenWebUi(value) ? 'open-webui' : null) : null;
+    if (format === null) {
+      pending.push({ index: element.index, sourceId: null, title: null, reason: 'neither a ChatGPT conversation nor an Open WebUI chat' });
+      continue;
+    }
+    return { format, entries: entriesOf(format, pending, { index: element.index, value }, elements, limits) };
+  }
+  await elements.return(undefined);
+  throw new UnknownArchiveFormatError(
+    `an array whose first ${pending.length} elements are neither ChatGPT conversations (with "mapping") nor Open WebUI chats (with "chat.history")`,
+  );
+}
+
+async function* entriesOf(
+  format: ArchiveSource,
+  pending: SkippedConversation[],
+  first: { index: number; value: unknown },
+  elements: AsyncGenerator<ArrayElement>,
+  limits: ArchiveLimits,
+): AsyncGenerator<ArchiveEntry> {
+  const read = READERS[format];
+  try {
+    for (const skipped of pending) yield { kind: 'skipped', skipped };
+    yield read(first.value, first.index, limits);
+    for await (const element of elements) {
+      // Other requests get the event loop between two conversations.
+      await nextTurn();
+      yield readElement(element, read, limits);
+    }
+  } finally {
+    // A consumer that stops early closes the input behind it.
+    await elements.return(undefined);
+  }
+}
+
+function readElement(element: ArrayElement, read: (raw: unknown, index: number, limits: ArchiveLimits) => ArchiveEntry, limits: ArchiveLimits): ArchiveEntry {
+  if ('oversized' in element) return { kind: 'skipped', skipped: oversizedSkip(element, limits) };
+  let value: unknown;
+  try {
+    value = JSON.parse(element.json);
+  } catch (error) {
+    return { kind: 'skipped', skipped: { index: element.index, sourceId: null, title: null, reason: `not valid JSON: ${(error as Error).message}` } };
+  }
+  return read(value, element.index, limits);
+}
+
+function oversizedSkip(element: Extract<ArrayElement, { oversized: true }>, limits: ArchiveLimits): SkippedConversation {
+  const named = nameOf(element);
+  return {
+    index: element.index,
+    ...named,
+    reason: `larger than ${limits.maxConversationBytes} bytes (${element.bytes}): not read`,
+  };
+}
+
+/**
+ * Best effort at naming a conversation too large to parse from its first and last bytes: ChatGPT
+ * writes `title` first and `conversation_id` last; Open WebUI starts with the chat's `id`.
+ */
+function nameOf(element: { head: string; tail: string }): { sourceId: string | null; title: string | null } {
+  const pick = (text: string, key: RegExp, which: 'first' | 'last'): string | null => {
+    let found: string | null = null;
+    for (const match of text.matchAll(key)) {
+      try {
+        found = JSON.parse(match[1]) as string;
+        if (which === 'first') break;
+      } catch {
+        // A string cut at the edge of the kept bytes.
+      }
+    }
+    return found;
+  };
+  const value = '\\s*:\\s*("(?:[^"\\\\]|\\\\.){0,400}")';
+  return {
+    sourceId:
+      pick(element.tail, new RegExp(`"conversation_id"${value}`, 'g'), 'last') ?? pick(element.head, new RegExp(`^\\{\\s*"id"${value}`, 'g'), 'first'),
+    title: pick(element.head.slice(0, 1024), new RegExp(`"title"${value}`, 'g'), 'first'),
+  };
+}
+
+async function readOwnDocument(source: AsyncIterable<Buffer>, maxBytes: number): Promise<OpenedArchive> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of source) {
+    size += chunk.length;
+    if (size > maxBytes) throw new UnknownArchiveFormatError(`an object larger than ${maxBytes} bytes`);
+    chunks.push(chunk);
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new MalformedArchiveError((error as Error).message, 0);
+  }
+  if (isObject(document) && typeof document.format === 'string' && document.format.startsWith(OWN_FORMAT_PREFIX)) {
+    return { format: 'chat-memory', document };
+  }
+  throw new UnknownArchiveFormatError('an object without "format": "chat-memory.account"');
+}
+
+function toBuffer(chunk: Chunk): Buffer {
+  if (typeof chunk === 'string') return Buffer.from(chunk);
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** Index in `chunk` of the first byte that is neither space nor part of a leading byte-order mark. */
+function firstSignificantByte(chunk: Buffer, offset: number): number {
+  for (let i = 0; i < chunk.length; i++) {
+    const b = chunk[i];
+    if (offset + i < 3 && b === BOM[offset + i]) continue;
+    if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return i;
+  }
+  return -1;
+}
+
+/** The chunks already read for detection, then the rest of the input. */
+async function* replay(head: Buffer[], rest: AsyncIterator<Chunk>): AsyncGenerator<Buffer> {
+  try {
+    yield* head;
+    for (;;) {
+      const next = await rest.next();
+      if (next.done) return;
+      yield toBuffer(next.value);
+    }
+  } finally {
+    // A reader that stops early (an error, a client gone) closes the file or request behind it.
+    await rest.return?.();
+  }
+}
