@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { hashApiKey } from '../common/api-key-hash.js';
 import { normalizeHostName } from './host-names.js';
 import { isLoopbackHost } from './loopback.js';
-import { parseDatabaseUrl, type DatabaseTarget } from '../database/database-url.js';
+import { parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 import { ConfigError } from './config-error.js';
 import { text, type Env } from './env.js';
 import { parseTelegram, type TelegramConfig } from './telegram-config.js';

@@ -84,8 +84,10 @@ export class WholeConversationsRepository {
       .getMany();
   }
 
-  async insertConversation(em: EntityManager, row: ConversationRow): Promise<void> {
+  /** Inserts the row; returns it as the entity (tags empty until insertTags). */
+  async insertConversation(em: EntityManager, row: ConversationRow): Promise<Conversation> {
     await em.createQueryBuilder().insert().into(Conversation).values(row).updateEntity(false).execute();
+    return Object.assign(new Conversation(), row, { tags: [] });
   }
 
   async insertThreads(em: EntityManager, rows: ReadonlyArray<Pick<Thread, 'conversationId' | 'name' | 'systemPrompt' | 'createdAt' | 'updatedAt'>>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { DataSourceOptions, EntitySchema } from 'typeorm';
-import type { DatabaseTarget } from './database-url.js';
+import type { DatabaseTarget } from '../config/database-url.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.js';
 import { configurePgDriver } from './postgres-setup.js';

@@ -1,7 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { DatabaseTarget } from './database-url.js';
+import type { DatabaseTarget } from '../config/database-url.js';
 import { dataSourceOptions, type EntityList } from './data-source-options.js';
 import { DatabaseService } from './database.service.js';
 import { withMigrationLock } from './postgres-setup.js';

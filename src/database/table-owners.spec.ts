@@ -9,7 +9,7 @@ import { join, relative, sep } from 'node:path';
  * of its own and is checked once it has landed.
  */
 const SRC = join(process.cwd(), 'src');
-const EXEMPT = [/^entities\.ts$/, /^database\/migrations\//, /^portability\//, /^conversations\/portability\./];
+const EXEMPT = [/^entities\.ts$/, /^database\/migrations\//];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

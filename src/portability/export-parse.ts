@@ -12,7 +12,7 @@ import {
   CONVERSATION_EXPORT_FORMAT,
   ConversationExport,
   EXPORT_VERSION,
-  IMPORT_ROLES,
+  type IMPORT_ROLES,
   type ExportedConversation,
   type ExportedMessage,
   type ExportedMessageError,

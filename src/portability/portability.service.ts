@@ -7,7 +7,7 @@ import { AgentsService } from '../agents/agents.service.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
 import { ConversationLimits } from '../conversations/conversation-limits.js';
-import { Conversation } from '../conversations/conversation.entity.js';
+import type { Conversation } from '../conversations/conversation.entity.js';
 import { ConversationBusyError, LimitReachedError, MessageNotFoundError } from '../conversations/conversation.errors.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
 import { exportAgent, exportConversation } from './export-build.js';
@@ -128,7 +128,7 @@ export class PortabilityService {
         createdAt: parsed.createdAt,
         updatedAt: now,
       };
-      await this.whole.insertConversation(em, row);
+      const conversation = await this.whole.insertConversation(em, row);
       await this.whole.insertThreads(em, parsed.threads.map((t) => ({ conversationId, ...t })));
       await this.whole.insertMessages(
         em,
@@ -136,7 +136,7 @@ export class PortabilityService {
       );
       await this.whole.insertSummaries(em, parsed.summaries.map((s) => ({ conversationId, ...s })));
       await this.whole.insertTags(em, conversationId, parsed.tags);
-      return Object.assign(new Conversation(), row, { tags: parsed.tags });
+      return Object.assign(conversation, { tags: parsed.tags });
     });
   }
 

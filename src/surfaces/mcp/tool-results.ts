@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError, type DomainErrorCode } from '../../common/domain-error.js';
-import { ConversationNotFoundError, ForbiddenConversationError } from '../../conversations/conversation.errors.js';
-import { StorageError, storageErrorOf } from '../../database/storage.errors.js';
+import { type ConversationNotFoundError, type ForbiddenConversationError } from '../../conversations/conversation.errors.js';
+import { type StorageError, storageErrorOf } from '../../database/storage.errors.js';
 
 const logger = new Logger('McpTools');
 

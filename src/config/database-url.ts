@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from './config-error.js';
 
 export type DatabaseTarget =
   | { readonly kind: 'sqlite'; readonly path: string }
