@@ -28,9 +28,9 @@ const doc = (conversation: Record<string, unknown> = {}) => ({
   conversation: { title: 'T', createdAt: at, updatedAt: at, state: {}, messages: [message(1), message(2)], ...conversation },
 });
 
-function problemsOf(input: unknown): Array<{ path: string; message: string }> {
+async function problemsOf(input: unknown): Promise<Array<{ path: string; message: string }>> {
   try {
-    parseConversationExport(input, limits);
+    await parseConversationExport(input, limits);
   } catch (error) {
     expect(error).toBeInstanceOf(ImportRejectedError);
     return [...(error as ImportRejectedError).problems];
@@ -39,8 +39,8 @@ function problemsOf(input: unknown): Array<{ path: string; message: string }> {
 }
 
 describe('parseConversationExport', () => {
-  it('renumbers seq without gaps and maps what summaries cover', () => {
-    const parsed = parseConversationExport(
+  it('renumbers seq without gaps and maps what summaries cover', async () => {
+    const parsed = await parseConversationExport(
       doc({
         messages: [message(3), message(8), message(9, { thread: 'side' }), message(12, { thread: 'side' })],
         summaries: [
@@ -61,8 +61,8 @@ describe('parseConversationExport', () => {
     expect(parsed.threads.map((t) => t.name)).toEqual(['main', 'side']);
   });
 
-  it('imports a streaming reply as failed, normalizes tags and the title', () => {
-    const parsed = parseConversationExport(
+  it('imports a streaming reply as failed, normalizes tags and the title', async () => {
+    const parsed = await parseConversationExport(
       doc({ title: '  Two\nlines  ', tags: [' Work', 'work', 'B'], messages: [message(1), message(2, { status: 'streaming', content: 'par' })] }),
       limits,
     );
@@ -71,21 +71,21 @@ describe('parseConversationExport', () => {
     expect(parsed.messages[1]).toMatchObject({ status: 'failed', content: 'par', errorCode: 'interrupted', errorMessage: expect.stringMatching(/still being generated/) });
   });
 
-  it('gives assistant replies room beyond MAX_MESSAGE_CHARS, not user messages', () => {
-    expect(() => parseConversationExport(doc({ messages: [message(1), message(2, { content: 'x'.repeat(5_000) })] }), limits)).not.toThrow();
-    expect(problemsOf(doc({ messages: [message(1, { content: 'x'.repeat(101) })] }))).toEqual([
+  it('gives assistant replies room beyond MAX_MESSAGE_CHARS, not user messages', async () => {
+    await expect(parseConversationExport(doc({ messages: [message(1), message(2, { content: 'x'.repeat(5_000) })] }), limits)).resolves.toBeDefined();
+    expect(await problemsOf(doc({ messages: [message(1, { content: 'x'.repeat(101) })] }))).toEqual([
       { path: '$.conversation.messages[0].content', message: 'is 101 characters long; the limit is 100 (MAX_MESSAGE_CHARS)' },
     ]);
-    expect(problemsOf(doc({ messages: [message(1, { content: '  ' })] }))).toEqual([
+    expect(await problemsOf(doc({ messages: [message(1, { content: '  ' })] }))).toEqual([
       { path: '$.conversation.messages[0].content', message: 'must not be empty for a user message' },
     ]);
-    expect(problemsOf(doc({ messages: [message(1, { status: 'failed' })] }))).toEqual([
+    expect(await problemsOf(doc({ messages: [message(1, { status: 'failed' })] }))).toEqual([
       { path: '$.conversation.messages[0].status', message: 'must be "complete" for a user message' },
     ]);
   });
 
-  it('checks versions, tool calls, threads and summaries, with their paths', () => {
-    const problems = problemsOf(
+  it('checks versions, tool calls, threads and summaries, with their paths', async () => {
+    const problems = await problemsOf(
       doc({
         threads: [{ name: 'main', systemPrompt: 1 }, { name: 'main', systemPrompt: null }],
         summaries: [{ thread: 'main', content: 's', coversSeq: 0, tokens: 1, model: '' }],
@@ -106,9 +106,9 @@ describe('parseConversationExport', () => {
     ]);
   });
 
-  it(`lists at most ${MAX_LISTED_PROBLEMS} problems but counts them all`, () => {
+  it(`lists at most ${MAX_LISTED_PROBLEMS} problems but counts them all`, async () => {
     try {
-      parseConversationExport(doc({ messages: Array.from({ length: 50 }, (_, i) => message(i + 1, { role: 'system' })) }), limits);
+      await parseConversationExport(doc({ messages: Array.from({ length: 50 }, (_, i) => message(i + 1, { role: 'system' })) }), limits);
       throw new Error('expected a rejection');
     } catch (error) {
       const rejected = error as ImportRejectedError;
@@ -118,34 +118,50 @@ describe('parseConversationExport', () => {
     }
   });
 
-  it('refuses a state nested too deeply to serialize, instead of failing', () => {
-    let deep: Record<string, unknown> = {};
-    for (let i = 0; i < 20_000; i++) deep = { a: deep };
-    expect(problemsOf(doc({ state: deep }))).toEqual([{ path: '$.conversation.state', message: 'is nested too deeply' }]);
+  it('lets the event loop run while it checks a long conversation, and numbers problems across slices', async () => {
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const messages = Array.from({ length: 5_000 }, (_, i) => message(i + 1, i === 4_321 ? { content: 7 } : {}));
+    const problems = await problemsOf(doc({ messages }));
+    ticking = false;
+    expect(problems).toEqual([{ path: '$.conversation.messages[4321].content', message: 'must be a string' }]);
+    // Five slices of 1,000 messages: the loop turned between them.
+    expect(turns).toBeGreaterThanOrEqual(4);
   });
 
-  it('refuses an array where an item object belongs, even an empty one', () => {
-    expect(problemsOf(doc({ threads: [[]], messages: [[message(1)], message(1)] }))).toEqual([
+  it('refuses a state nested too deeply to serialize, instead of failing', async () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    expect(await problemsOf(doc({ state: deep }))).toEqual([{ path: '$.conversation.state', message: 'is nested too deeply' }]);
+  });
+
+  it('refuses an array where an item object belongs, even an empty one', async () => {
+    expect(await problemsOf(doc({ threads: [[]], messages: [[message(1)], message(1)] }))).toEqual([
       { path: '$.conversation.messages[0]', message: 'must be a JSON object' },
       { path: '$.conversation.threads[0]', message: 'must be a JSON object' },
     ]);
   });
 
-  it('reads only the described fields: unknown keys and objects in place of a scalar are not walked', () => {
+  it('reads only the described fields: unknown keys and objects in place of a scalar are not walked', async () => {
     // Walking an untyped object costs time quadratic in its keys (class-transformer dedupes them).
     let reads = 0;
     const counted = () => new Proxy(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i])), { get: (target, key) => (reads++, Reflect.get(target, key)) });
-    const problems = problemsOf(doc({ unknown: counted(), messages: [message(1, { content: counted(), extra: counted() })] }));
+    const problems = await problemsOf(doc({ unknown: counted(), messages: [message(1, { content: counted(), extra: counted() })] }));
     expect(problems).toEqual([{ path: '$.conversation.messages[0].content', message: 'must be a string' }]);
     expect(reads).toBeLessThan(10);
   });
 
-  it('stops at a foreign format or another version', () => {
-    expect(problemsOf(null)).toEqual([{ path: '$', message: 'must be a JSON object' }]);
-    expect(problemsOf({ format: 'other', version: 7, conversation: 1 })).toEqual([
+  it('stops at a foreign format or another version', async () => {
+    expect(await problemsOf(null)).toEqual([{ path: '$', message: 'must be a JSON object' }]);
+    expect(await problemsOf({ format: 'other', version: 7, conversation: 1 })).toEqual([
       { path: '$.format', message: 'must be "chat-memory.conversation" (this is not a conversation export of this service)' },
     ]);
-    expect(problemsOf({ ...doc(), version: 0 })).toEqual([{ path: '$.version', message: 'must be 1' }]);
+    expect(await problemsOf({ ...doc(), version: 0 })).toEqual([{ path: '$.version', message: 'must be 1' }]);
   });
 });
 

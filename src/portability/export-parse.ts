@@ -14,12 +14,12 @@ import {
   EXPORT_VERSION,
   type IMPORT_ROLES,
   type ExportedConversation,
-  type ExportedMessage,
+  ExportedMessage,
   type ExportedMessageError,
 } from './export-document.js';
 import { NOT_AN_OBJECT } from './export-fields.js';
 import { importedError } from './export-error-status.js';
-import { Problems, ProblemsByPart, problemsOf } from './import-problems.js';
+import { Problems, ProblemsByPart, problemsOf, type ExportProblem } from './import-problems.js';
 
 /** What a reply still being generated at export time is imported as (its generator is not coming). */
 export const EXPORTED_WHILE_STREAMING: ReplyError = { code: 'interrupted', message: 'The reply was still being generated when the conversation was exported' };
@@ -78,7 +78,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * counted, and the first MAX_LISTED_PROBLEMS are listed with their JSON paths, part by part: the
  * conversation's fields, then each message, thread and summary with its own problems.
  */
-export function parseConversationExport(input: unknown, limits: { readonly maxMessageChars: number }, now = new Date()): ConversationImport {
+export async function parseConversationExport(input: unknown, limits: { readonly maxMessageChars: number }, now = new Date()): Promise<ConversationImport> {
   const problems = new Problems();
   if (!isObject(input)) {
     problems.add('$', input === undefined ? 'is missing (a JSON object)' : NOT_AN_OBJECT);
@@ -103,8 +103,15 @@ export function parseConversationExport(input: unknown, limits: { readonly maxMe
     throw problems.rejection();
   }
 
-  const doc = plainToInstance(ConversationExport, input, { excludeExtraneousValues: true });
-  const found = new ProblemsByPart(problemsOf(validateSync(doc, VALIDATION), '$'));
+  // The messages are checked apart, a slice at a time, so a long conversation does not hold the
+  // event loop: class-validator takes tens of microseconds per message.
+  const raw0 = input.conversation;
+  const rawMessages = isObject(raw0) && Array.isArray(raw0.messages) ? (raw0.messages as unknown[]) : null;
+  const head = rawMessages && isObject(raw0) ? { ...input, conversation: { ...raw0, messages: [] } } : input;
+  const doc = plainToInstance(ConversationExport, head, { excludeExtraneousValues: true });
+  const docProblems = problemsOf(validateSync(doc, VALIDATION), '$');
+  const messageProblems = rawMessages ? await checkMessageItems(doc.conversation, rawMessages) : [];
+  const found = new ProblemsByPart([...docProblems, ...messageProblems]);
   problems.addAll(found.take('$.exportedAt'));
   problems.addAll(found.take('$.conversation'));
   const raw = input.conversation;
@@ -129,6 +136,35 @@ export function parseConversationExport(input: unknown, limits: { readonly maxMe
 
   if (problems.total > 0) throw problems.rejection();
   return build(c, state, now);
+}
+
+/** How many messages are checked between two turns of the event loop (a few tens of milliseconds' work). */
+const MESSAGES_PER_SLICE = 1_000;
+
+/**
+ * Each message of the document as ExportedMessage, validated alone, a slice at a time with the
+ * event loop let go between slices; the instances replace the conversation's (empty) list.
+ * Returns their problems, with the paths a whole-document validation would give them.
+ */
+async function checkMessageItems(conversation: ExportedConversation | undefined, items: readonly unknown[]): Promise<ExportProblem[]> {
+  const problems: ExportProblem[] = [];
+  const messages: ExportedMessage[] = [];
+  for (let start = 0; start < items.length; start += MESSAGES_PER_SLICE) {
+    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    items.slice(start, start + MESSAGES_PER_SLICE).forEach((item, j) => {
+      const path = `$.conversation.messages[${start + j}]`;
+      if (!isObject(item)) {
+        problems.push({ path, message: NOT_AN_OBJECT });
+        messages.push(item as ExportedMessage);
+        return;
+      }
+      const message = plainToInstance(ExportedMessage, item, { excludeExtraneousValues: true });
+      problems.push(...problemsOf(validateSync(message, VALIDATION), path));
+      messages.push(message);
+    });
+  }
+  if (conversation) (conversation as { messages: ExportedMessage[] }).messages = messages;
+  return problems;
 }
 
 // ---------------------------------------------------------------------------------------------

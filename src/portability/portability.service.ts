@@ -103,8 +103,8 @@ export class PortabilityService {
    * Counts against MAX_CONVERSATIONS_PER_ACTOR, and holds at most MAX_MESSAGES_PER_CONVERSATION
    * messages (LimitReachedError).
    */
-  importConversation(actor: Actor, document: unknown, agentId?: string): Promise<Conversation> {
-    const parsed = parseConversationExport(document, { maxMessageChars: this.config.maxMessageChars });
+  async importConversation(actor: Actor, document: unknown, agentId?: string): Promise<Conversation> {
+    const parsed = await parseConversationExport(document, { maxMessageChars: this.config.maxMessageChars });
     const maxMessages = this.config.maxMessagesPerConversation;
     if (maxMessages > 0 && parsed.messages.length > maxMessages) {
       throw new LimitReachedError(
