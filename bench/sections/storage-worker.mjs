@@ -20,6 +20,7 @@ const { NestFactory } = await import('@nestjs/core');
 const { loadConfig } = await dist('config/app-config.js');
 const { ConfigModule } = await dist('config/config.module.js');
 const { DatabaseModule } = await dist('database/database.module.js');
+const { ENTITIES } = await dist('entities.js');
 const { DatabaseService } = await dist('database/database.service.js');
 const { ChatModule } = await dist('chat/chat.module.js');
 const { ChatService } = await dist('chat/chat.service.js');
@@ -45,7 +46,7 @@ async function openContext(dbPath) {
   const config = loadConfig({ DATABASE_URL: `sqlite:${dbPath}`, MAX_MESSAGES_PER_CONVERSATION: '0', MAX_CONVERSATIONS_PER_ACTOR: '0' });
   class BenchModule {}
   const app = await NestFactory.createApplicationContext(
-    { module: BenchModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database), ChatModule, ConversationsModule] },
+    { module: BenchModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ChatModule, ConversationsModule] },
     { logger: false },
   );
   await app.init();
