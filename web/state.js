@@ -12,7 +12,8 @@ import { createApi } from './api.js';
 /**
  * A message as the page keeps it: the API's fields that the view uses. `id` is null until the
  * server names it; an error of the page's own (the connection ended) has no status.
- * @typedef {Pick<Message, 'role' | 'content' | 'status'> & { id: string | null, error: { statusCode?: number, message: string } | null }} ViewMessage
+ * `createdAt` and `model` are missing on a message sent from this page until it is stored.
+ * @typedef {Pick<Message, 'role' | 'content' | 'status'> & { id: string | null, error: { statusCode?: number, message: string } | null, createdAt?: string, model?: string | null }} ViewMessage
  */
 
 /**
@@ -79,7 +80,7 @@ export const api = createApi(() => state.key);
  * @param {Schemas['MessageDto']} message
  * @returns {ViewMessage}
  */
-export const toViewMessage = ({ id, role, content, status, error }) => ({ id, role, content, status, error });
+export const toViewMessage = ({ id, role, content, status, error, createdAt, model }) => ({ id, role, content, status, error, createdAt, model });
 
 /** @returns {string | null} */
 function readStoredKey() {
