@@ -5,6 +5,7 @@ import { agentName } from './agents.js';
 import { regenerate, updateComposer } from './composer.js';
 import { $, el } from './dom.js';
 import { earlierView } from './earlier.js';
+import { renderConversationMenu } from './conversation-menu.js';
 import { decorateCodeBlocks, messageFooter, paintFooter, statusNote } from './message-tools.js';
 import { renderMarkdown } from './render.js';
 import { state } from './state.js';
@@ -24,6 +25,7 @@ export function renderConversation() {
   $('agent-badge').textContent = conversation ? (conversation.agentId ? `Agent: ${agentName(conversation.agentId)}` : 'No agent') : '';
   $('agent-picker').hidden = Boolean(conversation);
   $('conversation-actions').hidden = !conversation?.id;
+  renderConversationMenu();
 
   views.clear();
   const messages = conversation?.messages ?? [];

@@ -27,6 +27,9 @@ import { createApi } from './api.js';
  * @property {number | null} [nextBefore]
  * @property {boolean} [loadingEarlier] a page of older messages is being loaded
  * @property {boolean} [loading] opened, its messages not loaded yet
+ * @property {boolean} [pinned]
+ * @property {boolean} [archived]
+ * @property {string[]} [tags]
  */
 
 /**
@@ -63,6 +66,8 @@ export const state = {
     query: '',
     searchable: false,
     seq: 0, // numbers the list requests: only the newest one's answer is shown
+    archived: false, // the "Archived" view: archived conversations only
+    tag: '', // only conversations with this tag ('' for all)
   },
   /** @type {Highlight | null} */
   highlight: null,
