@@ -16,7 +16,7 @@ import {
   stopButton,
   waitText,
 } from '../../support/browser-page.js';
-import { DIALECT, type TestApp } from '../../support/test-app.js';
+import { DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
 import { deferred } from '../../support/until.js';
 
 // The page's tools around the chat: message tools (copy, highlighting, time and model, status
@@ -47,6 +47,27 @@ if (skipReason && DIALECT === 'sqlite' && process.env.REQUIRE_BROWSER === '1') {
 const CODE_REPLY = ['Here it is:', '', '```js', "const greeting = 'hello';", 'console.log(greeting);', '```', '', 'Done.'].join('\n');
 const CODE = "const greeting = 'hello';\nconsole.log(greeting);";
 const CLIPBOARD = { permissions: ['clipboard-read', 'clipboard-write'] };
+
+describe('web page tools: served by the service', () => {
+  let t: TestApp;
+  let tmp: ReturnType<typeof tempDir>;
+  beforeAll(async () => {
+    tmp = tempDir();
+    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+  });
+  afterAll(async () => {
+    await t.close();
+    tmp.remove();
+  });
+
+  it('serves highlight.js from node_modules at /vendor/ with the page\'s new modules', async () => {
+    for (const asset of ['vendor/highlight.min.js', 'code-highlight.js', 'message-tools.js', 'conversation-menu.js', 'list-filters.js', 'shortcuts.js']) {
+      const res = await t.http().get(`/${asset}`).expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+    }
+    expect((await t.http().get('/vendor/highlight.min.js').expect(200)).text).toContain('Highlight.js v11.');
+  });
+});
 
 function toolTests(): void {
   const fixture = browserFixture();
@@ -168,6 +189,26 @@ function toolTests(): void {
     await waitText(replies(page).last(), 'reply to: A different second question');
     const history = fake().lastCompletion.body.messages!.filter((m) => m.role !== 'system').map((m) => m.content);
     expect(history).toEqual(['First question', 'reply to: First question', 'A different second question']);
+
+    // From a question sent on this page (its id came with the stream): the fork ends with it,
+    // and waits for an answer.
+    await listLink(page, 'First question').first().waitFor();
+    await page.goto(`${base}/#/c/${original}`);
+    await waitText(replies(page).last(), 'reply to: Second question');
+    await send(page, 'Third question');
+    await waitText(replies(page).last(), 'reply to: Third question');
+    await sendButton(page).waitFor();
+    await page.locator('.message.user').last().getByRole('button', { name: 'Continue in a new conversation' }).click();
+    await page.getByRole('button', { name: 'Get an answer' }).waitFor();
+    const third = openId(page)!;
+    expect(third).not.toBe(original);
+    expect((await t.http().get(`/api/conversations/${third}`).expect(200)).body.messages.map((m: { content: string }) => m.content)).toEqual([
+      'First question',
+      'reply to: First question',
+      'Second question',
+      'reply to: Second question',
+      'Third question',
+    ]);
   });
 
   it('pins, tags, filters by tag, archives and unarchives, renames and deletes, with empty states that say what to do', async () => {
