@@ -41,7 +41,7 @@ export function installConversationMenu() {
     const button = el('button', 'menu-item', text);
     button.type = 'button';
     button.addEventListener('click', () => {
-      closeMenu(false);
+      closeMenu(true); // a dialog it opens gives the focus back to the menu's button
       void action();
     });
     menu.append(button);
@@ -62,6 +62,9 @@ export function installConversationMenu() {
       event.stopPropagation();
       closeMenu(true);
     }
+  });
+  box.addEventListener('focusout', (event) => {
+    if (!(event.relatedTarget instanceof Node && box.contains(event.relatedTarget))) closeMenu(false);
   });
   document.addEventListener('click', (event) => {
     if (!menu.hidden && event.target instanceof Node && !box.contains(event.target)) closeMenu(false);

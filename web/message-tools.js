@@ -60,12 +60,7 @@ function copyButton(label, text) {
   let timer;
   button.addEventListener('click', async () => {
     clearTimeout(timer);
-    let ok = true;
-    try {
-      await navigator.clipboard.writeText(text());
-    } catch {
-      ok = false;
-    }
+    const ok = await writeClipboard(text());
     const said = ok ? 'Copied' : 'Copy failed';
     button.classList.toggle('copied', ok);
     button.replaceChildren(icon(ok ? 'check' : 'copy'), el('span', 'tool-text', said));
@@ -78,6 +73,35 @@ function copyButton(label, text) {
     }, 2000);
   });
   return button;
+}
+
+/**
+ * The Clipboard API needs a secure context (https, or localhost): on a plain-http address of
+ * the local network it is missing, and the older copy command still works there.
+ * @param {string} text
+ * @returns {Promise<boolean>}
+ */
+async function writeClipboard(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = el('textarea', 'visually-hidden');
+    area.value = text;
+    area.setAttribute('aria-hidden', 'true');
+    const focused = document.activeElement;
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      // not allowed either
+    }
+    area.remove();
+    if (focused instanceof HTMLElement) focused.focus();
+    return ok;
+  }
 }
 
 /**

@@ -128,6 +128,25 @@ function toolTests(): void {
     expect(await page.locator('.message.user time').count()).toBe(1);
   });
 
+  it('copies on an address without the Clipboard API (plain http on the local network) with the older copy command', async () => {
+    const { base } = await startService();
+    const page = await openPage(base);
+    await page.addInitScript(() => Object.defineProperty((globalThis as any).navigator, 'clipboard', { value: undefined }));
+    await page.reload();
+    fake().enqueue({ kind: 'reply', text: CODE_REPLY });
+    await send(page, 'Code, please');
+    await waitText(replies(page), 'Done.');
+    await sendButton(page).waitFor();
+    // What the copy command copies is the selection when it runs.
+    await page.evaluate(() => {
+      (globalThis as any).copied = [];
+      document.addEventListener('copy', () => (globalThis as any).copied.push(String(document.getSelection())));
+    });
+    await replies(page).getByRole('button', { name: 'Copy code' }).click();
+    await waitText(replies(page).locator('.code-head'), 'Copied');
+    expect(await page.evaluate(() => (globalThis as any).copied)).toEqual([CODE]);
+  });
+
   it('marks stopped, failed and cut replies with a badge and the reason', async () => {
     const { base } = await startService({ LLM_MAX_RETRIES: '0', MAX_REPLY_CHARS: '1000' });
     const page = await openPage(base);
@@ -438,6 +457,17 @@ function toolTests(): void {
       await page.getByRole('dialog', { name: 'Tags' }).waitFor();
       await check('the tags dialog');
       await page.getByRole('dialog', { name: 'Tags' }).getByRole('button', { name: 'Done' }).click();
+
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('more-actions'); // the focus is back on the menu's button
+
+      await page.getByRole('button', { name: 'Rename this conversation' }).click();
+      await page.getByRole('dialog', { name: 'Rename the conversation' }).waitFor();
+      await check('the rename dialog');
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Delete this conversation' }).click();
+      await page.getByRole('dialog', { name: 'Delete the conversation?' }).waitFor();
+      await check('the delete dialog');
+      await page.keyboard.press('Escape');
 
       await page.locator('#title').focus();
       await page.keyboard.press('Shift+?');
