@@ -145,7 +145,9 @@ export function paintFooter(message, footer) {
   message.createdAt ??= new Date().toISOString(); // sent or finished here: the time it was seen
   const meta = el('span', 'message-meta');
   const date = new Date(message.createdAt);
-  const time = el('time', '', date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }));
+  const today = date.toDateString() === new Date().toDateString();
+  const clock = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = el('time', '', today ? clock : `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}, ${clock}`);
   time.dateTime = message.createdAt;
   time.title = date.toLocaleString();
   meta.append(time);

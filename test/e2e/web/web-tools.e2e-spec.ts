@@ -430,16 +430,17 @@ function toolTests(): void {
   });
 
   for (const viewport of [
-    { name: 'desktop', width: 1100, height: 760 },
-    { name: '390 px', width: 390, height: 844 },
+    { name: 'desktop', width: 1100, height: 760, colorScheme: 'light' as const },
+    { name: '390 px', width: 390, height: 844, colorScheme: 'light' as const },
+    { name: 'desktop in dark mode', width: 1100, height: 760, colorScheme: 'dark' as const },
   ]) {
-    it(`has no serious or critical axe-core violations at ${viewport.name}: the chat, the menu, the Archived view, the tags and shortcuts dialogs`, async () => {
+    it(`has no serious or critical axe-core violations at ${viewport.name}: the chat, its menu, the Archived view, the tags, rename, delete and shortcuts dialogs`, async () => {
       const { base, t } = await startService({ LLM_MAX_RETRIES: '0' });
       fake().enqueue({ kind: 'reply', text: CODE_REPLY }, { kind: 'status', status: 500, message: 'model exploded' });
       const id = await chatVia(t, 'Show me some code');
       await t.http().post('/api/chat').send({ message: 'And again', conversationId: id });
       await t.http().patch(`/api/conversations/${id}`).send({ tags: ['code'], pinned: true }).expect(200);
-      const page = await openPage(base, { width: viewport.width, height: viewport.height });
+      const page = await openPage(base, { width: viewport.width, height: viewport.height }, { colorScheme: viewport.colorScheme });
       const narrow = viewport.width < 760;
       const check = async (what: string) => expect({ what, violations: await seriousViolations(page) }).toEqual({ what, violations: [] });
 
