@@ -183,7 +183,7 @@ export function statusNote(message) {
  */
 async function forkFrom(message) {
   const conversation = state.current;
-  if (!conversation?.id || !message.id || state.busy) return;
+  if (!conversation?.id || !message.id) return; // a reply being written goes on without this page
   try {
     /** @type {Schemas['ConversationDetailDto']} */
     const fork = await api.json('POST', `api/conversations/${conversation.id}/fork`, { fromMessageId: message.id });
