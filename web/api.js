@@ -81,6 +81,26 @@ export function createApi(getKey) {
     },
 
     /**
+     * A file to download (an export): its body and the name its Content-Disposition gives.
+     * @param {string} path
+     * @param {string} fallbackName
+     * @returns {Promise<{ blob: Blob, filename: string }>}
+     */
+    async download(path, fallbackName) {
+      const response = await request('GET', path);
+      const disposition = response.headers.get('Content-Disposition') ?? '';
+      const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+      const plain = /filename="([^"]+)"/i.exec(disposition)?.[1];
+      let filename = fallbackName;
+      try {
+        filename = utf8 ? decodeURIComponent(utf8) : (plain ?? fallbackName);
+      } catch {
+        // a malformed name: keep the fallback
+      }
+      return { blob: await response.blob(), filename };
+    },
+
+    /**
      * A streaming route: calls onEvent for every event until the server ends the stream.
      * Errors found before the stream starts reject with an ApiError (JSON body).
      * @param {string} method

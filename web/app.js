@@ -17,15 +17,23 @@
 //   drawer.js        the list as a drawer on narrow screens
 //   errors.js        errors shown plainly above the message box
 //   render.js        replies as Markdown, made safe
+//   code-highlight.js  syntax highlighting of code blocks (highlight.js)
+//   message-tools.js   under each message: time, model, status badge, copy, fork
+//   conversation-menu.js  pin, tags, archive, export of the conversation shown; import
+//   list-filters.js  the Chats and Archived views of the list, and its tag filter
+//   shortcuts.js     keyboard shortcuts and their help dialog
 import { connect, storeKey } from './auth.js';
 import { autosize, send, stop } from './composer.js';
 import { renderConversation } from './conversation.js';
+import { installConversationMenu } from './conversation-menu.js';
 import { remove, rename } from './dialogs.js';
 import { $ } from './dom.js';
 import { closeDrawer, openDrawer, syncDrawer } from './drawer.js';
 import { hideError } from './errors.js';
+import { wireListFilters } from './list-filters.js';
 import { loadList, onSearchInput, probeSearch, refreshList, renderList } from './list.js';
 import { navigate, route } from './navigation.js';
+import { wireShortcuts } from './shortcuts.js';
 import { NARROW, state } from './state.js';
 import { detachStream } from './stream.js';
 
@@ -52,6 +60,9 @@ async function forgetKey() {
 }
 
 function wire() {
+  installConversationMenu();
+  wireListFilters();
+  wireShortcuts();
   $('composer').addEventListener('submit', (event) => {
     event.preventDefault();
     void send();

@@ -1,6 +1,6 @@
 // @ts-check
 // The message box and what it starts: sending, regenerating the last reply, stopping a reply.
-import { renderConversation } from './conversation.js';
+import { paint, renderConversation } from './conversation.js';
 import { $ } from './dom.js';
 import { hideError } from './errors.js';
 import { refreshList } from './list.js';
@@ -36,6 +36,7 @@ export async function send() {
 
   const started = await streamReply(conversation, reply, 'POST', 'api/chat/stream', body, (turn) => {
     question.id = turn.userMessageId ?? null;
+    paint(question); // its id allows a fork from it now
     if (isNew) {
       Object.assign(conversation, { id: turn.conversationId, title: turn.title, agentId: turn.agentId });
       if (state.current === conversation) {

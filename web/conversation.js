@@ -5,11 +5,13 @@ import { agentName } from './agents.js';
 import { regenerate, updateComposer } from './composer.js';
 import { $, el } from './dom.js';
 import { earlierView } from './earlier.js';
+import { renderConversationMenu } from './conversation-menu.js';
+import { decorateCodeBlocks, messageFooter, paintFooter, statusNote } from './message-tools.js';
 import { renderMarkdown } from './render.js';
 import { state } from './state.js';
 
 /** @typedef {import('./state.js').ViewMessage} ViewMessage */
-/** @typedef {{ article: HTMLElement, body: HTMLElement, note: HTMLElement }} MessageElements */
+/** @typedef {{ article: HTMLElement, body: HTMLElement, note: HTMLElement, footer: HTMLElement }} MessageElements */
 
 /** @type {Map<ViewMessage, MessageElements>} message object -> its elements in the list */
 export const views = new Map();
@@ -23,6 +25,7 @@ export function renderConversation() {
   $('agent-badge').textContent = conversation ? (conversation.agentId ? `Agent: ${agentName(conversation.agentId)}` : 'No agent') : '';
   $('agent-picker').hidden = Boolean(conversation);
   $('conversation-actions').hidden = !conversation?.id;
+  renderConversationMenu();
 
   views.clear();
   const messages = conversation?.messages ?? [];
@@ -40,8 +43,9 @@ export function messageView(message) {
   article.append(el('h2', 'visually-hidden', message.role === 'user' ? 'You said:' : 'The assistant said:'));
   const body = el('div', 'message-body');
   const note = el('p', 'message-note');
-  article.append(body, note);
-  views.set(message, { article, body, note });
+  const footer = messageFooter(message);
+  article.append(body, note, footer);
+  views.set(message, { article, body, note, footer });
   paint(message);
   return article;
 }
@@ -54,18 +58,21 @@ export function paint(message) {
   const view = views.get(message);
   if (!view) return; // not on screen (the user went to another conversation)
   if (message.role === 'user') view.body.textContent = message.content;
-  else view.body.replaceChildren(renderMarkdown(message.content));
+  else {
+    view.body.replaceChildren(renderMarkdown(message.content));
+    decorateCodeBlocks(view.body);
+  }
   const streaming = message.status === 'streaming';
   view.article.classList.toggle('streaming', streaming);
   view.article.classList.toggle('failed', message.status === 'failed');
   view.article.setAttribute('aria-busy', String(streaming));
-  let note = '';
-  if (streaming) note = message.content ? '' : 'Thinking…';
-  else if (message.status === 'cancelled') note = 'Stopped.';
-  else if (message.status === 'truncated') note = `Cut short: ${(message.error?.message ?? 'a limit was reached').replace(/\.?$/, '.')}`;
-  else if (message.status === 'failed') note = `The reply failed: ${(message.error?.message ?? 'unknown error').replace(/\.?$/, '.')}`;
-  view.note.textContent = note;
+  const status = streaming ? null : statusNote(message);
+  const note = streaming ? (message.content ? '' : 'Thinking…') : (status?.text ?? '');
+  const badge = el('span', `badge badge-${message.status}`, status?.badge);
+  badge.setAttribute('aria-hidden', 'true');
+  view.note.replaceChildren(...(status ? [badge, ' '] : []), note);
   view.note.hidden = !note;
+  paintFooter(message, view.footer);
 }
 
 /** @type {Set<ViewMessage>} */

@@ -4,6 +4,7 @@ import { ApiError } from './api.js';
 import { agentName } from './agents.js';
 import { $, el } from './dom.js';
 import { showError } from './errors.js';
+import { emptyListText, filterParams, noteTags } from './list-filters.js';
 import { api, PAGE_SIZE, state } from './state.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
@@ -19,12 +20,14 @@ export async function loadList(more) {
   const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
   if (list.query) params.set('q', list.query); // a search answers one ranked page
   else if (more && list.nextCursor) params.set('cursor', list.nextCursor);
+  filterParams(params);
   try {
     /** @type {Schemas['ConversationPageDto']} */
     const page = await api.json('GET', `api/conversations?${params}`);
     if (seq !== list.seq) return; // a newer request (another search) won
     list.items = more ? [...list.items, ...page.items] : page.items;
     list.nextCursor = page.nextCursor;
+    noteTags(page.items);
     renderList();
   } catch (error) {
     if (seq !== list.seq) return;
@@ -85,7 +88,8 @@ export function renderList() {
         link.dataset.messageThread = String(c.messageThread);
       }
       link.append(el('span', 'conversation-title', c.title || 'Untitled'));
-      const meta = [c.pinned ? 'Pinned' : null, c.agentId ? agentName(c.agentId) : null, when(c.updatedAt)].filter(Boolean).join(' · ');
+      const tags = c.tags.map((tag) => `#${tag}`).join(' ');
+      const meta = [c.pinned ? 'Pinned' : null, c.archived ? 'Archived' : null, c.agentId ? agentName(c.agentId) : null, tags, when(c.updatedAt)].filter(Boolean).join(' · ');
       link.append(el('span', 'conversation-meta', meta));
       if (query && c.snippet) link.append(snippetView(c.snippet));
       const item = el('li');
@@ -93,7 +97,7 @@ export function renderList() {
       return item;
     }),
   );
-  $('list-status').textContent = items.length ? '' : query ? 'No conversation matches.' : 'No conversations yet.';
+  $('list-status').textContent = items.length ? '' : emptyListText();
   $('load-more').hidden = !nextCursor;
 }
 

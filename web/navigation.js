@@ -75,6 +75,9 @@ export async function openConversation(id, { keepError = false } = {}) {
     id,
     title: conversation.title,
     agentId: conversation.agentId,
+    pinned: conversation.pinned,
+    archived: conversation.archived,
+    tags: conversation.tags,
     messages: conversation.messages.map(toViewMessage),
     nextBefore: conversation.nextBefore ?? null, // opening returns the newest messages only
     loadingEarlier: false,

@@ -5,6 +5,7 @@
 // by the service from its own node_modules (exact versions in package.json).
 import { Marked } from './vendor/marked.esm.js';
 import DOMPurify from './vendor/purify.es.mjs';
+import { highlightCode } from './code-highlight.js';
 
 /** @type {Record<string, string>} */
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -18,6 +19,13 @@ const markdown = new Marked({
     html: ({ text, block }) => (block ? `<p>${escapeHtml(text.trimEnd()).replaceAll('\n', '<br>')}</p>` : escapeHtml(text)),
     image: ({ href, text }) => `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`,
     checkbox: ({ checked }) => (checked ? '\u2611 ' : '\u2610 '),
+    code: ({ text, lang }) => {
+      const code = text.replace(/\n$/, '');
+      const name = (lang ?? '').trim().split(/\s/)[0];
+      const highlighted = highlightCode(code, name);
+      const classes = [highlighted === null ? '' : 'hljs', name ? `language-${escapeHtml(name)}` : ''].filter(Boolean).join(' ');
+      return `<pre><code${classes ? ` class="${classes}"` : ''}>${highlighted ?? escapeHtml(code)}\n</code></pre>\n`;
+    },
   },
 });
 

@@ -12,7 +12,8 @@ import { createApi } from './api.js';
 /**
  * A message as the page keeps it: the API's fields that the view uses. `id` is null until the
  * server names it; an error of the page's own (the connection ended) has no status.
- * @typedef {Pick<Message, 'role' | 'content' | 'status'> & { id: string | null, error: { statusCode?: number, message: string } | null }} ViewMessage
+ * `createdAt` and `model` are missing on a message sent from this page until it is stored.
+ * @typedef {Pick<Message, 'role' | 'content' | 'status'> & { id: string | null, error: { statusCode?: number, message: string } | null, createdAt?: string, model?: string | null }} ViewMessage
  */
 
 /**
@@ -26,6 +27,9 @@ import { createApi } from './api.js';
  * @property {number | null} [nextBefore]
  * @property {boolean} [loadingEarlier] a page of older messages is being loaded
  * @property {boolean} [loading] opened, its messages not loaded yet
+ * @property {boolean} [pinned]
+ * @property {boolean} [archived]
+ * @property {string[]} [tags]
  */
 
 /**
@@ -62,6 +66,8 @@ export const state = {
     query: '',
     searchable: false,
     seq: 0, // numbers the list requests: only the newest one's answer is shown
+    archived: false, // the "Archived" view: archived conversations only
+    tag: '', // only conversations with this tag ('' for all)
   },
   /** @type {Highlight | null} */
   highlight: null,
@@ -79,7 +85,7 @@ export const api = createApi(() => state.key);
  * @param {Schemas['MessageDto']} message
  * @returns {ViewMessage}
  */
-export const toViewMessage = ({ id, role, content, status, error }) => ({ id, role, content, status, error });
+export const toViewMessage = ({ id, role, content, status, error, createdAt, model }) => ({ id, role, content, status, error, createdAt, model });
 
 /** @returns {string | null} */
 function readStoredKey() {

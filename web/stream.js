@@ -68,7 +68,7 @@ export async function streamReply(conversation, reply, method, path, body, onSta
         } else if (event === 'done') {
           ended = true;
           const error = data.reason ? { statusCode: data.reason.code === 'reply_too_long' ? 413 : 504, message: data.reason.message } : null;
-          Object.assign(reply, { content: data.reply, status: data.status, error });
+          Object.assign(reply, { content: data.reply, status: data.status, error, model: data.model });
           if (state.current === conversation) announce(reply);
         } else if (event === 'error') {
           ended = true;

@@ -25,11 +25,14 @@ export function findWebAssets(): WebAssets {
   const markedDir = dirname(require.resolve('marked')); // node_modules/marked/lib/marked.esm.js
   const purifyDir = dirname(require.resolve('dompurify')); // node_modules/dompurify/dist/purify.cjs.js
   const sseDir = dirname(require.resolve('eventsource-parser')); // node_modules/eventsource-parser/dist/index.cjs
+  // highlight.js's own ES build with its common languages (its npm "highlight.js" package is CommonJS).
+  const highlightDir = join(dirname(require.resolve('@highlightjs/cdn-assets/package.json')), 'es');
   const vendor = new Map<string, string>();
   for (const name of ['marked.esm.js', 'marked.esm.js.map']) vendor.set(name, join(markedDir, name));
   for (const name of ['purify.es.mjs', 'purify.es.mjs.map']) vendor.set(name, join(purifyDir, name));
   // In a folder of its own: its source map is named index.js.map.
   for (const name of ['index.js', 'index.js.map']) vendor.set(`eventsource-parser/${name}`, join(sseDir, name));
+  vendor.set('highlight.min.js', join(highlightDir, 'highlight.min.js'));
   return { root, vendor };
 }
 

@@ -525,7 +525,7 @@ function browserTests(): void {
     await send(page, 'Tell me a story');
     await waitText(replies(page), 'Once upon');
     await stopButton(page).click();
-    await waitText(replies(page), 'Stopped.');
+    await waitText(replies(page), 'Stopped on request.');
     gate.resolve();
     await sendButton(page).waitFor();
     expect(await replies(page).textContent()).toContain('Once upon');

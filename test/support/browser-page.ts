@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { startTestApp, tempDir, type TestApp } from './test-app.js';
+
+/**
+ * The web page in headless Chromium (Debian's package) driven by playwright-core: a browser and
+ * the fake model for a describe block, a fresh service per test, pages whose errors and
+ * Content-Security-Policy violations fail the test. The helpers of test/e2e/web/web.e2e-spec.ts,
+ * for the specs of the page's other parts.
+ */
+export const CHROMIUM = '/usr/bin/chromium';
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface BrowserFixture {
+  readonly browser: Browser;
+  readonly fake: FakeOpenAiServer;
+  /** A fresh service (own SQLite file), in single-user mode with the fake model. */
+  startService(env?: Record<string, string>): Promise<{ t: TestApp; base: string }>;
+  /** A page in a context of its own; `contextOptions` adds to it (permissions, for example). */
+  openPage(url: string, viewport?: { width: number; height: number }, contextOptions?: BrowserContextOptions): Promise<Page>;
+}
+
+/** Sets up beforeAll/afterAll/beforeEach/afterEach in the calling describe block. */
+export function browserFixture(): BrowserFixture {
+  let browser: Browser;
+  let fake: FakeOpenAiServer;
+  const cleanups: Array<() => Promise<unknown> | unknown> = [];
+  let problems: string[] = [];
+
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 30_000 });
+    fake = await FakeOpenAiServer.start();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await fake?.close();
+  });
+  beforeEach(() => {
+    fake.reset();
+    problems = [];
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    expect(problems).toEqual([]);
+  });
+
+  return {
+    get browser() {
+      return browser;
+    },
+    get fake() {
+      return fake;
+    },
+    async startService(env = {}) {
+      const tmp = tempDir();
+      const t = await startTestApp({
+        dbPath: `${tmp.dir}/chat.sqlite`,
+        llmBaseUrl: fake.url,
+        env: { API_KEYS: '', STREAM_FLUSH_MS: '30', LLM_TIMEOUT_MS: '5000', ...env },
+      });
+      cleanups.push(() => tmp.remove(), () => t.close());
+      return { t, base: await t.url() };
+    },
+    async openPage(url, viewport = { width: 1100, height: 760 }, contextOptions = {}) {
+      const context: BrowserContext = await browser.newContext({ viewport, ...contextOptions });
+      cleanups.push(() => context.close());
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
+      });
+      await page.goto(url);
+      return page;
+    },
+  };
+}
+
+export const composer = (page: Page) => page.getByRole('textbox', { name: 'Message', exact: true });
+export const sendButton = (page: Page) => page.getByRole('button', { name: 'Send', exact: true });
+export const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop the reply' });
+export const replies = (page: Page) => page.locator('.message.assistant');
+export const listLink = (page: Page, text: string) => page.locator('#conversation-list a', { hasText: text });
+export const errorBanner = (page: Page) => page.getByRole('alert').filter({ has: page.locator('#error-title') });
+
+export async function send(page: Page, text: string): Promise<void> {
+  await composer(page).fill(text);
+  await composer(page).press('Enter');
+}
+
+/** Waits until the locator's text contains `text`. */
+export const waitText = (locator: Locator, text: string) => locator.filter({ hasText: text }).first().waitFor();
+
+/** The conversation id in the page's address. */
+export const openId = (page: Page) => /#\/c\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * Runs axe-core in the page (evaluated through the DevTools protocol, which the page's CSP does
+ * not govern, so the policy stays as served) and answers its serious and critical violations.
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: any[] }> } }).axe;
+    const { violations } = await axe.run((globalThis as any).document, { resultTypes: ['violations'] });
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: { target: unknown }) => JSON.stringify(n.target)) }));
+  });
+}
