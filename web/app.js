@@ -17,6 +17,14 @@
 //   drawer.js        the list as a drawer on narrow screens
 //   errors.js        errors shown plainly above the message box
 //   render.js        replies as Markdown, made safe
+//   modal.js         the panels' dialogs: focus in and back, the API's messages per field
+//   agent-editor.js  the agents dialog: list, editor, start a chat, delete
+//   thread-panel.js  the thread picker and a new thread with its own system prompt
+//   state-panel.js   the session state as JSON to edit
+//   context-panel.js what the next turn sends the model, and the token usage
+//   account.js       usage per day and model, export everything, erase everything
+import { wireAccount } from './account.js';
+import { wireAgents } from './agent-editor.js';
 import { connect, storeKey } from './auth.js';
 import { autosize, send, stop } from './composer.js';
 import { renderConversation } from './conversation.js';
@@ -27,7 +35,10 @@ import { hideError } from './errors.js';
 import { loadList, onSearchInput, probeSearch, refreshList, renderList } from './list.js';
 import { navigate, route } from './navigation.js';
 import { NARROW, state } from './state.js';
+import { wireStatePanel } from './state-panel.js';
 import { detachStream } from './stream.js';
+import { wireThreads } from './thread-panel.js';
+import { wireContextPanel } from './context-panel.js';
 
 /** Finds out whether a key is needed (single-user mode answers without one), then loads. */
 async function start() {
@@ -106,6 +117,16 @@ function wire() {
   });
   window.addEventListener('hashchange', () => void route());
   syncDrawer();
+  wirePanels();
+}
+
+/** The agents, threads, state, context and account panels. */
+function wirePanels() {
+  wireAgents();
+  wireThreads();
+  wireStatePanel();
+  wireContextPanel();
+  wireAccount();
 }
 
 void start();

@@ -7,6 +7,7 @@ import { $, el } from './dom.js';
 import { earlierView } from './earlier.js';
 import { renderMarkdown } from './render.js';
 import { state } from './state.js';
+import { renderThreadBar } from './thread-panel.js';
 
 /** @typedef {import('./state.js').ViewMessage} ViewMessage */
 /** @typedef {{ article: HTMLElement, body: HTMLElement, note: HTMLElement }} MessageElements */
@@ -23,6 +24,7 @@ export function renderConversation() {
   $('agent-badge').textContent = conversation ? (conversation.agentId ? `Agent: ${agentName(conversation.agentId)}` : 'No agent') : '';
   $('agent-picker').hidden = Boolean(conversation);
   $('conversation-actions').hidden = !conversation?.id;
+  renderThreadBar();
 
   views.clear();
   const messages = conversation?.messages ?? [];

@@ -69,7 +69,7 @@ async function loadEarlier(conversation, fromSeq) {
   try {
     while (conversation.nextBefore != null && conversation.nextBefore > fromSeq) {
       const limit = Math.min(MAX_PAGE_SIZE, conversation.nextBefore - fromSeq);
-      const params = new URLSearchParams({ before: String(conversation.nextBefore), limit: String(limit), thread: 'main' });
+      const params = new URLSearchParams({ before: String(conversation.nextBefore), limit: String(limit), thread: conversation.thread ?? 'main' });
       /** @type {Schemas['MessagesPageDto']} */
       const page = await api.json('GET', `api/conversations/${conversation.id}/messages?${params}`);
       if (state.current !== conversation) return null;
@@ -142,7 +142,7 @@ function paintEarlier(button, conversation) {
  */
 export async function showHighlight(conversation, target) {
   if (!target) return;
-  if (target.thread !== 'main') {
+  if (target.thread && target.thread !== (conversation.thread ?? 'main')) {
     showError(new Error(`The message this search found is in the thread "${target.thread}", which this page does not show.`));
     return;
   }

@@ -26,6 +26,9 @@ import { createApi } from './api.js';
  * @property {number | null} [nextBefore]
  * @property {boolean} [loadingEarlier] a page of older messages is being loaded
  * @property {boolean} [loading] opened, its messages not loaded yet
+ * @property {string} [thread] the thread shown, `main` unless told
+ * @property {Schemas['ThreadDto'][]} [threads] the conversation's threads, as opening it listed them
+ * @property {string} [pendingSystem] the system prompt of a new thread, sent with its first turn
  */
 
 /**
