@@ -86,7 +86,7 @@ function button(text, label, className, onClick) {
 /** @param {Agent} agent */
 function startChat(agent) {
   state.newAgentId = agent.id;
-  closeModal('agents-dialog');
+  closeModal('agents-dialog', { restoreFocus: false }); // the new chat focuses the message box
   navigate('#/');
 }
 
@@ -173,14 +173,14 @@ async function remove(agent) {
   const label = agent.emoji ? `${agent.emoji} ${agent.name}` : agent.name;
   let choice = await ask(`Delete the agent “${label}”?`, `“${label}” will be deleted. This cannot be undone.`, false);
   if (choice !== 'delete') return;
-  /** @type {string} */
   let query = '';
+  let status = '';
   for (;;) {
     try {
       /** @type {Schemas['AgentDeletedDto']} */
       const result = await api.json('DELETE', `api/agents/${agent.id}${query}`);
       const n = result?.conversations ?? 0;
-      $('agents-status').textContent = `Deleted ${label}${n ? `; ${n} conversation${n === 1 ? '' : 's'} ${query.endsWith('detach') ? 'kept without an agent' : 'deleted'}` : ''}.`;
+      status = `Deleted ${label}${n ? `; ${n} conversation${n === 1 ? '' : 's'} ${query.endsWith('detach') ? 'kept without an agent' : 'deleted'}` : ''}.`;
       break;
     } catch (error) {
       if (error instanceof ApiError && error.status === 409 && query === '') {
@@ -202,6 +202,7 @@ async function remove(agent) {
   if (state.newAgentId === agent.id) state.newAgentId = '';
   await loadAgents();
   renderAgentList();
+  if (status) $('agents-status').textContent = status;
   if (state.current?.agentId === agent.id) {
     // Its conversation was detached (the badge says so now) or deleted (a new chat is shown).
     if (query.endsWith('delete')) navigate('#/');

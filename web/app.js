@@ -109,7 +109,8 @@ function wire() {
   });
   $('key-dialog').addEventListener('cancel', (event) => event.preventDefault()); // a key is needed
   document.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && document.body.classList.contains('drawer-open')) closeDrawer();
+    // Escape in a dialog opened from the drawer closes only the dialog.
+    if (event.key === 'Escape' && document.body.classList.contains('drawer-open') && !document.querySelector('dialog[open]')) closeDrawer();
   });
   NARROW.addEventListener('change', () => {
     if (!NARROW.matches) closeDrawer(false);

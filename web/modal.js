@@ -24,9 +24,13 @@ export function openModal(id, focus) {
   return dialog;
 }
 
-/** @param {string} id */
-export function closeModal(id) {
+/**
+ * @param {string} id
+ * @param {{ restoreFocus?: boolean }} [options] restoreFocus false: the caller moves the focus itself
+ */
+export function closeModal(id, { restoreFocus = true } = {}) {
   const dialog = $(id, HTMLDialogElement);
+  if (!restoreFocus) openers.delete(dialog);
   if (dialog.open) dialog.close();
 }
 

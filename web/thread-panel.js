@@ -68,7 +68,7 @@ function startThread() {
     return;
   }
   const system = $('thread-system', HTMLTextAreaElement).value;
-  closeModal('thread-dialog');
+  closeModal('thread-dialog', { restoreFocus: false });
   detachStream();
   hideError();
   if (conversation.threads?.some((t) => t.name === name)) {
