@@ -39,9 +39,10 @@ export function renderThreadBar() {
   const current = conversation.thread ?? 'main';
   const names = (conversation.threads ?? []).map((t) => t.name);
   if (!names.includes('main')) names.unshift('main');
-  if (!names.includes(current)) names.push(current);
+  const isNew = !names.includes(current); // started by its first message
+  if (isNew) names.push(current);
   const select = $('thread-select', HTMLSelectElement);
-  select.replaceChildren(...names.map((name) => new Option(name === current && conversation.pendingSystem !== undefined ? `${name} (new)` : name, name)));
+  select.replaceChildren(...names.map((name) => new Option(isNew && name === current ? `${name} (new)` : name, name)));
   select.value = current;
   const prompt = conversation.threads?.find((t) => t.name === current)?.systemPrompt ?? conversation.pendingSystem;
   select.title = prompt ? `System prompt: ${prompt}` : '';
