@@ -393,6 +393,34 @@ function panelTests(): void {
     await account.waitFor({ state: 'hidden' });
   });
 
+  it('names every panel dialog and labels every control in them', async () => {
+    const { base } = await startService();
+    const page = await openPage(base);
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    const unlabelled = await page.evaluate(() => {
+      const ids = ['agents-dialog', 'agent-editor', 'agent-delete-dialog', 'thread-dialog', 'state-dialog', 'context-dialog', 'account-dialog'];
+      const problems: string[] = [];
+      const named = (node: any) =>
+        Boolean(node.getAttribute('aria-label')) ||
+        String(node.getAttribute('aria-labelledby') ?? '')
+          .split(' ')
+          .some((id: string) => document.getElementById(id)?.textContent?.trim());
+      for (const id of ids) {
+        const dialog = document.getElementById(id);
+        if (!dialog) problems.push(`no #${id}`);
+        else if (!named(dialog)) problems.push(`#${id} has no name`);
+        for (const control of dialog?.querySelectorAll('input, textarea, select') ?? []) {
+          if (!(control.labels?.length > 0 || named(control))) problems.push(`#${id} ${control.id || control.name}: no label`);
+        }
+        for (const button of dialog?.querySelectorAll('button') ?? []) {
+          if (!(button.textContent.trim() || named(button))) problems.push(`#${id}: a button without a name`);
+        }
+      }
+      return problems;
+    });
+    expect(unlabelled).toEqual([]);
+  });
+
   it('fits 390 px: the panels open from the drawer and the title bar, inside the screen', async () => {
     const { base, t } = await startService();
     const id = (await t.http().post('/api/chat').send({ message: 'Narrow chat' }).expect(200)).body.conversationId;
