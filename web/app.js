@@ -27,6 +27,7 @@ import { wireAccount } from './account.js';
 import { wireAgents } from './agent-editor.js';
 import { connect, storeKey } from './auth.js';
 import { autosize, send, stop } from './composer.js';
+import { wireContextPanel } from './context-panel.js';
 import { renderConversation } from './conversation.js';
 import { remove, rename } from './dialogs.js';
 import { $ } from './dom.js';
@@ -38,7 +39,6 @@ import { NARROW, state } from './state.js';
 import { wireStatePanel } from './state-panel.js';
 import { detachStream } from './stream.js';
 import { wireThreads } from './thread-panel.js';
-import { wireContextPanel } from './context-panel.js';
 
 /** Finds out whether a key is needed (single-user mode answers without one), then loads. */
 async function start() {
