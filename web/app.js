@@ -22,8 +22,17 @@
 //   conversation-menu.js  pin, tags, archive, export of the conversation shown; import
 //   list-filters.js  the Chats and Archived views of the list, and its tag filter
 //   shortcuts.js     keyboard shortcuts and their help dialog
+//   modal.js         the panels' dialogs: focus in and back, the API's messages per field
+//   agent-editor.js  the agents dialog: list, editor, start a chat, delete
+//   thread-panel.js  the thread picker and a new thread with its own system prompt
+//   state-panel.js   the session state as JSON to edit
+//   context-panel.js what the next turn sends the model, and the token usage
+//   account.js       usage per day and model, export everything, erase everything
+import { wireAccount } from './account.js';
+import { wireAgents } from './agent-editor.js';
 import { connect, storeKey } from './auth.js';
 import { autosize, send, stop } from './composer.js';
+import { wireContextPanel } from './context-panel.js';
 import { renderConversation } from './conversation.js';
 import { installConversationMenu } from './conversation-menu.js';
 import { remove, rename } from './dialogs.js';
@@ -35,7 +44,9 @@ import { loadList, onSearchInput, probeSearch, refreshList, renderList } from '.
 import { navigate, route } from './navigation.js';
 import { wireShortcuts } from './shortcuts.js';
 import { NARROW, state } from './state.js';
+import { wireStatePanel } from './state-panel.js';
 import { detachStream } from './stream.js';
+import { wireThreads } from './thread-panel.js';
 
 /** Finds out whether a key is needed (single-user mode answers without one), then loads. */
 async function start() {
@@ -109,7 +120,8 @@ function wire() {
   });
   $('key-dialog').addEventListener('cancel', (event) => event.preventDefault()); // a key is needed
   document.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && document.body.classList.contains('drawer-open')) closeDrawer();
+    // Escape in a dialog opened from the drawer closes only the dialog.
+    if (event.key === 'Escape' && document.body.classList.contains('drawer-open') && !document.querySelector('dialog[open]')) closeDrawer();
   });
   NARROW.addEventListener('change', () => {
     if (!NARROW.matches) closeDrawer(false);
@@ -117,6 +129,16 @@ function wire() {
   });
   window.addEventListener('hashchange', () => void route());
   syncDrawer();
+  wirePanels();
+}
+
+/** The agents, threads, state, context and account panels. */
+function wirePanels() {
+  wireAgents();
+  wireThreads();
+  wireStatePanel();
+  wireContextPanel();
+  wireAccount();
 }
 
 void start();

@@ -6,6 +6,7 @@ import { hideError } from './errors.js';
 import { refreshList } from './list.js';
 import { NARROW, state } from './state.js';
 import { cancel, streamReply } from './stream.js';
+import { regenerateFields, threadFields, threadStarted } from './thread-panel.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
 /** @typedef {import('./state.js').ViewMessage} ViewMessage */
@@ -23,6 +24,7 @@ export async function send() {
     state.current = { id: null, title: text.trim().slice(0, 60), agentId: state.newAgentId || null, messages: [] };
   } else {
     body.conversationId = /** @type {string} */ (state.current.id);
+    Object.assign(body, threadFields(state.current));
   }
   const conversation = state.current;
   /** @type {ViewMessage} */
@@ -46,6 +48,7 @@ export async function send() {
       void refreshList();
     }
   });
+  if (started) threadStarted(conversation);
   if (!started) {
     // Refused before anything was stored: take the bubbles back and give the text back.
     conversation.messages.splice(conversation.messages.indexOf(question), 2);
@@ -76,7 +79,7 @@ export async function regenerate() {
   }
   const answer = /** @type {ViewMessage} */ (reply);
   renderConversation();
-  const started = await streamReply(conversation, answer, 'POST', `api/conversations/${conversation.id}/regenerate/stream`, {});
+  const started = await streamReply(conversation, answer, 'POST', `api/conversations/${conversation.id}/regenerate/stream`, regenerateFields(conversation));
   if (!started) {
     if (before) Object.assign(answer, before);
     else conversation.messages.splice(conversation.messages.indexOf(answer), 1);

@@ -9,6 +9,7 @@ import { renderConversationMenu } from './conversation-menu.js';
 import { decorateCodeBlocks, messageFooter, paintFooter, statusNote } from './message-tools.js';
 import { renderMarkdown } from './render.js';
 import { state } from './state.js';
+import { renderThreadBar } from './thread-panel.js';
 
 /** @typedef {import('./state.js').ViewMessage} ViewMessage */
 /** @typedef {{ article: HTMLElement, body: HTMLElement, note: HTMLElement, footer: HTMLElement }} MessageElements */
@@ -26,6 +27,7 @@ export function renderConversation() {
   $('agent-picker').hidden = Boolean(conversation);
   $('conversation-actions').hidden = !conversation?.id;
   renderConversationMenu();
+  renderThreadBar();
 
   views.clear();
   const messages = conversation?.messages ?? [];

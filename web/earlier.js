@@ -69,7 +69,7 @@ async function loadEarlier(conversation, fromSeq) {
   try {
     while (conversation.nextBefore != null && conversation.nextBefore > fromSeq) {
       const limit = Math.min(MAX_PAGE_SIZE, conversation.nextBefore - fromSeq);
-      const params = new URLSearchParams({ before: String(conversation.nextBefore), limit: String(limit), thread: 'main' });
+      const params = new URLSearchParams({ before: String(conversation.nextBefore), limit: String(limit), thread: conversation.thread ?? 'main' });
       /** @type {Schemas['MessagesPageDto']} */
       const page = await api.json('GET', `api/conversations/${conversation.id}/messages?${params}`);
       if (state.current !== conversation) return null;
@@ -135,15 +135,15 @@ function paintEarlier(button, conversation) {
 /**
  * Brings the message that a search found into view and marks it. One older than those shown is
  * loaded first, with every message in between, so the list has no gap and "Show earlier
- * messages" goes on from there. The page shows only the main thread: a message in another one is
- * reported, as is one more than SEARCH_REACH messages back.
+ * messages" goes on from there. Opening a result opens its thread (navigation.js); one more than
+ * SEARCH_REACH messages back is reported.
  * @param {OpenConversation} conversation
  * @param {Highlight | null} target
  */
 export async function showHighlight(conversation, target) {
   if (!target) return;
-  if (target.thread !== 'main') {
-    showError(new Error(`The message this search found is in the thread "${target.thread}", which this page does not show.`));
+  if (target.thread && target.thread !== (conversation.thread ?? 'main')) {
+    showError(new Error(`The message this search found is in the thread "${target.thread}", not the one shown.`)); // opened with its thread: only if the user switched meanwhile
     return;
   }
   const found = () => conversation.messages.some((m) => m.id === target.id);

@@ -44,9 +44,9 @@ function newChat() {
 
 /**
  * @param {string} id
- * @param {{ keepError?: boolean }} [options] keepError: leave the error shown (the reason it is reopened)
+ * @param {{ keepError?: boolean, thread?: string }} [options] keepError: leave the error shown (the reason it is reopened); thread: the thread to show (default main, or the thread of the search result opened)
  */
-export async function openConversation(id, { keepError = false } = {}) {
+export async function openConversation(id, { keepError = false, thread = state.highlight?.thread ?? 'main' } = {}) {
   detachStream();
   if (!keepError) hideError();
   if (state.current?.id !== id) {
@@ -56,7 +56,7 @@ export async function openConversation(id, { keepError = false } = {}) {
   /** @type {Schemas['ConversationDetailDto']} */
   let conversation;
   try {
-    conversation = await api.json('GET', `api/conversations/${id}?thread=main`);
+    conversation = await api.json('GET', `api/conversations/${id}?${new URLSearchParams({ thread })}`);
   } catch (error) {
     if (state.current?.id !== id) return;
     state.current = null;
@@ -81,6 +81,8 @@ export async function openConversation(id, { keepError = false } = {}) {
     messages: conversation.messages.map(toViewMessage),
     nextBefore: conversation.nextBefore ?? null, // opening returns the newest messages only
     loadingEarlier: false,
+    thread,
+    threads: conversation.threads,
   };
   renderConversation();
   renderList();

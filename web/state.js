@@ -30,6 +30,9 @@ import { createApi } from './api.js';
  * @property {boolean} [pinned]
  * @property {boolean} [archived]
  * @property {string[]} [tags]
+ * @property {string} [thread] the thread shown, `main` unless told
+ * @property {Schemas['ThreadDto'][]} [threads] the conversation's threads, as opening it listed them
+ * @property {string} [pendingSystem] the system prompt of a new thread, sent with its first turn
  */
 
 /**

@@ -125,7 +125,7 @@ async function handleRefusal(error, conversation) {
   // show it as it arrives, so it can be stopped or awaited.
   const id = conversation.id;
   if (error instanceof ApiError && error.status === 409 && error.body.messageId && id && error.body.conversationId === id) {
-    setTimeout(() => void openConversation(id, { keepError: true }), 0);
+    setTimeout(() => void openConversation(id, { keepError: true, thread: conversation.thread }), 0);
   }
 }
 
