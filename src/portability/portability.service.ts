@@ -13,6 +13,7 @@ import { ConversationsRepository } from '../conversations/conversations.reposito
 import { exportAgent, exportConversation } from './export-build.js';
 import { ACCOUNT_EXPORT_FORMAT, EXPORT_VERSION, type AccountExport, type ConversationExport } from './export-document.js';
 import { parseConversationExport } from './export-parse.js';
+import { copyTree, linearToTree, treeToLinear } from './linear-to-tree.js';
 import { renderMarkdown } from './export-markdown.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { TITLE_MAX_CHARS } from '../conversations/title.js';
@@ -116,6 +117,7 @@ export class PortabilityService {
       await this.limits.assertRoomForConversation(em, actor);
       const now = new Date();
       const conversationId = randomUUID();
+      const tree = linearToTree(parsed.messages, conversationId);
       const row = {
         id: conversationId,
         actor: actor.id,
@@ -124,16 +126,13 @@ export class PortabilityService {
         state: parsed.state,
         archived: parsed.archived,
         pinned: parsed.pinned,
-        lastSeq: parsed.messages.length,
+        lastSeq: tree.lastSeq,
         createdAt: parsed.createdAt,
         updatedAt: now,
       };
       const conversation = await this.whole.insertConversation(em, row);
       await this.whole.insertThreads(em, parsed.threads.map((t) => ({ conversationId, ...t })));
-      await this.whole.insertMessages(
-        em,
-        parsed.messages.map((m) => ({ ...m, id: randomUUID(), conversationId, tokens: null })),
-      );
+      await this.whole.insertMessages(em, tree.rows);
       await this.whole.insertSummaries(em, parsed.summaries.map((s) => ({ conversationId, ...s })));
       await this.whole.insertTags(em, conversationId, parsed.tags);
       return Object.assign(conversation, { tags: parsed.tags });
@@ -180,7 +179,7 @@ export class PortabilityService {
         em,
         threads.map((t) => ({ conversationId: forkId, name: t.name, systemPrompt: t.systemPrompt, createdAt: t.createdAt, updatedAt: t.updatedAt })),
       );
-      await this.whole.insertMessages(em, messages.map((m) => forkedMessage(m, forkId)));
+      await this.whole.insertMessages(em, copyTree(messages, from, (m) => forkedMessage(m, forkId)));
       await this.whole.insertSummaries(em, summaries.map((s) => ({ ...s, conversationId: forkId })));
       await this.whole.insertTags(em, forkId, tags);
       return forkId;
@@ -228,7 +227,7 @@ export class PortabilityService {
         agent: agent ? exportAgent(agent, agent.actor === actor.id) : null,
         threads: await this.conversations.listThreads(em, id),
         summaries: await this.whole.summariesOf(em, id),
-        messages: await this.conversations.allMessages(em, id),
+        messages: treeToLinear(await this.conversations.allMessages(em, id)),
       },
       exportedAt,
     );
@@ -261,5 +260,7 @@ function forkedMessage(m: MessageRow, conversationId: string): MessageRow {
     errorCode: interrupted ? FORKED_WHILE_STREAMING.code : m.errorCode,
     errorMessage: interrupted ? FORKED_WHILE_STREAMING.message : m.errorMessage,
     createdAt: m.createdAt,
+    parentId: m.parentId,
+    onPath: m.onPath,
   };
 }
