@@ -62,7 +62,7 @@ export class MessageTreeRepository {
     const { rows } = await sql<{ id: string | null; depth: number }>(
       em,
       `WITH RECURSIVE down("id", "depth") AS (
-         SELECT ?, 0
+         SELECT CAST(? AS varchar(36)), 0
          UNION ALL
          SELECT (SELECT c."id" FROM "messages" c WHERE c."conversation_id" = ? AND c."parent_id" = down."id"
                   ORDER BY c."created_at" DESC, c."seq" DESC LIMIT 1), down."depth" + 1

@@ -68,11 +68,13 @@ export function copyTree(messages: readonly Message[], leaf: Message, copy: (m: 
 }
 
 /**
- * A tree as a linear history (format version 1): each thread's active path, each reply with
- * the other answers to its question (its sibling replies off the path) as its `versions`,
- * oldest first. Branches that start at an edited question are not part of this view.
+ * A tree as a linear history (format version 1): each thread's active path, numbered 1..n in
+ * the order stored, each reply with the other answers to its question (its sibling replies off
+ * the path) as its `versions`, oldest first; `renumber` maps a stored seq (what a summary
+ * covers) to the number of the last message at or before it. Branches that start at an edited
+ * question are not part of this view.
  */
-export function treeToLinear(all: readonly Message[]): Message[] {
+export function treeToLinear(all: readonly Message[]): { messages: Message[]; renumber: (seq: number) => number } {
   const otherAnswers = new Map<string, Message[]>();
   for (const m of all) {
     if (m.onPath || m.role !== 'assistant' || m.parentId === null) continue;
@@ -80,12 +82,23 @@ export function treeToLinear(all: readonly Message[]): Message[] {
     if (list) list.push(m);
     else otherAnswers.set(m.parentId, [m]);
   }
-  return all
-    .filter((m) => m.onPath)
-    .map((m) => {
-      const others = m.role === 'assistant' && m.parentId ? (otherAnswers.get(m.parentId) ?? []) : [];
-      if (others.length === 0) return m;
-      const versions = [...(m.versions ?? []), ...others.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq).map(versionOf)];
-      return Object.assign(Object.create(Object.getPrototypeOf(m) as object) as Message, m, { versions });
-    });
+  const path = all.filter((m) => m.onPath).sort((a, b) => a.seq - b.seq);
+  const messages = path.map((m, i) => {
+    const others = m.role === 'assistant' && m.parentId ? (otherAnswers.get(m.parentId) ?? []) : [];
+    const versions = others.length === 0 ? m.versions : [...(m.versions ?? []), ...others.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq).map(versionOf)];
+    return Object.assign(Object.create(Object.getPrototypeOf(m) as object) as Message, m, { seq: i + 1, versions });
+  });
+  const stored = path.map((m) => m.seq);
+  const renumber = (seq: number): number => {
+    // The count of path messages stored at or before `seq` (binary search over the sorted seqs).
+    let lo = 0;
+    let hi = stored.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (stored[mid] <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return { messages, renumber };
 }

@@ -8,6 +8,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
 import { ConversationLimits } from '../conversations/conversation-limits.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
+import type { Summary } from '../conversations/summary.entity.js';
 import { ConversationBusyError, LimitReachedError, MessageNotFoundError } from '../conversations/conversation.errors.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
 import { exportAgent, exportConversation } from './export-build.js';
@@ -220,14 +221,20 @@ export class PortabilityService {
   private async exportIn(em: EntityManager, actor: Actor, conversation: Conversation, exportedAt: Date): Promise<ConversationExport> {
     const id = conversation.id;
     const agent = conversation.agentId ? await this.agents.attachedIn(em, conversation.agentId) : null;
+    const { messages, renumber } = treeToLinear(await this.conversations.allMessages(em, id));
+    // A summary of a branch the thread has left stands for nothing on its path: not exported.
+    const summaries = [];
+    for (const s of await this.whole.summariesOf(em, id)) {
+      if (await this.conversations.findSummary(em, id, s.thread)) summaries.push(Object.assign(Object.create(Object.getPrototypeOf(s) as object) as Summary, s, { coversSeq: renumber(s.coversSeq) }));
+    }
     return exportConversation(
       {
         conversation,
         tags: await this.whole.tagsOf(em, id),
         agent: agent ? exportAgent(agent, agent.actor === actor.id) : null,
         threads: await this.conversations.listThreads(em, id),
-        summaries: await this.whole.summariesOf(em, id),
-        messages: treeToLinear(await this.conversations.allMessages(em, id)),
+        summaries,
+        messages,
       },
       exportedAt,
     );

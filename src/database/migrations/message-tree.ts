@@ -26,6 +26,12 @@ interface StoredVersion {
 
 const PAGE = 500;
 
+/** A stored time as both databases keep it (UTC, `YYYY-MM-DD HH:MM:SS.mmm`); now for a version without a readable one. */
+function utcTimestamp(iso: string | undefined): string {
+  const date = new Date(iso ?? Date.now());
+  return (Number.isNaN(date.getTime()) ? new Date() : date).toISOString().replace('T', ' ').replace('Z', '');
+}
+
 /**
  * Each answer of `versions` as a reply of its own: a sibling of the message that kept it (same
  * parent, same thread), off the active path, with the next seq numbers of its conversation.
@@ -57,7 +63,7 @@ export async function versionsToSiblings(q: QueryRunner, param: (i: number) => s
           const values = [
             randomUUID(), row.conversation_id, row.thread, seq, 'assistant', typeof v.content === 'string' ? v.content : '',
             typeof v.status === 'string' ? v.status : 'complete', v.model ?? null, v.promptTokens ?? null, v.completionTokens ?? null,
-            v.error?.code ?? null, v.error ? (v.error.message ?? '') : null, new Date(v.createdAt ?? Date.now()), row.parent_id,
+            v.error?.code ?? null, v.error ? (v.error.message ?? '') : null, utcTimestamp(v.createdAt), row.parent_id,
           ];
           await q.query(
             `INSERT INTO "messages" ("id", "conversation_id", "thread", "seq", "role", "content", "status", "model", "prompt_tokens", "completion_tokens",
