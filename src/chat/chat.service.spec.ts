@@ -184,19 +184,22 @@ describe('ChatService', () => {
     expect(await turn).toMatchObject({ status: 'cancelled', content: 'partial ' });
   });
 
-  it('regenerates the last answer and keeps the replaced one in versions', async () => {
+  it('regenerates the last answer as a sibling reply, keeping the replaced one readable', async () => {
     llm.steps.push(async () => ({ content: 'first answer', model: 'scripted', usage: null, toolCalls: [] }));
     const first = await chat.send(alice, { message: 'question' });
     llm.steps.push(async () => ({ content: 'second answer', model: 'scripted', usage: null, toolCalls: [] }));
     const again = await chat.regenerate(alice, first.conversationId);
-    expect(again).toMatchObject({ messageId: first.messageId, reply: 'second answer', created: false });
+    expect(again).toMatchObject({ userMessageId: first.userMessageId, reply: 'second answer', created: false });
+    expect(again.messageId).not.toBe(first.messageId);
     expect(llm.calls.at(-1)!.messages).toEqual([
       { role: 'system', content: 'sys' },
       { role: 'user', content: 'question' },
     ]);
+    // The active path holds the question and the new answer; the earlier one is its sibling, shown in versions.
     const { messages } = await onlyConversation();
-    expect(messages).toHaveLength(2);
-    expect(messages[1].versions).toEqual([expect.objectContaining({ content: 'first answer', status: 'complete' })]);
+    expect(messages.map((m) => m.content)).toEqual(['question', 'second answer']);
+    expect(messages[1]).toMatchObject({ parentId: first.userMessageId, siblingIds: [first.messageId, again.messageId] });
+    expect(messages[1].otherAnswers).toEqual([expect.objectContaining({ content: 'first answer', status: 'complete' })]);
   });
 
   it('closes a reply whose generator died (lease expired) and lets the next turn through', async () => {

@@ -22,6 +22,14 @@ export interface ChatRequest {
   readonly thread?: string;
   /** Sets the thread's own system prompt, for this and its later turns. */
   readonly system?: string;
+  /** Continue from this message instead of the thread's active leaf (a new branch when it is not the leaf). */
+  readonly parentMessageId?: string;
+  readonly options?: ModelOptions;
+}
+
+/** A user message asked again in other words: a sibling of it, answered, on a branch that becomes active. */
+export interface EditRequest {
+  readonly message: string;
   readonly options?: ModelOptions;
 }
 
@@ -106,7 +114,19 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }));
   }
 
-  /** Answers a thread's last question again; the replaced answer is kept in `versions`. */
+  /** Edits a user message: its sibling with the new text, answered; that branch becomes the thread's active path. */
+  async edit(actor: Actor, conversationId: string, messageId: string, request: EditRequest): Promise<ChatResult> {
+    const turn = await this.startTurn(actor, { message: request.message, conversationId }, messageId);
+    return toResult(turn, await this.track(this.generator.run(turn, { stream: false, options: request.options })));
+  }
+
+  async editStream(actor: Actor, conversationId: string, messageId: string, request: EditRequest, events: TurnEvents): Promise<ReplyOutcome> {
+    const turn = await this.startTurn(actor, { message: request.message, conversationId }, messageId);
+    events.started(turn);
+    return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }));
+  }
+
+  /** Answers a thread's last question again: a sibling answer, which becomes the active path (the earlier one stays readable). */
   async regenerate(actor: Actor, conversationId: string, request: RegenerateRequest = {}): Promise<ChatResult> {
     const turn = await this.startRegeneration(actor, conversationId, request);
     return toResult(turn, await this.track(this.generator.run(turn, { stream: false, options: request.options })));
@@ -159,7 +179,8 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       await sleep(Math.min(50, this.config.streamFlushMs));
       message = await this.conversations.getMessage(actor, conversationId, messageId);
     }
-    return message;
+    // Read as every message is read: with its place in the tree.
+    return message.siblingIds ? message : this.conversations.getMessage(actor, conversationId, messageId);
   }
 
   /** What the next turn of a thread would send the model (read-only). */
@@ -168,13 +189,15 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     return { model: plan.model, encoding: this.planner.encodingName(plan.model), context: plan.context, outsideWindow, summaryCoversSeq: plan.summaryCoversSeq };
   }
 
-  private startTurn(actor: Actor, request: ChatRequest): Promise<StartedTurn> {
+  private startTurn(actor: Actor, request: ChatRequest, edited?: string): Promise<StartedTurn> {
     const turn = {
       content: request.message,
       conversationId: request.conversationId,
       agentId: request.agentId,
       thread: request.thread,
       threadSystem: request.system,
+      parentMessageId: request.parentMessageId,
+      editMessageId: edited,
     };
     return this.turns.startTurn(actor, turn, this.planner.plan);
   }

@@ -73,15 +73,50 @@ describe('TurnStore', () => {
     expect(second.context.messages.map((m) => m.content)).toEqual(['one', 'answer one', 'two']);
   });
 
-  it('regenerates into the same reply row, keeping the replaced answer as a version', async () => {
+  it('regenerates as a new reply beside the old one, which leaves the active path', async () => {
     const { plan, drafts } = recordingPlan('second-model');
     const turn = await store.startTurn(alice, { content: 'q' }, recordingPlan('first-model').plan);
     await store.finishReply(turn.conversation.id, turn.reply.id, { status: 'complete', content: 'first answer', model: 'first-model', usage: null, error: null });
     const again = await store.startRegeneration(alice, turn.conversation.id, 'main', plan);
     expect(drafts[0]).toMatchObject({ beforeSeq: 1, question: { content: 'q' } });
-    expect(again.reply.id).toBe(turn.reply.id);
-    expect(again.reply).toMatchObject({ status: 'streaming', content: '', model: 'second-model' });
-    expect(again.reply.versions?.map((v) => v.content)).toEqual(['first answer']);
+    expect(again.reply.id).not.toBe(turn.reply.id);
+    expect(again.reply).toMatchObject({ status: 'streaming', content: '', model: 'second-model', parentId: turn.question.id, seq: 3 });
+    const { messages } = await conversations.getWithMessages(alice, turn.conversation.id);
+    expect(messages.map((m) => m.id)).toEqual([turn.question.id, again.reply.id]);
+    expect(messages[1].siblingIds).toEqual([turn.reply.id, again.reply.id]);
+  });
+
+  it('continues from a named message on a new branch, and an edit starts one beside the edited question', async () => {
+    const { plan } = recordingPlan();
+    const done = (t: { conversation: { id: string }; reply: { id: string } }, content: string) =>
+      store.finishReply(t.conversation.id, t.reply.id, { status: 'complete', content, model: 'm', usage: null, error: null });
+    const one = await store.startTurn(alice, { content: 'one' }, plan);
+    await done(one, 'a1');
+    const id = one.conversation.id;
+    const two = await store.startTurn(alice, { content: 'two', conversationId: id }, plan);
+    await done(two, 'a2');
+    // From the first answer again: "two" and its answer leave the path.
+    const branch = await store.startTurn(alice, { content: 'other two', conversationId: id, parentMessageId: one.reply.id }, plan);
+    expect(branch.question.parentId).toBe(one.reply.id);
+    expect(branch.context.messages.map((m) => m.content)).toEqual(['one', 'a1', 'other two']);
+    await done(branch, 'b2');
+    // An edit of the first question: a new root, the whole path before it left behind.
+    const edit = await store.startTurn(alice, { content: 'ONE', conversationId: id, editMessageId: one.question.id }, plan);
+    expect(edit.question.parentId).toBeNull();
+    expect(edit.context.messages.map((m) => m.content)).toEqual(['ONE']);
+    await done(edit, 'A1');
+    const { messages } = await conversations.getWithMessages(alice, id);
+    expect(messages.map((m) => m.content)).toEqual(['ONE', 'A1']);
+    expect(messages[0].siblingIds).toEqual([one.question.id, edit.question.id]);
+  });
+
+  it('refuses to edit a reply, or to branch from a message of another thread', async () => {
+    const { plan } = recordingPlan();
+    const one = await store.startTurn(alice, { content: 'one' }, plan);
+    await store.finishReply(one.conversation.id, one.reply.id, { status: 'complete', content: 'a', model: 'm', usage: null, error: null });
+    const id = one.conversation.id;
+    await expect(store.startTurn(alice, { content: 'x', conversationId: id, editMessageId: one.reply.id }, plan)).rejects.toBeInstanceOf(ConversationStateError);
+    await expect(store.startTurn(alice, { content: 'x', conversationId: id, parentMessageId: one.reply.id, thread: 'side' }, plan)).rejects.toThrow(/thread "main"/);
   });
 
   it('has nothing to regenerate in an empty thread', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
@@ -18,7 +19,8 @@ import {
 import { ConversationsRepository, type NewMessage } from '../conversations/conversations.repository.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { closeIfExpired } from '../conversations/reply-lease.js';
-import { versionOf, type Message } from '../conversations/message.entity.js';
+import type { Message } from '../conversations/message.entity.js';
+import { MessageTreeRepository } from '../conversations/message-tree.repository.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { titleFromMessage, UNTITLED } from '../conversations/title.js';
 import type { HistoryReader, PlanTurn, ReplyOutcome, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
@@ -34,6 +36,7 @@ export class TurnStore {
   constructor(
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
+    private readonly tree: MessageTreeRepository,
     private readonly agents: AgentsService,
     private readonly limits: ConversationLimits,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -41,22 +44,28 @@ export class TurnStore {
 
   /**
    * Stores the question and an empty `streaming` reply in the request's thread, creating the
-   * conversation (bound to the agent, if one is named) when no id is given. `plan` decides the
-   * model and the context within the same transaction, before anything is written: a question
-   * that cannot fit is refused with nothing stored.
+   * conversation (bound to the agent, if one is named) when no id is given. The question
+   * follows the thread's active leaf, or the message the request names (`parentMessageId`, a
+   * new branch when it is not the leaf), or takes the place of an edited one (`editMessageId`:
+   * a sibling of it); the new branch becomes the active path. `plan` decides the model and the
+   * context within the same transaction, before anything is written: a question that cannot
+   * fit is refused with nothing stored.
    */
   startTurn(actor: Actor, request: TurnRequest, plan: PlanTurn): Promise<StartedTurn> {
     this.assertValidContent(request.content);
-    const threadName = request.thread ?? MAIN_THREAD;
     return this.db.transaction(async (em) => {
       const now = new Date();
       let conversation: Conversation;
       let agent: Agent | null;
+      let threadName = request.thread ?? MAIN_THREAD;
+      // The message the question follows: undefined for the thread's leaf, null for none (a new first message).
+      let parent: Message | null | undefined;
       if (request.conversationId) {
         conversation = await ownedConversation(this.repo, em, actor, request.conversationId, true);
         if (request.agentId && request.agentId !== conversation.agentId) {
           throw new InvalidInputError('agentId does not match the agent of this conversation (a conversation keeps its agent)');
         }
+        ({ parent, threadName } = await this.branchPoint(em, conversation.id, request, threadName));
         agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
         await this.refuseIfBusy(em, conversation.id, threadName, now);
         this.assertRoomForTurn(conversation);
@@ -66,26 +75,58 @@ export class TurnStore {
           await this.repo.retitle(em, conversation.id, conversation.title);
         }
       } else {
+        if (request.parentMessageId || request.editMessageId) throw new InvalidInputError('parentMessageId needs the conversationId it belongs to');
         agent = request.agentId ? await this.agents.usableIn(em, actor, request.agentId) : null;
         await this.limits.assertRoomForConversation(em, actor);
         conversation = await this.repo.insertConversation(em, actor.id, titleFromMessage(request.content), now, { agentId: agent?.id ?? null });
       }
+      // A branch: the path below where it starts leaves the active path, so the plan reads the new one.
+      if (parent === null) await this.tree.leavePathBelow(em, conversation.id, threadName, 0);
+      else if (parent) {
+        await this.tree.activate(em, parent, false);
+        await this.tree.leavePathBelow(em, conversation.id, threadName, parent.seq);
+      }
+      const follows = parent === undefined ? await this.repo.lastMessage(em, conversation.id, threadName) : parent;
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, request.threadSystem, now);
       const question = { content: request.content, tokens: null };
       const planned = await plan({ conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question }, this.history(em, conversation.id));
+      const questionId = randomUUID();
       const [questionRow, reply] = await this.repo.appendMessages(
         em,
         conversation,
-        [{ role: 'user', thread: threadName, content: request.content, tokens: planned.questionTokens }, this.placeholder(threadName, planned.model, now)],
+        [
+          { id: questionId, parentId: follows?.id ?? null, role: 'user', thread: threadName, content: request.content, tokens: planned.questionTokens },
+          this.placeholder(threadName, planned.model, now, questionId),
+        ],
         now,
       );
       return { conversation, created: !request.conversationId, agent, thread, question: questionRow, reply, ...this.planned(planned) };
     });
   }
 
+  /** Where a turn's question goes in the tree: after the named message, beside the edited one, or (undefined) after the leaf. */
+  private async branchPoint(
+    em: EntityManager,
+    conversationId: string,
+    request: TurnRequest,
+    threadName: string,
+  ): Promise<{ parent: Message | null | undefined; threadName: string }> {
+    const namedId = request.editMessageId ?? request.parentMessageId;
+    if (!namedId) return { parent: undefined, threadName };
+    const named = await this.repo.findMessage(em, conversationId, namedId);
+    if (!named) throw new MessageNotFoundError(namedId);
+    if (request.thread && request.thread !== named.thread) {
+      throw new InvalidInputError(`message ${namedId} is in thread "${named.thread}", not "${request.thread}"`);
+    }
+    if (!request.editMessageId) return { parent: named, threadName: named.thread };
+    if (named.role !== 'user') throw new ConversationStateError('Only a user message can be edited; regenerate a reply instead');
+    const parent = named.parentId ? await this.repo.findMessage(em, conversationId, named.parentId) : null;
+    return { parent, threadName: named.thread };
+  }
+
   /**
-   * Re-answers the last question of a thread. The answer it replaces moves to the reply's
-   * `versions`; the same reply row becomes `streaming` again.
+   * Answers the last question of a thread again: a new reply beside the one it replaces (a
+   * sibling), which becomes the active path; the earlier answer stays, readable and selectable.
    */
   startRegeneration(actor: Actor, conversationId: string, threadName: string, plan: PlanTurn): Promise<StartedTurn> {
     return this.db.transaction(async (em) => {
@@ -94,41 +135,17 @@ export class TurnStore {
       await this.refuseIfBusy(em, conversation.id, threadName, now);
       const last = await this.repo.lastMessage(em, conversation.id, threadName);
       const question =
-        last?.role === 'user'
-          ? last
-          : last?.role === 'assistant'
-            ? await this.repo.previousInThread(em, conversation.id, threadName, last.seq)
-            : null;
+        last?.role === 'user' ? last : last?.role === 'assistant' && last.parentId ? await this.repo.findMessage(em, conversation.id, last.parentId) : null;
       if (!question || question.role !== 'user') {
         throw new ConversationStateError('There is no question to answer again in this thread');
       }
+      this.assertRoomForTurn(conversation, 1);
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, undefined, now);
       const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation.id));
-      const { model } = planned;
-      let reply: Message;
-      if (last && last.role === 'assistant') {
-        reply = last;
-        const changes = {
-          versions: [...(last.versions ?? []), versionOf(last)],
-          content: '',
-          status: 'streaming' as const,
-          model,
-          promptTokens: null,
-          completionTokens: null,
-          errorCode: null,
-          errorMessage: null,
-          toolCalls: null,
-          cancelRequestedAt: null,
-          leaseUntil: this.leaseFrom(now),
-          createdAt: now,
-        };
-        await this.repo.updateMessage(em, reply.id, changes);
-        Object.assign(reply, changes);
-        await this.repo.touchConversation(em, conversation.id, now);
-      } else {
-        reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, model, now), now);
-      }
+      // The answer replaced leaves the active path; the new one takes its place.
+      if (last !== question) await this.tree.leavePathBelow(em, conversation.id, threadName, question.seq);
+      const reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, planned.model, now, question.id), now);
       return { conversation, created: false, agent, thread, question, reply, ...this.planned(planned) };
     });
   }
@@ -176,16 +193,16 @@ export class TurnStore {
     return { model: plan.model, context: plan.context, summaryCoversSeq: plan.summaryCoversSeq ?? 0 };
   }
 
-  /** A turn adds two messages: refuse it when that would pass MAX_MESSAGES_PER_CONVERSATION. */
-  private assertRoomForTurn(conversation: Conversation): void {
+  /** A turn adds two messages (a regeneration one): refuse it when that would pass MAX_MESSAGES_PER_CONVERSATION. */
+  private assertRoomForTurn(conversation: Conversation, adds = 2): void {
     const max = this.config.maxMessagesPerConversation;
-    if (max > 0 && conversation.lastSeq + 2 > max) {
+    if (max > 0 && conversation.lastSeq + adds > max) {
       throw new LimitReachedError(`This conversation has reached the limit of ${max} messages (MAX_MESSAGES_PER_CONVERSATION); start a new one`);
     }
   }
 
-  private placeholder(thread: string, model: string, now: Date): NewMessage {
-    return { role: 'assistant', thread, content: '', status: 'streaming', model, leaseUntil: this.leaseFrom(now) };
+  private placeholder(thread: string, model: string, now: Date, questionId: string): NewMessage {
+    return { role: 'assistant', thread, parentId: questionId, content: '', status: 'streaming', model, leaseUntil: this.leaseFrom(now) };
   }
 
   /**

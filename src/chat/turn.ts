@@ -15,6 +15,10 @@ export interface TurnRequest {
   readonly thread?: string;
   /** Replaces the thread's own system prompt, for this and later turns. */
   readonly threadSystem?: string;
+  /** Continue from this message of the thread instead of its active leaf (a new branch when it is not the leaf). */
+  readonly parentMessageId?: string;
+  /** The question replaces this user message: a sibling of it, whose branch becomes the active path. */
+  readonly editMessageId?: string;
 }
 
 /** A turn ready for the model: the question is stored, the reply row exists as `streaming`. */

@@ -4,6 +4,8 @@ import { ConversationLimits } from './conversation-limits.js';
 import { ConversationSearchRepository } from './conversation-search.repository.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import { ConversationsService } from './conversations.service.js';
+import { ConversationTreeService } from './conversation-tree.service.js';
+import { MessageTreeRepository } from './message-tree.repository.js';
 import { MessageUsageRepository } from './message-usage.repository.js';
 import { StaleConversationsRepository } from './stale-conversations.repository.js';
 import { SummariesService } from './summaries.service.js';
@@ -11,7 +13,7 @@ import { WholeConversationsRepository } from './whole-conversations.repository.j
 
 @Module({
   imports: [AgentsModule],
-  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository],
-  exports: [ConversationsRepository, ConversationLimits, ConversationsService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository],
+  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository],
+  exports: [ConversationsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository],
 })
 export class ConversationsModule {}

@@ -17,6 +17,8 @@ export interface ListFilters {
 }
 
 export interface NewMessage {
+  /** Given when the caller needs the id first (a reply names its question as parent). */
+  readonly id?: string;
   readonly role: MessageRole;
   readonly thread?: string;
   readonly content: string;
@@ -26,6 +28,8 @@ export interface NewMessage {
   readonly completionTokens?: number | null;
   readonly leaseUntil?: Date | null;
   readonly tokens?: number | null;
+  /** The message it follows (null or absent: the first of its thread). */
+  readonly parentId?: string | null;
 }
 
 /** A stored message as the model is sent it again. */
@@ -132,7 +136,7 @@ export class ConversationsRepository {
     const firstSeq = lastSeq - drafts.length + 1;
     const messages = drafts.map((draft, i) =>
       Object.assign(new Message(), {
-        id: randomUUID(),
+        id: draft.id ?? randomUUID(),
         conversationId: conversation.id,
         seq: firstSeq + i,
         thread: draft.thread ?? MAIN_THREAD,
@@ -149,6 +153,8 @@ export class ConversationsRepository {
         cancelRequestedAt: null,
         toolCalls: null,
         tokens: draft.tokens ?? null,
+        parentId: draft.parentId ?? null,
+        onPath: true,
         createdAt: now,
       }),
     );
@@ -172,31 +178,19 @@ export class ConversationsRepository {
     const { rows } = await sql<{ seq: number; role: MessageRole; content: string; tokens: number | null }>(
       em,
       `SELECT "seq", "role", "content", "tokens" FROM "messages"
-       WHERE "conversation_id" = ? AND "thread" = ? AND "seq" < ? AND "seq" > ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND "content" <> ''
+       WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 AND "seq" < ? AND "seq" > ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND "content" <> ''
        ORDER BY "seq" DESC LIMIT ?`,
       [conversationId, thread, beforeSeq, afterSeq, limit],
     );
     return rows.reverse();
   }
 
-  /** The last message of a thread (of the whole conversation when no thread is named). */
+  /** The active leaf of a thread: the last message of its active path (of every thread's when none is named). */
   lastMessage(em: EntityManager, conversationId: string, thread?: string): Promise<Message | null> {
     const messages = EntityRows.of(em, Message);
     return thread
-      ? messages.findOne(em, '"conversation_id" = ? AND "thread" = ?', [conversationId, thread], 'ORDER BY "seq" DESC LIMIT 1')
-      : messages.findOne(em, '"conversation_id" = ?', [conversationId], 'ORDER BY "seq" DESC LIMIT 1');
-  }
-
-  /** The message of a thread just before `seq`. */
-  previousInThread(em: EntityManager, conversationId: string, thread: string, seq: number): Promise<Message | null> {
-    return em
-      .createQueryBuilder(Message, 'm')
-      .where('m.conversation_id = :conversationId', { conversationId })
-      .andWhere('m.thread = :thread', { thread })
-      .andWhere('m.seq < :seq', { seq })
-      .orderBy('m.seq', 'DESC')
-      .limit(1)
-      .getOne();
+      ? messages.findOne(em, '"conversation_id" = ? AND "thread" = ? AND "on_path" = 1', [conversationId, thread], 'ORDER BY "seq" DESC LIMIT 1')
+      : messages.findOne(em, '"conversation_id" = ? AND "on_path" = 1', [conversationId], 'ORDER BY "seq" DESC LIMIT 1');
   }
 
   /** The thread row, created when first used; `systemPrompt` (when given) replaces the thread's own. */
@@ -217,8 +211,15 @@ export class ConversationsRepository {
     return Object.assign(existing, changes);
   }
 
-  findSummary(em: EntityManager, conversationId: string, thread: string): Promise<Summary | null> {
-    return EntityRows.of(em, Summary).findOne(em, '"conversation_id" = ? AND "thread" = ?', [conversationId, thread]);
+  /**
+   * The thread's running summary, if it stands for the active path: one made on a branch the
+   * thread has since left (its last covered message is off the path) is no summary of it.
+   */
+  async findSummary(em: EntityManager, conversationId: string, thread: string): Promise<Summary | null> {
+    const summary = await EntityRows.of(em, Summary).findOne(em, '"conversation_id" = ? AND "thread" = ?', [conversationId, thread]);
+    if (!summary) return null;
+    const { rows } = await sql<{ on_path: number }>(em, 'SELECT "on_path" FROM "messages" WHERE "conversation_id" = ? AND "seq" = ?', [conversationId, summary.coversSeq]);
+    return rows.length === 0 || Number(rows[0].on_path) === 1 ? summary : null;
   }
 
   /** Replayable messages of a thread with afterSeq < seq < beforeSeq, oldest first, at most `limit`. */
@@ -227,6 +228,7 @@ export class ConversationsRepository {
       .createQueryBuilder(Message, 'm')
       .where('m.conversation_id = :conversationId', { conversationId })
       .andWhere('m.thread = :thread', { thread })
+      .andWhere('m.on_path = 1')
       .andWhere('m.seq > :afterSeq AND m.seq < :beforeSeq', { afterSeq, beforeSeq })
       .andWhere(`m.status IN ${REPLAYED_STATUSES_SQL}`)
       .andWhere("m.content <> ''")
@@ -241,7 +243,9 @@ export class ConversationsRepository {
    */
   async replaceSummaryIf(em: EntityManager, next: Summary, expectedCoversSeq: number): Promise<boolean> {
     const current = await em.findOne(Summary, { where: { conversationId: next.conversationId, thread: next.thread }, ...rowLock(em) });
-    if ((current?.coversSeq ?? 0) !== expectedCoversSeq) return false;
+    // A summary of a branch the thread has left counts as none: the fold replaces it.
+    const standing = current && (await this.findSummary(em, next.conversationId, next.thread)) ? current.coversSeq : 0;
+    if (standing !== expectedCoversSeq) return false;
     if (current) {
       await em.update(Summary, { conversationId: next.conversationId, thread: next.thread }, next);
       return true;
@@ -271,6 +275,7 @@ export class ConversationsRepository {
       .createQueryBuilder(Message, 'm')
       .where('m.conversation_id = :conversationId', { conversationId })
       .andWhere('m.thread = :thread', { thread })
+      .andWhere('m.on_path = 1')
       .andWhere('m.seq < :beforeSeq', { beforeSeq })
       .andWhere(`m.status IN ${REPLAYED_STATUSES_SQL}`)
       .andWhere("m.content <> ''")
@@ -348,9 +353,12 @@ export class ConversationsRepository {
     await EntityRows.of(em, Conversation).update(em, { updatedAt: now }, '"id" = ?', [id]);
   }
 
-  /** The last `limit` messages (any status) before `beforeSeq` (all when undefined), oldest first; one thread's when named. */
+  /**
+   * The last `limit` messages (any status) of the active path before `beforeSeq` (all when
+   * undefined), oldest first; one thread's when named.
+   */
   async messagesBefore(em: EntityManager, conversationId: string, beforeSeq: number | undefined, limit: number, thread?: string): Promise<Message[]> {
-    const query = em.createQueryBuilder(Message, 'm').where('m.conversation_id = :conversationId', { conversationId });
+    const query = em.createQueryBuilder(Message, 'm').where('m.conversation_id = :conversationId', { conversationId }).andWhere('m.on_path = 1');
     if (beforeSeq !== undefined) query.andWhere('m.seq < :beforeSeq', { beforeSeq });
     if (thread) query.andWhere('m.thread = :thread', { thread });
     const newestFirst = await query

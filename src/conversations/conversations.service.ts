@@ -13,6 +13,8 @@ import { ConversationsRepository, type ListFilters } from './conversations.repos
 import type { Message } from './message.entity.js';
 import { ownedConversation } from './ownership.js';
 import { closeIfExpired } from './reply-lease.js';
+import { withBranches } from './branches.js';
+import { MessageTreeRepository } from './message-tree.repository.js';
 import { isJsonObject, mergePatch, validState } from './state.js';
 import type { Summary } from './summary.entity.js';
 import { MAIN_THREAD, type Thread } from './thread.entity.js';
@@ -60,6 +62,7 @@ export class ConversationsService {
     private readonly agents: AgentsService,
     private readonly searchRepo: ConversationSearchRepository,
     private readonly limits: ConversationLimits,
+    private readonly tree: MessageTreeRepository,
   ) {}
 
   /**
@@ -115,13 +118,13 @@ export class ConversationsService {
   }
 
   /**
-   * A page of messages from the newest backwards: the last `limit` messages with `seq` below
-   * `before` (all when omitted), returned oldest first. Walks the (conversation_id, seq) index.
+   * A page of the active path from the newest backwards: the last `limit` messages with `seq`
+   * below `before` (all when omitted), returned oldest first. Walks the path's own index.
    */
   messagesPage(actor: Actor, id: string, page: { before?: number; limit: number; thread?: string }): Promise<Message[]> {
     return this.db.read(async (em) => {
       await ownedConversation(this.repo, em, actor, id);
-      return this.repo.messagesBefore(em, id, page.before, page.limit, page.thread);
+      return withBranches(this.tree, em, id, await this.repo.messagesBefore(em, id, page.before, page.limit, page.thread));
     });
   }
 
@@ -135,7 +138,7 @@ export class ConversationsService {
       const message = await this.repo.findMessage(em, conversationId, messageId);
       if (!message) throw new MessageNotFoundError(messageId);
       await closeIfExpired(this.repo, em, message, new Date());
-      return message;
+      return (await withBranches(this.tree, em, conversationId, [message]))[0];
     });
   }
 
@@ -150,7 +153,7 @@ export class ConversationsService {
       const [conversation] = await this.withTags(em, [await ownedConversation(this.repo, em, actor, id)]);
       // One extra message tells whether older ones exist.
       const newest = await this.repo.messagesBefore(em, id, undefined, limit + 1, thread);
-      const messages = newest.slice(-limit);
+      const messages = await withBranches(this.tree, em, id, newest.slice(-limit));
       return {
         conversation,
         threads: await this.repo.listThreads(em, id),

@@ -63,8 +63,12 @@ export function replyErrorOf(m: Pick<Message, 'errorCode' | 'errorMessage'>): Re
 @Index('idx_messages_streaming_lease', ['leaseUntil'], { where: "status = 'streaming'" })
 // Full-text index of contents, made by the migrations (SQLite FTS5 table, PostgreSQL GIN expression index).
 @Index('idx_messages_fts', { synchronize: false })
-// One thread's history, newest first.
-@Index('idx_messages_conversation_thread_seq', ['conversationId', 'thread', 'seq'])
+// The active path: one thread's (or every thread's) history newest first, never walking the
+// branches left aside, so a turn costs the same however large the tree grows.
+@Index('idx_messages_path_thread', ['conversationId', 'thread', 'seq'], { where: 'on_path = 1' })
+@Index('idx_messages_path', ['conversationId', 'seq'], { where: 'on_path = 1' })
+// A message's children (its siblings are its parent's children).
+@Index('idx_messages_parent', ['conversationId', 'parentId'])
 export class Message {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
@@ -80,9 +84,20 @@ export class Message {
   @Column({ type: 'varchar', length: 64, default: 'main' })
   thread: string;
 
-  /** 1, 2, 3… within the conversation: the order of the dialogue, independent of clocks. */
+  /** 1, 2, 3… within the conversation, in the order messages were stored: along any path of the tree it only grows. */
   @Column({ type: 'integer' })
   seq: number;
+
+  /** The message this one follows (null for the first of its thread, and for an edit of that one). */
+  @Column({ name: 'parent_id', type: 'varchar', length: 36, nullable: true })
+  parentId: string | null;
+
+  /**
+   * On its thread's active path: the branch a turn continues from, and all that is replayed to
+   * the model. Other branches are kept, readable, and selectable.
+   */
+  @Column({ name: 'on_path', type: 'smallint', default: 1, transformer: { to: (v?: boolean) => (v === undefined ? undefined : v ? 1 : 0), from: (v: number | boolean) => v === 1 || v === true } })
+  onPath: boolean;
 
   @Column({ type: 'varchar', length: 16 })
   role: MessageRole;
@@ -135,4 +150,10 @@ export class Message {
 
   @Column({ name: 'created_at', type: Date })
   createdAt: Date;
+
+  /** Loaded with reads, not a column: its siblings (itself included), oldest first. */
+  siblingIds?: string[];
+
+  /** Loaded with reads, not a column: the other answers to its question (sibling replies), oldest first. */
+  otherAnswers?: MessageVersion[];
 }

@@ -34,6 +34,8 @@ export type MessageRow = Pick<
   | 'errorCode'
   | 'errorMessage'
   | 'createdAt'
+  | 'parentId'
+  | 'onPath'
 >;
 
 /** What erasing a batch of conversations removed with them. */

@@ -8,11 +8,13 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
 import { ConversationLimits } from '../conversations/conversation-limits.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
+import type { Summary } from '../conversations/summary.entity.js';
 import { ConversationBusyError, LimitReachedError, MessageNotFoundError } from '../conversations/conversation.errors.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
 import { exportAgent, exportConversation } from './export-build.js';
 import { ACCOUNT_EXPORT_FORMAT, EXPORT_VERSION, type AccountExport, type ConversationExport } from './export-document.js';
 import { parseConversationExport } from './export-parse.js';
+import { copyTree, linearToTree, treeToLinear } from './linear-to-tree.js';
 import { renderMarkdown } from './export-markdown.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { TITLE_MAX_CHARS } from '../conversations/title.js';
@@ -116,6 +118,7 @@ export class PortabilityService {
       await this.limits.assertRoomForConversation(em, actor);
       const now = new Date();
       const conversationId = randomUUID();
+      const tree = linearToTree(parsed.messages, conversationId);
       const row = {
         id: conversationId,
         actor: actor.id,
@@ -124,16 +127,13 @@ export class PortabilityService {
         state: parsed.state,
         archived: parsed.archived,
         pinned: parsed.pinned,
-        lastSeq: parsed.messages.length,
+        lastSeq: tree.lastSeq,
         createdAt: parsed.createdAt,
         updatedAt: now,
       };
       const conversation = await this.whole.insertConversation(em, row);
       await this.whole.insertThreads(em, parsed.threads.map((t) => ({ conversationId, ...t })));
-      await this.whole.insertMessages(
-        em,
-        parsed.messages.map((m) => ({ ...m, id: randomUUID(), conversationId, tokens: null })),
-      );
+      await this.whole.insertMessages(em, tree.rows);
       await this.whole.insertSummaries(em, parsed.summaries.map((s) => ({ conversationId, ...s })));
       await this.whole.insertTags(em, conversationId, parsed.tags);
       return Object.assign(conversation, { tags: parsed.tags });
@@ -180,7 +180,7 @@ export class PortabilityService {
         em,
         threads.map((t) => ({ conversationId: forkId, name: t.name, systemPrompt: t.systemPrompt, createdAt: t.createdAt, updatedAt: t.updatedAt })),
       );
-      await this.whole.insertMessages(em, messages.map((m) => forkedMessage(m, forkId)));
+      await this.whole.insertMessages(em, copyTree(messages, from, (m) => forkedMessage(m, forkId)));
       await this.whole.insertSummaries(em, summaries.map((s) => ({ ...s, conversationId: forkId })));
       await this.whole.insertTags(em, forkId, tags);
       return forkId;
@@ -221,14 +221,20 @@ export class PortabilityService {
   private async exportIn(em: EntityManager, actor: Actor, conversation: Conversation, exportedAt: Date): Promise<ConversationExport> {
     const id = conversation.id;
     const agent = conversation.agentId ? await this.agents.attachedIn(em, conversation.agentId) : null;
+    const { messages, renumber } = treeToLinear(await this.conversations.allMessages(em, id));
+    // A summary of a branch the thread has left stands for nothing on its path: not exported.
+    const summaries = [];
+    for (const s of await this.whole.summariesOf(em, id)) {
+      if (await this.conversations.findSummary(em, id, s.thread)) summaries.push(Object.assign(Object.create(Object.getPrototypeOf(s) as object) as Summary, s, { coversSeq: renumber(s.coversSeq) }));
+    }
     return exportConversation(
       {
         conversation,
         tags: await this.whole.tagsOf(em, id),
         agent: agent ? exportAgent(agent, agent.actor === actor.id) : null,
         threads: await this.conversations.listThreads(em, id),
-        summaries: await this.whole.summariesOf(em, id),
-        messages: await this.conversations.allMessages(em, id),
+        summaries,
+        messages,
       },
       exportedAt,
     );
@@ -261,5 +267,7 @@ function forkedMessage(m: MessageRow, conversationId: string): MessageRow {
     errorCode: interrupted ? FORKED_WHILE_STREAMING.code : m.errorCode,
     errorMessage: interrupted ? FORKED_WHILE_STREAMING.message : m.errorMessage,
     createdAt: m.createdAt,
+    parentId: m.parentId,
+    onPath: m.onPath,
   };
 }

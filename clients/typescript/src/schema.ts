@@ -220,6 +220,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/conversations/{id}/messages/{messageId}/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a user message again in other words, on a new branch
+         * @description A new user message beside this one (its sibling, with the same parent), then its reply, as a turn: the new branch becomes the thread's active path, and only it is replayed to the model. The edited message and its answers stay, selectable.
+         */
+        post: operations["editMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/messages/{messageId}/edit/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit a user message, streaming the new answer
+         * @description A new user message beside this one (its sibling, with the same parent), then its reply, as a turn: the new branch becomes the thread's active path, and only it is replayed to the model. The edited message and its answers stay, selectable. Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, message, messageId, partial}.
+         */
+        post: operations["editMessageStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/messages/{messageId}/select": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a message's branch its thread's active path, down to its newest leaf
+         * @description Switches between versions (‹ 2/3 ›): the next turn continues there and only it is sent to the model. 409 while a reply of the thread is being generated.
+         */
+        post: operations["selectBranch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/conversations/{id}/messages/{messageId}/stream": {
         parameters: {
             query?: never;
@@ -251,7 +311,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a thread's last question again
-         * @description After a failure, or to get another answer. The reply keeps its id; the answer it replaces is kept in its versions list (readable, never replayed to the model).
+         * @description After a failure, or to get another answer: a new reply beside the one it replaces (its sibling), which becomes the thread's active path. The earlier answer stays, selectable, and is listed in the new reply's versions (never replayed to the model).
          */
         post: operations["regenerateReply"];
         delete?: never;
@@ -297,6 +357,26 @@ export interface paths {
         head?: never;
         /** Apply the body to the state as a JSON merge patch (RFC 7396) */
         patch: operations["patchState"];
+        trace?: never;
+    };
+    "/api/conversations/{id}/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every message of every branch with its parent, from the newest backwards (before=seq for older ones)
+         * @description For tree views and tools: pages like /messages, but across branches; onPath tells the active path.
+         */
+        get: operations["listTree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/conversations/active": {
@@ -524,6 +604,11 @@ export interface components {
              */
             message: string;
             options?: components["schemas"]["ModelOptionsDto"];
+            /**
+             * Format: uuid
+             * @description Continue from this message of the conversation instead of its thread's active leaf: a new branch when it is not the leaf, which becomes the active path.
+             */
+            parentMessageId?: string;
             /** @description Sets the thread's own system prompt, kept for its later turns (not stored as a message). */
             system?: string;
             /**
@@ -717,6 +802,14 @@ export interface components {
             /** @description Title (60 characters kept); default "New conversation". */
             title?: string;
         };
+        EditMessageRequestDto: {
+            /**
+             * @description The user message (at most MAX_MESSAGE_CHARS characters).
+             * @example Hello!
+             */
+            message: string;
+            options?: components["schemas"]["ModelOptionsDto"];
+        };
         ErasedDataDto: {
             agents: number;
             conversations: number;
@@ -878,11 +971,24 @@ export interface components {
             /** Format: uuid */
             id: string;
             model: string | null;
+            /** @description On its thread's active path: the branch turns continue and the model is sent. */
+            onPath: boolean;
+            /**
+             * Format: uuid
+             * @description The message this one follows; null for the first of its thread (or an edit of it).
+             */
+            parentId: string | null;
             promptTokens: number | null;
             /** @enum {string} */
             role: "user" | "assistant" | "system" | "tool";
-            /** @description Position in the conversation, 1-based, without gaps. */
+            /** @description The order messages were stored in, 1-based and unique in the conversation; along any branch it only grows (the active path may skip numbers that belong to other branches). */
             seq: number;
+            /** @description How many siblings it has, itself included (1: no other version). */
+            siblingCount: number;
+            /** @description Its siblings, itself included, oldest first: select one to switch branches. */
+            siblingIds: string[];
+            /** @description Its position among its siblings (the versions of this point of the dialogue), 0-based, oldest first. */
+            siblingIndex: number;
             /**
              * @description "streaming": being generated (content grows); "complete"; "failed": the model broke off (partial text kept, see error); "cancelled": stopped on request (partial text kept). Only complete messages are replayed to the model.
              * @enum {string}
@@ -892,7 +998,7 @@ export interface components {
             thread: string;
             /** @description Tools the model called while writing this reply (never replayed). */
             toolCalls: components["schemas"]["ToolCallDto"][];
-            /** @description Earlier answers replaced by regenerate, oldest first; never replayed. */
+            /** @description A reply: the other answers to its question (its sibling replies), oldest first; never replayed. Kept for clients written before branches: siblingIds is the tree. */
             versions: components["schemas"]["MessageVersionDto"][];
         };
         MessageErrorDto: {
@@ -2343,6 +2449,306 @@ export interface operations {
             };
         };
     };
+    editMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditMessageRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatResponseDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The model failed; the user message is stored */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The model did not answer in time; the user message is stored */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    editMessageStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditMessageRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, message, messageId, partial}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["StreamConversationEvent"] | components["schemas"]["StreamDeltaEvent"] | components["schemas"]["StreamDoneEvent"] | components["schemas"]["StreamErrorEvent"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE), or too many open streams (MAX_STREAMS_PER_ACTOR); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    selectBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     followMessage: {
         parameters: {
             query?: never;
@@ -2816,6 +3222,69 @@ export interface operations {
             };
             /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    listTree: {
+        parameters: {
+            query?: {
+                /** @description Only messages with a smaller seq (the nextBefore of the previous page); omit for the newest. */
+                before?: number;
+                limit?: number;
+                /** @description Only this thread's messages. */
+                thread?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesPageDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,6 +13,7 @@ import { ConversationsController } from './controllers/conversations.controller.
 import { HealthController } from './controllers/health.controller.js';
 import { MeController } from './controllers/me.controller.js';
 import { MetricsController } from './controllers/metrics.controller.js';
+import { BranchesController } from './controllers/branches.controller.js';
 import { MessagesController } from './controllers/messages.controller.js';
 import { PortabilityController } from './controllers/portability.controller.js';
 import { HttpErrorFilter } from './errors/http-error.filter.js';
@@ -25,7 +26,7 @@ import { StreamSlots } from './sse/stream-slots.js';
 /** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
 @Module({
   imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule, PortabilityModule],
-  controllers: [ChatController, PortabilityController, ConversationsController, ConversationStateController, MessagesController, AgentsController, UsageController, MeController, HealthController, MetricsController],
+  controllers: [ChatController, PortabilityController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController],
   providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, HttpDrain, IdempotentChat, StreamSlots],
 })
 export class HttpSurfaceModule {}

@@ -67,14 +67,14 @@ describe('persistence on a real SQLite file', () => {
 
   // The history query of a turn (ConversationsRepository.recentHistory).
   const HISTORY_QUERY =
-    "SELECT seq, role, content, tokens FROM messages WHERE conversation_id = 'x' AND thread = 'main' AND seq < 100 AND status = 'complete' AND content <> '' ORDER BY seq DESC LIMIT 20";
+    "SELECT seq, role, content, tokens FROM messages WHERE conversation_id = 'x' AND thread = 'main' AND on_path = 1 AND seq < 100 AND status = 'complete' AND content <> '' ORDER BY seq DESC LIMIT 20";
 
-  onSqlite('reads history through the (conversation_id, thread, seq) index, newest first with a limit (SQLite)', async () => {
+  onSqlite('reads the active path through its own partial (conversation_id, thread, seq) index, newest first with a limit (SQLite)', async () => {
     const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
     try {
       const plan = await t.app.get(DataSource).query(`EXPLAIN QUERY PLAN ${HISTORY_QUERY}`);
       const details = plan.map((row: { detail: string }) => row.detail).join(' | ');
-      expect(details).toContain('idx_messages_conversation_thread_seq');
+      expect(details).toContain('idx_messages_path_thread');
       expect(details).not.toContain('TEMP B-TREE');
     } finally {
       await t.close();
@@ -90,7 +90,7 @@ describe('persistence on a real SQLite file', () => {
         return em.query(`EXPLAIN ${HISTORY_QUERY}`);
       });
       const text = plan.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join(' | ');
-      expect(text).toMatch(/Index Scan Backward using (idx_messages_conversation_thread_seq|uq_messages_conversation_seq)/);
+      expect(text).toMatch(/Index Scan Backward using (idx_messages_path_thread|uq_messages_conversation_seq)/);
       expect(text).not.toContain('Sort');
     } finally {
       await t.close();

@@ -85,7 +85,7 @@ describe('/api/conversations (listing, reading, deleting)', () => {
     expect(res.body.messages[3].content).toContain('I received 2 earlier messages of history');
     for (const m of res.body.messages) {
       expect(Object.keys(m).sort()).toEqual(
-        ['completionTokens', 'content', 'createdAt', 'error', 'id', 'model', 'promptTokens', 'role', 'seq', 'status', 'thread', 'toolCalls', 'versions'],
+        ['completionTokens', 'content', 'createdAt', 'error', 'id', 'model', 'onPath', 'parentId', 'promptTokens', 'role', 'seq', 'siblingCount', 'siblingIds', 'siblingIndex', 'status', 'thread', 'toolCalls', 'versions'],
       );
     }
   });

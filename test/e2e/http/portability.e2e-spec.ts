@@ -78,14 +78,15 @@ describe('export, import and fork of conversations; the caller’s own data', ()
       });
       const messages = doc.conversation.messages;
       expect(messages.map((m: Json) => [m.seq, m.thread, m.role, m.status])).toEqual([
+        // The active paths, numbered in the order stored: the regenerated answer came after the food thread.
         [1, 'main', 'user', 'complete'],
-        [2, 'main', 'assistant', 'complete'],
-        [3, 'food', 'user', 'complete'],
-        [4, 'food', 'assistant', 'complete'],
+        [2, 'food', 'user', 'complete'],
+        [3, 'food', 'assistant', 'complete'],
+        [4, 'main', 'assistant', 'complete'],
         [5, 'main', 'user', 'complete'],
         [6, 'main', 'assistant', 'failed'],
       ]);
-      expect(messages[1].versions).toEqual([expect.objectContaining({ content: 'reply to: Plan day one.', status: 'complete' })]);
+      expect(messages[3].versions).toEqual([expect.objectContaining({ content: 'reply to: Plan day one.', status: 'complete' })]);
       expect(messages[5].error).toEqual({ statusCode: 502, message: expect.stringContaining('upstream exploded') });
       expect(messages[0]).not.toHaveProperty('id');
 
@@ -171,7 +172,7 @@ describe('export, import and fork of conversations; the caller’s own data', ()
       expect(stored.summary).toMatchObject({ content: 'They said hello.', coversSeq: 2 });
       // The thread is not locked by the imported reply: a regenerate answers it.
       const regenerated = await http().post(`/api/conversations/${res.body.id}/regenerate`).set(auth(ALICE_KEY)).send({}).expect(200);
-      expect(regenerated.body).toMatchObject({ reply: 'reply to: more', messageId: stored.messages[3].id });
+      expect(regenerated.body).toMatchObject({ reply: 'reply to: more', userMessageId: stored.messages[2].id });
     });
 
     it.each<[string, (doc: Json) => unknown, string, RegExp]>([
@@ -239,7 +240,7 @@ describe('export, import and fork of conversations; the caller’s own data', ()
       expect(md.indexOf('## Thread: main')).toBeGreaterThan(0);
       expect(md.indexOf('## Thread: food')).toBeGreaterThan(md.indexOf('## Thread: main'));
       expect(md).toMatch(/### #1 · User · \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\n\nPlan day one\.\n/);
-      expect(md).toMatch(/### #2 · Assistant \(fake-model\) · [^\n]+\n\nreply to: Plan day one\.\n/);
+      expect(md).toMatch(/### #4 · Assistant \(fake-model\) · [^\n]+\n\nreply to: Plan day one\.\n/);
       expect(md).toContain('> **System prompt:**\n> Only talk about food.');
       expect(md).toMatch(/### #6 · Assistant[^\n]+\n\n_Status: failed: 502 [^\n]*upstream exploded/);
       expect(md).toContain('1 earlier answer replaced by regenerate');

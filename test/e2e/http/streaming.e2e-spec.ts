@@ -183,14 +183,15 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
     ]);
   });
 
-  it('regenerates after a failure, keeping the failed answer in versions (JSON and stream)', async () => {
+  it('regenerates after a failure, beside the failed answer, which the new one lists in versions (JSON and stream)', async () => {
     fake.enqueue({ kind: 'stream', chunks: ['Broken'], end: 'break' });
     const failed = await (await stream({ message: 'What is 2+2?' })).collect();
     const { conversationId, messageId } = failed[0].data;
 
     fake.enqueue({ kind: 'reply', text: 'It is 4.' });
     const again = await t.http().post(`/api/conversations/${conversationId}/regenerate`).set(auth(ALICE_KEY)).expect(200);
-    expect(again.body).toMatchObject({ conversationId, messageId, reply: 'It is 4.', status: 'complete', created: false });
+    expect(again.body).toMatchObject({ conversationId, reply: 'It is 4.', status: 'complete', created: false });
+    expect(again.body.messageId).not.toBe(messageId);
     expect(fake.lastCompletion.body.messages).toEqual([{ role: 'user', content: 'What is 2+2?' }]);
 
     fake.enqueue({ kind: 'stream', chunks: ['Four', '.'] });
@@ -198,11 +199,12 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
       await openEventStream(`${base}/api/conversations/${conversationId}/regenerate/stream`, { method: 'POST', headers: auth(ALICE_KEY) })
     ).collect();
     expect(streamed.map((e: SseEvent) => e.event)).toEqual(['conversation', 'delta', 'delta', 'done']);
-    expect(streamed[0].data.messageId).toBe(messageId);
+    const newest = streamed[0].data.messageId;
+    expect([messageId, again.body.messageId]).not.toContain(newest);
 
     const stored = await messages(conversationId);
     expect(stored).toHaveLength(2);
-    expect(stored[1]).toMatchObject({ id: messageId, content: 'Four.', status: 'complete' });
+    expect(stored[1]).toMatchObject({ id: newest, content: 'Four.', status: 'complete', siblingIds: [messageId, again.body.messageId, newest] });
     expect(stored[1].versions.map((v: { content: string; status: string }) => [v.content, v.status])).toEqual([
       ['Broken', 'failed'],
       ['It is 4.', 'complete'],

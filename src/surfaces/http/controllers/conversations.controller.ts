@@ -186,8 +186,8 @@ export class ConversationsController {
     operationId: 'regenerateReply',
     summary: "Answer a thread's last question again",
     description:
-      'After a failure, or to get another answer. The reply keeps its id; the answer it replaces is kept in its versions list ' +
-      '(readable, never replayed to the model).',
+      'After a failure, or to get another answer: a new reply beside the one it replaces (its sibling), which becomes the ' +
+      "thread's active path. The earlier answer stays, selectable, and is listed in the new reply's versions (never replayed to the model).",
   })
   @ApiOkResponse({ type: ChatResponseDto })
   @ApiErrors([400, 401, 404])

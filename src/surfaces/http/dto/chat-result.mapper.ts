@@ -8,6 +8,7 @@ export function toChatRequest(body: ChatRequestDto): ChatRequest {
     agentId: body.agentId,
     thread: body.thread,
     system: body.system,
+    parentMessageId: body.parentMessageId,
     // `options: {}` is no option at all (it must not make an Idempotency-Key request look different).
     options:
       body.options && (body.options.temperature !== undefined || body.options.maxTokens !== undefined)

@@ -42,6 +42,14 @@ export class ChatRequestDto {
   @OptionalThreadName('The thread to talk in; each has its own history.')
   thread?: string;
 
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: "Continue from this message of the conversation instead of its thread's active leaf: a new branch when it is not the leaf, which becomes the active path.",
+  })
+  @IsOptional()
+  @IsUUID()
+  parentMessageId?: string;
+
   @ApiPropertyOptional({ description: "Sets the thread's own system prompt, kept for its later turns (not stored as a message)." })
   @IsOptional()
   @IsString()
@@ -57,6 +65,9 @@ export class ChatRequestDto {
 }
 
 export class RegenerateRequestDto extends PickType(ChatRequestDto, ['thread', 'options'] as const) {}
+
+/** The new text of a user message, asked again. */
+export class EditMessageRequestDto extends PickType(ChatRequestDto, ['message', 'options'] as const) {}
 
 export class UsageDto {
   @ApiProperty() promptTokens: number;

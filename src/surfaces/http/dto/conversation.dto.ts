@@ -209,7 +209,13 @@ export class ThreadDto {
 export class MessageDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ example: 'main' }) thread: string;
-  @ApiProperty({ description: 'Position in the conversation, 1-based, without gaps.' }) seq: number;
+  @ApiProperty({ description: 'The order messages were stored in, 1-based and unique in the conversation; along any branch it only grows (the active path may skip numbers that belong to other branches).' }) seq: number;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The message this one follows; null for the first of its thread (or an edit of it).' })
+  parentId: string | null;
+  @ApiProperty({ description: "On its thread's active path: the branch turns continue and the model is sent." }) onPath: boolean;
+  @ApiProperty({ description: 'Its position among its siblings (the versions of this point of the dialogue), 0-based, oldest first.' }) siblingIndex: number;
+  @ApiProperty({ description: 'How many siblings it has, itself included (1: no other version).' }) siblingCount: number;
+  @ApiProperty({ type: [String], description: 'Its siblings, itself included, oldest first: select one to switch branches.' }) siblingIds: string[];
   @ApiProperty({ enum: MESSAGE_ROLES }) role: string;
   @ApiProperty() content: string;
   @ApiProperty({
@@ -224,7 +230,7 @@ export class MessageDto {
   @ApiProperty({ type: Number, nullable: true }) completionTokens: number | null;
   @ApiProperty({ type: MessageErrorDto, nullable: true, description: 'Why a failed reply failed.' })
   error: MessageErrorDto | null;
-  @ApiProperty({ type: [MessageVersionDto], description: 'Earlier answers replaced by regenerate, oldest first; never replayed.' })
+  @ApiProperty({ type: [MessageVersionDto], description: 'A reply: the other answers to its question (its sibling replies), oldest first; never replayed. Kept for clients written before branches: siblingIds is the tree.' })
   versions: MessageVersionDto[];
   @ApiProperty({ type: [ToolCallDto], description: 'Tools the model called while writing this reply (never replayed).' })
   toolCalls: ToolCallDto[];
@@ -318,14 +324,20 @@ export function toConversationDetail(detail: {
 }
 
 export function toMessageDto(m: Message): MessageDto {
+  const siblingIds = m.siblingIds ?? [m.id];
   return {
     id: m.id,
     thread: m.thread,
     seq: m.seq,
+    parentId: m.parentId,
+    onPath: m.onPath,
+    siblingIndex: Math.max(0, siblingIds.indexOf(m.id)),
+    siblingCount: siblingIds.length,
+    siblingIds,
     role: m.role,
     ...versionOf(m),
     error: replyErrorBody(replyErrorOf(m)),
-    versions: (m.versions ?? []).map(versionDto),
+    versions: (m.otherAnswers ?? m.versions ?? []).map(versionDto),
     toolCalls: m.toolCalls ?? [],
   };
 }

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor } from '../actor-auth/actor.js';
+import { DatabaseService } from '../database/database.service.js';
+import { ConversationBusyError, MessageNotFoundError } from './conversation.errors.js';
+import { ConversationsRepository } from './conversations.repository.js';
+import { withBranches } from './branches.js';
+import type { Message } from './message.entity.js';
+import { MessageTreeRepository } from './message-tree.repository.js';
+import { ownedConversation } from './ownership.js';
+import { closeIfExpired } from './reply-lease.js';
+
+/**
+ * The conversation as a tree, on behalf of an actor: every branch page by page, and switching
+ * a thread's active path to another branch. Turns that start branches are chat's (TurnStore).
+ */
+@Injectable()
+export class ConversationTreeService {
+  constructor(
+    private readonly db: DatabaseService,
+    private readonly repo: ConversationsRepository,
+    private readonly tree: MessageTreeRepository,
+  ) {}
+
+  /** Every message of every branch (one thread's when named), newest first by seq before `before`, returned oldest first. */
+  page(actor: Actor, id: string, page: { before?: number; limit: number; thread?: string }): Promise<Message[]> {
+    return this.db.read(async (em) => {
+      await ownedConversation(this.repo, em, actor, id);
+      return withBranches(this.tree, em, id, await this.tree.treePage(em, id, page.before, page.limit, page.thread));
+    });
+  }
+
+  /**
+   * Makes the branch of `messageId` its thread's active path, down to its newest leaf: the next
+   * turn continues there, and only it is replayed to the model. Refused while a reply of the
+   * thread is being generated (ConversationBusyError). Returns the message, now on the path.
+   */
+  select(actor: Actor, id: string, messageId: string): Promise<Message> {
+    return this.db.transaction(async (em) => {
+      await ownedConversation(this.repo, em, actor, id, true);
+      const message = await this.repo.findMessage(em, id, messageId);
+      if (!message) throw new MessageNotFoundError(messageId);
+      const now = new Date();
+      const leaf = await this.repo.lastMessage(em, id, message.thread);
+      if (leaf && !(await closeIfExpired(this.repo, em, leaf, now))) throw new ConversationBusyError(id, leaf.id);
+      await this.tree.activate(em, message, true);
+      await this.repo.touchConversation(em, id, now);
+      return (await withBranches(this.tree, em, id, [message]))[0];
+    });
+  }
+}
