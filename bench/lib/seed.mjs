@@ -43,7 +43,14 @@ export function templateSeeder(db, templateId) {
     { id: '@id', actor: '@actor', title: '@title', last_seq: '@lastSeq', created_at: '@createdAt', updated_at: '@updatedAt' },
     'id = @template',
   );
-  const message = cloneStatement(db, 'messages', { id: '@id', conversation_id: '@conversationId', seq: '@seq', created_at: '@createdAt' }, 'id = @templateMessage');
+  // Since messages form a tree, each clone follows the one before it (or, off the active path, sits beside it).
+  const tree = columnsOf(db, 'messages').includes('parent_id');
+  const message = cloneStatement(
+    db,
+    'messages',
+    { id: '@id', conversation_id: '@conversationId', seq: '@seq', created_at: '@createdAt', ...(tree ? { parent_id: '@parentId', on_path: '@onPath' } : {}) },
+    'id = @templateMessage',
+  );
   // Other per-conversation rows (threads, ...): same rows, new conversation id (and a new id if they have one).
   const children = db
     .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('messages', 'conversations') AND name NOT LIKE 'sqlite_%'`)
@@ -60,7 +67,7 @@ export function templateSeeder(db, templateId) {
      * user/assistant, seq 1..length, last_seq = length) and returns their ids. `updated_at`
      * goes back one millisecond per conversation from `nowMs`, so each is distinct.
      */
-    seed({ actor, conversations, length, nowMs = Date.now() - 60_000 }) {
+    seed({ actor, conversations, length, nowMs = Date.now() - 60_000, branchEvery = 0 }) {
       const ids = [];
       db.transaction(() => {
         for (let c = 0; c < conversations; c++) {
@@ -77,14 +84,30 @@ export function templateSeeder(db, templateId) {
             template: templateId,
           });
           for (const child of children) child.run({ conversationId: id, template: templateId });
-          for (let seq = 1; seq <= length; seq++) {
+          // `branchEvery`: every so many answers on the path get an earlier answer beside them (a branch point off the path).
+          let parentId = null;
+          let question = null;
+          let answers = 0;
+          for (let seq = 1, onPath = 0; seq <= length; seq++) {
+            const rowId = randomUUID();
+            const sibling = branchEvery > 0 && onPath % 2 === 0 && onPath > 0 && answers > 0 && answers % branchEvery === 0 && question && parentId !== question;
+            const role = sibling ? 'assistant' : onPath % 2 === 0 ? 'user' : 'assistant';
             message.run({
-              id: randomUUID(),
+              id: rowId,
               conversationId: id,
               seq,
               createdAt: sqlDate(created + seq * 1000 - 1000),
-              templateMessage: seq % 2 === 1 ? userId : assistantId,
+              templateMessage: role === 'user' ? userId : assistantId,
+              ...(tree ? { parentId: sibling ? question : parentId, onPath: sibling ? 0 : 1 } : {}),
             });
+            if (sibling) {
+              question = null;
+              continue;
+            }
+            if (role === 'user') question = rowId;
+            else answers++;
+            parentId = rowId;
+            onPath++;
           }
           ids.push(id);
         }

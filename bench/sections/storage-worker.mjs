@@ -98,15 +98,17 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
   // falls on every length alike.
   const cases = [];
   try {
-    for (const length of lengths) {
-      const dbPath = join(dir, `turn-cost-${length}.sqlite`);
+    for (const spec of lengths) {
+      // A length, or { length, branchEvery }: a conversation with branch points off its active path.
+      const { length, branchEvery = 0 } = typeof spec === 'number' ? { length: spec } : spec;
+      const dbPath = join(dir, `turn-cost-${length}${branchEvery ? `-b${branchEvery}` : ''}.sqlite`);
       // Filler under another actor makes every database about the same size (`fillTo`
       // messages), so the figure isolates the conversation's length from the file's size.
       const filler = Math.max(0, fillTo - length);
       const t0 = process.hrtime.bigint();
       const [id] = await prepareDatabase(dbPath, (seeder) => {
         if (filler > 0) seeder.seed({ actor: 'api:filler', conversations: Math.ceil(filler / 100), length: 100 });
-        return seeder.seed({ actor: OWNER.id, conversations: 1, length });
+        return seeder.seed({ actor: OWNER.id, conversations: 1, length, branchEvery });
       });
       const seedMs = ms(t0);
       const ctx = await openContext(dbPath);
@@ -118,8 +120,10 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
       const trimOldest = raw.prepare('DELETE FROM messages WHERE conversation_id = ? AND seq < ?');
       const lastSeqOf = raw.prepare('SELECT last_seq FROM conversations WHERE id = ?').pluck();
       let n = 0;
+      const branchPoints = branchEvery ? raw.prepare('SELECT count(*) FROM messages WHERE conversation_id = ? AND on_path = 0').pluck().get(id) : 0;
       cases.push({
         length,
+        branchPoints,
         dbPath,
         filler,
         seedMs,
@@ -184,6 +188,7 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
 
       const x = {
         length: c.length,
+        branchPoints: c.branchPoints,
         fillerMessages: c.filler,
         seedMs: c.seedMs,
         storedMessagesDuringRun: storedDuringRun,
@@ -202,7 +207,7 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
       };
       results.push(x);
       process.stdout.write(
-        `  length ${x.length}: p50 ${x.p50Ms.median.toFixed(3)} ms, p99 ${x.p99Ms.median.toFixed(3)} ms, ` +
+        `  length ${x.length}${x.branchPoints ? ` (${x.branchPoints} branch points)` : ''}: p50 ${x.p50Ms.median.toFixed(3)} ms, p99 ${x.p99Ms.median.toFixed(3)} ms, ` +
           `${x.statementsPreparedPerTurn.toFixed(2)} statements prepared, payload ${x.payloadBytesPerTurn.toFixed(0)} B/turn, ` +
           `WAL ${x.walBytesPerTurn.median.toFixed(0)} B/turn\n`,
       );

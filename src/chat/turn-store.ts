@@ -21,6 +21,7 @@ import { ownedConversation } from '../conversations/ownership.js';
 import { closeIfExpired } from '../conversations/reply-lease.js';
 import type { Message } from '../conversations/message.entity.js';
 import { MessageTreeRepository } from '../conversations/message-tree.repository.js';
+import { SummariesRepository } from '../conversations/summaries.repository.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { titleFromMessage, UNTITLED } from '../conversations/title.js';
 import type { HistoryReader, PlanTurn, ReplyOutcome, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
@@ -37,6 +38,7 @@ export class TurnStore {
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
     private readonly tree: MessageTreeRepository,
+    private readonly summaries: SummariesRepository,
     private readonly agents: AgentsService,
     private readonly limits: ConversationLimits,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -184,7 +186,7 @@ export class TurnStore {
   /** The conversation's stored history as a plan reads it, in the transaction `em`. */
   private history(em: EntityManager, conversationId: string): HistoryReader {
     return {
-      summary: (thread) => this.repo.findSummary(em, conversationId, thread),
+      summary: (thread) => this.summaries.findSummary(em, conversationId, thread),
       recent: (thread, beforeSeq, limit, afterSeq) => this.repo.recentHistory(em, conversationId, thread, beforeSeq, limit, afterSeq),
     };
   }

@@ -8,12 +8,13 @@ import { ConversationTreeService } from './conversation-tree.service.js';
 import { MessageTreeRepository } from './message-tree.repository.js';
 import { MessageUsageRepository } from './message-usage.repository.js';
 import { StaleConversationsRepository } from './stale-conversations.repository.js';
+import { SummariesRepository } from './summaries.repository.js';
 import { SummariesService } from './summaries.service.js';
 import { WholeConversationsRepository } from './whole-conversations.repository.js';
 
 @Module({
   imports: [AgentsModule],
-  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository],
-  exports: [ConversationsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository],
+  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository],
+  exports: [ConversationsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository],
 })
 export class ConversationsModule {}

@@ -15,6 +15,7 @@ import { ownedConversation } from './ownership.js';
 import { closeIfExpired } from './reply-lease.js';
 import { withBranches } from './branches.js';
 import { MessageTreeRepository } from './message-tree.repository.js';
+import { SummariesRepository } from './summaries.repository.js';
 import { isJsonObject, mergePatch, validState } from './state.js';
 import type { Summary } from './summary.entity.js';
 import { MAIN_THREAD, type Thread } from './thread.entity.js';
@@ -63,6 +64,7 @@ export class ConversationsService {
     private readonly searchRepo: ConversationSearchRepository,
     private readonly limits: ConversationLimits,
     private readonly tree: MessageTreeRepository,
+    private readonly summaries: SummariesRepository,
   ) {}
 
   /**
@@ -159,7 +161,7 @@ export class ConversationsService {
         threads: await this.repo.listThreads(em, id),
         messages,
         nextBefore: newest.length > limit ? messages[0].seq : null,
-        summary: await this.repo.findSummary(em, id, thread ?? MAIN_THREAD),
+        summary: await this.summaries.findSummary(em, id, thread ?? MAIN_THREAD),
         usage: await this.repo.usageTotals(em, id),
       };
     });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../database/database.service.js';
+import { SummariesRepository } from './summaries.repository.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import type { Message } from './message.entity.js';
 import type { Summary } from './summary.entity.js';
@@ -22,12 +23,13 @@ export class SummariesService {
   constructor(
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
+    private readonly summaries: SummariesRepository,
   ) {}
 
   /** The summary so far and the next messages to fold into it (seq < outsideBefore), or null when none. */
   pendingFold(conversationId: string, thread: string, outsideBefore: number, limit: number): Promise<{ previous: Summary | null; messages: Message[] } | null> {
     return this.db.read(async (em) => {
-      const previous = await this.repo.findSummary(em, conversationId, thread);
+      const previous = await this.summaries.findSummary(em, conversationId, thread);
       const from = previous?.coversSeq ?? 0;
       if (outsideBefore - 1 <= from) return null;
       const messages = await this.repo.replayableBetween(em, conversationId, thread, from, outsideBefore, limit);
@@ -38,8 +40,8 @@ export class SummariesService {
   /** Applies a fold unless another one got there first; true when applied. */
   saveFold(fold: Fold): Promise<boolean> {
     return this.db.transaction(async (em) => {
-      const previous = await this.repo.findSummary(em, fold.conversationId, fold.thread);
-      return this.repo.replaceSummaryIf(
+      const previous = await this.summaries.findSummary(em, fold.conversationId, fold.thread);
+      return this.summaries.replaceSummaryIf(
         em,
         {
           conversationId: fold.conversationId,

@@ -14,6 +14,7 @@ import { ConversationsRepository } from '../conversations/conversations.reposito
 import { exportAgent, exportConversation } from './export-build.js';
 import { ACCOUNT_EXPORT_FORMAT, EXPORT_VERSION, type AccountExport, type ConversationExport } from './export-document.js';
 import { parseConversationExport } from './export-parse.js';
+import { SummariesRepository } from '../conversations/summaries.repository.js';
 import { copyTree, linearToTree, treeToLinear } from './linear-to-tree.js';
 import { renderMarkdown } from './export-markdown.js';
 import { ownedConversation } from '../conversations/ownership.js';
@@ -52,6 +53,7 @@ export class PortabilityService {
     private readonly db: DatabaseService,
     private readonly conversations: ConversationsRepository,
     private readonly whole: WholeConversationsRepository,
+    private readonly summaries: SummariesRepository,
     private readonly agents: AgentsService,
     private readonly idempotency: IdempotencyService,
     private readonly conversationsService: ConversationsService,
@@ -225,7 +227,7 @@ export class PortabilityService {
     // A summary of a branch the thread has left stands for nothing on its path: not exported.
     const summaries = [];
     for (const s of await this.whole.summariesOf(em, id)) {
-      if (await this.conversations.findSummary(em, id, s.thread)) summaries.push(Object.assign(Object.create(Object.getPrototypeOf(s) as object) as Summary, s, { coversSeq: renumber(s.coversSeq) }));
+      if (await this.summaries.findSummary(em, id, s.thread)) summaries.push(Object.assign(Object.create(Object.getPrototypeOf(s) as object) as Summary, s, { coversSeq: renumber(s.coversSeq) }));
     }
     return exportConversation(
       {
