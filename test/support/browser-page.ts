@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
-import { startTestApp, tempDir, type TestApp } from './test-app.js';
+import { DIALECT, startTestApp, tempDir, type TestApp } from './test-app.js';
 
 /**
  * The web page in headless Chromium (Debian's package) driven by playwright-core: a browser and
@@ -21,6 +21,28 @@ const LAUNCH_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/**
+ * A describe block of browser tests: skipped on the PostgreSQL pass (they test the page, not the
+ * database) and where Chromium is missing, unless REQUIRE_BROWSER=1 makes that an error.
+ */
+export function describeInChromium(name: string, tests: () => void): void {
+  const skipReason =
+    DIALECT === 'postgres'
+      ? 'runs in the SQLite pass only: it tests the page, not the database'
+      : existsSync(CHROMIUM)
+        ? null
+        : `${CHROMIUM} is missing (apt-get install chromium); REQUIRE_BROWSER=1 makes this an error`;
+  if (skipReason && DIALECT === 'sqlite' && process.env.REQUIRE_BROWSER === '1') {
+    describe(name, () => {
+      it('needs Chromium (REQUIRE_BROWSER=1)', () => {
+        throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM} is missing: apt-get install chromium`);
+      });
+    });
+  } else {
+    (skipReason ? describe.skip : describe)(`${name}${skipReason ? ` (skipped: ${skipReason})` : ''}`, tests);
+  }
+}
 
 export interface BrowserFixture {
   readonly browser: Browser;

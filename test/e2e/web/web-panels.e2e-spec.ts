@@ -1,83 +1,24 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
-import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { readFileSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
+import { browserFixture, describeInChromium, replies, send, waitText } from '../../support/browser-page.js';
+import { ALICE_KEY, auth } from '../../support/test-app.js';
 import { until } from '../../support/until.js';
 
 // The page's panels in headless Chromium: agents, threads, session state, context preview and
-// the account (usage, export, erase), against the real server and the fake model. The set-up is
-// the minimal part of web.e2e-spec.ts's.
+// the account (usage, export, erase), against the real server and the fake model
+// (test/support/browser-page.ts sets them up).
 
 // Functions given to page.evaluate run in the browser; only these of its globals are used.
 declare const document: any;
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const skipReason =
-  DIALECT === 'postgres'
-    ? 'runs in the SQLite pass only: it tests the page, not the database'
-    : existsSync(CHROMIUM)
-      ? null
-      : `${CHROMIUM} is missing (apt-get install chromium); REQUIRE_BROWSER=1 makes this an error`;
-
-if (skipReason && DIALECT === 'sqlite' && process.env.REQUIRE_BROWSER === '1') {
-  describe('web page panels in Chromium', () => {
-    it('needs Chromium (REQUIRE_BROWSER=1)', () => {
-      throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM} is missing: apt-get install chromium`);
-    });
-  });
-} else {
-  (skipReason ? describe.skip : describe)(`web page panels in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, panelTests);
-}
+describeInChromium('web page panels in Chromium', panelTests);
 
 function panelTests(): void {
-  let browser: Browser;
-  let fake: FakeOpenAiServer;
-  const cleanups: Array<() => Promise<unknown> | unknown> = [];
-  /** Page errors and Content-Security-Policy violations: any of them fails the test. */
-  let problems: string[] = [];
+  const fixture = browserFixture();
+  const { startService } = fixture;
 
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 30_000 });
-    fake = await FakeOpenAiServer.start();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await fake?.close();
-  });
-  beforeEach(() => {
-    fake.reset();
-    problems = [];
-  });
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    expect(problems).toEqual([]);
-  });
+  const openPage = (url: string, viewport = { width: 1100, height: 760 }): Promise<Page> => fixture.openPage(url, viewport, { acceptDownloads: true });
 
-  /** A fresh service (own SQLite file), single-user mode unless told otherwise, the fake model. */
-  async function startService(env: Record<string, string> = {}): Promise<{ t: TestApp; base: string }> {
-    const tmp = tempDir();
-    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fake.url, env: { API_KEYS: '', STREAM_FLUSH_MS: '30', LLM_TIMEOUT_MS: '5000', ...env } });
-    cleanups.push(() => tmp.remove(), () => t.close());
-    return { t, base: await t.url() };
-  }
-
-  async function openPage(url: string, viewport = { width: 1100, height: 760 }): Promise<Page> {
-    const context: BrowserContext = await browser.newContext({ viewport, acceptDownloads: true });
-    cleanups.push(() => context.close());
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
-    });
-    await page.goto(url);
-    return page;
-  }
-
-  const composer = (page: Page) => page.getByRole('textbox', { name: 'Message', exact: true });
-  const replies = (page: Page) => page.locator('.message.assistant');
-  const waitText = (locator: Locator, text: string) => locator.filter({ hasText: text }).first().waitFor();
   const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
   /** The accessible description of a field: the text of the elements its aria-describedby names. */
   const description = (field: Locator) =>
@@ -88,11 +29,6 @@ function panelTests(): void {
         .join(' ')
         .trim(),
     );
-
-  async function send(page: Page, text: string): Promise<void> {
-    await composer(page).fill(text);
-    await composer(page).press('Enter');
-  }
 
   it('lists, creates and edits agents, with the API validation messages beside the fields, by keyboard', async () => {
     const { base, t } = await startService();
@@ -190,7 +126,7 @@ function panelTests(): void {
     await send(page, 'Plan a day in Lisbon');
     await waitText(replies(page), 'reply to: Plan a day in Lisbon');
     await waitText(page.locator('#agent-badge'), 'Agent: Travel planner');
-    expect(fake.lastCompletion.body.messages![0]).toMatchObject({ role: 'system', content: expect.stringContaining('You plan trips.') });
+    expect(fixture.fake.lastCompletion.body.messages![0]).toMatchObject({ role: 'system', content: expect.stringContaining('You plan trips.') });
     const lisbon = /#\/c\/([0-9a-f-]{36})$/.exec(page.url())![1];
 
     // In use, kept: its conversation stays, without an agent (the open one says so at once).
@@ -256,7 +192,7 @@ function panelTests(): void {
 
     await send(page, 'Where to eat?');
     await waitText(replies(page), 'reply to: Where to eat?');
-    const sent = fake.lastCompletion.body.messages!;
+    const sent = fixture.fake.lastCompletion.body.messages!;
     expect(sent.some((m) => m.role === 'system' && m.content.includes('Only talk about food.'))).toBe(true);
     expect(sent.some((m) => m.content.includes('Main question'))).toBe(false); // its own history
     await until(async () => (await threads.locator('option:checked').textContent()) === 'food');
@@ -269,7 +205,7 @@ function panelTests(): void {
     // The second turn keeps the thread's prompt without sending it again; regenerate stays in the thread.
     await send(page, 'And dessert?');
     await waitText(replies(page), 'reply to: And dessert?');
-    expect(fake.lastCompletion.body.messages!.some((m) => m.content.includes('Where to eat?'))).toBe(true);
+    expect(fixture.fake.lastCompletion.body.messages!.some((m) => m.content.includes('Where to eat?'))).toBe(true);
     await page.getByRole('button', { name: 'Regenerate the last reply' }).click();
     await until(async () => (await t.http().get(`/api/conversations/${id}?thread=food`).expect(200)).body.messages.at(-1).versions.length === 1);
 

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import {
   browserFixture,
-  CHROMIUM,
+  describeInChromium,
   composer,
   errorBanner,
   listLink,
@@ -16,7 +16,7 @@ import {
   stopButton,
   waitText,
 } from '../../support/browser-page.js';
-import { DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
 import { deferred } from '../../support/until.js';
 
 // The page's tools around the chat: message tools (copy, highlighting, time and model, status
@@ -27,22 +27,7 @@ import { deferred } from '../../support/until.js';
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 declare const document: any;
 
-const skipReason =
-  DIALECT === 'postgres'
-    ? 'runs in the SQLite pass only: it tests the page, not the database'
-    : existsSync(CHROMIUM)
-      ? null
-      : `${CHROMIUM} is missing (apt-get install chromium); REQUIRE_BROWSER=1 makes this an error`;
-
-if (skipReason && DIALECT === 'sqlite' && process.env.REQUIRE_BROWSER === '1') {
-  describe('web page tools in Chromium', () => {
-    it('needs Chromium (REQUIRE_BROWSER=1)', () => {
-      throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM} is missing: apt-get install chromium`);
-    });
-  });
-} else {
-  (skipReason ? describe.skip : describe)(`web page tools in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, toolTests);
-}
+describeInChromium('web page tools in Chromium', toolTests);
 
 const CODE_REPLY = ['Here it is:', '', '```js', "const greeting = 'hello';", 'console.log(greeting);', '```', '', 'Done.'].join('\n');
 const CODE = "const greeting = 'hello';\nconsole.log(greeting);";
