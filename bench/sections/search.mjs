@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DIST_MAIN, request, round, sleep, startServer, summarize, tempDir } from '../lib/common.mjs';
 
-const WORDS = (
+export const SEARCH_WORDS = (
   'release schedule budget travel lisbon kyoto recipe pasta tomato garden python rust database index ' +
   'weather meeting invoice contract summary error deploy server client model token window memory ' +
   'holiday flight hotel museum coffee tea bread cheese salad soup music guitar piano novel poem ' +
   'football tennis running cycling swimming doctor lesson homework exam grammar vocabulary history'
 ).split(' ');
+const WORDS = SEARCH_WORDS;
 const sqlDate = (ms) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
 /** A sentence of 12 words drawn with a skewed (roughly Zipf) distribution, plus a rare marker sometimes. */
@@ -37,7 +38,7 @@ function mulberry32(seed) {
  * (`api:owner`, single-user mode) and the rest other actors', through the migrated schema, so the
  * FTS triggers index everything exactly as in use.
  */
-async function seed(file, messages) {
+export async function seedSqlite(file, messages) {
   const server = await startServer({ script: DIST_MAIN, env: { DATABASE_URL: `sqlite:${file}` }, label: 'search-migrate' });
   await server.stop();
   const db = new Database(file);
@@ -72,7 +73,7 @@ export async function searchAtScale({ messages = 1_000_000, requests = 200 } = {
   const tmp = tempDir('search');
   try {
     const file = join(tmp.dir, 'search.sqlite');
-    const seedS = await seed(file, messages);
+    const seedS = await seedSqlite(file, messages);
     const server = await startServer({ script: DIST_MAIN, env: { DATABASE_URL: `sqlite:${file}` }, label: 'search' });
     try {
       const queries = {
