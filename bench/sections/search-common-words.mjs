@@ -80,23 +80,24 @@ async function referenceSearch(em, actor, text, limit) {
 
 const key = (hits) => hits.map((h) => `${h.conversationId}/${h.messageId}/${h.snippet}`).join('\n');
 
-/** p50/p99 of `calls` sequential searches, `repetitions` times; the median and spread of each. */
-async function measure(search, text, { repetitions, calls }) {
-  for (let i = 0; i < 3; i++) await search(text); // warm-up
-  const p50 = [];
-  const p99 = [];
+/** p50/p99 of `calls` sequential searches, one repetition of each in turn, so both see the same load. */
+async function measurePair(searches, text, { repetitions, calls, referenceCalls }) {
+  const figures = Object.fromEntries(Object.keys(searches).map((name) => [name, { p50: [], p99: [] }]));
+  for (const search of Object.values(searches)) for (let i = 0; i < 3; i++) await search(text); // warm-up
   for (let r = 0; r < repetitions; r++) {
-    const samples = [];
-    for (let i = 0; i < calls; i++) {
-      const t = process.hrtime.bigint();
-      await search(text);
-      samples.push(Number(process.hrtime.bigint() - t) / 1e6);
+    for (const [name, search] of Object.entries(searches)) {
+      const samples = [];
+      for (let i = 0; i < (name === 'reference' ? referenceCalls : calls); i++) {
+        const t = process.hrtime.bigint();
+        await search(text);
+        samples.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+      const s = summarize(samples);
+      figures[name].p50.push(round(s.p50, 2));
+      figures[name].p99.push(round(s.p99, 2));
     }
-    const s = summarize(samples);
-    p50.push(round(s.p50, 2));
-    p99.push(round(s.p99, 2));
   }
-  return { p50Ms: spread(p50), p99Ms: spread(p99) };
+  return Object.fromEntries(Object.entries(figures).map(([name, f]) => [name, { p50Ms: spread(f.p50), p99Ms: spread(f.p99) }]));
 }
 
 async function compare(em, settings, log) {
@@ -106,8 +107,11 @@ async function compare(em, settings, log) {
     const now = await repo.search(em, ACTOR, text, 20);
     const before = await referenceSearch(em, ACTOR, text, 20);
     const sameHits = key(now) === key(before);
-    const after = await measure((t) => repo.search(em, ACTOR, t, 20), text, settings);
-    const reference = await measure((t) => referenceSearch(em, ACTOR, t, 20), text, settings.reference ?? settings);
+    const { after, reference } = await measurePair(
+      { after: (t) => repo.search(em, ACTOR, t, 20), reference: (t) => referenceSearch(em, ACTOR, t, 20) },
+      text,
+      settings,
+    );
     out[name] = { q: text, hits: now.length, sameHitsAsReference: sameHits, after, reference };
     log?.(`  ${name} "${text}": ${now.length} hits, same as reference: ${sameHits}; p50 ${after.p50Ms.median} ms (reference ${reference.p50Ms.median} ms), p99 ${after.p99Ms.median} ms (reference ${reference.p99Ms.median} ms)`);
   }
@@ -152,7 +156,7 @@ async function migratePostgres(url, schema) {
 }
 
 export async function searchCommonWords({ messages = 1_000_000, postgresUrl, repetitions = 3, calls = 50, referenceCalls = 20 } = {}, log) {
-  const settings = { repetitions, calls, reference: { repetitions, calls: referenceCalls } };
+  const settings = { repetitions, calls, referenceCalls };
   const result = { messages, actorMessages: messages / 10, settings };
   const tmp = tempDir('search-common');
   try {

@@ -98,13 +98,15 @@ export class ConversationSearchRepository {
     const query = ftsQuery(text);
     if (!query) return [];
     // FTS5 walks its index newest rowid first and stops at the limit; bm25() is lower for better
-    // matches. The caller's conversations are read once into a list the walk checks each row against.
+    // matches. Most of a common word's cost is bm25's own: it counts every row holding each word
+    // (all actors'), once per query, for its inverse document frequency.
     const rows: Array<MessageRow> = await em.query(
       `SELECT m.conversation_id AS conversationId, m.id AS messageId, m.seq AS messageSeq, m.thread AS messageThread,
               bm25(messages_fts) AS rank
          FROM messages_fts
          JOIN messages m ON m.rowid = messages_fts.rowid
-        WHERE messages_fts MATCH ? AND m.conversation_id IN (SELECT id FROM conversations WHERE actor = ?)
+         JOIN conversations c ON c.id = m.conversation_id
+        WHERE messages_fts MATCH ? AND c.actor = ?
         ORDER BY messages_fts.rowid DESC
         LIMIT ${CANDIDATES}`,
       [query, actor],
