@@ -137,8 +137,8 @@ export class ConversationSearchRepository {
     // (no word) must match nothing, not every message of the actor.
     const rows: Array<MessageRow> = await em.query(
       `WITH ranked AS (
-         SELECT m.conversation_id, m.id, m.seq, m.thread, ts_rank(s.search_vector, plainto_tsquery('simple', $1)) AS rank
-           FROM messages_search s JOIN messages m ON m.id = s.message_id
+         SELECT s.conversation_id, s.message_id AS id, s.seq, s.thread, ts_rank(s.search_vector, plainto_tsquery('simple', $1)) AS rank
+           FROM messages_search s
           WHERE s.search_vector @@ (plainto_tsquery('simple', $1) && quote_literal(' a' || md5($2))::tsquery)
             AND numnode(plainto_tsquery('simple', $1)) > 0
           ORDER BY s.created_at DESC, s.seq DESC LIMIT ${CANDIDATES}),

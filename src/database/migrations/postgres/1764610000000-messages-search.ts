@@ -7,17 +7,18 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * the conversation's actor (`ACTOR_LEXEME_SQL` below, which no parsed word can equal, since it starts
  * with a space), so the index finds only the caller's matches, and `ts_rank` reads the stored
  * vector. Its `(created_at, seq)` index lets a common word be found by walking the newest rows
- * and stopping at the candidates wanted. Kept by triggers; TypeORM knows nothing of it.
+ * and stopping at the candidates wanted; a hit's conversation, thread and seq are copied so the
+ * walk reads no other table. Kept by triggers; TypeORM knows nothing of it.
  */
 export class PgMessagesSearch1764610000000 implements MigrationInterface {
   name = 'PgMessagesSearch1764610000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(
-      `CREATE TABLE "messages_search" ("message_id" character varying(36) PRIMARY KEY REFERENCES "messages"("id") ON DELETE CASCADE, "created_at" TIMESTAMP NOT NULL, "seq" integer NOT NULL, "search_vector" tsvector NOT NULL)`,
+      `CREATE TABLE "messages_search" ("message_id" character varying(36) PRIMARY KEY REFERENCES "messages"("id") ON DELETE CASCADE, "conversation_id" character varying(36) NOT NULL, "thread" character varying(64) NOT NULL, "created_at" TIMESTAMP NOT NULL, "seq" integer NOT NULL, "search_vector" tsvector NOT NULL)`,
     );
     await q.query(
-      `INSERT INTO "messages_search" SELECT m."id", m."created_at", m."seq", ${VECTOR_SQL('m', 'c')} FROM "messages" m JOIN "conversations" c ON c."id" = m."conversation_id"`,
+      `INSERT INTO "messages_search" SELECT m."id", m."conversation_id", m."thread", m."created_at", m."seq", ${VECTOR_SQL('m', 'c')} FROM "messages" m JOIN "conversations" c ON c."id" = m."conversation_id"`,
     );
     await q.query(`CREATE INDEX "idx_messages_search_vector" ON "messages_search" USING GIN ("search_vector")`);
     await q.query(`CREATE INDEX "idx_messages_search_created_seq" ON "messages_search" ("created_at", "seq")`);
@@ -25,12 +26,13 @@ export class PgMessagesSearch1764610000000 implements MigrationInterface {
     // `SET search_path FROM CURRENT`: the functions find this schema's tables whoever calls them.
     await q.query(
       `CREATE FUNCTION "messages_search_sync"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$ BEGIN ` +
-        `INSERT INTO "messages_search" SELECT NEW."id", NEW."created_at", NEW."seq", ${VECTOR_SQL('NEW', 'c')} FROM "conversations" c WHERE c."id" = NEW."conversation_id" ` +
-        `ON CONFLICT ("message_id") DO UPDATE SET "created_at" = EXCLUDED."created_at", "seq" = EXCLUDED."seq", "search_vector" = EXCLUDED."search_vector"; ` +
+        `INSERT INTO "messages_search" SELECT NEW."id", NEW."conversation_id", NEW."thread", NEW."created_at", NEW."seq", ${VECTOR_SQL('NEW', 'c')} ` +
+        `FROM "conversations" c WHERE c."id" = NEW."conversation_id" ON CONFLICT ("message_id") DO UPDATE SET "conversation_id" = EXCLUDED."conversation_id", ` +
+        `"thread" = EXCLUDED."thread", "created_at" = EXCLUDED."created_at", "seq" = EXCLUDED."seq", "search_vector" = EXCLUDED."search_vector"; ` +
         `RETURN NULL; END $$`,
     );
     await q.query(
-      `CREATE TRIGGER "messages_search_ai" AFTER INSERT OR UPDATE OF "content", "conversation_id", "seq", "created_at" ON "messages" FOR EACH ROW EXECUTE FUNCTION "messages_search_sync"()`,
+      `CREATE TRIGGER "messages_search_ai" AFTER INSERT OR UPDATE OF "content", "conversation_id", "thread", "seq", "created_at" ON "messages" FOR EACH ROW EXECUTE FUNCTION "messages_search_sync"()`,
     );
     // Actors do not change today; if one ever does, its messages follow.
     await q.query(
