@@ -1,7 +1,7 @@
 // Search for common words at scale, on SQLite and on PostgreSQL, in-process: the built
 // repository (dist/) against the query it replaced (kept below as the reference), on the same
 // seeded data, with a check that both return the same hits in the same order.
-// `node bench/sections/search-common-words.mjs [--messages=N] [--postgres=postgres://…/db]`
+// `node bench/sections/search-common-words.mjs [--messages=N] [--words=N] [--reference-calls=N] [--postgres=postgres://…/db]`
 // (PostgreSQL is measured only with --postgres or BENCH_DATABASE_URL; it seeds schema `bench_search`).
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -14,9 +14,9 @@ const { POSTGRES_MIGRATIONS } = await import(join(ROOT, 'dist/src/database/migra
 
 const ACTOR = 'api:owner';
 const QUERIES = {
-  common: 'release', // in about 82 % of the messages
+  common: 'release', // in about 83 % of the messages
   twoCommon: 'release schedule', // both in about 40 %
-  twoMid: 'kyoto museum', // both in about 2.4 %: too many matches to rank all, too few to find by walking the newest
+  twoMid: 'kyoto museum', // both in about 3.9 %: too many matches to rank all, too few to find by walking the newest
   rare: 'zanzibar', // in 2 messages of 50,000, one of them the caller's
 };
 
@@ -120,7 +120,7 @@ async function compare(em, settings, log) {
 }
 
 /** Conversations of 100 messages, 1 in 10 the caller's, contents as in search.mjs, in set-based SQL. */
-async function seedPostgres(client, messages) {
+async function seedPostgres(client, messages, wordsPerMessage) {
   const started = Date.now();
   await client.query('SET synchronous_commit = off');
   const words = `ARRAY[${SEARCH_WORDS.map((w) => `'${w}'`).join(',')}]`;
@@ -136,7 +136,7 @@ async function seedPostgres(client, messages) {
     `INSERT INTO messages (id, conversation_id, seq, role, content, status, model, created_at, thread, tokens)
      SELECT md5('m' || n)::uuid::text, md5('c' || ((n - 1) / 100))::uuid::text, (n - 1) % 100 + 1,
             CASE WHEN n % 2 = 1 THEN 'user' ELSE 'assistant' END,
-            (SELECT string_agg((${words})[1 + floor(${SEARCH_WORDS.length} * random() ^ 2)::int], ' ') FROM generate_series(1, 12 + 0 * n))
+            (SELECT string_agg((${words})[1 + floor(${SEARCH_WORDS.length} * random() ^ 2)::int], ' ') FROM generate_series(1, ${Number(wordsPerMessage)} + 0 * n))
               || CASE WHEN n % 50000 IN (0, 1) THEN ' zanzibar' ELSE '' END,
             'complete', 'echo', now() - interval '1 day' + n * interval '1 ms', 'main', 20
        FROM generate_series(1, $1::int) n`,
@@ -156,13 +156,13 @@ async function migratePostgres(url, schema) {
   await ds.destroy();
 }
 
-export async function searchCommonWords({ messages = 1_000_000, postgresUrl, repetitions = 3, calls = 50, referenceCalls = 20 } = {}, log) {
+export async function searchCommonWords({ messages = 1_000_000, wordsPerMessage = 12, postgresUrl, repetitions = 3, calls = 50, referenceCalls = 20 } = {}, log) {
   const settings = { repetitions, calls, referenceCalls };
-  const result = { messages, actorMessages: messages / 10, settings };
+  const result = { messages, actorMessages: messages / 10, wordsPerMessage, settings };
   const tmp = tempDir('search-common');
   try {
     const file = join(tmp.dir, 'search.sqlite');
-    result.sqlite = { seedS: round(await seedSqlite(file, messages), 1) };
+    result.sqlite = { seedS: round(await seedSqlite(file, messages, wordsPerMessage), 1) };
     log?.(`SQLite: ${messages} messages seeded in ${result.sqlite.seedS} s`);
     const db = new Database(file, { readonly: false });
     try {
@@ -181,7 +181,7 @@ export async function searchCommonWords({ messages = 1_000_000, postgresUrl, rep
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
       await migratePostgres(postgresUrl, schema);
       await admin.query(`SET search_path = ${schema}`);
-      result.postgres = { seedS: round(await seedPostgres(admin, messages), 1) };
+      result.postgres = { seedS: round(await seedPostgres(admin, messages, wordsPerMessage), 1) };
       log?.(`PostgreSQL: ${messages} messages seeded in ${result.postgres.seedS} s`);
       result.postgres.queries = await compare(pgEm(admin), settings, log);
     } finally {
@@ -195,7 +195,13 @@ export async function searchCommonWords({ messages = 1_000_000, postgresUrl, rep
 if (import.meta.url === `file://${process.argv[1]}`) {
   const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=').slice(1).join('=');
   const result = await searchCommonWords(
-    { messages: Number(arg('messages') ?? 1_000_000), postgresUrl: arg('postgres') ?? process.env.BENCH_DATABASE_URL },
+    {
+      messages: Number(arg('messages') ?? 1_000_000),
+      // --words=800: long messages (about 5,000 characters), where making a snippet costs most.
+      wordsPerMessage: Number(arg('words') ?? 12),
+      referenceCalls: Number(arg('reference-calls') ?? 20),
+      postgresUrl: arg('postgres') ?? process.env.BENCH_DATABASE_URL,
+    },
     console.log,
   );
   console.log(JSON.stringify(result, null, 2));

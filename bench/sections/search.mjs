@@ -15,9 +15,9 @@ const WORDS = SEARCH_WORDS;
 const sqlDate = (ms) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
 /** A sentence of 12 words drawn with a skewed (roughly Zipf) distribution, plus a rare marker sometimes. */
-function sentence(rand, i) {
+function sentence(rand, i, count = 12) {
   const words = [];
-  for (let w = 0; w < 12; w++) words.push(WORDS[Math.floor(WORDS.length * rand() ** 2)]);
+  for (let w = 0; w < count; w++) words.push(WORDS[Math.floor(WORDS.length * rand() ** 2)]);
   // Twice every 50,000 messages: once in a conversation of the measured actor, once in another actor's.
   if (i % 50_000 === 0 || i % 50_000 === 1) words.push('zanzibar');
   return words.join(' ');
@@ -38,7 +38,7 @@ function mulberry32(seed) {
  * (`api:owner`, single-user mode) and the rest other actors', through the migrated schema, so the
  * FTS triggers index everything exactly as in use.
  */
-export async function seedSqlite(file, messages) {
+export async function seedSqlite(file, messages, wordsPerMessage = 12) {
   const server = await startServer({ script: DIST_MAIN, env: { DATABASE_URL: `sqlite:${file}` }, label: 'search-migrate' });
   await server.stop();
   const db = new Database(file);
@@ -61,7 +61,7 @@ export async function seedSqlite(file, messages) {
       insertConversation.run(id, actor, `Conversation ${c} about ${WORDS[c % WORDS.length]}`, perConversation, sqlDate(t0), sqlDate(t0 + c));
       for (let s = 1; s <= perConversation; s++) {
         const n = c * perConversation + s;
-        insertMessage.run(randomUUID(), id, s, s % 2 ? 'user' : 'assistant', sentence(rand, n), sqlDate(t0 + n));
+        insertMessage.run(randomUUID(), id, s, s % 2 ? 'user' : 'assistant', sentence(rand, n, wordsPerMessage), sqlDate(t0 + n));
       }
     }
   })();
