@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,search,databases,hostile-bodies,stalled-streams] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,search,search-common,databases,hostile-bodies,stalled-streams] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
@@ -29,7 +29,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,search,databases,hostile-bodies,stalled-streams, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,search,search-common,databases,hostile-bodies,stalled-streams, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -125,6 +125,12 @@ try {
     const { searchAtScale } = await import('./sections/search.mjs');
     results.search = await searchAtScale({ messages: quick ? 200_000 : 1_000_000 });
     log(JSON.stringify(results.search, null, 2));
+  }
+  if (only?.includes('search-common')) {
+    log('\n[extra] Search for common words over 1,000,000 messages, SQLite and PostgreSQL (BENCH_DATABASE_URL), against the query it replaced');
+    const { searchCommonWords } = await import('./sections/search-common-words.mjs');
+    results.searchCommonWords = await searchCommonWords({ messages: quick ? 200_000 : 1_000_000, postgresUrl: process.env.BENCH_DATABASE_URL }, log);
+    log(JSON.stringify(results.searchCommonWords, null, 2));
   }
   if (only?.includes('hostile-bodies')) {
     log('\n[extra] Bodies of 1 MB with 90,000 unknown keys: time to refuse one, and /health meanwhile');

@@ -5,18 +5,19 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DIST_MAIN, request, round, sleep, startServer, summarize, tempDir } from '../lib/common.mjs';
 
-const WORDS = (
+export const SEARCH_WORDS = (
   'release schedule budget travel lisbon kyoto recipe pasta tomato garden python rust database index ' +
   'weather meeting invoice contract summary error deploy server client model token window memory ' +
   'holiday flight hotel museum coffee tea bread cheese salad soup music guitar piano novel poem ' +
   'football tennis running cycling swimming doctor lesson homework exam grammar vocabulary history'
 ).split(' ');
+const WORDS = SEARCH_WORDS;
 const sqlDate = (ms) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
 /** A sentence of 12 words drawn with a skewed (roughly Zipf) distribution, plus a rare marker sometimes. */
-function sentence(rand, i) {
+function sentence(rand, i, count = 12) {
   const words = [];
-  for (let w = 0; w < 12; w++) words.push(WORDS[Math.floor(WORDS.length * rand() ** 2)]);
+  for (let w = 0; w < count; w++) words.push(WORDS[Math.floor(WORDS.length * rand() ** 2)]);
   // Twice every 50,000 messages: once in a conversation of the measured actor, once in another actor's.
   if (i % 50_000 === 0 || i % 50_000 === 1) words.push('zanzibar');
   return words.join(' ');
@@ -37,7 +38,7 @@ function mulberry32(seed) {
  * (`api:owner`, single-user mode) and the rest other actors', through the migrated schema, so the
  * FTS triggers index everything exactly as in use.
  */
-async function seed(file, messages) {
+export async function seedSqlite(file, messages, wordsPerMessage = 12) {
   const server = await startServer({ script: DIST_MAIN, env: { DATABASE_URL: `sqlite:${file}` }, label: 'search-migrate' });
   await server.stop();
   const db = new Database(file);
@@ -60,7 +61,7 @@ async function seed(file, messages) {
       insertConversation.run(id, actor, `Conversation ${c} about ${WORDS[c % WORDS.length]}`, perConversation, sqlDate(t0), sqlDate(t0 + c));
       for (let s = 1; s <= perConversation; s++) {
         const n = c * perConversation + s;
-        insertMessage.run(randomUUID(), id, s, s % 2 ? 'user' : 'assistant', sentence(rand, n), sqlDate(t0 + n));
+        insertMessage.run(randomUUID(), id, s, s % 2 ? 'user' : 'assistant', sentence(rand, n, wordsPerMessage), sqlDate(t0 + n));
       }
     }
   })();
@@ -72,7 +73,7 @@ export async function searchAtScale({ messages = 1_000_000, requests = 200 } = {
   const tmp = tempDir('search');
   try {
     const file = join(tmp.dir, 'search.sqlite');
-    const seedS = await seed(file, messages);
+    const seedS = await seedSqlite(file, messages);
     const server = await startServer({ script: DIST_MAIN, env: { DATABASE_URL: `sqlite:${file}` }, label: 'search' });
     try {
       const queries = {

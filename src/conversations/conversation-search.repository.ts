@@ -19,27 +19,28 @@ interface MessageRow {
   messageId: string;
   messageSeq: number;
   messageThread: string;
-  snippet: string;
   rank: number;
 }
 
-const messageOf = (r: MessageRow) => ({
+/** A message hit before its snippet is made: only the hits returned get one (see `withSnippets`). */
+type Candidate = Omit<SearchHit, 'snippet'> & { snippet: string | null };
+
+const messageOf = (r: MessageRow, score: number): Candidate => ({
   conversationId: r.conversationId,
   messageId: r.messageId,
   messageSeq: Number(r.messageSeq),
   messageThread: r.messageThread,
-  snippet: r.snippet,
+  snippet: null,
+  score,
 });
 
-/** Hits by score, best first: the search keeps the first hit it sees of each conversation. */
-const bestFirst = (hits: SearchHit[]): SearchHit[] => hits.sort((a, b) => b.score - a.score);
-
-const titleOf = (r: { conversationId: string; snippet: string }) => ({
+const titleOf = (r: { conversationId: string; snippet: string }, score: number): Candidate => ({
   conversationId: r.conversationId,
   messageId: null,
   messageSeq: null,
   messageThread: null,
   snippet: r.snippet,
+  score,
 });
 
 /**
@@ -53,6 +54,8 @@ const CANDIDATES = 2_000;
  * Full-text search over titles and message contents, per dialect: SQLite FTS5 (bm25) or
  * PostgreSQL text search (ts_rank) on the `simple` configuration. Always filtered on the actor
  * in the query itself. One hit per conversation: its best message (a title match ranks first).
+ * Candidates are ranked without their text; snippets are made afterwards for the hits returned
+ * only, since making one reads and re-tokenizes the whole message.
  */
 @Injectable()
 export class ConversationSearchRepository {
@@ -60,23 +63,46 @@ export class ConversationSearchRepository {
     const postgres = isPostgres(em);
     const titles = postgres ? await this.pgTitles(em, actor, text, limit) : await this.sqliteTitles(em, actor, text, limit);
     const messages = postgres ? await this.pgMessages(em, actor, text) : await this.sqliteMessages(em, actor, text);
-    const best = new Map<string, SearchHit>();
+    const best = new Map<string, Candidate>();
     for (const hit of [...titles, ...messages]) {
       const seen = best.get(hit.conversationId);
       if (!seen) best.set(hit.conversationId, hit);
       // A title match keeps its place, but shows the best message's snippet and id.
       else if (seen.messageId === null && hit.messageId !== null) best.set(hit.conversationId, { ...hit, score: seen.score });
     }
-    return [...best.values()].sort((a, b) => b.score - a.score).slice(0, limit);
+    const hits = [...best.values()].sort((a, b) => b.score - a.score).slice(0, limit);
+    const snippets = await this.snippets(em, postgres, text, hits.flatMap((h) => (h.messageId === null ? [] : [h.messageId])));
+    return hits.map((h) => ({ ...h, snippet: h.snippet ?? snippets.get(h.messageId!) ?? '' }));
   }
 
-  private async sqliteMessages(em: EntityManager, actor: string, text: string): Promise<SearchHit[]> {
+  /** The snippet of each message hit, by id: one query for all of them. */
+  private async snippets(em: EntityManager, postgres: boolean, text: string, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows: Array<{ id: string; snippet: string }> = postgres
+      ? await em.query(
+          `SELECT m.id, ts_headline('simple', m.content, plainto_tsquery('simple', $1), 'StartSel=[, StopSel=], MaxWords=20, MinWords=6, ShortWord=1') AS snippet
+             FROM messages m WHERE m.id = ANY($2)`,
+          [text, ids],
+        )
+      : await em.query(
+          // By rowid on the FTS table itself: joined from messages by id, SQLite re-ran the MATCH per row (0.4 s for a common word).
+          `SELECT m.id AS id, snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet
+             FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid
+            WHERE messages_fts MATCH ? AND messages_fts.rowid IN (SELECT rowid FROM messages WHERE id IN (${ids.map(() => '?').join(', ')}))`,
+          [ftsQuery(text), ...ids],
+        );
+    return new Map(rows.map((r) => [r.id, r.snippet]));
+  }
+
+  private async sqliteMessages(em: EntityManager, actor: string, text: string): Promise<Candidate[]> {
     const query = ftsQuery(text);
     if (!query) return [];
-    // FTS5 walks its index newest rowid first and stops at the limit; bm25() is lower for better matches.
+    // FTS5 walks its index newest rowid first and stops at the limit; bm25() is lower for better
+    // matches. Most of a common word's cost is bm25's own: it counts every row holding each word
+    // (all actors'), once per query, for its inverse document frequency.
     const rows: Array<MessageRow> = await em.query(
       `SELECT m.conversation_id AS conversationId, m.id AS messageId, m.seq AS messageSeq, m.thread AS messageThread,
-              snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet, bm25(messages_fts) AS rank
+              bm25(messages_fts) AS rank
          FROM messages_fts
          JOIN messages m ON m.rowid = messages_fts.rowid
          JOIN conversations c ON c.id = m.conversation_id
@@ -85,10 +111,11 @@ export class ConversationSearchRepository {
         LIMIT ${CANDIDATES}`,
       [query, actor],
     );
-    return bestFirst(rows.map((r) => ({ ...messageOf(r), score: -r.rank })));
+    // Best first (a stable sort: equal scores stay newest first); the search keeps the first of each conversation.
+    return rows.map((r) => messageOf(r, -r.rank)).sort((a, b) => b.score - a.score);
   }
 
-  private async sqliteTitles(em: EntityManager, actor: string, text: string, limit: number): Promise<SearchHit[]> {
+  private async sqliteTitles(em: EntityManager, actor: string, text: string, limit: number): Promise<Candidate[]> {
     const query = ftsQuery(text);
     if (!query) return [];
     const rows: Array<{ conversationId: string; snippet: string; rank: number }> = await em.query(
@@ -98,28 +125,33 @@ export class ConversationSearchRepository {
         ORDER BY rank LIMIT ${Number(limit)}`,
       [query, actor],
     );
-    return rows.map((r) => ({ ...titleOf(r), score: 1_000 - r.rank }));
+    return rows.map((r) => titleOf(r, 1_000 - r.rank));
   }
 
-  private async pgMessages(em: EntityManager, actor: string, text: string): Promise<SearchHit[]> {
+  private async pgMessages(em: EntityManager, actor: string, text: string): Promise<Candidate[]> {
+    // messages_search (migration 1764610000000) holds each message's vector plus a lexeme for its
+    // actor (' a' || md5(actor), which no parsed word can equal), so the index itself keeps to
+    // the caller's matches. A common word walks (created_at, seq) backwards and stops at the
+    // limit; a rarer one is looked up in the GIN index. ts_rank reads the stored vector, the
+    // same one to_tsvector('simple', content) gives, so ranks are as before. An empty query
+    // (no word) must match nothing, not every message of the actor.
     const rows: Array<MessageRow> = await em.query(
-      `WITH q AS (SELECT plainto_tsquery('simple', $1) AS q),
-       ranked AS (
-         SELECT m.conversation_id, m.id, m.seq, m.thread, m.content, ts_rank(to_tsvector('simple', m.content), q.q) AS rank
-           FROM messages m JOIN conversations c ON c.id = m.conversation_id, q
-          WHERE c.actor = $2 AND to_tsvector('simple', m.content) @@ q.q
-          ORDER BY m.created_at DESC, m.seq DESC LIMIT ${CANDIDATES}),
+      `WITH ranked AS (
+         SELECT s.conversation_id, s.message_id AS id, s.seq, s.thread, ts_rank(s.search_vector, plainto_tsquery('simple', $1)) AS rank
+           FROM messages_search s
+          WHERE s.search_vector @@ (plainto_tsquery('simple', $1) && quote_literal(' a' || md5($2))::tsquery)
+            AND numnode(plainto_tsquery('simple', $1)) > 0
+          ORDER BY s.created_at DESC, s.seq DESC LIMIT ${CANDIDATES}),
        best AS (SELECT DISTINCT ON (conversation_id) * FROM ranked ORDER BY conversation_id, rank DESC)
        SELECT best.conversation_id AS "conversationId", best.id AS "messageId", best.seq AS "messageSeq",
-              best.thread AS "messageThread", best.rank::float AS rank,
-              ts_headline('simple', best.content, q.q, 'StartSel=[, StopSel=], MaxWords=20, MinWords=6, ShortWord=1') AS snippet
-         FROM best, q ORDER BY rank DESC`,
+              best.thread AS "messageThread", best.rank::float AS rank
+         FROM best ORDER BY rank DESC`,
       [text, actor],
     );
-    return rows.map((r) => ({ ...messageOf(r), score: Number(r.rank) }));
+    return rows.map((r) => messageOf(r, Number(r.rank)));
   }
 
-  private async pgTitles(em: EntityManager, actor: string, text: string, limit: number): Promise<SearchHit[]> {
+  private async pgTitles(em: EntityManager, actor: string, text: string, limit: number): Promise<Candidate[]> {
     const rows: Array<{ conversationId: string; snippet: string; rank: number }> = await em.query(
       `SELECT c.id AS "conversationId", ts_rank(to_tsvector('simple', c.title), q) AS rank,
               ts_headline('simple', c.title, q, 'StartSel=[, StopSel=]') AS snippet
@@ -128,7 +160,7 @@ export class ConversationSearchRepository {
         ORDER BY rank DESC LIMIT ${Number(limit)}`,
       [text, actor],
     );
-    return rows.map((r) => ({ ...titleOf(r), score: 1_000 + Number(r.rank) }));
+    return rows.map((r) => titleOf(r, 1_000 + Number(r.rank)));
   }
 }
 

@@ -61,7 +61,7 @@ export function replyErrorOf(m: Pick<Message, 'errorCode' | 'errorMessage'>): Re
 @Index('uq_messages_conversation_seq', ['conversationId', 'seq'], { unique: true })
 // Tiny (only replies in progress): lets the janitor find replies whose generator died.
 @Index('idx_messages_streaming_lease', ['leaseUntil'], { where: "status = 'streaming'" })
-// Full-text index of contents, made by the migrations (SQLite FTS5 table, PostgreSQL GIN expression index).
+// Full-text index of contents, made by the migrations (SQLite: the FTS5 table; PostgreSQL: the table messages_search, 1764610000000).
 @Index('idx_messages_fts', { synchronize: false })
 // The active path: one thread's (or every thread's) history newest first, never walking the
 // branches left aside, so a turn costs the same however large the tree grows.

@@ -13,6 +13,12 @@ describe('the migration from stored HTTP statuses to reply error codes', () => {
   let t: TestApp;
   let ds: DataSource;
   const p = (n: number) => (DIALECT === 'postgres' ? `$${n}` : '?');
+  /** Undoes the migrations from the newest one back to the reply error codes, that one included. */
+  const undoThroughErrorCodes = async () => {
+    const names = ds.migrations.map((m) => m.name ?? m.constructor.name);
+    const index = names.findIndex((name) => /ReplyErrorCodes/.test(name));
+    for (let i = names.length - 1; i >= index; i--) await ds.undoLastMigration();
+  };
 
   beforeAll(async () => {
     tmp = tempDir();
@@ -45,9 +51,8 @@ describe('the migration from stored HTTP statuses to reply error codes', () => {
     expect(replies).toHaveLength(CASES.length);
     const olderAnswer = { content: 'old', status: 'failed', model: null, promptTokens: null, completionTokens: null, createdAt: '2026-01-01T00:00:00.000Z' };
 
-    // Back to the schema before the migration (and the message tree after it), with rows as it stored them.
-    await ds.undoLastMigration();
-    await ds.undoLastMigration();
+    // Back to the schema before the migration (and those after it), with rows as it stored them.
+    await undoThroughErrorCodes();
     for (const [i, [status, errorStatus, message]] of CASES.entries()) {
       const versions = JSON.stringify([{ ...olderAnswer, error: { statusCode: 504, message: 'The model did not answer within 9 ms' } }, { ...olderAnswer, error: null }]);
       await ds.query(`UPDATE "messages" SET "status" = ${p(1)}, "error_status" = ${p(2)}, "error_message" = ${p(3)}, "versions" = ${p(4)} WHERE "id" = ${p(5)}`, [
@@ -73,9 +78,8 @@ describe('the migration from stored HTTP statuses to reply error codes', () => {
     expect(shown.map((m: { status: string; error: unknown }) => [m.status, m.error])).toEqual(CASES.map(([status, statusCode, message]) => [status, { statusCode, message }]));
     expect(shown[0].versions.map((v: { error: unknown }) => v.error)).toEqual([{ statusCode: 504, message: 'The model did not answer within 9 ms' }, null]);
 
-    // And back down (the tree first): the statuses the API showed.
-    await ds.undoLastMigration();
-    await ds.undoLastMigration();
+    // And back down (the later migrations first): the statuses the API showed.
+    await undoThroughErrorCodes();
     const down = (await ds.query(`SELECT "error_status" FROM "messages" WHERE "role" = 'assistant' ORDER BY "seq"`)) as Array<{ error_status: number }>;
     expect(down.map((r) => r.error_status)).toEqual(CASES.map((c) => c[1]));
     await ds.runMigrations();

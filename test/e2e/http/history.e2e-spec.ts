@@ -60,6 +60,28 @@ describe('living with a long history: search, pages of messages, archive, pin, t
       expect(alice.items).toEqual([]);
     });
 
+    it("ranks a word found in several of the caller's conversations best first, with snippets, never another actor's", async () => {
+      const once = (await chat(ALICE_KEY, 'A long evening of gnocchi and a great many other dishes with sauces and wines')).conversationId;
+      const thrice = (await chat(ALICE_KEY, 'gnocchi gnocchi gnocchi')).conversationId;
+      const bobs = (await chat(BOB_KEY, 'gnocchi gnocchi gnocchi gnocchi for Bob')).conversationId;
+      const res = await list('?q=gnocchi');
+      expect(res.items.map((i: { id: string }) => i.id)).toEqual([thrice, once]);
+      for (const item of res.items) expect(item.snippet).toMatch(/\[gnocchi\]/i);
+      expect(JSON.stringify(res)).not.toContain('Bob');
+      // The limit keeps the best, with its snippet.
+      const best = await list('?q=gnocchi&limit=1');
+      expect(best.items).toEqual([expect.objectContaining({ id: thrice, snippet: expect.stringMatching(/\[gnocchi\]/i) })]);
+      expect((await list('?q=gnocchi', BOB_KEY)).items.map((i: { id: string }) => i.id)).toEqual([bobs]);
+    });
+
+    it('finds a reply by the text it ends with, and nothing for a query without a word', async () => {
+      const id = (await chat(ALICE_KEY, 'Say something about orecchiette')).conversationId;
+      // The echo model's reply is inserted empty and filled in when done: the index follows the update.
+      const res = await list('?q=offline%20orecchiette');
+      expect(res.items).toEqual([expect.objectContaining({ id, snippet: expect.stringMatching(/\[offline\]/i) })]);
+      for (const q of ['*', '"', '-', '...']) expect((await list(`?q=${encodeURIComponent(q)}`)).items).toEqual([]);
+    });
+
     it('takes search operators and punctuation literally', async () => {
       for (const q of ['"', 'tagliatelle OR', 'NEAR(a b)', '*', 'a:b', "'; DROP TABLE messages; --"]) {
         const res = await t.http().get(`/api/conversations?q=${encodeURIComponent(q)}`).set(auth(ALICE_KEY));
