@@ -65,7 +65,7 @@ export function editButton(message) {
   if (message.role !== 'user' || !message.id || !state.current?.id) return null;
   const button = toolButton('edit', 'Edit your message');
   button.classList.add('edit-button');
-  button.addEventListener('click', () => openEditor(message));
+  button.addEventListener('click', () => openEditor(message, message.content));
   syncButtons(button);
   return button;
 }
@@ -112,14 +112,15 @@ async function selectSibling(message, siblingId, which) {
  * Turns a user message into an editor: Save (or Enter) asks it again in the new words, Cancel
  * (or Escape) puts it back.
  * @param {ViewMessage} message
+ * @param {string} text the editor's text to start with
  */
-function openEditor(message) {
+function openEditor(message, text) {
   const view = views.get(message);
   if (!view || state.busy || view.article.querySelector('.message-editor')) return;
   const form = el('form', 'message-editor');
   const area = el('textarea', 'message-edit-input');
-  area.value = message.content;
-  area.rows = Math.min(10, Math.max(2, message.content.split('\n').length));
+  area.value = text;
+  area.rows = Math.min(10, Math.max(2, text.split('\n').length));
   area.setAttribute('aria-label', 'Edit your message');
   const save = el('button', 'button primary', 'Save');
   save.type = 'submit';
@@ -180,9 +181,12 @@ async function saveEdit(message, text) {
     question.id = turn.userMessageId ?? null;
   });
   if (!started) {
-    // Refused before anything was stored: the path is as it was.
+    // Refused before anything was stored: the path is as it was, the new words still in the editor.
     conversation.messages.splice(conversation.messages.indexOf(question), 2, ...before);
-    if (state.current === conversation) renderConversation();
+    if (state.current === conversation) {
+      renderConversation();
+      openEditor(message, text);
+    }
     return;
   }
   void refreshList();
