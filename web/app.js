@@ -19,6 +19,7 @@
 //   render.js        replies as Markdown, made safe
 //   code-highlight.js  syntax highlighting of code blocks (highlight.js)
 //   message-tools.js   under each message: time, model, status badge, copy, fork
+//   branches.js      the tree: Edit on the user's messages, ‹ n/m › between versions, the path read again
 //   conversation-menu.js  pin, tags, archive, export of the conversation shown; import
 //   list-filters.js  the Chats and Archived views of the list, and its tag filter
 //   shortcuts.js     keyboard shortcuts and their help dialog

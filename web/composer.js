@@ -1,8 +1,10 @@
 // @ts-check
-// The message box and what it starts: sending, regenerating the last reply, stopping a reply.
+// The message box and what it starts: sending, regenerating the last reply (a sibling answer:
+// the path is read again for its ‹ n/m ›), stopping a reply.
+import { reloadPath, syncBranchControls } from './branches.js';
 import { paint, renderConversation } from './conversation.js';
 import { $ } from './dom.js';
-import { hideError } from './errors.js';
+import { hideError, showError } from './errors.js';
 import { refreshList } from './list.js';
 import { NARROW, state } from './state.js';
 import { cancel, streamReply } from './stream.js';
@@ -84,6 +86,8 @@ export async function regenerate() {
     if (before) Object.assign(answer, before);
     else conversation.messages.splice(conversation.messages.indexOf(answer), 1);
     if (state.current === conversation) renderConversation();
+  } else {
+    reloadPath(conversation).catch((error) => state.current === conversation && showError(error));
   }
   void refreshList();
 }
@@ -102,6 +106,7 @@ export function updateComposer() {
   $('send').hidden = busy;
   $('stop').hidden = !busy;
   $('stop', HTMLButtonElement).disabled = Boolean(state.busy?.stopRequested);
+  syncBranchControls(); // no switching branches or editing while a reply streams
 }
 
 export function autosize() {

@@ -1,7 +1,9 @@
 // @ts-check
 // What each message carries besides its text: its time and (replies) model, a badge saying why
 // a reply is not complete, copy buttons for the message and each code block, and "Continue in a
-// new conversation" (POST /api/conversations/:id/fork).
+// new conversation" (POST /api/conversations/:id/fork); and, from branches.js, Edit on the user's
+// messages and ‹ n/m › on messages with siblings.
+import { branchSwitch, editButton } from './branches.js';
 import { $, el } from './dom.js';
 import { showError } from './errors.js';
 import { refreshList } from './list.js';
@@ -14,6 +16,9 @@ import { api, state } from './state.js';
 const ICONS = {
   copy: 'M8 3h11v13h-2V5H8zM4 7h11v14H4zm2 2v10h7V9z',
   check: 'M9.5 16.2 5.3 12l-1.4 1.4 5.6 5.6L21 7.5l-1.4-1.4z',
+  edit: 'M3 17.25V21h3.75L17.8 9.95l-3.75-3.75zM20.7 7.05a1 1 0 0 0 0-1.4l-2.35-2.35a1 1 0 0 0-1.4 0L15.1 5.15l3.75 3.75z',
+  previous: 'M15.4 7.4 14 6l-6 6 6 6 1.4-1.4-4.6-4.6z',
+  next: 'M8.6 16.6 10 18l6-6-6-6-1.4 1.4 4.6 4.6z',
   fork: 'M7 3a3 3 0 0 1 1 5.8v1.7a2 2 0 0 0 2 2h4a4 4 0 0 1 4 4v.7a3 3 0 1 1-2 0v-.7a2 2 0 0 0-2-2h-4a4 4 0 0 1-2-.5v3.2a3 3 0 1 1-2 0V8.8A3 3 0 0 1 7 3',
 };
 
@@ -39,7 +44,7 @@ function icon(name) {
  * @param {keyof typeof ICONS} name
  * @param {string} label
  */
-function toolButton(name, label) {
+export function toolButton(name, label) {
   const button = el('button', 'tool-button');
   button.type = 'button';
   button.title = label;
@@ -153,13 +158,16 @@ export function paintFooter(message, footer) {
   meta.append(time);
   if (message.role === 'assistant' && message.model) meta.append(' · ', el('span', 'message-model', message.model));
   const tools = el('span', 'message-tools');
+  const edit = editButton(message);
+  if (edit) tools.append(edit);
   tools.append(copyButton(message.role === 'user' ? 'Copy your message' : 'Copy the reply', () => message.content));
   if (message.id && state.current?.id) {
     const fork = toolButton('fork', 'Continue in a new conversation');
     fork.addEventListener('click', () => void forkFrom(message));
     tools.append(fork);
   }
-  footer.replaceChildren(meta, tools);
+  const versions = branchSwitch(message);
+  footer.replaceChildren(...(versions ? [versions] : []), meta, tools);
 }
 
 /**

@@ -12,8 +12,9 @@ import { createApi } from './api.js';
 /**
  * A message as the page keeps it: the API's fields that the view uses. `id` is null until the
  * server names it; an error of the page's own (the connection ended) has no status.
- * `createdAt` and `model` are missing on a message sent from this page until it is stored.
- * @typedef {Pick<Message, 'role' | 'content' | 'status'> & { id: string | null, error: { statusCode?: number, message: string } | null, createdAt?: string, model?: string | null }} ViewMessage
+ * `createdAt` and `model` are missing on a message sent from this page until it is stored, and
+ * its place in the tree (`siblingIds`, `siblingIndex`, `siblingCount`) until the path is read again.
+ * @typedef {Pick<Message, 'role' | 'content' | 'status'> & { id: string | null, error: { statusCode?: number, message: string } | null, createdAt?: string, model?: string | null } & Partial<Pick<Message, 'siblingIds' | 'siblingIndex' | 'siblingCount'>>} ViewMessage
  */
 
 /**
@@ -88,7 +89,18 @@ export const api = createApi(() => state.key);
  * @param {Schemas['MessageDto']} message
  * @returns {ViewMessage}
  */
-export const toViewMessage = ({ id, role, content, status, error, createdAt, model }) => ({ id, role, content, status, error, createdAt, model });
+export const toViewMessage = ({ id, role, content, status, error, createdAt, model, siblingIds, siblingIndex, siblingCount }) => ({
+  id,
+  role,
+  content,
+  status,
+  error,
+  createdAt,
+  model,
+  siblingIds,
+  siblingIndex,
+  siblingCount,
+});
 
 /** @returns {string | null} */
 function readStoredKey() {
