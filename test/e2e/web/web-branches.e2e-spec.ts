@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
-import { browserFixture, CHROMIUM, composer, openId, replies, send, sendButton, seriousViolations, stopButton, waitText } from '../../support/browser-page.js';
-import { DIALECT } from '../../support/test-app.js';
+import { browserFixture, composer, describeInChromium, openId, replies, send, sendButton, seriousViolations, stopButton, waitText } from '../../support/browser-page.js';
 import { deferred } from '../../support/until.js';
 
 // The conversation as a tree on the web page: Edit on the user's messages (streamed like a
@@ -10,22 +8,7 @@ import { deferred } from '../../support/until.js';
 
 declare const document: any;
 
-const skipReason =
-  DIALECT === 'postgres'
-    ? 'runs in the SQLite pass only: it tests the page, not the database'
-    : existsSync(CHROMIUM)
-      ? null
-      : `${CHROMIUM} is missing (apt-get install chromium); REQUIRE_BROWSER=1 makes this an error`;
-
-if (skipReason && DIALECT === 'sqlite' && process.env.REQUIRE_BROWSER === '1') {
-  describe('web page branches in Chromium', () => {
-    it('needs Chromium (REQUIRE_BROWSER=1)', () => {
-      throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM} is missing: apt-get install chromium`);
-    });
-  });
-} else {
-  (skipReason ? describe.skip : describe)(`web page branches in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, branchTests);
-}
+describeInChromium('web page branches in Chromium', branchTests);
 
 function branchTests(): void {
   const fixture = browserFixture();
