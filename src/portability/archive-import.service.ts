@@ -11,6 +11,7 @@ import { archiveRows } from './archives/archive-rows.js';
 import { type ArchiveConversation, type DroppedParts, noDroppedParts } from './archives/archive.types.js';
 import { isObject } from './archives/archive-values.js';
 import { readArchive } from './archives/read-archive.js';
+import { MAX_REPLY_CHARS, MAX_SYSTEM_PROMPT_CHARS } from './export-document.js';
 import { parseConversationExport } from './export-parse.js';
 import { PortabilityService } from './portability.service.js';
 
@@ -93,7 +94,7 @@ export class ArchiveImportService {
     const problem = this.problemOf(conversation);
     if (problem) return void skip(problem);
     if (room.full) return void skip(room.full);
-    const rows = archiveRows(conversation, actor.id);
+    const rows = archiveRows(conversation, actor.id, new Date());
     if (!report.dryRun) {
       try {
         await this.db.transaction(async (em) => {
@@ -127,9 +128,15 @@ export class ArchiveImportService {
     if (maxMessages > 0 && conversation.messages.length > maxMessages) {
       return `${conversation.messages.length} messages; the limit is ${maxMessages} per conversation (MAX_MESSAGES_PER_CONVERSATION)`;
     }
+    // The bounds of an export's import: a question as sent to /api/chat, a reply as the model may write one.
     const maxChars = this.config.maxMessageChars;
-    const long = conversation.messages.find((m) => m.content.length > maxChars);
-    if (long) return `message ${long.id} has ${long.content.length} characters; the limit is ${maxChars} (MAX_MESSAGE_CHARS)`;
+    for (const m of conversation.messages) {
+      const max = m.role === 'user' ? maxChars : MAX_REPLY_CHARS;
+      if (m.content.length > max) return `message ${m.id} has ${m.content.length} characters; the limit is ${max}${m.role === 'user' ? ' (MAX_MESSAGE_CHARS)' : ' for a reply'}`;
+    }
+    if (conversation.systemPrompt !== null && conversation.systemPrompt.length > MAX_SYSTEM_PROMPT_CHARS) {
+      return `the system prompt has ${conversation.systemPrompt.length} characters; the limit is ${MAX_SYSTEM_PROMPT_CHARS}`;
+    }
     return null;
   }
 

@@ -21,9 +21,11 @@ export interface ArchiveRows {
  * with its parent (the reader gives parents first, so `seq` follows that order and the active
  * leaf is the last of its path), the path from the root to `activeLeafId` on the active path,
  * the source's times, and its system prompt as the thread's. A reply that failed in the
- * source tool keeps its text with a stored error saying so.
+ * source tool keeps its text with a stored error saying so. The conversation's `updatedAt` is
+ * `importedAt`, as for an export's import: RETENTION_DAYS counts from the import, not from the
+ * last time the user wrote in the other tool.
  */
-export function archiveRows(conversation: ArchiveConversation, actor: string): ArchiveRows {
+export function archiveRows(conversation: ArchiveConversation, actor: string, importedAt: Date): ArchiveRows {
   const conversationId = randomUUID();
   const newIds = new Map(conversation.messages.map((m) => [m.id, randomUUID()] as const));
   const byId = new Map(conversation.messages.map((m) => [m.id, m] as const));
@@ -63,7 +65,7 @@ export function archiveRows(conversation: ArchiveConversation, actor: string): A
       pinned: false,
       lastSeq: messages.length,
       createdAt: conversation.createdAt,
-      updatedAt: conversation.updatedAt,
+      updatedAt: importedAt,
     },
     thread: { conversationId, name: MAIN_THREAD, systemPrompt: conversation.systemPrompt, createdAt: conversation.createdAt, updatedAt: conversation.updatedAt },
     messages,
