@@ -179,7 +179,8 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       await sleep(Math.min(50, this.config.streamFlushMs));
       message = await this.conversations.getMessage(actor, conversationId, messageId);
     }
-    return message;
+    // Read as every message is read: with its place in the tree.
+    return message.siblingIds ? message : this.conversations.getMessage(actor, conversationId, messageId);
   }
 
   /** What the next turn of a thread would send the model (read-only). */

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { EntityRows, sql } from '../database/sql.js';
-import { Message } from './message.entity.js';
+import { Message, type MessageRole } from './message.entity.js';
+
+/** A sibling as a page needs it: where it is in the tree, not what it says. */
+export type SiblingRow = Pick<Message, 'id' | 'parentId' | 'thread' | 'role' | 'seq' | 'createdAt'>;
 
 /** How many ids one statement names (SQLite binds at most 32,766 parameters). */
 const IDS_PER_STATEMENT = 500;
@@ -75,21 +78,29 @@ export class MessageTreeRepository {
 
   /**
    * Each message's siblings (itself included: the children of its parent, or the roots of its
-   * thread), oldest first. One query for the children of every parent named, one for the roots.
+   * thread), oldest first, as light rows (no content). One query for the children of every
+   * parent named, one for the roots.
    */
-  async siblingsOf(em: EntityManager, conversationId: string, messages: readonly Message[]): Promise<Map<string, Message[]>> {
-    const rows = EntityRows.of(em, Message);
+  async siblingsOf(em: EntityManager, conversationId: string, messages: readonly Message[]): Promise<Map<string, SiblingRow[]>> {
     const parents = [...new Set(messages.map((m) => m.parentId).filter((p): p is string => p !== null))];
     const rootThreads = [...new Set(messages.filter((m) => m.parentId === null).map((m) => m.thread))];
-    const found: Message[] = [];
+    const columns = 'SELECT "id", "parent_id", "thread", "role", "seq", "created_at" FROM "messages"';
+    const found: SiblingRow[] = [];
+    const collect = async (where: string, params: unknown[]) => {
+      const { rows } = await sql<{ id: string; parent_id: string | null; thread: string; role: MessageRole; seq: number; created_at: unknown }>(em, `${columns} WHERE ${where}`, params);
+      const entity = EntityRows.of(em, Message);
+      for (const r of rows) {
+        found.push({ id: r.id, parentId: r.parent_id, thread: r.thread, role: r.role, seq: Number(r.seq), createdAt: entity.read('createdAt', r.created_at) as Date });
+      }
+    };
     for (let i = 0; i < parents.length; i += IDS_PER_STATEMENT) {
       const chunk = parents.slice(i, i + IDS_PER_STATEMENT);
-      found.push(...(await rows.find(em, `"conversation_id" = ? AND "parent_id" IN (${chunk.map(() => '?').join(', ')})`, [conversationId, ...chunk])));
+      await collect(`"conversation_id" = ? AND "parent_id" IN (${chunk.map(() => '?').join(', ')})`, [conversationId, ...chunk]);
     }
     if (rootThreads.length > 0) {
-      found.push(...(await rows.find(em, `"conversation_id" = ? AND "parent_id" IS NULL AND "thread" IN (${rootThreads.map(() => '?').join(', ')})`, [conversationId, ...rootThreads])));
+      await collect(`"conversation_id" = ? AND "parent_id" IS NULL AND "thread" IN (${rootThreads.map(() => '?').join(', ')})`, [conversationId, ...rootThreads]);
     }
-    const byFamily = new Map<string, Message[]>();
+    const byFamily = new Map<string, SiblingRow[]>();
     const family = (m: Pick<Message, 'parentId' | 'thread'>) => m.parentId ?? `root:${m.thread}`;
     for (const m of found) {
       const list = byFamily.get(family(m));
@@ -98,6 +109,16 @@ export class MessageTreeRepository {
     }
     for (const list of byFamily.values()) list.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq);
     return new Map(messages.map((m) => [m.id, byFamily.get(family(m)) ?? [m]]));
+  }
+
+  /** Whole messages by id (the other answers a page shows as `versions`). */
+  async messagesById(em: EntityManager, conversationId: string, ids: readonly string[]): Promise<Message[]> {
+    const out: Message[] = [];
+    for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
+      const chunk = ids.slice(i, i + IDS_PER_STATEMENT);
+      out.push(...(await EntityRows.of(em, Message).find(em, `"conversation_id" = ? AND "id" IN (${chunk.map(() => '?').join(', ')})`, [conversationId, ...chunk])));
+    }
+    return out;
   }
 
   /** A page of every message of the tree (any branch), newest first by seq before `beforeSeq`; returned oldest first. */

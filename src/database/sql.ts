@@ -96,6 +96,11 @@ export class EntityRows<T extends ObjectLiteral> {
     return (await this.find(em, where, params, rest))[0] ?? null;
   }
 
+  /** A stored value of one property as the entity holds it (the driver's conversion of that column). */
+  read(property: keyof T & string, stored: unknown): unknown {
+    return this.dataSource.driver.prepareHydratedValue(stored, this.columnOf(property));
+  }
+
   /** The column a property is stored in. */
   column(property: keyof T & string): string {
     return this.columnOf(property).databaseName;

@@ -50,6 +50,8 @@ const ROUTE_BODIES: Record<string, (ids: RouteIds) => object> = {
   updateConversation: () => ({ title: 'taken' }),
   regenerateReply: () => ({}),
   regenerateReplyStream: () => ({}),
+  editMessage: () => ({ message: 'In other words?' }),
+  editMessageStream: () => ({ message: 'In other words?' }),
   forkConversation: ({ message }) => ({ fromMessageId: message }),
   importConversation: ({ exported }) => exported ?? {},
 };

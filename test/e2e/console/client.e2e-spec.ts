@@ -144,16 +144,21 @@ describe('the generated TypeScript client against the real server', () => {
     fake.enqueue({ kind: 'reply', text: 'A second story.' });
     const regenerated = await alice.POST('/api/conversations/{id}/regenerate', { params: { path: { id: path.id } }, body: {} });
     expectDocumented('regenerateReply', 200, regenerated.data);
-    expect(regenerated.data).toMatchObject({ messageId: path.messageId, reply: 'A second story.', created: false });
+    // A regenerated answer is a new reply beside the first (a sibling of it).
+    expect(regenerated.data).toMatchObject({ reply: 'A second story.', created: false });
+    expect(regenerated.data!.messageId).not.toBe(path.messageId);
 
     fake.enqueue({ kind: 'stream', chunks: ['A third ', 'story.'] });
     const streamed = await alice.POST('/api/conversations/{id}/regenerate/stream', { params: { path: { id: path.id } }, body: {}, parseAs: 'stream' });
     const third = await collect(streamed.data, 'regenerateReplyStream');
     expect(replyText(third)).toBe('A third story.');
+    const thirdStart = third[0];
+    if (thirdStart.event !== 'conversation') throw new Error('the stream starts with its conversation event');
 
-    const cancelled = await alice.POST('/api/conversations/{id}/messages/{messageId}/cancel', { params: { path } });
+    const thirdPath = { id: path.id, messageId: thirdStart.data.messageId };
+    const cancelled = await alice.POST('/api/conversations/{id}/messages/{messageId}/cancel', { params: { path: thirdPath } });
     expectDocumented('cancelMessage', 200, cancelled.data);
-    expect(cancelled.data).toMatchObject({ id: path.messageId, status: 'complete', content: 'A third story.' });
+    expect(cancelled.data).toMatchObject({ id: thirdPath.messageId, status: 'complete', content: 'A third story.', siblingCount: 3 });
     expect(cancelled.data!.versions.map((v) => v.content)).toEqual(['reply to: Tell me a story', 'A second story.']);
   });
 

@@ -45,7 +45,8 @@ describe('the migration from stored HTTP statuses to reply error codes', () => {
     expect(replies).toHaveLength(CASES.length);
     const olderAnswer = { content: 'old', status: 'failed', model: null, promptTokens: null, completionTokens: null, createdAt: '2026-01-01T00:00:00.000Z' };
 
-    // Back to the schema before the migration, with rows as it stored them.
+    // Back to the schema before the migration (and the message tree after it), with rows as it stored them.
+    await ds.undoLastMigration();
     await ds.undoLastMigration();
     for (const [i, [status, errorStatus, message]] of CASES.entries()) {
       const versions = JSON.stringify([{ ...olderAnswer, error: { statusCode: 504, message: 'The model did not answer within 9 ms' } }, { ...olderAnswer, error: null }]);
@@ -59,12 +60,11 @@ describe('the migration from stored HTTP statuses to reply error codes', () => {
     }
     await ds.runMigrations();
 
-    const rows = (await ds.query(`SELECT "error_code", "error_message", "versions" FROM "messages" WHERE "role" = 'assistant' ORDER BY "seq"`)) as Array<{
-      error_code: string;
-      versions: string;
-    }>;
+    // The message tree ran after it: the replies are on the path, their earlier answers are siblings off it.
+    const rows = (await ds.query(`SELECT "id", "error_code" FROM "messages" WHERE "role" = 'assistant' AND "on_path" = 1 ORDER BY "seq"`)) as Array<{ id: string; error_code: string }>;
     expect(rows.map((r) => r.error_code)).toEqual(CASES.map((c) => c[3]));
-    expect(JSON.parse(rows[0].versions).map((v: { error: unknown }) => v.error)).toEqual([{ code: 'model_timeout', message: 'The model did not answer within 9 ms' }, null]);
+    const earlier = (await ds.query(`SELECT "error_code" FROM "messages" WHERE "role" = 'assistant' AND "on_path" = 0 ORDER BY "seq"`)) as Array<{ error_code: string | null }>;
+    expect(earlier.slice(0, 2).map((r) => r.error_code)).toEqual(['model_timeout', null]);
     const users = (await ds.query(`SELECT "error_code" FROM "messages" WHERE "role" = 'user'`)) as Array<{ error_code: unknown }>;
     expect(users.every((u) => u.error_code === null)).toBe(true);
 
@@ -73,11 +73,11 @@ describe('the migration from stored HTTP statuses to reply error codes', () => {
     expect(shown.map((m: { status: string; error: unknown }) => [m.status, m.error])).toEqual(CASES.map(([status, statusCode, message]) => [status, { statusCode, message }]));
     expect(shown[0].versions.map((v: { error: unknown }) => v.error)).toEqual([{ statusCode: 504, message: 'The model did not answer within 9 ms' }, null]);
 
-    // And back down: the statuses the API showed.
+    // And back down (the tree first): the statuses the API showed.
     await ds.undoLastMigration();
-    const down = (await ds.query(`SELECT "error_status", "versions" FROM "messages" WHERE "role" = 'assistant' ORDER BY "seq"`)) as Array<{ error_status: number; versions: string }>;
+    await ds.undoLastMigration();
+    const down = (await ds.query(`SELECT "error_status" FROM "messages" WHERE "role" = 'assistant' ORDER BY "seq"`)) as Array<{ error_status: number }>;
     expect(down.map((r) => r.error_status)).toEqual(CASES.map((c) => c[1]));
-    expect(JSON.parse(down[0].versions)[0].error).toEqual({ statusCode: 504, message: 'The model did not answer within 9 ms' });
     await ds.runMigrations();
   });
 });

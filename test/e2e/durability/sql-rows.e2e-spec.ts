@@ -44,6 +44,8 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
     Object.assign(new Message(), {
       id: randomUUID(),
       conversationId,
+      parentId: null,
+      onPath: true,
       thread: 'side',
       seq,
       role: 'assistant',

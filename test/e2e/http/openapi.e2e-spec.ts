@@ -100,7 +100,7 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
 
   it('describes the events of the streaming routes as text/event-stream', () => {
     const streams = operations.filter(({ op }) => op.responses['200']?.content?.['text/event-stream']);
-    expect(streams.map((s) => s.op.operationId).sort()).toEqual(['chatStream', 'followMessage', 'regenerateReplyStream']);
+    expect(streams.map((s) => s.op.operationId).sort()).toEqual(['chatStream', 'editMessageStream', 'followMessage', 'regenerateReplyStream']);
     for (const { op } of streams) {
       const events = op.responses['200'].content['text/event-stream'].schema.oneOf.map((r: Json) => r.$ref.split('/').pop());
       expect(events).toEqual(expect.arrayContaining(['StreamDeltaEvent', 'StreamDoneEvent', 'StreamErrorEvent']));
