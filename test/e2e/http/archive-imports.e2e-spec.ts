@@ -190,10 +190,11 @@ describe('POST /api/imports under quotas', () => {
   const fixture = useAppWithFakeModel({ MAX_CONVERSATIONS_PER_ACTOR: '2', MAX_MESSAGES_PER_CONVERSATION: '6' });
   const upload = (body: unknown, query = '') => fixture.app.http().post(`/api/imports${query}`).set(auth(ALICE_KEY)).set('Content-Type', 'application/json').send(JSON.stringify(body));
 
-  it('skips a conversation over MAX_MESSAGES_PER_CONVERSATION, and the rest once MAX_CONVERSATIONS_PER_ACTOR is reached, with the reason', async () => {
+  it('skips a conversation over MAX_MESSAGES_PER_CONVERSATION or with a question over MAX_MESSAGE_CHARS, and the rest once MAX_CONVERSATIONS_PER_ACTOR is reached, with the reason', async () => {
     const archive = [
       linearChatGptConversation('q-1', 1),
       linearChatGptConversation('q-long', 4),
+      linearChatGptConversation('q-wordy', 1, 33_000),
       linearChatGptConversation('q-2', 1),
       linearChatGptConversation('q-3', 1),
       linearChatGptConversation('q-4', 1),
@@ -204,6 +205,7 @@ describe('POST /api/imports under quotas', () => {
       expect(r.imported.map((c: Json) => c.sourceId)).toEqual(['q-1', 'q-2']);
       expect(r.skipped.map((s: Json) => [s.sourceId, s.reason])).toEqual([
         ['q-long', expect.stringMatching(/MAX_MESSAGES_PER_CONVERSATION/)],
+        ['q-wordy', expect.stringMatching(/^message u0 has 33012 characters; the limit is 32000 \(MAX_MESSAGE_CHARS\)$/)],
         ['q-3', expect.stringMatching(/MAX_CONVERSATIONS_PER_ACTOR/)],
         ['q-4', expect.stringMatching(/MAX_CONVERSATIONS_PER_ACTOR/)],
       ]);
