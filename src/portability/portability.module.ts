@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { ArchiveImportService } from './archive-import.service.js';
 import { PortabilityService } from './portability.service.js';
 
-/** Conversations as files (export, import, fork) and an actor's data as a whole (account export, erasure). */
+/** Conversations as files (export, import, fork) and an actor's data as a whole (account export, erasure), archives of other tools. */
 @Module({
   imports: [ConversationsModule, AgentsModule, IdempotencyModule],
-  providers: [PortabilityService],
-  exports: [PortabilityService],
+  providers: [PortabilityService, ArchiveImportService],
+  exports: [PortabilityService, ArchiveImportService],
 })
 export class PortabilityModule {}

@@ -416,6 +416,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a ChatGPT or Open WebUI archive, or a chat-memory account export, as conversation trees
+         * @description The body is the file itself (Content-Type: application/json or application/octet-stream), read as a stream one conversation at a time, up to IMPORT_BODY_LIMIT_BYTES. Every branch is kept and the version last shown is the active path. Each conversation is stored on its own: a damaged one is skipped with its reason, and so is every one past MAX_CONVERSATIONS_PER_ACTOR or over MAX_MESSAGES_PER_CONVERSATION. Agents of an account export are not imported. ?dryRun=true answers the same report and stores nothing. A file that is none of the formats is a 400 naming them; one that goes wrong part way answers its error with the conversations stored before that point.
+         */
+        post: operations["importArchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/data": {
         parameters: {
             query?: never;
@@ -566,6 +586,32 @@ export interface components {
         };
         AgentListDto: {
             items: components["schemas"]["AgentDto"][];
+        };
+        ArchiveErrorDto: {
+            /** @enum {string} */
+            code?: "archive_format_unknown" | "archive_malformed" | "archive_too_large";
+            /** @example Not Found */
+            error: string;
+            /** @description Conversations stored before the file went wrong part way (each was complete). */
+            imported?: components["schemas"]["StoredBeforeErrorDto"][];
+            /** @example Conversation 2f1c… not found */
+            message: string;
+            /** @example 404 */
+            statusCode: number;
+        };
+        ArchiveImportReportDto: {
+            /** @description Agents in a chat-memory account export: never imported. */
+            agentsNotImported: number;
+            /** @description Totals over the imported conversations of what is not text. */
+            dropped: components["schemas"]["DroppedPartsDto"];
+            dryRun: boolean;
+            /**
+             * @description What the file was read as.
+             * @enum {string}
+             */
+            format: "chatgpt" | "open-webui" | "chat-memory" | "empty";
+            imported: components["schemas"]["ImportedArchiveConversationDto"][];
+            skipped: components["schemas"]["SkippedArchiveConversationDto"][];
         };
         ChatErrorDto: {
             /**
@@ -802,6 +848,20 @@ export interface components {
             /** @description Title (60 characters kept); default "New conversation". */
             title?: string;
         };
+        DroppedPartsDto: {
+            /** @description Attached files, audio without a transcript. */
+            files: number;
+            /** @description Non-empty hidden system or context messages other than the instructions. */
+            hiddenMessages: number;
+            /** @description Images and image generations (the files are not in the archive). */
+            images: number;
+            /** @description Parts of a type the reader does not know. */
+            other: number;
+            /** @description Reasoning shown apart from a reply (not stored). */
+            reasoning: number;
+            /** @description Tool traffic with no text kept (browsing, search, tool calls). */
+            toolMessages: number;
+        };
         EditMessageRequestDto: {
             /**
              * @description The user message (at most MAX_MESSAGE_CHARS characters).
@@ -945,6 +1005,20 @@ export interface components {
             /** @description Whether the database takes writes */
             writable: boolean;
         };
+        ImportedArchiveConversationDto: {
+            /** @description Messages with more than one child (where versions diverge). */
+            branches: number;
+            /**
+             * Format: uuid
+             * @description The new conversation; null in a dry run.
+             */
+            id: string | null;
+            /** @description Messages stored, every branch included. */
+            messages: number;
+            /** @description The conversation's id in the archive. */
+            sourceId: string;
+            title: string;
+        };
         ImportErrorDto: {
             /** @example Not Found */
             error: string;
@@ -1059,6 +1133,20 @@ export interface components {
             tokens: number;
             /** Format: date-time */
             updatedAt: string;
+        };
+        SkippedArchiveConversationDto: {
+            /** @description Position in the file, from 0. */
+            index: number;
+            /** @example a node whose parent is not in the conversation */
+            reason: string;
+            sourceId: string | null;
+            title: string | null;
+        };
+        StoredBeforeErrorDto: {
+            /** Format: uuid */
+            id: string;
+            sourceId: string;
+            title: string;
         };
         StreamConversationData: {
             /** Format: uuid */
@@ -3416,6 +3504,87 @@ export interface operations {
             };
             /** @description Request body larger than the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    importArchive: {
+        parameters: {
+            query?: {
+                /** @description true: read and check the whole file and answer the same report, storing nothing (ids are null). */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>[] | Record<string, never>;
+                "application/octet-stream": Record<string, never>[] | Record<string, never>;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArchiveImportReportDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArchiveErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArchiveErrorDto"];
+                };
+            };
+            /** @description Error */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,16 @@
+import { DomainError } from '../../common/domain-error.js';
+
+/** A conversation stored before an archive went wrong: the import is not undone, the caller is told. */
+export interface StoredBeforeError {
+  readonly id: string;
+  readonly sourceId: string;
+  readonly title: string;
+}
+
 /** Errors about an archive as a whole. A bad conversation inside a good archive is skipped, not thrown. */
-export abstract class ArchiveError extends Error {
-  abstract readonly code: string;
+export abstract class ArchiveError extends DomainError {
+  /** Conversations already stored when the error came (each was its own transaction). */
+  imported: readonly StoredBeforeError[] = [];
 }
 
 /** The upload is none of the formats we read; the message names what was expected. */
@@ -20,5 +30,13 @@ export class MalformedArchiveError extends ArchiveError {
   readonly code = 'archive_malformed';
   constructor(detail: string, readonly offset: number) {
     super(`The archive is not valid JSON: ${detail} (at byte ${offset})`);
+  }
+}
+
+/** The upload went on past the largest archive accepted (a body without Content-Length is counted as it comes). */
+export class ArchiveTooLargeError extends ArchiveError {
+  readonly code = 'archive_too_large';
+  constructor(readonly maxBytes: number) {
+    super(`The archive is larger than ${maxBytes} bytes (IMPORT_BODY_LIMIT_BYTES)`);
   }
 }

@@ -10,7 +10,7 @@ import { errorBody } from './errors/error-body.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { HttpDrain } from './http-drain.js';
 import { hostGuard } from './hardening/host-guard.js';
-import { allowLargeImportBodies, isAllowedLargeBody } from './hardening/import-body.js';
+import { allowLargeImportBodies, isAllowedLargeBody, isParsedJsonBody } from './hardening/import-body.js';
 import { authenticateBeforeBody } from './hardening/authenticate-before-body.js';
 import { BoundedValidationPipe } from './hardening/bounded-validation-pipe.js';
 import { createJsonBodyCheck } from './hardening/json-body-check.js';
@@ -50,7 +50,8 @@ export async function createHttpApp(root: DynamicModule, config: AppConfig, opti
   const importCheck = { verify: createJsonBodyCheck(bodyShapeLimits({ ...config, bodyLimitBytes: importLimit })) };
   app.useBodyParser('json', { limit: importLimit, type: isAllowedLargeBody, ...importCheck });
   const check = { verify: createJsonBodyCheck(bodyShapeLimits(config)) };
-  app.useBodyParser('json', { limit: config.bodyLimitBytes, type: ['application/json', 'application/merge-patch+json'], ...check });
+  // Not an archive upload (POST /api/imports): that route reads its body as a stream, bounded itself.
+  app.useBodyParser('json', { limit: config.bodyLimitBytes, type: isParsedJsonBody, ...check });
   // A body in any other type gets a 415 that says so, not a complaint about missing fields.
   app.use(requireJsonBodies);
   // After the body parsers, whose stream callbacks run outside any request's async context.

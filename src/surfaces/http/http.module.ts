@@ -16,6 +16,7 @@ import { MetricsController } from './controllers/metrics.controller.js';
 import { BranchesController } from './controllers/branches.controller.js';
 import { MessagesController } from './controllers/messages.controller.js';
 import { PortabilityController } from './controllers/portability.controller.js';
+import { ArchiveImportsController } from './controllers/archive-imports.controller.js';
 import { HttpErrorFilter } from './errors/http-error.filter.js';
 import { HttpDrain } from './http-drain.js';
 import { IdempotentChat } from './idempotency/idempotent-chat.js';
@@ -26,7 +27,7 @@ import { StreamSlots } from './sse/stream-slots.js';
 /** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
 @Module({
   imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule, PortabilityModule],
-  controllers: [ChatController, PortabilityController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController],
+  controllers: [ChatController, PortabilityController, ArchiveImportsController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController],
   providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, HttpDrain, IdempotentChat, StreamSlots],
 })
 export class HttpSurfaceModule {}

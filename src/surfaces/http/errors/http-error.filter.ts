@@ -7,6 +7,7 @@ import { StorageError, storageErrorOf } from '../../../database/storage.errors.j
 import { ContextOverBudgetError } from '../../../context/context-planner.js';
 import { ConversationBusyError, ForbiddenConversationError } from '../../../conversations/conversation.errors.js';
 import { ImportRejectedError } from '../../../portability/import-problems.js';
+import { ArchiveError } from '../../../portability/archives/archive.errors.js';
 import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
 import { Metrics } from '../../../metrics/metrics.js';
 import { sendError } from './error-body.js';
@@ -42,6 +43,8 @@ export function httpStatusOf(error: DomainError): number {
 function detailsOf(error: DomainError): Omit<HttpError, 'status'> {
   if (error instanceof ForbiddenConversationError) return { message: 'This conversation belongs to another actor' };
   if (error instanceof ImportRejectedError) return { message: error.message, extra: { problems: error.problems } };
+  // An archive that goes wrong part way says which conversations before that point were stored.
+  if (error instanceof ArchiveError) return { message: error.message, extra: { code: error.code, imported: error.imported } };
   if (error instanceof ConversationBusyError) return { message: error.message, extra: { conversationId: error.conversationId, messageId: error.messageId } };
   if (error instanceof ContextOverBudgetError) return { message: error.message, extra: { code: error.code, ...error.details } };
   if (error instanceof AgentInUseError) return { message: error.message, extra: { conversations: error.conversations } };

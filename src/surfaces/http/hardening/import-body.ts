@@ -5,6 +5,9 @@ import type { RequestAuthenticator } from '../../../actor-auth/request-authentic
 /** The route that reads an export back: an export can be far larger than any other request. */
 const IMPORT_PATH = '/api/conversations/import';
 const JSON_TYPE = /^application\/(json|merge-patch\+json)\s*(;|$)/i;
+/** The route that reads other tools' archives as a stream: no body parser reads it. */
+const ARCHIVE_PATH = '/api/imports';
+const ARCHIVE_TYPE = /^application\/(json|octet-stream)\s*(;|$)/i;
 const LARGE_BODY = Symbol('largeBodyAllowed');
 
 type Marked = { [LARGE_BODY]?: boolean };
@@ -31,4 +34,19 @@ export function allowLargeImportBodies(authenticator: RequestAuthenticator) {
 /** The `type` test of the JSON parser that reads large import bodies. */
 export function isAllowedLargeBody(req: IncomingMessage): boolean {
   return (req as IncomingMessage & Marked)[LARGE_BODY] === true;
+}
+
+/** The `type` test of the JSON parser of every other body: JSON, but never an archive upload, which its route streams. */
+export function isParsedJsonBody(req: IncomingMessage): boolean {
+  return !isArchiveUpload(req) && JSON_TYPE.test(req.headers['content-type'] ?? '');
+}
+
+/** A POST to the archive route: its body is left to the route, which reads it as a stream. */
+export function isArchiveUpload(req: IncomingMessage): boolean {
+  return req.method === 'POST' && (req.url ?? '').split('?')[0] === ARCHIVE_PATH;
+}
+
+/** Whether an archive upload came in a type its route reads (JSON, or bytes). */
+export function isArchiveType(req: IncomingMessage): boolean {
+  return ARCHIVE_TYPE.test(req.headers['content-type'] ?? '');
 }

@@ -1,0 +1,233 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Actor } from '../actor-auth/actor.js';
+import { DomainError } from '../common/domain-error.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { ConversationLimits } from '../conversations/conversation-limits.js';
+import { LimitReachedError } from '../conversations/conversation.errors.js';
+import { WholeConversationsRepository } from '../conversations/whole-conversations.repository.js';
+import { DatabaseService } from '../database/database.service.js';
+import { ArchiveError, ArchiveTooLargeError } from './archives/archive.errors.js';
+import { archiveRows } from './archives/archive-rows.js';
+import { type ArchiveConversation, type DroppedParts, noDroppedParts } from './archives/archive.types.js';
+import { isObject } from './archives/archive-values.js';
+import { readArchive } from './archives/read-archive.js';
+import { MAX_REPLY_CHARS, MAX_SYSTEM_PROMPT_CHARS } from './export-document.js';
+import { parseConversationExport } from './export-parse.js';
+import { PortabilityService } from './portability.service.js';
+
+export interface ImportedArchiveConversation {
+  /** The new conversation's id; null in a dry run. */
+  id: string | null;
+  sourceId: string;
+  title: string;
+  messages: number;
+  /** Messages with more than one child: where versions diverge. */
+  branches: number;
+}
+
+export interface SkippedArchiveConversation {
+  /** Position in the file, from 0. */
+  index: number;
+  sourceId: string | null;
+  title: string | null;
+  reason: string;
+}
+
+export interface ArchiveImportReport {
+  format: 'chatgpt' | 'open-webui' | 'chat-memory' | 'empty';
+  dryRun: boolean;
+  imported: ImportedArchiveConversation[];
+  skipped: SkippedArchiveConversation[];
+  /** What the imported conversations had that is not text, counted (plus reasoning, which is not stored). */
+  dropped: DroppedParts;
+  /** Agents in a chat-memory account export: not imported (conversations come without their agent). */
+  agentsNotImported: number;
+}
+
+/**
+ * Archives of other tools (and our own account export) into conversations of the actor. The
+ * file is read as a stream, one conversation at a time; each is stored in its own short
+ * transaction, so a skipped one leaves nothing behind and the database is never held for the
+ * whole file. Quotas apply per conversation: past MAX_CONVERSATIONS_PER_ACTOR the rest are
+ * skipped with that reason. A dry run reads and checks everything and stores nothing.
+ */
+@Injectable()
+export class ArchiveImportService {
+  constructor(
+    private readonly db: DatabaseService,
+    private readonly whole: WholeConversationsRepository,
+    private readonly limits: ConversationLimits,
+    private readonly portability: PortabilityService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Throws an ArchiveError when the file as a whole is wrong (then nothing was stored) or goes
+   * wrong part way (its `imported` lists what was stored before that point).
+   */
+  async importArchive(actor: Actor, body: AsyncIterable<Buffer | string>, options: { dryRun: boolean; maxBytes: number }): Promise<ArchiveImportReport> {
+    const opened = await readArchive(bounded(body, options.maxBytes), { maxDocumentBytes: options.maxBytes });
+    const report: ArchiveImportReport = { format: opened.format, dryRun: options.dryRun, imported: [], skipped: [], dropped: noDroppedParts(), agentsNotImported: 0 };
+    const room = await this.roomLeft(actor, options.dryRun);
+    try {
+      if (opened.format === 'chat-memory') {
+        await this.importOwnExport(actor, opened.document, report, room);
+        return report;
+      }
+      for await (const entry of opened.entries) {
+        if (entry.kind === 'skipped') {
+          const { index, sourceId, title, reason } = entry.skipped;
+          report.skipped.push({ index, sourceId, title, reason });
+          continue;
+        }
+        await this.importOne(actor, entry.index, entry.conversation, report, room);
+      }
+      return report;
+    } catch (error) {
+      if (error instanceof ArchiveError) error.imported = report.imported.flatMap((c) => (c.id ? [{ id: c.id, sourceId: c.sourceId, title: c.title }] : []));
+      throw error;
+    }
+  }
+
+  private async importOne(actor: Actor, index: number, conversation: ArchiveConversation, report: ArchiveImportReport, room: Room): Promise<void> {
+    const skip = (reason: string) => report.skipped.push({ index, sourceId: conversation.sourceId, title: conversation.title, reason });
+    const problem = this.problemOf(conversation);
+    if (problem) return void skip(problem);
+    if (room.full) return void skip(room.full);
+    const rows = archiveRows(conversation, actor.id, new Date());
+    if (!report.dryRun) {
+      try {
+        await this.db.transaction(async (em) => {
+          await this.limits.assertRoomForConversation(em, actor);
+          await this.whole.insertConversation(em, rows.conversation);
+          await this.whole.insertThreads(em, [rows.thread]);
+          await this.whole.insertMessages(em, rows.messages);
+        });
+      } catch (error) {
+        if (!(error instanceof LimitReachedError)) throw error;
+        room.full = error.message;
+        return void skip(error.message);
+      }
+    } else if (room.left !== null && --room.left < 0) {
+      room.full = quotaMessage(this.config.maxConversationsPerActor);
+      return void skip(room.full);
+    }
+    report.imported.push({
+      id: report.dryRun ? null : rows.conversation.id,
+      sourceId: conversation.sourceId,
+      title: rows.conversation.title,
+      messages: rows.messages.length,
+      branches: conversation.branchPoints,
+    });
+    addDropped(report.dropped, conversation);
+  }
+
+  /** Why a conversation that the reader accepted does not fit this service's bounds, or null. */
+  private problemOf(conversation: ArchiveConversation): string | null {
+    const maxMessages = this.config.maxMessagesPerConversation;
+    if (maxMessages > 0 && conversation.messages.length > maxMessages) {
+      return `${conversation.messages.length} messages; the limit is ${maxMessages} per conversation (MAX_MESSAGES_PER_CONVERSATION)`;
+    }
+    // The bounds of an export's import: a question as sent to /api/chat, a reply as the model may write one.
+    const maxChars = this.config.maxMessageChars;
+    for (const m of conversation.messages) {
+      const max = m.role === 'user' ? maxChars : MAX_REPLY_CHARS;
+      if (m.content.length > max) return `message ${m.id} has ${m.content.length} characters; the limit is ${max}${m.role === 'user' ? ' (MAX_MESSAGE_CHARS)' : ' for a reply'}`;
+    }
+    if (conversation.systemPrompt !== null && conversation.systemPrompt.length > MAX_SYSTEM_PROMPT_CHARS) {
+      return `the system prompt has ${conversation.systemPrompt.length} characters; the limit is ${MAX_SYSTEM_PROMPT_CHARS}`;
+    }
+    return null;
+  }
+
+  /** Our own account export: each conversation through the conversation importer, agents left out. */
+  private async importOwnExport(actor: Actor, document: Record<string, unknown>, report: ArchiveImportReport, room: Room): Promise<void> {
+    report.agentsNotImported = Array.isArray(document.agents) ? document.agents.length : 0;
+    // A single conversation's export is one conversation too.
+    const docs: unknown[] = Array.isArray(document.conversations) ? document.conversations : 'conversation' in document ? [document] : [];
+    for (const [index, doc] of docs.entries()) {
+      const named = nameOf(doc);
+      const skip = (reason: string) => report.skipped.push({ index, ...named, reason });
+      if (room.full) {
+        skip(room.full);
+        continue;
+      }
+      let parsed: Awaited<ReturnType<typeof parseConversationExport>>;
+      try {
+        parsed = await parseConversationExport(doc, { maxMessageChars: this.config.maxMessageChars });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        skip(error.message);
+        continue;
+      }
+      const maxMessages = this.config.maxMessagesPerConversation;
+      if (maxMessages > 0 && parsed.messages.length > maxMessages) {
+        skip(`${parsed.messages.length} messages; the limit is ${maxMessages} per conversation (MAX_MESSAGES_PER_CONVERSATION)`);
+        continue;
+      }
+      let id: string | null = null;
+      if (report.dryRun) {
+        if (room.left !== null && --room.left < 0) {
+          room.full = quotaMessage(this.config.maxConversationsPerActor);
+          skip(room.full);
+          continue;
+        }
+      } else {
+        try {
+          id = (await this.portability.importConversation(actor, doc)).id;
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          if (error instanceof LimitReachedError && /MAX_CONVERSATIONS_PER_ACTOR/.test(error.message)) room.full = error.message;
+          skip(error.message);
+          continue;
+        }
+      }
+      const versions = parsed.messages.reduce((n, m) => n + (m.versions?.length ?? 0), 0);
+      const branches = parsed.messages.filter((m) => (m.versions?.length ?? 0) > 0).length;
+      report.imported.push({ id, sourceId: named.sourceId ?? '', title: parsed.title, messages: parsed.messages.length + versions, branches });
+    }
+  }
+
+  /** How many more conversations the actor may have, counted once for a dry run (a real import checks in each transaction). */
+  private async roomLeft(actor: Actor, dryRun: boolean): Promise<Room> {
+    const max = this.config.maxConversationsPerActor;
+    if (!dryRun || max <= 0) return { left: null, full: null };
+    const used = await this.db.read((em) => this.whole.conversationIdsOf(em, actor.id).then((ids) => ids.length));
+    return { left: Math.max(0, max - used), full: null };
+  }
+}
+
+/** The quota as the import sees it: conversations left (dry runs only), and the reason once it is reached. */
+interface Room {
+  left: number | null;
+  full: string | null;
+}
+
+function quotaMessage(max: number): string {
+  return `You have reached the limit of ${max} conversations (MAX_CONVERSATIONS_PER_ACTOR); delete some first`;
+}
+
+function addDropped(total: DroppedParts, conversation: ArchiveConversation): void {
+  for (const key of Object.keys(total) as Array<keyof DroppedParts>) total[key] += conversation.dropped[key];
+  // Reasoning shown apart from a reply has no column to live in.
+  total.reasoning += conversation.messages.filter((m) => m.reasoning).length;
+}
+
+function nameOf(doc: unknown): { sourceId: string | null; title: string | null } {
+  const conversation = isObject(doc) && isObject(doc.conversation) ? doc.conversation : {};
+  return {
+    sourceId: typeof conversation.id === 'string' ? conversation.id : null,
+    title: typeof conversation.title === 'string' ? conversation.title : null,
+  };
+}
+
+/** The body, refused as ArchiveTooLargeError as soon as it goes past `maxBytes`. */
+async function* bounded(body: AsyncIterable<Buffer | string>, maxBytes: number): AsyncGenerator<Buffer> {
+  let seen = 0;
+  for await (const chunk of body) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    seen += buffer.length;
+    if (seen > maxBytes) throw new ArchiveTooLargeError(maxBytes);
+    yield buffer;
+  }
+}

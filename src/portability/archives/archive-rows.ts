@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { ConversationRow, MessageRow } from '../../conversations/whole-conversations.repository.js';
+import { MAIN_THREAD } from '../../conversations/thread.entity.js';
+import { TITLE_MAX_CHARS } from '../../conversations/title.js';
+import type { ArchiveConversation, ArchiveSource } from './archive.types.js';
+
+/** The `model` column's width. */
+const MODEL_MAX_CHARS = 200;
+
+const SOURCE_NAMES: Record<ArchiveSource, string> = { chatgpt: 'ChatGPT', 'open-webui': 'Open WebUI' };
+
+/** The rows one archived conversation is stored as: the conversation, its main thread, and its tree. */
+export interface ArchiveRows {
+  conversation: ConversationRow;
+  thread: { conversationId: string; name: string; systemPrompt: string | null; createdAt: Date; updatedAt: Date };
+  messages: MessageRow[];
+}
+
+/**
+ * An archived conversation as rows of `actor`, with new ids: every message in the main thread
+ * with its parent (the reader gives parents first, so `seq` follows that order and the active
+ * leaf is the last of its path), the path from the root to `activeLeafId` on the active path,
+ * the source's times, and its system prompt as the thread's. A reply that failed in the
+ * source tool keeps its text with a stored error saying so. The conversation's `updatedAt` is
+ * `importedAt`, as for an export's import: RETENTION_DAYS counts from the import, not from the
+ * last time the user wrote in the other tool.
+ */
+export function archiveRows(conversation: ArchiveConversation, actor: string, importedAt: Date): ArchiveRows {
+  const conversationId = randomUUID();
+  const newIds = new Map(conversation.messages.map((m) => [m.id, randomUUID()] as const));
+  const byId = new Map(conversation.messages.map((m) => [m.id, m] as const));
+  const onPath = new Set<string>();
+  for (let at = byId.get(conversation.activeLeafId); at; at = at.parentId === null ? undefined : byId.get(at.parentId)) onPath.add(at.id);
+  const source = SOURCE_NAMES[conversation.source];
+  const messages = conversation.messages.map(
+    (m, i): MessageRow => ({
+      id: newIds.get(m.id)!,
+      conversationId,
+      seq: i + 1,
+      thread: MAIN_THREAD,
+      role: m.role,
+      content: m.content,
+      tokens: null,
+      status: m.status,
+      model: m.model === null ? null : Array.from(m.model).slice(0, MODEL_MAX_CHARS).join(''),
+      promptTokens: null,
+      completionTokens: null,
+      versions: null,
+      toolCalls: null,
+      errorCode: m.status === 'failed' ? 'model_unavailable' : null,
+      errorMessage: m.status === 'failed' ? `The reply had failed in ${source}` : null,
+      createdAt: m.createdAt,
+      parentId: m.parentId === null ? null : (newIds.get(m.parentId) ?? null),
+      onPath: onPath.has(m.id),
+    }),
+  );
+  return {
+    conversation: {
+      id: conversationId,
+      actor,
+      title: Array.from(conversation.title.trim()).slice(0, TITLE_MAX_CHARS).join('').trimEnd() || `${source} conversation`,
+      agentId: null,
+      state: {},
+      archived: false,
+      pinned: false,
+      lastSeq: messages.length,
+      createdAt: conversation.createdAt,
+      updatedAt: importedAt,
+    },
+    thread: { conversationId, name: MAIN_THREAD, systemPrompt: conversation.systemPrompt, createdAt: conversation.createdAt, updatedAt: conversation.updatedAt },
+    messages,
+  };
+}

@@ -1,0 +1,66 @@
+import { Controller, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { Actor } from '../../../actor-auth/actor.js';
+import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
+import { ArchiveImportService } from '../../../portability/archive-import.service.js';
+import { ArchiveTooLargeError } from '../../../portability/archives/archive.errors.js';
+import { ApiErrors } from '../api-errors.decorator.js';
+import { ArchiveErrorDto, ArchiveImportQueryDto, ArchiveImportReportDto } from '../dto/archive-import.dto.js';
+
+/** The raw body of an archive: described here, never parsed by the JSON body parser (see hardening/import-body.ts). */
+const ARCHIVE_SCHEMA = {
+  description:
+    'A ChatGPT conversations.json (an array of conversations with "mapping" and "current_node"), an Open WebUI export ' +
+    '(an array of chats with "chat.history"), or a chat-memory account export (GET /api/me/export). Told apart by content.',
+  oneOf: [{ type: 'array', items: { type: 'object' } }, { type: 'object' }],
+};
+
+/** Archives of other tools (and our own account export) into conversations, read as a stream. */
+@ApiTags('conversations')
+@ApiBearerAuth()
+@Controller('api/imports')
+export class ArchiveImportsController {
+  constructor(
+    private readonly archives: ArchiveImportService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'importArchive',
+    summary: 'Import a ChatGPT or Open WebUI archive, or a chat-memory account export, as conversation trees',
+    description:
+      'The body is the file itself (Content-Type: application/json or application/octet-stream), read as a stream one ' +
+      'conversation at a time, up to IMPORT_BODY_LIMIT_BYTES. Every branch is kept and the version last shown is the ' +
+      'active path. Each conversation is stored on its own: a damaged one is skipped with its reason, and so is every one ' +
+      'past MAX_CONVERSATIONS_PER_ACTOR or over MAX_MESSAGES_PER_CONVERSATION. Agents of an account export are not ' +
+      'imported. ?dryRun=true answers the same report and stores nothing. A file that is none of the formats is a 400 ' +
+      'naming them; one that goes wrong part way answers its error with the conversations stored before that point.',
+  })
+  @ApiConsumes('application/json', 'application/octet-stream')
+  @ApiBody({ required: true, schema: ARCHIVE_SCHEMA })
+  @ApiOkResponse({ type: ArchiveImportReportDto })
+  @ApiErrors([400, 413], ArchiveErrorDto)
+  @ApiErrors([401, 415])
+  async import(
+    @CurrentActor() actor: Actor,
+    @Query() query: ArchiveImportQueryDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ArchiveImportReportDto> {
+    const maxBytes = Math.max(this.config.importBodyLimitBytes, this.config.bodyLimitBytes);
+    try {
+      const length = Number(req.headers['content-length']);
+      // Refused unread when the size is announced.
+      if (length > maxBytes) throw new ArchiveTooLargeError(maxBytes);
+      return await this.archives.importArchive(actor, req, { dryRun: query.dryRun === true, maxBytes });
+    } catch (error) {
+      // A body left unread (refused early, or a reader that stopped) is not drained: the connection closes.
+      if (!req.readableEnded) res.set('Connection', 'close');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { ErrorDto } from './error.dto.js';
+
+export const ARCHIVE_FORMATS = ['chatgpt', 'open-webui', 'chat-memory', 'empty'] as const;
+
+export class ArchiveImportQueryDto {
+  @ApiPropertyOptional({ description: 'true: read and check the whole file and answer the same report, storing nothing (ids are null).', type: Boolean })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  dryRun?: boolean;
+}
+
+export class ImportedArchiveConversationDto {
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The new conversation; null in a dry run.' }) id: string | null;
+  @ApiProperty({ description: "The conversation's id in the archive." }) sourceId: string;
+  @ApiProperty() title: string;
+  @ApiProperty({ description: 'Messages stored, every branch included.' }) messages: number;
+  @ApiProperty({ description: 'Messages with more than one child (where versions diverge).' }) branches: number;
+}
+
+export class SkippedArchiveConversationDto {
+  @ApiProperty({ description: 'Position in the file, from 0.' }) index: number;
+  @ApiProperty({ type: String, nullable: true }) sourceId: string | null;
+  @ApiProperty({ type: String, nullable: true }) title: string | null;
+  @ApiProperty({ example: 'a node whose parent is not in the conversation' }) reason: string;
+}
+
+export class DroppedPartsDto {
+  @ApiProperty({ description: 'Images and image generations (the files are not in the archive).' }) images: number;
+  @ApiProperty({ description: 'Attached files, audio without a transcript.' }) files: number;
+  @ApiProperty({ description: 'Tool traffic with no text kept (browsing, search, tool calls).' }) toolMessages: number;
+  @ApiProperty({ description: 'Reasoning shown apart from a reply (not stored).' }) reasoning: number;
+  @ApiProperty({ description: 'Non-empty hidden system or context messages other than the instructions.' }) hiddenMessages: number;
+  @ApiProperty({ description: 'Parts of a type the reader does not know.' }) other: number;
+}
+
+export class ArchiveImportReportDto {
+  @ApiProperty({ enum: ARCHIVE_FORMATS, description: 'What the file was read as.' }) format: (typeof ARCHIVE_FORMATS)[number];
+  @ApiProperty() dryRun: boolean;
+  @ApiProperty({ type: [ImportedArchiveConversationDto] }) imported: ImportedArchiveConversationDto[];
+  @ApiProperty({ type: [SkippedArchiveConversationDto] }) skipped: SkippedArchiveConversationDto[];
+  @ApiProperty({ type: DroppedPartsDto, description: 'Totals over the imported conversations of what is not text.' }) dropped: DroppedPartsDto;
+  @ApiProperty({ description: 'Agents in a chat-memory account export: never imported.' }) agentsNotImported: number;
+}
+
+export class StoredBeforeErrorDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() sourceId: string;
+  @ApiProperty() title: string;
+}
+
+/** An archive refused as a whole (400, 413): which formats were expected, or where it went wrong. */
+export class ArchiveErrorDto extends ErrorDto {
+  @ApiPropertyOptional({ enum: ['archive_format_unknown', 'archive_malformed', 'archive_too_large'] }) code?: string;
+  @ApiPropertyOptional({ type: [StoredBeforeErrorDto], description: 'Conversations stored before the file went wrong part way (each was complete).' })
+  imported?: StoredBeforeErrorDto[];
+}
