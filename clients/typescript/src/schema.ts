@@ -475,6 +475,11 @@ export interface components {
             updatedAt: string;
         };
         AgentInUseErrorDto: {
+            /**
+             * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
+             * @example conversation_not_found
+             */
+            code: components["schemas"]["ErrorCode"];
             /** @description How many conversations the agent has. */
             conversations: number;
             /** @example Not Found */
@@ -488,6 +493,11 @@ export interface components {
             items: components["schemas"]["AgentDto"][];
         };
         ChatErrorDto: {
+            /**
+             * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
+             * @example conversation_not_found
+             */
+            code: components["schemas"]["ErrorCode"];
             /**
              * Format: uuid
              * @description The conversation holding the stored user message; retry in it.
@@ -726,7 +736,17 @@ export interface components {
             tags: number;
             threads: number;
         };
+        /**
+         * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
+         * @enum {string}
+         */
+        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
         ErrorDto: {
+            /**
+             * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
+             * @example conversation_not_found
+             */
+            code: components["schemas"]["ErrorCode"];
             /** @example Not Found */
             error: string;
             /** @example Conversation 2f1c… not found */
@@ -853,6 +873,11 @@ export interface components {
             writable: boolean;
         };
         ImportErrorDto: {
+            /**
+             * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
+             * @example conversation_not_found
+             */
+            code: components["schemas"]["ErrorCode"];
             /** @example Not Found */
             error: string;
             /** @example Conversation 2f1c… not found */

@@ -12,7 +12,7 @@ import { Metrics } from '../../../metrics/metrics.js';
 import { sendError } from './error-body.js';
 import { HTTP_STATUS, UNEXPECTED } from './http-status.js';
 
-/** An error as an HTTP answer: its status, message, and fields added to the common body. */
+/** An error as an HTTP answer: its status, message, and fields added to the common body (a domain error's `code` among them). */
 export interface HttpError {
   readonly status: number;
   readonly message: string;
@@ -28,7 +28,10 @@ export function httpErrorOf(error: unknown): HttpError | null {
   const known = error instanceof DomainError ? error : storageErrorOf(error);
   if (!known) return null;
   const status = httpStatusOf(known);
-  return status === UNEXPECTED ? null : { status, ...detailsOf(known) };
+  if (status === UNEXPECTED) return null;
+  const details = detailsOf(known);
+  // The domain error's stable code goes into every body (a wrapper may name its cause's instead).
+  return { status, ...details, extra: { code: known.code, ...details.extra } };
 }
 
 /** The status of a domain error, from HTTP_STATUS; errors that wrap another take the status of what they wrap. */
