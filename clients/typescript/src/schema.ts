@@ -560,7 +560,7 @@ export interface components {
             /** @description The model that wrote the reply. */
             model: string | null;
             /** @description Why a truncated reply was cut; null otherwise. */
-            reason: components["schemas"]["ReplyCutReasonDto"] | null;
+            reason: components["schemas"]["ReplyCutReasonDto"] | (never | null);
             /** @description The assistant reply, already stored. */
             reply: string;
             /**
@@ -573,7 +573,7 @@ export interface components {
             /** @description Conversation title (its first message, 60 characters). */
             title: string;
             /** @description Token usage reported by the model, if any. */
-            usage: components["schemas"]["UsageDto"] | null;
+            usage: components["schemas"]["UsageDto"] | (never | null);
             /** Format: uuid */
             userMessageId: string;
         };
@@ -640,7 +640,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @description The running summary of the thread shown (main unless ?thread=). */
-            summary: components["schemas"]["RunningSummaryDto"] | null;
+            summary: components["schemas"]["RunningSummaryDto"] | (never | null);
             tags: string[];
             threads: components["schemas"]["ThreadDto"][];
             title: string;
@@ -777,7 +777,7 @@ export interface components {
         };
         ExportedConversationDto: {
             /** @description Informative: an import binds the agent given as ?agentId=, if any. */
-            agent?: components["schemas"]["ExportedAgentDto"] | null;
+            agent?: components["schemas"]["ExportedAgentDto"] | (never | null);
             /** @default false */
             archived?: boolean;
             /** Format: date-time */
@@ -810,7 +810,7 @@ export interface components {
             content: string;
             /** Format: date-time */
             createdAt: string;
-            error: components["schemas"]["MessageErrorDto"] | null;
+            error: components["schemas"]["MessageErrorDto"] | (never | null);
             model: string | null;
             promptTokens: number | null;
             /** @enum {string} */
@@ -899,7 +899,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /** @description Why a failed reply failed. */
-            error: components["schemas"]["MessageErrorDto"] | null;
+            error: components["schemas"]["MessageErrorDto"] | (never | null);
             /** Format: uuid */
             id: string;
             model: string | null;
@@ -939,7 +939,7 @@ export interface components {
             content: string;
             /** Format: date-time */
             createdAt: string;
-            error?: components["schemas"]["MessageErrorDto"] | null;
+            error?: components["schemas"]["MessageErrorDto"] | (never | null);
             model: string | null;
             promptTokens: number | null;
             /** @enum {string} */
@@ -1020,12 +1020,12 @@ export interface components {
             messageId: string;
             model: string | null;
             /** @description Why a truncated reply was cut; null otherwise. */
-            reason: components["schemas"]["ReplyCutReasonDto"] | null;
+            reason: components["schemas"]["ReplyCutReasonDto"] | (never | null);
             /** @description The whole stored reply. */
             reply: string;
             /** @enum {string} */
             status: "complete" | "truncated" | "cancelled";
-            usage: components["schemas"]["UsageDto"] | null;
+            usage: components["schemas"]["UsageDto"] | (never | null);
         };
         StreamDoneEvent: {
             data: components["schemas"]["StreamDoneData"];

@@ -1,0 +1,92 @@
+import type { Response } from 'supertest';
+import { OpenApiContract } from '../../support/openapi-contract.js';
+import { routeBody, routePath, specRoutes, type SpecRoute } from '../../support/spec-routes.js';
+import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+
+/** Last, in this order: each removes what the operations before it use. */
+const LAST = ['deleteConversation', 'deleteAgent', 'eraseAccountData'];
+const ordered = (routes: SpecRoute[]) =>
+  [...routes].sort((a, b) => LAST.indexOf(a.operationId) - LAST.indexOf(b.operationId));
+
+const mediaTypeOf = (res: Response) => String(res.headers['content-type'] ?? '').split(';')[0].trim();
+const bodyOf = (res: Response) => (mediaTypeOf(res) === 'application/json' ? JSON.parse(res.text) : res.text);
+
+/**
+ * A representative valid request for every operation of docs/openapi.json, and its answer
+ * checked by a strict OpenAPI 3.0 validator (ajv over the document's schemas): the status is
+ * documented, the documented headers are there, the body fits its schema (nulls included).
+ */
+describe('the answers of every operation conform to docs/openapi.json', () => {
+  const contract = new OpenApiContract();
+  let t: TestApp;
+  let tmp: ReturnType<typeof tempDir>;
+
+  beforeAll(async () => {
+    tmp = tempDir();
+    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+  });
+  afterAll(async () => {
+    await t?.close();
+    tmp?.remove();
+  });
+
+  const send = (method: string, url: string, body?: object) => {
+    const req = t.http()[method as 'get'](url).set(auth(ALICE_KEY));
+    return body === undefined ? req : req.send(body);
+  };
+  const expectConforms = (method: string, url: string, res: Response) => {
+    const problems = contract.responseProblems(method, url, res.status, res.headers, bodyOf(res), mediaTypeOf(res));
+    expect({ request: `${method.toUpperCase()} ${url}`, status: res.status, problems }).toEqual({ request: `${method.toUpperCase()} ${url}`, status: res.status, problems: [] });
+  };
+
+  it('replays one valid request per operation: a documented success, headers and body as documented', async () => {
+    const first = await send('post', '/api/chat', { message: 'Plan a trip to Lisbon' }).expect(200);
+    expectConforms('post', '/api/chat', first);
+    const agent = (await send('post', '/api/agents', { name: 'Guide', systemPrompt: 'Be brief.' }).expect(201)).body.id as string;
+    const exported = (await send('get', `/api/conversations/${first.body.conversationId}/export`).expect(200)).body as object;
+    const ids = { conversation: first.body.conversationId as string, message: first.body.messageId as string, agent, exported };
+    const answered: string[] = [];
+    for (const route of ordered(specRoutes())) {
+      // An agent without conversations, so that deleting it succeeds.
+      const spare = route.operationId === 'deleteAgent' ? (await send('post', '/api/agents', { name: 'Spare' }).expect(201)).body.id : agent;
+      const url = routePath(route, { ...ids, agent: spare });
+      const body = routeBody(route, ids);
+      const problems = contract.requestProblems(route.method, url, body);
+      expect({ operation: route.operationId, request: problems }).toEqual({ operation: route.operationId, request: [] });
+      const res = await send(route.method, url, body);
+      expectConforms(route.method, url, res);
+      if (res.status < 300) answered.push(route.operationId);
+    }
+    expect(answered.sort()).toEqual(specRoutes().map((r) => r.operationId).sort());
+  });
+
+  it('documents the nulls the server really sends (a reply without error, a conversation without summary or agent)', async () => {
+    const chat = await send('post', '/api/chat', { message: 'hello' }).expect(200);
+    const messages = await send('get', `/api/conversations/${chat.body.conversationId}/messages`).expect(200);
+    expect(messages.body.items.some((m: { error: unknown }) => m.error === null)).toBe(true);
+    expectConforms('get', `/api/conversations/${chat.body.conversationId}/messages`, messages);
+    const detail = await send('get', `/api/conversations/${chat.body.conversationId}`).expect(200);
+    expectConforms('get', `/api/conversations/${chat.body.conversationId}`, detail);
+    const exported = await send('get', `/api/conversations/${chat.body.conversationId}/export`).expect(200);
+    expectConforms('get', `/api/conversations/${chat.body.conversationId}/export`, exported);
+    // What a strict 3.0 validator reads `nullable` beside `allOf: [$ref]` as: null refused.
+    expect(contract.problems({ nullable: true, allOf: [{ $ref: '#/components/schemas/MessageErrorDto' }] }, null)).not.toEqual([]);
+  });
+
+  it('documents the error answers: bodies with a code, Location-free 4xx, WWW-Authenticate on 401', async () => {
+    const cases: Array<[string, string, object | undefined, Record<string, string>]> = [
+      ['post', '/api/chat', { message: '' }, auth(ALICE_KEY)],
+      ['post', '/api/chat', { message: 'hi', unknown: 1 }, auth(ALICE_KEY)],
+      ['get', '/api/conversations/00000000-0000-4000-8000-000000000000', undefined, auth(ALICE_KEY)],
+      ['get', '/api/conversations/not-a-uuid', undefined, auth(ALICE_KEY)],
+      ['get', '/api/agents', undefined, {}],
+    ];
+    for (const [method, url, body, headers] of cases) {
+      const req = t.http()[method as 'get'](url).set(headers);
+      const res = await (body === undefined ? req : req.send(body));
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expectConforms(method, url, res);
+      if (res.status === 401) expect(res.headers['www-authenticate']).toBe('Bearer');
+    }
+  });
+});
