@@ -529,7 +529,7 @@ export interface components {
              */
             conversationId?: string;
             /**
-             * @description The user message (at most MAX_MESSAGE_CHARS characters).
+             * @description The user message (at most MAX_MESSAGE_CHARS characters), not blank.
              * @example Hello!
              */
             message: string;

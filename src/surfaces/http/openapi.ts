@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { ErrorDto } from './dto/error.dto.js';
 import { nullableRefsAsAnyOf } from './openapi-nullable.js';
+import { documentRequestRules } from './openapi-requests.js';
 
 /** The OpenAPI document, generated from the controllers' and DTOs' decorators. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -35,6 +36,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   });
   documentStorageFull(document);
   nullableRefsAsAnyOf(document);
+  documentRequestRules(document);
   return document;
 }
 

@@ -89,4 +89,32 @@ describe('the answers of every operation conform to docs/openapi.json', () => {
       if (res.status === 401) expect(res.headers['www-authenticate']).toBe('Bearer');
     }
   });
+
+  it('refuses, like the server, what the server refuses: non-UUID ids, unknown fields, blank messages, fractions, repeated tools', async () => {
+    const chat = await send('post', '/api/chat', { message: 'Plan a trip' }).expect(200);
+    const agent = (await send('post', '/api/agents', { name: 'Refusals' }).expect(201)).body.id as string;
+    const ids = { conversation: chat.body.conversationId as string, message: chat.body.messageId as string, agent };
+    const invalid: Array<[string, string, object | undefined]> = [
+      ['post', '/api/chat', { message: '' }],
+      ['post', '/api/chat', { message: '  \n ' }],
+      ['post', '/api/agents', { name: 'twice', tools: ['update_state', 'update_state'] }],
+      ['get', '/api/conversations?limit=1.5', undefined],
+      ['get', '/api/conversations?agentId=someone', undefined],
+      ['get', `/api/conversations/${ids.conversation}/messages?before=2.5`, undefined],
+    ];
+    for (const route of specRoutes()) {
+      if (route.path.includes('{')) invalid.push([route.method, route.path.replace(/\{\w+\}/g, 'not-a-uuid'), routeBody(route, ids)]);
+      const body = routeBody(route, ids);
+      const schema = contract.operationOf(route.method, route.path)?.operation.requestBody?.content?.['application/json']?.schema;
+      // The session state is a free-form object: any field is state.
+      if (body && schema?.$ref && route.operationId !== 'importConversation') invalid.push([route.method, routePath(route, ids), { ...body, unexpected: 1 }]);
+    }
+    const disagreements: string[] = [];
+    for (const [method, url, body] of invalid) {
+      const documentRefuses = contract.requestProblems(method, url, body).length > 0;
+      const res = await send(method, url, body);
+      if (!documentRefuses || res.status !== 400) disagreements.push(`${method.toUpperCase()} ${url} ${JSON.stringify(body)}: server ${res.status}, document ${documentRefuses ? 'refuses' : 'accepts'}`);
+    }
+    expect(disagreements).toEqual([]);
+  });
 });
