@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { ErrorDto } from './dto/error.dto.js';
 import { nullableRefsAsAnyOf } from './openapi-nullable.js';
 import { documentRequestRules } from './openapi-requests.js';
+import { documentCommonAnswers } from './openapi-answers.js';
 
 /** The OpenAPI document, generated from the controllers' and DTOs' decorators. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -37,6 +38,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   documentStorageFull(document);
   nullableRefsAsAnyOf(document);
   documentRequestRules(document);
+  documentCommonAnswers(document);
   return document;
 }
 

@@ -117,4 +117,29 @@ describe('the answers of every operation conform to docs/openapi.json', () => {
     }
     expect(disagreements).toEqual([]);
   });
+
+  it('answers 405 with Allow for a wrong method on an existing path, 404 for a path that does not exist', async () => {
+    const wrong = await send('put', '/api/chat', { message: 'hi' }).expect(405);
+    expect(wrong.headers.allow).toBe('POST');
+    expect(wrong.body).toMatchObject({ statusCode: 405, code: 'method_not_allowed' });
+    const item = await send('post', '/api/conversations/00000000-0000-4000-8000-000000000000').expect(405);
+    expect(item.headers.allow).toBe('DELETE, GET, HEAD, PATCH');
+    await send('get', '/api/no-such-route').expect(404);
+  });
+
+  it('documents the 429 of every keyed route with Retry-After, and the answer of a real limit conforms', async () => {
+    for (const { operation } of contract.operations().filter((o) => o.operation.security?.length)) {
+      expect({ op: operation.operationId, retryAfter: operation.responses['429']?.headers?.['Retry-After']?.required }).toEqual({ op: operation.operationId, retryAfter: true });
+    }
+    expect(contract.operationOf('post', '/api/conversations')?.operation.responses['409']).toBeDefined();
+    const limited = await startTestApp({ dbPath: `${tmp.dir}/limited.sqlite`, env: { RATE_LIMIT_PER_MINUTE: '1' } });
+    try {
+      await limited.http().get('/api/agents').set(auth(ALICE_KEY)).expect(200);
+      const refused = await limited.http().get('/api/agents').set(auth(ALICE_KEY)).expect(429);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expectConforms('get', '/api/agents', refused);
+    } finally {
+      await limited.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
-import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { Response } from 'express';
+import { Catch, HttpException, HttpStatus, Logger, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { allowedMethods } from './allowed-methods.js';
 import { AgentInUseError } from '../../../agents/agent.errors.js';
 import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.errors.js';
 import { DomainError } from '../../../common/domain-error.js';
@@ -79,6 +80,16 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
+    // Nest's 404 for a request no route took (req.route unset): a path that exists with other methods is a 405.
+    const request = host.switchToHttp().getRequest<Request | undefined>();
+    if (error instanceof NotFoundException && request && !request.route) {
+      const allowed = allowedMethods(request);
+      if (allowed.length) {
+        this.metrics.errorAnswered(HttpStatus.METHOD_NOT_ALLOWED, 'http');
+        response.set('Allow', allowed.join(', '));
+        return sendError(response, HttpStatus.METHOD_NOT_ALLOWED, `${request.method} is not allowed on ${request.path}; it answers ${allowed.join(', ')}`);
+      }
+    }
     const known = httpErrorOf(error);
     if (known) {
       this.metrics.errorAnswered(known.status, metricCode(error));
