@@ -9,6 +9,7 @@ import request from 'supertest';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { AppModule } from '../../src/app.module.js';
 import { createHttpApp } from '../../src/surfaces/http/http-app.js';
+import { watchErrorBodies } from './error-body-check.js';
 
 /** The e2e suite runs on SQLite files, or on PostgreSQL when TEST_DATABASE_URL is set. */
 export const DIALECT: 'sqlite' | 'postgres' = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -66,6 +67,8 @@ export async function startTestApp(options: {
   });
   const app = await createHttpApp(AppModule.forRoot(config), config, { logger: options.logger ?? false });
   await app.init();
+  // Every error answer any spec sees must carry a code docs/openapi.json documents.
+  const errorBodies = watchErrorBodies(app.getHttpServer());
   return {
     app,
     config,
@@ -76,7 +79,11 @@ export async function startTestApp(options: {
       if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     },
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      const problems = errorBodies.problems();
+      if (problems.length) throw new Error(`Error answers without a documented code:\n${problems.slice(0, 20).join('\n')}`);
+    },
   };
 }
 

@@ -575,6 +575,11 @@ export interface components {
             updatedAt: string;
         };
         AgentInUseErrorDto: {
+            /**
+             * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
+             * @example conversation_not_found
+             */
+            code: components["schemas"]["ErrorCode"];
             /** @description How many conversations the agent has. */
             conversations: number;
             /** @example Not Found */
@@ -615,6 +620,11 @@ export interface components {
         };
         ChatErrorDto: {
             /**
+             * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
+             * @example conversation_not_found
+             */
+            code: components["schemas"]["ErrorCode"];
+            /**
              * Format: uuid
              * @description The conversation holding the stored user message; retry in it.
              */
@@ -645,7 +655,7 @@ export interface components {
              */
             conversationId?: string;
             /**
-             * @description The user message (at most MAX_MESSAGE_CHARS characters).
+             * @description The user message (at most MAX_MESSAGE_CHARS characters), not blank.
              * @example Hello!
              */
             message: string;
@@ -681,7 +691,7 @@ export interface components {
             /** @description The model that wrote the reply. */
             model: string | null;
             /** @description Why a truncated reply was cut; null otherwise. */
-            reason: components["schemas"]["ReplyCutReasonDto"] | null;
+            reason: components["schemas"]["ReplyCutReasonDto"] | (never | null);
             /** @description The assistant reply, already stored. */
             reply: string;
             /**
@@ -694,7 +704,7 @@ export interface components {
             /** @description Conversation title (its first message, 60 characters). */
             title: string;
             /** @description Token usage reported by the model, if any. */
-            usage: components["schemas"]["UsageDto"] | null;
+            usage: components["schemas"]["UsageDto"] | (never | null);
             /** Format: uuid */
             userMessageId: string;
         };
@@ -761,7 +771,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @description The running summary of the thread shown (main unless ?thread=). */
-            summary: components["schemas"]["RunningSummaryDto"] | null;
+            summary: components["schemas"]["RunningSummaryDto"] | (never | null);
             tags: string[];
             threads: components["schemas"]["ThreadDto"][];
             title: string;
@@ -879,7 +889,17 @@ export interface components {
             tags: number;
             threads: number;
         };
+        /**
+         * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
+         * @enum {string}
+         */
+        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
         ErrorDto: {
+            /**
+             * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
+             * @example conversation_not_found
+             */
+            code: components["schemas"]["ErrorCode"];
             /** @example Not Found */
             error: string;
             /** @example Conversation 2f1c… not found */
@@ -910,7 +930,7 @@ export interface components {
         };
         ExportedConversationDto: {
             /** @description Informative: an import binds the agent given as ?agentId=, if any. */
-            agent?: components["schemas"]["ExportedAgentDto"] | null;
+            agent?: components["schemas"]["ExportedAgentDto"] | (never | null);
             /** @default false */
             archived?: boolean;
             /** Format: date-time */
@@ -943,7 +963,7 @@ export interface components {
             content: string;
             /** Format: date-time */
             createdAt: string;
-            error: components["schemas"]["MessageErrorDto"] | null;
+            error: components["schemas"]["MessageErrorDto"] | (never | null);
             model: string | null;
             promptTokens: number | null;
             /** @enum {string} */
@@ -1020,6 +1040,11 @@ export interface components {
             title: string;
         };
         ImportErrorDto: {
+            /**
+             * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
+             * @example conversation_not_found
+             */
+            code: components["schemas"]["ErrorCode"];
             /** @example Not Found */
             error: string;
             /** @example Conversation 2f1c… not found */
@@ -1041,7 +1066,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /** @description Why a failed reply failed. */
-            error: components["schemas"]["MessageErrorDto"] | null;
+            error: components["schemas"]["MessageErrorDto"] | (never | null);
             /** Format: uuid */
             id: string;
             model: string | null;
@@ -1094,7 +1119,7 @@ export interface components {
             content: string;
             /** Format: date-time */
             createdAt: string;
-            error?: components["schemas"]["MessageErrorDto"] | null;
+            error?: components["schemas"]["MessageErrorDto"] | (never | null);
             model: string | null;
             promptTokens: number | null;
             /** @enum {string} */
@@ -1189,12 +1214,12 @@ export interface components {
             messageId: string;
             model: string | null;
             /** @description Why a truncated reply was cut; null otherwise. */
-            reason: components["schemas"]["ReplyCutReasonDto"] | null;
+            reason: components["schemas"]["ReplyCutReasonDto"] | (never | null);
             /** @description The whole stored reply. */
             reply: string;
             /** @enum {string} */
             status: "complete" | "truncated" | "cancelled";
-            usage: components["schemas"]["UsageDto"] | null;
+            usage: components["schemas"]["UsageDto"] | (never | null);
         };
         StreamDoneEvent: {
             data: components["schemas"]["StreamDoneData"];
@@ -1346,6 +1371,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
@@ -1390,6 +1430,21 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1456,6 +1511,21 @@ export interface operations {
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1531,6 +1601,21 @@ export interface operations {
                     "application/json": components["schemas"]["AgentInUseErrorDto"];
                 };
             };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
@@ -1595,6 +1680,21 @@ export interface operations {
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1702,6 +1802,21 @@ export interface operations {
             /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1837,6 +1952,12 @@ export interface operations {
             /** @description Too many requests (RATE_LIMIT_PER_MINUTE), or too many open streams (MAX_STREAMS_PER_ACTOR); see Retry-After */
             429: {
                 headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1920,6 +2041,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
@@ -1973,6 +2109,30 @@ export interface operations {
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The caller has as many conversations as allowed (code `limit_reached`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2050,6 +2210,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
@@ -2100,6 +2275,21 @@ export interface operations {
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2176,6 +2366,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
@@ -2244,6 +2449,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
@@ -2302,6 +2522,21 @@ export interface operations {
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2387,6 +2622,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
@@ -2459,6 +2709,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
@@ -2511,6 +2776,21 @@ export interface operations {
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2888,6 +3168,12 @@ export interface operations {
             /** @description Too many requests (RATE_LIMIT_PER_MINUTE), or too many open streams (MAX_STREAMS_PER_ACTOR); see Retry-After */
             429: {
                 headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2914,7 +3200,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["RegenerateRequestDto"];
             };
@@ -2964,6 +3250,21 @@ export interface operations {
                     "application/json": components["schemas"]["ChatErrorDto"];
                 };
             };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The model failed; the user message is stored */
             502: {
                 headers: {
@@ -3011,7 +3312,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["RegenerateRequestDto"];
             };
@@ -3065,6 +3366,12 @@ export interface operations {
             /** @description Too many requests (RATE_LIMIT_PER_MINUTE), or too many open streams (MAX_STREAMS_PER_ACTOR); see Retry-After */
             429: {
                 headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3139,6 +3446,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
@@ -3207,6 +3529,21 @@ export interface operations {
             /** @description Request body larger than the limit */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3293,6 +3630,21 @@ export interface operations {
             /** @description Request body larger than the limit */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3431,6 +3783,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
@@ -3505,6 +3872,21 @@ export interface operations {
             /** @description Request body larger than the limit */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3638,6 +4020,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
                 headers: {
@@ -3681,6 +4078,21 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3743,6 +4155,21 @@ export interface operations {
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

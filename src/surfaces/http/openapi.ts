@@ -1,6 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { ErrorDto } from './dto/error.dto.js';
+import { nullableRefsAsAnyOf } from './openapi-nullable.js';
+import { documentRequestRules } from './openapi-requests.js';
+import { documentCommonAnswers } from './openapi-answers.js';
 
 /** The OpenAPI document, generated from the controllers' and DTOs' decorators. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -33,6 +36,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (_controller, method) => method,
   });
   documentStorageFull(document);
+  nullableRefsAsAnyOf(document);
+  documentRequestRules(document);
+  documentCommonAnswers(document);
   return document;
 }
 

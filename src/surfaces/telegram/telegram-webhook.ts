@@ -8,11 +8,21 @@ import { InboxFullError, UpdateTooLargeError } from '../../telegram-inbox/telegr
 import { TelegramIntake } from './telegram-intake.js';
 import { TelegramSurface } from './telegram-surface.js';
 
+/** The stable `code` of each refusal, as in the REST API's error bodies (docs/api.md, Error codes). */
+const CODES: Record<number, string> = {
+  400: 'invalid_input',
+  401: 'unauthorized',
+  413: 'telegram_update_too_large',
+  500: 'internal',
+  503: 'unavailable',
+};
+
 /** A request the route refuses, with the status Telegram (or a stranger) gets. */
 class Refusal extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code: string = CODES[status],
   ) {
     super(message);
   }
@@ -25,6 +35,7 @@ const REASONS: Record<number, string> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
+
 
 /**
  * The webhook endpoint at the path of TELEGRAM_WEBHOOK_URL. Checks the secret header before
@@ -71,7 +82,7 @@ export class TelegramWebhook {
       } catch (error) {
         // Not recorded: a non-2xx answer makes Telegram send it again later.
         if (error instanceof UpdateTooLargeError) throw new Refusal(413, error.message);
-        if (error instanceof InboxFullError) throw new Refusal(503, `${error.message}; retry later`);
+        if (error instanceof InboxFullError) throw new Refusal(503, `${error.message}; retry later`, error.code);
         this.logger.error(`Could not record update ${update.update_id}: ${(error as Error).message}`);
         throw new Refusal(500, 'The update could not be recorded; Telegram will send it again');
       }
@@ -81,7 +92,7 @@ export class TelegramWebhook {
       if (!(error instanceof Refusal)) this.logger.error(`Webhook failed: ${(error as Error).message}`);
       // The body may be unread: close the connection rather than read it.
       res.set('Connection', 'close');
-      res.status(refusal.status).json({ statusCode: refusal.status, error: REASONS[refusal.status], message: refusal.message });
+      res.status(refusal.status).json({ statusCode: refusal.status, error: REASONS[refusal.status], code: refusal.code, message: refusal.message });
     }
   }
 

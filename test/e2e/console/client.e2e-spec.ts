@@ -16,6 +16,7 @@ const operations: Record<string, Schema> = Object.fromEntries(
 /** Where a value departs from a schema of the document; properties it does not list count too. */
 function problems(schema: Schema, value: unknown, at: string): string[] {
   if (schema.$ref) return problems(spec.components.schemas[schema.$ref.split('/').pop()], value, at);
+  if (schema.anyOf) return schema.anyOf.some((s: Schema) => !problems(s, value, at).length) ? [] : [`${at} matches no anyOf schema`];
   if (value === null) return schema.nullable ? [] : [`${at} is null`];
   if (schema.oneOf) return schema.oneOf.some((s: Schema) => !problems(s, value, at).length) ? [] : [`${at} matches no oneOf schema`];
   const found = (schema.allOf ?? []).flatMap((s: Schema) => problems(s, value, at));

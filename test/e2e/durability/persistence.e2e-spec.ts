@@ -166,7 +166,7 @@ describe('persistence on a real SQLite file', () => {
     // A request arriving while the turn drains is turned away with a JSON 503.
     const late = await t.http().get('/api/conversations').set(auth(ALICE_KEY));
     expect(late.status).toBe(503);
-    expect(late.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: expect.stringMatching(/shutting down/) });
+    expect(late.body).toEqual({ statusCode: 503, error: 'Service Unavailable', code: 'unavailable', message: expect.stringMatching(/shutting down/) });
     const [res] = await Promise.all([pending, closing]);
     expect(res.status).toBe(200);
     expect(res.body.reply).toBe('slow but stored');

@@ -4,6 +4,7 @@ import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../../supp
 const UNAUTHORIZED = {
   statusCode: 401,
   error: 'Unauthorized',
+  code: 'unauthorized',
   message: 'Missing or invalid API key: send "Authorization: Bearer <key>"',
 };
 
@@ -46,7 +47,7 @@ describe('request bodies: shape limits and authentication before the body', () =
         const res = await post(path, body);
         expect(res.status).toBe(400);
         expect(Buffer.byteLength(res.text)).toBeLessThan(1024);
-        expect(JSON.parse(res.text)).toEqual({ statusCode: 400, error: 'Bad Request', message: 'An object has more than 10000 keys' });
+        expect(JSON.parse(res.text)).toEqual({ statusCode: 400, error: 'Bad Request', code: 'invalid_input', message: 'An object has more than 10000 keys' });
       }
     });
 

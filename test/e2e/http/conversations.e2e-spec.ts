@@ -106,6 +106,7 @@ describe('/api/conversations (listing, reading, deleting)', () => {
     expect(res.body).toEqual({
       statusCode: 404,
       error: 'Not Found',
+      code: 'conversation_not_found',
       message: 'Conversation 00000000-0000-4000-8000-000000000000 not found',
     });
   });

@@ -46,7 +46,7 @@ describe('hardening: headers, CORS, rate limit, quotas, request logs', () => {
     await withApp({ RATE_LIMIT_PER_MINUTE: '3' }, async (t) => {
       for (let i = 0; i < 3; i++) await t.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200);
       const refused = await t.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(429);
-      expect(refused.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', message: expect.stringMatching(/retry in \d+ s/) });
+      expect(refused.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', code: 'too_many_requests', message: expect.stringMatching(/retry in \d+ s/) });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       // Another actor has a budget of its own.
       await t.http().get('/api/conversations').set(auth(BOB_KEY)).expect(200);

@@ -75,7 +75,7 @@ function rawExchange(base: string, head: string): Promise<string> {
 function expectRefusal(answer: RawAnswer, what: string, label: string): void {
   expect({ label, status: answer.status }).toEqual({ label, status: 403 });
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
-  expect(JSON.parse(answer.text)).toEqual({ statusCode: 403, error: 'Forbidden', message: expect.stringContaining(what) });
+  expect(JSON.parse(answer.text)).toEqual({ statusCode: 403, error: 'Forbidden', code: 'forbidden', message: expect.stringContaining(what) });
 }
 
 describe('single-user mode: only loopback Hosts and Origins (DNS rebinding)', () => {

@@ -127,7 +127,7 @@ describe('export, import and fork of conversations; the caller’s own data', ()
       const before = await allIds();
 
       const foreign = await importDoc(doc, ALICE_KEY, `?agentId=${bobAgent.id}`).expect(404);
-      expect(foreign.body).toEqual({ statusCode: 404, error: 'Not Found', message: `Agent ${bobAgent.id} not found` });
+      expect(foreign.body).toEqual({ statusCode: 404, error: 'Not Found', code: 'agent_not_found', message: `Agent ${bobAgent.id} not found` });
       await importDoc(doc, ALICE_KEY, '?agentId=not-a-uuid').expect(400);
       expect(await allIds()).toEqual(before);
 
@@ -259,7 +259,7 @@ describe('export, import and fork of conversations; the caller’s own data', ()
     it('answers 404 for another actor’s conversation and for an unknown one', async () => {
       const { conversationId } = await chat({ message: 'Alice only' });
       const foreign = await http().get(`/api/conversations/${conversationId}/export`).set(auth(BOB_KEY)).expect(404);
-      expect(foreign.body).toEqual({ statusCode: 404, error: 'Not Found', message: `Conversation ${conversationId} not found` });
+      expect(foreign.body).toEqual({ statusCode: 404, error: 'Not Found', code: 'conversation_not_found', message: `Conversation ${conversationId} not found` });
       await http().get(`/api/conversations/${conversationId}/export?format=markdown`).set(auth(BOB_KEY)).expect(404);
       await http().get('/api/conversations/00000000-0000-4000-8000-000000000000/export').set(auth(ALICE_KEY)).expect(404);
       await http().get('/api/conversations/nope/export').set(auth(ALICE_KEY)).expect(400);
@@ -340,7 +340,7 @@ describe('export, import and fork of conversations; the caller’s own data', ()
       const b = await chat({ message: 'second conversation' });
       const unknown = '00000000-0000-4000-8000-000000000000';
       const res = await http().post(`/api/conversations/${a.conversationId}/fork`).set(auth(ALICE_KEY)).send({ fromMessageId: unknown }).expect(404);
-      expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: `Message ${unknown} not found` });
+      expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', code: 'message_not_found', message: `Message ${unknown} not found` });
       // A message of another conversation is not one of this conversation.
       await http().post(`/api/conversations/${a.conversationId}/fork`).set(auth(ALICE_KEY)).send({ fromMessageId: b.messageId }).expect(404);
       const foreign = await http().post(`/api/conversations/${a.conversationId}/fork`).set(auth(BOB_KEY)).send({ fromMessageId: a.messageId }).expect(404);

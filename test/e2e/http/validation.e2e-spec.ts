@@ -36,7 +36,7 @@ describe('input validation', () => {
   ])('answers 400 for %s', async (_label, body, pattern) => {
     const before = await messageCount();
     const res = await post(body).expect(400);
-    expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(pattern) });
+    expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', code: 'invalid_input', message: expect.stringMatching(pattern) });
     expect(await messageCount()).toBe(before);
   });
 
@@ -56,7 +56,7 @@ describe('input validation', () => {
 
   it('answers 413 for a body over 1 MB, with the error body', async () => {
     const res = await post({ message: 'x'.repeat(1024 * 1024 + 10) }).expect(413);
-    expect(res.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+    expect(res.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large', code: 'payload_too_large' });
   });
 
   it.each([
@@ -65,7 +65,7 @@ describe('input validation', () => {
   ])('answers 415 naming the content type when a body comes as %s, storing nothing', async (type, named) => {
     const before = await messageCount();
     const res = await post(type === 'text/plain' ? '{"message":"hi"}' : 'message=hi', type).expect(415);
-    expect(res.body).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
+    expect(res.body).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type', code: 'unsupported_media_type' });
     expect(res.body.message).toBe(`The body must be JSON sent with Content-Type: application/json; ${named}`);
     expect(await messageCount()).toBe(before);
   });
@@ -103,7 +103,7 @@ describe('input validation', () => {
       });
     const big = await send({ 'X-Big': 'x'.repeat(20_000) });
     expect(big.status).toBe(431);
-    expect(JSON.parse(big.body)).toMatchObject({ statusCode: 431, error: 'Request Header Fields Too Large' });
+    expect(JSON.parse(big.body)).toMatchObject({ statusCode: 431, error: 'Request Header Fields Too Large', code: 'headers_too_large' });
     const expect417 = await send({ Expect: 'something-else' });
     expect(expect417.status).toBe(417);
     expect(JSON.parse(expect417.body)).toMatchObject({ statusCode: 417 });
@@ -111,6 +111,6 @@ describe('input validation', () => {
 
   it('answers 404 with the error body for an unknown route', async () => {
     const res = await t.http().get('/api/nothing-here').set(auth(ALICE_KEY)).expect(404);
-    expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found', code: 'not_found' });
   });
 });

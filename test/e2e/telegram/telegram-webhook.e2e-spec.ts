@@ -59,7 +59,7 @@ describe('Telegram bot by webhook', () => {
   it('rejects a missing or wrong secret with 401 before reading the body, and handles nothing', async () => {
     const user = newUser();
     const res = await post(textUpdate(user, 'forged'), 'wrong-secret-0123456789').expect(401);
-    expect(res.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Missing or wrong X-Telegram-Bot-Api-Secret-Token' });
+    expect(res.body).toEqual({ statusCode: 401, error: 'Unauthorized', code: 'unauthorized', message: 'Missing or wrong X-Telegram-Bot-Api-Secret-Token' });
     await post(textUpdate(user, 'forged too'), null).expect(401);
     // Not even parsed: malformed JSON with a wrong secret is a 401, not a 400.
     await post('{not json', 'wrong-secret-0123456789').expect(401);

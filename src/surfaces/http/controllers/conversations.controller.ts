@@ -16,7 +16,7 @@ import {
   Res,
   UseFilters,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
@@ -190,6 +190,8 @@ export class ConversationsController {
       "thread's active path. The earlier answer stays, selectable, and is listed in the new reply's versions (never replayed to the model).",
   })
   @ApiOkResponse({ type: ChatResponseDto })
+  // A body-less POST regenerates with the defaults (docs/api.md shows it so).
+  @ApiBody({ type: RegenerateRequestDto, required: false })
   @ApiErrors([400, 401, 404])
   @ApiErrors([409, 502, 504], ChatErrorDto)
   async regenerate(
@@ -204,6 +206,7 @@ export class ConversationsController {
   @ApiOperation({ operationId: 'regenerateReplyStream', summary: 'Regenerate, streaming the new answer', description: TURN_EVENTS })
   @ApiEventStream(TURN_EVENTS)
   @CountedStream()
+  @ApiBody({ type: RegenerateRequestDto, required: false })
   @ApiErrors([400, 401, 404])
   @ApiErrors([409], ChatErrorDto)
   async regenerateStream(

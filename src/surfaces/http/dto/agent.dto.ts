@@ -55,7 +55,7 @@ export class CreateAgentDto {
   @Max(10_000_000)
   contextTokenBudget?: number | null;
 
-  @ApiPropertyOptional({ enum: AGENT_TOOLS, isArray: true, maxItems: AGENT_TOOLS.length, description: 'Built-in tools the model may call.' })
+  @ApiPropertyOptional({ enum: AGENT_TOOLS, isArray: true, maxItems: AGENT_TOOLS.length, uniqueItems: true, description: 'Built-in tools the model may call.' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(AGENT_TOOLS.length)

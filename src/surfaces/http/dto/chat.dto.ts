@@ -21,7 +21,8 @@ export class ModelOptionsDto {
 }
 
 export class ChatRequestDto {
-  @ApiProperty({ description: 'The user message (at most MAX_MESSAGE_CHARS characters).', example: 'Hello!' })
+  // The length bound is MAX_MESSAGE_CHARS, a setting: the document only states what always holds.
+  @ApiProperty({ description: 'The user message (at most MAX_MESSAGE_CHARS characters), not blank.', example: 'Hello!', minLength: 1, pattern: '\\S' })
   @IsString()
   @IsNotEmpty()
   message: string;

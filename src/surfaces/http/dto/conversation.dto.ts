@@ -32,9 +32,11 @@ import { OptionalThreadName } from './thread-name.js';
 
 /** `agentId=<uuid>` for one agent's conversations, `agentId=none` for those without an agent. */
 const AGENT_FILTER = /^(none|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+/** AGENT_FILTER for the OpenAPI document, whose patterns take no flags. */
+export const AGENT_FILTER_PATTERN = '^([Nn][Oo][Nn][Ee]|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$';
 
 export class AgentFilterQueryDto {
-  @ApiPropertyOptional({ description: 'An agent id, or "none" for conversations without an agent.' })
+  @ApiPropertyOptional({ description: 'An agent id, or "none" for conversations without an agent.', pattern: AGENT_FILTER_PATTERN })
   @IsOptional()
   @Matches(AGENT_FILTER, { message: 'agentId must be an agent id (uuid) or "none"' })
   agentId?: string;
@@ -122,7 +124,7 @@ export class ListConversationsQueryDto extends AgentFilterQueryDto {
   @Matches(/^[^\u0000]*$/, { message: 'tag must not contain NUL characters' })
   tag?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

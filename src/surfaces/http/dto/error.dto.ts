@@ -1,9 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ERROR_BODY_CODES } from '../errors/error-codes.js';
 
 /** The body of every error answer. */
 export class ErrorDto {
   @ApiProperty({ example: 404 }) statusCode: number;
   @ApiProperty({ example: 'Not Found' }) error: string;
+  @ApiProperty({
+    enum: ERROR_BODY_CODES,
+    enumName: 'ErrorCode',
+    example: 'conversation_not_found',
+    description: 'The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.',
+  })
+  code: string;
   @ApiProperty({ example: 'Conversation 2f1c… not found' }) message: string;
 }
 

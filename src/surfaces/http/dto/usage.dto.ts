@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, Matches } from 'class-validator';
+import { AGENT_FILTER_PATTERN } from './conversation.dto.js';
 import { OptionalThreadName } from './thread-name.js';
 
 export class UsageQueryDto {
@@ -13,7 +14,7 @@ export class UsageQueryDto {
   @IsISO8601({ strict: true })
   to?: string;
 
-  @ApiPropertyOptional({ description: 'An agent id, or "none" for conversations without an agent.' })
+  @ApiPropertyOptional({ description: 'An agent id, or "none" for conversations without an agent.', pattern: AGENT_FILTER_PATTERN })
   @IsOptional()
   @Matches(/^(none|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, { message: 'agentId must be an agent id (uuid) or "none"' })
   agentId?: string;

@@ -10,6 +10,6 @@ import { sendError } from './error-body.js';
 @Catch(ForbiddenConversationError)
 export class ConcealForeignConversationFilter implements ExceptionFilter {
   catch(error: ForbiddenConversationError, host: ArgumentsHost): void {
-    sendError(host.switchToHttp().getResponse<Response>(), HttpStatus.NOT_FOUND, `Conversation ${error.conversationId} not found`);
+    sendError(host.switchToHttp().getResponse<Response>(), HttpStatus.NOT_FOUND, `Conversation ${error.conversationId} not found`, { code: 'conversation_not_found' });
   }
 }

@@ -1,5 +1,6 @@
-import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { Response } from 'express';
+import { Catch, HttpException, HttpStatus, Logger, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { allowedMethods } from './allowed-methods.js';
 import { AgentInUseError } from '../../../agents/agent.errors.js';
 import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.errors.js';
 import { DomainError } from '../../../common/domain-error.js';
@@ -13,7 +14,7 @@ import { Metrics } from '../../../metrics/metrics.js';
 import { sendError } from './error-body.js';
 import { HTTP_STATUS, UNEXPECTED } from './http-status.js';
 
-/** An error as an HTTP answer: its status, message, and fields added to the common body. */
+/** An error as an HTTP answer: its status, message, and fields added to the common body (a domain error's `code` among them). */
 export interface HttpError {
   readonly status: number;
   readonly message: string;
@@ -29,7 +30,10 @@ export function httpErrorOf(error: unknown): HttpError | null {
   const known = error instanceof DomainError ? error : storageErrorOf(error);
   if (!known) return null;
   const status = httpStatusOf(known);
-  return status === UNEXPECTED ? null : { status, ...detailsOf(known) };
+  if (status === UNEXPECTED) return null;
+  const details = detailsOf(known);
+  // The domain error's stable code goes into every body (a wrapper may name its cause's instead).
+  return { status, ...details, extra: { code: known.code, ...details.extra } };
 }
 
 /** The status of a domain error, from HTTP_STATUS; errors that wrap another take the status of what they wrap. */
@@ -79,6 +83,16 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
+    // Nest's 404 for a request no route took (req.route unset): a path that exists with other methods is a 405.
+    const request = host.switchToHttp().getRequest<Request | undefined>();
+    if (error instanceof NotFoundException && request && !request.route) {
+      const allowed = allowedMethods(request);
+      if (allowed.length) {
+        this.metrics.errorAnswered(HttpStatus.METHOD_NOT_ALLOWED, 'http');
+        response.set('Allow', allowed.join(', '));
+        return sendError(response, HttpStatus.METHOD_NOT_ALLOWED, `${request.method} is not allowed on ${request.path}; it answers ${allowed.join(', ')}`);
+      }
+    }
     const known = httpErrorOf(error);
     if (known) {
       this.metrics.errorAnswered(known.status, metricCode(error));

@@ -26,7 +26,7 @@ describe('hostGuard', () => {
   it('refuses a Host outside ALLOWED_HOSTS without asking whether keys exist', async () => {
     const { http, lookups } = appWith({ ALLOWED_HOSTS: 'chat.example.com' }, async () => false);
     const refused = await http().get('/').set('Host', 'attacker.example').expect(403);
-    expect(refused.body).toEqual({ statusCode: 403, error: 'Forbidden', message: expect.stringContaining('ALLOWED_HOSTS') });
+    expect(refused.body).toEqual({ statusCode: 403, error: 'Forbidden', code: 'forbidden', message: expect.stringContaining('ALLOWED_HOSTS') });
     expect(lookups.count).toBe(0);
   });
 

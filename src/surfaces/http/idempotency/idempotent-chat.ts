@@ -81,7 +81,7 @@ export class IdempotentChat {
         });
         const stored =
           outcome.status === 'failed'
-            ? errorBody(failedStatus(outcome.error), outcome.error?.message ?? 'The model failed', { ...ids, partial: outcome.content })
+            ? errorBody(failedStatus(outcome.error), outcome.error?.message ?? 'The model failed', { code: 'chat_turn_failed', ...ids, partial: outcome.content })
             : { ...ids, reply: outcome.content, status: outcome.status, reason: cutReason(outcome), model: outcome.model, usage: outcome.usage };
         await this.keys.complete(actor, key, claim.token, outcome.status === 'failed' ? failedStatus(outcome.error) : 200, stored);
         return outcome;

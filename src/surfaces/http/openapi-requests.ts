@@ -1,0 +1,57 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+interface Schema {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  properties?: Record<string, Schema>;
+  additionalProperties?: unknown;
+  items?: Schema;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+}
+interface Operation {
+  operationId?: string;
+  responses?: unknown;
+  parameters?: { in?: string; schema?: Schema }[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+}
+
+/** Bodies the server reads with its own parser, not the validation pipe: unknown fields pass there. */
+const OWN_PARSER = new Set(['importConversation']);
+
+/**
+ * Says in the document what the server enforces on requests but the swagger module does not
+ * infer: every path parameter is a UUID (each goes through ParseUUIDPipe), and a JSON body
+ * validated by the pipe (whitelist, forbidNonWhitelisted) refuses unknown fields, nested
+ * objects too. Free-form objects (the session state) have no `properties` and stay open.
+ * The contract spec checks both against the server.
+ */
+export function documentRequestRules(document: OpenAPIObject): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  const closed = new Set<string>();
+  const close = (schema: Schema | undefined): void => {
+    if (!schema || typeof schema !== 'object') return;
+    if (typeof schema.$ref === 'string') {
+      const name = schema.$ref.split('/').pop() ?? '';
+      if (closed.has(name)) return;
+      closed.add(name);
+      return close(schemas[name]);
+    }
+    if (schema.properties && schema.additionalProperties === undefined) schema.additionalProperties = false;
+    for (const nested of Object.values(schema.properties ?? {})) close(nested);
+    close(schema.items);
+    for (const list of [schema.allOf, schema.anyOf, schema.oneOf]) for (const s of list ?? []) close(s);
+  };
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item) as Operation[]) {
+      if (!operation || typeof operation !== 'object' || !operation.responses) continue;
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in === 'path' && parameter.schema?.type === 'string') parameter.schema.format = 'uuid';
+      }
+      if (OWN_PARSER.has(operation.operationId ?? '')) continue;
+      close(operation.requestBody?.content?.['application/json']?.schema);
+    }
+  }
+}
