@@ -52,9 +52,8 @@ export class StoredBeforeErrorDto {
   @ApiProperty() title: string;
 }
 
-/** An archive refused as a whole (400, 413): which formats were expected, or where it went wrong. */
+/** An archive refused as a whole (400, 413; `code` archive_format_unknown, archive_malformed or archive_too_large): which formats were expected, or where it went wrong. */
 export class ArchiveErrorDto extends ErrorDto {
-  @ApiPropertyOptional({ enum: ['archive_format_unknown', 'archive_malformed', 'archive_too_large'] }) code?: string;
   @ApiPropertyOptional({ type: [StoredBeforeErrorDto], description: 'Conversations stored before the file went wrong part way (each was complete).' })
   imported?: StoredBeforeErrorDto[];
 }
