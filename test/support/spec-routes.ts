@@ -13,6 +13,8 @@ export interface SpecRoute {
 export interface RouteIds {
   readonly conversation: string;
   readonly message: string;
+  /** A user message, for the routes that take one (edit); `message` otherwise. */
+  readonly userMessage?: string;
   readonly agent: string;
   /** A document for the import route (e.g. an export of the conversation). */
   readonly exported?: object;
@@ -31,7 +33,8 @@ export function specRoutes(): SpecRoute[] {
 /** The route's path with the ids put in (agents' routes take the agent id). */
 export function routePath(route: SpecRoute, ids: RouteIds): string {
   const id = route.path.startsWith('/api/agents') ? ids.agent : ids.conversation;
-  return route.path.replace('{id}', id).replace('{messageId}', ids.message);
+  const message = route.operationId.startsWith('editMessage') ? (ids.userMessage ?? ids.message) : ids.message;
+  return route.path.replace('{id}', id).replace('{messageId}', message);
 }
 
 /** A valid request body for the routes that need one, aimed at the given resources. */

@@ -44,7 +44,7 @@ describe('the answers of every operation conform to docs/openapi.json', () => {
     expectConforms('post', '/api/chat', first);
     const agent = (await send('post', '/api/agents', { name: 'Guide', systemPrompt: 'Be brief.' }).expect(201)).body.id as string;
     const exported = (await send('get', `/api/conversations/${first.body.conversationId}/export`).expect(200)).body as object;
-    const ids = { conversation: first.body.conversationId as string, message: first.body.messageId as string, agent, exported };
+    const ids = { conversation: first.body.conversationId as string, message: first.body.messageId as string, userMessage: first.body.userMessageId as string, agent, exported };
     const answered: string[] = [];
     for (const route of ordered(specRoutes())) {
       // An agent without conversations, so that deleting it succeeds.
