@@ -70,7 +70,8 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
     const c = conversation();
     const m = message(c.id, 1);
     await ds.manager.insert(Conversation, c);
-    await ds.manager.insert(Message, m);
+    // A copy: on PostgreSQL TypeORM writes the defaults RETURNING gave back onto the entity, untransformed.
+    await ds.manager.insert(Message, Object.assign(new Message(), m));
     const viaSql = await EntityRows.of(ds.manager, Conversation).findOne(ds.manager, '"id" = ?', [c.id]);
     expect(viaSql).toEqual(await ds.manager.findOneByOrFail(Conversation, { id: c.id }));
     expect(viaSql).toBeInstanceOf(Conversation);
@@ -95,7 +96,8 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
     const c = conversation();
     const m = message(c.id, 1);
     await ds.manager.insert(Conversation, c);
-    await ds.manager.insert(Message, m);
+    // A copy: on PostgreSQL TypeORM writes the defaults RETURNING gave back onto the entity, untransformed.
+    await ds.manager.insert(Message, Object.assign(new Message(), m));
     const changes = { content: 'new', versions: null, cancelRequestedAt: new Date('2026-02-03T04:05:06.789Z'), errorCode: null };
     const changed = await inTransaction((em) => EntityRows.of(em, Message).update(em, changes, '"id" = ?', [m.id]));
     expect(changed).toBe(1);
