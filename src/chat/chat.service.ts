@@ -179,8 +179,8 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       await sleep(Math.min(50, this.config.streamFlushMs));
       message = await this.conversations.getMessage(actor, conversationId, messageId);
     }
-    // Read as every message is read: with its place in the tree.
-    return message.siblingIds ? message : this.conversations.getMessage(actor, conversationId, messageId);
+    // Answered as the API shows a message: with its place in the tree.
+    return this.conversations.getMessageInTree(actor, conversationId, message.id);
   }
 
   /** What the next turn of a thread would send the model (read-only). */

@@ -131,17 +131,25 @@ export class ConversationsService {
   }
 
   /**
-   * One message of the actor's conversation, as stored. A `streaming` reply whose lease ran out
-   * is closed first, so a reader never waits on a dead generator.
+   * One message of the actor's conversation, as stored (without its place in the tree: what a
+   * follower polls). A `streaming` reply whose lease ran out is closed first, so a reader never
+   * waits on a dead generator.
    */
   getMessage(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
-    return this.db.transaction(async (em) => {
-      await ownedConversation(this.repo, em, actor, conversationId);
-      const message = await this.repo.findMessage(em, conversationId, messageId);
-      if (!message) throw new MessageNotFoundError(messageId);
-      await closeIfExpired(this.repo, em, message, new Date());
-      return (await withBranches(this.tree, em, conversationId, [message]))[0];
-    });
+    return this.db.transaction((em) => this.readMessage(em, actor, conversationId, messageId));
+  }
+
+  /** The same, with its place in the tree (siblings, other answers), as the API shows a message. */
+  getMessageInTree(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
+    return this.db.transaction(async (em) => (await withBranches(this.tree, em, conversationId, [await this.readMessage(em, actor, conversationId, messageId)]))[0]);
+  }
+
+  private async readMessage(em: EntityManager, actor: Actor, conversationId: string, messageId: string): Promise<Message> {
+    await ownedConversation(this.repo, em, actor, conversationId);
+    const message = await this.repo.findMessage(em, conversationId, messageId);
+    if (!message) throw new MessageNotFoundError(messageId);
+    await closeIfExpired(this.repo, em, message, new Date());
+    return message;
   }
 
   /**
