@@ -62,6 +62,8 @@ export class TurnStore {
       let threadName = request.thread ?? MAIN_THREAD;
       // The message the question follows: undefined for the thread's leaf, null for none (a new first message).
       let parent: Message | null | undefined;
+      // The thread's active leaf as the busy check read it (a new conversation has none).
+      let leaf: Message | null = null;
       if (request.conversationId) {
         conversation = await ownedConversation(this.repo, em, actor, request.conversationId, true);
         if (request.agentId && request.agentId !== conversation.agentId) {
@@ -69,7 +71,7 @@ export class TurnStore {
         }
         ({ parent, threadName } = await this.branchPoint(em, conversation.id, request, threadName));
         agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
-        await this.refuseIfBusy(em, conversation.id, threadName, now);
+        leaf = await this.refuseIfBusy(em, conversation.id, threadName, now);
         this.assertRoomForTurn(conversation);
         // A conversation created empty and untitled takes its title from its first message.
         if (conversation.lastSeq === 0 && conversation.title === UNTITLED) {
@@ -88,7 +90,7 @@ export class TurnStore {
         await this.tree.activate(em, parent, false);
         await this.tree.leavePathBelow(em, conversation.id, threadName, parent.seq);
       }
-      const follows = parent === undefined ? await this.repo.lastMessage(em, conversation.id, threadName) : parent;
+      const follows = parent === undefined ? leaf : parent;
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, request.threadSystem, now);
       const question = { content: request.content, tokens: null };
       const planned = await plan({ conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question }, this.history(em, conversation.id));
@@ -134,8 +136,7 @@ export class TurnStore {
     return this.db.transaction(async (em) => {
       const now = new Date();
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
-      await this.refuseIfBusy(em, conversation.id, threadName, now);
-      const last = await this.repo.lastMessage(em, conversation.id, threadName);
+      const last = await this.refuseIfBusy(em, conversation.id, threadName, now);
       const question =
         last?.role === 'user' ? last : last?.role === 'assistant' && last.parentId ? await this.repo.findMessage(em, conversation.id, last.parentId) : null;
       if (!question || question.role !== 'user') {
@@ -276,11 +277,11 @@ export class TurnStore {
     });
   }
 
-  /** One reply at a time per thread: the thread's last message tells whether one is running. */
-  private async refuseIfBusy(em: EntityManager, conversationId: string, thread: string, now: Date): Promise<void> {
+  /** One reply at a time per thread: its active leaf tells whether one is running. Returns the leaf (null: an empty thread). */
+  private async refuseIfBusy(em: EntityManager, conversationId: string, thread: string, now: Date): Promise<Message | null> {
     const last = await this.repo.lastMessage(em, conversationId, thread);
-    if (!last || last.status !== 'streaming') return;
-    if (!(await closeIfExpired(this.repo, em, last, now))) throw new ConversationBusyError(conversationId, last.id);
+    if (last?.status === 'streaming' && !(await closeIfExpired(this.repo, em, last, now))) throw new ConversationBusyError(conversationId, last.id);
+    return last;
   }
 
   private leaseFrom(now: Date): Date {
