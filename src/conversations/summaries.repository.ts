@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { rowLock } from '../database/dialect.js';
-import { EntityRows, sql } from '../database/sql.js';
+import { EntityRows } from '../database/sql.js';
 import { Summary } from './summary.entity.js';
 
 /** Each thread's running summary, as it stands for the thread's active path. */
@@ -11,11 +11,14 @@ export class SummariesRepository {
    * The thread's running summary, if it stands for the active path: one made on a branch the
    * thread has since left (its last covered message is off the path) is no summary of it.
    */
-  async findSummary(em: EntityManager, conversationId: string, thread: string): Promise<Summary | null> {
-    const summary = await EntityRows.of(em, Summary).findOne(em, '"conversation_id" = ? AND "thread" = ?', [conversationId, thread]);
-    if (!summary) return null;
-    const { rows } = await sql<{ on_path: number }>(em, 'SELECT "on_path" FROM "messages" WHERE "conversation_id" = ? AND "seq" = ?', [conversationId, summary.coversSeq]);
-    return rows.length === 0 || Number(rows[0].on_path) === 1 ? summary : null;
+  findSummary(em: EntityManager, conversationId: string, thread: string): Promise<Summary | null> {
+    // One statement, as every turn reads it: the covered message is looked up by (conversation_id, seq).
+    return EntityRows.of(em, Summary).findOne(
+      em,
+      `"conversation_id" = ? AND "thread" = ? AND NOT EXISTS (
+         SELECT 1 FROM "messages" m WHERE m."conversation_id" = "summaries"."conversation_id" AND m."seq" = "summaries"."covers_seq" AND m."on_path" = 0)`,
+      [conversationId, thread],
+    );
   }
 
   /**

@@ -188,8 +188,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A page of messages from the newest backwards (before=seq for older ones)
-         * @description For long conversations: load the last 50, then pass nextBefore to scroll up. Walks the (conversation, seq) index.
+         * A page of the active path from the newest backwards (before=seq for older ones)
+         * @description For long conversations: load the last 50, then pass nextBefore to scroll up. Pages along the active path, through its own index; /tree pages every branch.
          */
         get: operations["listMessages"];
         put?: never;

@@ -9,7 +9,7 @@ import { ConversationTreeService } from '../../../conversations/conversation-tre
 import { ApiErrors } from '../api-errors.decorator.js';
 import { toChatResponse } from '../dto/chat-result.mapper.js';
 import { ChatResponseDto, EditMessageRequestDto } from '../dto/chat.dto.js';
-import { MessageDto, MessagesPageDto, MessagesPageQueryDto, toMessageDto } from '../dto/conversation.dto.js';
+import { MessageDto, MessagesPageDto, MessagesPageQueryDto, toMessageDto, toMessagesPage } from '../dto/conversation.dto.js';
 import { ChatErrorDto } from '../dto/error.dto.js';
 import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
@@ -44,8 +44,7 @@ export class BranchesController {
     const limit = query.limit ?? 50;
     // One extra message tells whether an older page exists.
     const page = await this.tree.page(actor, id, { before: query.before, limit: limit + 1, thread: query.thread });
-    const items = page.slice(-limit);
-    return { items: items.map(toMessageDto), nextBefore: page.length > limit ? (items[0]?.seq ?? null) : null };
+    return toMessagesPage(page, limit);
   }
 
   @Post('messages/:messageId/select')

@@ -37,7 +37,7 @@ import {
   ListConversationsQueryDto,
   MessagesPageDto,
   MessagesPageQueryDto,
-  toMessageDto,
+  toMessagesPage,
   UpdateConversationDto,
   toConversationDetail,
   toConversationSummary,
@@ -158,8 +158,8 @@ export class ConversationsController {
   @Get(':id/messages')
   @ApiOperation({
     operationId: 'listMessages',
-    summary: 'A page of messages from the newest backwards (before=seq for older ones)',
-    description: 'For long conversations: load the last 50, then pass nextBefore to scroll up. Walks the (conversation, seq) index.',
+    summary: 'A page of the active path from the newest backwards (before=seq for older ones)',
+    description: 'For long conversations: load the last 50, then pass nextBefore to scroll up. Pages along the active path, through its own index; /tree pages every branch.',
   })
   @ApiOkResponse({ type: MessagesPageDto })
   @ApiErrors([400, 401, 404])
@@ -167,8 +167,7 @@ export class ConversationsController {
     const limit = query.limit ?? 50;
     // One extra message tells whether an older page exists.
     const page = await this.conversations.messagesPage(actor, id, { before: query.before, limit: limit + 1, thread: query.thread });
-    const items = page.slice(-limit);
-    return { items: items.map(toMessageDto), nextBefore: page.length > limit ? (items[0]?.seq ?? null) : null };
+    return toMessagesPage(page, limit);
   }
 
   @Delete(':id')

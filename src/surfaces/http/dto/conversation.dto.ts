@@ -325,6 +325,12 @@ export function toConversationDetail(detail: {
   };
 }
 
+/** A page read with one message more than `limit`: that extra one tells whether an older page exists. */
+export function toMessagesPage(page: readonly Message[], limit: number): MessagesPageDto {
+  const items = page.slice(-limit);
+  return { items: items.map(toMessageDto), nextBefore: page.length > limit ? (items[0]?.seq ?? null) : null };
+}
+
 export function toMessageDto(m: Message): MessageDto {
   const siblingIds = m.siblingIds ?? [m.id];
   return {
