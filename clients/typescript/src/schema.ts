@@ -1413,8 +1413,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The created resource */
             201: {
                 headers: {
+                    /** @description The path of the created resource */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2083,8 +2086,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The created resource */
             201: {
                 headers: {
+                    /** @description The path of the created resource */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2572,8 +2578,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The created resource */
             201: {
                 headers: {
+                    /** @description The path of the created resource */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3879,8 +3888,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The created resource */
             201: {
                 headers: {
+                    /** @description The path of the created resource */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {

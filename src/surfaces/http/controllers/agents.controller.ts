@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { AgentsService } from '../../../agents/agents.service.js';
@@ -7,6 +7,7 @@ import { ConversationsService } from '../../../conversations/conversations.servi
 import { ApiErrors } from '../api-errors.decorator.js';
 import { AgentDeletedDto, AgentDto, AgentListDto, CreateAgentDto, DeleteAgentQueryDto, toAgentDto, UpdateAgentDto } from '../dto/agent.dto.js';
 import { AgentInUseErrorDto } from '../dto/error.dto.js';
+import { ApiCreated } from '../created-location.js';
 
 @ApiTags('agents')
 @ApiBearerAuth()
@@ -19,7 +20,7 @@ export class AgentsController {
 
   @Post()
   @ApiOperation({ operationId: 'createAgent', summary: 'Create an agent' })
-  @ApiCreatedResponse({ type: AgentDto })
+  @ApiCreated(AgentDto, (agent) => `/api/agents/${agent.id}`)
   @ApiErrors([400, 401])
   async create(@CurrentActor() actor: Actor, @Body() body: CreateAgentDto): Promise<AgentDto> {
     return toAgentDto(await this.agents.create(actor, body));

@@ -16,7 +16,7 @@ import {
   Res,
   UseFilters,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
@@ -50,6 +50,7 @@ import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conv
 import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
 import { CountedStream } from '../sse/stream-slots.js';
 import { streamTurn } from '../sse/stream-turn.js';
+import { ApiCreated } from '../created-location.js';
 
 @ApiTags('conversations')
 @ApiBearerAuth()
@@ -88,7 +89,7 @@ export class ConversationsController {
 
   @Post()
   @ApiOperation({ operationId: 'createConversation', summary: 'Create an empty conversation, optionally with an agent and an initial state' })
-  @ApiCreatedResponse({ type: ConversationDetailDto })
+  @ApiCreated(ConversationDetailDto, (c) => `/api/conversations/${c.id}`)
   @ApiErrors([400, 401, 404])
   async create(@CurrentActor() actor: Actor, @Body() body: CreateConversationDto): Promise<ConversationDetailDto> {
     const conversation = await this.conversations.create(actor, { title: body.title, agentId: body.agentId, state: body.state });

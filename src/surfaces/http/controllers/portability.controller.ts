@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query, Res, type StreamableFile, UseFilters } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
@@ -11,6 +11,7 @@ import { ConversationDetailDto, ConversationSummaryDto, toConversationDetail, to
 import { ChatErrorDto } from '../dto/error.dto.js';
 import { ConversationExportDto, ExportQueryDto, ForkRequestDto, ImportErrorDto, ImportQueryDto } from '../dto/portability.dto.js';
 import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
+import { ApiCreated } from '../created-location.js';
 
 const DOWNLOAD_HEADERS = {
   'Content-Disposition': { description: 'attachment; filename="<title>-<date>.json" (or .md)', schema: { type: 'string' } },
@@ -37,7 +38,7 @@ export class PortabilityController {
       "the file's agent is not attached (?agentId= binds one of yours). Large files need a larger BODY_LIMIT_BYTES.",
   })
   @ApiBody({ type: ConversationExportDto })
-  @ApiCreatedResponse({ type: ConversationSummaryDto })
+  @ApiCreated(ConversationSummaryDto, (c) => `/api/conversations/${c.id}`)
   @ApiErrors([400], ImportErrorDto)
   @ApiErrors([401, 404, 409, 413])
   async import(@CurrentActor() actor: Actor, @Query() query: ImportQueryDto, @Body() body: unknown): Promise<ConversationSummaryDto> {
@@ -84,7 +85,7 @@ export class PortabilityController {
       'Copies every message of every thread up to the seq of fromMessageId (that message included), with the threads, ' +
       'summaries, agent, state and tags, into a new conversation titled "<title> (fork)". 409 while that message is being generated.',
   })
-  @ApiCreatedResponse({ type: ConversationDetailDto })
+  @ApiCreated(ConversationDetailDto, (c) => `/api/conversations/${c.id}`)
   @ApiErrors([400, 401, 404, 413])
   @ApiErrors([409], ChatErrorDto)
   async fork(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: ForkRequestDto): Promise<ConversationDetailDto> {
