@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: type-check, lint, unit and e2e tests on SQLite, then the e2e suite again on
+# The whole test suite: type-check, lint, unit and e2e tests on SQLite, and the e2e suite again on
 # PostgreSQL. PostgreSQL comes from TEST_DATABASE_URL, or else from a throwaway cluster made
 # with the local PostgreSQL binaries (Debian's `postgresql` package); without either it is
 # skipped with a notice, unless REQUIRE_POSTGRES=1 (CI), which makes that an error.
@@ -17,18 +17,41 @@ npm run --silent openapi:lint
 # dist/ for test/e2e/durability/crash-durability.e2e-spec.ts and telegram-crash.e2e-spec.ts, which start the built server (incremental: fast when unchanged).
 [ -f dist/src/main.js ] || rm -f dist/.tsbuildinfo
 npm run --silent build -- --incremental --tsBuildInfoFile dist/.tsbuildinfo
-echo "== unit and e2e tests on SQLite"
-TEST_DATABASE_URL= npx jest --runInBand "$@"
-
 jest_args=("$@")
+run_sqlite() {
+  echo "== unit and e2e tests on SQLite"
+  TEST_DATABASE_URL= npx jest --runInBand "${jest_args[@]}"
+}
 run_postgres() {
   echo "== e2e tests on PostgreSQL"
   TEST_DATABASE_URL="$1" npx jest --runInBand test/e2e "${jest_args[@]}"
 }
+# The two passes run side by side (their tests mostly wait on sockets and disks, so two cores
+# finish both in little more than the longer one); the PostgreSQL pass's output is held in a file
+# and printed after the SQLite pass, so neither is interleaved. TEST_SERIAL=1 runs them one
+# after the other.
+run_both() {
+  if [ -n "${TEST_SERIAL:-}" ]; then
+    run_sqlite
+    run_postgres "$1"
+    return
+  fi
+  local pglog
+  pglog=$(mktemp /tmp/chat-memory-pg-pass.XXXXXX)
+  run_postgres "$1" >"$pglog" 2>&1 &
+  local pg_pid=$!
+  local sqlite_rc=0 pg_rc=0
+  run_sqlite || sqlite_rc=$?
+  wait "$pg_pid" || pg_rc=$?
+  cat "$pglog"
+  rm -f "$pglog"
+  echo "== SQLite pass: $([ $sqlite_rc = 0 ] && echo passed || echo "FAILED ($sqlite_rc)"); PostgreSQL pass: $([ $pg_rc = 0 ] && echo passed || echo "FAILED ($pg_rc)")"
+  [ $sqlite_rc = 0 ] && [ $pg_rc = 0 ]
+}
 
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
-  run_postgres "$TEST_DATABASE_URL"
-  exit 0
+  run_both "$TEST_DATABASE_URL"
+  exit $?
 fi
 
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
@@ -38,6 +61,7 @@ if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
     echo "PostgreSQL binaries not found, and REQUIRE_POSTGRES is set" >&2
     exit 1
   fi
+  run_sqlite
   echo "PostgreSQL not found: the e2e suite ran on SQLite only. Install postgresql or set TEST_DATABASE_URL to run it on PostgreSQL as well."
   exit 0
 fi
@@ -59,4 +83,4 @@ trap cleanup EXIT
 "${as_pg[@]}" "$bindir/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w \
   -o "-p $port -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
 "$bindir/psql" -q -h 127.0.0.1 -p "$port" -U postgres -c 'CREATE DATABASE chat_test' >/dev/null
-run_postgres "postgres://postgres@127.0.0.1:$port/chat_test"
+run_both "postgres://postgres@127.0.0.1:$port/chat_test"
