@@ -144,9 +144,9 @@ function importTests(): void {
     expect(await errorBanner(page).isVisible()).toBe(false);
   });
 
-  it('sends a .zip as application/zip, the file itself as the body', async () => {
+  it('sends a .zip as application/zip, the file itself as the body (at 390 px, where the dialog stays accessible)', async () => {
     const { base } = await startService();
-    const page = await openPage(base);
+    const page = await openPage(base, { width: 390, height: 800 });
     // The server's answer is stood in for: only what the page sends is checked here.
     const sent: Array<{ type: string | undefined; size: number }> = [];
     await page.route('**/api/imports**', async (route) => {
@@ -156,11 +156,13 @@ function importTests(): void {
       const dropped = { images: 0, files: 0, toolMessages: 0, reasoning: 0, hiddenMessages: 0, other: 0 };
       await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...report, dropped }) });
     });
+    await page.getByRole('button', { name: 'Show conversations' }).click(); // the list is a drawer at this width
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     const zip = Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(60)]);
     await fileInput(page).setInputFiles({ name: 'chatgpt-export.zip', mimeType: 'application/zip', buffer: zip });
     await waitText(status(page), 'chatgpt-export.zip is a ChatGPT export: 1 conversation to import (2 messages).');
     expect(sent).toEqual([{ type: 'application/zip', size: zip.length }]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('opens a search result on another branch: that branch is made active, shown with the message marked', async () => {
