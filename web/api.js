@@ -13,7 +13,7 @@ import { readEventStream } from './event-stream.js';
  * The service's error body (`{ statusCode, error, message, ... }`), with the fields some answers add.
  * @typedef {{ statusCode?: number, error?: string, message?: string, messageId?: string, conversationId?: string }} ErrorBody
  */
-/** @typedef {{ body?: unknown, signal?: AbortSignal, key?: string | null }} RequestOptions */
+/** @typedef {{ body?: unknown, file?: Blob, signal?: AbortSignal, key?: string | null }} RequestOptions */
 
 /** An answer with an error status: `body` is the service's error body. */
 export class ApiError extends Error {
@@ -49,14 +49,16 @@ export function createApi(getKey) {
    * @param {string} path
    * @param {RequestOptions} [options]
    */
-  async function request(method, path, { body, signal, key = getKey() } = {}) {
+  async function request(method, path, { body, file, signal, key = getKey() } = {}) {
     /** @type {Record<string, string>} */
     const headers = {};
     if (key) headers.Authorization = `Bearer ${key}`;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (file) headers['Content-Type'] = uploadType(file);
+    else if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response;
     try {
-      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+      // A file goes as it is: the browser streams it from disk, the page never holds it.
+      response = await fetch(path, { method, headers, body: file ?? (body === undefined ? undefined : JSON.stringify(body)), signal });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new NetworkError();
@@ -78,6 +80,17 @@ export function createApi(getKey) {
     async json(method, path, body, options = {}) {
       const response = await request(method, path, { ...options, body });
       return response.status === 204 ? null : response.json();
+    },
+
+    /**
+     * A file as the request body (an archive to import), sent with its own type; resolves with
+     * the JSON answer.
+     * @param {string} path
+     * @param {Blob} file
+     * @returns {Promise<any>}
+     */
+    async upload(path, file) {
+      return (await request('POST', path, { file })).json();
     },
 
     /**
@@ -114,6 +127,17 @@ export function createApi(getKey) {
       await readEventStream(response.body, ({ event, data }) => onEvent(/** @type {StreamEvent} */ ({ event, data: JSON.parse(data) })));
     },
   };
+}
+
+/**
+ * The Content-Type a file is sent with: its own, as the browser knows it from its name (a .json
+ * is application/json, a .zip application/zip, which Windows calls application/x-zip-compressed);
+ * bytes when the browser does not know it (the server tells formats apart by their content).
+ * @param {Blob} file
+ */
+export function uploadType(file) {
+  if (file.type === 'application/x-zip-compressed') return 'application/zip';
+  return file.type || 'application/octet-stream';
 }
 
 /** @param {Response} response */

@@ -20,7 +20,8 @@
 //   code-highlight.js  syntax highlighting of code blocks (highlight.js)
 //   message-tools.js   under each message: time, model, status badge, copy, fork
 //   branches.js      the tree: Edit on the user's messages, ‹ n/m › between versions, the path read again
-//   conversation-menu.js  pin, tags, archive, export of the conversation shown; import
+//   conversation-menu.js  pin, tags, archive, export of the conversation shown
+//   import-dialog.js  importing archives (ChatGPT, Open WebUI, our exports): checked, then confirmed
 //   list-filters.js  the Chats and Archived views of the list, and its tag filter
 //   shortcuts.js     keyboard shortcuts and their help dialog
 //   modal.js         the panels' dialogs: focus in and back, the API's messages per field
@@ -40,6 +41,7 @@ import { remove, rename } from './dialogs.js';
 import { $ } from './dom.js';
 import { closeDrawer, openDrawer, syncDrawer } from './drawer.js';
 import { hideError } from './errors.js';
+import { wireImportDialog } from './import-dialog.js';
 import { wireListFilters } from './list-filters.js';
 import { loadList, onSearchInput, probeSearch, refreshList, renderList } from './list.js';
 import { navigate, route } from './navigation.js';
@@ -111,8 +113,8 @@ function wire() {
     // Clicking the open conversation again reloads it (and closes the drawer, as any choice does).
     const link = event.target instanceof Element ? event.target.closest('a') : null;
     if (link) {
-      const { messageId: id, messageSeq, messageThread: thread } = link.dataset;
-      state.highlight = id ? { id, seq: Number(messageSeq), thread } : null;
+      const { messageId: id, messageSeq, messageThread: thread, onPath } = link.dataset;
+      state.highlight = id ? { id, seq: Number(messageSeq), thread, onPath: onPath !== 'false' } : null;
     }
     if (link && link.getAttribute('href') === location.hash) {
       event.preventDefault();
@@ -133,13 +135,14 @@ function wire() {
   wirePanels();
 }
 
-/** The agents, threads, state, context and account panels. */
+/** The agents, threads, state, context, account and import panels. */
 function wirePanels() {
   wireAgents();
   wireThreads();
   wireStatePanel();
   wireContextPanel();
   wireAccount();
+  wireImportDialog();
 }
 
 void start();

@@ -1,15 +1,13 @@
 // @ts-check
 // The open conversation's "More actions": pin, tags, archive (PATCH /api/conversations/:id),
 // export as JSON or Markdown (GET .../export?format=); its labels under the title (pinned,
-// archived, tags, each tag a filter); and importing a conversation exported before (POST
-// /api/conversations/import).
+// archived, tags, each tag a filter). Importing is import-dialog.js.
 import { ApiError } from './api.js';
 import { renderConversation } from './conversation.js';
 import { $, el } from './dom.js';
 import { showError } from './errors.js';
-import { filterByTag, showArchived } from './list-filters.js';
+import { filterByTag } from './list-filters.js';
 import { refreshList } from './list.js';
-import { navigate } from './navigation.js';
 import { api, state } from './state.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
@@ -73,7 +71,6 @@ export function installConversationMenu() {
   labels.id = 'conversation-labels';
   $('title').after(labels);
   wireTagsDialog();
-  wireImport();
 }
 
 function dots() {
@@ -256,46 +253,4 @@ function wireTagsDialog() {
     input.focus();
   });
   $('tags-close').addEventListener('click', () => $('tags-dialog', HTMLDialogElement).close());
-}
-
-// --- Import -----------------------------------------------------------------------------------
-
-function wireImport() {
-  const file = $('import-file', HTMLInputElement);
-  $('import').addEventListener('click', () => file.click());
-  file.addEventListener('change', () => {
-    const chosen = file.files?.[0];
-    file.value = ''; // the same file can be chosen again
-    if (chosen) void importFile(chosen);
-  });
-}
-
-/**
- * Imports a conversation export file (format chat-memory.conversation), then opens it.
- * @param {File} file
- */
-export async function importFile(file) {
-  let exported;
-  try {
-    exported = JSON.parse(await file.text());
-  } catch {
-    showError(new Error(`${file.name} is not a conversation export: it is not JSON.`));
-    return;
-  }
-  try {
-    /** @type {Schemas['ConversationSummaryDto']} */
-    const imported = await api.json('POST', 'api/conversations/import', exported);
-    announceChange(`Imported “${imported.title}”.`);
-    if (state.list.archived) showArchived(false);
-    navigate(`#/c/${imported.id}`);
-    void refreshList();
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 400) {
-      const problems = /** @type {{ problems?: Array<{ path: string, message: string }> }} */ (error.body).problems ?? [];
-      const detail = problems.slice(0, 3).map((p) => `${p.path}: ${p.message}`).join('; ');
-      showError(new ApiError(400, { ...error.body, message: `${file.name} was not imported: ${error.message}${detail ? ` (${detail})` : ''}` }));
-    } else {
-      showError(error);
-    }
-  }
 }

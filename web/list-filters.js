@@ -25,7 +25,7 @@ export function emptyListText() {
   if (query) return `No conversation matches “${query}”. Try other words.`;
   if (tag) return `No ${archived ? 'archived ' : ''}conversation is tagged “${tag}”. Choose “All tags” to see the others.`;
   if (archived) return 'No archived conversations. Archive one from its “More actions” menu to keep it out of the list without deleting it.';
-  return 'No conversations yet. Write a message to start one, or import a conversation you exported.';
+  return 'No conversations yet. Write a message to start one, or import conversations (from ChatGPT, Open WebUI, or exported from here).';
 }
 
 /**

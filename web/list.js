@@ -86,12 +86,15 @@ export function renderList() {
         link.dataset.messageId = c.messageId;
         link.dataset.messageSeq = String(c.messageSeq);
         link.dataset.messageThread = String(c.messageThread);
+        link.dataset.onPath = String(c.onPath !== false);
       }
       link.append(el('span', 'conversation-title', c.title || 'Untitled'));
       const tags = c.tags.map((tag) => `#${tag}`).join(' ');
       const meta = [c.pinned ? 'Pinned' : null, c.archived ? 'Archived' : null, c.agentId ? agentName(c.agentId) : null, tags, when(c.updatedAt)].filter(Boolean).join(' · ');
       link.append(el('span', 'conversation-meta', meta));
       if (query && c.snippet) link.append(snippetView(c.snippet));
+      // Opening it switches to that version (navigation.js): said before it is clicked.
+      if (query && c.messageId && c.onPath === false) link.append(el('span', 'conversation-meta branch-note', 'In another version of the conversation'));
       const item = el('li');
       item.append(link);
       return item;

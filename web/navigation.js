@@ -7,12 +7,13 @@ import { renderConversation } from './conversation.js';
 import { $ } from './dom.js';
 import { closeDrawer } from './drawer.js';
 import { showHighlight } from './earlier.js';
-import { hideError, showError } from './errors.js';
+import { describe, hideError, showError } from './errors.js';
 import { refreshList, renderList } from './list.js';
 import { api, state, toViewMessage } from './state.js';
 import { detachStream, follow } from './stream.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
+/** @typedef {import('./state.js').Highlight} Highlight */
 
 const CONVERSATION_HASH = /^#\/c\/([0-9a-f-]{36})$/i;
 
@@ -52,6 +53,11 @@ export async function openConversation(id, { keepError = false, thread = state.h
   if (state.current?.id !== id) {
     state.current = { id, title: state.list.items.find((c) => c.id === id)?.title ?? '…', agentId: null, messages: [], loading: true };
     renderConversation();
+  }
+  const found = state.highlight;
+  if (found?.onPath === false) {
+    await selectFound(id, found);
+    if (state.current?.id !== id) return;
   }
   /** @type {Schemas['ConversationDetailDto']} */
   let conversation;
@@ -93,3 +99,25 @@ export async function openConversation(id, { keepError = false, thread = state.h
   if (last?.role === 'assistant' && last.status === 'streaming') await follow(state.current, last);
 }
 
+/**
+ * A search result on another branch than the active one: that branch is made active first
+ * (POST .../select, as ‹ › does), so the page reads and shows it as any path, and the next
+ * message continues it; ‹ › switches back. Refused (a reply being written on that thread, say),
+ * the conversation opens as it is, with the reason, and without the result marked.
+ * @param {string} id
+ * @param {Highlight} found
+ */
+async function selectFound(id, found) {
+  try {
+    await api.json('POST', `api/conversations/${id}/messages/${found.id}/select`);
+  } catch (error) {
+    if (state.current?.id !== id) return;
+    if (state.highlight === found) state.highlight = null;
+    if (error instanceof ApiError && error.status === 404) return; // gone: reading the conversation says what is left
+    showError(new Error(`The message this search found is in another version of the conversation, which cannot be shown now: ${describe(error).text}`));
+    return;
+  }
+  found.onPath = true;
+  $('announcer').textContent = 'Switched to the version of the conversation where the search found it.';
+  void refreshList(); // the results now say so (and the conversation moved up: selecting touches it)
+}

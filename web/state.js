@@ -46,7 +46,11 @@ import { createApi } from './api.js';
  * @property {ViewMessage} reply
  */
 
-/** The message to show when a search result is opened. @typedef {{ id: string, seq: number, thread: string | undefined }} Highlight */
+/**
+ * The message to show when a search result is opened; `onPath` false: it is on another branch,
+ * selected before the conversation is read.
+ * @typedef {{ id: string, seq: number, thread: string | undefined, onPath?: boolean }} Highlight
+ */
 
 export const PAGE_SIZE = 30;
 export const EARLIER_PAGE_SIZE = 100; // older messages fetched per "Show earlier messages"

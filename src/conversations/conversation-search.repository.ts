@@ -9,6 +9,11 @@ export interface SearchHit {
   /** Where that message is: its seq and thread (null with messageId). */
   readonly messageSeq: number | null;
   readonly messageThread: string | null;
+  /**
+   * Whether that message is on its thread's active path (null with messageId). The best match
+   * may be on another branch: opening it there means selecting it first.
+   */
+  readonly onPath: boolean | null;
   readonly snippet: string;
   /** Higher is better. */
   readonly score: number;
@@ -22,8 +27,8 @@ interface MessageRow {
   rank: number;
 }
 
-/** A message hit before its snippet is made: only the hits returned get one (see `withSnippets`). */
-type Candidate = Omit<SearchHit, 'snippet'> & { snippet: string | null };
+/** A message hit before its snippet is made and its place read: only the hits returned get them (see `details`). */
+type Candidate = Omit<SearchHit, 'snippet' | 'onPath'> & { snippet: string | null };
 
 const messageOf = (r: MessageRow, score: number): Candidate => ({
   conversationId: r.conversationId,
@@ -71,27 +76,35 @@ export class ConversationSearchRepository {
       else if (seen.messageId === null && hit.messageId !== null) best.set(hit.conversationId, { ...hit, score: seen.score });
     }
     const hits = [...best.values()].sort((a, b) => b.score - a.score).slice(0, limit);
-    const snippets = await this.snippets(em, postgres, text, hits.flatMap((h) => (h.messageId === null ? [] : [h.messageId])));
-    return hits.map((h) => ({ ...h, snippet: h.snippet ?? snippets.get(h.messageId!) ?? '' }));
+    const details = await this.details(em, postgres, text, hits.flatMap((h) => (h.messageId === null ? [] : [h.messageId])));
+    return hits.map((h) => {
+      const found = h.messageId === null ? undefined : details.get(h.messageId);
+      // A message gone since it was ranked (deleted meanwhile) is not known to be on the path.
+      return { ...h, snippet: h.snippet ?? found?.snippet ?? '', onPath: h.messageId === null ? null : (found?.onPath ?? false) };
+    });
   }
 
-  /** The snippet of each message hit, by id: one query for all of them. */
-  private async snippets(em: EntityManager, postgres: boolean, text: string, ids: string[]): Promise<Map<string, string>> {
+  /**
+   * The snippet of each message hit and whether it is on the active path, by id: one query for
+   * all of them. The path is read here, from the few hits returned, rather than while ranking:
+   * PostgreSQL's messages_search does not hold it (a branch switch would rewrite its rows).
+   */
+  private async details(em: EntityManager, postgres: boolean, text: string, ids: string[]): Promise<Map<string, { snippet: string; onPath: boolean }>> {
     if (ids.length === 0) return new Map();
-    const rows: Array<{ id: string; snippet: string }> = postgres
+    const rows: Array<{ id: string; snippet: string; onPath: number | string }> = postgres
       ? await em.query(
-          `SELECT m.id, ts_headline('simple', m.content, plainto_tsquery('simple', $1), 'StartSel=[, StopSel=], MaxWords=20, MinWords=6, ShortWord=1') AS snippet
+          `SELECT m.id, m.on_path AS "onPath", ts_headline('simple', m.content, plainto_tsquery('simple', $1), 'StartSel=[, StopSel=], MaxWords=20, MinWords=6, ShortWord=1') AS snippet
              FROM messages m WHERE m.id = ANY($2)`,
           [text, ids],
         )
       : await em.query(
           // By rowid on the FTS table itself: joined from messages by id, SQLite re-ran the MATCH per row (0.4 s for a common word).
-          `SELECT m.id AS id, snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet
+          `SELECT m.id AS id, m.on_path AS onPath, snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet
              FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid
             WHERE messages_fts MATCH ? AND messages_fts.rowid IN (SELECT rowid FROM messages WHERE id IN (${ids.map(() => '?').join(', ')}))`,
           [ftsQuery(text), ...ids],
         );
-    return new Map(rows.map((r) => [r.id, r.snippet]));
+    return new Map(rows.map((r) => [r.id, { snippet: r.snippet, onPath: Number(r.onPath) === 1 }]));
   }
 
   private async sqliteMessages(em: EntityManager, actor: string, text: string): Promise<Candidate[]> {

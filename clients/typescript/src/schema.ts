@@ -766,6 +766,8 @@ export interface components {
             messageThread?: string | null;
             /** @description Older messages exist: pass as before to GET /api/conversations/{id}/messages. Null when messages starts at the first one. */
             nextBefore: number | null;
+            /** @description Search only: whether that message is on its thread's active path (null: the title matched). When false, the match is on another branch: POST /api/conversations/{id}/messages/{messageId}/select makes it the active path, then it pages as any message does. */
+            onPath?: boolean | null;
             pinned: boolean;
             /** @description Search only: the best match, its words in [brackets]. */
             snippet?: string;
@@ -820,6 +822,8 @@ export interface components {
             messageSeq?: number | null;
             /** @description Search only: that message's thread. */
             messageThread?: string | null;
+            /** @description Search only: whether that message is on its thread's active path (null: the title matched). When false, the match is on another branch: POST /api/conversations/{id}/messages/{messageId}/select makes it the active path, then it pages as any message does. */
+            onPath?: boolean | null;
             pinned: boolean;
             /** @description Search only: the best match, its words in [brackets]. */
             snippet?: string;

@@ -14,6 +14,8 @@ export const MAX_SEARCH_HITS = 50;
 export const MAX_RECENT = 20;
 export const MAX_PAGE_MESSAGES = 50;
 const MAX_QUERY_CHARS = 500;
+/** get_conversation reads the current branch only: a hit elsewhere says so rather than be looked for there in vain. */
+const OFF_PATH_NOTE = ' (in another branch, a version of the conversation other than the current one: get_conversation does not show it)';
 
 export interface HistoryDeps {
   readonly conversations: ConversationsService;
@@ -27,6 +29,10 @@ const hit = z.object({
   title: z.string(),
   snippet: z.string(),
   messageId: z.string().nullable().describe('The best-matching message; null when only the title matched'),
+  onPath: z
+    .boolean()
+    .nullable()
+    .describe('Whether that message is on the conversation\'s current branch, the one get_conversation reads (false: another version, kept aside); null when only the title matched'),
   updatedAt: z.string(),
 });
 const summary = z.object({ id: z.string(), title: z.string(), agentId: z.string().nullable(), createdAt: z.string(), updatedAt: z.string() });
@@ -77,10 +83,11 @@ export function registerHistoryTools(server: McpServer, actor: Actor, deps: Hist
           title: h.conversation.title,
           snippet: h.snippet,
           messageId: h.messageId,
+          onPath: h.onPath,
           updatedAt: h.conversation.updatedAt.toISOString(),
         }));
         const text = hits.length
-          ? hits.map((h, i) => `${i + 1}. "${h.title}" (conversation ${h.conversationId}, updated ${h.updatedAt})\n   ${h.snippet}`).join('\n')
+          ? hits.map((h, i) => `${i + 1}. "${h.title}" (conversation ${h.conversationId}, updated ${h.updatedAt})\n   ${h.snippet}${h.onPath === false ? OFF_PATH_NOTE : ''}`).join('\n')
           : `No conversation matches "${query}".`;
         return toolResult(text, { hits });
       }),

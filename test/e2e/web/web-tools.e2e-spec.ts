@@ -342,28 +342,34 @@ function toolTests(): void {
     expect(markdown.text).toContain('Remember the milk');
     expect(markdown.text).toContain('reply to: Remember the milk');
 
-    // Import: the file chosen opens as a new conversation.
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import', exact: true }).click()]);
-    await chooser.setFiles(json.path);
+    // Import (POST /api/imports, checked first): the file chosen comes back as a new conversation, linked from the report.
+    const dialog = page.getByRole('dialog', { name: 'Import conversations' });
+    const choose = async (path: string) => {
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await dialog.getByLabel('File', { exact: true }).setInputFiles(path);
+    };
+    await choose(json.path);
+    await dialog.getByRole('button', { name: 'Import 1 conversation' }).click();
+    await waitText(dialog.getByRole('status'), 'Imported 1 conversation (2 messages).');
+    await dialog.getByRole('link', { name: 'Remember the milk' }).click();
     await page.waitForURL((url) => /#\/c\/[0-9a-f-]{36}$/.test(url.hash) && !url.hash.endsWith(id));
     const imported = openId(page)!;
     await waitText(replies(page), 'reply to: Remember the milk');
-    await waitText(page.locator('#announcer'), 'Imported “Remember the milk”.');
     const list = (await t.http().get('/api/conversations').expect(200)).body.items;
     expect(list.map((c: { id: string }) => c.id).sort()).toEqual([id, imported].sort());
 
-    // A file that is not an export is refused with the API's reasons; one that is not JSON, by the page.
+    // A file that is not an export is refused with the API's reasons, in the dialog; one that is not JSON too.
     const bad = join(tmpdir(), `bad-${process.pid}.json`);
     writeFileSync(bad, JSON.stringify({ format: 'chat-memory.conversation', version: 1, conversation: { title: 'x', messages: [{ role: 'wizard', content: 'hi' }] } }));
     const notJson = join(tmpdir(), `not-json-${process.pid}.json`);
     writeFileSync(notJson, 'hello');
     for (const [file, words] of [
-      [bad, `bad-${process.pid}.json was not imported:`],
-      [notJson, 'is not a conversation export: it is not JSON.'],
+      [bad, `bad-${process.pid}.json is a chat-memory export: nothing to import, 1 to skip.`],
+      [notJson, `not-json-${process.pid}.json cannot be imported:`],
     ]) {
-      const [again] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import', exact: true }).click()]);
-      await again.setFiles(file);
-      await waitText(errorBanner(page), words);
+      await choose(file);
+      await waitText(dialog.locator('#import-status, #import-error'), words);
+      await page.keyboard.press('Escape');
     }
     expect((await t.http().get('/api/conversations').expect(200)).body.items).toHaveLength(2);
   });

@@ -78,7 +78,7 @@ export class ConversationsController {
       if (combined.length) throw new BadRequestException(`${combined.join(', ')} cannot be combined with q: search answers one ranked page over all conversations`);
       const hits = await this.conversations.search(actor, query.q, limit);
       return {
-        items: hits.map((h) => ({ ...toConversationSummary(h.conversation), snippet: h.snippet, messageId: h.messageId, messageSeq: h.messageSeq, messageThread: h.messageThread })),
+        items: hits.map((h) => ({ ...toConversationSummary(h.conversation), snippet: h.snippet, messageId: h.messageId, messageSeq: h.messageSeq, messageThread: h.messageThread, onPath: h.onPath })),
         nextCursor: null,
       };
     }

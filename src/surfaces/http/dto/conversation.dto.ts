@@ -186,6 +186,14 @@ export class ConversationSummaryDto {
   messageSeq?: number | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: "Search only: that message's thread." })
   messageThread?: string | null;
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    description:
+      "Search only: whether that message is on its thread's active path (null: the title matched). When false, the match is on another " +
+      'branch: POST /api/conversations/{id}/messages/{messageId}/select makes it the active path, then it pages as any message does.',
+  })
+  onPath?: boolean | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The agent the conversation talks with; null for plain chat.' })
   agentId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;

@@ -1,0 +1,218 @@
+// @ts-check
+// Importing archives (POST /api/imports, docs/imports.md): a ChatGPT or Open WebUI export, or a
+// file exported from here. The file chosen is checked first (?dryRun=true: what would be
+// imported, what would be skipped and why, what is not kept as text), imported once confirmed,
+// and the final report links to each conversation stored. The file goes as the request body,
+// with its own type; the page never reads it.
+import { ApiError } from './api.js';
+import { $, el } from './dom.js';
+import { describe } from './errors.js';
+import { refreshList } from './list.js';
+import { showArchived } from './list-filters.js';
+import { closeModal, openModal, restoreFocusOnClose } from './modal.js';
+import { api, state } from './state.js';
+
+/** @typedef {import('./state.js').Schemas} Schemas */
+/** @typedef {Schemas['ArchiveImportReportDto']} Report */
+
+/** Longer lists show their first entries and say how many more there are. */
+const SHOWN = 100;
+const number = (/** @type {number} */ n) => n.toLocaleString('en');
+/** @param {number} n @param {string} one @param {string} [many] */
+const count = (n, one, many = `${one}s`) => `${number(n)} ${n === 1 ? one : many}`;
+
+/** @type {Record<Report['format'], string>} */
+const FORMATS = {
+  chatgpt: 'a ChatGPT export',
+  'open-webui': 'an Open WebUI export',
+  'chat-memory': 'a chat-memory export',
+  empty: 'an empty archive',
+};
+
+/** @type {Array<[keyof Report['dropped'], string, string?]>} */
+const DROPPED = [
+  ['images', 'image'],
+  ['files', 'file'],
+  ['toolMessages', 'tool message'],
+  ['reasoning', 'reasoning note'],
+  ['hiddenMessages', 'hidden message'],
+  ['other', 'other part'],
+];
+
+/**
+ * The file checked, whose import the confirm button starts; `seq` drops the answers of a file chosen before.
+ * @type {{ file: File | null, seq: number }}
+ */
+const chosen = { file: null, seq: 0 };
+
+export function wireImportDialog() {
+  const input = $('import-file', HTMLInputElement);
+  $('import').addEventListener('click', openImport);
+  input.addEventListener('change', () => {
+    const file = input.files?.[0];
+    if (file) void check(file);
+  });
+  $('import-confirm').addEventListener('click', () => void confirmImport());
+  $('import-close').addEventListener('click', () => closeModal('import-dialog'));
+  restoreFocusOnClose('import-dialog');
+}
+
+function openImport() {
+  chosen.file = null;
+  chosen.seq++;
+  const input = $('import-file', HTMLInputElement);
+  input.value = '';
+  input.disabled = false;
+  show({ status: '', report: [], error: '' });
+  $('import-close').textContent = 'Cancel';
+  openModal('import-dialog', input);
+}
+
+/**
+ * The dry run: the report of what importing the file would do, and the button to do it.
+ * @param {File} file
+ */
+async function check(file) {
+  const seq = ++chosen.seq;
+  chosen.file = null;
+  show({ status: `Checking ${file.name}…`, report: [], error: '' });
+  /** @type {Report} */
+  let report;
+  try {
+    report = await api.upload('api/imports?dryRun=true', file);
+  } catch (error) {
+    if (seq === chosen.seq) show({ status: '', report: [], error: refusal(file, error) });
+    return;
+  }
+  if (seq !== chosen.seq) return; // another file was chosen meanwhile
+  const n = report.imported.length;
+  show({
+    status: `${file.name} is ${FORMATS[report.format]}: ${n ? `${count(n, 'conversation')} to import (${count(messagesOf(report), 'message')})` : 'nothing to import'}${skippedText(report, 'to skip')}.`,
+    report: reportView(report, false),
+    error: '',
+  });
+  if (!n) return;
+  chosen.file = file;
+  const confirm = $('import-confirm', HTMLButtonElement);
+  confirm.textContent = `Import ${count(n, 'conversation')}`;
+  confirm.hidden = false;
+  confirm.disabled = false;
+}
+
+/** The import itself, once the report was read; the list is refreshed with what it stored. */
+async function confirmImport() {
+  const file = chosen.file;
+  if (!file) return;
+  const seq = ++chosen.seq;
+  const input = $('import-file', HTMLInputElement);
+  const confirm = $('import-confirm', HTMLButtonElement);
+  confirm.disabled = true;
+  input.disabled = true;
+  $('import-status').textContent = `Importing ${file.name}…`;
+  try {
+    /** @type {Report} */
+    const report = await api.upload('api/imports', file);
+    if (seq !== chosen.seq) return;
+    show({ status: `Imported ${count(report.imported.length, 'conversation')} (${count(messagesOf(report), 'message')})${skippedText(report, 'skipped')}.`, report: reportView(report, true), error: '' });
+  } catch (error) {
+    if (seq !== chosen.seq) return;
+    // A file that went wrong part way keeps the conversations stored before that point.
+    const stored = error instanceof ApiError ? /** @type {{ imported?: Schemas['StoredBeforeErrorDto'][] }} */ (error.body).imported ?? [] : [];
+    show({ status: '', report: stored.length ? [section('Stored before the error', stored.map((c) => [conversationLink(c.id, c.title)]))] : [], error: refusal(file, error) });
+  } finally {
+    // What was stored shows in the list (the Chats view: imported conversations are not archived).
+    if (state.list.archived) showArchived(false);
+    else void refreshList();
+  }
+  if (seq !== chosen.seq) return;
+  chosen.file = null;
+  input.disabled = false;
+  $('import-close').textContent = 'Close';
+  $('import-close').focus(); // the confirm button is gone
+}
+
+/**
+ * Shows the dialog's status, report and error (the confirm button hides until a check passes).
+ * @param {{ status: string, report: HTMLElement[], error: string }} view
+ */
+function show({ status, report, error }) {
+  $('import-status').textContent = status;
+  $('import-report').replaceChildren(...report);
+  $('import-error').textContent = error;
+  $('import-confirm').hidden = true;
+}
+
+/** @param {File} file @param {unknown} error */
+function refusal(file, error) {
+  return `${file.name} cannot be imported: ${describe(error).text}`;
+}
+
+/** @param {Report} report */
+const messagesOf = (report) => report.imported.reduce((sum, c) => sum + c.messages, 0);
+
+/** @param {Report} report @param {string} verb */
+const skippedText = (report, verb) => (report.skipped.length ? `, ${number(report.skipped.length)} ${verb}` : '');
+
+/**
+ * What the report says, section by section: the conversations (links once stored), those
+ * skipped with their reasons, and what is not kept as text.
+ * @param {Report} report
+ * @param {boolean} final
+ */
+function reportView(report, final) {
+  const sections = [];
+  if (report.imported.length) {
+    sections.push(
+      section(
+        final ? 'Imported' : 'To import',
+        report.imported.map((c) => {
+          const detail = `${count(c.messages, 'message')}${c.branches ? `, ${count(c.branches, 'branch point')}` : ''}`;
+          return [c.id ? conversationLink(c.id, c.title) : el('span', 'import-title', c.title), ` · ${detail}`];
+        }),
+      ),
+    );
+  }
+  if (report.skipped.length) {
+    sections.push(
+      section(
+        final ? 'Skipped' : 'To skip',
+        report.skipped.map((s) => [el('span', 'import-title', s.title || s.sourceId || `Entry ${s.index + 1}`), `: ${s.reason}`]),
+      ),
+    );
+  }
+  const dropped = DROPPED.filter(([key]) => report.dropped[key] > 0).map(([key, one]) => count(report.dropped[key], one));
+  const notes = [];
+  if (dropped.length) notes.push(`Not kept as text: ${dropped.join(', ')}.`);
+  if (report.agentsNotImported) notes.push(`${count(report.agentsNotImported, 'agent')} in the file ${report.agentsNotImported === 1 ? 'is' : 'are'} not imported.`);
+  if (notes.length) sections.push(el('p', 'dialog-note', notes.join(' ')));
+  return sections;
+}
+
+/**
+ * A heading and a list of entries (the first SHOWN of them).
+ * @param {string} title
+ * @param {Array<Array<Node | string>>} entries
+ */
+function section(title, entries) {
+  const box = el('section', 'import-section');
+  const heading = el('h3', '', `${title} (${number(entries.length)})`);
+  const list = el('ul', 'import-list');
+  list.append(
+    ...entries.slice(0, SHOWN).map((parts) => {
+      const item = el('li');
+      item.append(...parts);
+      return item;
+    }),
+  );
+  box.append(heading, list);
+  if (entries.length > SHOWN) box.append(el('p', 'dialog-note', `…and ${number(entries.length - SHOWN)} more.`));
+  return box;
+}
+
+/** A link that closes the dialog and opens the conversation. @param {string} id @param {string} title */
+function conversationLink(id, title) {
+  const link = el('a', 'import-title', title || 'Untitled');
+  link.href = `#/c/${id}`;
+  link.addEventListener('click', () => closeModal('import-dialog', { restoreFocus: false }));
+  return link;
+}
