@@ -251,7 +251,7 @@ export interface paths {
         put?: never;
         /**
          * Edit a user message, streaming the new answer
-         * @description A new user message beside this one (its sibling, with the same parent), then its reply, as a turn: the new branch becomes the thread's active path, and only it is replayed to the model. The edited message and its answers stay, selectable. Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, message, messageId, partial}.
+         * @description A new user message beside this one (its sibling, with the same parent), then its reply, as a turn: the new branch becomes the thread's active path, and only it is replayed to the model. The edited message and its answers stay, selectable. Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}.
          */
         post: operations["editMessageStream"];
         delete?: never;
@@ -331,7 +331,7 @@ export interface paths {
         put?: never;
         /**
          * Regenerate, streaming the new answer
-         * @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, message, messageId, partial}.
+         * @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}.
          */
         post: operations["regenerateReplyStream"];
         delete?: never;
@@ -1234,6 +1234,8 @@ export interface components {
             event: "done";
         };
         StreamErrorData: {
+            /** @description The stable code of the failure, as in an error body. */
+            code: components["schemas"]["ErrorCode"];
             message: string;
             /** Format: uuid */
             messageId: string;
@@ -1887,13 +1889,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, message, messageId, partial}. */
+            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["StreamConversationEvent"] | components["schemas"]["StreamDeltaEvent"] | components["schemas"]["StreamDoneEvent"] | components["schemas"]["StreamErrorEvent"];
+                    "text/event-stream": string;
                 };
             };
             /** @description Invalid input (validation, malformed JSON, message too long) */
@@ -2980,13 +2982,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, message, messageId, partial}. */
+            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["StreamConversationEvent"] | components["schemas"]["StreamDeltaEvent"] | components["schemas"]["StreamDoneEvent"] | components["schemas"]["StreamErrorEvent"];
+                    "text/event-stream": string;
                 };
             };
             /** @description Invalid input (validation, malformed JSON, message too long) */
@@ -3187,7 +3189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["StreamDeltaEvent"] | components["schemas"]["StreamDoneEvent"] | components["schemas"]["StreamErrorEvent"];
+                    "text/event-stream": string;
                 };
             };
             /** @description Invalid input (validation, malformed JSON, message too long) */
@@ -3370,13 +3372,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, message, messageId, partial}. */
+            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["StreamConversationEvent"] | components["schemas"]["StreamDeltaEvent"] | components["schemas"]["StreamDoneEvent"] | components["schemas"]["StreamErrorEvent"];
+                    "text/event-stream": string;
                 };
             };
             /** @description Invalid input (validation, malformed JSON, message too long) */

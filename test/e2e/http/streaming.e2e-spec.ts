@@ -113,7 +113,7 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
     await t.http().delete(`/api/conversations/${start.data.conversationId}`).set(auth(ALICE_KEY)).expect(204);
     gate.resolve();
     const rest = await client.collect();
-    expect(rest.at(-1)).toEqual({ event: 'error', data: expect.objectContaining({ statusCode: 404 }) });
+    expect(rest.at(-1)).toEqual({ event: 'error', data: expect.objectContaining({ statusCode: 404, code: 'conversation_not_found' }) });
   });
 
   it('sends a finished message at once to a follower', async () => {
@@ -259,7 +259,7 @@ describe('streaming timeouts', () => {
       const events = await (await openEventStream(`${await t.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'hm' } })).collect();
       expect(events.at(-1)).toEqual({
         event: 'error',
-        data: expect.objectContaining({ statusCode: 504, message: 'The model did not answer within 300 ms', partial: 'Still thinking' }),
+        data: expect.objectContaining({ statusCode: 504, code: 'model_timeout', message: 'The model did not answer within 300 ms', partial: 'Still thinking' }),
       });
       fake.enqueue({ kind: 'hang' });
       const json = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'silent?' }).expect(504);

@@ -13,9 +13,10 @@ import { IdempotencyService, type Claim } from '../../../idempotency/idempotency
 import { toChatResponse } from '../dto/chat-result.mapper.js';
 import { errorBody } from '../errors/error-body.js';
 import { httpErrorOf } from '../errors/http-error.filter.js';
+import { codeOfStatus } from '../errors/error-codes.js';
 import { failedStatus } from '../errors/http-status.js';
 import { EventStream } from '../sse/event-stream.js';
-import { streamTurn } from '../sse/stream-turn.js';
+import { sendOutcome, streamTurn } from '../sse/stream-turn.js';
 
 /** How long a retry waits for the first request with its key before answering 409. */
 const WAIT_FOR_FIRST_MS = 30_000;
@@ -116,11 +117,9 @@ export class IdempotentChat {
     try {
       sse.send('conversation', { conversationId, messageId, replayed: true });
       const message = await this.chat.follow(actor, conversationId, messageId, (text) => sse.delta(text), sse.clientGone);
-      if (message.status === 'failed') {
-        sse.send('error', { statusCode: failedStatus(replyErrorOf(message)), message: message.errorMessage ?? 'The model failed', messageId, partial: message.content });
-      } else if (message.status !== 'streaming') {
+      if (message.status !== 'streaming') {
         const usage = message.promptTokens === null ? null : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 };
-        sse.send('done', { messageId, reply: message.content, status: message.status, reason: cutReason({ status: message.status, error: replyErrorOf(message) }), model: message.model, usage });
+        sendOutcome(sse, messageId, { status: message.status, content: message.content, model: message.model, usage, error: replyErrorOf(message) });
       }
     } finally {
       sse.end();
@@ -143,7 +142,8 @@ function replayAsEvents(sse: EventStream, status: number, body: Record<string, u
     if (typeof body.reply === 'string') sse.delta(body.reply);
     sse.send('done', { messageId, reply: body.reply, status: body.status, reason: body.reason ?? null, model: body.model, usage: body.usage });
   } else {
-    sse.send('error', { statusCode: status, message: body.message, messageId, partial: body.partial ?? '' });
+    const code = typeof body.code === 'string' ? body.code : codeOfStatus(status);
+    sse.send('error', { statusCode: status, code, message: body.message, messageId, partial: body.partial ?? '' });
   }
   sse.end();
 }

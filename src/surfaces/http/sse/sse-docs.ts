@@ -1,6 +1,7 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ReplyCutReasonDto, UsageDto } from '../dto/chat.dto.js';
+import { ERROR_BODY_CODES } from '../errors/error-codes.js';
 
 // The events of the streaming routes, for the OpenAPI document only (the protocol is in docs/api.md).
 
@@ -33,6 +34,7 @@ export class StreamDoneData {
 
 export class StreamErrorData {
   @ApiProperty({ example: 502, description: '502 model error, 504 timeout, 500 unexpected server error.' }) statusCode: number;
+  @ApiProperty({ enum: ERROR_BODY_CODES, enumName: 'ErrorCode', description: 'The stable code of the failure, as in an error body.' }) code: string;
   @ApiProperty() message: string;
   @ApiProperty({ format: 'uuid' }) messageId: string;
   @ApiProperty({ description: 'The text generated before the failure (stored with the failed reply).' }) partial: string;
@@ -63,24 +65,37 @@ const EVENTS: Record<'turn' | 'follow', Type<unknown>[]> = {
   follow: [StreamDeltaEvent, StreamDoneEvent, StreamErrorEvent],
 };
 
+const NAMES = new Map<Type<unknown>, string>([
+  [StreamConversationEvent, 'conversation'],
+  [StreamDeltaEvent, 'delta'],
+  [StreamDoneEvent, 'done'],
+  [StreamErrorEvent, 'error'],
+]);
+
 /**
- * OpenAPI for a route answering server-sent events. The schema describes one event of the
- * stream (its `event:` name and its `data:` JSON), like OpenAPI 3.2's itemSchema; errors
- * before the stream starts stay JSON.
+ * OpenAPI for a route answering server-sent events. On the wire the body is text: `event:`
+ * and `data:` lines, where `data` is a JSON string; OpenAPI 3.0 cannot describe its items, so
+ * the body is documented as a string (what a validator and a generator see), and
+ * `x-sse-events` maps each event's name to the schema of the event as a reader parses it,
+ * `{ event, data }` with `data` the parsed JSON (like OpenAPI 3.2's itemSchema); typed readers
+ * such as the generated client's use those schemas. Errors before the stream starts stay JSON.
  */
 export function ApiEventStream(description: string, events: 'turn' | 'follow' = 'turn') {
+  const types = EVENTS[events];
   return applyDecorators(
-    ApiExtraModels(...EVENTS[events]),
+    ApiExtraModels(...types),
     ApiResponse({
       status: 200,
       description,
       content: {
         'text/event-stream': {
           schema: {
-            description: 'One server-sent event: an `event:` line with the name, a `data:` line with this JSON, a blank line.',
-            oneOf: EVENTS[events].map((type) => ({ $ref: getSchemaPath(type) })),
+            type: 'string',
+            description:
+              'Server-sent events: for each, an `event:` line with its name, a `data:` line with its JSON (see x-sse-events), a blank line.',
           },
-        },
+          'x-sse-events': Object.fromEntries(types.map((type) => [NAMES.get(type)!, { $ref: getSchemaPath(type) }])),
+        } as Record<string, unknown>,
       },
     }),
   );
@@ -89,4 +104,4 @@ export function ApiEventStream(description: string, events: 'turn' | 'follow' = 
 export const TURN_EVENTS =
   'Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; ' +
   '`delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, ' +
-  'or `error` {statusCode, message, messageId, partial}.';
+  'or `error` {statusCode, code, message, messageId, partial}.';

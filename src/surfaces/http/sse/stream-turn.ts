@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { cutReason, type TurnEvents } from '../../../chat/chat.service.js';
 import type { ReplyOutcome } from '../../../chat/turn.js';
 import { httpErrorOf } from '../errors/http-error.filter.js';
+import { codeOfStatus } from '../errors/error-codes.js';
 import { failedStatus } from '../errors/http-status.js';
 import { EventStream, type StreamLimits } from './event-stream.js';
 
@@ -43,7 +44,9 @@ export async function streamTurn(res: Response, limits: StreamLimits, run: (even
     if (!sse) throw error;
     const known = httpErrorOf(error);
     if (!known) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    sse.send('error', { statusCode: known?.status ?? 500, message: known?.message ?? 'Internal server error', messageId, partial: text });
+    const statusCode = known?.status ?? 500;
+    const code = typeof known?.extra?.code === 'string' ? known.extra.code : codeOfStatus(statusCode);
+    sse.send('error', { statusCode, code, message: known?.message ?? 'Internal server error', messageId, partial: text });
   } finally {
     sse?.end();
   }
@@ -56,7 +59,8 @@ export function sendOutcome(
   outcome: Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error'>,
 ): void {
   if (outcome.status === 'failed') {
-    sse.send('error', { statusCode: failedStatus(outcome.error), message: outcome.error?.message ?? 'The model failed', messageId, partial: outcome.content });
+    const code = outcome.error?.code ?? 'model_unavailable';
+    sse.send('error', { statusCode: failedStatus(outcome.error), code, message: outcome.error?.message ?? 'The model failed', messageId, partial: outcome.content });
     return;
   }
   sse.send('done', { messageId, reply: outcome.content, status: outcome.status, reason: cutReason(outcome), model: outcome.model, usage: outcome.usage });
