@@ -15,7 +15,13 @@ import { DateTime, Flag, Integer, List, Nested, OneOf, Text, ThreadName } from '
 export const CONVERSATION_EXPORT_FORMAT = 'chat-memory.conversation';
 /** Everything of one actor (`GET /api/me/export`): agents, and conversations in the format above. */
 export const ACCOUNT_EXPORT_FORMAT = 'chat-memory.account';
-export const EXPORT_VERSION = 1;
+/** What an export writes unless asked for another: version 2 holds the whole tree. */
+export const EXPORT_VERSION = 2;
+/** Every version an import reads; `GET .../export?version=1` still writes the linear format for older readers. */
+export const EXPORT_VERSIONS = [1, 2] as const;
+export type ExportVersion = (typeof EXPORT_VERSIONS)[number];
+/** The longest message key (`id`, `parentId`, `activeLeafId`) a version 2 file may use. */
+export const MAX_MESSAGE_KEY_CHARS = 200;
 
 /** Replies are written by the model, never limited by MAX_MESSAGE_CHARS: they get the largest value MAX_REPLY_CHARS (the env variable) can take. */
 export const MAX_REPLY_CHARS = 1_000_000;
@@ -92,13 +98,20 @@ export class ExportedThread {
   readonly systemPrompt: string | null;
   @ApiPropertyOptional({ format: 'date-time' }) @DateTime({ presence: 'absent' }) readonly createdAt?: string;
   @ApiPropertyOptional({ format: 'date-time' }) @DateTime({ presence: 'absent' }) readonly updatedAt?: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Version 2: the `id` of the last message of the thread\'s active path (null or absent: its newest leaf). Not read from version 1.',
+  })
+  @Text({ max: MAX_MESSAGE_KEY_CHARS, nonEmpty: true, presence: 'nullable' })
+  readonly activeLeafId?: string | null;
 }
 
 @ApiSchema({ name: 'ExportedSummaryDto' })
 export class ExportedSummary {
   @ApiProperty({ example: 'main' }) @ThreadName() readonly thread: string;
   @ApiProperty() @Text({ max: MAX_REPLY_CHARS }) readonly content: string;
-  @ApiProperty({ minimum: 1, description: 'The summary covers the messages of its thread up to this seq.' })
+  @ApiProperty({ minimum: 1, description: 'The summary covers the messages of its thread up to this seq (of this document); in version 2 it stands for the branch holding the message of that seq.' })
   @Integer({ min: 1, max: MAX_INT })
   readonly coversSeq: number;
   @ApiProperty({ minimum: 0 }) @Integer({ min: 0, max: MAX_INT }) readonly tokens: number;
@@ -114,6 +127,12 @@ export class ExportedSummary {
  */
 @ApiSchema({ name: 'ExportedMessageDto' })
 export class ExportedMessage {
+  @ApiPropertyOptional({ description: 'Version 2: the message\'s key, unique in the document (the stored id on export; any string on import, new ids are given).' })
+  @Text({ max: MAX_MESSAGE_KEY_CHARS, nonEmpty: true, presence: 'absent' })
+  readonly id?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Version 2: the `id` of the message this one follows, listed before it in the same thread; null for a first message.' })
+  @Text({ max: MAX_MESSAGE_KEY_CHARS, nonEmpty: true, presence: 'nullable' })
+  readonly parentId?: string | null;
   @ApiProperty({ minimum: 1, description: 'Order of the messages; strictly increasing in the list.' })
   @Integer({ min: 1, max: MAX_INT })
   readonly seq: number;
@@ -132,9 +151,9 @@ export class ExportedMessage {
   @Nested({ of: () => ExportedMessageError, presence: 'nullable' })
   readonly error: ExportedMessageError | null;
   @ApiProperty({ format: 'date-time' }) @DateTime() readonly createdAt: string;
-  @ApiProperty({ type: [ExportedMessageVersion] })
+  @ApiPropertyOptional({ type: [ExportedMessageVersion], description: 'Version 1 only: the other answers to the question. Version 2 writes them as sibling messages and does not read this.' })
   @List({ of: () => ExportedMessageVersion, presence: 'nullable' })
-  readonly versions: ExportedMessageVersion[];
+  readonly versions?: ExportedMessageVersion[];
   @ApiProperty({ type: [ExportedToolCall] })
   @List({ of: () => ExportedToolCall, presence: 'nullable' })
   readonly toolCalls: ExportedToolCall[];
@@ -173,7 +192,8 @@ export class ExportedConversation {
 @ApiSchema({ name: 'ConversationExportDto' })
 export class ConversationExport {
   @ApiProperty({ enum: [CONVERSATION_EXPORT_FORMAT] }) readonly format: typeof CONVERSATION_EXPORT_FORMAT;
-  @ApiProperty({ enum: [EXPORT_VERSION] }) readonly version: typeof EXPORT_VERSION;
+  @ApiProperty({ enum: EXPORT_VERSIONS, description: '2: every message of the tree with its parent; 1: the active paths only (other answers as `versions`).' })
+  readonly version: ExportVersion;
   @ApiPropertyOptional({ format: 'date-time' }) @DateTime({ presence: 'absent' }) readonly exportedAt?: string;
   @ApiProperty({ type: ExportedConversation }) @Nested({ of: () => ExportedConversation }) readonly conversation: ExportedConversation;
 }
@@ -181,7 +201,7 @@ export class ConversationExport {
 @ApiSchema({ name: 'AccountExportDto' })
 export class AccountExport {
   @ApiProperty({ enum: [ACCOUNT_EXPORT_FORMAT] }) readonly format: typeof ACCOUNT_EXPORT_FORMAT;
-  @ApiProperty({ enum: [EXPORT_VERSION] }) readonly version: typeof EXPORT_VERSION;
+  @ApiProperty({ enum: EXPORT_VERSIONS, description: 'The version of every conversation in it.' }) readonly version: ExportVersion;
   @ApiProperty({ format: 'date-time' }) readonly exportedAt: string;
   @ApiProperty({ example: 'api:alice', description: 'Whose data this is.' }) readonly actor: string;
   @ApiProperty({ type: [ExportedAgent] }) readonly agents: ExportedAgent[];
