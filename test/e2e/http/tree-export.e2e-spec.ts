@@ -131,6 +131,33 @@ describe('export version 2: the whole tree, and its import', () => {
     expect(md.text).not.toContain('q2 edited');
   });
 
+  it('keeps a summary with the branch it covers: shown on that branch, not on another, back when it is selected', async () => {
+    const at = '2026-01-02T03:04:05.000Z';
+    const m = (seq: number, id: string, parentId: string | null, role = 'user') => ({ id, parentId, seq, thread: 'main', role, content: id, status: 'complete', createdAt: at });
+    const doc = (activeLeafId: string) => ({
+      format: 'chat-memory.conversation',
+      version: 2,
+      conversation: {
+        title: 'Summarized',
+        createdAt: at,
+        threads: [{ name: 'main', systemPrompt: null, activeLeafId }],
+        summaries: [{ thread: 'main', content: 'They greeted.', coversSeq: 20, tokens: 3, model: 'm' }],
+        messages: [m(10, 'hello', null), m(20, 'hi', 'hello', 'assistant'), m(30, 'hey', 'hello', 'assistant')],
+      },
+    });
+    const onCovered = (await importDoc(doc('hi')).expect(201)).body;
+    expect((await http().get(`/api/conversations/${onCovered.id}`).set(auth(ALICE_KEY)).expect(200)).body.summary).toMatchObject({ content: 'They greeted.', coversSeq: 2 });
+    const elsewhere = (await importDoc(doc('hey')).expect(201)).body;
+    const detail = (await http().get(`/api/conversations/${elsewhere.id}`).set(auth(ALICE_KEY)).expect(200)).body;
+    expect(detail.summary).toBeNull();
+    expect(detail.messages.map((x: Json) => x.content)).toEqual(['hello', 'hey']);
+    const hi = (await tree(elsewhere.id)).find((x) => x.content === 'hi')!;
+    await http().post(`/api/conversations/${elsewhere.id}/messages/${hi.id}/select`).set(auth(ALICE_KEY)).expect(200);
+    expect((await http().get(`/api/conversations/${elsewhere.id}`).set(auth(ALICE_KEY)).expect(200)).body.summary).toMatchObject({ coversSeq: 2 });
+    // And the export writes it back with the seq it covers.
+    expect((await exportDoc(elsewhere.id)).conversation.summaries).toEqual([expect.objectContaining({ thread: 'main', coversSeq: 2, content: 'They greeted.' })]);
+  });
+
   it.each<[string, (messages: Json[], threads: Json[]) => void, string, RegExp]>([
     ['a cycle', (m) => Object.assign(m[0], { parentId: m[1].id }), '$.conversation.messages', /^a cycle: the parents of node/],
     ['a dangling parent', (m) => Object.assign(m[1], { parentId: 'not-here' }), '$.conversation.messages', /^node ".+" has parent "not-here", which is not in the conversation$/],
