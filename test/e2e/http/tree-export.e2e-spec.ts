@@ -162,9 +162,9 @@ describe('export version 2: the whole tree, and its import', () => {
     ['a cycle', (m) => Object.assign(m[0], { parentId: m[1].id }), '$.conversation.messages', /^a cycle: the parents of node/],
     ['a dangling parent', (m) => Object.assign(m[1], { parentId: 'not-here' }), '$.conversation.messages', /^node ".+" has parent "not-here", which is not in the conversation$/],
     ['an id twice', (m) => Object.assign(m[2], { id: m[1].id }), '$.conversation.messages', /appears twice$/],
-    ['a leaf not in its thread', (m, t) => Object.assign(t[0], { activeLeafId: m.find((x) => x.thread === 'side').id }), '$.conversation.threads[0].activeLeafId', /^is a message of thread "side", not of "main"$/],
+    ['a leaf not in its thread', (m, t) => Object.assign(t[0], { activeLeafId: m.find((x) => x.thread === 'side')!.id }), '$.conversation.threads[0].activeLeafId', /^is a message of thread "side", not of "main"$/],
     ['an unknown leaf', (_m, t) => Object.assign(t[1], { activeLeafId: 'nowhere' }), '$.conversation.threads[1].activeLeafId', /is not the id of a message/],
-    ['a parent in another thread', (m) => Object.assign(m.find((x) => x.thread === 'side'), { parentId: m[0].id }), '$.conversation.messages[9].parentId', /^is a message of thread "main"/],
+    ['a parent in another thread', (m) => Object.assign(m.find((x) => x.thread === 'side')!, { parentId: m[0].id }), '$.conversation.messages[9].parentId', /^is a message of thread "main"/],
     ['a message without id', (m) => delete m[3].id, '$.conversation.messages[3].id', /^is missing \(a string\)/],
   ])('refuses a version 2 file with %s (400 with the path), storing nothing', async (_name, corrupt, at, message) => {
     const doc = await exportDoc(await branchyConversation());
