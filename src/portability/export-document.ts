@@ -71,11 +71,12 @@ export class ExportedToolCall {
 
 /**
  * An agent as exported: all its settings when it is the caller's own, only `id` and `name` when
- * another actor offers it. An import reads only its name (it never attaches the file's agent).
+ * another actor offers it. A conversation's import never attaches it; an account export's import
+ * through POST /api/imports creates (or reuses) its `agents` and links their conversations.
  */
 @ApiSchema({ name: 'ExportedAgentDto' })
 export class ExportedAgent {
-  @ApiProperty({ format: 'uuid', description: 'Informative: an import never attaches it.' }) readonly id: string;
+  @ApiProperty({ format: 'uuid', description: "Informative: an import gives new ids (an account export's import links each conversation to the agent made from the one with this id)." }) readonly id: string;
   @ApiProperty({ maxLength: 100 }) @Text({ max: MAX_AGENT_NAME_CHARS }) readonly name: string;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'This and the following fields only for your own agents.' }) readonly emoji?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) readonly description?: string | null;
@@ -177,7 +178,7 @@ export class ExportedConversation {
   @ApiPropertyOptional({ default: false }) @Flag({ presence: 'absent' }) readonly archived?: boolean;
   @ApiPropertyOptional({ default: false }) @Flag({ presence: 'absent' }) readonly pinned?: boolean;
   @ApiPropertyOptional({ type: [String], maxItems: MAX_TAGS }) @List({ maxItems: MAX_TAGS, presence: 'absent' }) readonly tags?: string[];
-  @ApiPropertyOptional({ type: ExportedAgent, nullable: true, description: 'Informative: an import binds the agent given as ?agentId=, if any.' })
+  @ApiPropertyOptional({ type: ExportedAgent, nullable: true, description: "Informative: POST /api/conversations/import binds the agent given as ?agentId=, if any; POST /api/imports of an account export, the agent imported from the file's `agents`." })
   @Nested({ of: () => ExportedAgent, presence: 'nullable' })
   readonly agent?: ExportedAgent | null;
   @ApiPropertyOptional({ type: [ExportedThread] }) @List({ of: () => ExportedThread, presence: 'absent' }) readonly threads?: ExportedThread[];

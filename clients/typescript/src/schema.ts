@@ -930,7 +930,7 @@ export interface components {
             emoji?: string | null;
             /**
              * Format: uuid
-             * @description Informative: an import never attaches it.
+             * @description Informative: an import gives new ids (an account export's import links each conversation to the agent made from the one with this id).
              */
             id: string;
             maxTokens?: number | null;
@@ -943,7 +943,7 @@ export interface components {
             updatedAt?: string;
         };
         ExportedConversationDto: {
-            /** @description Informative: an import binds the agent given as ?agentId=, if any. */
+            /** @description Informative: POST /api/conversations/import binds the agent given as ?agentId=, if any; POST /api/imports of an account export, the agent imported from the file's `agents`. */
             agent?: components["schemas"]["ExportedAgentDto"] | (never | null);
             /** @default false */
             archived?: boolean;
