@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
+import { AgentsService } from '../agents/agents.service.js';
 import { DomainError } from '../common/domain-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationLimits } from '../conversations/conversation-limits.js';
@@ -11,6 +12,7 @@ import { archiveRows } from './archives/archive-rows.js';
 import { type ArchiveConversation, type DroppedParts, noDroppedParts } from './archives/archive.types.js';
 import { isObject } from './archives/archive-values.js';
 import { readArchive } from './archives/read-archive.js';
+import { planAgents, type ImportedAgentReport } from './account-agents.js';
 import { MAX_REPLY_CHARS, MAX_SYSTEM_PROMPT_CHARS } from './export-document.js';
 import { parseConversationExport } from './export-parse.js';
 import { PortabilityService } from './portability.service.js';
@@ -40,7 +42,9 @@ export interface ArchiveImportReport {
   skipped: SkippedArchiveConversation[];
   /** What the imported conversations had that is not text, counted (plus reasoning, which is not stored). */
   dropped: DroppedParts;
-  /** Agents in a chat-memory account export: not imported (conversations come without their agent). */
+  /** The agents of a chat-memory account export, each created, reused or renamed (or skipped, with why). */
+  agents: ImportedAgentReport[];
+  /** Of those, the ones skipped (not valid): their conversations come without an agent. */
   agentsNotImported: number;
 }
 
@@ -58,6 +62,7 @@ export class ArchiveImportService {
     private readonly whole: WholeConversationsRepository,
     private readonly limits: ConversationLimits,
     private readonly portability: PortabilityService,
+    private readonly agents: AgentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -67,7 +72,7 @@ export class ArchiveImportService {
    */
   async importArchive(actor: Actor, body: AsyncIterable<Buffer | string>, options: { dryRun: boolean; maxBytes: number }): Promise<ArchiveImportReport> {
     const opened = await readArchive(bounded(body, options.maxBytes), { maxDocumentBytes: options.maxBytes });
-    const report: ArchiveImportReport = { format: opened.format, dryRun: options.dryRun, imported: [], skipped: [], dropped: noDroppedParts(), agentsNotImported: 0 };
+    const report: ArchiveImportReport = { format: opened.format, dryRun: options.dryRun, imported: [], skipped: [], dropped: noDroppedParts(), agents: [], agentsNotImported: 0 };
     const room = await this.roomLeft(actor, options.dryRun);
     try {
       if (opened.format === 'chat-memory') {
@@ -140,9 +145,12 @@ export class ArchiveImportService {
     return null;
   }
 
-  /** Our own account export: each conversation through the conversation importer, agents left out. */
+  /**
+   * Our own account export: its agents first (see planAgents), then each conversation through the
+   * conversation importer, linked to the caller's agent that stands for the one it had in the file.
+   */
   private async importOwnExport(actor: Actor, document: Record<string, unknown>, report: ArchiveImportReport, room: Room): Promise<void> {
-    report.agentsNotImported = Array.isArray(document.agents) ? document.agents.length : 0;
+    const linked = await this.importAgents(actor, Array.isArray(document.agents) ? document.agents : [], report);
     // A single conversation's export is one conversation too.
     const docs: unknown[] = Array.isArray(document.conversations) ? document.conversations : 'conversation' in document ? [document] : [];
     for (const [index, doc] of docs.entries()) {
@@ -174,7 +182,7 @@ export class ArchiveImportService {
         }
       } else {
         try {
-          id = (await this.portability.importConversation(actor, doc)).id;
+          id = (await this.portability.importConversation(actor, doc, linkedAgent(doc, linked))).id;
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           if (error instanceof LimitReachedError && /MAX_CONVERSATIONS_PER_ACTOR/.test(error.message)) room.full = error.message;
@@ -183,9 +191,25 @@ export class ArchiveImportService {
         }
       }
       const versions = parsed.messages.reduce((n, m) => n + (m.versions?.length ?? 0), 0);
-      const branches = parsed.messages.filter((m) => (m.versions?.length ?? 0) > 0).length;
+      const branches = parsed.tree ? parsed.tree.branchPoints : parsed.messages.filter((m) => (m.versions?.length ?? 0) > 0).length;
       report.imported.push({ id, sourceId: named.sourceId ?? '', title: parsed.title, messages: parsed.messages.length + versions, branches });
     }
+  }
+
+  /** Creates (or reuses) the file's agents, unless a dry run; answers the caller's agent id for each agent id of the file. */
+  private async importAgents(actor: Actor, rawAgents: readonly unknown[], report: ArchiveImportReport): Promise<Map<string, string>> {
+    const linked = new Map<string, string>();
+    if (rawAgents.length === 0) return linked;
+    for (const planned of planAgents(rawAgents, await this.agents.list(actor))) {
+      report.agents.push(planned.report);
+      if (planned.report.outcome === 'skipped') {
+        report.agentsNotImported++;
+        continue;
+      }
+      if (!planned.reuse && !report.dryRun) planned.report.id = (await this.agents.create(actor, planned.fields!)).id;
+      if (planned.sourceId && planned.report.id) linked.set(planned.sourceId, planned.report.id);
+    }
+    return linked;
   }
 
   /** How many more conversations the actor may have, counted once for a dry run (a real import checks in each transaction). */
@@ -211,6 +235,12 @@ function addDropped(total: DroppedParts, conversation: ArchiveConversation): voi
   for (const key of Object.keys(total) as Array<keyof DroppedParts>) total[key] += conversation.dropped[key];
   // Reasoning shown apart from a reply has no column to live in.
   total.reasoning += conversation.messages.filter((m) => m.reasoning).length;
+}
+
+/** The caller's agent standing for the agent a conversation of the file had, if it was imported. */
+function linkedAgent(doc: unknown, linked: ReadonlyMap<string, string>): string | undefined {
+  const agent = isObject(doc) && isObject(doc.conversation) && isObject(doc.conversation.agent) ? doc.conversation.agent : null;
+  return agent && typeof agent.id === 'string' ? linked.get(agent.id) : undefined;
 }
 
 function nameOf(doc: unknown): { sourceId: string | null; title: string | null } {

@@ -4,7 +4,7 @@ import { replyErrorOf, versionOf, type Message } from '../conversations/message.
 import type { Summary } from '../conversations/summary.entity.js';
 import type { Thread } from '../conversations/thread.entity.js';
 import { exportedError, exportedVersion } from './export-error-status.js';
-import { CONVERSATION_EXPORT_FORMAT, EXPORT_VERSION, type ConversationExport, type ExportedAgent } from './export-document.js';
+import { CONVERSATION_EXPORT_FORMAT, type ConversationExport, type ExportedAgent, type ExportedMessage, type ExportVersion } from './export-document.js';
 
 /** An agent as exported: all its settings when it is the caller's own, only `id` and `name` when another actor offers it. */
 export function exportAgent(agent: Agent, ownedByCaller: boolean): ExportedAgent {
@@ -25,7 +25,12 @@ export function exportAgent(agent: Agent, ownedByCaller: boolean): ExportedAgent
   };
 }
 
-/** A stored conversation in the export format (every field written, none left to a default). */
+/**
+ * A stored conversation in the export format (every field written, none left to a default).
+ * Version 1: `messages` is the linear view (treeToLinear), each reply with its `versions`.
+ * Version 2: `messages` is every message of the tree in seq order with its id and parent,
+ * and `activeLeaves` names each thread's last message on the active path.
+ */
 export function exportConversation(
   source: {
     readonly conversation: Conversation;
@@ -34,13 +39,16 @@ export function exportConversation(
     readonly threads: readonly Thread[];
     readonly summaries: readonly Summary[];
     readonly messages: readonly Message[];
+    readonly activeLeaves?: ReadonlyMap<string, string>;
   },
   exportedAt: Date,
+  version: ExportVersion,
 ): ConversationExport {
   const c = source.conversation;
+  const leaves = source.activeLeaves;
   return {
     format: CONVERSATION_EXPORT_FORMAT,
-    version: EXPORT_VERSION,
+    version,
     exportedAt: exportedAt.toISOString(),
     conversation: {
       id: c.id,
@@ -57,6 +65,7 @@ export function exportConversation(
         systemPrompt: t.systemPrompt,
         createdAt: t.createdAt.toISOString(),
         updatedAt: t.updatedAt.toISOString(),
+        ...(version === 2 ? { activeLeafId: leaves?.get(t.name) ?? null } : {}),
       })),
       summaries: source.summaries.map((s) => ({
         thread: s.thread,
@@ -68,15 +77,11 @@ export function exportConversation(
         completionTokens: s.completionTokens,
         updatedAt: s.updatedAt.toISOString(),
       })),
-      messages: source.messages.map((m) => ({
-        seq: m.seq,
-        thread: m.thread,
-        role: m.role,
-        ...versionOf(m),
-        error: exportedError(replyErrorOf(m)),
-        versions: (m.versions ?? []).map(exportedVersion),
-        toolCalls: m.toolCalls ?? [],
-      })),
+      messages: source.messages.map((m): ExportedMessage => {
+        const fields = { seq: m.seq, thread: m.thread, role: m.role, ...versionOf(m), error: exportedError(replyErrorOf(m)) };
+        if (version === 2) return { id: m.id, parentId: m.parentId, ...fields, toolCalls: m.toolCalls ?? [] };
+        return { ...fields, versions: (m.versions ?? []).map(exportedVersion), toolCalls: m.toolCalls ?? [] };
+      }),
     },
   };
 }

@@ -15,7 +15,13 @@ import { DateTime, Flag, Integer, List, Nested, OneOf, Text, ThreadName } from '
 export const CONVERSATION_EXPORT_FORMAT = 'chat-memory.conversation';
 /** Everything of one actor (`GET /api/me/export`): agents, and conversations in the format above. */
 export const ACCOUNT_EXPORT_FORMAT = 'chat-memory.account';
-export const EXPORT_VERSION = 1;
+/** What an export writes unless asked for another: version 2 holds the whole tree. */
+export const EXPORT_VERSION = 2;
+/** Every version an import reads; `GET .../export?version=1` still writes the linear format for older readers. */
+export const EXPORT_VERSIONS = [1, 2] as const;
+export type ExportVersion = (typeof EXPORT_VERSIONS)[number];
+/** The longest message key (`id`, `parentId`, `activeLeafId`) a version 2 file may use. */
+export const MAX_MESSAGE_KEY_CHARS = 200;
 
 /** Replies are written by the model, never limited by MAX_MESSAGE_CHARS: they get the largest value MAX_REPLY_CHARS (the env variable) can take. */
 export const MAX_REPLY_CHARS = 1_000_000;
@@ -65,11 +71,12 @@ export class ExportedToolCall {
 
 /**
  * An agent as exported: all its settings when it is the caller's own, only `id` and `name` when
- * another actor offers it. An import reads only its name (it never attaches the file's agent).
+ * another actor offers it. A conversation's import never attaches it; an account export's import
+ * through POST /api/imports creates (or reuses) its `agents` and links their conversations.
  */
 @ApiSchema({ name: 'ExportedAgentDto' })
 export class ExportedAgent {
-  @ApiProperty({ format: 'uuid', description: 'Informative: an import never attaches it.' }) readonly id: string;
+  @ApiProperty({ format: 'uuid', description: "Informative: an import gives new ids (an account export's import links each conversation to the agent made from the one with this id)." }) readonly id: string;
   @ApiProperty({ maxLength: 100 }) @Text({ max: MAX_AGENT_NAME_CHARS }) readonly name: string;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'This and the following fields only for your own agents.' }) readonly emoji?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) readonly description?: string | null;
@@ -92,13 +99,20 @@ export class ExportedThread {
   readonly systemPrompt: string | null;
   @ApiPropertyOptional({ format: 'date-time' }) @DateTime({ presence: 'absent' }) readonly createdAt?: string;
   @ApiPropertyOptional({ format: 'date-time' }) @DateTime({ presence: 'absent' }) readonly updatedAt?: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Version 2: the `id` of the last message of the thread\'s active path (null or absent: its newest leaf). Not read from version 1.',
+  })
+  @Text({ max: MAX_MESSAGE_KEY_CHARS, nonEmpty: true, presence: 'nullable' })
+  readonly activeLeafId?: string | null;
 }
 
 @ApiSchema({ name: 'ExportedSummaryDto' })
 export class ExportedSummary {
   @ApiProperty({ example: 'main' }) @ThreadName() readonly thread: string;
   @ApiProperty() @Text({ max: MAX_REPLY_CHARS }) readonly content: string;
-  @ApiProperty({ minimum: 1, description: 'The summary covers the messages of its thread up to this seq.' })
+  @ApiProperty({ minimum: 1, description: 'The summary covers the messages of its thread up to this seq (of this document); in version 2 it stands for the branch holding the message of that seq.' })
   @Integer({ min: 1, max: MAX_INT })
   readonly coversSeq: number;
   @ApiProperty({ minimum: 0 }) @Integer({ min: 0, max: MAX_INT }) readonly tokens: number;
@@ -114,6 +128,12 @@ export class ExportedSummary {
  */
 @ApiSchema({ name: 'ExportedMessageDto' })
 export class ExportedMessage {
+  @ApiPropertyOptional({ description: 'Version 2: the message\'s key, unique in the document (the stored id on export; any string on import, new ids are given).' })
+  @Text({ max: MAX_MESSAGE_KEY_CHARS, nonEmpty: true, presence: 'absent' })
+  readonly id?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Version 2: the `id` of the message this one follows, listed before it in the same thread; null for a first message.' })
+  @Text({ max: MAX_MESSAGE_KEY_CHARS, nonEmpty: true, presence: 'nullable' })
+  readonly parentId?: string | null;
   @ApiProperty({ minimum: 1, description: 'Order of the messages; strictly increasing in the list.' })
   @Integer({ min: 1, max: MAX_INT })
   readonly seq: number;
@@ -132,9 +152,9 @@ export class ExportedMessage {
   @Nested({ of: () => ExportedMessageError, presence: 'nullable' })
   readonly error: ExportedMessageError | null;
   @ApiProperty({ format: 'date-time' }) @DateTime() readonly createdAt: string;
-  @ApiProperty({ type: [ExportedMessageVersion] })
+  @ApiPropertyOptional({ type: [ExportedMessageVersion], description: 'Version 1 only: the other answers to the question. Version 2 writes them as sibling messages and does not read this.' })
   @List({ of: () => ExportedMessageVersion, presence: 'nullable' })
-  readonly versions: ExportedMessageVersion[];
+  readonly versions?: ExportedMessageVersion[];
   @ApiProperty({ type: [ExportedToolCall] })
   @List({ of: () => ExportedToolCall, presence: 'nullable' })
   readonly toolCalls: ExportedToolCall[];
@@ -158,7 +178,7 @@ export class ExportedConversation {
   @ApiPropertyOptional({ default: false }) @Flag({ presence: 'absent' }) readonly archived?: boolean;
   @ApiPropertyOptional({ default: false }) @Flag({ presence: 'absent' }) readonly pinned?: boolean;
   @ApiPropertyOptional({ type: [String], maxItems: MAX_TAGS }) @List({ maxItems: MAX_TAGS, presence: 'absent' }) readonly tags?: string[];
-  @ApiPropertyOptional({ type: ExportedAgent, nullable: true, description: 'Informative: an import binds the agent given as ?agentId=, if any.' })
+  @ApiPropertyOptional({ type: ExportedAgent, nullable: true, description: "Informative: POST /api/conversations/import binds the agent given as ?agentId=, if any; POST /api/imports of an account export, the agent imported from the file's `agents`." })
   @Nested({ of: () => ExportedAgent, presence: 'nullable' })
   readonly agent?: ExportedAgent | null;
   @ApiPropertyOptional({ type: [ExportedThread] }) @List({ of: () => ExportedThread, presence: 'absent' }) readonly threads?: ExportedThread[];
@@ -173,7 +193,8 @@ export class ExportedConversation {
 @ApiSchema({ name: 'ConversationExportDto' })
 export class ConversationExport {
   @ApiProperty({ enum: [CONVERSATION_EXPORT_FORMAT] }) readonly format: typeof CONVERSATION_EXPORT_FORMAT;
-  @ApiProperty({ enum: [EXPORT_VERSION] }) readonly version: typeof EXPORT_VERSION;
+  @ApiProperty({ enum: EXPORT_VERSIONS, description: '2: every message of the tree with its parent; 1: the active paths only (other answers as `versions`).' })
+  readonly version: ExportVersion;
   @ApiPropertyOptional({ format: 'date-time' }) @DateTime({ presence: 'absent' }) readonly exportedAt?: string;
   @ApiProperty({ type: ExportedConversation }) @Nested({ of: () => ExportedConversation }) readonly conversation: ExportedConversation;
 }
@@ -181,7 +202,7 @@ export class ConversationExport {
 @ApiSchema({ name: 'AccountExportDto' })
 export class AccountExport {
   @ApiProperty({ enum: [ACCOUNT_EXPORT_FORMAT] }) readonly format: typeof ACCOUNT_EXPORT_FORMAT;
-  @ApiProperty({ enum: [EXPORT_VERSION] }) readonly version: typeof EXPORT_VERSION;
+  @ApiProperty({ enum: EXPORT_VERSIONS, description: 'The version of every conversation in it.' }) readonly version: ExportVersion;
   @ApiProperty({ format: 'date-time' }) readonly exportedAt: string;
   @ApiProperty({ example: 'api:alice', description: 'Whose data this is.' }) readonly actor: string;
   @ApiProperty({ type: [ExportedAgent] }) readonly agents: ExportedAgent[];

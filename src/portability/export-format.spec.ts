@@ -161,7 +161,7 @@ describe('parseConversationExport', () => {
     expect(await problemsOf({ format: 'other', version: 7, conversation: 1 })).toEqual([
       { path: '$.format', message: 'must be "chat-memory.conversation" (this is not a conversation export of this service)' },
     ]);
-    expect(await problemsOf({ ...doc(), version: 0 })).toEqual([{ path: '$.version', message: 'must be 1' }]);
+    expect(await problemsOf({ ...doc(), version: 0 })).toEqual([{ path: '$.version', message: 'must be 1 or 2' }]);
   });
 });
 

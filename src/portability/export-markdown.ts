@@ -47,7 +47,7 @@ function renderMessage(m: ExportedMessage): string[] {
     const calls = m.toolCalls.map((t) => `${t.name} ${t.arguments}\n→ ${t.result}`).join('\n');
     out.push('Tool calls:', '', fenced(calls, ''), '');
   }
-  if (m.versions.length) {
+  if (m.versions?.length) {
     const n = m.versions.length;
     out.push(`_${n} earlier answer${n === 1 ? '' : 's'} replaced by regenerate (kept in the JSON export)._`, '');
   }

@@ -12,6 +12,8 @@ import {
   CONVERSATION_EXPORT_FORMAT,
   ConversationExport,
   EXPORT_VERSION,
+  EXPORT_VERSIONS,
+  type ExportVersion,
   type IMPORT_ROLES,
   type ExportedConversation,
   ExportedMessage,
@@ -19,6 +21,7 @@ import {
 } from './export-document.js';
 import { NOT_AN_OBJECT } from './export-fields.js';
 import { importedError } from './export-error-status.js';
+import { checkTree, type ImportedTree } from './export-tree.js';
 import { Problems, ProblemsByPart, problemsOf, type ExportProblem } from './import-problems.js';
 
 /** What a reply still being generated at export time is imported as (its generator is not coming). */
@@ -26,6 +29,10 @@ export const EXPORTED_WHILE_STREAMING: ReplyError = { code: 'interrupted', messa
 
 /** A conversation ready to be stored: validated, normalized, `seq` renumbered 1..n. */
 export interface ConversationImport {
+  /** 1: a linear history (`versions` become siblings); 2: `tree` says where each message is. */
+  readonly version: ExportVersion;
+  /** Version 2 only. */
+  readonly tree: ImportedTree | null;
   readonly title: string;
   readonly createdAt: Date;
   readonly state: ConversationState;
@@ -93,15 +100,16 @@ export async function parseConversationExport(input: unknown, limits: { readonly
     );
     throw problems.rejection();
   }
-  if (input.version !== EXPORT_VERSION) {
+  if (!(EXPORT_VERSIONS as readonly unknown[]).includes(input.version)) {
     problems.add(
       '$.version',
       Number.isInteger(input.version) && (input.version as number) > EXPORT_VERSION
         ? `${String(input.version)} is newer than this server reads (${EXPORT_VERSION})`
-        : `must be ${EXPORT_VERSION}`,
+        : `must be ${EXPORT_VERSIONS.join(' or ')}`,
     );
     throw problems.rejection();
   }
+  const version = input.version as ExportVersion;
 
   // The messages are checked apart, a slice at a time, so a long conversation does not hold the
   // event loop: class-validator takes tens of microseconds per message.
@@ -110,7 +118,7 @@ export async function parseConversationExport(input: unknown, limits: { readonly
   const head = rawMessages && isObject(raw0) ? { ...input, conversation: { ...raw0, messages: [] } } : input;
   const doc = plainToInstance(ConversationExport, head, { excludeExtraneousValues: true });
   const docProblems = problemsOf(validateSync(doc, VALIDATION), '$');
-  const messageProblems = rawMessages ? await checkMessageItems(doc.conversation, rawMessages) : [];
+  const messageProblems = rawMessages ? await checkMessageItems(doc.conversation, rawMessages, version) : [];
   const found = new ProblemsByPart([...docProblems, ...messageProblems]);
   problems.addAll(found.take('$.exportedAt'));
   problems.addAll(found.take('$.conversation'));
@@ -135,7 +143,9 @@ export async function parseConversationExport(input: unknown, limits: { readonly
   problems.addAll(found.rest());
 
   if (problems.total > 0) throw problems.rejection();
-  return build(c, state, now);
+  const tree = version === 2 ? checkTree(problems, c, at) : null;
+  if (problems.total > 0) throw problems.rejection();
+  return build(c, state, now, version, tree);
 }
 
 /** How many messages are checked between two turns of the event loop (a few tens of milliseconds' work). */
@@ -146,7 +156,7 @@ const MESSAGES_PER_SLICE = 1_000;
  * event loop let go between slices; the instances replace the conversation's (empty) list.
  * Returns their problems, with the paths a whole-document validation would give them.
  */
-async function checkMessageItems(conversation: ExportedConversation | undefined, items: readonly unknown[]): Promise<ExportProblem[]> {
+async function checkMessageItems(conversation: ExportedConversation | undefined, items: readonly unknown[], version: ExportVersion): Promise<ExportProblem[]> {
   const problems: ExportProblem[] = [];
   const messages: ExportedMessage[] = [];
   for (let start = 0; start < items.length; start += MESSAGES_PER_SLICE) {
@@ -158,7 +168,9 @@ async function checkMessageItems(conversation: ExportedConversation | undefined,
         messages.push(item as ExportedMessage);
         return;
       }
-      const message = plainToInstance(ExportedMessage, item, { excludeExtraneousValues: true });
+      // Version 1 has no message ids or parents: such keys are ignored there, as they always were.
+      const described = version === 1 ? { ...item, id: undefined, parentId: undefined } : item;
+      const message = plainToInstance(ExportedMessage, described, { excludeExtraneousValues: true });
       problems.push(...problemsOf(validateSync(message, VALIDATION), path));
       messages.push(message);
     });
@@ -242,10 +254,12 @@ function checkUnique<K extends string>(
 // ---------------------------------------------------------------------------------------------
 // A valid document, as stored
 
-function build(c: ExportedConversation, state: ConversationState, now: Date): ConversationImport {
+function build(c: ExportedConversation, state: ConversationState, now: Date, version: ExportVersion, tree: ImportedTree | null): ConversationImport {
   const createdAt = new Date(c.createdAt);
-  const messages = buildMessages(c.messages);
+  const messages = buildMessages(c.messages, version);
   return {
+    version,
+    tree,
     title: titleFromMessage(c.title),
     createdAt,
     state,
@@ -261,13 +275,14 @@ function build(c: ExportedConversation, state: ConversationState, now: Date): Co
 /** A document's error as stored: by code, which the reply's status and the error's statusCode tell. */
 const errorOf = (e: ExportedMessageError | null | undefined, status: string) => importedError(e ? { statusCode: e.statusCode, message: e.message } : null, status);
 
-function buildMessages(raw: readonly ExportedMessage[]): { list: ImportedMessage[]; renumber: (oldSeq: number) => number } {
+function buildMessages(raw: readonly ExportedMessage[], version: ExportVersion): { list: ImportedMessage[]; renumber: (oldSeq: number) => number } {
   const list = raw.map((m, i): ImportedMessage => {
     const streaming = m.status === 'streaming';
     // A failed reply keeps why it failed, a truncated one why it was cut.
     const keepsError = m.status === 'failed' || m.status === 'truncated';
     const error = streaming ? EXPORTED_WHILE_STREAMING : keepsError ? errorOf(m.error, m.status) : null;
-    const versions = (m.versions ?? []).map((v) => ({
+    // Version 2 keeps every answer as a message of its own.
+    const versions = (version === 1 ? (m.versions ?? []) : []).map((v) => ({
       content: v.content,
       status: v.status,
       model: v.model ?? null,
@@ -294,11 +309,17 @@ function buildMessages(raw: readonly ExportedMessage[]): { list: ImportedMessage
     };
   });
   const oldSeqs = raw.map((m) => m.seq);
-  // The new seq of the last message at or before an old one (0: none), for what summaries cover.
+  // The new seq of the last message at or before an old one (0: none), for what summaries cover
+  // (a binary search: the seqs are strictly increasing).
   const renumber = (oldSeq: number): number => {
-    let n = 0;
-    while (n < oldSeqs.length && oldSeqs[n] <= oldSeq) n++;
-    return n;
+    let lo = 0;
+    let hi = oldSeqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (oldSeqs[mid] <= oldSeq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   };
   return { list, renumber };
 }

@@ -102,3 +102,10 @@ export function treeToLinear(all: readonly Message[]): { messages: Message[]; re
   };
   return { messages, renumber };
 }
+
+/** Each thread's active leaf: its last message on the active path (messages in seq order). */
+export function activeLeavesOf(messages: readonly Message[]): Map<string, string> {
+  const leaves = new Map<string, string>();
+  for (const m of messages) if (m.onPath) leaves.set(m.thread, m.id);
+  return leaves;
+}

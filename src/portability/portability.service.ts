@@ -12,10 +12,11 @@ import type { Summary } from '../conversations/summary.entity.js';
 import { ConversationBusyError, LimitReachedError, MessageNotFoundError } from '../conversations/conversation.errors.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
 import { exportAgent, exportConversation } from './export-build.js';
-import { ACCOUNT_EXPORT_FORMAT, EXPORT_VERSION, type AccountExport, type ConversationExport } from './export-document.js';
+import { ACCOUNT_EXPORT_FORMAT, EXPORT_VERSION, type AccountExport, type ConversationExport, type ExportVersion } from './export-document.js';
 import { parseConversationExport } from './export-parse.js';
+import { treeToRows } from './export-tree.js';
 import { SummariesRepository } from '../conversations/summaries.repository.js';
-import { copyTree, linearToTree, treeToLinear } from './linear-to-tree.js';
+import { activeLeavesOf, copyTree, linearToTree, treeToLinear } from './linear-to-tree.js';
 import { renderMarkdown } from './export-markdown.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { TITLE_MAX_CHARS } from '../conversations/title.js';
@@ -61,14 +62,14 @@ export class PortabilityService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** One conversation of the actor in the export format (version 1). */
-  exportConversation(actor: Actor, id: string): Promise<ConversationExport> {
-    return this.db.read(async (em) => this.exportIn(em, actor, await ownedConversation(this.conversations, em, actor, id), new Date()));
+  /** One conversation of the actor in the export format (version 2, the whole tree, unless asked for 1). */
+  exportConversation(actor: Actor, id: string, version: ExportVersion = EXPORT_VERSION): Promise<ConversationExport> {
+    return this.db.read(async (em) => this.exportIn(em, actor, await ownedConversation(this.conversations, em, actor, id), new Date(), version));
   }
 
-  /** The same, as a Markdown transcript. */
+  /** The same, as a Markdown transcript of the active paths. */
   async exportMarkdown(actor: Actor, id: string): Promise<{ title: string; text: string }> {
-    const doc = await this.exportConversation(actor, id);
+    const doc = await this.exportConversation(actor, id, 1);
     return { title: doc.conversation.title, text: renderMarkdown(doc) };
   }
 
@@ -78,7 +79,7 @@ export class PortabilityService {
    * deleted meanwhile is left out. Idempotency keys (stored answers of retried requests) are
    * not part of it.
    */
-  async exportAccount(actor: Actor): Promise<AccountExport> {
+  async exportAccount(actor: Actor, version: ExportVersion = EXPORT_VERSION): Promise<AccountExport> {
     const exportedAt = new Date();
     const agents = await this.agents.list(actor);
     const ids = await this.db.read((em) => this.whole.conversationIdsOf(em, actor.id));
@@ -86,13 +87,13 @@ export class PortabilityService {
     for (const id of ids) {
       const doc = await this.db.read(async (em) => {
         const conversation = await this.conversations.findOwned(em, actor.id, id);
-        return conversation ? this.exportIn(em, actor, conversation, exportedAt) : null;
+        return conversation ? this.exportIn(em, actor, conversation, exportedAt, version) : null;
       });
       if (doc) conversations.push(doc);
     }
     return {
       format: ACCOUNT_EXPORT_FORMAT,
-      version: EXPORT_VERSION,
+      version,
       exportedAt: exportedAt.toISOString(),
       actor: actor.id,
       agents: agents.map((a) => exportAgent(a, true)),
@@ -120,7 +121,7 @@ export class PortabilityService {
       await this.limits.assertRoomForConversation(em, actor);
       const now = new Date();
       const conversationId = randomUUID();
-      const tree = linearToTree(parsed.messages, conversationId);
+      const tree = parsed.tree ? { rows: treeToRows(parsed.messages, parsed.tree, conversationId), lastSeq: parsed.messages.length } : linearToTree(parsed.messages, conversationId);
       const row = {
         id: conversationId,
         actor: actor.id,
@@ -220,26 +221,27 @@ export class PortabilityService {
     return totals;
   }
 
-  private async exportIn(em: EntityManager, actor: Actor, conversation: Conversation, exportedAt: Date): Promise<ConversationExport> {
+  private async exportIn(em: EntityManager, actor: Actor, conversation: Conversation, exportedAt: Date, version: ExportVersion): Promise<ConversationExport> {
     const id = conversation.id;
     const agent = conversation.agentId ? await this.agents.attachedIn(em, conversation.agentId) : null;
-    const { messages, renumber } = treeToLinear(await this.conversations.allMessages(em, id));
+    const all = await this.conversations.allMessages(em, id);
+    const common = {
+      conversation,
+      tags: await this.whole.tagsOf(em, id),
+      agent: agent ? exportAgent(agent, agent.actor === actor.id) : null,
+      threads: await this.conversations.listThreads(em, id),
+    };
+    if (version === 2) {
+      // The whole tree as stored, and every summary: one of a branch left aside stands again when that branch is selected.
+      return exportConversation({ ...common, summaries: await this.whole.summariesOf(em, id), messages: all, activeLeaves: activeLeavesOf(all) }, exportedAt, 2);
+    }
+    const { messages, renumber } = treeToLinear(all);
     // A summary of a branch the thread has left stands for nothing on its path: not exported.
     const summaries = [];
     for (const s of await this.whole.summariesOf(em, id)) {
       if (await this.summaries.findSummary(em, id, s.thread)) summaries.push(Object.assign(Object.create(Object.getPrototypeOf(s) as object) as Summary, s, { coversSeq: renumber(s.coversSeq) }));
     }
-    return exportConversation(
-      {
-        conversation,
-        tags: await this.whole.tagsOf(em, id),
-        agent: agent ? exportAgent(agent, agent.actor === actor.id) : null,
-        threads: await this.conversations.listThreads(em, id),
-        summaries,
-        messages,
-      },
-      exportedAt,
-    );
+    return exportConversation({ ...common, summaries, messages }, exportedAt, 1);
   }
 }
 

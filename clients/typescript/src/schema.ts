@@ -150,7 +150,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a conversation: the versioned JSON export (importable) or a Markdown transcript */
+        /**
+         * Download a conversation: the versioned JSON export (importable) or a Markdown transcript
+         * @description JSON version 2 (the default) holds every message of every branch with its parent, and each thread's active leaf; ?version=1 writes the linear format of the active paths. Markdown shows the active paths.
+         */
         get: operations["exportConversation"];
         put?: never;
         post?: never;
@@ -406,8 +409,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a conversation from a conversation export (JSON, version 1)
-         * @description The body is a file written by GET /api/conversations/{id}/export. It is validated whole: a foreign or malformed file answers 400 with its first problems and their JSON paths. New ids; replies still streaming become failed; the file's agent is not attached (?agentId= binds one of yours). Large files need a larger BODY_LIMIT_BYTES.
+         * Create a conversation from a conversation export (JSON, version 2 or 1)
+         * @description The body is a file written by GET /api/conversations/{id}/export. It is validated whole: a foreign or malformed file answers 400 with its first problems and their JSON paths (a version 2 tree with a cycle, a parent not in the file, an id twice or an active leaf of another thread included). Version 2 rebuilds every branch and active path; version 1 the active paths, each earlier answer a sibling. New ids; replies still streaming become failed; the file's agent is not attached (?agentId= binds one of yours). Large files need a larger BODY_LIMIT_BYTES.
          */
         post: operations["importConversation"];
         delete?: never;
@@ -427,7 +430,7 @@ export interface paths {
         put?: never;
         /**
          * Import a ChatGPT or Open WebUI archive, or a chat-memory account export, as conversation trees
-         * @description The body is the file itself (Content-Type: application/json or application/octet-stream), read as a stream one conversation at a time, up to IMPORT_BODY_LIMIT_BYTES. Every branch is kept and the version last shown is the active path. Each conversation is stored on its own: a damaged one is skipped with its reason, and so is every one past MAX_CONVERSATIONS_PER_ACTOR or over MAX_MESSAGES_PER_CONVERSATION. Agents of an account export are not imported. ?dryRun=true answers the same report and stores nothing. A file that is none of the formats is a 400 naming them; one that goes wrong part way answers its error with the conversations stored before that point.
+         * @description The body is the file itself (Content-Type: application/json or application/octet-stream), read as a stream one conversation at a time, up to IMPORT_BODY_LIMIT_BYTES. Every branch is kept and the version last shown is the active path. Each conversation is stored on its own: a damaged one is skipped with its reason, and so is every one past MAX_CONVERSATIONS_PER_ACTOR or over MAX_MESSAGES_PER_CONVERSATION. The agents of an account export are imported too (one of yours with the same name and settings is reused, a name you use for another agent gets a " (2)" suffix) and its conversations linked to them. ?dryRun=true answers the same report and stores nothing. A file that is none of the formats is a 400 naming them; one that goes wrong part way answers its error with the conversations stored before that point.
          */
         post: operations["importArchive"];
         delete?: never;
@@ -465,7 +468,7 @@ export interface paths {
         };
         /**
          * Download everything of yours: agents and every conversation (in the conversation export format)
-         * @description One JSON document, as an attachment. Idempotency keys are not exported. Only your own data.
+         * @description One JSON document, as an attachment, importable whole through POST /api/imports (agents included). Conversations in version 2 (the whole tree) unless ?version=1. Idempotency keys are not exported. Only your own data.
          */
         get: operations["exportAccount"];
         put?: never;
@@ -550,8 +553,11 @@ export interface components {
             exportedAt: string;
             /** @enum {string} */
             format: "chat-memory.account";
-            /** @enum {number} */
-            version: 1;
+            /**
+             * @description The version of every conversation in it.
+             * @enum {number}
+             */
+            version: 1 | 2;
         };
         AgentDeletedDto: {
             /** @description How many conversations were detached or deleted with the agent. */
@@ -608,7 +614,9 @@ export interface components {
             statusCode: number;
         };
         ArchiveImportReportDto: {
-            /** @description Agents in a chat-memory account export: never imported. */
+            /** @description The agents of a chat-memory account export, imported before its conversations, which are linked to them. */
+            agents: components["schemas"]["ImportedAgentDto"][];
+            /** @description Agents of a chat-memory account export that were not valid (skipped): their conversations come without an agent. */
             agentsNotImported: number;
             /** @description Totals over the imported conversations of what is not text. */
             dropped: components["schemas"]["DroppedPartsDto"];
@@ -794,8 +802,11 @@ export interface components {
             exportedAt?: string;
             /** @enum {string} */
             format: "chat-memory.conversation";
-            /** @enum {number} */
-            version: 1;
+            /**
+             * @description 2: every message of the tree with its parent; 1: the active paths only (other answers as `versions`).
+             * @enum {number}
+             */
+            version: 1 | 2;
         };
         ConversationPageDto: {
             items: components["schemas"]["ConversationSummaryDto"][];
@@ -923,7 +934,7 @@ export interface components {
             emoji?: string | null;
             /**
              * Format: uuid
-             * @description Informative: an import never attaches it.
+             * @description Informative: an import gives new ids (an account export's import links each conversation to the agent made from the one with this id).
              */
             id: string;
             maxTokens?: number | null;
@@ -936,7 +947,7 @@ export interface components {
             updatedAt?: string;
         };
         ExportedConversationDto: {
-            /** @description Informative: an import binds the agent given as ?agentId=, if any. */
+            /** @description Informative: POST /api/conversations/import binds the agent given as ?agentId=, if any; POST /api/imports of an account export, the agent imported from the file's `agents`. */
             agent?: components["schemas"]["ExportedAgentDto"] | (never | null);
             /** @default false */
             archived?: boolean;
@@ -971,7 +982,11 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             error: components["schemas"]["MessageErrorDto"] | (never | null);
+            /** @description Version 2: the message's key, unique in the document (the stored id on export; any string on import, new ids are given). */
+            id?: string;
             model: string | null;
+            /** @description Version 2: the `id` of the message this one follows, listed before it in the same thread; null for a first message. */
+            parentId?: string | null;
             promptTokens: number | null;
             /** @enum {string} */
             role: "user" | "assistant";
@@ -985,13 +1000,14 @@ export interface components {
             /** @example main */
             thread: string;
             toolCalls: components["schemas"]["ToolCallDto"][];
-            versions: components["schemas"]["MessageVersionDto"][];
+            /** @description Version 1 only: the other answers to the question. Version 2 writes them as sibling messages and does not read this. */
+            versions?: components["schemas"]["MessageVersionDto"][];
         };
         ExportedSummaryDto: {
             /** @default 0 */
             completionTokens?: number;
             content: string;
-            /** @description The summary covers the messages of its thread up to this seq. */
+            /** @description The summary covers the messages of its thread up to this seq (of this document); in version 2 it stands for the branch holding the message of that seq. */
             coversSeq: number;
             model: string;
             /** @default 0 */
@@ -1003,6 +1019,8 @@ export interface components {
             updatedAt?: string;
         };
         ExportedThreadDto: {
+            /** @description Version 2: the `id` of the last message of the thread's active path (null or absent: its newest leaf). Not read from version 1. */
+            activeLeafId?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** @example main */
@@ -1031,6 +1049,24 @@ export interface components {
             status: "ok" | "degraded" | "error";
             /** @description Whether the database takes writes */
             writable: boolean;
+        };
+        ImportedAgentDto: {
+            /**
+             * Format: uuid
+             * @description Your agent the file's conversations are linked to; null when skipped, or created in a dry run.
+             */
+            id: string | null;
+            /** @description Its name here (the new one when renamed). */
+            name: string;
+            /**
+             * @description reused: you have an agent of that name with the same settings; renamed: you have another agent of that name, this one got a " (2)" suffix; skipped: not a valid agent.
+             * @enum {string}
+             */
+            outcome: "created" | "reused" | "renamed" | "skipped";
+            /** @description Why it was skipped or renamed. */
+            reason?: string;
+            /** @description The agent's id in the file. */
+            sourceId: string | null;
         };
         ImportedArchiveConversationDto: {
             /** @description Messages with more than one child (where versions diverge). */
@@ -2493,8 +2529,10 @@ export interface operations {
     exportConversation: {
         parameters: {
             query?: {
-                /** @description json: the versioned export (importable); markdown: a readable transcript. */
+                /** @description json: the versioned export (importable); markdown: a readable transcript of the active paths. */
                 format?: "json" | "markdown";
+                /** @description The JSON version: 2, the whole tree (every branch, each thread's active leaf); 1, the active paths only, for readers written before the tree. */
+                version?: 1 | 2;
             };
             header?: never;
             path: {
@@ -4144,7 +4182,10 @@ export interface operations {
     };
     exportAccount: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The JSON version: 2, the whole tree (every branch, each thread's active leaf); 1, the active paths only, for readers written before the tree. */
+                version?: 1 | 2;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4160,6 +4201,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountExportDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid API key */

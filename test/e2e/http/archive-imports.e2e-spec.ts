@@ -171,18 +171,19 @@ describe('POST /api/imports: archives of other tools as conversation trees', () 
     expect(await count(BOB_KEY)).toBe(bobBefore);
   });
 
-  it('imports an account export back in one go, each conversation through the conversation importer, agents left out', async () => {
+  it('imports an account export back in one go, each conversation through the conversation importer, with its agent', async () => {
     const agent = (await http().post('/api/agents').set(auth(BOB_KEY)).send({ name: 'Helper', systemPrompt: 'Help.' }).expect(201)).body;
     fake.enqueue({ kind: 'reply', text: 'r1' });
     await http().post('/api/chat').set(auth(BOB_KEY)).send({ message: 'first', agentId: agent.id }).expect(200);
     const exported = (await http().get('/api/me/export').set(auth(BOB_KEY)).expect(200)).body;
     const before = await count();
     const report = (await upload(exported).expect(200)).body;
-    expect(report).toMatchObject({ format: 'chat-memory', agentsNotImported: 1, skipped: [] });
+    expect(report).toMatchObject({ format: 'chat-memory', agentsNotImported: 0, skipped: [], agents: [{ sourceId: agent.id, name: 'Helper', outcome: 'created', id: expect.any(String) }] });
     expect(report.imported).toHaveLength(exported.conversations.length);
     expect(await count()).toBe(before + exported.conversations.length);
     const detail = (await http().get(`/api/conversations/${report.imported[0].id}`).set(auth(ALICE_KEY)).expect(200)).body;
     expect(detail.messages.map((m: Json) => m.content)).toEqual(['first', 'r1']);
+    expect(detail.agentId).toBe(report.agents[0].id);
   });
 });
 

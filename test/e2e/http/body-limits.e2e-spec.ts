@@ -90,6 +90,8 @@ describe('request bodies: shape limits and authentication before the body', () =
       const doc = (await t.http().get(`/api/conversations/${created.body.id}/export`).set(auth(ALICE_KEY)).expect(200)).body;
       const at = doc.exportedAt;
       doc.conversation.messages = Array.from({ length: 12_000 }, (_, i) => ({
+        id: `m${i}`,
+        parentId: i === 0 ? null : `m${i - 1}`,
         seq: i + 1,
         thread: 'main',
         role: i % 2 ? 'assistant' : 'user',

@@ -17,7 +17,7 @@ describe('export, import and fork of conversations; the caller’s own data', ()
   const http = () => t.http();
   const chat = async (body: object, key = ALICE_KEY) => (await http().post('/api/chat').set(auth(key)).send(body).expect(200)).body;
   const detail = async (id: string, key = ALICE_KEY) => (await http().get(`/api/conversations/${id}`).set(auth(key)).expect(200)).body;
-  const exportJson = async (id: string, key = ALICE_KEY) => (await http().get(`/api/conversations/${id}/export`).set(auth(key)).expect(200)).body;
+  const exportJson = async (id: string, key = ALICE_KEY, query = '') => (await http().get(`/api/conversations/${id}/export${query}`).set(auth(key)).expect(200)).body;
   const importDoc = (doc: unknown, key = ALICE_KEY, query = '') =>
     http().post(`/api/conversations/import${query}`).set(auth(key)).set('Content-Type', 'application/json').send(JSON.stringify(doc));
   const allIds = async (key = ALICE_KEY) => {
@@ -54,9 +54,9 @@ describe('export, import and fork of conversations; the caller’s own data', ()
   }
 
   describe('GET /api/conversations/:id/export and POST /api/conversations/import', () => {
-    it('downloads a versioned JSON export that imports back with the same content and new ids', async () => {
+    it('downloads a versioned JSON export (version 1 on request) that imports back with the same content and new ids', async () => {
       const { id } = await richConversation();
-      const res = await http().get(`/api/conversations/${id}/export`).set(auth(ALICE_KEY)).expect(200);
+      const res = await http().get(`/api/conversations/${id}/export?version=1`).set(auth(ALICE_KEY)).expect(200);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(res.headers['content-disposition']).toBe(`attachment; filename="lisbon-trip-${today()}.json"`);
       expect(res.headers['cache-control']).toBe('no-store');
@@ -103,7 +103,7 @@ describe('export, import and fork of conversations; the caller’s own data', ()
       });
       expect(imported.body.id).not.toBe(id);
 
-      const again = await exportJson(imported.body.id);
+      const again = await exportJson(imported.body.id, ALICE_KEY, '?version=1');
       expect(content(again)).toEqual(content(doc));
       expect(again.conversation.agent).toBeNull();
       // New message ids, the same dialogue.
@@ -178,8 +178,8 @@ describe('export, import and fork of conversations; the caller’s own data', ()
     it.each<[string, (doc: Json) => unknown, string, RegExp]>([
       ['a foreign file', () => ({ hello: 'world' }), '$.format', /^must be "chat-memory\.conversation"/],
       ['a JSON array', () => [1, 2], '$', /^must be a JSON object$/],
-      ['a newer version', (d) => ({ ...d, version: 2 }), '$.version', /^2 is newer than this server reads \(1\)$/],
-      ['a version that is not 1', (d) => ({ ...d, version: '1' }), '$.version', /^must be 1$/],
+      ['a newer version', (d) => ({ ...d, version: 3 }), '$.version', /^3 is newer than this server reads \(2\)$/],
+      ['a version that is not 1 or 2', (d) => ({ ...d, version: '1' }), '$.version', /^must be 1 or 2$/],
       ['an account export', (d) => ({ ...d, format: 'chat-memory.account' }), '$.format', /import its conversations one at a time/],
       [
         'a user message over MAX_MESSAGE_CHARS',
@@ -419,12 +419,12 @@ describe('GET /api/me/export and DELETE /api/me/data', () => {
     expect(res.headers['content-disposition']).toBe(`attachment; filename="chat-memory-alice-${today()}.json"`);
     const doc = res.body;
     expect(Object.keys(doc).sort()).toEqual(['actor', 'agents', 'conversations', 'exportedAt', 'format', 'version']);
-    expect(doc).toMatchObject({ format: 'chat-memory.account', version: 1, actor: 'api:alice' });
+    expect(doc).toMatchObject({ format: 'chat-memory.account', version: 2, actor: 'api:alice' });
     expect(doc.agents).toEqual([expect.objectContaining({ id: aliceAgent.id, name: 'Alice agent', systemPrompt: 'secret A' })]);
     const titles = doc.conversations.map((c: Json) => c.conversation.title).sort();
     expect(titles).toEqual(['alice imported', 'alice one', 'alice two']);
     const byId = new Map(doc.conversations.map((c: Json) => [c.conversation.id, c]));
-    expect(byId.get(a1.conversationId)).toMatchObject({ format: 'chat-memory.conversation', version: 1, conversation: { agent: { id: aliceAgent.id } } });
+    expect(byId.get(a1.conversationId)).toMatchObject({ format: 'chat-memory.conversation', version: 2, conversation: { agent: { id: aliceAgent.id } } });
     expect(byId.get(a2.conversationId)).toMatchObject({ conversation: { archived: true, tags: ['x', 'y'] } });
     const text = JSON.stringify(doc);
     for (const foreign of ['bob one', 'Bob agent', 'secret B', bobAgent.id, 'alice-key-1']) expect(text).not.toContain(foreign);
@@ -506,7 +506,17 @@ describe('quotas on import and fork', () => {
     const first = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'hello' }).expect(200)).body;
     const doc = (await t.http().get(`/api/conversations/${first.conversationId}/export`).set(auth(ALICE_KEY)).expect(200)).body;
     const long = withConversation(doc, {
-      messages: Array.from({ length: 5 }, (_, i) => ({ seq: i + 1, thread: 'main', role: i % 2 ? 'assistant' : 'user', content: `m${i}`, status: 'complete', createdAt: doc.exportedAt })),
+      messages: Array.from({ length: 5 }, (_, i) => ({
+        id: `m${i}`,
+        parentId: i === 0 ? null : `m${i - 1}`,
+        seq: i + 1,
+        thread: 'main',
+        role: i % 2 ? 'assistant' : 'user',
+        content: `m${i}`,
+        status: 'complete',
+        createdAt: doc.exportedAt,
+      })),
+      threads: [],
     });
     const tooLong = await t.http().post('/api/conversations/import').set(auth(ALICE_KEY)).send(long).expect(409);
     expect(tooLong.body.message).toBe('The conversation has 5 messages; the limit is 4 per conversation (MAX_MESSAGES_PER_CONVERSATION)');

@@ -335,7 +335,7 @@ function toolTests(): void {
     const json = await download('JSON');
     expect(json.name).toMatch(/\.json$/);
     const exported = JSON.parse(json.text);
-    expect(exported).toMatchObject({ format: 'chat-memory.conversation', version: 1, conversation: { title: 'Remember the milk' } });
+    expect(exported).toMatchObject({ format: 'chat-memory.conversation', version: 2, conversation: { title: 'Remember the milk' } });
     expect(exported.conversation.messages.map((m: { content: string }) => m.content)).toEqual(['Remember the milk', 'reply to: Remember the milk']);
     const markdown = await download('Markdown');
     expect(markdown.name).toMatch(/\.md$/);

@@ -36,8 +36,9 @@ export class ArchiveImportsController {
       'The body is the file itself (Content-Type: application/json or application/octet-stream), read as a stream one ' +
       'conversation at a time, up to IMPORT_BODY_LIMIT_BYTES. Every branch is kept and the version last shown is the ' +
       'active path. Each conversation is stored on its own: a damaged one is skipped with its reason, and so is every one ' +
-      'past MAX_CONVERSATIONS_PER_ACTOR or over MAX_MESSAGES_PER_CONVERSATION. Agents of an account export are not ' +
-      'imported. ?dryRun=true answers the same report and stores nothing. A file that is none of the formats is a 400 ' +
+      'past MAX_CONVERSATIONS_PER_ACTOR or over MAX_MESSAGES_PER_CONVERSATION. The agents of an account export are ' +
+      'imported too (one of yours with the same name and settings is reused, a name you use for another agent gets a ' +
+      '" (2)" suffix) and its conversations linked to them. ?dryRun=true answers the same report and stores nothing. A file that is none of the formats is a 400 ' +
       'naming them; one that goes wrong part way answers its error with the conversations stored before that point.',
   })
   @ApiConsumes('application/json', 'application/octet-stream')

@@ -31,10 +31,12 @@ export class PortabilityController {
   @Post('import')
   @ApiOperation({
     operationId: 'importConversation',
-    summary: 'Create a conversation from a conversation export (JSON, version 1)',
+    summary: 'Create a conversation from a conversation export (JSON, version 2 or 1)',
     description:
       'The body is a file written by GET /api/conversations/{id}/export. It is validated whole: a foreign or malformed ' +
-      'file answers 400 with its first problems and their JSON paths. New ids; replies still streaming become failed; ' +
+      'file answers 400 with its first problems and their JSON paths (a version 2 tree with a cycle, a parent not in the ' +
+      'file, an id twice or an active leaf of another thread included). Version 2 rebuilds every branch and active path; ' +
+      'version 1 the active paths, each earlier answer a sibling. New ids; replies still streaming become failed; ' +
       "the file's agent is not attached (?agentId= binds one of yours). Large files need a larger BODY_LIMIT_BYTES.",
   })
   @ApiBody({ type: ConversationExportDto })
@@ -49,6 +51,7 @@ export class PortabilityController {
   @ApiOperation({
     operationId: 'exportConversation',
     summary: 'Download a conversation: the versioned JSON export (importable) or a Markdown transcript',
+    description: 'JSON version 2 (the default) holds every message of every branch with its parent, and each thread\'s active leaf; ?version=1 writes the linear format of the active paths. Markdown shows the active paths.',
   })
   @ApiExtraModels(ConversationExportDto)
   @ApiResponse({
@@ -72,7 +75,7 @@ export class PortabilityController {
       const { title, text } = await this.portability.exportMarkdown(actor, id);
       return download(res, text, 'text/markdown; charset=utf-8', safeFilename(title, 'conversation', now, 'md'));
     }
-    const doc = await this.portability.exportConversation(actor, id);
+    const doc = await this.portability.exportConversation(actor, id, query.version);
     const filename = safeFilename(doc.conversation.title, 'conversation', now, 'json');
     return download(res, `${JSON.stringify(doc, null, 2)}\n`, 'application/json; charset=utf-8', filename);
   }

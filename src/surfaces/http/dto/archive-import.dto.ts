@@ -37,13 +37,28 @@ export class DroppedPartsDto {
   @ApiProperty({ description: 'Parts of a type the reader does not know.' }) other: number;
 }
 
+export class ImportedAgentDto {
+  @ApiProperty({ type: String, nullable: true, description: "The agent's id in the file." }) sourceId: string | null;
+  @ApiProperty({ description: 'Its name here (the new one when renamed).' }) name: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "Your agent the file's conversations are linked to; null when skipped, or created in a dry run." })
+  id: string | null;
+  @ApiProperty({
+    enum: ['created', 'reused', 'renamed', 'skipped'],
+    description: 'reused: you have an agent of that name with the same settings; renamed: you have another agent of that name, this one got a " (2)" suffix; skipped: not a valid agent.',
+  })
+  outcome: 'created' | 'reused' | 'renamed' | 'skipped';
+  @ApiPropertyOptional({ description: 'Why it was skipped or renamed.' }) reason?: string;
+}
+
 export class ArchiveImportReportDto {
   @ApiProperty({ enum: ARCHIVE_FORMATS, description: 'What the file was read as.' }) format: (typeof ARCHIVE_FORMATS)[number];
   @ApiProperty() dryRun: boolean;
   @ApiProperty({ type: [ImportedArchiveConversationDto] }) imported: ImportedArchiveConversationDto[];
   @ApiProperty({ type: [SkippedArchiveConversationDto] }) skipped: SkippedArchiveConversationDto[];
   @ApiProperty({ type: DroppedPartsDto, description: 'Totals over the imported conversations of what is not text.' }) dropped: DroppedPartsDto;
-  @ApiProperty({ description: 'Agents in a chat-memory account export: never imported.' }) agentsNotImported: number;
+  @ApiProperty({ type: [ImportedAgentDto], description: 'The agents of a chat-memory account export, imported before its conversations, which are linked to them.' })
+  agents: ImportedAgentDto[];
+  @ApiProperty({ description: 'Agents of a chat-memory account export that were not valid (skipped): their conversations come without an agent.' }) agentsNotImported: number;
 }
 
 export class StoredBeforeErrorDto {

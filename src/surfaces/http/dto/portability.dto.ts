@@ -1,11 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { EXPORT_VERSION, EXPORT_VERSIONS, type ExportVersion } from '../../../portability/export-document.js';
 import { ErrorDto } from './error.dto.js';
 
 export const EXPORT_FORMATS = ['json', 'markdown'] as const;
 
-export class ExportQueryDto {
-  @ApiPropertyOptional({ enum: EXPORT_FORMATS, default: 'json', description: 'json: the versioned export (importable); markdown: a readable transcript.' })
+export class ExportVersionQueryDto {
+  @ApiPropertyOptional({
+    enum: EXPORT_VERSIONS,
+    default: EXPORT_VERSION,
+    description: 'The JSON version: 2, the whole tree (every branch, each thread\'s active leaf); 1, the active paths only, for readers written before the tree.',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsIn(EXPORT_VERSIONS, { message: `version must be one of: ${EXPORT_VERSIONS.join(', ')}` })
+  version?: ExportVersion;
+}
+
+export class ExportQueryDto extends ExportVersionQueryDto {
+  @ApiPropertyOptional({ enum: EXPORT_FORMATS, default: 'json', description: 'json: the versioned export (importable); markdown: a readable transcript of the active paths.' })
   @IsOptional()
   @IsIn(EXPORT_FORMATS)
   format?: (typeof EXPORT_FORMATS)[number];
