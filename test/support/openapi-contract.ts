@@ -122,6 +122,38 @@ export class OpenApiContract {
     const schema = content[mediaType]?.schema;
     if (!schema) return [...problems, `${found.operation.operationId} ${status}: ${mediaType} is not documented (${Object.keys(content).join(', ')})`];
     if (mediaType === 'application/json') problems.push(...this.problems(schema, body).map((p) => `${found.operation.operationId} ${status}: ${p}`));
+    if (mediaType === 'text/event-stream' && typeof body === 'string') problems.push(...this.eventProblems(found.operation, content[mediaType], body));
+    return problems;
+  }
+
+  /**
+   * The events of a server-sent event body, each checked against the schema `x-sse-events`
+   * names for it as `{ event, data }` with `data` parsed. A stream cut short (its last event
+   * unfinished) is checked up to its last whole event.
+   */
+  private eventProblems(operation: Json, media: Json, text: string): string[] {
+    const events = (media['x-sse-events'] ?? {}) as Record<string, Json>;
+    const problems: string[] = [];
+    const blocks = text.replace(/\r\n?/g, '\n').split('\n\n').slice(0, -1);
+    for (const block of blocks) {
+      const lines = block.split('\n').filter((line) => line !== '' && !line.startsWith(':'));
+      if (!lines.length) continue;
+      const name = lines.find((l) => l.startsWith('event:'))?.slice(6).trim() ?? 'message';
+      const dataText = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
+      const at = `${operation.operationId} event ${name}`;
+      if (!events[name]) {
+        problems.push(`${at}: not in x-sse-events (${Object.keys(events).join(', ')})`);
+        continue;
+      }
+      let data: unknown;
+      try {
+        data = JSON.parse(dataText);
+      } catch {
+        problems.push(`${at}: data is not JSON: ${dataText.slice(0, 80)}`);
+        continue;
+      }
+      problems.push(...this.problems(events[name], { event: name, data }, 'event').map((p) => `${at}: ${p}`));
+    }
     return problems;
   }
 

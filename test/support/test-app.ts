@@ -9,7 +9,20 @@ import request from 'supertest';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { AppModule } from '../../src/app.module.js';
 import { createHttpApp } from '../../src/surfaces/http/http-app.js';
-import { watchErrorBodies } from './error-body-check.js';
+import { watchAnswers } from './answer-check.js';
+
+/**
+ * Answers of the test apps that depart from docs/openapi.json: they fail the test that caused
+ * them (or, outside any test, the spec file at its end), after the spec's own cleanup ran.
+ */
+const departures: string[] = [];
+function reportDepartures(): void {
+  if (!departures.length) return;
+  const found = [...new Set(departures.splice(0))];
+  throw new Error(`Answers that depart from docs/openapi.json:\n${found.slice(0, 20).join('\n')}`);
+}
+afterEach(reportDepartures);
+afterAll(reportDepartures);
 
 /** The e2e suite runs on SQLite files, or on PostgreSQL when TEST_DATABASE_URL is set. */
 export const DIALECT: 'sqlite' | 'postgres' = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -67,8 +80,8 @@ export async function startTestApp(options: {
   });
   const app = await createHttpApp(AppModule.forRoot(config), config, { logger: options.logger ?? false });
   await app.init();
-  // Every error answer any spec sees must carry a code docs/openapi.json documents.
-  const errorBodies = watchErrorBodies(app.getHttpServer());
+  // Every answer any spec sees must fit docs/openapi.json (error bodies: a documented code).
+  watchAnswers(app.getHttpServer(), (problem) => departures.push(problem));
   return {
     app,
     config,
@@ -81,8 +94,6 @@ export async function startTestApp(options: {
     },
     close: async () => {
       await app.close();
-      const problems = errorBodies.problems();
-      if (problems.length) throw new Error(`Error answers without a documented code:\n${problems.slice(0, 20).join('\n')}`);
     },
   };
 }

@@ -1416,6 +1416,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
             429: {
                 headers: {
@@ -1477,6 +1504,33 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1556,8 +1610,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1631,6 +1712,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
@@ -1647,6 +1737,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentInUseErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
@@ -1725,8 +1833,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1811,7 +1946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The conversation belongs to another actor */
+            /** @description The conversation belongs to another actor; or in single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1840,6 +1975,15 @@ export interface operations {
             };
             /** @description Request body larger than the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1952,7 +2096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The conversation belongs to another actor */
+            /** @description The conversation belongs to another actor; or in single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1981,6 +2125,15 @@ export interface operations {
             };
             /** @description Request body larger than the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2080,8 +2233,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2157,6 +2337,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
@@ -2168,6 +2357,24 @@ export interface operations {
             };
             /** @description The caller has as many conversations as allowed (code `limit_reached`) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2252,8 +2459,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2323,8 +2557,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2408,8 +2669,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2491,8 +2779,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2572,8 +2887,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2651,6 +2993,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
@@ -2671,6 +3022,15 @@ export interface operations {
             };
             /** @description Request body larger than the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2756,8 +3116,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2829,8 +3216,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2915,6 +3329,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
@@ -2935,6 +3358,15 @@ export interface operations {
             };
             /** @description Request body larger than the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3047,6 +3479,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
@@ -3067,6 +3508,15 @@ export interface operations {
             };
             /** @description Request body larger than the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3156,6 +3606,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
@@ -3167,6 +3626,24 @@ export interface operations {
             };
             /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3248,8 +3725,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3324,6 +3828,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
@@ -3340,6 +3853,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
@@ -3437,6 +3968,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
@@ -3453,6 +3993,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Too many requests (RATE_LIMIT_PER_MINUTE), or too many open streams (MAX_STREAMS_PER_ACTOR); see Retry-After */
@@ -3529,8 +4087,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3609,6 +4194,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
@@ -3620,6 +4214,15 @@ export interface operations {
             };
             /** @description Request body larger than the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3710,6 +4313,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
@@ -3721,6 +4333,15 @@ export interface operations {
             };
             /** @description Request body larger than the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3806,8 +4427,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3881,8 +4529,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3961,6 +4636,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
                 headers: {
@@ -3981,6 +4665,15 @@ export interface operations {
             };
             /** @description Request body larger than the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4066,6 +4759,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Request body larger than the limit */
             413: {
                 headers: {
@@ -4136,8 +4838,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErasedDataDto"];
                 };
             };
+            /** @description A malformed JSON body (code `invalid_input`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4221,6 +4959,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
             429: {
                 headers: {
@@ -4289,8 +5054,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4341,6 +5133,42 @@ export interface operations {
                     "application/json": components["schemas"]["HealthDto"];
                 };
             };
+            /** @description A malformed JSON body (code `invalid_input`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The database does not answer */
             503: {
                 headers: {
@@ -4367,6 +5195,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthDto"];
+                };
+            };
+            /** @description A malformed JSON body (code `invalid_input`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description The database does not answer or does not take writes */

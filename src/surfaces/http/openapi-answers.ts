@@ -15,15 +15,31 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': { description: 'On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`.', schema: { type: 'string' } },
 };
 
+const HOST_REFUSED =
+  'in single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden`';
+
 /**
- * Answers every keyed route may give that no decorator states: 429 from the per-actor rate
+ * Answers every route may give that no decorator states: 403 from the host rule of single-user
+ * mode, and 400, 413 and 415 for a body that is malformed, too large or not JSON (a body is
+ * checked before routing, so even routes that take none refuse a bad one); and on every keyed route: 429 from the per-actor rate
  * limit (RateLimitGuard, a global guard, so on every route with a key), and 409 `limit_reached`
  * when POST /api/conversations meets the caller's quota.
  */
 export function documentCommonAnswers(document: OpenAPIObject): void {
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item) as Operation[]) {
-      if (!operation?.responses || !operation.security?.length) continue;
+      if (!operation?.responses) continue;
+      // HostGuard and the JSON content-type check run before any route, health included.
+      const forbidden = operation.responses['403'];
+      operation.responses['403'] = {
+        description: forbidden?.description ? `${forbidden.description}; or ${HOST_REFUSED}` : `${HOST_REFUSED[0].toUpperCase()}${HOST_REFUSED.slice(1)}`,
+        content: forbidden?.content ?? ERROR_CONTENT,
+      };
+      // The body checks run before any route too: a body is read, and refused, wherever it is sent.
+      operation.responses['400'] ??= { description: 'A malformed JSON body (code `invalid_input`)', content: ERROR_CONTENT };
+      operation.responses['413'] ??= { description: 'A body larger than BODY_LIMIT_BYTES (code `payload_too_large`)', content: ERROR_CONTENT };
+      operation.responses['415'] ??= { description: 'A body sent with a content type other than JSON (code `unsupported_media_type`)', content: ERROR_CONTENT };
+      if (!operation.security?.length) continue;
       const existing = operation.responses['429'];
       operation.responses['429'] = {
         description: existing?.description ?? 'Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After',
