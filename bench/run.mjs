@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,search,search-common,databases,hostile-bodies,stalled-streams] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,hostile-bodies,stalled-streams] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
@@ -29,7 +29,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,search,search-common,databases,hostile-bodies,stalled-streams, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,hostile-bodies,stalled-streams, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -51,6 +51,7 @@ const settings = quick
       startup: { starts: 2 },
       memory: { turns: 5000, maxDurationS: 30, connections: 10, seedConversations: 100, idleS: 2 },
       soak: { firstTurns: 2000, totalTurns: 8000, connections: 10, seedConversations: 100, maxDurationS: 120 },
+      archiveImport: { conversations: 500, bytesEach: 9_500, timeoutMs: 300_000 },
     }
   : {
       http: { repetitions: 3, durationS: 10, slices: 5, warmupS: 3, connections: 10, seedConversations: 100, seedTurns: 3 },
@@ -60,6 +61,7 @@ const settings = quick
       startup: { starts: 5 },
       memory: { turns: 100000, maxDurationS: 170, connections: 10, seedConversations: 100, idleS: 5 },
       soak: { firstTurns: 5000, totalTurns: 30000, connections: 10, seedConversations: 100, maxDurationS: 400 },
+      archiveImport: { conversations: 5000, bytesEach: 9_500, timeoutMs: 900_000 },
     };
 
 // The memory section stops at this many seconds even if it has not reached its turns.
@@ -116,6 +118,12 @@ try {
   if (enabled('soak')) {
     log(`\n[5/5] Model soak: heap after GC of the server at ${settings.soak.firstTurns} and ${settings.soak.totalTurns} turns (OpenAI SDK, fake model)`);
     results.soak = await modelSoak(settings.soak, log);
+  }
+
+  if (enabled('archive-import')) {
+    log(`\n[6/6] Archive import: a ${settings.archiveImport.conversations}-conversation ChatGPT archive through POST /api/imports, as JSON and as a ZIP, /health probed every 50 ms`);
+    const { archiveImport } = await import('./sections/archive-import.mjs');
+    results.archiveImport = await archiveImport(settings.archiveImport, log);
   }
 
   // Opt-in sections (long): --only=search (1,000,000 messages), --only=databases (SQLite vs
@@ -334,6 +342,28 @@ function report(r) {
       actual: `${round(k.growth * 100, 1)} % (${k.heapAfterGcFirstMiB} -> ${k.heapAfterGcTotalMiB} MiB)`,
       met: k.growth <= 0.1 && k.failures === 0,
     });
+  }
+  if (r.archiveImport) {
+    for (const a of [r.archiveImport.json, r.archiveImport.zip]) {
+      const section = `6 Import (${a.label})`;
+      one(section, `${r.archiveImport.conversations} conversations, ${a.uploadMB} MB uploaded`, a.seconds, 's', 1);
+      one(section, 'upload read', a.mbPerS, 'MB/s', 2);
+      if (a.unzippedMbPerS) one(section, 'JSON decompressed and read', a.unzippedMbPerS, 'MB/s', 2);
+      one(section, 'conversations imported', a.conversationsPerS, 'per s');
+      one(section, 'messages imported', a.messagesPerS, 'per s');
+      one(section, 'server peak RSS (VmHWM)', a.vmHwmMiB, 'MiB');
+      one(section, 'GET /health p99 meanwhile', a.health.p99Ms, 'ms', 1);
+      one(section, 'GET /health max meanwhile', a.health.maxMs, 'ms', 1);
+      one(section, 'GET /health p99, idle server before', a.idleHealth.p99Ms, 'ms', 1);
+      one(section, 'GET /health max, idle server before', a.idleHealth.maxMs, 'ms', 1);
+      targets.push({ name: `archive import (${a.label}): server peak RSS`, target: '< 1024 MiB', actual: `${a.vmHwmMiB} MiB`, met: a.vmHwmMiB < 1024 });
+      targets.push({
+        name: `archive import (${a.label}): longest /health answer`,
+        target: '<= ~100 ms',
+        actual: `${a.health.maxMs} ms (p99 ${a.health.p99Ms} ms)`,
+        met: a.health.maxMs <= 110 && a.health.failures === 0 && a.conversations === r.archiveImport.conversations,
+      });
+    }
   }
   return { rows, targets };
 }

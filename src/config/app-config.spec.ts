@@ -173,6 +173,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ IMPORT_BODY_LIMIT_BYTES: String(1024 ** 3 + 1) })).toThrow(/^IMPORT_BODY_LIMIT_BYTES must be an integer from 1024 to 1073741824/);
   });
 
+  it('bounds a ZIP entry of an archive import at IMPORT_UNZIPPED_LIMIT_BYTES (1 GiB unless set, at most 16 GiB)', () => {
+    expect(loadConfig({}).importUnzippedLimitBytes).toBe(1024 ** 3);
+    expect(loadConfig({ IMPORT_UNZIPPED_LIMIT_BYTES: '4096' }).importUnzippedLimitBytes).toBe(4096);
+    expect(() => loadConfig({ IMPORT_UNZIPPED_LIMIT_BYTES: '1023' })).toThrow(/^IMPORT_UNZIPPED_LIMIT_BYTES must be an integer from 1024 to 17179869184/);
+  });
+
   it.each(['0', '-3', '1.5', 'thirty', '30d', '36501'])('refuses RETENTION_DAYS=%s, naming the variable', (value) => {
     expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(ConfigError);
     expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(new RegExp(`^RETENTION_DAYS must be an integer from 1 to 36500, got "${value}"$`));

@@ -31,6 +31,8 @@ export interface AppConfig {
   readonly bodyLimitBytes: number;
   /** Largest body of POST /api/conversations/import (authenticated callers only): exports are large. */
   readonly importBodyLimitBytes: number;
+  /** Largest decompressed entry of a ZIP uploaded to POST /api/imports (zip bombs). */
+  readonly importUnzippedLimitBytes: number;
   /** How long SIGTERM waits for in-flight chat turns before closing the database. */
   readonly shutdownGraceMs: number;
   /** Origins allowed to call the API from a browser (CORS); empty: none. */
@@ -118,6 +120,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxReplyMs: integer(env, 'LLM_MAX_REPLY_MS', 600_000, 1_000, 86_400_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     importBodyLimitBytes: integer(env, 'IMPORT_BODY_LIMIT_BYTES', 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    importUnzippedLimitBytes: integer(env, 'IMPORT_UNZIPPED_LIMIT_BYTES', 1024 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
     replyLeaseMs,
     streamFlushMs,

@@ -4,6 +4,13 @@ import { isPostgres } from '../database/dialect.js';
 import { Conversation } from './conversation.entity.js';
 import { Message } from './message.entity.js';
 
+/**
+ * Nor any of its threads written since: an imported conversation keeps its source's times for the
+ * conversation (the listing shows when it was last used there) and its thread records the import,
+ * so RETENTION_DAYS counts from the import.
+ */
+const NO_THREAD_SINCE = `NOT EXISTS (SELECT 1 FROM threads t WHERE t.conversation_id = c.id AND t.updated_at >= :cutoff)`;
+
 /** Conversations of every actor not updated since a cutoff, in batches, for the retention sweep. */
 @Injectable()
 export class StaleConversationsRepository {
@@ -17,6 +24,7 @@ export class StaleConversationsRepository {
       .createQueryBuilder(Conversation, 'c')
       .select('c.id', 'id')
       .where('c.updated_at < :cutoff', { cutoff })
+      .andWhere(NO_THREAD_SINCE)
       .orderBy('c.updated_at', 'ASC')
       .addOrderBy('c.id', 'ASC')
       .limit(limit);
@@ -41,6 +49,7 @@ export class StaleConversationsRepository {
       .from(Conversation)
       .where({ id: In([...conversationIds]) })
       .andWhere('updated_at < :cutoff', { cutoff })
+      .andWhere(NO_THREAD_SINCE.replace('c.id', `${em.connection.driver.escape('conversations')}.id`))
       .execute();
     return result.affected ?? 0;
   }

@@ -11,7 +11,7 @@ import { ArchiveError, ArchiveTooLargeError } from './archives/archive.errors.js
 import { archiveRows } from './archives/archive-rows.js';
 import { type ArchiveConversation, type DroppedParts, noDroppedParts } from './archives/archive.types.js';
 import { isObject } from './archives/archive-values.js';
-import { readArchive } from './archives/read-archive.js';
+import { openUpload } from './archives/open-upload.js';
 import { planAgents, type ImportedAgentReport } from './account-agents.js';
 import { MAX_REPLY_CHARS, MAX_SYSTEM_PROMPT_CHARS } from './export-document.js';
 import { parseConversationExport } from './export-parse.js';
@@ -35,9 +35,19 @@ export interface SkippedArchiveConversation {
   reason: string;
 }
 
+export interface ImportArchiveOptions {
+  dryRun: boolean;
+  /** The largest upload, compressed if it is a ZIP. */
+  maxBytes: number;
+  /** Declared as application/zip: refused if it is not one (a ZIP is recognized by its first bytes anyway). */
+  declaredZip?: boolean;
+}
+
 export interface ArchiveImportReport {
   format: 'chatgpt' | 'open-webui' | 'chat-memory' | 'empty';
   dryRun: boolean;
+  /** The ZIP entry that was read (e.g. conversations.json), or null when the upload was JSON. */
+  zipEntry: string | null;
   imported: ImportedArchiveConversation[];
   skipped: SkippedArchiveConversation[];
   /** What the imported conversations had that is not text, counted (plus reasoning, which is not stored). */
@@ -70,25 +80,41 @@ export class ArchiveImportService {
    * Throws an ArchiveError when the file as a whole is wrong (then nothing was stored) or goes
    * wrong part way (its `imported` lists what was stored before that point).
    */
-  async importArchive(actor: Actor, body: AsyncIterable<Buffer | string>, options: { dryRun: boolean; maxBytes: number }): Promise<ArchiveImportReport> {
-    const opened = await readArchive(bounded(body, options.maxBytes), { maxDocumentBytes: options.maxBytes });
-    const report: ArchiveImportReport = { format: opened.format, dryRun: options.dryRun, imported: [], skipped: [], dropped: noDroppedParts(), agents: [], agentsNotImported: 0 };
-    const room = await this.roomLeft(actor, options.dryRun);
+  async importArchive(actor: Actor, body: AsyncIterable<Buffer | string>, options: ImportArchiveOptions): Promise<ArchiveImportReport> {
+    const upload = await openUpload(bounded(body, options.maxBytes), {
+      maxDocumentBytes: options.maxBytes,
+      declaredZip: options.declaredZip ?? false,
+      maxUnzippedBytes: this.config.importUnzippedLimitBytes,
+    });
+    const { opened } = upload;
+    const report: ArchiveImportReport = {
+      format: opened.format,
+      dryRun: options.dryRun,
+      zipEntry: upload.entry,
+      imported: [],
+      skipped: [],
+      dropped: noDroppedParts(),
+      agents: [],
+      agentsNotImported: 0,
+    };
     try {
+      const room = await this.roomLeft(actor, options.dryRun);
       if (opened.format === 'chat-memory') {
         await this.importOwnExport(actor, opened.document, report, room);
-        return report;
-      }
-      for await (const entry of opened.entries) {
-        if (entry.kind === 'skipped') {
-          const { index, sourceId, title, reason } = entry.skipped;
-          report.skipped.push({ index, sourceId, title, reason });
-          continue;
+      } else {
+        for await (const entry of opened.entries) {
+          if (entry.kind === 'skipped') {
+            const { index, sourceId, title, reason } = entry.skipped;
+            report.skipped.push({ index, sourceId, title, reason });
+            continue;
+          }
+          await this.importOne(actor, entry.index, entry.conversation, report, room);
         }
-        await this.importOne(actor, entry.index, entry.conversation, report, room);
       }
+      await upload.finish();
       return report;
     } catch (error) {
+      await upload.close();
       if (error instanceof ArchiveError) error.imported = report.imported.flatMap((c) => (c.id ? [{ id: c.id, sourceId: c.sourceId, title: c.title }] : []));
       throw error;
     }

@@ -430,7 +430,7 @@ export interface paths {
         put?: never;
         /**
          * Import a ChatGPT or Open WebUI archive, or a chat-memory account export, as conversation trees
-         * @description The body is the file itself (Content-Type: application/json or application/octet-stream), read as a stream one conversation at a time, up to IMPORT_BODY_LIMIT_BYTES. Every branch is kept and the version last shown is the active path. Each conversation is stored on its own: a damaged one is skipped with its reason, and so is every one past MAX_CONVERSATIONS_PER_ACTOR or over MAX_MESSAGES_PER_CONVERSATION. The agents of an account export are imported too (one of yours with the same name and settings is reused, a name you use for another agent gets a " (2)" suffix) and its conversations linked to them. ?dryRun=true answers the same report and stores nothing. A file that is none of the formats is a 400 naming them; one that goes wrong part way answers its error with the conversations stored before that point.
+         * @description The body is the file itself (Content-Type: application/json, application/zip or application/octet-stream), read as a stream one conversation at a time, up to IMPORT_BODY_LIMIT_BYTES. A ZIP (told by its first bytes) is decompressed as it is read, its conversations.json (or single archive .json) up to IMPORT_UNZIPPED_LIMIT_BYTES. Every branch is kept and the version last shown is the active path. Each conversation is stored on its own: a damaged one is skipped with its reason, and so is every one past MAX_CONVERSATIONS_PER_ACTOR or over MAX_MESSAGES_PER_CONVERSATION. The agents of an account export are imported too (one of yours with the same name and settings is reused, a name you use for another agent gets a " (2)" suffix) and its conversations linked to them. ?dryRun=true answers the same report and stores nothing. A file that is none of the formats is a 400 naming them; one that goes wrong part way answers its error with the conversations stored before that point.
          */
         post: operations["importArchive"];
         delete?: never;
@@ -628,6 +628,8 @@ export interface components {
             format: "chatgpt" | "open-webui" | "chat-memory" | "empty";
             imported: components["schemas"]["ImportedArchiveConversationDto"][];
             skipped: components["schemas"]["SkippedArchiveConversationDto"][];
+            /** @description The ZIP entry read (e.g. "conversations.json"); null when the upload was JSON. */
+            zipEntry: string | null;
         };
         ChatErrorDto: {
             /**
@@ -911,7 +913,7 @@ export interface components {
          * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
          * @enum {string}
          */
-        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "archive_format_unknown" | "archive_malformed" | "archive_too_large" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
+        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "archive_format_unknown" | "archive_malformed" | "archive_too_large" | "archive_zip_invalid" | "archive_zip_unsupported" | "archive_zip_without_conversations" | "archive_unzipped_too_large" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
         ErrorDto: {
             /**
              * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
@@ -4728,8 +4730,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>[] | Record<string, never>;
-                "application/octet-stream": Record<string, never>[] | Record<string, never>;
+                "application/json": Record<string, never>[] | Record<string, never> | string;
+                "application/octet-stream": Record<string, never>[] | Record<string, never> | string;
+                "application/zip": Record<string, never>[] | Record<string, never> | string;
             };
         };
         responses: {

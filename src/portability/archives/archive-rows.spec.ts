@@ -47,8 +47,18 @@ describe('archiveRows', () => {
     expect(byContent.get('q')!.parentId).toBeNull();
     expect(new Set(rows.messages.map((m) => m.conversationId))).toEqual(new Set([rows.conversation.id]));
     expect(byContent.get('a2')).toMatchObject({ status: 'failed', errorCode: 'model_unavailable', errorMessage: 'The reply had failed in ChatGPT' });
-    expect(rows.conversation).toMatchObject({ actor: 'alice', title: 'T', lastSeq: 4, createdAt: at(0), updatedAt: at(500), agentId: null });
+    expect(rows.conversation).toMatchObject({ actor: 'alice', title: 'T', lastSeq: 4, createdAt: at(0), updatedAt: at(100), agentId: null });
     expect(rows.thread).toMatchObject({ name: 'main', systemPrompt: 'Be brief.' });
+  });
+
+  it('keeps the source’s last activity as the conversation’s updatedAt (its latest message if later, never after the import); the thread records the import', () => {
+    const rows = archiveRows(conversation(messages, 'q2'), 'alice', at(500));
+    expect(rows.conversation.updatedAt).toEqual(at(100));
+    expect(rows.thread).toMatchObject({ createdAt: at(0), updatedAt: at(500) });
+    const late = archiveRows(conversation([msg('q', null, 'user', { createdAt: at(300) })], 'q', { updatedAt: at(5) }), 'alice', at(500));
+    expect(late.conversation.updatedAt).toEqual(at(300));
+    const future = archiveRows(conversation(messages, 'q2', { updatedAt: at(9_999) }), 'alice', at(500));
+    expect(future.conversation.updatedAt).toEqual(at(500));
   });
 
   it('gets the other branch on the path when it is the active one, and cuts long titles and models', () => {

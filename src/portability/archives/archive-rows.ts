@@ -21,9 +21,10 @@ export interface ArchiveRows {
  * with its parent (the reader gives parents first, so `seq` follows that order and the active
  * leaf is the last of its path), the path from the root to `activeLeafId` on the active path,
  * the source's times, and its system prompt as the thread's. A reply that failed in the
- * source tool keeps its text with a stored error saying so. The conversation's `updatedAt` is
- * `importedAt`, as for an export's import: RETENTION_DAYS counts from the import, not from the
- * last time the user wrote in the other tool.
+ * source tool keeps its text with a stored error saying so. The conversation's `updatedAt` is the
+ * source's (its latest message, never later than `importedAt`), so the listing keeps the order the
+ * user knows; the thread's `updatedAt` is `importedAt`, which RETENTION_DAYS counts from (see
+ * stale-conversations.repository.ts): an old archive is not deleted by the next sweep.
  */
 export function archiveRows(conversation: ArchiveConversation, actor: string, importedAt: Date): ArchiveRows {
   const conversationId = randomUUID();
@@ -65,9 +66,16 @@ export function archiveRows(conversation: ArchiveConversation, actor: string, im
       pinned: false,
       lastSeq: messages.length,
       createdAt: conversation.createdAt,
-      updatedAt: importedAt,
+      updatedAt: lastActivity(conversation, importedAt),
     },
-    thread: { conversationId, name: MAIN_THREAD, systemPrompt: conversation.systemPrompt, createdAt: conversation.createdAt, updatedAt: conversation.updatedAt },
+    thread: { conversationId, name: MAIN_THREAD, systemPrompt: conversation.systemPrompt, createdAt: conversation.createdAt, updatedAt: importedAt },
     messages,
   };
+}
+
+/** When the conversation was last used in the source: its update time or its latest message, whichever is later, but not in the future. */
+function lastActivity(conversation: ArchiveConversation, importedAt: Date): Date {
+  let last = Math.max(conversation.updatedAt.getTime(), conversation.createdAt.getTime());
+  for (const m of conversation.messages) last = Math.max(last, m.createdAt.getTime());
+  return new Date(Math.min(last, importedAt.getTime()));
 }

@@ -33,6 +33,42 @@ export class MalformedArchiveError extends ArchiveError {
   }
 }
 
+/** A ZIP that cannot be read: truncated, damaged compressed data, or bytes that are not a ZIP at all. */
+export class ZipInvalidError extends ArchiveError {
+  readonly code = 'archive_zip_invalid';
+  constructor(detail: string) {
+    super(`The ZIP archive cannot be read: ${detail}`);
+  }
+}
+
+/** The entry to import is encrypted or compressed with a method other than stored or deflate. */
+export class ZipUnsupportedError extends ArchiveError {
+  readonly code = 'archive_zip_unsupported';
+  constructor(entry: string, detail: string) {
+    super(`The ZIP entry ${JSON.stringify(entry)} ${detail}; only unencrypted entries, stored or compressed with deflate, are read`);
+  }
+}
+
+/** A ZIP holding none of the files we read. */
+export class ZipWithoutArchiveError extends ArchiveError {
+  readonly code = 'archive_zip_without_conversations';
+  constructor(jsonEntries: readonly string[]) {
+    const seen = jsonEntries.length === 0 ? 'it has no .json file' : `its .json files are not archives: ${jsonEntries.slice(0, 10).map((n) => JSON.stringify(n)).join(', ')}`;
+    super(
+      `The ZIP archive holds no conversations (${seen}). Expected conversations.json (a ChatGPT export, at the root or in one ` +
+        'folder) or a single .json file that is an Open WebUI export or a chat-memory account export',
+    );
+  }
+}
+
+/** The entry decompresses to more than the bound (a zip bomb, or an archive too large to import). */
+export class UnzippedTooLargeError extends ArchiveError {
+  readonly code = 'archive_unzipped_too_large';
+  constructor(readonly maxBytes: number) {
+    super(`The ZIP entry decompresses to more than ${maxBytes} bytes (IMPORT_UNZIPPED_LIMIT_BYTES)`);
+  }
+}
+
 /** The upload went on past the largest archive accepted (a body without Content-Length is counted as it comes). */
 export class ArchiveTooLargeError extends ArchiveError {
   readonly code = 'archive_too_large';

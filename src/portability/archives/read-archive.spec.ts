@@ -196,4 +196,24 @@ describe('readArchive: a large archive from a file', () => {
       `archive of ${(size / 1048576).toFixed(1)} MB: ${(size / 1048576 / seconds).toFixed(1)} MB/s, memory growth peak ${(peak / 1048576).toFixed(1)} MB, retained ${(retained / 1048576).toFixed(1)} MB\n`,
     );
   }, 120_000);
+
+  it('keeps no leading spaces while it looks for the first byte (a zip bomb of spaces)', async () => {
+    const gc = gcFunction();
+    gc();
+    const base = process.memoryUsage().arrayBuffers;
+    let held = 0;
+    async function* spacesThenArray(): AsyncGenerator<Buffer> {
+      for (let i = 0; i < 64; i++) yield Buffer.alloc(1024 * 1024, 0x20);
+      gc();
+      held = process.memoryUsage().arrayBuffers - base;
+      yield Buffer.from('[]');
+    }
+    const opened = await readArchive(spacesThenArray());
+    expect(opened.format).toBe('empty');
+    // Kept, the 64 MiB of spaces would still be there.
+    expect(held).toBeLessThan(16 * 1024 * 1024);
+    // A byte-order mark cut between two chunks, then spaces, still reads.
+    const bom = Readable.from([Buffer.from([0xef, 0xbb]), Buffer.from([0xbf, 0x20]), Buffer.from('  '), Buffer.from(JSON.stringify([gpt('after-bom')]))]);
+    expect((await readArchive(bom)).format).toBe('chatgpt');
+  });
 });

@@ -49,9 +49,11 @@ export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArc
     const next = await input.next();
     if (next.done) throw new UnknownArchiveFormatError(head.length === 0 ? 'the file is empty' : 'the file holds only spaces');
     const chunk = toBuffer(next.value);
-    head.push(chunk);
+    const at = offset;
     first = firstSignificantByte(chunk, offset);
     offset += chunk.length;
+    // Leading spaces past a byte-order mark's bytes are dropped, not kept: a ZIP entry of nothing but spaces is small to send.
+    head.push(first < 0 && at >= BOM.length ? EMPTY_CHUNK : chunk);
   }
   const replayed = replay(head, input);
   const byte = String.fromCharCode(head[head.length - 1][first]);
@@ -184,6 +186,7 @@ function toBuffer(chunk: Chunk): Buffer {
 }
 
 const BOM = [0xef, 0xbb, 0xbf];
+const EMPTY_CHUNK = Buffer.alloc(0);
 
 /** Index in `chunk` of the first byte that is neither space nor part of a leading byte-order mark. */
 function firstSignificantByte(chunk: Buffer, offset: number): number {

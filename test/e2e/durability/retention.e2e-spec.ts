@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Conversation } from '../../../src/conversations/conversation.entity.js';
+import { Thread } from '../../../src/conversations/thread.entity.js';
+import { linearChatGptConversation } from '../../../src/portability/archives/archive-builders.js';
 import { DatabaseService } from '../../../src/database/database.service.js';
 import { RETENTION_BATCH, RetentionService } from '../../../src/retention/retention.service.js';
 import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
@@ -17,9 +19,13 @@ describe('RETENTION_DAYS', () => {
   const chat = async (t: TestApp, key: string, message: string) =>
     (await t.http().post('/api/chat').set(auth(key)).send({ message }).expect(200)).body.conversationId as string;
 
-  /** Moves a conversation's last update into the past, as if nobody had touched it since. */
+  /** Moves a conversation's last update (and its threads') into the past, as if nobody had touched it since. */
   const age = (t: TestApp, id: string, days: number) =>
-    t.app.get(DatabaseService).transaction((em) => em.update(Conversation, { id }, { updatedAt: new Date(Date.now() - days * DAY_MS) }));
+    t.app.get(DatabaseService).transaction(async (em) => {
+      const updatedAt = new Date(Date.now() - days * DAY_MS);
+      await em.update(Conversation, { id }, { updatedAt });
+      await em.update(Thread, { conversationId: id }, { updatedAt });
+    });
 
   it('deletes the conversations of every actor not updated for that many days, with their messages', async () => {
     const t = await startTestApp({ dbPath: `${tmp.dir}/retention.sqlite`, env: { RETENTION_DAYS: '30' } });
@@ -81,6 +87,27 @@ describe('RETENTION_DAYS', () => {
       const left = (await t.http().get('/api/conversations?limit=100').set(auth(ALICE_KEY)).expect(200)).body.items;
       expect(left.map((c: { id: string }) => c.id)).toEqual([kept]);
       expect((await t.http().get('/api/conversations?limit=100').set(auth(BOB_KEY)).expect(200)).body.items).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts an imported archive from its import, while the conversation shows the source’s last activity', async () => {
+    const t = await startTestApp({ dbPath: `${tmp.dir}/imported.sqlite`, env: { RETENTION_DAYS: '30' } });
+    try {
+      // Used in ChatGPT two years ago (its messages at 1_700_000_000 s, November 2023).
+      const archive = [linearChatGptConversation('gpt-old', 1)];
+      const report = (await t.http().post('/api/imports').set(auth(ALICE_KEY)).set('Content-Type', 'application/json').send(JSON.stringify(archive)).expect(200)).body;
+      const id = report.imported[0].id as string;
+      const listed = (await t.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body.items;
+      expect(listed).toEqual([expect.objectContaining({ id, updatedAt: new Date((archive[0].update_time as number) * 1000).toISOString() })]);
+
+      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 0, messages: 0 });
+      await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200);
+      // 31 days after the import, untouched since: due like any other.
+      await t.app.get(DatabaseService).transaction((em) => em.update(Thread, { conversationId: id }, { updatedAt: new Date(Date.now() - 31 * DAY_MS) }));
+      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 1, messages: 2 });
+      await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(404);
     } finally {
       await t.close();
     }

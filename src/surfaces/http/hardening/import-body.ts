@@ -7,7 +7,9 @@ const IMPORT_PATH = '/api/conversations/import';
 const JSON_TYPE = /^application\/(json|merge-patch\+json)\s*(;|$)/i;
 /** The route that reads other tools' archives as a stream: no body parser reads it. */
 const ARCHIVE_PATH = '/api/imports';
-const ARCHIVE_TYPE = /^application\/(json|octet-stream)\s*(;|$)/i;
+const ARCHIVE_TYPE = /^application\/(json|octet-stream|zip|x-zip-compressed)\s*(;|$)/i;
+/** What browsers and tools send for a .zip file (x-zip-compressed: browsers on Windows). */
+const ZIP_TYPE = /^application\/(zip|x-zip-compressed)\s*(;|$)/i;
 const LARGE_BODY = Symbol('largeBodyAllowed');
 
 type Marked = { [LARGE_BODY]?: boolean };
@@ -46,7 +48,12 @@ export function isArchiveUpload(req: IncomingMessage): boolean {
   return req.method === 'POST' && (req.url ?? '').split('?')[0] === ARCHIVE_PATH;
 }
 
-/** Whether an archive upload came in a type its route reads (JSON, or bytes). */
+/** Whether an archive upload was declared a ZIP. */
+export function isZipType(req: IncomingMessage): boolean {
+  return ZIP_TYPE.test(req.headers['content-type'] ?? '');
+}
+
+/** Whether an archive upload came in a type its route reads (JSON, a ZIP, or bytes). */
 export function isArchiveType(req: IncomingMessage): boolean {
   return ARCHIVE_TYPE.test(req.headers['content-type'] ?? '');
 }

@@ -1,0 +1,49 @@
+import { strToU8, zipSync } from 'fflate';
+import { UnzippedTooLargeError } from './archive.errors.js';
+import { startsLikeZip, ZipEntryReader } from './zip-entries.js';
+
+async function* chunks(bytes: Uint8Array, size: number): AsyncGenerator<Buffer> {
+  for (let at = 0; at < bytes.length; at += size) yield Buffer.from(bytes.subarray(at, at + size));
+}
+
+describe('ZipEntryReader', () => {
+  it('hands out the candidate .json entries in file order, passing over the others', async () => {
+    const zip = zipSync({ 'a.png': new Uint8Array(5000), 'dir/user.json': strToU8('{}'), 'dir/one.json': strToU8('[1]'), 'two.json': strToU8('[2]'), 'a/b/deep.json': strToU8('[3]') });
+    expect(startsLikeZip(Buffer.from(zip))).toBe(true);
+    const reader = new ZipEntryReader(chunks(zip, 7), 1024);
+    const seen: Array<[string, string]> = [];
+    for (let entry = await reader.next(); entry; entry = await reader.next()) {
+      let text = '';
+      for await (const chunk of entry.data) text += chunk.toString();
+      seen.push([entry.name, text]);
+    }
+    expect(seen).toEqual([
+      ['dir/one.json', '[1]'],
+      ['two.json', '[2]'],
+    ]);
+  });
+
+  it('decompresses only as fast as the entry is read, and stops past the bound', async () => {
+    const zip = zipSync({ 'conversations.json': new Uint8Array(8 * 1024 * 1024).fill(0x20) }, { level: 9 });
+    const pulled: number[] = [];
+    async function* counted(): AsyncGenerator<Buffer> {
+      for await (const chunk of chunks(zip, 1024)) {
+        pulled.push(chunk.length);
+        yield chunk;
+      }
+    }
+    const reader = new ZipEntryReader(counted(), 4 * 1024 * 1024);
+    const entry = (await reader.next())!;
+    const first = await entry.data.next();
+    expect(first.done).toBe(false);
+    // One read of the upload was enough for the first bytes: the entry is not decompressed ahead.
+    expect(pulled.length).toBeLessThanOrEqual(2);
+    let read = (first.value as Buffer).length;
+    await expect(
+      (async () => {
+        for await (const chunk of entry.data) read += chunk.length;
+      })(),
+    ).rejects.toBeInstanceOf(UnzippedTooLargeError);
+    expect(read).toBeLessThanOrEqual(4 * 1024 * 1024);
+  });
+});

@@ -1,0 +1,251 @@
+import { Inflate, Unzip, type UnzipFile } from 'fflate';
+import { UnzippedTooLargeError, ZipInvalidError, ZipUnsupportedError } from './archive.errors.js';
+
+/** Compressed bytes handed to the decompressor at a time: deflate expands at most ~1032x, so one step yields at most ~16 MB. */
+const SLICE_BYTES = 16 * 1024;
+const LOCAL_HEADER = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const EMPTY_ARCHIVE = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
+const STORED = 0;
+const DEFLATE = 8;
+const AES = 99;
+const ENCRYPTED_FLAG = 1;
+const UTF8_NAME_FLAG = 0x800;
+const EMPTY = new Uint8Array(0);
+
+/** Whether these first bytes of an upload are those of a ZIP (a first entry, or an empty archive). */
+export function startsLikeZip(head: Buffer): boolean {
+  return head.subarray(0, 4).equals(LOCAL_HEADER) || head.subarray(0, 4).equals(EMPTY_ARCHIVE);
+}
+
+/** The file a ChatGPT export keeps its conversations in. */
+export function isConversationsJson(name: string): boolean {
+  return basename(name).toLowerCase() === 'conversations.json';
+}
+
+/** The other JSON files of a ChatGPT export: never archives, though some look like one (feedback has `conversation_id` and `create_time`). */
+const CHATGPT_SIDE_FILES = new Set(['user.json', 'message_feedback.json', 'model_comparisons.json', 'shared_conversations.json']);
+
+/** A .json file at the root or in one folder, not a macOS resource fork or a ChatGPT side file: possibly the archive. */
+function isCandidate(name: string): boolean {
+  const parts = name.split('/');
+  const base = parts[parts.length - 1].toLowerCase();
+  if (parts.length > 2 || !base.endsWith('.json') || base.startsWith('._') || parts[0] === '__MACOSX') return false;
+  return !CHATGPT_SIDE_FILES.has(base);
+}
+
+function basename(name: string): string {
+  return name.slice(name.lastIndexOf('/') + 1);
+}
+
+export interface ZipJsonEntry {
+  readonly name: string;
+  /** The entry's decompressed bytes, as they come; stopping early gives the entry up. */
+  readonly data: AsyncGenerator<Buffer>;
+}
+
+interface Candidate {
+  name: string;
+  queue: Buffer[];
+  done: boolean;
+  /** Given up (not the archive, or failed): its further bytes are dropped as they are decompressed. */
+  dropped: boolean;
+  unzipped: number;
+  failure: Error | null;
+}
+
+/**
+ * A ZIP upload read as a stream with fflate's `Unzip`: the .json entries that may be the archive are
+ * handed out in file order, each decompressed only as fast as its reader asks; every other entry
+ * (images, HTML) passes without being decompressed or kept. Memory is one slice of compressed input
+ * and what it expands to, never the archive or an entry. An entry decompressing to more than
+ * `maxUnzippedBytes` fails with UnzippedTooLargeError; an encrypted entry, or one compressed other
+ * than stored or deflate, with ZipUnsupportedError; damaged data with ZipInvalidError.
+ */
+export class ZipEntryReader {
+  /** The candidate .json entries seen, for the error that says none was an archive. */
+  readonly jsonNames: string[] = [];
+  private readonly unzip: Unzip;
+  private readonly input: AsyncIterator<Buffer>;
+  private readonly slices: Buffer[] = [];
+  /** The last slices pushed: the local header of the entry just announced is in them (fflate does not expose its flags). */
+  private readonly recent: Buffer[] = [];
+  private readonly waiting: Candidate[] = [];
+  private current: Candidate | null = null;
+  private ended = false;
+  private failure: Error | null = null;
+  /** Read by the deflate decoder when fflate creates it for the entry being started. */
+  private decompressNext = false;
+
+  constructor(
+    source: AsyncIterable<Buffer>,
+    private readonly maxUnzippedBytes: number,
+  ) {
+    this.input = source[Symbol.asyncIterator]();
+    this.unzip = new Unzip((file) => this.onFile(file));
+    this.registerDecoders();
+  }
+
+  /** The next .json entry that may be the archive (the one before it is given up), or null at the end of the ZIP. */
+  async next(): Promise<ZipJsonEntry | null> {
+    if (this.current) this.drop(this.current);
+    while (this.waiting.length === 0) {
+      if (!(await this.pump())) return null;
+    }
+    const candidate = this.waiting.shift()!;
+    this.current = candidate;
+    if (candidate.failure) throw candidate.failure;
+    return { name: candidate.name, data: this.dataOf(candidate) };
+  }
+
+  /** Reads the rest of the upload without decompressing it: the client is answered once it has sent everything. */
+  async drain(): Promise<void> {
+    this.slices.length = 0;
+    while (!this.ended) {
+      const next = await this.input.next();
+      if (next.done) this.ended = true;
+    }
+  }
+
+  /** Stops reading the upload (an error answer closes the connection). */
+  async close(): Promise<void> {
+    if (!this.ended) await this.input.return?.();
+  }
+
+  private async *dataOf(candidate: Candidate): AsyncGenerator<Buffer> {
+    try {
+      for (;;) {
+        if (candidate.failure) throw candidate.failure;
+        const chunk = candidate.queue.shift();
+        if (chunk) yield chunk;
+        else if (candidate.done) return;
+        else if (!(await this.pump())) throw new ZipInvalidError(`it ends inside ${JSON.stringify(candidate.name)}`);
+      }
+    } finally {
+      if (!candidate.done) this.drop(candidate);
+    }
+  }
+
+  /** Decompresses one more slice; false at the end of the upload. */
+  private async pump(): Promise<boolean> {
+    if (this.failure) throw this.failure;
+    if (this.slices.length === 0) {
+      if (this.ended) return false;
+      const next = await this.input.next();
+      if (next.done) {
+        this.ended = true;
+        // fflate checks on the last push that no entry was cut short.
+        this.push(EMPTY, true);
+        return true;
+      }
+      for (let at = 0; at < next.value.length; at += SLICE_BYTES) this.slices.push(next.value.subarray(at, at + SLICE_BYTES));
+    }
+    this.push(this.slices.shift()!, false);
+    return true;
+  }
+
+  private push(slice: Uint8Array, final: boolean): void {
+    this.recent.push(Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength));
+    // A local header is at most 30 + 2 x 65535 bytes; keep a little more than that.
+    while (this.recent.length > 1 + Math.ceil((30 + 2 * 65535) / SLICE_BYTES)) this.recent.shift();
+    try {
+      this.unzip.push(slice, final);
+    } catch (error) {
+      this.failure ??= new ZipInvalidError((error as Error).message);
+    }
+    if (this.failure) throw this.failure;
+  }
+
+  private onFile(file: UnzipFile): void {
+    const name = file.name;
+    if (name.endsWith('/') || !isCandidate(name)) return this.start(file, null);
+    this.jsonNames.push(name);
+    const candidate: Candidate = { name, queue: [], done: false, dropped: false, unzipped: 0, failure: null };
+    this.waiting.push(candidate);
+    const flags = this.flagsOf(name, file.compression);
+    if (flags & ENCRYPTED_FLAG || file.compression === AES) candidate.failure = new ZipUnsupportedError(name, 'is encrypted');
+    else if (file.compression !== STORED && file.compression !== DEFLATE) candidate.failure = new ZipUnsupportedError(name, `is compressed with method ${file.compression}`);
+    if (candidate.failure) return this.start(file, null);
+    this.start(file, candidate);
+  }
+
+  /** Starts an entry: fflate would otherwise keep every chunk of an entry nobody started. */
+  private start(file: UnzipFile, candidate: Candidate | null): void {
+    file.ondata = (error, data, final) => {
+      if (!candidate || candidate.dropped) return;
+      if (error) {
+        candidate.failure = new ZipInvalidError(`${JSON.stringify(candidate.name)}: ${error.message}`);
+        return this.drop(candidate);
+      }
+      candidate.unzipped += data.length;
+      if (candidate.unzipped > this.maxUnzippedBytes) {
+        candidate.failure = new UnzippedTooLargeError(this.maxUnzippedBytes);
+        return this.drop(candidate);
+      }
+      if (data.length > 0) candidate.queue.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      if (final) candidate.done = true;
+    };
+    this.decompressNext = candidate !== null;
+    try {
+      file.start();
+    } catch {
+      // fflate has no decoder for a method past those registered: the rest of the ZIP cannot be found.
+      this.failure ??= new ZipUnsupportedError(file.name, `is compressed with method ${file.compression}`);
+    }
+  }
+
+  private drop(candidate: Candidate): void {
+    candidate.dropped = true;
+    candidate.queue = [];
+  }
+
+  /** The general-purpose flags of the entry just announced, read from its local header in the last input. */
+  private flagsOf(name: string, method: number): number {
+    const names = [Buffer.from(name, 'utf8'), Buffer.from(name, 'latin1')];
+    for (let k = 1; k <= this.recent.length; k++) {
+      const buf = Buffer.concat(this.recent.slice(-k));
+      for (let at = buf.lastIndexOf(LOCAL_HEADER); at >= 0; at = at > 0 ? buf.lastIndexOf(LOCAL_HEADER, at - 1) : -1) {
+        if (at + 30 > buf.length || buf.readUInt16LE(at + 8) !== method) continue;
+        const flags = buf.readUInt16LE(at + 6);
+        const length = buf.readUInt16LE(at + 26);
+        const raw = buf.subarray(at + 30, at + 30 + length);
+        if (raw.equals(names[flags & UTF8_NAME_FLAG ? 0 : 1]) || names.some((n) => raw.equals(n))) return flags;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Deflate is decompressed only for the entries that may be the archive; every other method is
+   * passed over unread, so that fflate can find the next entry (a candidate in one of them fails above).
+   */
+  private registerDecoders(): void {
+    const reader = this;
+    class Deflated {
+      static readonly compression = DEFLATE;
+      ondata!: (error: Error | null, data: Uint8Array, final: boolean) => void;
+      private readonly inflate: Inflate | null;
+      constructor() {
+        this.inflate = reader.decompressNext ? new Inflate((data, final) => this.ondata(null, data, final)) : null;
+      }
+      push(chunk: Uint8Array, final: boolean): void {
+        if (!this.inflate) return;
+        try {
+          this.inflate.push(chunk, final);
+        } catch (error) {
+          this.ondata(error as Error, EMPTY, final);
+        }
+      }
+    }
+    this.unzip.register(Deflated);
+    for (let method = 1; method < 256; method++) {
+      if (method === DEFLATE) continue;
+      this.unzip.register(
+        class {
+          static readonly compression = method;
+          ondata!: (error: Error | null, data: Uint8Array, final: boolean) => void;
+          push(): void {}
+        },
+      );
+    }
+  }
+}
