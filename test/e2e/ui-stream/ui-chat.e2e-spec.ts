@@ -1,7 +1,9 @@
 import type { UIMessage } from 'ai';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
-import { ALICE_KEY, auth, type TestApp } from '../../support/test-app.js';
+import { ALICE_KEY, auth, BOB_KEY, startTestApp, type TestApp } from '../../support/test-app.js';
+import { deferred, until } from '../../support/until.js';
 import { offSchema, readChunks, TestChat, textOf, uiTransport, userMessage } from '../../support/ui-chat-client.js';
+import type { UIMessageChunk } from 'ai';
 
 /**
  * The AI SDK's useChat against /api/ui/chat, with the SDK itself as the client: its
@@ -123,5 +125,211 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     const conversationId = (seeded[1].metadata as { conversationId: string }).conversationId;
     const tree = await fixture.app.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200);
     expect(tree.body.messages[1].siblingIds).toEqual([firstAnswer, chat.messages[1].id]);
+  });
+
+  /** Reads chunks from a stream until one matches, leaving the rest unread. */
+  async function readUntil(stream: ReadableStream<UIMessageChunk>, done: (chunk: UIMessageChunk) => boolean): Promise<{ chunks: UIMessageChunk[]; reader: ReadableStreamDefaultReader<UIMessageChunk> }> {
+    const reader = stream.getReader();
+    const chunks: UIMessageChunk[] = [];
+    for (;;) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      chunks.push(value);
+      if (done(value)) break;
+    }
+    return { chunks, reader };
+  }
+
+  const stored = async (conversationId: string, app: TestApp = fixture.app) =>
+    (await app.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200)).body.messages;
+
+  describe('with a second instance on the same database', () => {
+    let other: TestApp;
+    let otherBase: string;
+    beforeAll(async () => {
+      other = await startTestApp({ dbPath: fixture.app.dbPath, llmBaseUrl: fixture.fake.url, env });
+      otherBase = await other.url();
+    });
+    afterAll(() => other?.close());
+
+    it('resumes a reply after a disconnect, from the other instance, with no duplicate message (the Chat class, seeded from /messages)', async () => {
+      const gate = deferred();
+      fixture.fake.enqueue({ kind: 'stream', chunks: ['Resumable ', 'streams ', 'without Redis'], hold: gate.promise });
+      const leaving = new AbortController();
+      const { chunks, reader } = await readUntil(await send('chat-resume', [userMessage('Can you resume?')], { signal: leaving.signal }), (c) => c.type === 'text-delta');
+      const start = chunks[0] as Extract<UIMessageChunk, { type: 'start' }>;
+      // The client goes away (a closed tab, a lost network): the reply goes on being generated and stored.
+      leaving.abort();
+      await reader.cancel().catch(() => undefined);
+      const conversationId = (start.messageMetadata as { conversationId: string }).conversationId;
+      await until(async () => (await stored(conversationId, other))[1].content === 'Resumable streams ');
+
+      // A page load on the other instance: the reply in progress is listed under the id its stream will announce.
+      const seeded = await uiMessages('chat-resume', ALICE_KEY, other);
+      expect(seeded.map((m) => [m.id, m.role, textOf(m)])).toEqual([
+        [expect.any(String), 'user', 'Can you resume?'],
+        [start.messageId, 'assistant', 'Resumable streams '],
+      ]);
+      expect(seeded[1].metadata).toMatchObject({ status: 'streaming' });
+
+      const chat = new TestChat('chat-resume', uiTransport(otherBase, ALICE_KEY), seeded);
+      const resumed = chat.resumeStream();
+      await until(() => chat.status === 'streaming');
+      gate.resolve();
+      await resumed;
+      expect(chat.error).toBeUndefined();
+      expect(chat.messages.map((m) => [m.id, m.role, textOf(m)])).toEqual([
+        [seeded[0].id, 'user', 'Can you resume?'],
+        [start.messageId, 'assistant', 'Resumable streams without Redis'],
+      ]);
+      expect(chat.messages[1].metadata).toMatchObject({ conversationId, status: 'complete' });
+      // Finished: nothing left to resume, on either instance.
+      expect(await uiTransport(base, ALICE_KEY).reconnectToStream({ chatId: 'chat-resume' })).toBeNull();
+      expect(await uiTransport(otherBase, ALICE_KEY).reconnectToStream({ chatId: 'chat-resume' })).toBeNull();
+    });
+
+    it('resumes with the transport alone: the text so far, then live, then finish', async () => {
+      const gate = deferred();
+      fixture.fake.enqueue({ kind: 'stream', chunks: ['one ', 'two ', 'three'], hold: gate.promise });
+      const leaving = new AbortController();
+      const first = await readUntil(await send('chat-reconnect', [userMessage('Count')], { signal: leaving.signal }), (c) => c.type === 'text-delta');
+      leaving.abort();
+      await first.reader.cancel().catch(() => undefined);
+      const start = first.chunks[0] as Extract<UIMessageChunk, { type: 'start' }>;
+      await until(async () => (await uiMessages('chat-reconnect', ALICE_KEY, other))[1]?.parts.length === 1);
+
+      const stream = await uiTransport(otherBase, ALICE_KEY).reconnectToStream({ chatId: 'chat-reconnect' });
+      expect(stream).not.toBeNull();
+      const reading = readChunks(stream!);
+      gate.resolve();
+      const { chunks, message, error } = await reading;
+      expect(error).toBeUndefined();
+      expect(offSchema(chunks)).toEqual([]);
+      expect(chunks[0]).toEqual({ type: 'start', messageId: start.messageId, messageMetadata: expect.objectContaining({ conversationId: expect.any(String) }) });
+      expect(chunks.slice(1, 3).map((c) => c.type)).toEqual(['start-step', 'text-start']);
+      expect(chunks.slice(-3).map((c) => c.type)).toEqual(['text-end', 'finish-step', 'finish']);
+      expect(textOf(message)).toBe('one two three');
+      expect(message!.id).toBe(start.messageId);
+    });
+
+    it('stops a resumed reply from the other instance: the text so far is kept, the stream ends with abort, a resume then answers 204', async () => {
+      fixture.fake.enqueue({ kind: 'endless', piece: 'on and on ', chunkDelayMs: 10 });
+      const leaving = new AbortController();
+      const first = await readUntil(await send('chat-stop', [userMessage('Talk forever')], { signal: leaving.signal }), (c) => c.type === 'text-delta');
+      leaving.abort();
+      await first.reader.cancel().catch(() => undefined);
+      const start = first.chunks[0] as Extract<UIMessageChunk, { type: 'start' }>;
+
+      const resumed = await uiTransport(otherBase, ALICE_KEY).reconnectToStream({ chatId: 'chat-stop' });
+      const { chunks: soFar, reader } = await readUntil(resumed!, (c) => c.type === 'text-delta');
+      expect(soFar[0]).toMatchObject({ type: 'start', messageId: start.messageId });
+
+      const stop = await other.http().post('/api/ui/chat/chat-stop/stop').set(auth(ALICE_KEY)).expect(200);
+      expect(stop.body).toEqual({ stopped: true, messageId: start.messageId, status: 'cancelled' });
+      const rest: UIMessageChunk[] = [];
+      for (let next = await reader.read(); !next.done; next = await reader.read()) rest.push(next.value);
+      expect(rest.slice(-4).map((c) => c.type)).toEqual(['text-end', 'finish-step', 'message-metadata', 'abort']);
+      expect(offSchema([...soFar, ...rest])).toEqual([]);
+      const conversationId = (start.messageMetadata as { conversationId: string }).conversationId;
+      const reply = (await stored(conversationId))[1];
+      expect(reply).toMatchObject({ id: start.messageId, status: 'cancelled' });
+      expect(reply.content).toMatch(/^(on and on )+$/);
+      // What the resumed client got is what is stored.
+      const text = [...soFar, ...rest].map((c) => (c.type === 'text-delta' ? c.delta : '')).join('');
+      expect(text).toBe(reply.content);
+
+      expect(await uiTransport(base, ALICE_KEY).reconnectToStream({ chatId: 'chat-stop' })).toBeNull();
+      const again = await other.http().post('/api/ui/chat/chat-stop/stop').set(auth(ALICE_KEY)).expect(200);
+      expect(again.body).toEqual({ stopped: false, messageId: null, status: null });
+      await until(() => fixture.fake.endlessOpen === 0);
+    });
+  });
+
+  it('answers 204 to a resume when no reply is being generated (idle, or an unknown chat id) and [] for its messages', async () => {
+    await readChunks(await send('chat-idle', [userMessage('Done quickly')]));
+    await fixture.app.http().get('/api/ui/chat/chat-idle/stream').set(auth(ALICE_KEY)).expect(204);
+    await fixture.app.http().get('/api/ui/chat/never-used/stream').set(auth(ALICE_KEY)).expect(204);
+    expect(await uiMessages('never-used')).toEqual([]);
+    expect((await fixture.app.http().post('/api/ui/chat/never-used/stop').set(auth(ALICE_KEY)).expect(200)).body).toEqual({ stopped: false, messageId: null, status: null });
+  });
+
+  it('reports a model failure as an error chunk, and keeps the reply stored as failed', async () => {
+    fixture.fake.enqueue({ kind: 'stream', chunks: ['Half an ans'], end: 'break' });
+    const { chunks, message, error } = await readChunks(await send('chat-fail', [userMessage('Break, please')]));
+    expect(offSchema(chunks)).toEqual([]);
+    const last = chunks.at(-1) as Extract<UIMessageChunk, { type: 'error' }>;
+    expect(last.type).toBe('error');
+    expect(last.errorText).toEqual(expect.any(String));
+    expect(error?.message).toBe(last.errorText);
+    expect(textOf(message)).toBe('Half an ans');
+    const seeded = await uiMessages('chat-fail');
+    expect(seeded[1]).toMatchObject({ id: message!.id, metadata: { status: 'failed', error: { code: 'model_unavailable' } } });
+    // The failed answer can be answered again.
+    const again = await readChunks(await send('chat-fail', seeded.slice(0, 1), { trigger: 'regenerate-message' }));
+    expect(textOf(again.message)).toBe('reply to: Break, please');
+  });
+
+  it('refuses bad requests with JSON errors carrying a code, before any stream', async () => {
+    const post = (body: object, key = ALICE_KEY) => fixture.app.http().post('/api/ui/chat').set(auth(key)).send(body);
+    const bad = [
+      { id: 'has space', message: userMessage('x') },
+      { id: 'x'.repeat(129), message: userMessage('x') },
+      { id: 'chat-bad' },
+      { id: 'chat-bad', messages: [] },
+      { id: 'chat-bad', messages: [{ id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'I speak first' }] }] },
+      { id: 'chat-bad', message: { id: 'f', role: 'user', parts: [{ type: 'file', mediaType: 'image/png', url: 'data:,' }] } },
+      { id: 'chat-bad', message: userMessage('   ') },
+      { id: 'chat-bad', message: userMessage('x'), trigger: 'resume-stream' },
+      { id: 'chat-bad', message: userMessage('x'), surprise: true },
+    ];
+    for (const body of bad) {
+      const res = await post(body);
+      expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'invalid_input' });
+    }
+    expect((await post({ id: 'chat-never', trigger: 'regenerate-message', messages: [] })).body).toMatchObject({ statusCode: 404, code: 'conversation_not_found' });
+    await fixture.app.http().post('/api/ui/chat').send({ id: 'chat-bad', message: userMessage('x') }).expect(401);
+    await fixture.app.http().get('/api/ui/chat/bad.id/messages').set(auth(ALICE_KEY)).expect(400);
+
+    // A second message while a reply is being generated: 409, with the reply to resume or stop.
+    const gate = deferred();
+    fixture.fake.enqueue({ kind: 'stream', chunks: ['wait ', 'for it'], hold: gate.promise });
+    const first = await readUntil(await send('chat-busy', [userMessage('Slow one')]), (c) => c.type === 'text-delta');
+    const busy = await post({ id: 'chat-busy', message: userMessage('Me too') });
+    expect(busy.status).toBe(409);
+    expect(busy.body).toMatchObject({ code: 'conversation_busy', messageId: (first.chunks[0] as { messageId: string }).messageId });
+    gate.resolve();
+    for (let next = await first.reader.read(); !next.done; next = await first.reader.read());
+  });
+
+  it('keeps chats apart between API keys: the same chat id (or a conversation id) is another conversation for another key', async () => {
+    const alice = await readChunks(await send('chat-shared-name', [userMessage('Alice secret')]));
+    const aliceConversation = (alice.message!.metadata as { conversationId: string }).conversationId;
+    const gate = deferred();
+    fixture.fake.enqueue({ kind: 'stream', chunks: ['still ', 'going'], hold: gate.promise });
+    const running = await readUntil(await send('chat-shared-name', [userMessage('Alice again')]), (c) => c.type === 'text-delta');
+
+    // Bob sees nothing of alice's chat: no messages, nothing to resume, nothing to stop.
+    expect(await uiMessages('chat-shared-name', BOB_KEY)).toEqual([]);
+    await fixture.app.http().get('/api/ui/chat/chat-shared-name/stream').set(auth(BOB_KEY)).expect(204);
+    expect((await fixture.app.http().post('/api/ui/chat/chat-shared-name/stop').set(auth(BOB_KEY)).expect(200)).body.stopped).toBe(false);
+    expect(await uiMessages(aliceConversation, BOB_KEY)).toEqual([]);
+    await fixture.app.http().get(`/api/ui/chat/${aliceConversation}/stream`).set(auth(BOB_KEY)).expect(204);
+
+    // Under the same name bob gets a conversation of his own; so with alice's conversation id as a name.
+    fixture.fake.reset();
+    const bob = await readChunks(await send('chat-shared-name', [userMessage('Bob here')], { key: BOB_KEY }));
+    expect(fixture.fake.lastCompletion.body.messages).toEqual([{ role: 'user', content: 'Bob here' }]);
+    const bobConversation = (bob.message!.metadata as { conversationId: string }).conversationId;
+    expect(bobConversation).not.toBe(aliceConversation);
+    const byId = await readChunks(await send(aliceConversation, [userMessage('Bob by id')], { key: BOB_KEY }));
+    expect(fixture.fake.lastCompletion.body.messages).toEqual([{ role: 'user', content: 'Bob by id' }]);
+    expect((byId.message!.metadata as { conversationId: string }).conversationId).not.toBe(aliceConversation);
+    await fixture.app.http().get(`/api/conversations/${aliceConversation}`).set(auth(BOB_KEY)).expect(404);
+
+    gate.resolve();
+    for (let next = await running.reader.read(); !next.done; next = await running.reader.read());
+    expect((await uiMessages('chat-shared-name')).map(textOf)).toEqual(['Alice secret', 'reply to: Alice secret', 'Alice again', 'still going']);
+    // Alice can reach her conversation by its id as well as by her name for it.
+    expect((await uiMessages(aliceConversation)).map(textOf)).toEqual(['Alice secret', 'reply to: Alice secret', 'Alice again', 'still going']);
   });
 });
