@@ -245,6 +245,30 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     });
   });
 
+  it('sends the session state the update_state tool left as a data-state part, and takes agent and options from the body', async () => {
+    const agent = (await fixture.app.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Keeper', tools: ['update_state'] }).expect(201)).body;
+    fixture.fake.enqueue(
+      { kind: 'toolCalls', calls: [{ name: 'update_state', arguments: JSON.stringify({ patch: { items: ['milk', 'eggs'] } }) }] },
+      { kind: 'stream', chunks: ['Noted', '.'] },
+    );
+    const { chunks, message } = await readChunks(
+      await send('chat-state', [userMessage('Remember milk and eggs')], { body: { agentId: agent.id, options: { temperature: 0.3 } } }),
+    );
+    expect(offSchema(chunks)).toEqual([]);
+    expect(chunks).toContainEqual({ type: 'data-state', id: 'state', data: { items: ['milk', 'eggs'] } });
+    expect(message!.parts).toEqual([
+      { type: 'step-start' },
+      { type: 'text', text: 'Noted.', state: 'done' },
+      { type: 'data-state', id: 'state', data: { items: ['milk', 'eggs'] } },
+    ]);
+    expect(fixture.fake.lastCompletion.body.temperature).toBe(0.3);
+    const seeded = await uiMessages('chat-state');
+    expect(seeded[1].parts).toEqual([
+      { type: 'text', text: 'Noted.', state: 'done' },
+      { type: 'data-state', id: 'state', data: { items: ['milk', 'eggs'] } },
+    ]);
+  });
+
   it('answers 204 to a resume when no reply is being generated (idle, or an unknown chat id) and [] for its messages', async () => {
     await readChunks(await send('chat-idle', [userMessage('Done quickly')]));
     await fixture.app.http().get('/api/ui/chat/chat-idle/stream').set(auth(ALICE_KEY)).expect(204);
@@ -299,6 +323,24 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     expect(busy.body).toMatchObject({ code: 'conversation_busy', messageId: (first.chunks[0] as { messageId: string }).messageId });
     gate.resolve();
     for (let next = await first.reader.read(); !next.done; next = await first.reader.read());
+  });
+
+  it('gives a new chat id one conversation when its first messages race: one is answered, the others are told 409', async () => {
+    const gate = deferred();
+    fixture.fake.respondWith(() => ({ kind: 'stream', chunks: ['first ', 'come'], hold: gate.promise }));
+    const body = (n: number) => JSON.stringify({ id: 'chat-race', message: userMessage(`hello ${n}`) });
+    const answers = await Promise.all(
+      [0, 1, 2, 3].map((n) => fetch(`${base}/api/ui/chat`, { method: 'POST', headers: { ...auth(ALICE_KEY), 'content-type': 'application/json' }, body: body(n) })),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    gate.resolve();
+    const texts = await Promise.all(answers.map((r) => r.text()));
+    for (const [i, r] of answers.entries()) if (r.status === 409) expect(JSON.parse(texts[i])).toMatchObject({ code: 'conversation_busy' });
+    const seeded = await uiMessages('chat-race');
+    expect(seeded.map((m) => m.role)).toEqual(['user', 'assistant']);
+    const list = await fixture.app.http().get('/api/conversations?limit=100').set(auth(ALICE_KEY)).expect(200);
+    expect(list.body.items.filter((c: { id: string }) => c.id === (seeded[0].metadata as { conversationId: string }).conversationId)).toHaveLength(1);
+    expect(list.body.items.filter((c: { title: string }) => c.title.startsWith('hello '))).toHaveLength(1);
   });
 
   it('keeps chats apart between API keys: the same chat id (or a conversation id) is another conversation for another key', async () => {
