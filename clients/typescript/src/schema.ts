@@ -487,7 +487,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message from useChat and stream the reply (AI SDK UI message stream)
-         * @description DefaultChatTransport's body `{ id, messages, trigger, messageId }`, or `{ id, message }` with the last message alone. The stored history is the truth: only the last user message is read. `trigger: regenerate-message` answers the chat's last question again. Errors before the stream starts (validation, a reply already in progress) are JSON answers; a failure while streaming is an `error` chunk. If the client disconnects, the reply is still generated and stored: resume it with GET /api/ui/chat/{id}/stream.
+         * @description DefaultChatTransport's body `{ id, messages, trigger, messageId }`, or `{ id, message }` with the last message alone. The stored history is the truth: only the last user message is read. `trigger: regenerate-message` answers the chat's last question again; a `messageId` with `submit-message` edits that stored user message (a sibling, answered). Errors before the stream starts (validation, a reply already in progress) are JSON answers; a failure while streaming is an `error` chunk. If the client disconnects, the reply is still generated and stored: resume it with GET /api/ui/chat/{id}/stream.
          */
         post: operations["uiChat"];
         delete?: never;
@@ -1363,7 +1363,7 @@ export interface components {
             message?: {
                 [key: string]: unknown;
             };
-            /** @description Sent by the SDK with some triggers; not read (regenerate always answers the last question of the thread). */
+            /** @description With submit-message: the stored user message this one edits (the new question is its sibling, answered, on a branch that becomes active). Not read with regenerate-message, which answers the last question of the thread. */
             messageId?: string;
             /** @description The chat's messages as the client holds them (UIMessage: id, role, parts). Only the last one is read: a user message with text parts. */
             messages?: {

@@ -6,7 +6,7 @@ import { CurrentActor } from '../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ALIAS_PATTERN } from '../../conversations/conversation-alias.entity.js';
-import { ConversationNotFoundError } from '../../conversations/conversation.errors.js';
+import { ConversationNotFoundError, MessageNotFoundError } from '../../conversations/conversation.errors.js';
 import { DETAIL_MESSAGES } from '../../conversations/conversations.service.js';
 import { ApiErrors } from '../http/api-errors.decorator.js';
 import { ChatErrorDto } from '../http/dto/error.dto.js';
@@ -59,7 +59,8 @@ export class UiChatController {
     summary: "Send a message from useChat and stream the reply (AI SDK UI message stream)",
     description:
       "DefaultChatTransport's body `{ id, messages, trigger, messageId }`, or `{ id, message }` with the last message alone. " +
-      "The stored history is the truth: only the last user message is read. `trigger: regenerate-message` answers the chat's last question again. " +
+      "The stored history is the truth: only the last user message is read. `trigger: regenerate-message` answers the chat's last question again; " +
+      'a `messageId` with `submit-message` edits that stored user message (a sibling, answered). ' +
       'Errors before the stream starts (validation, a reply already in progress) are JSON answers; a failure while streaming is an `error` chunk. ' +
       'If the client disconnects, the reply is still generated and stored: resume it with GET /api/ui/chat/{id}/stream.',
   })
@@ -75,6 +76,13 @@ export class UiChatController {
       return;
     }
     const request = toTurnRequest(body, conversationId);
+    // An edit (sendMessage with a messageId) of a stored user message: its sibling, answered, becomes the active path.
+    if (body.messageId) {
+      if (!conversationId) throw new MessageNotFoundError(body.messageId);
+      const edit = { message: request.message, options: body.options };
+      await streamUiTurn(res, this.config, (events) => this.chat.editStream(actor, conversationId, body.messageId!, edit, events));
+      return;
+    }
     await streamUiTurn(res, this.config, (events) => this.chat.stream(actor, request, events));
   }
 

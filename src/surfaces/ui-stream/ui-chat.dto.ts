@@ -53,7 +53,11 @@ export class UiChatRequestDto {
   @IsIn(UI_TRIGGERS)
   trigger?: UiTrigger;
 
-  @ApiPropertyOptional({ description: 'Sent by the SDK with some triggers; not read (regenerate always answers the last question of the thread).' })
+  @ApiPropertyOptional({
+    description:
+      'With submit-message: the stored user message this one edits (the new question is its sibling, answered, on a branch that becomes active). ' +
+      'Not read with regenerate-message, which answers the last question of the thread.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(200)

@@ -245,6 +245,26 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     });
   });
 
+  it('edits a stored user message (sendMessage with its id, as seeded from /messages): a sibling question, answered', async () => {
+    await readChunks(await send('chat-edit', [userMessage('Capital of Spain?')]));
+    await readChunks(await send('chat-edit', [userMessage('And of Portugal?')]));
+    const seeded = await uiMessages('chat-edit');
+    const chat = new TestChat('chat-edit', uiTransport(base, ALICE_KEY), seeded);
+    fixture.fake.reset();
+    await chat.sendMessage({ text: 'Capital of France?', messageId: seeded[2].id });
+    expect(chat.error).toBeUndefined();
+    expect(chat.messages.map((m) => textOf(m))).toEqual(['Capital of Spain?', 'reply to: Capital of Spain?', 'Capital of France?', 'reply to: Capital of France?']);
+    expect(fixture.fake.lastCompletion.body.messages).toEqual([
+      { role: 'user', content: 'Capital of Spain?' },
+      { role: 'assistant', content: 'reply to: Capital of Spain?' },
+      { role: 'user', content: 'Capital of France?' },
+    ]);
+    expect((await uiMessages('chat-edit')).map((m) => textOf(m))).toEqual(chat.messages.map((m) => textOf(m)));
+    // A message id the server never stored (one the hook made up in this session) is a 404.
+    const res = await fixture.app.http().post('/api/ui/chat').set(auth(ALICE_KEY)).send({ id: 'chat-edit', message: userMessage('x'), messageId: 'made-up-id' });
+    expect(res.body).toMatchObject({ statusCode: 404, code: 'message_not_found' });
+  });
+
   it('sends the session state the update_state tool left as a data-state part, and takes agent and options from the body', async () => {
     const agent = (await fixture.app.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Keeper', tools: ['update_state'] }).expect(201)).body;
     fixture.fake.enqueue(
