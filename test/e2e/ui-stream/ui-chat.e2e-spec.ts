@@ -363,6 +363,17 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     expect(list.body.items.filter((c: { title: string }) => c.title.startsWith('hello '))).toHaveLength(1);
   });
 
+  it('frees a chat id when its conversation is deleted: the next message starts a new conversation', async () => {
+    const first = await readChunks(await send('chat-deleted', [userMessage('Forget me')]));
+    const conversationId = (first.message!.metadata as { conversationId: string }).conversationId;
+    await fixture.app.http().delete(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(204);
+    expect(await uiMessages('chat-deleted')).toEqual([]);
+    fixture.fake.reset();
+    const again = await readChunks(await send('chat-deleted', [userMessage('Fresh start')]));
+    expect((again.message!.metadata as { conversationId: string }).conversationId).not.toBe(conversationId);
+    expect(fixture.fake.lastCompletion.body.messages).toEqual([{ role: 'user', content: 'Fresh start' }]);
+  });
+
   it('keeps chats apart between API keys: the same chat id (or a conversation id) is another conversation for another key', async () => {
     const alice = await readChunks(await send('chat-shared-name', [userMessage('Alice secret')]));
     const aliceConversation = (alice.message!.metadata as { conversationId: string }).conversationId;
