@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, Post, Query, Res, type PipeTransform, BadRequestException } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, HttpCode, HttpStatus, Inject, Logger, Param, Post, Query, Res, type PipeTransform } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../actor-auth/actor.js';
@@ -10,6 +10,7 @@ import { ConversationNotFoundError, MessageNotFoundError } from '../../conversat
 import { DETAIL_MESSAGES } from '../../conversations/conversations.service.js';
 import { ApiErrors } from '../http/api-errors.decorator.js';
 import { ChatErrorDto } from '../http/dto/error.dto.js';
+import { httpErrorOf } from '../http/errors/http-error.filter.js';
 import { CountedStream } from '../http/sse/stream-slots.js';
 import { storedOutcome } from '../http/sse/stream-turn.js';
 import { streamUiTurn } from './stream-ui-turn.js';
@@ -47,6 +48,8 @@ const CHAT_ID_PARAM = { name: 'id', description: "The client's chat id (useChat'
 @ApiBearerAuth()
 @Controller('api/ui/chat')
 export class UiChatController {
+  private readonly logger = new Logger('UiChat');
+
   constructor(
     private readonly chat: ChatService,
     private readonly chats: UiChats,
@@ -112,9 +115,11 @@ export class UiChatController {
       // Still running: the client left, or this instance is stopping; a broken stream tells the client to resume again.
       if (reply.status === 'streaming') return ui.cut();
       ui.finish(storedOutcome(reply));
-    } catch {
+    } catch (error) {
       // The conversation was deleted meanwhile, or the database failed: the reply cannot be followed further.
-      ui.fail('The reply can no longer be followed');
+      const known = httpErrorOf(error);
+      if (!known) this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      ui.fail(known?.message ?? 'The reply can no longer be followed');
     }
     ui.end();
   }

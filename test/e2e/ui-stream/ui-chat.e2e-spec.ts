@@ -100,8 +100,12 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     expect(seeded[1].id).toBe(first.message!.id);
   });
 
-  it('works through the Chat class behind useChat: sendMessage, then regenerate makes a sibling answer', async () => {
-    const chat = new TestChat('chat-hook', uiTransport(base, ALICE_KEY));
+  it('works through the Chat class behind useChat, with the transport of docs/ai-sdk.md: sendMessage, then regenerate makes a sibling answer', async () => {
+    // As docs/ai-sdk.md sets it up: only the new message is posted.
+    const transport = uiTransport(base, ALICE_KEY, {
+      prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({ body: { ...body, id, message: messages.at(-1), trigger, messageId } }),
+    });
+    const chat = new TestChat('chat-hook', transport);
     await chat.sendMessage({ text: 'Tell me a joke' });
     expect(chat.status).toBe('ready');
     expect(chat.messages.map((m) => [m.role, textOf(m)])).toEqual([
