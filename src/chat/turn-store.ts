@@ -114,8 +114,9 @@ export class TurnStore {
   }
 
   /**
-   * Gives the new conversation its alias. The name is taken only when a first turn under the
-   * same name, on another instance, committed first: that turn is the one running (busy).
+   * Gives the new conversation its alias. Another first turn under the same name, racing this
+   * one (on any instance), may have claimed it first: that turn is the one running, so this one
+   * is refused as busy and its new conversation rolled back.
    */
   private async claimAlias(em: EntityManager, actor: Actor, alias: string, conversationId: string, thread: string, now: Date): Promise<void> {
     if (await this.aliases.claim(em, actor.id, alias, conversationId, now)) return;
