@@ -527,7 +527,7 @@ export interface paths {
         put?: never;
         /**
          * Stop the reply in progress (from any instance)
-         * @description Stops the reply being generated in this chat, wherever it runs; its text so far is kept (status cancelled). Wire your stop button to this as well as useChat's stop(), which only closes the connection. Afterwards a resume answers 204.
+         * @description Stops the reply being generated in this chat, wherever it runs; its text so far is kept (status cancelled). Wire your stop button to this: useChat's stop() only closes the connection. Streams of the reply end with an abort chunk; afterwards a resume answers 204.
          */
         post: operations["uiChatStop"];
         delete?: never;

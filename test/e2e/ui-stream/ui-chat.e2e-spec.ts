@@ -293,6 +293,22 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     ]);
   });
 
+  it('stops with the stop button of docs/ai-sdk.md: POST /stop, and the hook\'s stream ends by itself with the text as stored', async () => {
+    fixture.fake.enqueue({ kind: 'endless', piece: 'blah ', chunkDelayMs: 10 });
+    const chat = new TestChat('chat-button', uiTransport(base, ALICE_KEY));
+    const sending = chat.sendMessage({ text: 'Ramble' });
+    await until(() => chat.status === 'streaming' && textOf(chat.messages[1]).length > 0);
+    const stop = await fixture.app.http().post('/api/ui/chat/chat-button/stop').set(auth(ALICE_KEY)).expect(200);
+    await sending;
+    expect(stop.body).toMatchObject({ stopped: true, status: 'cancelled' });
+    expect(chat.status).toBe('ready');
+    expect(chat.error).toBeUndefined();
+    const seeded = await uiMessages('chat-button');
+    expect(seeded[1]).toMatchObject({ id: chat.messages[1].id, metadata: { status: 'cancelled' } });
+    expect(textOf(chat.messages[1])).toBe(textOf(seeded[1]));
+    await until(() => fixture.fake.endlessOpen === 0);
+  });
+
   it('answers 204 to a resume when no reply is being generated (idle, or an unknown chat id) and [] for its messages', async () => {
     await readChunks(await send('chat-idle', [userMessage('Done quickly')]));
     await fixture.app.http().get('/api/ui/chat/chat-idle/stream').set(auth(ALICE_KEY)).expect(204);
