@@ -11,7 +11,8 @@ import type { UIMessageChunk } from 'ai';
  * readUIMessageStream, and the Chat class behind useChat.
  */
 describe('AI SDK useChat backend (/api/ui/chat)', () => {
-  const env = { STREAM_FLUSH_MS: '20' };
+  // A failing test that leaves a reply held must not hold the app's shutdown for the default 30 s.
+  const env = { STREAM_FLUSH_MS: '20', SHUTDOWN_GRACE_MS: '2000' };
   const fixture = useAppWithFakeModel(env);
   let base: string;
   beforeAll(async () => {
