@@ -132,6 +132,8 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     expect(tree.body.messages[1].siblingIds).toEqual([firstAnswer, chat.messages[1].id]);
   });
 
+  const emptyStream = () => new ReadableStream<UIMessageChunk>({ start: (c) => c.close() });
+
   /** Reads chunks from a stream until one matches, leaving the rest unread. */
   async function readUntil(stream: ReadableStream<UIMessageChunk>, done: (chunk: UIMessageChunk) => boolean): Promise<{ chunks: UIMessageChunk[]; reader: ReadableStreamDefaultReader<UIMessageChunk> }> {
     const reader = stream.getReader();
@@ -215,6 +217,32 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
       expect(chunks.slice(-3).map((c) => c.type)).toEqual(['text-end', 'finish-step', 'finish']);
       expect(textOf(message)).toBe('one two three');
       expect(message!.id).toBe(start.messageId);
+    });
+
+    it('breaks a resumed stream when its instance shuts down (no [DONE]), so the client resumes elsewhere', async () => {
+      const gate = deferred();
+      fixture.fake.enqueue({ kind: 'stream', chunks: ['before ', 'the ', 'restart'], hold: gate.promise });
+      const first = await readUntil(await send('chat-restart', [userMessage('Keep going')]), (c) => c.type === 'text-delta');
+      const leaving = await startTestApp({ dbPath: fixture.app.dbPath, llmBaseUrl: fixture.fake.url, env });
+      const resumed = await uiTransport(await leaving.url(), ALICE_KEY).reconnectToStream({ chatId: 'chat-restart' });
+      const { reader } = await readUntil(resumed!, (c) => c.type === 'text-delta');
+      const closing = leaving.close();
+      // The stream breaks (as a network failure, which useChat resumes after) instead of ending as if the reply were whole.
+      let broke = false;
+      try {
+        for (let next = await reader.read(); !next.done; next = await reader.read()) expect(next.value.type).not.toBe('finish');
+      } catch {
+        broke = true;
+      }
+      expect(broke).toBe(true);
+      await closing;
+      gate.resolve();
+      const again = await readChunks((await uiTransport(otherBase, ALICE_KEY).reconnectToStream({ chatId: 'chat-restart' })) ?? emptyStream());
+      for (let next = await first.reader.read(); !next.done; next = await first.reader.read());
+      // Resumed elsewhere (or, if the reply ended first, told 204): either way the stored reply is whole.
+      const seeded = await uiMessages('chat-restart');
+      expect(textOf(seeded[1])).toBe('before the restart');
+      if (again.message) expect(textOf(again.message)).toBe('before the restart');
     });
 
     it('stops a resumed reply from the other instance: the text so far is kept, the stream ends with abort, a resume then answers 204', async () => {
