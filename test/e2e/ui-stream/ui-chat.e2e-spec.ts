@@ -338,6 +338,25 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     await until(() => fixture.fake.endlessOpen === 0);
   });
 
+  it('talks in another thread when the body names one; messages, resume and stop take it as ?thread=', async () => {
+    const gate = deferred();
+    fixture.fake.enqueue({ kind: 'stream', chunks: ['side ', 'note'], hold: gate.promise });
+    const running = await readUntil(await send('chat-threads', [userMessage('In the margin')], { body: { thread: 'notes' } }), (c) => c.type === 'text-delta');
+    expect(await uiMessages('chat-threads')).toEqual([]);
+    await fixture.app.http().get('/api/ui/chat/chat-threads/stream').set(auth(ALICE_KEY)).expect(204);
+    const inThread = await fixture.app.http().get('/api/ui/chat/chat-threads/messages?thread=notes').set(auth(ALICE_KEY)).expect(200);
+    expect(inThread.body.map((m: UIMessage) => [m.role, (m.metadata as { thread: string }).thread])).toEqual([
+      ['user', 'notes'],
+      ['assistant', 'notes'],
+    ]);
+    const transport = uiTransport(base, ALICE_KEY, { prepareReconnectToStreamRequest: ({ id }) => ({ api: `${base}/api/ui/chat/${id}/stream?thread=notes` }) });
+    const resumed = await transport.reconnectToStream({ chatId: 'chat-threads' });
+    expect(resumed).not.toBeNull();
+    gate.resolve();
+    expect(textOf((await readChunks(resumed!)).message)).toBe('side note');
+    for (let next = await running.reader.read(); !next.done; next = await running.reader.read());
+  });
+
   it('answers 204 to a resume when no reply is being generated (idle, or an unknown chat id) and [] for its messages', async () => {
     await readChunks(await send('chat-idle', [userMessage('Done quickly')]));
     await fixture.app.http().get('/api/ui/chat/chat-idle/stream').set(auth(ALICE_KEY)).expect(204);
