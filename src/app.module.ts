@@ -10,6 +10,7 @@ import { RetentionModule } from './retention/retention.module.js';
 import { HttpSurfaceModule } from './surfaces/http/http.module.js';
 import { McpSurfaceModule } from './surfaces/mcp/mcp.module.js';
 import { TelegramSurfaceModule } from './surfaces/telegram/telegram.module.js';
+import { UiStreamSurfaceModule } from './surfaces/ui-stream/ui-stream.module.js';
 import { WebSurfaceModule } from './surfaces/web/web.module.js';
 
 /** Wires the domains and the surfaces enabled by configuration. */
@@ -27,6 +28,7 @@ export class AppModule {
         RetentionModule,
         HttpSurfaceModule,
         McpSurfaceModule,
+        UiStreamSurfaceModule,
         WebSurfaceModule,
         ...(config.telegram ? [TelegramSurfaceModule] : []),
       ],

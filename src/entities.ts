@@ -1,5 +1,6 @@
 import { ApiKey } from './actor-auth/api-key.entity.js';
 import { Agent } from './agents/agent.entity.js';
+import { ConversationAlias } from './conversations/conversation-alias.entity.js';
 import { ConversationTag } from './conversations/conversation-tag.entity.js';
 import { Conversation } from './conversations/conversation.entity.js';
 import { Message } from './conversations/message.entity.js';
@@ -9,4 +10,4 @@ import { IdempotencyKey } from './idempotency/idempotency-key.entity.js';
 import { TelegramUpdate } from './telegram-inbox/telegram-update.entity.js';
 
 /** Every table's entity, each from the module that owns it: the data source is opened with these. */
-export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate];
+export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate, ConversationAlias];

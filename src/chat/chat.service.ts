@@ -16,6 +16,8 @@ import type { ReplyError } from '../common/domain-error.js';
 export interface ChatRequest {
   readonly message: string;
   readonly conversationId?: string;
+  /** Without `conversationId`: the conversation the actor gave this name (a client's chat id), created under it if none. */
+  readonly alias?: string;
   /** Starts the conversation with this agent; on an existing conversation it must be its agent. */
   readonly agentId?: string;
   /** The thread to talk in (default `main`). */
@@ -193,6 +195,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     const turn = {
       content: request.message,
       conversationId: request.conversationId,
+      alias: request.alias,
       agentId: request.agentId,
       thread: request.thread,
       threadSystem: request.system,

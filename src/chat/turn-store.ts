@@ -16,6 +16,7 @@ import {
   InvalidInputError,
   MessageNotFoundError,
 } from '../conversations/conversation.errors.js';
+import { ConversationAliasesRepository } from '../conversations/conversation-aliases.repository.js';
 import { ConversationsRepository, type NewMessage } from '../conversations/conversations.repository.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { closeIfExpired } from '../conversations/reply-lease.js';
@@ -41,6 +42,7 @@ export class TurnStore {
     private readonly summaries: SummariesRepository,
     private readonly agents: AgentsService,
     private readonly limits: ConversationLimits,
+    private readonly aliases: ConversationAliasesRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -51,7 +53,8 @@ export class TurnStore {
    * new branch when it is not the leaf), or takes the place of an edited one (`editMessageId`:
    * a sibling of it); the new branch becomes the active path. `plan` decides the model and the
    * context within the same transaction, before anything is written: a question that cannot
-   * fit is refused with nothing stored.
+   * fit is refused with nothing stored. With an `alias` and no id, the turn goes to the
+   * conversation the actor named so, or to a new one that takes the name in the same transaction.
    */
   startTurn(actor: Actor, request: TurnRequest, plan: PlanTurn): Promise<StartedTurn> {
     this.assertValidContent(request.content);
@@ -64,8 +67,9 @@ export class TurnStore {
       let parent: Message | null | undefined;
       // The thread's active leaf as the busy check read it (a new conversation has none).
       let leaf: Message | null = null;
-      if (request.conversationId) {
-        conversation = await ownedConversation(this.repo, em, actor, request.conversationId, true);
+      const conversationId = request.conversationId ?? (request.alias ? await this.aliases.find(em, actor.id, request.alias) : null);
+      if (conversationId) {
+        conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
         if (request.agentId && request.agentId !== conversation.agentId) {
           throw new InvalidInputError('agentId does not match the agent of this conversation (a conversation keeps its agent)');
         }
@@ -83,6 +87,7 @@ export class TurnStore {
         agent = request.agentId ? await this.agents.usableIn(em, actor, request.agentId) : null;
         await this.limits.assertRoomForConversation(em, actor);
         conversation = await this.repo.insertConversation(em, actor.id, titleFromMessage(request.content), now, { agentId: agent?.id ?? null });
+        if (request.alias) await this.claimAlias(em, actor, request.alias, conversation.id, threadName, now);
       }
       // A branch: the path below where it starts leaves the active path, so the plan reads the new one.
       if (parent === null) await this.tree.leavePathBelow(em, conversation.id, threadName, 0);
@@ -104,8 +109,20 @@ export class TurnStore {
         ],
         now,
       );
-      return { conversation, created: !request.conversationId, agent, thread, question: questionRow, reply, ...this.planned(planned) };
+      return { conversation, created: !conversationId, agent, thread, question: questionRow, reply, ...this.planned(planned) };
     });
+  }
+
+  /**
+   * Gives the new conversation its alias. Another first turn under the same name, racing this
+   * one (on any instance), may have claimed it first: that turn is the one running, so this one
+   * is refused as busy and its new conversation rolled back.
+   */
+  private async claimAlias(em: EntityManager, actor: Actor, alias: string, conversationId: string, thread: string, now: Date): Promise<void> {
+    if (await this.aliases.claim(em, actor.id, alias, conversationId, now)) return;
+    const winner = await this.aliases.find(em, actor.id, alias);
+    const running = winner ? await this.repo.lastMessage(em, winner, thread) : null;
+    throw new ConversationBusyError(winner ?? conversationId, running?.id ?? '');
   }
 
   /** Where a turn's question goes in the tree: after the named message, beside the edited one, or (undefined) after the leaf. */

@@ -10,6 +10,8 @@ import type { Thread } from '../conversations/thread.entity.js';
 export interface TurnRequest {
   readonly content: string;
   readonly conversationId?: string;
+  /** Without `conversationId`: the conversation the actor gave this name (a client's chat id), created under it if none. */
+  readonly alias?: string;
   /** Binds a new conversation to this agent; on an existing one it must match its agent. */
   readonly agentId?: string;
   readonly thread?: string;

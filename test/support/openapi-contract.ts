@@ -122,7 +122,7 @@ export class OpenApiContract {
     const schema = content[mediaType]?.schema;
     if (!schema) return [...problems, `${found.operation.operationId} ${status}: ${mediaType} is not documented (${Object.keys(content).join(', ')})`];
     if (mediaType === 'application/json') problems.push(...this.problems(schema, body).map((p) => `${found.operation.operationId} ${status}: ${p}`));
-    if (mediaType === 'text/event-stream' && typeof body === 'string') problems.push(...this.eventProblems(found.operation, content[mediaType], body));
+    if (mediaType === 'text/event-stream' && typeof body === 'string' && content[mediaType]['x-sse-events']) problems.push(...this.eventProblems(found.operation, content[mediaType], body));
     return problems;
   }
 

@@ -59,4 +59,5 @@ const ROUTE_BODIES: Record<string, (ids: RouteIds) => object> = {
   importConversation: ({ exported }) => exported ?? {},
   // An empty archive: a valid upload that stores nothing.
   importArchive: () => [],
+  uiChat: ({ conversation }) => ({ id: conversation, message: { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'let me in' }] } }),
 };

@@ -479,6 +479,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ui/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message from useChat and stream the reply (AI SDK UI message stream)
+         * @description DefaultChatTransport's body `{ id, messages, trigger, messageId }`, or `{ id, message }` with the last message alone. The stored history is the truth: only the last user message is read. `trigger: regenerate-message` answers the chat's last question again; a `messageId` with `submit-message` edits that stored user message (a sibling, answered). Errors before the stream starts (validation, a reply already in progress) are JSON answers; a failure while streaming is an `error` chunk. If the client disconnects, the reply is still generated and stored: resume it with GET /api/ui/chat/{id}/stream.
+         */
+        post: operations["uiChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ui/chat/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chat's messages as UIMessage[] (to seed useChat)
+         * @description The newest messages of the chat's active path, oldest first, as the AI SDK's UIMessage (id, role, parts, metadata). A reply in progress has the id its resumed stream announces, so resuming replaces it instead of adding a copy. A chat id with no conversation yet answers [].
+         */
+        get: operations["uiChatMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ui/chat/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop the reply in progress (from any instance)
+         * @description Stops the reply being generated in this chat, wherever it runs; its text so far is kept (status cancelled). Wire your stop button to this: useChat's stop() only closes the connection. Streams of the reply end with an abort chunk; afterwards a resume answers 204.
+         */
+        post: operations["uiChatStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ui/chat/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resume the reply in progress (useChat resume)
+         * @description The reply being generated in this chat, from the database (so from any instance): `start` with its id, its text so far, then the rest live, then `finish`. 204 when no reply is being generated.
+         */
+        get: operations["uiChatResume"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/usage": {
         parameters: {
             query?: never;
@@ -1311,6 +1391,87 @@ export interface components {
             name: string;
             /** @description What the tool answered (JSON text). */
             result: string;
+        };
+        UiChatRequestDto: {
+            /**
+             * Format: uuid
+             * @description A new chat starts with this agent; on an existing one it must be its agent.
+             */
+            agentId?: string;
+            /**
+             * @description The client's chat id (`useChat`'s `id`): 1-128 of A-Z, a-z, 0-9, `_` and `-`, or one of your conversation ids. The first message under a new id starts a conversation of the caller's; another API key's same id is another conversation.
+             * @example c7XyQw2aB9
+             */
+            id: string;
+            /** @description The last message alone, instead of `messages` (a UIMessage with role user). */
+            message?: {
+                [key: string]: unknown;
+            };
+            /** @description With submit-message: the stored user message this one edits (the new question is its sibling, answered, on a branch that becomes active). Not read with regenerate-message, which answers the last question of the thread. */
+            messageId?: string;
+            /** @description The chat's messages as the client holds them (UIMessage: id, role, parts). Only the last one is read: a user message with text parts. */
+            messages?: {
+                [key: string]: unknown;
+            }[];
+            options?: components["schemas"]["ModelOptionsDto"];
+            /**
+             * @description The thread of the conversation to talk in.
+             * @default main
+             */
+            thread?: string;
+            /**
+             * @description `submit-message` answers the new user message; `regenerate-message` answers the last question again (a sibling answer).
+             * @default submit-message
+             * @enum {string}
+             */
+            trigger?: "submit-message" | "regenerate-message";
+        };
+        UiMessageDto: {
+            /** Format: uuid */
+            id: string;
+            metadata: components["schemas"]["UiMetadataDto"];
+            parts: components["schemas"]["UiPartDto"][];
+            /** @enum {string} */
+            role: "system" | "user" | "assistant";
+        };
+        UiMetadataDto: {
+            /** Format: uuid */
+            conversationId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Why a reply failed or was cut. */
+            error?: {
+                code?: string;
+                message?: string;
+            } | null;
+            model?: string | null;
+            /** @enum {string} */
+            status: "streaming" | "complete" | "truncated" | "failed" | "cancelled";
+            usage?: {
+                completionTokens?: number;
+                promptTokens?: number;
+            } | null;
+        };
+        UiPartDto: {
+            data?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            state?: "streaming" | "done";
+            text?: string;
+            /**
+             * @description `text` (with `text`), or `data-state` (with `data`: the session state after update_state).
+             * @example text
+             */
+            type: string;
+        };
+        UiStopResponseDto: {
+            /** @description The reply stopped (the id its stream announced in `start`), or null. */
+            messageId: string | null;
+            /** @description The status of that reply now: `cancelled` once stopped (`complete`, `truncated` or `failed` if it ended first). */
+            status: string | null;
+            /** @description True when a reply in progress was stopped (its text so far kept, status cancelled). */
+            stopped: boolean;
         };
         UpdateAgentDto: {
             /** @description Overrides CONTEXT_TOKEN_BUDGET for this agent. */
@@ -4990,6 +5151,427 @@ export interface operations {
                 };
             };
             /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    uiChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UiChatRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The AI SDK UI message stream (protocol v1, header `x-vercel-ai-ui-message-stream: v1`): `data: <chunk JSON>` events `start` {messageId, messageMetadata}, `start-step`, `text-start`, `text-delta`…, `text-end`, then `finish-step` and `finish` (or `abort` for a stopped reply, `error` {errorText} for a failed one), then `data: [DONE]`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatErrorDto"];
+                };
+            };
+            /** @description Request body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE), or too many open streams (MAX_STREAMS_PER_ACTOR); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    uiChatMessages: {
+        parameters: {
+            query?: {
+                /** @description The newest messages of the active path, at most this many. */
+                limit?: number;
+                /** @description The thread (main by default). */
+                thread?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The client's chat id (useChat's id) or one of your conversation ids. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UiMessageDto"][];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    uiChatStop: {
+        parameters: {
+            query?: {
+                /** @description The thread (main by default). */
+                thread?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The client's chat id (useChat's id) or one of your conversation ids. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UiStopResponseDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    uiChatResume: {
+        parameters: {
+            query?: {
+                /** @description The thread (main by default). */
+                thread?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The client's chat id (useChat's id) or one of your conversation ids. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The AI SDK UI message stream (protocol v1, header `x-vercel-ai-ui-message-stream: v1`): `data: <chunk JSON>` events `start` {messageId, messageMetadata}, `start-step`, `text-start`, `text-delta`…, `text-end`, then `finish-step` and `finish` (or `abort` for a stopped reply, `error` {errorText} for a failed one), then `data: [DONE]`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description No reply is being generated in this chat. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE), or too many open streams (MAX_STREAMS_PER_ACTOR); see Retry-After */
             429: {
                 headers: {
                     /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */

@@ -4,6 +4,7 @@ interface Schema {
   $ref?: string;
   type?: string;
   format?: string;
+  pattern?: string;
   properties?: Record<string, Schema>;
   additionalProperties?: unknown;
   items?: Schema;
@@ -48,7 +49,8 @@ export function documentRequestRules(document: OpenAPIObject): void {
     for (const operation of Object.values(item) as Operation[]) {
       if (!operation || typeof operation !== 'object' || !operation.responses) continue;
       for (const parameter of operation.parameters ?? []) {
-        if (parameter.in === 'path' && parameter.schema?.type === 'string') parameter.schema.format = 'uuid';
+        // Path ids are UUIDs, but for a path parameter that states its own pattern (a useChat chat id).
+        if (parameter.in === 'path' && parameter.schema?.type === 'string' && !parameter.schema.pattern) parameter.schema.format = 'uuid';
       }
       if (OWN_PARSER.has(operation.operationId ?? '')) continue;
       close(operation.requestBody?.content?.['application/json']?.schema);

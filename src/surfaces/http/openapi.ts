@@ -24,6 +24,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('state', "A conversation's session state")
     .addTag('agents', 'Named system prompts, model settings and tools for conversations')
     .addTag('usage', "The caller's token usage")
+    .addTag('ui-chat', "A backend for the Vercel AI SDK's useChat: its UI message stream, resume and stop (docs/ai-sdk.md)")
     .addTag('account', 'Everything of the caller: export it, or erase it')
     .addTag('health', 'Liveness and database check')
     .addGlobalResponse({

@@ -6,14 +6,13 @@ import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
-import { replyErrorOf } from '../../../conversations/message.entity.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { MessageDto, toMessageDto } from '../dto/conversation.dto.js';
 import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 import { EventStream } from '../sse/event-stream.js';
 import { ApiEventStream } from '../sse/sse-docs.js';
 import { CountedStream } from '../sse/stream-slots.js';
-import { sendOutcome } from '../sse/stream-turn.js';
+import { sendOutcome, storedOutcome } from '../sse/stream-turn.js';
 
 /** One message of a conversation: follow it as it is generated, or stop it. */
 @ApiTags('messages')
@@ -49,15 +48,7 @@ export class MessagesController {
     const sse = new EventStream(res, this.config);
     try {
       const message = await this.chat.follow(actor, id, messageId, (text) => sse.delta(text), sse.clientGone);
-      if (message.status !== 'streaming') {
-        sendOutcome(sse, message.id, {
-          status: message.status,
-          content: message.content,
-          model: message.model,
-          usage: message.promptTokens === null ? null : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 },
-          error: replyErrorOf(message),
-        });
-      }
+      if (message.status !== 'streaming') sendOutcome(sse, message.id, storedOutcome(message));
     } finally {
       sse.end();
     }

@@ -16,8 +16,23 @@ type Queued =
 
 const logger = new Logger('EventStream');
 
+/** How a protocol spells its events on the wire, and the headers it answers with. */
+export interface EventFormat {
+  readonly headers: Record<string, string>;
+  /** A frame of reply text (at most FRAME_CHARS). */
+  delta(text: string): string;
+  event(event: string, data: unknown): string;
+}
+
+/** Our REST surface's events: `event: <name>` and `data: <json>`; text as `delta` {text}. */
+export const NAMED_EVENTS: EventFormat = {
+  headers: { 'Content-Type': 'text/event-stream; charset=utf-8' },
+  delta: (text) => wire('delta', { text }),
+  event: wire,
+};
+
 /**
- * A `text/event-stream` answer. Writing after the client has gone is a no-op, so a producer
+ * A `text/event-stream` answer, in the events of `format`. Writing after the client has gone is a no-op, so a producer
  * never has to care whether anyone is still listening.
  *
  * Backpressure: once the socket's buffer is full (`write()` returns false), nothing more is
@@ -44,17 +59,20 @@ export class EventStream {
   constructor(
     private readonly res: Response,
     private readonly limits: StreamLimits,
+    private readonly format: EventFormat = NAMED_EVENTS,
   ) {
     const gone = new AbortController();
     this.clientGone = gone.signal;
     res.status(200);
-    res.set({
-      'Content-Type': 'text/event-stream; charset=utf-8',
+    const headers = {
       'Cache-Control': 'no-cache, no-transform',
       Connection: 'keep-alive',
       // Reverse proxies (nginx) must not buffer the stream.
       'X-Accel-Buffering': 'no',
-    });
+      ...format.headers,
+    };
+    // setHeader, not Express's set: the content type stays exactly the format's (no charset added).
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     res.flushHeaders();
     res.on('close', () => {
       this.closed = true;
@@ -103,6 +121,14 @@ export class EventStream {
     this.flush();
   }
 
+  /** Breaks the connection, as a network failure would: the client knows the answer is not whole and follows again. */
+  cut(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.release();
+    this.res.destroy();
+  }
+
   /** Writes what is queued, in order, until the socket's buffer is full. */
   private flush(): void {
     while (!this.closed && !this.blocked && this.queue.length > 0) {
@@ -111,9 +137,9 @@ export class EventStream {
         const frame = next.held.take();
         if (next.held.empty) this.queue.shift();
         this.sent(Buffer.byteLength(frame));
-        this.write(wire('delta', { text: frame }));
+        this.write(this.format.delta(frame));
       } else {
-        next.wire ??= wire(next.event, next.data);
+        next.wire ??= this.format.event(next.event, next.data);
         const end = splitPoint(next.wire, next.at + SLICE_CHARS);
         const slice = next.wire.slice(next.at, end);
         next.at = end;
@@ -154,9 +180,7 @@ export class EventStream {
   private drop(why: string): void {
     if (this.closed) return;
     logger.warn(`Dropped a server-sent event stream whose client ${why}; the reply goes on, the client can follow it again`);
-    this.closed = true;
-    this.release();
-    this.res.destroy();
+    this.cut();
   }
 
   private release(): void {

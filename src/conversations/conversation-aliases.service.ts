@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor } from '../actor-auth/actor.js';
+import { DatabaseService } from '../database/database.service.js';
+import { ConversationAliasesRepository } from './conversation-aliases.repository.js';
+import { ConversationsRepository } from './conversations.repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Conversations named by a client: by one of their ids, or by an alias the client chose (the AI
+ * SDK's chat id), per actor. A name gets its conversation with that name's first turn (see
+ * `ChatRequest.alias`).
+ */
+@Injectable()
+export class ConversationAliases {
+  constructor(
+    private readonly db: DatabaseService,
+    private readonly conversations: ConversationsRepository,
+    private readonly aliases: ConversationAliasesRepository,
+  ) {}
+
+  /**
+   * The id of the actor's conversation that `name` stands for: the conversation with that id,
+   * else the one the actor named so; null for neither. Another actor's conversation id is a
+   * name like any other (never a way to reach it).
+   */
+  resolve(actor: Actor, name: string): Promise<string | null> {
+    return this.db.read(async (em) => {
+      if (UUID.test(name) && (await this.conversations.findOwned(em, actor.id, name.toLowerCase()))) return name.toLowerCase();
+      return this.aliases.find(em, actor.id, name);
+    });
+  }
+}

@@ -1,0 +1,35 @@
+import { Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import type { TurnEvents } from '../../chat/chat.service.js';
+import type { ReplyOutcome } from '../../chat/turn.js';
+import { httpErrorOf } from '../http/errors/http-error.filter.js';
+import type { StreamLimits } from '../http/sse/event-stream.js';
+import { UiMessageStream } from './ui-message-stream.js';
+
+const logger = new Logger('UiStreamTurn');
+
+/**
+ * Runs a streaming turn as a UI message stream, opened once the question and the empty reply
+ * are stored (so `start` names the stored reply). Anything thrown before that (validation,
+ * ownership, busy) propagates: the client gets an ordinary JSON error answer.
+ */
+export async function streamUiTurn(res: Response, limits: StreamLimits, run: (events: TurnEvents) => Promise<ReplyOutcome>): Promise<void> {
+  let ui: UiMessageStream | undefined;
+  try {
+    const outcome = await run({
+      started: (turn) => {
+        ui = new UiMessageStream(res, limits);
+        ui.start(turn.reply.id, { conversationId: turn.conversation.id, thread: turn.thread.name, model: turn.model });
+      },
+      delta: (piece) => ui?.delta(piece),
+    });
+    ui!.finish(outcome);
+  } catch (error) {
+    if (!ui) throw error;
+    const known = httpErrorOf(error);
+    if (!known) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    ui.fail(known?.message ?? 'Internal server error');
+  } finally {
+    ui?.end();
+  }
+}

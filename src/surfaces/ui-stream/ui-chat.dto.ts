@@ -1,0 +1,130 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ALIAS_PATTERN } from '../../conversations/conversation-alias.entity.js';
+import { MAX_MESSAGES_PER_READ } from '../../conversations/conversations.service.js';
+import { ModelOptionsDto } from '../http/dto/chat.dto.js';
+import { OptionalThreadName } from '../http/dto/thread-name.js';
+
+export const UI_TRIGGERS = ['submit-message', 'regenerate-message'] as const;
+export type UiTrigger = (typeof UI_TRIGGERS)[number];
+
+const CHAT_ID_DESCRIPTION =
+  "The client's chat id (`useChat`'s `id`): 1-128 of A-Z, a-z, 0-9, `_` and `-`, or one of your conversation ids. " +
+  "The first message under a new id starts a conversation of the caller's; another API key's same id is another conversation.";
+
+/**
+ * The body `DefaultChatTransport` posts: `{ id, messages, trigger, messageId }` plus the
+ * transport's `body` fields, or the last message alone (`message`, with prepareSendMessagesRequest).
+ * Messages are the AI SDK's UIMessage objects, read by the surface (only the last user message
+ * counts: the stored history is the truth).
+ */
+export class UiChatRequestDto {
+  @ApiProperty({ description: CHAT_ID_DESCRIPTION, pattern: ALIAS_PATTERN.source, example: 'c7XyQw2aB9' })
+  @IsString()
+  @Matches(ALIAS_PATTERN, { message: 'id must be 1-128 characters of A-Z, a-z, 0-9, "_" and "-"' })
+  id: string;
+
+  @ApiPropertyOptional({
+    description: "The chat's messages as the client holds them (UIMessage: id, role, parts). Only the last one is read: a user message with text parts.",
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+  })
+  @IsOptional()
+  @IsArray()
+  @IsObject({ each: true })
+  messages?: Record<string, unknown>[];
+
+  @ApiPropertyOptional({
+    description: 'The last message alone, instead of `messages` (a UIMessage with role user).',
+    type: 'object',
+    additionalProperties: true,
+  })
+  @IsOptional()
+  @IsObject()
+  message?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    enum: UI_TRIGGERS,
+    default: 'submit-message',
+    description: '`submit-message` answers the new user message; `regenerate-message` answers the last question again (a sibling answer).',
+  })
+  @IsOptional()
+  @IsIn(UI_TRIGGERS)
+  trigger?: UiTrigger;
+
+  @ApiPropertyOptional({
+    description:
+      'With submit-message: the stored user message this one edits (the new question is its sibling, answered, on a branch that becomes active). ' +
+      'Not read with regenerate-message, which answers the last question of the thread.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  messageId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'A new chat starts with this agent; on an existing one it must be its agent.' })
+  @IsOptional()
+  @IsUUID()
+  agentId?: string;
+
+  @OptionalThreadName('The thread of the conversation to talk in.')
+  thread?: string;
+
+  @ApiPropertyOptional({ type: ModelOptionsDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ModelOptionsDto)
+  options?: ModelOptionsDto;
+}
+
+export class UiThreadQueryDto {
+  @OptionalThreadName('The thread (main by default).')
+  thread?: string;
+}
+
+export class UiMessagesQueryDto extends UiThreadQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_MESSAGES_PER_READ, default: 100, description: 'The newest messages of the active path, at most this many.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_MESSAGES_PER_READ)
+  limit?: number;
+}
+
+/** What POST /api/ui/chat/:id/stop did. */
+export class UiStopResponseDto {
+  @ApiProperty({ description: 'True when a reply in progress was stopped (its text so far kept, status cancelled).' }) stopped: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'The reply stopped (the id its stream announced in `start`), or null.' })
+  messageId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The status of that reply now: `cancelled` once stopped (`complete`, `truncated` or `failed` if it ended first).' })
+  status: string | null;
+}
+
+class UiPartDto {
+  @ApiProperty({ example: 'text', description: '`text` (with `text`), or `data-state` (with `data`: the session state after update_state).' }) type: string;
+  @ApiPropertyOptional() text?: string;
+  @ApiPropertyOptional({ enum: ['streaming', 'done'] }) state?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) data?: Record<string, unknown>;
+}
+
+class UiMetadataDto {
+  @ApiProperty({ format: 'uuid' }) conversationId: string;
+  @ApiProperty({ enum: ['streaming', 'complete', 'truncated', 'failed', 'cancelled'] }) status: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) model?: string | null;
+  @ApiPropertyOptional({ type: 'object', nullable: true, properties: { promptTokens: { type: 'integer' }, completionTokens: { type: 'integer' } } })
+  usage?: { promptTokens: number; completionTokens: number } | null;
+  @ApiPropertyOptional({ type: 'object', nullable: true, properties: { code: { type: 'string' }, message: { type: 'string' } }, description: 'Why a reply failed or was cut.' })
+  error?: { code: string; message: string } | null;
+}
+
+/** A stored message as the AI SDK's UIMessage. */
+export class UiMessageDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: ['system', 'user', 'assistant'] }) role: string;
+  @ApiProperty({ type: [UiPartDto] }) parts: UiPartDto[];
+  @ApiProperty({ type: UiMetadataDto }) metadata: UiMetadataDto;
+}

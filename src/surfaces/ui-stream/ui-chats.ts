@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor } from '../../actor-auth/actor.js';
+import { ConversationAliases } from '../../conversations/conversation-aliases.service.js';
+import { ConversationsService } from '../../conversations/conversations.service.js';
+import type { Message } from '../../conversations/message.entity.js';
+import { MAIN_THREAD } from '../../conversations/thread.entity.js';
+
+/** A reply being generated, found from a client's chat id. */
+export interface ReplyInProgress {
+  readonly conversationId: string;
+  readonly thread: string;
+  readonly reply: Message;
+}
+
+/**
+ * The AI SDK's chats as our conversations: a chat id is one of the actor's conversation ids or
+ * a name of its own; an id no conversation of the actor answers to is a chat not started yet.
+ */
+@Injectable()
+export class UiChats {
+  constructor(
+    private readonly aliases: ConversationAliases,
+    private readonly conversations: ConversationsService,
+  ) {}
+
+  conversationOf(actor: Actor, chatId: string): Promise<string | null> {
+    return this.aliases.resolve(actor, chatId);
+  }
+
+  /** The newest messages of the thread's active path, oldest first; a reply whose generator died is shown closed. */
+  async messages(actor: Actor, chatId: string, thread: string | undefined, limit: number): Promise<Message[]> {
+    const conversationId = await this.conversationOf(actor, chatId);
+    if (!conversationId) return [];
+    const messages = await this.conversations.messagesPage(actor, conversationId, { limit, thread: thread ?? MAIN_THREAD });
+    const last = messages.at(-1);
+    if (last?.status === 'streaming') messages[messages.length - 1] = await this.conversations.getMessage(actor, conversationId, last.id);
+    return messages.filter((m) => m.role !== 'tool');
+  }
+
+  /** The reply being generated at the end of the thread's active path, if any (on whichever instance). */
+  async replyInProgress(actor: Actor, chatId: string, thread = MAIN_THREAD): Promise<ReplyInProgress | null> {
+    const conversationId = await this.conversationOf(actor, chatId);
+    if (!conversationId) return null;
+    const [leaf] = await this.conversations.messagesPage(actor, conversationId, { limit: 1, thread });
+    if (leaf?.status !== 'streaming') return null;
+    // Read again alone: a reply whose generator died is closed by this read.
+    const reply = await this.conversations.getMessage(actor, conversationId, leaf.id);
+    return reply.status === 'streaming' ? { conversationId, thread, reply } : null;
+  }
+}

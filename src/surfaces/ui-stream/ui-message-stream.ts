@@ -1,0 +1,116 @@
+import type { Response } from 'express';
+import type { UIMessageChunk } from 'ai';
+import type { ReplyOutcome } from '../../chat/turn.js';
+import { cutReason } from '../../chat/chat.service.js';
+import { EventStream, type EventFormat, type StreamLimits } from '../http/sse/event-stream.js';
+import { stateAfterTools } from './ui-messages.js';
+
+/** A reply is one text part: the generator joins the text of tool rounds itself. */
+const TEXT_ID = 'text';
+const DONE = '[DONE]';
+
+/** The AI SDK's UI message stream, protocol v1: `data: <chunk JSON>` events, then `data: [DONE]`. */
+const UI_MESSAGE_STREAM: EventFormat = {
+  headers: { 'Content-Type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' },
+  delta: (delta) => data({ type: 'text-delta', id: TEXT_ID, delta }),
+  event: (event, chunk) => (event === DONE ? `data: ${DONE}\n\n` : data(chunk as UIMessageChunk)),
+};
+
+function data(chunk: UIMessageChunk): string {
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+/** What a reply's metadata says (`message.metadata` on the client): merged from `start` and the end. */
+export interface UiMessageMetadata {
+  readonly conversationId: string;
+  readonly thread?: string;
+  readonly model?: string | null;
+  readonly status?: string;
+  readonly usage?: ReplyOutcome['usage'];
+  readonly error?: { readonly code: string; readonly message: string } | null;
+}
+
+type Ending = Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error' | 'toolCalls'>;
+
+/**
+ * One reply as a UI message stream, over the REST surface's event stream (backpressure, slow
+ * clients dropped, keep-alives): `start` (the stored reply's id), `start-step`, `text-start`, the
+ * text, then how it ended. Only chunk types and fields of the SDK's schemas are written.
+ */
+export class UiMessageStream {
+  private readonly sse: EventStream;
+  private conversationId = '';
+  private textOpen = false;
+
+  constructor(res: Response, limits: StreamLimits) {
+    this.sse = new EventStream(res, limits, UI_MESSAGE_STREAM);
+  }
+
+  /** Aborts when the client goes away. */
+  get clientGone(): AbortSignal {
+    return this.sse.clientGone;
+  }
+
+  start(messageId: string, metadata: UiMessageMetadata): void {
+    this.conversationId = metadata.conversationId;
+    this.chunk({ type: 'start', messageId, messageMetadata: metadata });
+    this.chunk({ type: 'start-step' });
+    this.chunk({ type: 'text-start', id: TEXT_ID });
+    this.textOpen = true;
+  }
+
+  delta(text: string): void {
+    this.sse.delta(text);
+  }
+
+  /**
+   * How the reply ended: `finish` (reason `stop`, or `length` when a bound cut it), `abort` when it
+   * was stopped, an `error` chunk when it failed (the reply stays stored as failed).
+   */
+  finish(outcome: Ending): void {
+    this.closeText();
+    const state = stateAfterTools(outcome.toolCalls);
+    if (state) this.chunk({ type: 'data-state', id: 'state', data: state });
+    this.chunk({ type: 'finish-step' });
+    const metadata: UiMessageMetadata = {
+      conversationId: this.conversationId,
+      status: outcome.status,
+      model: outcome.model,
+      usage: outcome.usage,
+      error: outcome.status === 'truncated' ? cutReason(outcome) : outcome.error,
+    };
+    if (outcome.status === 'failed') return this.chunk({ type: 'error', errorText: outcome.error?.message ?? 'The model failed' });
+    if (outcome.status === 'cancelled') {
+      this.chunk({ type: 'message-metadata', messageMetadata: metadata });
+      return this.chunk({ type: 'abort', reason: 'stopped' });
+    }
+    this.chunk({ type: 'finish', finishReason: outcome.status === 'truncated' ? 'length' : 'stop', messageMetadata: metadata });
+  }
+
+  /** A failure that is not the reply's own (it could not be stored, say). */
+  fail(errorText: string): void {
+    this.closeText();
+    this.chunk({ type: 'error', errorText });
+  }
+
+  /** Breaks the connection without `[DONE]`: the client sees a network failure and resumes. */
+  cut(): void {
+    this.sse.cut();
+  }
+
+  /** `[DONE]`, then the end of the answer once everything held back is written. */
+  end(): void {
+    this.sse.send(DONE, null);
+    this.sse.end();
+  }
+
+  private closeText(): void {
+    if (!this.textOpen) return;
+    this.textOpen = false;
+    this.chunk({ type: 'text-end', id: TEXT_ID });
+  }
+
+  private chunk(chunk: UIMessageChunk): void {
+    this.sse.send(chunk.type, chunk);
+  }
+}
