@@ -5,7 +5,7 @@ import { forUpdate } from '../database/dialect.js';
 import { EntityRows, sql } from '../database/sql.js';
 import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation, type ConversationState } from './conversation.entity.js';
-import { Message, REPLAYED_STATUSES_SQL, type MessageRole, type MessageStatus } from './message.entity.js';
+import { Message, REPLAYED_STATUSES_SQL, type FunctionCallRecord, type MessageRole, type MessageStatus } from './message.entity.js';
 import { MAIN_THREAD, Thread } from './thread.entity.js';
 import type { ConversationCursor } from './conversation-cursor.js';
 
@@ -29,6 +29,10 @@ export interface NewMessage {
   readonly tokens?: number | null;
   /** The message it follows (null or absent: the first of its thread). */
   readonly parentId?: string | null;
+  /** Functions of the client an assistant message asks to be called. */
+  readonly functionCalls?: readonly FunctionCallRecord[] | null;
+  /** On a `tool` message: the call it answers. */
+  readonly callId?: string | null;
 }
 
 /** A stored message as the model is sent it again. */
@@ -67,7 +71,7 @@ export class ConversationsRepository {
     actor: string,
     title: string,
     now: Date,
-    extra: { agentId?: string | null; state?: ConversationState } = {},
+    extra: { agentId?: string | null; state?: ConversationState; metadata?: Record<string, string> | null } = {},
   ): Promise<Conversation> {
     const conversation = Object.assign(new Conversation(), {
       id: randomUUID(),
@@ -75,6 +79,7 @@ export class ConversationsRepository {
       title,
       agentId: extra.agentId ?? null,
       state: extra.state ?? {},
+      metadata: extra.metadata ?? null,
       archived: false,
       pinned: false,
       lastSeq: 0,
@@ -151,6 +156,8 @@ export class ConversationsRepository {
         leaseUntil: draft.leaseUntil ?? null,
         cancelRequestedAt: null,
         toolCalls: null,
+        functionCalls: draft.functionCalls ?? null,
+        callId: draft.callId ?? null,
         tokens: draft.tokens ?? null,
         parentId: draft.parentId ?? null,
         onPath: true,
