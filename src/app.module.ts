@@ -8,6 +8,7 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { RateLimitsModule } from './rate-limits/rate-limits.module.js';
 import { RetentionModule } from './retention/retention.module.js';
 import { HttpSurfaceModule } from './surfaces/http/http.module.js';
+import { OpenAiSurfaceModule } from './surfaces/openai/openai.module.js';
 import { McpSurfaceModule } from './surfaces/mcp/mcp.module.js';
 import { TelegramSurfaceModule } from './surfaces/telegram/telegram.module.js';
 import { WebSurfaceModule } from './surfaces/web/web.module.js';
@@ -27,6 +28,7 @@ export class AppModule {
         RetentionModule,
         HttpSurfaceModule,
         McpSurfaceModule,
+        OpenAiSurfaceModule,
         WebSurfaceModule,
         ...(config.telegram ? [TelegramSurfaceModule] : []),
       ],

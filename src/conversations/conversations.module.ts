@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module.js';
+import { ConversationItemsRepository } from './conversation-items.repository.js';
+import { ConversationItemsService } from './conversation-items.service.js';
+import { ResponseRecordsService } from './response-records.service.js';
 import { ConversationLimits } from './conversation-limits.js';
 import { ConversationSearchRepository } from './conversation-search.repository.js';
 import { ConversationsRepository } from './conversations.repository.js';
@@ -14,7 +17,7 @@ import { WholeConversationsRepository } from './whole-conversations.repository.j
 
 @Module({
   imports: [AgentsModule],
-  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository],
-  exports: [ConversationsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository],
+  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService],
+  exports: [ConversationsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationItemsService, ResponseRecordsService],
 })
 export class ConversationsModule {}

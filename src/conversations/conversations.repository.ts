@@ -55,6 +55,7 @@ export type MessageChanges = Partial<
     | 'toolCalls'
     | 'tokens'
     | 'createdAt'
+    | 'functionCalls'
   >
 >;
 

@@ -40,7 +40,7 @@ export function watchErrorBodies(server: Server): { problems(): string[] } {
       const type = String(res.getHeader('content-type') ?? '');
       // The health routes answer 503 with their own documented body (HealthDto), not an error.
       if (res.statusCode >= 400 && !HEALTH.test(req.url ?? '') && type.startsWith('application/json') && size <= MAX_BODY_BYTES) {
-        const problem = problemOf(Buffer.concat(chunks).toString('utf8'), codes);
+        const problem = problemOf(Buffer.concat(chunks).toString('utf8'), codes, (req.url ?? '').split('?')[0]);
         if (problem) problems.push(`${req.method} ${req.url} -> ${res.statusCode}: ${problem}`);
       }
       return end(...args);
@@ -49,7 +49,7 @@ export function watchErrorBodies(server: Server): { problems(): string[] } {
   return { problems: () => [...problems] };
 }
 
-function problemOf(text: string, codes: ReadonlySet<string>): string | null {
+function problemOf(text: string, codes: ReadonlySet<string>, path: string): string | null {
   if (text === '') return null; // a HEAD answer, or a response ended after its headers went out
   let body: unknown;
   try {
@@ -59,6 +59,11 @@ function problemOf(text: string, codes: ReadonlySet<string>): string | null {
   }
   // JSON-RPC answers of /mcp carry their own error object.
   if (body !== null && typeof body === 'object' && 'jsonrpc' in body) return null;
+  // The OpenAI surface (/v1) answers in OpenAI's shape: { error: { message, type, param, code } }.
+  const openAi = (body as { error?: { message?: unknown; type?: unknown } } | null)?.error;
+  if (path.startsWith('/v1/') || path === '/v1') {
+    return openAi && typeof openAi === 'object' && typeof openAi.message === 'string' && typeof openAi.type === 'string' ? null : `not an OpenAI error body: ${text.slice(0, 120)}`;
+  }
   const code = (body as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return `no code in ${text.slice(0, 120)}`;
   return codes.has(code) ? null : `code ${code} is not documented (ErrorCode in docs/openapi.json)`;

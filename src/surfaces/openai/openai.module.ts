@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '../../agents/agents.module.js';
+import { ChatModule } from '../../chat/chat.module.js';
+import { ConversationsModule } from '../../conversations/conversations.module.js';
+import { OpenAiConversationsController } from './openai-conversations.controller.js';
+
+/** OpenAI's Conversations and Responses API under /v1, over the same store as every other surface. */
+@Module({
+  imports: [ChatModule, ConversationsModule, AgentsModule],
+  controllers: [OpenAiConversationsController],
+})
+export class OpenAiSurfaceModule {}
