@@ -3,10 +3,10 @@ import type { Actor } from '../actor-auth/actor.js';
 import { sleep } from '../common/sleep.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
-import type { Message } from '../conversations/message.entity.js';
+import type { FunctionCallRecord, Message } from '../conversations/message.entity.js';
 import { TurnPlanner } from './turn-planner.js';
 import { TurnStore } from './turn-store.js';
-import type { ContextPreview, ReplyOutcome, StartedTurn } from './turn.js';
+import type { ContextPreview, ReplyOutcome, StartedTurn, TurnOverride, TurnRequest } from './turn.js';
 import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
@@ -25,6 +25,10 @@ export interface ChatRequest {
   /** Continue from this message instead of the thread's active leaf (a new branch when it is not the leaf). */
   readonly parentMessageId?: string;
   readonly options?: ModelOptions;
+  /** Messages stored before the reply instead of `message` alone (see TurnRequest.items). */
+  readonly items?: TurnRequest['items'];
+  /** The model and instructions of this turn alone. */
+  readonly override?: TurnOverride;
 }
 
 /** A user message asked again in other words: a sibling of it, answered, on a branch that becomes active. */
@@ -67,6 +71,8 @@ export interface ChatResult {
   readonly reason: ReplyCutReason | null;
   readonly model: string | null;
   readonly usage: ReplyOutcome['usage'];
+  /** The client's functions the reply asks to be called (none for most replies). */
+  readonly functionCalls: FunctionCallRecord[];
 }
 
 /** What a streaming caller is told as the turn goes. */
@@ -96,6 +102,11 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
   ) {}
+
+  /** The model a turn calls when neither the request nor an agent names one. */
+  get defaultModel(): string {
+    return this.planner.modelFor(null);
+  }
 
   /**
    * One turn, answered when the reply is stored. `onStarted` learns its ids as soon as the
@@ -198,6 +209,8 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       threadSystem: request.system,
       parentMessageId: request.parentMessageId,
       editMessageId: edited,
+      items: request.items,
+      override: request.override,
     };
     return this.turns.startTurn(actor, turn, this.planner.plan);
   }
@@ -246,5 +259,6 @@ function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {
     reason: cutReason(outcome),
     model: outcome.model,
     usage: outcome.usage,
+    functionCalls: outcome.functionCalls ?? [],
   };
 }

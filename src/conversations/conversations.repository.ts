@@ -36,7 +36,7 @@ export interface NewMessage {
 }
 
 /** A stored message as the model is sent it again. */
-export type ReplayedMessage = Pick<Message, 'seq' | 'role' | 'content' | 'tokens'>;
+export type ReplayedMessage = Pick<Message, 'seq' | 'role' | 'content' | 'tokens' | 'functionCalls' | 'callId'>;
 
 /** Columns of a message that change after it is appended (a reply as it is generated). */
 export type MessageChanges = Partial<
@@ -182,14 +182,22 @@ export class ConversationsRepository {
   async recentHistory(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number, afterSeq = 0): Promise<ReplayedMessage[]> {
     if (limit <= 0 || beforeSeq - 1 <= afterSeq) return [];
     // Only the columns the context needs: each column of each row is a JS value to build, and this runs every turn.
-    const { rows } = await sql<{ seq: number; role: MessageRole; content: string; tokens: number | null }>(
+    const { rows } = await sql<{ seq: number; role: MessageRole; content: string; tokens: number | null; function_calls: string | null; call_id: string | null }>(
       em,
-      `SELECT "seq", "role", "content", "tokens" FROM "messages"
-       WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 AND "seq" < ? AND "seq" > ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND "content" <> ''
+      `SELECT "seq", "role", "content", "tokens", "function_calls", "call_id" FROM "messages"
+       WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 AND "seq" < ? AND "seq" > ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND ("content" <> '' OR "function_calls" IS NOT NULL)
        ORDER BY "seq" DESC LIMIT ?`,
       [conversationId, thread, beforeSeq, afterSeq, limit],
     );
-    return rows.reverse();
+    const messages = EntityRows.of(em, Message);
+    return rows.reverse().map((r) => ({
+      seq: r.seq,
+      role: r.role,
+      content: r.content,
+      tokens: r.tokens,
+      functionCalls: r.function_calls === null ? null : (messages.read('functionCalls', r.function_calls) as Message['functionCalls']),
+      callId: r.call_id,
+    }));
   }
 
   /** The active leaf of a thread: the last message of its active path (of every thread's when none is named). */

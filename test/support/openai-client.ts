@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import { ConversationCursorPage } from 'openai/pagination';
 import type { Conversation } from 'openai/resources/conversations/conversations';
 
@@ -9,5 +9,15 @@ export function openAiClient(baseUrl: string, apiKey: string): OpenAI {
 
 /** GET /v1/conversations (ours; the SDK has no method for it) through the SDK's own cursor paging. */
 export function listConversations(client: OpenAI, query: { limit?: number; order?: 'asc' | 'desc' } = {}) {
-  return client.getAPIList('/conversations', ConversationCursorPage<Conversation>, { query });
+  return client.getAPIList<Conversation, ConversationCursorPage<Conversation>>('/conversations', ConversationCursorPage<Conversation>, { query });
+}
+
+/** The SDK error a call rejects with (fails the test if it succeeds or throws something else). */
+export async function apiError(call: Promise<unknown>): Promise<APIError> {
+  const outcome = await call.then(
+    () => new Error('expected the call to fail'),
+    (error: unknown) => error,
+  );
+  if (!(outcome instanceof APIError)) throw outcome;
+  return outcome;
 }

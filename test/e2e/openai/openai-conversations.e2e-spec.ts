@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
-import { listConversations, openAiClient } from '../../support/openai-client.js';
+import { apiError, listConversations, openAiClient } from '../../support/openai-client.js';
 import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
 
 /** OpenAI's Conversations API with the official SDK as the client, on both databases. */
@@ -95,25 +95,25 @@ describe('openai: conversations and items', () => {
     await expect(bob.conversations.items.create(theirs.id, { items: [{ type: 'message', role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     // A foreign id answers exactly as an unknown one.
     const unknown = 'conv_00000000-0000-4000-8000-000000000000';
-    const a = await bob.conversations.retrieve(theirs.id).catch((e: OpenAI.APIError) => e);
-    const b = await bob.conversations.retrieve(unknown).catch((e: OpenAI.APIError) => e);
+    const a = await apiError(bob.conversations.retrieve(theirs.id));
+    const b = await apiError(bob.conversations.retrieve(unknown));
     expect([a.status, a.code, a.type]).toEqual([b.status, b.code, b.type]);
     expect(a.message).not.toContain('another actor');
   });
 
   it('refuses bad input as BadRequestError with the parameter, and a missing key as AuthenticationError', async () => {
     const tooMany = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v']));
-    const error = await alice.conversations.create({ metadata: tooMany }).catch((e: OpenAI.APIError) => e);
+    const error = await apiError(alice.conversations.create({ metadata: tooMany }));
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'metadata' });
-    const longKey = await alice.conversations.create({ metadata: { ['k'.repeat(65)]: 'v' } }).catch((e: OpenAI.APIError) => e);
+    const longKey = await apiError(alice.conversations.create({ metadata: { ['k'.repeat(65)]: 'v' } }));
     expect(longKey).toBeInstanceOf(OpenAI.BadRequestError);
     const items = Array.from({ length: 21 }, () => ({ type: 'message' as const, role: 'user' as const, content: 'x' }));
     await expect(alice.conversations.create({ items })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
     const conversation = await alice.conversations.create({});
     await expect(alice.conversations.items.list(conversation.id, { limit: 101 })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
     const nobody = openAiClient(await t.url(), 'wrong-key-000000000000');
-    const denied = await nobody.conversations.create({}).catch((e: OpenAI.APIError) => e);
+    const denied = await apiError(nobody.conversations.create({}));
     expect(denied).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(denied).toMatchObject({ status: 401, code: 'invalid_api_key' });
     await expect(nobody.conversations.retrieve(conversation.id)).rejects.toBeInstanceOf(OpenAI.AuthenticationError);

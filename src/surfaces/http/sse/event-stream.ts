@@ -41,9 +41,14 @@ export class EventStream {
   /** Aborts when the client goes away (or is dropped). */
   readonly clientGone: AbortSignal;
 
+  /**
+   * `framing` writes events in another protocol's frames (the OpenAI surface): it is called as
+   * each frame is written, in order, so it may number them.
+   */
   constructor(
     private readonly res: Response,
     private readonly limits: StreamLimits,
+    private readonly framing: StreamFraming = OUR_FRAMING,
   ) {
     const gone = new AbortController();
     this.clientGone = gone.signal;
@@ -111,9 +116,9 @@ export class EventStream {
         const frame = next.held.take();
         if (next.held.empty) this.queue.shift();
         this.sent(Buffer.byteLength(frame));
-        this.write(wire('delta', { text: frame }));
+        this.write(this.framing.delta(frame));
       } else {
-        next.wire ??= wire(next.event, next.data);
+        next.wire ??= this.framing.event(next.event, next.data);
         const end = splitPoint(next.wire, next.at + SLICE_CHARS);
         const slice = next.wire.slice(next.at, end);
         next.at = end;
@@ -168,6 +173,14 @@ export class EventStream {
   }
 }
 
-function wire(event: string, data: unknown): string {
+/** How events and (joined) pieces of text are written as frames. */
+export interface StreamFraming {
+  delta(text: string): string;
+  event(event: string, data: unknown): string;
+}
+
+const OUR_FRAMING: StreamFraming = { delta: (text) => wire('delta', { text }), event: wire };
+
+export function wire(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
