@@ -11,6 +11,7 @@ import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { ReplyGenerator, type ModelOptions } from './reply-generator.js';
+import { UnstoredTurns, type UnstoredReply, type UnstoredRequest } from './unstored-turn.js';
 import type { ReplyError } from '../common/domain-error.js';
 
 export interface ChatRequest {
@@ -99,6 +100,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     private readonly planner: TurnPlanner,
     private readonly conversations: ConversationsService,
     private readonly generator: ReplyGenerator,
+    private readonly unstored: UnstoredTurns,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
   ) {}
@@ -123,6 +125,11 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     const turn = await this.startTurn(actor, request);
     events.started(turn);
     return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }));
+  }
+
+  /** A turn that stores nothing (no conversation): its input is the whole history; `onDelta` streams the reply. */
+  answerUnstored(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<UnstoredReply> {
+    return this.track(this.unstored.run(actor, request, onDelta));
   }
 
   /** Edits a user message: its sibling with the new text, answered; that branch becomes the thread's active path. */

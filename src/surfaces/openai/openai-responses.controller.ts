@@ -4,7 +4,8 @@ import type { Response } from 'express';
 import type { Actor } from '../../actor-auth/actor.js';
 import { CurrentActor } from '../../actor-auth/current-actor.decorator.js';
 import { AgentsService } from '../../agents/agents.service.js';
-import { ChatService } from '../../chat/chat.service.js';
+import { randomUUID } from 'node:crypto';
+import { ChatService, type ChatRequest } from '../../chat/chat.service.js';
 import type { ReplyOutcome, StartedTurn } from '../../chat/turn.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { ResponseRequest } from '../../conversations/response-record.entity.js';
@@ -43,11 +44,12 @@ export class OpenAiResponsesController {
     if (input.conversation && input.previous_response_id) {
       throw OpenAiError.invalid("'conversation' and 'previous_response_id' cannot be used together.", 'previous_response_id', 'mutually_exclusive_parameters');
     }
-    if (input.store === false) {
-      throw OpenAiError.invalid('store: false is not supported: every response is stored (see docs/openai-api.md).', 'store', 'unsupported_value');
+    if (input.store === false && (input.conversation || input.previous_response_id)) {
+      throw OpenAiError.invalid("store: false keeps nothing, so it cannot continue a stored 'conversation' or 'previous_response_id'.", 'store', 'unsupported_value');
     }
     const previous = input.previous_response_id ? await this.previousReply(actor, input.previous_response_id) : null;
     const { chat, record } = turnOf(input, previous, await this.agentOf(actor, input.model));
+    if (input.store === false) return this.unstored(actor, chat, record, input.stream === true, res);
     if (input.stream) return this.stream(actor, chat, record, res);
     const createdAt = new Date();
     let saved: Promise<void> = Promise.resolve();
@@ -118,6 +120,39 @@ export class OpenAiResponsesController {
       if (!answer) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
       const failed = viewOf(turn, { status: 'failed', content: events.streamedText, model: turn.model, usage: null, error: { code: 'model_unavailable', message: answer?.message ?? 'Internal server error' } });
       events.finish({ status: 'failed', functionCalls: [] }, toOpenAiResponse(failed, record));
+    } finally {
+      events?.end();
+    }
+  }
+
+  /**
+   * `store: false`: the input alone is the history and nothing is written; the response has an
+   * id of its own that nothing can retrieve. Streamed, the events start with the first text.
+   */
+  private async unstored(actor: Actor, chat: ChatRequest, record: ResponseRequest, stream: boolean, res: Response): Promise<void> {
+    const id = randomUUID();
+    const createdAt = new Date();
+    const viewOf = (reply: Pick<ReplyView, 'status' | 'content' | 'functionCalls' | 'model' | 'usage'>): ReplyView => ({ ...reply, messageId: id, conversationId: '', createdAt, error: null });
+    const responseOf = (view: ReplyView, output?: Array<Record<string, unknown>>) => ({ ...toOpenAiResponse(view, { ...record, inConversation: false }, output), store: false });
+    let events: ResponseEventStream | undefined;
+    const open = () => {
+      events = new ResponseEventStream(res, this.config, id);
+      events.started(responseOf(viewOf({ status: 'streaming', content: '', functionCalls: [], model: chat.override?.model ?? this.chat.defaultModel, usage: null }), []));
+      return events;
+    };
+    const request = { items: chat.items ?? [], agentId: chat.agentId, override: chat.override, options: chat.options };
+    try {
+      const reply = await this.chat.answerUnstored(actor, request, stream ? (piece) => (events ?? open()).delta(piece) : undefined);
+      const view = viewOf({ status: 'complete', content: reply.content, functionCalls: reply.functionCalls, model: reply.model, usage: reply.usage });
+      if (!stream) {
+        res.status(200).json(responseOf(view));
+        return;
+      }
+      (events ?? open()).finish(view, responseOf(view));
+    } catch (error) {
+      if (!events) throw error;
+      const failed = viewOf({ status: 'failed', content: events.streamedText, functionCalls: [], model: null, usage: null });
+      events.finish(failed, responseOf({ ...failed, error: { code: 'model_unavailable', message: openAiAnswerOf(error)?.message ?? 'Internal server error' } }));
     } finally {
       events?.end();
     }

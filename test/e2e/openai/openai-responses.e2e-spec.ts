@@ -212,6 +212,22 @@ describe('openai: responses', () => {
     expect(await apiError(alice.responses.create({ model: 'fake-model', input: 'x', temperature: 5 }))).toBeInstanceOf(OpenAI.BadRequestError);
   });
 
+  it('store: false answers from its input alone and keeps nothing', async () => {
+    const count = async () => (await t.http().get('/api/conversations?limit=100').set(auth(BOB_KEY)).expect(200)).body.items.length as number;
+    const before = await count();
+    fake.enqueue({ kind: 'reply', text: 'not kept' });
+    const answer = await bob.responses.create({ model: 'fake-model', store: false, instructions: 'Be brief.', input: [{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'now' }] });
+    expect(answer).toMatchObject({ status: 'completed', output_text: 'not kept', store: false, conversation: null });
+    expect(sent()).toEqual(['sys', 'Be brief.', 'earlier', 'ok', 'now']);
+    fake.enqueue({ kind: 'stream', chunks: ['also ', 'not'] });
+    const streamed = await bob.responses.stream({ model: 'fake-model', store: false, input: 'stream it' }).finalResponse();
+    expect(streamed.output_text).toBe('also not');
+    expect(await count()).toBe(before);
+    expect(await apiError(bob.responses.retrieve(answer.id))).toBeInstanceOf(OpenAI.NotFoundError);
+    const conversation = await bob.conversations.create({});
+    expect(await apiError(bob.responses.create({ model: 'fake-model', store: false, conversation: conversation.id, input: 'x' }))).toBeInstanceOf(OpenAI.BadRequestError);
+  });
+
   it('models lists the configured model and the caller\'s agents; agent:<name> answers with that agent', async () => {
     const agent = (await t.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'pirate', systemPrompt: 'Talk like a pirate.', model: 'pirate-model' }).expect(201)).body;
     const models = [];
