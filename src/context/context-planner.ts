@@ -123,7 +123,8 @@ export function planContext(input: PlanInput): PlannedContext {
   }
   // The window's edge may fall between a call and its output: neither is sent without the other.
   const paired = withCallsPaired(kept);
-  for (const item of kept) if (!paired.includes(item)) total -= cost(item.tokens);
+  const sent = new Set(paired.map((item) => item.seq));
+  for (const item of kept) if (!sent.has(item.seq)) total -= cost(item.tokens);
 
   const messages: PromptMessage[] = [];
   const parts: Array<PlannedContext['parts'][number]> = [];

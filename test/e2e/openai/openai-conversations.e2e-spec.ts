@@ -122,3 +122,38 @@ describe('openai: conversations and items', () => {
     expect(raw.body).toEqual({ error: { message: expect.any(String), type: 'authentication_error', param: null, code: 'invalid_api_key' } });
   });
 });
+
+describe('openai: errors answered before a controller, in OpenAI\'s shape', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let t: TestApp;
+  beforeAll(async () => {
+    tmp = tempDir();
+    t = await startTestApp({ dbPath: `${tmp.dir}/e.sqlite`, env: { RATE_LIMIT_PER_MINUTE: '3', BODY_LIMIT_BYTES: '2048' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    tmp.remove();
+  });
+  const shape = (type: string) => ({ error: { message: expect.any(String), type, param: null, code: expect.any(String) } });
+
+  it('an unknown route, a body of another type, a body too large, and the rate limit as RateLimitError', async () => {
+    expect((await t.http().get('/v1/nothing-here').set(auth(BOB_KEY)).expect(404)).body).toEqual(shape('invalid_request_error'));
+    const typed = await t.http().post('/v1/conversations').set(auth(BOB_KEY)).set('Content-Type', 'text/plain').send('hello').expect(415);
+    expect(typed.body).toEqual(shape('invalid_request_error'));
+    const big = await t.http().post('/v1/conversations').set(auth(BOB_KEY)).send({ metadata: { a: 'x'.repeat(4000) } }).expect(413);
+    expect(big.body).toEqual(shape('invalid_request_error'));
+    // The REST API keeps its own shape.
+    expect((await t.http().get('/api/nothing-here').set(auth(BOB_KEY)).expect(404)).body).toMatchObject({ statusCode: 404, code: 'not_found' });
+    const client = openAiClient(await t.url(), ALICE_KEY);
+    const limited = await (async () => {
+      for (let i = 0; i < 10; i++) {
+        const error = await apiError(client.conversations.retrieve('conv_00000000-0000-4000-8000-000000000000'));
+        if (error.status === 429) return error;
+      }
+      throw new Error('never rate limited');
+    })();
+    expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(limited).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
+    expect(limited.headers?.get('retry-after')).toMatch(/^\d+$/);
+  });
+});
