@@ -157,3 +157,18 @@ describe('openai: errors answered before a controller, in OpenAI\'s shape', () =
     expect(limited.headers?.get('retry-after')).toMatch(/^\d+$/);
   });
 });
+
+describe('openai: single-user mode', () => {
+  it('serves the SDK without a configured key (any key is the owner)', async () => {
+    const tmp = tempDir();
+    const t = await startTestApp({ dbPath: `${tmp.dir}/s.sqlite`, env: { API_KEYS: '' } });
+    try {
+      const client = openAiClient(await t.url(), 'anything');
+      const created = await client.conversations.create({ metadata: { mode: 'single' } });
+      expect((await client.conversations.retrieve(created.id)).metadata).toEqual({ mode: 'single' });
+    } finally {
+      await t.close();
+      tmp.remove();
+    }
+  });
+});
