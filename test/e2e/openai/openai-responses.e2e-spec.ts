@@ -44,9 +44,17 @@ describe('openai: responses', () => {
     expect(first.usage).toMatchObject({ input_tokens: 11, output_tokens: 7, total_tokens: 18 });
     expect(sent()).toEqual(['sys', 'My name is Ada.', 'Who am I?']);
     fake.enqueue({ kind: 'reply', text: 'Still Ada' });
-    await alice.responses.create({ model: 'fake-model', conversation: { id: conversation.id }, input: [{ role: 'user', content: 'And now?' }], instructions: 'Be brief.' });
+    const second = await alice.responses.create({
+      model: 'other-model',
+      conversation: { id: conversation.id },
+      input: [{ role: 'user', content: 'And now?' }],
+      instructions: 'Be brief.',
+      temperature: 0.3,
+      max_output_tokens: 50,
+    });
     expect(sent()).toEqual(['sys', 'Be brief.', 'My name is Ada.', 'Who am I?', 'Hello Ada', 'And now?']);
-    expect(fake.lastCompletion.body.model).toBe('fake-model');
+    expect(fake.lastCompletion.body).toMatchObject({ model: 'other-model', temperature: 0.3, max_tokens: 50 });
+    expect(second).toMatchObject({ instructions: 'Be brief.', temperature: 0.3, max_output_tokens: 50 });
     expect(await texts(conversation.id)).toEqual(['user: My name is Ada.', 'user: Who am I?', 'assistant: Hello Ada', 'user: And now?', 'assistant: Still Ada']);
     // Read back as stored.
     const again = await alice.responses.retrieve(first.id);
@@ -137,6 +145,17 @@ describe('openai: responses', () => {
       'response.completed',
     ]);
     expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    // A model that fails mid-way ends the stream with response.failed; the partial reply is kept as failed.
+    fake.enqueue({ kind: 'stream', chunks: ['half ', 'way'], end: 'break' });
+    const broken = await fetch(`${await t.url()}/v1/responses`, {
+      method: 'POST',
+      headers: { ...auth(ALICE_KEY), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'fake-model', input: 'break', stream: true }),
+    });
+    const last = (await broken.text()).split('\n\n').filter((block) => block.includes('data: ')).at(-1)!;
+    const failed = JSON.parse(last.slice(last.indexOf('data: ') + 6)) as { type: string; response: { id: string; status: string; error: { code: string } } };
+    expect(failed).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error' } } });
+    expect((await alice.responses.retrieve(failed.response.id)).status).toBe('failed');
   });
 
   it('a client that leaves mid-stream does not lose the reply', async () => {
