@@ -29,5 +29,7 @@ import { StreamSlots } from './sse/stream-slots.js';
   imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule, PortabilityModule],
   controllers: [ChatController, PortabilityController, ArchiveImportsController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController],
   providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, HttpDrain, IdempotentChat, StreamSlots],
+  // The OpenAI surface's streams count against the same MAX_STREAMS_PER_ACTOR.
+  exports: [StreamSlots],
 })
 export class HttpSurfaceModule {}

@@ -10,6 +10,7 @@ import type { ReplyOutcome, StartedTurn } from '../../chat/turn.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { ResponseRequest } from '../../conversations/response-record.entity.js';
 import { ResponseRecordsService } from '../../conversations/response-records.service.js';
+import { StreamSlots } from '../http/sse/stream-slots.js';
 import { OpenAiError } from './openai-error.js';
 import { openAiAnswerOf, OpenAiErrorFilter } from './openai-error.filter.js';
 import { requiredResponseId } from './openai-ids.js';
@@ -35,6 +36,7 @@ export class OpenAiResponsesController {
     private readonly chat: ChatService,
     private readonly records: ResponseRecordsService,
     private readonly agents: AgentsService,
+    private readonly slots: StreamSlots,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -49,6 +51,8 @@ export class OpenAiResponsesController {
     }
     const previous = input.previous_response_id ? await this.previousReply(actor, input.previous_response_id) : null;
     const { chat, record } = turnOf(input, previous, await this.agentOf(actor, input.model));
+    // A stream holds a connection and its buffer for as long as the reply: MAX_STREAMS_PER_ACTOR, as on the REST streams.
+    if (input.stream) this.slots.take(actor.id, res);
     if (input.store === false) return this.unstored(actor, chat, record, input.stream === true, res);
     if (input.stream) return this.stream(actor, chat, record, res);
     const createdAt = new Date();

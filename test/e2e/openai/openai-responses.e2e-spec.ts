@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { apiError, openAiClient } from '../../support/openai-client.js';
 import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
-import { until } from '../../support/until.js';
+import { deferred, until } from '../../support/until.js';
 
 type Sent = { role: string; content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string };
 
@@ -16,7 +16,7 @@ describe('openai: responses', () => {
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start();
     tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/r.sqlite`, llmBaseUrl: fake.url, env: { SYSTEM_PROMPT: 'sys' } });
+    t = await startTestApp({ dbPath: `${tmp.dir}/r.sqlite`, llmBaseUrl: fake.url, env: { SYSTEM_PROMPT: 'sys', MAX_STREAMS_PER_ACTOR: '2' } });
     const url = await t.url();
     alice = openAiClient(url, ALICE_KEY);
     bob = openAiClient(url, BOB_KEY);
@@ -222,6 +222,16 @@ describe('openai: responses', () => {
     expect(failed).toBeInstanceOf(OpenAI.InternalServerError);
     expect(failed.status).toBe(502);
     expect(await texts(conversation.id)).toContain('user: kept anyway');
+    // At most MAX_STREAMS_PER_ACTOR streams at once (2 here), as on the REST streams.
+    const held = deferred();
+    fake.enqueue({ kind: 'stream', chunks: ['a', 'b'], hold: held.promise }, { kind: 'stream', chunks: ['c', 'd'], hold: held.promise });
+    const asked = fake.completions.length;
+    const open = [0, 1].map(() => alice.responses.stream({ model: 'fake-model', input: 'hold' }).finalResponse());
+    await until(async () => fake.completions.length === asked + 2);
+    const crowded = await apiError(alice.responses.create({ model: 'fake-model', input: 'third', stream: true }));
+    expect(crowded).toBeInstanceOf(OpenAI.RateLimitError);
+    held.resolve();
+    await Promise.all(open);
     const both = await apiError(alice.responses.create({ model: 'fake-model', conversation: conversation.id, previous_response_id: 'resp_x', input: 'x' }));
     expect(both).toBeInstanceOf(OpenAI.BadRequestError);
     expect(both.param).toBe('previous_response_id');
