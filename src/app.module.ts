@@ -8,6 +8,7 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { RateLimitsModule } from './rate-limits/rate-limits.module.js';
 import { RetentionModule } from './retention/retention.module.js';
 import { HttpSurfaceModule } from './surfaces/http/http.module.js';
+import { OpenAiSurfaceModule } from './surfaces/openai/openai.module.js';
 import { McpSurfaceModule } from './surfaces/mcp/mcp.module.js';
 import { TelegramSurfaceModule } from './surfaces/telegram/telegram.module.js';
 import { UiStreamSurfaceModule } from './surfaces/ui-stream/ui-stream.module.js';
@@ -29,6 +30,7 @@ export class AppModule {
         HttpSurfaceModule,
         McpSurfaceModule,
         UiStreamSurfaceModule,
+        OpenAiSurfaceModule,
         WebSurfaceModule,
         ...(config.telegram ? [TelegramSurfaceModule] : []),
       ],

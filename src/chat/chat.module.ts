@@ -8,11 +8,12 @@ import { ReplyJanitor } from './reply-janitor.js';
 import { Summarizer } from './summarizer.js';
 import { TurnPlanner } from './turn-planner.js';
 import { TurnStore } from './turn-store.js';
+import { UnstoredTurns } from './unstored-turn.js';
 import { AgentsModule } from '../agents/agents.module.js';
 
 @Module({
   imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule],
-  providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, ReplyJanitor, Summarizer],
+  providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, ReplyJanitor, Summarizer, UnstoredTurns],
   exports: [ChatService, Summarizer],
 })
 export class ChatModule {}

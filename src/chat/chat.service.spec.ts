@@ -19,6 +19,7 @@ import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from '.
 import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort } from '../llm/llm.port.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { ChatService } from './chat.service.js';
+import { UnstoredTurns } from './unstored-turn.js';
 import { ReplyGenerator } from './reply-generator.js';
 import { Summarizer } from './summarizer.js';
 import { TurnPlanner } from './turn-planner.js';
@@ -82,7 +83,7 @@ describe('ChatService', () => {
     });
     module = await Test.createTestingModule({
       imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule],
-      providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, Summarizer, { provide: LLM_PORT, useValue: llm }],
+      providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();
     chat = module.get(ChatService);

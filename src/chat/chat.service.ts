@@ -3,14 +3,15 @@ import type { Actor } from '../actor-auth/actor.js';
 import { sleep } from '../common/sleep.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
-import type { Message } from '../conversations/message.entity.js';
+import type { FunctionCallRecord, Message } from '../conversations/message.entity.js';
 import { TurnPlanner } from './turn-planner.js';
 import { TurnStore } from './turn-store.js';
-import type { ContextPreview, ReplyOutcome, StartedTurn } from './turn.js';
+import type { ContextPreview, ReplyOutcome, StartedTurn, TurnOverride, TurnRequest } from './turn.js';
 import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { ReplyGenerator, type ModelOptions } from './reply-generator.js';
+import { UnstoredTurns, type UnstoredReply, type UnstoredRequest } from './unstored-turn.js';
 import type { ReplyError } from '../common/domain-error.js';
 
 export interface ChatRequest {
@@ -27,6 +28,10 @@ export interface ChatRequest {
   /** Continue from this message instead of the thread's active leaf (a new branch when it is not the leaf). */
   readonly parentMessageId?: string;
   readonly options?: ModelOptions;
+  /** Messages stored before the reply instead of `message` alone (see TurnRequest.items). */
+  readonly items?: TurnRequest['items'];
+  /** The model and instructions of this turn alone. */
+  readonly override?: TurnOverride;
 }
 
 /** A user message asked again in other words: a sibling of it, answered, on a branch that becomes active. */
@@ -69,6 +74,8 @@ export interface ChatResult {
   readonly reason: ReplyCutReason | null;
   readonly model: string | null;
   readonly usage: ReplyOutcome['usage'];
+  /** The client's functions the reply asks to be called (none for most replies). */
+  readonly functionCalls: FunctionCallRecord[];
 }
 
 /** What a streaming caller is told as the turn goes. */
@@ -95,9 +102,15 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     private readonly planner: TurnPlanner,
     private readonly conversations: ConversationsService,
     private readonly generator: ReplyGenerator,
+    private readonly unstored: UnstoredTurns,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
   ) {}
+
+  /** The model a turn calls when neither the request nor an agent names one. */
+  get defaultModel(): string {
+    return this.planner.modelFor(null);
+  }
 
   /**
    * One turn, answered when the reply is stored. `onStarted` learns its ids as soon as the
@@ -114,6 +127,11 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     const turn = await this.startTurn(actor, request);
     events.started(turn);
     return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }));
+  }
+
+  /** A turn that stores nothing (no conversation): its input is the whole history; `onDelta` streams the reply. */
+  answerUnstored(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<UnstoredReply> {
+    return this.track(this.unstored.run(actor, request, onDelta));
   }
 
   /** Edits a user message: its sibling with the new text, answered; that branch becomes the thread's active path. */
@@ -201,6 +219,8 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       threadSystem: request.system,
       parentMessageId: request.parentMessageId,
       editMessageId: edited,
+      items: request.items,
+      override: request.override,
     };
     return this.turns.startTurn(actor, turn, this.planner.plan);
   }
@@ -249,5 +269,6 @@ function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {
     reason: cutReason(outcome),
     model: outcome.model,
     usage: outcome.usage,
+    functionCalls: outcome.functionCalls ?? [],
   };
 }

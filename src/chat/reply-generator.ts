@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
-import type { ToolCallRecord } from '../conversations/message.entity.js';
+import type { FunctionCallRecord, ToolCallRecord } from '../conversations/message.entity.js';
 import type { ReplyOutcome, StartedTurn } from './turn.js';
 import { TurnStore } from './turn-store.js';
 import { ModelCancelledError, ModelUnavailableError } from '../llm/llm.errors.js';
-import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage } from '../llm/llm.port.js';
+import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage, type ToolChoice, type ToolSpec } from '../llm/llm.port.js';
 import { TokenCounter } from '../context/token-counter.js';
 import { sleep } from '../common/sleep.js';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
@@ -22,6 +22,9 @@ export const MAX_TOOL_ROUNDS = 4;
 export interface ModelOptions {
   readonly temperature?: number;
   readonly maxTokens?: number;
+  /** Functions the client runs itself (OpenAI function tools): a call of one ends the reply with it. */
+  readonly clientTools?: readonly ToolSpec[];
+  readonly toolChoice?: ToolChoice;
 }
 
 export interface GenerationMode {
@@ -62,14 +65,17 @@ export class ReplyGenerator {
     const progress = new ReplyProgress(this.turns, turn.reply.id, this.config, () => stop.abort());
     const bounds = new ReplyBounds(this.config, () => stop.abort());
     const toolRecords: ToolCallRecord[] = [];
+    const clientCalls: FunctionCallRecord[] = [];
     const start = performance.now();
     progress.start();
     let outcome: ReplyOutcome;
     try {
       // Rarely, the thread's summary is behind what this turn leaves out: let it catch up first.
       turn = await this.summarizer.catchUp(turn);
-      const completion = await this.converse(turn, mode, stop.signal, progress, bounds, toolRecords);
-      outcome = bounds.reason ? this.cutOutcome(progress.content, turn, toolRecords, bounds) : this.doneOutcome(completion, progress.content, turn, toolRecords);
+      const completion = await this.converse(turn, mode, stop.signal, progress, bounds, toolRecords, clientCalls);
+      outcome = bounds.reason
+        ? this.cutOutcome(progress.content, turn, toolRecords, bounds)
+        : { ...this.doneOutcome(completion, progress.content, turn, toolRecords), ...(clientCalls.length ? { functionCalls: clientCalls } : {}) };
     } catch (error) {
       // A cut aborts the model call, which then rejects: the cut is what happened.
       outcome = bounds.reason ? this.cutOutcome(progress.content, turn, toolRecords, bounds) : { ...this.failedOutcome(error, progress.content, turn), toolCalls: toolRecords };
@@ -137,9 +143,13 @@ export class ReplyGenerator {
     progress: ReplyProgress,
     bounds: ReplyBounds,
     toolRecords: ToolCallRecord[],
+    clientCalls: FunctionCallRecord[],
   ): Promise<Completion> {
     const { agent } = turn;
-    const tools = agent?.tools.includes('update_state') ? [UPDATE_STATE_TOOL] : [];
+    const ownTools = agent?.tools.includes('update_state') ? [UPDATE_STATE_TOOL] : [];
+    const clientTools = mode.options?.clientTools ?? [];
+    const forClient = new Set(clientTools.map((t) => t.name));
+    const tools = [...ownTools, ...clientTools.filter((t) => t.name !== UPDATE_STATE_TOOL.name || ownTools.length === 0)];
     const messages: PromptMessage[] = [...turn.context.messages];
     const settings = {
       model: turn.model,
@@ -151,7 +161,9 @@ export class ReplyGenerator {
     const start = performance.now();
     let firstText = true;
     for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
-      const request: CompletionRequest = { ...settings, messages, tools: round < MAX_TOOL_ROUNDS ? tools : [] };
+      // The client's tool_choice holds for the first call; later rounds answer with what the tools returned.
+      const toolChoice = round === 0 && clientTools.length ? mode.options?.toolChoice : undefined;
+      const request: CompletionRequest = { ...settings, messages, tools: round < MAX_TOOL_ROUNDS ? tools : [], ...(toolChoice ? { toolChoice } : {}) };
       // Text written in an earlier round and text of this one are separate paragraphs.
       let separator = round > 0 && progress.content.trim() !== '' ? '\n\n' : '';
       const add = (piece: string) => {
@@ -171,10 +183,16 @@ export class ReplyGenerator {
       usage = addUsage(usage, completion.usage);
       if (completion.toolCalls.length === 0 || bounds.reason) return { ...completion, usage };
       if (!completion.toolCalls.every((call) => bounds.admitsArguments(call.arguments))) return { ...completion, usage };
+      // A call of the client's functions ends the reply: the client runs them and sends their outputs in its next request.
+      const theirs = completion.toolCalls.filter((call) => forClient.has(call.name) && !(ownTools.length && call.name === UPDATE_STATE_TOOL.name));
+      if (theirs.length) {
+        for (const call of theirs) clientCalls.push({ callId: call.id.replaceAll('\u0000', '').slice(0, 100), name: call.name, arguments: call.arguments.replaceAll('\u0000', '') });
+        return { ...completion, usage };
+      }
       messages.push({ role: 'assistant', content: completion.content, toolCalls: completion.toolCalls });
       for (const call of completion.toolCalls) {
         const result =
-          call.name === UPDATE_STATE_TOOL.name && tools.length
+          call.name === UPDATE_STATE_TOOL.name && ownTools.length
             ? await runUpdateState(this.conversations, { id: turn.conversation.actor }, turn.conversation.id, call.arguments)
             : JSON.stringify({ ok: false, error: `unknown tool ${call.name}` });
         const name = call.name.replaceAll('\u0000', '').slice(0, MAX_TOOL_NAME_CHARS) || '(unnamed)';

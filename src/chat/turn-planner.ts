@@ -30,7 +30,7 @@ export class TurnPlanner {
   /** A plan over `history`; a question that cannot fit is refused (ContextOverBudgetError) before anything is written. */
   readonly plan = async (draft: TurnDraft, history: HistoryReader): Promise<TurnPlan> => {
     const { conversation, agent, thread, question } = draft;
-    const model = this.modelFor(agent);
+    const model = draft.override?.model ?? this.modelFor(agent);
     const questionTokens = question ? (question.tokens ?? this.assembler.count(question.content, model)) : 0;
     const summary = await history.summary(thread.name);
     const window = this.config.historyWindow;
@@ -42,7 +42,8 @@ export class TurnPlanner {
       messages = [...older, ...messages];
     }
     const newMessage = question ? { content: question.content, tokens: questionTokens } : null;
-    const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history: messages, newMessage });
+    const instructions = draft.override?.instructions ?? null;
+    const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history: messages, newMessage, instructions });
     return { model, context, questionTokens, summaryCoversSeq: summary?.coversSeq ?? null };
   };
 }

@@ -25,6 +25,7 @@ import { MessageTreeRepository } from '../conversations/message-tree.repository.
 import { SummariesRepository } from '../conversations/summaries.repository.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { titleFromMessage, UNTITLED } from '../conversations/title.js';
+import type { ItemDraft } from '../conversations/conversation-items.service.js';
 import type { HistoryReader, PlanTurn, ReplyOutcome, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
 
 /**
@@ -57,7 +58,8 @@ export class TurnStore {
    * conversation the actor named so, or to a new one that takes the name in the same transaction.
    */
   startTurn(actor: Actor, request: TurnRequest, plan: PlanTurn): Promise<StartedTurn> {
-    this.assertValidContent(request.content);
+    const inputs = this.inputsOf(request);
+    const firstText = inputs.find((i) => i.role === 'user')?.content ?? '';
     return this.db.transaction(async (em) => {
       const now = new Date();
       let conversation: Conversation;
@@ -76,17 +78,17 @@ export class TurnStore {
         ({ parent, threadName } = await this.branchPoint(em, conversation.id, request, threadName));
         agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
         leaf = await this.refuseIfBusy(em, conversation.id, threadName, now);
-        this.assertRoomForTurn(conversation);
+        this.assertRoomForTurn(conversation, inputs.length + 1);
         // A conversation created empty and untitled takes its title from its first message.
-        if (conversation.lastSeq === 0 && conversation.title === UNTITLED) {
-          conversation.title = titleFromMessage(request.content);
+        if (conversation.lastSeq === 0 && conversation.title === UNTITLED && firstText !== '') {
+          conversation.title = titleFromMessage(firstText);
           await this.repo.retitle(em, conversation.id, conversation.title);
         }
       } else {
         if (request.parentMessageId || request.editMessageId) throw new InvalidInputError('parentMessageId needs the conversationId it belongs to');
         agent = request.agentId ? await this.agents.usableIn(em, actor, request.agentId) : null;
         await this.limits.assertRoomForConversation(em, actor);
-        conversation = await this.repo.insertConversation(em, actor.id, titleFromMessage(request.content), now, { agentId: agent?.id ?? null });
+        conversation = await this.repo.insertConversation(em, actor.id, titleFromMessage(firstText), now, { agentId: agent?.id ?? null });
         if (request.alias) await this.claimAlias(em, actor, request.alias, conversation.id, threadName, now);
       }
       // A branch: the path below where it starts leaves the active path, so the plan reads the new one.
@@ -97,19 +99,53 @@ export class TurnStore {
       }
       const follows = parent === undefined ? leaf : parent;
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, request.threadSystem, now);
-      const question = { content: request.content, tokens: null };
-      const planned = await plan({ conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question }, this.history(em, conversation.id));
-      const questionId = randomUUID();
-      const [questionRow, reply] = await this.repo.appendMessages(
+      // A last user message is the question; the inputs before it (or all, after function outputs) are history.
+      const last = inputs[inputs.length - 1];
+      const asked = last.role === 'user' ? last : null;
+      const earlier = asked ? inputs.slice(0, -1) : inputs;
+      let parentId = follows?.id ?? null;
+      const stored = earlier.length ? await this.repo.appendMessages(em, conversation, this.chained(earlier, threadName, parentId), now) : [];
+      parentId = stored.at(-1)?.id ?? parentId;
+      const question = asked ? { content: asked.content, tokens: null } : null;
+      const draft = { conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question, override: request.override };
+      const planned = await plan(draft, this.history(em, conversation.id));
+      const questionId = asked ? randomUUID() : parentId!;
+      const rows = await this.repo.appendMessages(
         em,
         conversation,
         [
-          { id: questionId, parentId: follows?.id ?? null, role: 'user', thread: threadName, content: request.content, tokens: planned.questionTokens },
+          ...(asked ? [{ id: questionId, parentId, role: 'user' as const, thread: threadName, content: asked.content, tokens: planned.questionTokens }] : []),
           this.placeholder(threadName, planned.model, now, questionId),
         ],
         now,
       );
-      return { conversation, created: !conversationId, agent, thread, question: questionRow, reply, ...this.planned(planned) };
+      const reply = rows[rows.length - 1];
+      const questionRow = asked ? rows[0] : stored[stored.length - 1];
+      return { conversation, created: !conversationId, agent, thread, question: questionRow, reply, ...this.planned(planned), override: request.override };
+    });
+  }
+
+  /** The messages a turn stores before its reply: its question, or its items (checked like a question, function calls aside). */
+  private inputsOf(request: TurnRequest): readonly ItemDraft[] {
+    if (!request.items) {
+      this.assertValidContent(request.content);
+      return [{ role: 'user', content: request.content }];
+    }
+    if (request.items.length === 0) throw new InvalidInputError('input must not be empty');
+    for (const item of request.items) {
+      if (item.role === 'user' || item.role === 'system') this.assertValidContent(item.content);
+      else this.assertValidContent(item.content || ' ');
+    }
+    return request.items;
+  }
+
+  /** Drafts of `items` in order, each following the one before (the first follows `parentId`). */
+  private chained(items: readonly ItemDraft[], thread: string, parentId: string | null): NewMessage[] {
+    return items.map((item) => {
+      const id = randomUUID();
+      const draft = { id, parentId, thread, role: item.role, content: item.content, functionCalls: item.functionCalls?.length ? item.functionCalls : null, callId: item.callId ?? null };
+      parentId = id;
+      return draft;
     });
   }
 
@@ -176,8 +212,11 @@ export class TurnStore {
    */
   replan(turn: StartedTurn, plan: PlanTurn): Promise<StartedTurn> {
     const { conversation, agent, thread, question } = turn;
+    // After function outputs there is no question: the history up to the reply is sent.
+    const asked = question.role === 'user';
     return this.db.read(async (em) => {
-      const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation.id));
+      const draft = { conversation, agent, thread, beforeSeq: asked ? question.seq : question.seq + 1, question: asked ? question : null, override: turn.override };
+      const planned = await plan(draft, this.history(em, conversation.id));
       return { ...turn, ...this.planned(planned) };
     });
   }
@@ -256,6 +295,7 @@ export class TurnStore {
         errorCode: outcome.error?.code ?? null,
         errorMessage: outcome.error?.message ?? null,
         toolCalls: outcome.toolCalls?.length ? outcome.toolCalls : null,
+        ...(outcome.functionCalls?.length ? { functionCalls: outcome.functionCalls } : {}),
         tokens: outcome.tokens ?? null,
         leaseUntil: null,
       });

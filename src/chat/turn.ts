@@ -3,7 +3,8 @@ import type { ReplyError } from '../common/domain-error.js';
 import type { ContextMessage, ContextSummary } from '../context/context-sources.js';
 import type { PlannedContext } from '../context/context-planner.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
-import type { Message, MessageStatus, ToolCallRecord } from '../conversations/message.entity.js';
+import type { ItemDraft } from '../conversations/conversation-items.service.js';
+import type { FunctionCallRecord, Message, MessageStatus, ToolCallRecord } from '../conversations/message.entity.js';
 import type { Thread } from '../conversations/thread.entity.js';
 
 /** What a surface asks for one turn. */
@@ -21,6 +22,22 @@ export interface TurnRequest {
   readonly parentMessageId?: string;
   /** The question replaces this user message: a sibling of it, whose branch becomes the active path. */
   readonly editMessageId?: string;
+  /**
+   * Messages stored in order before the reply, instead of `content` alone (the OpenAI surface's
+   * input: several messages, function outputs). A last user message is the question; after
+   * function outputs the model simply goes on.
+   */
+  readonly items?: readonly ItemDraft[];
+  /** Settings of this turn alone. */
+  readonly override?: TurnOverride;
+}
+
+/** What one turn asks for besides the conversation's own settings. */
+export interface TurnOverride {
+  /** The model to call instead of the agent's or the default. */
+  readonly model?: string;
+  /** Instructions for this turn only (a system message after the others), not kept for later turns. */
+  readonly instructions?: string;
 }
 
 /** A turn ready for the model: the question is stored, the reply row exists as `streaming`. */
@@ -37,6 +54,8 @@ export interface StartedTurn {
   readonly context: PlannedContext;
   /** The last seq the thread's running summary covered when the turn was planned (0: none). */
   readonly summaryCoversSeq: number;
+  /** This turn's own settings, kept for a plan made again. */
+  readonly override?: TurnOverride;
 }
 
 export interface ContextPreview {
@@ -56,6 +75,8 @@ export interface ReplyOutcome {
   readonly error: ReplyError | null;
   /** Tools the model called on the way to this reply. */
   readonly toolCalls?: ToolCallRecord[];
+  /** Functions of the client the reply asks to be called (the turn ends there: the client runs them). */
+  readonly functionCalls?: FunctionCallRecord[];
   /** Tokens of `content`, for the budget of later turns. */
   readonly tokens?: number;
 }
@@ -68,8 +89,9 @@ export interface TurnDraft {
   readonly thread: Pick<Thread, 'name' | 'systemPrompt'>;
   /** History before this seq is replayed. */
   readonly beforeSeq: number;
-  /** The question the model answers; null to preview what the next turn would send. */
+  /** The question the model answers; null to preview what the next turn would send (or when the stored history ends the input). */
   readonly question: { readonly content: string; readonly tokens: number | null } | null;
+  readonly override?: TurnOverride;
 }
 
 /** Chat's decisions for a turn: the model, and what it is sent. */

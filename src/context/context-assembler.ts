@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import type { ContextAgent, ContextSources } from './context-sources.js';
-import { planContext, type PlannedContext } from './context-planner.js';
+import type { ContextAgent, ContextMessage, ContextSources } from './context-sources.js';
+import { planContext, type HistoryItem, type PlannedContext } from './context-planner.js';
 import { stateMessage, summaryMessage } from './state-message.js';
 import { TokenCounter } from './token-counter.js';
 
@@ -28,9 +28,12 @@ export class ContextAssembler {
 
   assemble(sources: ContextSources): PlannedContext {
     const { model, agent } = sources;
-    const system = [agent?.systemPrompt, this.config.systemPrompt, sources.thread?.systemPrompt, stateMessage(sources.state, this.usesStateTool(agent))]
+    const prompts = [agent?.systemPrompt, this.config.systemPrompt, sources.thread?.systemPrompt, stateMessage(sources.state, this.usesStateTool(agent))]
       .filter((p): p is string => typeof p === 'string' && p.trim() !== '')
       .map((content) => ({ content, tokens: this.tokens.countCached(content, model) }));
+    // A turn's own instructions change from turn to turn: counted, not cached.
+    const own = sources.instructions?.trim() ? [{ content: sources.instructions, tokens: this.tokens.count(sources.instructions, model) }] : [];
+    const system = [...prompts, ...own];
     // With SUMMARY_MODE=off a summary made earlier is no longer kept up to date, so it is not sent either.
     const summary = sources.summary && this.config.summaryMode === 'rolling'
       ? (() => {
@@ -38,9 +41,11 @@ export class ContextAssembler {
           return { content, tokens: this.tokens.countCached(content, model), coversSeq: sources.summary.coversSeq };
         })()
       : null;
-    const history = sources.history
-      .filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content !== '')
-      .map((m) => ({ seq: m.seq, role: m.role as 'user' | 'assistant', content: m.content, tokens: m.tokens ?? this.tokens.count(m.content, model) }));
+    const history = sources.history.filter(replayable).map((m): HistoryItem => {
+      const calls = m.role === 'assistant' && m.functionCalls?.length ? m.functionCalls : null;
+      const tokens = (m.tokens ?? this.tokens.count(m.content, model)) + (calls ? this.tokens.count(calls.map((c) => c.name + c.arguments).join(''), model) : 0);
+      return { seq: m.seq, role: m.role as HistoryItem['role'], content: m.content, tokens, functionCalls: calls, callId: m.role === 'tool' ? m.callId : null };
+    });
     const stretch = this.config.summaryMode === 'rolling';
     const budgetSource = agent?.contextTokenBudget != null ? "the agent's contextTokenBudget" : 'CONTEXT_TOKEN_BUDGET';
     return planContext({ budget: this.budgetFor(agent), budgetSource, window: this.config.historyWindow, system, summary, history, newMessage: sources.newMessage, stretch });
@@ -53,4 +58,10 @@ export class ContextAssembler {
   encodingName(model: string): string {
     return this.tokens.encodingName(model);
   }
+}
+
+/** What is sent again: questions and answers with text or calls, and the outputs of calls. */
+function replayable(m: ContextMessage): boolean {
+  if (m.role === 'tool') return !!m.callId;
+  return (m.role === 'user' || m.role === 'assistant') && (m.content !== '' || (m.role === 'assistant' && !!m.functionCalls?.length));
 }

@@ -122,3 +122,28 @@ describe('encodingForModel', () => {
     expect(encodingForModel(model)).toBe(encoding);
   });
 });
+
+describe('function calls and their outputs', () => {
+  const call = (seq: number, ids: string[], content = ''): HistoryItem => ({ seq, role: 'assistant', content, tokens: 10, functionCalls: ids.map((id) => ({ callId: id, name: 'f', arguments: '{}' })) });
+  const output = (seq: number, id: string): HistoryItem => ({ seq, role: 'tool', content: `out ${id}`, tokens: 10, callId: id });
+  const ask = (seq: number): HistoryItem => ({ seq, role: 'user', content: `q${seq}`, tokens: 10 });
+
+  it('sends a call with its outputs in the chat-completions shape', () => {
+    const plan = planContext(input({ history: [ask(1), call(2, ['a', 'b']), output(3, 'a'), output(4, 'b')], newMessage: null }));
+    expect(plan.messages.slice(1)).toEqual([
+      { role: 'user', content: 'q1' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'f', arguments: '{}' }, { id: 'b', name: 'f', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'a', content: 'out a' },
+      { role: 'tool', toolCallId: 'b', content: 'out b' },
+    ]);
+  });
+
+  it('never separates them: a window starting at an output leaves that output out, and a call without all its outputs goes too', () => {
+    const history = [ask(1), call(2, ['a']), output(3, 'a'), ask(4), call(5, ['b', 'c'], 'let me see'), output(6, 'b')];
+    // The window's edge falls between call 2 and its output 3.
+    const plan = planContext(input({ history, window: 4, newMessage: null }));
+    expect(plan.messages.slice(1)).toEqual([{ role: 'user', content: 'q4' }, { role: 'assistant', content: 'let me see' }]);
+    expect(plan.oldestIncludedSeq).toBe(4);
+    expect(plan.totalTokens).toBe(TOKENS_PER_REQUEST + 9 + 2 * 14);
+  });
+});

@@ -5,9 +5,13 @@ import { TOKENS_PER_MESSAGE, TOKENS_PER_REQUEST } from './token-counter.js';
 /** A stored message that may be replayed, with its content's token count. */
 export interface HistoryItem {
   readonly seq: number;
-  readonly role: 'user' | 'assistant';
+  readonly role: 'user' | 'assistant' | 'tool';
   readonly content: string;
   readonly tokens: number;
+  /** On an assistant message: the client's functions it asked to be called (their outputs follow it). */
+  readonly functionCalls?: ReadonlyArray<{ readonly callId: string; readonly name: string; readonly arguments: string }> | null;
+  /** On a tool message: the call it answers. */
+  readonly callId?: string | null;
 }
 
 export interface PlanInput {
@@ -117,6 +121,10 @@ export function planContext(input: PlanInput): PlannedContext {
     total += cost(item.tokens);
     kept.unshift(item);
   }
+  // The window's edge may fall between a call and its output: neither is sent without the other.
+  const paired = withCallsPaired(kept);
+  const sent = new Set(paired.map((item) => item.seq));
+  for (const item of kept) if (!sent.has(item.seq)) total -= cost(item.tokens);
 
   const messages: PromptMessage[] = [];
   const parts: Array<PlannedContext['parts'][number]> = [];
@@ -128,8 +136,8 @@ export function planContext(input: PlanInput): PlannedContext {
     messages.push({ role: 'system', content: input.summary!.content });
     parts.push({ kind: 'summary', role: 'system', tokens: cost(input.summary!.tokens), seq: input.summary!.coversSeq });
   }
-  for (const item of kept) {
-    messages.push({ role: item.role, content: item.content });
+  for (const item of paired) {
+    messages.push(promptOf(item));
     parts.push({ kind: 'history', role: item.role, tokens: cost(item.tokens), seq: item.seq });
   }
   if (input.newMessage) {
@@ -145,6 +153,41 @@ export function planContext(input: PlanInput): PlannedContext {
     omittedForBudget: window.length - kept.length,
     uncoveredOmitted: input.stretch ? window.slice(0, window.length - kept.length).filter((m) => m.seq > coveredThrough).length : 0,
     summaryIncluded,
-    oldestIncludedSeq: kept[0]?.seq ?? null,
+    oldestIncludedSeq: paired[0]?.seq ?? null,
   };
+}
+
+function promptOf(item: HistoryItem): PromptMessage {
+  if (item.role === 'tool') return { role: 'tool', toolCallId: item.callId ?? '', content: item.content };
+  if (item.role === 'assistant' && item.functionCalls?.length) {
+    return { role: 'assistant', content: item.content, toolCalls: item.functionCalls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })) };
+  }
+  return { role: item.role, content: item.content };
+}
+
+/**
+ * Chat completions refuses an output without its call right before it, and a call without all
+ * its outputs right after: each call is kept with its outputs, or left out with them (a reply's
+ * text stays without its unanswered calls).
+ */
+export function withCallsPaired(items: readonly HistoryItem[]): HistoryItem[] {
+  const out: HistoryItem[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    // An output is kept only with its call, below.
+    if (item.role === 'tool') continue;
+    if (item.role !== 'assistant' || !item.functionCalls?.length) {
+      out.push(item);
+      continue;
+    }
+    let j = i + 1;
+    while (j < items.length && items[j].role === 'tool') j++;
+    const outputs = items.slice(i + 1, j);
+    const calls = new Set(item.functionCalls.map((c) => c.callId));
+    const answered = item.functionCalls.every((c) => outputs.some((o) => o.callId === c.callId));
+    if (answered) out.push(item, ...outputs.filter((o) => calls.has(o.callId ?? '')));
+    else if (item.content !== '') out.push(item.functionCalls ? { ...item, functionCalls: null } : item);
+    i = j - 1;
+  }
+  return out;
 }

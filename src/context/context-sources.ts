@@ -18,6 +18,10 @@ export interface ContextMessage {
   readonly role: string;
   readonly content: string;
   readonly tokens: number | null;
+  /** On an assistant message: the client's functions it asked to be called. */
+  readonly functionCalls?: ReadonlyArray<{ readonly callId: string; readonly name: string; readonly arguments: string }> | null;
+  /** On a tool message: the call it answers. */
+  readonly callId?: string | null;
 }
 
 /** A thread's running summary: its text and the last seq it covers. */
@@ -36,4 +40,6 @@ export interface ContextSources {
   /** Replayable messages of the thread, oldest first: the window, and (rolling) those the summary does not cover yet. */
   readonly history: readonly ContextMessage[];
   readonly newMessage: { readonly content: string; readonly tokens: number } | null;
+  /** Instructions of this turn alone, after the other system prompts. */
+  readonly instructions?: string | null;
 }

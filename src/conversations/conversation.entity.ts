@@ -40,6 +40,10 @@ export class Conversation {
   @Column({ type: 'simple-json' })
   state: ConversationState;
 
+  /** The client's own key-value pairs (at most 16; set on the OpenAI surface); null when none were given. */
+  @Column({ type: 'simple-json', nullable: true })
+  metadata: Record<string, string> | null;
+
   /** Hidden from the default listing (still searchable and readable). */
   @Column({ type: 'boolean', default: false })
   archived: boolean;

@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module.js';
 import { ConversationAliases } from './conversation-aliases.service.js';
 import { ConversationAliasesRepository } from './conversation-aliases.repository.js';
+import { ConversationItemsRepository } from './conversation-items.repository.js';
+import { ConversationItemsService } from './conversation-items.service.js';
+import { ResponseRecordsService } from './response-records.service.js';
 import { ConversationLimits } from './conversation-limits.js';
 import { ConversationSearchRepository } from './conversation-search.repository.js';
 import { ConversationsRepository } from './conversations.repository.js';
@@ -16,7 +19,7 @@ import { WholeConversationsRepository } from './whole-conversations.repository.j
 
 @Module({
   imports: [AgentsModule],
-  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases],
-  exports: [ConversationsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases],
+  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService],
+  exports: [ConversationsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService],
 })
 export class ConversationsModule {}

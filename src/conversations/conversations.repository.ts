@@ -5,7 +5,7 @@ import { forUpdate } from '../database/dialect.js';
 import { EntityRows, sql } from '../database/sql.js';
 import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation, type ConversationState } from './conversation.entity.js';
-import { Message, REPLAYED_STATUSES_SQL, type MessageRole, type MessageStatus } from './message.entity.js';
+import { Message, REPLAYED_STATUSES_SQL, type FunctionCallRecord, type MessageRole, type MessageStatus } from './message.entity.js';
 import { MAIN_THREAD, Thread } from './thread.entity.js';
 import type { ConversationCursor } from './conversation-cursor.js';
 
@@ -29,10 +29,14 @@ export interface NewMessage {
   readonly tokens?: number | null;
   /** The message it follows (null or absent: the first of its thread). */
   readonly parentId?: string | null;
+  /** Functions of the client an assistant message asks to be called. */
+  readonly functionCalls?: readonly FunctionCallRecord[] | null;
+  /** On a `tool` message: the call it answers. */
+  readonly callId?: string | null;
 }
 
 /** A stored message as the model is sent it again. */
-export type ReplayedMessage = Pick<Message, 'seq' | 'role' | 'content' | 'tokens'>;
+export type ReplayedMessage = Pick<Message, 'seq' | 'role' | 'content' | 'tokens' | 'functionCalls' | 'callId'>;
 
 /** Columns of a message that change after it is appended (a reply as it is generated). */
 export type MessageChanges = Partial<
@@ -51,6 +55,7 @@ export type MessageChanges = Partial<
     | 'toolCalls'
     | 'tokens'
     | 'createdAt'
+    | 'functionCalls'
   >
 >;
 
@@ -67,7 +72,7 @@ export class ConversationsRepository {
     actor: string,
     title: string,
     now: Date,
-    extra: { agentId?: string | null; state?: ConversationState } = {},
+    extra: { agentId?: string | null; state?: ConversationState; metadata?: Record<string, string> | null } = {},
   ): Promise<Conversation> {
     const conversation = Object.assign(new Conversation(), {
       id: randomUUID(),
@@ -75,6 +80,7 @@ export class ConversationsRepository {
       title,
       agentId: extra.agentId ?? null,
       state: extra.state ?? {},
+      metadata: extra.metadata ?? null,
       archived: false,
       pinned: false,
       lastSeq: 0,
@@ -151,6 +157,8 @@ export class ConversationsRepository {
         leaseUntil: draft.leaseUntil ?? null,
         cancelRequestedAt: null,
         toolCalls: null,
+        functionCalls: draft.functionCalls ?? null,
+        callId: draft.callId ?? null,
         tokens: draft.tokens ?? null,
         parentId: draft.parentId ?? null,
         onPath: true,
@@ -174,14 +182,22 @@ export class ConversationsRepository {
   async recentHistory(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number, afterSeq = 0): Promise<ReplayedMessage[]> {
     if (limit <= 0 || beforeSeq - 1 <= afterSeq) return [];
     // Only the columns the context needs: each column of each row is a JS value to build, and this runs every turn.
-    const { rows } = await sql<{ seq: number; role: MessageRole; content: string; tokens: number | null }>(
+    const { rows } = await sql<{ seq: number; role: MessageRole; content: string; tokens: number | null; function_calls: string | null; call_id: string | null }>(
       em,
-      `SELECT "seq", "role", "content", "tokens" FROM "messages"
-       WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 AND "seq" < ? AND "seq" > ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND "content" <> ''
+      `SELECT "seq", "role", "content", "tokens", "function_calls", "call_id" FROM "messages"
+       WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 AND "seq" < ? AND "seq" > ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND ("content" <> '' OR "function_calls" IS NOT NULL)
        ORDER BY "seq" DESC LIMIT ?`,
       [conversationId, thread, beforeSeq, afterSeq, limit],
     );
-    return rows.reverse();
+    const messages = EntityRows.of(em, Message);
+    return rows.reverse().map((r) => ({
+      seq: r.seq,
+      role: r.role,
+      content: r.content,
+      tokens: r.tokens,
+      functionCalls: r.function_calls === null ? null : (messages.read('functionCalls', r.function_calls) as Message['functionCalls']),
+      callId: r.call_id,
+    }));
   }
 
   /** The active leaf of a thread: the last message of its active path (of every thread's when none is named). */

@@ -23,6 +23,13 @@ export interface ToolCallRecord {
   readonly result: string;
 }
 
+/** A call of a function the client runs (an OpenAI function tool): the reply that asked stores it, the client answers it. */
+export interface FunctionCallRecord {
+  readonly callId: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
 /** An earlier answer replaced by a regeneration: readable, never replayed. */
 export interface MessageVersion {
   readonly content: string;
@@ -129,6 +136,14 @@ export class Message {
   /** Tool calls the model made while producing this reply, with their results (not replayed). */
   @Column({ name: 'tool_calls', type: 'simple-json', nullable: true })
   toolCalls: ToolCallRecord[] | null;
+
+  /** Functions of the client this reply asks to be called (replayed with the outputs that follow it); null for most replies. */
+  @Column({ name: 'function_calls', type: 'simple-json', nullable: true })
+  functionCalls: FunctionCallRecord[] | null;
+
+  /** On a `tool` message: the function call (FunctionCallRecord.callId) whose output it is. */
+  @Column({ name: 'call_id', type: 'varchar', length: 100, nullable: true })
+  callId: string | null;
 
   /** Why a reply failed or was cut: a stable code (each surface maps it to its protocol), and a readable message. */
   @Column({ name: 'error_code', type: 'varchar', length: 32, nullable: true })

@@ -27,6 +27,8 @@ export interface ToolSpec {
   readonly parameters: Record<string, unknown>;
 }
 
+export type ToolChoice = 'auto' | 'none' | 'required' | { readonly name: string };
+
 /** A call the model asked for; `arguments` is the JSON text it wrote. */
 export interface ToolCall {
   readonly id: string;
@@ -41,6 +43,8 @@ export interface CompletionRequest {
   readonly maxTokens?: number;
   /** Tools the model may call; it then answers with `toolCalls` instead of (or besides) text. */
   readonly tools?: readonly ToolSpec[];
+  /** Whether the model must (`required`, or this one function), may (`auto`, the default) or must not call tools. */
+  readonly toolChoice?: ToolChoice;
   /** Aborting it cancels the call: it rejects with ModelCancelledError. */
   readonly signal?: AbortSignal;
 }

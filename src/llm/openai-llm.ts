@@ -104,6 +104,9 @@ export class OpenAiLlm implements LlmPort {
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
     if (request.tools?.length) body.tools = toWireTools(request.tools);
+    if (request.tools?.length && request.toolChoice !== undefined) {
+      body.tool_choice = typeof request.toolChoice === 'string' ? request.toolChoice : { type: 'function', function: { name: request.toolChoice.name } };
+    }
     return body;
   }
 }

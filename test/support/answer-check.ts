@@ -79,6 +79,12 @@ function answerProblems(req: IncomingMessage, res: ServerResponse, text: string,
   function codeProblem(value: unknown): string | null {
     // JSON-RPC answers of /mcp carry their own error object.
     if (value !== null && typeof value === 'object' && 'jsonrpc' in value) return null;
+    // The OpenAI surface (/v1) answers in OpenAI's shape: { error: { message, type, param, code } }.
+    const path = url.split('?')[0];
+    if (path.startsWith('/v1/') || path === '/v1') {
+      const openAi = (value as { error?: { message?: unknown; type?: unknown } } | null)?.error;
+      return openAi && typeof openAi === 'object' && typeof openAi.message === 'string' && typeof openAi.type === 'string' ? null : `not an OpenAI error body: ${text.slice(0, 120)}`;
+    }
     const code = (value as { code?: unknown } | null)?.code;
     if (typeof code !== 'string') return `no code in ${text.slice(0, 120)}`;
     return codes.has(code) ? null : `code ${code} is not documented (ErrorCode in docs/openapi.json)`;

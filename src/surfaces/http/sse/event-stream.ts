@@ -56,6 +56,10 @@ export class EventStream {
   /** Aborts when the client goes away (or is dropped). */
   readonly clientGone: AbortSignal;
 
+  /**
+   * `format` writes events in another protocol's frames (the UI message stream, the OpenAI
+   * surface): it is called as each frame is written, in order, so it may number them.
+   */
   constructor(
     private readonly res: Response,
     private readonly limits: StreamLimits,
@@ -192,6 +196,6 @@ export class EventStream {
   }
 }
 
-function wire(event: string, data: unknown): string {
+export function wire(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }

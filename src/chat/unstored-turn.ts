@@ -1,0 +1,79 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Actor } from '../actor-auth/actor.js';
+import { AgentsService } from '../agents/agents.service.js';
+import type { ContextMessage } from '../context/context-sources.js';
+import type { Conversation } from '../conversations/conversation.entity.js';
+import type { ItemDraft } from '../conversations/conversation-items.service.js';
+import { InvalidInputError } from '../conversations/conversation.errors.js';
+import type { FunctionCallRecord } from '../conversations/message.entity.js';
+import { DatabaseService } from '../database/database.service.js';
+import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
+import type { ModelOptions } from './reply-generator.js';
+import { TurnPlanner } from './turn-planner.js';
+import type { TurnOverride } from './turn.js';
+
+export interface UnstoredRequest {
+  readonly items: readonly ItemDraft[];
+  readonly agentId?: string;
+  readonly override?: TurnOverride;
+  readonly options?: ModelOptions;
+}
+
+export interface UnstoredReply {
+  readonly content: string;
+  readonly model: string;
+  readonly usage: { readonly promptTokens: number; readonly completionTokens: number } | null;
+  readonly functionCalls: FunctionCallRecord[];
+}
+
+/**
+ * A turn that keeps nothing (OpenAI's `store: false`): its input alone is the history, planned
+ * like any turn (instructions, budget, calls kept with their outputs), and the model's answer
+ * is handed back without a row written. A model failure rejects (ModelError).
+ */
+@Injectable()
+export class UnstoredTurns {
+  constructor(
+    private readonly db: DatabaseService,
+    private readonly planner: TurnPlanner,
+    private readonly agents: AgentsService,
+    @Inject(LLM_PORT) private readonly llm: LlmPort,
+  ) {}
+
+  async run(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<UnstoredReply> {
+    if (request.items.length === 0) throw new InvalidInputError('input must not be empty');
+    const agent = request.agentId ? await this.db.read((em) => this.agents.usableIn(em, actor, request.agentId!)) : null;
+    const last = request.items[request.items.length - 1];
+    const asked = last.role === 'user' ? last : null;
+    const earlier = asked ? request.items.slice(0, -1) : request.items;
+    const history: ContextMessage[] = earlier.map((item, i) => ({ seq: i + 1, role: item.role, content: item.content, tokens: null, functionCalls: item.functionCalls ?? null, callId: item.callId ?? null }));
+    const recent = async (_thread: string, beforeSeq: number, limit: number, afterSeq = 0) => history.filter((m) => m.seq < beforeSeq && m.seq > afterSeq).slice(-limit);
+    const draft = {
+      conversation: { state: {} } as Conversation,
+      agent,
+      thread: { name: 'main', systemPrompt: null },
+      beforeSeq: history.length + 1,
+      question: asked ? { content: asked.content, tokens: null } : null,
+      override: request.override,
+    };
+    const plan = await this.planner.plan(draft, { summary: async () => null, recent });
+    const options = request.options ?? {};
+    const tools = options.clientTools ?? [];
+    const call = {
+      messages: plan.context.messages,
+      model: plan.model,
+      temperature: options.temperature ?? agent?.temperature ?? undefined,
+      maxTokens: options.maxTokens ?? agent?.maxTokens ?? undefined,
+      tools,
+      ...(tools.length && options.toolChoice ? { toolChoice: options.toolChoice } : {}),
+    };
+    const completion = onDelta ? await this.llm.stream(call, onDelta) : await this.llm.complete(call);
+    const names = new Set(tools.map((t) => t.name));
+    return {
+      content: completion.content,
+      model: completion.model,
+      usage: completion.usage,
+      functionCalls: completion.toolCalls.filter((c) => names.has(c.name)).map((c) => ({ callId: c.id, name: c.name, arguments: c.arguments })),
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import type { Message } from './message.entity.js';
+
+/** What a client asked for when a reply was made as a response (the OpenAI surface), echoed when it is read back. */
+export interface ResponseRequest {
+  readonly instructions: string | null;
+  readonly metadata: Record<string, string> | null;
+  readonly previousResponseId: string | null;
+  /** The reply was asked for in a conversation (rather than after a response, or alone). */
+  readonly inConversation: boolean;
+  readonly temperature: number | null;
+  readonly maxOutputTokens: number | null;
+  readonly tools: unknown[];
+  readonly toolChoice: unknown;
+}
+
+/** A reply's request as a response: one row per reply made on the OpenAI surface; it goes with its message. */
+@Entity('response_records')
+export class ResponseRecord {
+  @PrimaryColumn({ name: 'message_id', type: 'varchar', length: 36 })
+  messageId: string;
+
+  @ManyToOne('Message', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'message_id' })
+  message?: Relation<Message>;
+
+  @Column({ type: 'simple-json' })
+  request: ResponseRequest;
+
+  @Column({ name: 'created_at', type: Date })
+  createdAt: Date;
+}

@@ -1,0 +1,190 @@
+import { Body, Controller, Get, Inject, Logger, Param, Post, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { Actor } from '../../actor-auth/actor.js';
+import { CurrentActor } from '../../actor-auth/current-actor.decorator.js';
+import { AgentsService } from '../../agents/agents.service.js';
+import { randomUUID } from 'node:crypto';
+import { ChatService, type ChatRequest } from '../../chat/chat.service.js';
+import type { ReplyOutcome, StartedTurn } from '../../chat/turn.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { ResponseRequest } from '../../conversations/response-record.entity.js';
+import { ResponseRecordsService } from '../../conversations/response-records.service.js';
+import { StreamSlots } from '../http/sse/stream-slots.js';
+import { OpenAiError } from './openai-error.js';
+import { openAiAnswerOf, OpenAiErrorFilter } from './openai-error.filter.js';
+import { requiredResponseId } from './openai-ids.js';
+import { ResponseEventStream } from './openai-response-stream.js';
+import { toOpenAiResponse, turnOf, type ReplyView } from './openai-responses.js';
+import { createResponseSchema, parseOrRefuse } from './openai-schemas.js';
+
+const logger = new Logger('OpenAiResponses');
+
+/** `model: "agent:<name or id>"` talks with one of the caller's agents. */
+const AGENT_MODEL = /^agent:(.+)$/;
+
+/**
+ * OpenAI's Responses API as chat turns: a response is a reply message, made in a conversation
+ * (`conversation`), on the branch of an earlier reply (`previous_response_id`), or in a new
+ * conversation; it is stored like any turn (input first, reply kept if the client leaves).
+ */
+@ApiExcludeController()
+@Controller('v1/responses')
+@UseFilters(OpenAiErrorFilter)
+export class OpenAiResponsesController {
+  constructor(
+    private readonly chat: ChatService,
+    private readonly records: ResponseRecordsService,
+    private readonly agents: AgentsService,
+    private readonly slots: StreamSlots,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post()
+  async create(@CurrentActor() actor: Actor, @Body() body: unknown, @Res() res: Response): Promise<void> {
+    const input = parseOrRefuse(createResponseSchema, body);
+    if (input.conversation && input.previous_response_id) {
+      throw OpenAiError.invalid("'conversation' and 'previous_response_id' cannot be used together.", 'previous_response_id', 'mutually_exclusive_parameters');
+    }
+    if (input.store === false && (input.conversation || input.previous_response_id)) {
+      throw OpenAiError.invalid("store: false keeps nothing, so it cannot continue a stored 'conversation' or 'previous_response_id'.", 'store', 'unsupported_value');
+    }
+    const previous = input.previous_response_id ? await this.previousReply(actor, input.previous_response_id) : null;
+    const { chat, record } = turnOf(input, previous, await this.agentOf(actor, input.model));
+    // A stream holds a connection and its buffer for as long as the reply: MAX_STREAMS_PER_ACTOR, as on the REST streams.
+    if (input.stream) this.slots.take(actor.id, res);
+    if (input.store === false) return this.unstored(actor, chat, record, input.stream === true, res);
+    if (input.stream) return this.stream(actor, chat, record, res);
+    const createdAt = new Date();
+    let saved: Promise<void> = Promise.resolve();
+    const result = await this.chat.send(actor, chat, (turn) => {
+      saved = this.saveRecord(turn, record);
+    });
+    await saved;
+    const view: ReplyView = {
+      messageId: result.messageId,
+      conversationId: result.conversationId,
+      createdAt,
+      status: result.status,
+      content: result.reply,
+      functionCalls: result.functionCalls,
+      model: result.model,
+      usage: result.usage,
+      error: result.reason,
+    };
+    res.status(200).json(toOpenAiResponse(view, record));
+  }
+
+  @Get(':id')
+  async get(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    const { message, request } = await this.records.find(actor, requiredResponseId(id)).catch((error: unknown) => {
+      throw (error as { code?: string }).code === 'message_not_found' ? OpenAiError.notFound('Response', id) : error;
+    });
+    const usage = message.promptTokens === null && message.completionTokens === null ? null : { promptTokens: message.promptTokens ?? 0, completionTokens: message.completionTokens ?? 0 };
+    const error = message.errorCode ? { code: message.errorCode, message: message.errorMessage ?? '' } : null;
+    return toOpenAiResponse(
+      { messageId: message.id, conversationId: message.conversationId, createdAt: message.createdAt, status: message.status, content: message.content, functionCalls: message.functionCalls ?? [], model: message.model, usage, error },
+      request,
+    );
+  }
+
+  private async stream(actor: Actor, chat: ReturnType<typeof turnOf>['chat'], record: ResponseRequest, res: Response): Promise<void> {
+    let events: ResponseEventStream | undefined;
+    let turn: StartedTurn | undefined;
+    let saved: Promise<void> = Promise.resolve();
+    const createdAt = new Date();
+    const viewOf = (t: StartedTurn, outcome: Pick<ReplyOutcome, 'content' | 'model' | 'usage' | 'error' | 'functionCalls'> & { status: ReplyView['status'] }): ReplyView => ({
+      messageId: t.reply.id,
+      conversationId: t.conversation.id,
+      createdAt,
+      status: outcome.status,
+      content: outcome.content,
+      functionCalls: outcome.functionCalls ?? [],
+      model: outcome.model ?? t.model,
+      usage: outcome.usage,
+      error: outcome.error,
+    });
+    try {
+      const outcome = await this.chat.stream(actor, chat, {
+        started: (started) => {
+          turn = started;
+          saved = this.saveRecord(started, record);
+          events = new ResponseEventStream(res, this.config, started.reply.id);
+          events.started(toOpenAiResponse(viewOf(started, { status: 'streaming', content: '', model: started.model, usage: null, error: null }), record, []));
+        },
+        delta: (piece) => events?.delta(piece),
+      });
+      await saved;
+      const view = viewOf(turn!, outcome);
+      events!.finish(view, toOpenAiResponse(view, record));
+    } catch (error) {
+      // Before the stream opened (validation, ownership, a busy conversation): an ordinary JSON error answer.
+      if (!events || !turn) throw error;
+      const answer = openAiAnswerOf(error);
+      if (!answer) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      const failed = viewOf(turn, { status: 'failed', content: events.streamedText, model: turn.model, usage: null, error: { code: 'model_unavailable', message: answer?.message ?? 'Internal server error' } });
+      events.finish({ status: 'failed', functionCalls: [] }, toOpenAiResponse(failed, record));
+    } finally {
+      events?.end();
+    }
+  }
+
+  /**
+   * `store: false`: the input alone is the history and nothing is written; the response has an
+   * id of its own that nothing can retrieve. Streamed, the events start with the first text.
+   */
+  private async unstored(actor: Actor, chat: ChatRequest, record: ResponseRequest, stream: boolean, res: Response): Promise<void> {
+    const id = randomUUID();
+    const createdAt = new Date();
+    const viewOf = (reply: Pick<ReplyView, 'status' | 'content' | 'functionCalls' | 'model' | 'usage'>): ReplyView => ({ ...reply, messageId: id, conversationId: '', createdAt, error: null });
+    const responseOf = (view: ReplyView, output?: Array<Record<string, unknown>>) => ({ ...toOpenAiResponse(view, { ...record, inConversation: false }, output), store: false });
+    let events: ResponseEventStream | undefined;
+    const open = () => {
+      events = new ResponseEventStream(res, this.config, id);
+      events.started(responseOf(viewOf({ status: 'streaming', content: '', functionCalls: [], model: chat.override?.model ?? this.chat.defaultModel, usage: null }), []));
+      return events;
+    };
+    const request = { items: chat.items ?? [], agentId: chat.agentId, override: chat.override, options: chat.options };
+    try {
+      const reply = await this.chat.answerUnstored(actor, request, stream ? (piece) => (events ?? open()).delta(piece) : undefined);
+      const view = viewOf({ status: 'complete', content: reply.content, functionCalls: reply.functionCalls, model: reply.model, usage: reply.usage });
+      if (!stream) {
+        res.status(200).json(responseOf(view));
+        return;
+      }
+      (events ?? open()).finish(view, responseOf(view));
+    } catch (error) {
+      if (!events) throw error;
+      const failed = viewOf({ status: 'failed', content: events.streamedText, functionCalls: [], model: null, usage: null });
+      events.finish(failed, responseOf({ ...failed, error: { code: 'model_unavailable', message: openAiAnswerOf(error)?.message ?? 'Internal server error' } }));
+    } finally {
+      events?.end();
+    }
+  }
+
+  /** The request is recorded once the turn has started; the reply does not depend on it (it reads back without it). */
+  private saveRecord(turn: StartedTurn, record: ResponseRequest): Promise<void> {
+    return this.records.record(turn.reply.id, record).catch((error: unknown) => {
+      logger.warn(`The request of response ${turn.reply.id} was not recorded: ${String(error)}`);
+    });
+  }
+
+  private async previousReply(actor: Actor, id: string): Promise<{ conversationId: string; messageId: string }> {
+    const ours = requiredResponseId(id, 'previous_response_id');
+    const message = await this.records.ownedMessage(actor, ours).catch((error: unknown) => {
+      throw (error as { code?: string }).code === 'message_not_found' ? OpenAiError.notFound('Previous response', id, 'previous_response_id') : error;
+    });
+    if (message.role !== 'assistant') throw OpenAiError.notFound('Previous response', id, 'previous_response_id');
+    return { conversationId: message.conversationId, messageId: message.id };
+  }
+
+  /** The agent `model` names (`agent:<name or id>`, one of the caller's or offered to it); null for a plain model name. */
+  private async agentOf(actor: Actor, model: string | undefined): Promise<string | null> {
+    const named = model ? AGENT_MODEL.exec(model)?.[1] : undefined;
+    if (!named) return null;
+    const agents = [...(await this.agents.list(actor)), ...(await this.agents.listOffered(actor))];
+    const agent = agents.find((a) => a.id === named) ?? agents.find((a) => a.name === named);
+    if (!agent) throw new OpenAiError(404, `The model '${model}' does not exist or you do not have access to it.`, 'model_not_found', 'model');
+    return agent.id;
+  }
+}
