@@ -1561,6 +1561,13 @@ export interface operations {
                     "application/json": components["schemas"]["AgentListDto"];
                 };
             };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
                 headers: {
@@ -1754,6 +1761,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AgentDto"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
@@ -2378,6 +2392,13 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationPageDto"];
                 };
             };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
                 headers: {
@@ -2603,6 +2624,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConversationDetailDto"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
@@ -2924,6 +2952,13 @@ export interface operations {
                     "application/json": components["schemas"]["ContextPreviewDto"];
                 };
             };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
                 headers: {
@@ -3031,6 +3066,13 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationExportDto"];
                     "text/markdown": string;
                 };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
@@ -3260,6 +3302,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MessagesPageDto"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
@@ -3870,6 +3919,13 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
                 headers: {
@@ -4232,6 +4288,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
                 headers: {
@@ -4572,6 +4635,13 @@ export interface operations {
                     "application/json": components["schemas"]["MessagesPageDto"];
                 };
             };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
                 headers: {
@@ -4673,6 +4743,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConversationDetailDto"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
@@ -5105,6 +5182,13 @@ export interface operations {
                     "application/json": components["schemas"]["AccountExportDto"];
                 };
             };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
                 headers: {
@@ -5321,6 +5405,13 @@ export interface operations {
                     "application/json": components["schemas"]["UiMessageDto"][];
                 };
             };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
                 headers: {
@@ -5526,6 +5617,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
                 headers: {
@@ -5620,6 +5718,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["UsageReportDto"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
@@ -5718,6 +5823,13 @@ export interface operations {
                     "application/json": components["schemas"]["HealthDto"];
                 };
             };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description A malformed JSON body (code `invalid_input`) */
             400: {
                 headers: {
@@ -5781,6 +5893,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HealthDto"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A malformed JSON body (code `invalid_input`) */
             400: {

@@ -27,8 +27,12 @@ const HOST_REFUSED =
  */
 export function documentCommonAnswers(document: OpenAPIObject): void {
   for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item) as Operation[]) {
+    for (const [method, operation] of Object.entries(item) as Array<[string, Operation]>) {
       if (!operation?.responses) continue;
+      // Express tags every GET answer with a weak ETag and answers a matching If-None-Match with 304.
+      if (method === 'get' && operation.responses['200']) {
+        operation.responses['304'] ??= { description: 'Not modified: If-None-Match names the ETag of the current answer (no body)' };
+      }
       // HostGuard and the JSON content-type check run before any route, health included.
       const forbidden = operation.responses['403'];
       operation.responses['403'] = {
