@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ContextAgent, ContextSources } from './context-sources.js';
 import { planContext, type PlannedContext } from './context-planner.js';
-import { stateMessage, summaryMessage } from './state-message.js';
+import { memoryHeader, memoryLine, stateMessage, summaryMessage } from './state-message.js';
 import { TokenCounter } from './token-counter.js';
 
 /**
@@ -41,9 +41,26 @@ export class ContextAssembler {
     const history = sources.history
       .filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content !== '')
       .map((m) => ({ seq: m.seq, role: m.role as 'user' | 'assistant', content: m.content, tokens: m.tokens ?? this.tokens.count(m.content, model) }));
+    const pinned = (sources.pinned ?? [])
+      .filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content !== '')
+      .map((m) => ({ seq: m.seq, role: m.role as 'user' | 'assistant', content: m.content, tokens: m.tokens ?? this.tokens.count(m.content, model) }));
+    const ids = sources.memoryIdsShown ?? false;
+    // Memories come back turn after turn: their lines are counted once (cached).
+    const memories = sources.memories?.length
+      ? {
+          header: memoryHeader(ids),
+          headerTokens: this.tokens.countCached(memoryHeader(ids), model),
+          budget: this.config.memoryTokenBudget,
+          lines: sources.memories.map((m) => {
+            const content = memoryLine(m, ids);
+            // +1: the line break that joins it to the message.
+            return { id: m.id, content, tokens: this.tokens.countCached(content, model) + 1 };
+          }),
+        }
+      : null;
     const stretch = this.config.summaryMode === 'rolling';
     const budgetSource = agent?.contextTokenBudget != null ? "the agent's contextTokenBudget" : 'CONTEXT_TOKEN_BUDGET';
-    return planContext({ budget: this.budgetFor(agent), budgetSource, window: this.config.historyWindow, system, summary, history, newMessage: sources.newMessage, stretch });
+    return planContext({ budget: this.budgetFor(agent), budgetSource, window: this.config.historyWindow, system, summary, history, newMessage: sources.newMessage, stretch, pinned, memories });
   }
 
   count(text: string, model: string): number {

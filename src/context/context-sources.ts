@@ -36,4 +36,16 @@ export interface ContextSources {
   /** Replayable messages of the thread, oldest first: the window, and (rolling) those the summary does not cover yet. */
   readonly history: readonly ContextMessage[];
   readonly newMessage: { readonly content: string; readonly tokens: number } | null;
+  /** Pinned messages of the active path (replayable ones), oldest first. */
+  readonly pinned?: readonly ContextMessage[];
+  /** Long-term memories offered to the turn (pinned first, then best match); null or absent: memory is off. */
+  readonly memories?: readonly ContextMemory[] | null;
+  /** The model may forget memories by id (the forget tool is offered): the ids are shown. */
+  readonly memoryIdsShown?: boolean;
+}
+
+/** A long-term memory a turn may read. */
+export interface ContextMemory {
+  readonly id: string;
+  readonly text: string;
 }

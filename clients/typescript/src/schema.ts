@@ -476,6 +476,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's long-term memories, most recently updated first
+         * @description With q: the memories holding every word, best match first (one page, no cursor). agentId=none: only the global ones.
+         */
+        get: operations["listMemories"];
+        put?: never;
+        /** Remember a fact (read by later turns) */
+        post: operations["createMemory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/memories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One memory */
+        get: operations["getMemory"];
+        put?: never;
+        post?: never;
+        /** Forget a memory (no later turn reads it) */
+        delete: operations["deleteMemory"];
+        options?: never;
+        head?: never;
+        /** Edit, pin or unpin, or rescope a memory */
+        patch: operations["updateMemory"];
+        trace?: never;
+    };
     "/api/usage": {
         parameters: {
             query?: never;
@@ -570,7 +610,7 @@ export interface components {
             name: string;
             systemPrompt: string | null;
             temperature: number | null;
-            tools: "update_state"[];
+            tools: ("update_state" | "remember" | "forget")[];
             /** Format: date-time */
             updatedAt: string;
         };
@@ -846,7 +886,7 @@ export interface components {
             systemPrompt?: string | null;
             temperature?: number | null;
             /** @description Built-in tools the model may call. */
-            tools?: "update_state"[];
+            tools?: ("update_state" | "remember" | "forget")[];
         };
         CreateConversationDto: {
             /**
@@ -860,6 +900,17 @@ export interface components {
             };
             /** @description Title (60 characters kept); default "New conversation". */
             title?: string;
+        };
+        CreateMemoryDto: {
+            /**
+             * Format: uuid
+             * @description Read only in this agent's conversations (default: in all of them).
+             */
+            agentId?: string | null;
+            /** @description Read on every turn (default false: read when it matches the message). */
+            pinned?: boolean;
+            /** @example Prefers answers in French. */
+            text: string;
         };
         DroppedPartsDto: {
             /** @description Attached files, audio without a transcript. */
@@ -896,7 +947,7 @@ export interface components {
          * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
          * @enum {string}
          */
-        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "archive_format_unknown" | "archive_malformed" | "archive_too_large" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
+        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "archive_format_unknown" | "archive_malformed" | "archive_too_large" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "memory_not_found" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
         ErrorDto: {
             /**
              * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
@@ -927,7 +978,7 @@ export interface components {
             name: string;
             systemPrompt?: string | null;
             temperature?: number | null;
-            tools?: "update_state"[];
+            tools?: ("update_state" | "remember" | "forget")[];
             /** Format: date-time */
             updatedAt?: string;
         };
@@ -1062,6 +1113,36 @@ export interface components {
             message: string;
             /** @example $.conversation.messages[3].role */
             path: string;
+        };
+        MemoryDto: {
+            /**
+             * Format: uuid
+             * @description Read only in this agent's conversations; null: in all.
+             */
+            agentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            pinned: boolean;
+            /**
+             * Format: uuid
+             * @description The conversation it was learned in (it may be deleted since).
+             */
+            sourceConversationId: string | null;
+            /**
+             * Format: uuid
+             * @description The reply that remembered it.
+             */
+            sourceMessageId: string | null;
+            text: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        MemoryListDto: {
+            items: components["schemas"]["MemoryDto"][];
+            /** @description Pass as cursor for the next page; null on the last (and with q). */
+            nextCursor: string | null;
         };
         MessageDto: {
             completionTokens: number | null;
@@ -1283,7 +1364,7 @@ export interface components {
             systemPrompt?: string | null;
             temperature?: number | null;
             /** @description Built-in tools the model may call. */
-            tools?: "update_state"[];
+            tools?: ("update_state" | "remember" | "forget")[];
         };
         UpdateConversationDto: {
             archived?: boolean;
@@ -1292,6 +1373,17 @@ export interface components {
             tags?: string[];
             /** @description New title (60 characters kept). */
             title?: string;
+        };
+        UpdateMemoryDto: {
+            /**
+             * Format: uuid
+             * @description Read only in this agent's conversations (default: in all of them).
+             */
+            agentId?: string | null;
+            /** @description Read on every turn (default false: read when it matches the message). */
+            pinned?: boolean;
+            /** @example Prefers answers in French. */
+            text?: string;
         };
         UsageByDayDto: {
             completionTokens: number;
@@ -4170,6 +4262,395 @@ export interface operations {
             };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    listMemories: {
+        parameters: {
+            query?: {
+                /** @description An agent id, or "none" for conversations without an agent. */
+                agentId?: string;
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                limit?: number;
+                /** @description Full-text search: memories holding every word, best first (one page). */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryListDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    createMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMemoryDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    deleteMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    updateMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemoryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };

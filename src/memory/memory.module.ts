@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module.js';
+import { MemoriesRepository } from './memories.repository.js';
+import { MemoryService } from './memory.service.js';
+
+/** Long-term memories (the `memories` table). */
+@Module({
+  imports: [AgentsModule],
+  providers: [MemoriesRepository, MemoryService],
+  exports: [MemoryService],
+})
+export class MemoryModule {}
