@@ -9,9 +9,10 @@ import { Summarizer } from './summarizer.js';
 import { TurnPlanner } from './turn-planner.js';
 import { TurnStore } from './turn-store.js';
 import { AgentsModule } from '../agents/agents.module.js';
+import { MemoryModule } from '../memory/memory.module.js';
 
 @Module({
-  imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule],
+  imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule, MemoryModule],
   providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, ReplyJanitor, Summarizer],
   exports: [ChatService, Summarizer],
 })

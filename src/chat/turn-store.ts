@@ -24,7 +24,11 @@ import { MessageTreeRepository } from '../conversations/message-tree.repository.
 import { SummariesRepository } from '../conversations/summaries.repository.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { titleFromMessage, UNTITLED } from '../conversations/title.js';
+import { MemoryService } from '../memory/memory.service.js';
 import type { HistoryReader, PlanTurn, ReplyOutcome, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
+
+/** A turn reads at most this many pinned messages of its path (each must also fit the budget). */
+const MAX_PINNED_READ = 200;
 
 /**
  * The life of a chat turn in the database. Promises: a question and its reply are adjacent
@@ -41,6 +45,7 @@ export class TurnStore {
     private readonly summaries: SummariesRepository,
     private readonly agents: AgentsService,
     private readonly limits: ConversationLimits,
+    private readonly memories: MemoryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -93,14 +98,14 @@ export class TurnStore {
       const follows = parent === undefined ? leaf : parent;
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, request.threadSystem, now);
       const question = { content: request.content, tokens: null };
-      const planned = await plan({ conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question }, this.history(em, conversation.id));
+      const planned = await plan({ conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question }, this.history(em, conversation));
       const questionId = randomUUID();
       const [questionRow, reply] = await this.repo.appendMessages(
         em,
         conversation,
         [
           { id: questionId, parentId: follows?.id ?? null, role: 'user', thread: threadName, content: request.content, tokens: planned.questionTokens },
-          this.placeholder(threadName, planned.model, now, questionId),
+          this.placeholder(threadName, planned, now, questionId),
         ],
         now,
       );
@@ -145,10 +150,10 @@ export class TurnStore {
       this.assertRoomForTurn(conversation, 1);
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, undefined, now);
-      const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation.id));
+      const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation));
       // The answer replaced leaves the active path; the new one takes its place.
       if (last !== question) await this.tree.leavePathBelow(em, conversation.id, threadName, question.seq);
-      const reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, planned.model, now, question.id), now);
+      const reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, planned, now, question.id), now);
       return { conversation, created: false, agent, thread, question, reply, ...this.planned(planned) };
     });
   }
@@ -160,7 +165,7 @@ export class TurnStore {
   replan(turn: StartedTurn, plan: PlanTurn): Promise<StartedTurn> {
     const { conversation, agent, thread, question } = turn;
     return this.db.read(async (em) => {
-      const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation.id));
+      const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation));
       return { ...turn, ...this.planned(planned) };
     });
   }
@@ -176,7 +181,7 @@ export class TurnStore {
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
       const thread = (await this.repo.findThread(em, conversation.id, threadName)) ?? { name: threadName, systemPrompt: null };
       const beforeSeq = conversation.lastSeq + 1;
-      const planned = await plan({ conversation, agent, thread, beforeSeq, question: null }, this.history(em, conversation.id));
+      const planned = await plan({ conversation, agent, thread, beforeSeq, question: null }, this.history(em, conversation));
       const oldest = planned.context.oldestIncludedSeq ?? beforeSeq;
       // Older than what is sent, less those that were in the window but did not fit the budget.
       const outsideWindow = (await this.repo.countReplayableBefore(em, conversation.id, threadName, oldest)) - planned.context.omittedForBudget;
@@ -185,10 +190,14 @@ export class TurnStore {
   }
 
   /** The conversation's stored history as a plan reads it, in the transaction `em`. */
-  private history(em: EntityManager, conversationId: string): HistoryReader {
+  private history(em: EntityManager, conversation: Conversation): HistoryReader {
+    const conversationId = conversation.id;
     return {
       summary: (thread) => this.summaries.findSummary(em, conversationId, thread),
       recent: (thread, beforeSeq, limit, afterSeq) => this.repo.recentHistory(em, conversationId, thread, beforeSeq, limit, afterSeq),
+      pinned: (thread, beforeSeq) => this.repo.pinnedOnPath(em, conversationId, thread, beforeSeq, MAX_PINNED_READ),
+      // The owner's memories, whoever published the agent.
+      memories: (question) => this.memories.forTurnIn(em, { id: conversation.actor }, conversation.agentId, question),
     };
   }
 
@@ -204,8 +213,9 @@ export class TurnStore {
     }
   }
 
-  private placeholder(thread: string, model: string, now: Date, questionId: string): NewMessage {
-    return { role: 'assistant', thread, parentId: questionId, content: '', status: 'streaming', model, leaseUntil: this.leaseFrom(now) };
+  private placeholder(thread: string, planned: TurnPlan, now: Date, questionId: string): NewMessage {
+    const { model, context } = planned;
+    return { role: 'assistant', thread, parentId: questionId, content: '', status: 'streaming', model, leaseUntil: this.leaseFrom(now), memoryIds: context.memoryIds };
   }
 
   /**
@@ -240,6 +250,7 @@ export class TurnStore {
         errorMessage: outcome.error?.message ?? null,
         toolCalls: outcome.toolCalls?.length ? outcome.toolCalls : null,
         tokens: outcome.tokens ?? null,
+        ...(outcome.memoryIds ? { memoryIds: outcome.memoryIds.length ? [...outcome.memoryIds] : null } : {}),
         leaseUntil: null,
       });
       // The conversation's updated_at was bumped when the turn started; bumping it again would rewrite its index entry.

@@ -29,6 +29,8 @@ export interface NewMessage {
   readonly tokens?: number | null;
   /** The message it follows (null or absent: the first of its thread). */
   readonly parentId?: string | null;
+  /** A reply: the long-term memories its turn was given. */
+  readonly memoryIds?: readonly string[] | null;
 }
 
 /** A stored message as the model is sent it again. */
@@ -51,6 +53,8 @@ export type MessageChanges = Partial<
     | 'toolCalls'
     | 'tokens'
     | 'createdAt'
+    | 'memoryIds'
+    | 'pinned'
   >
 >;
 
@@ -67,7 +71,7 @@ export class ConversationsRepository {
     actor: string,
     title: string,
     now: Date,
-    extra: { agentId?: string | null; state?: ConversationState } = {},
+    extra: { agentId?: string | null; state?: ConversationState; memory?: boolean } = {},
   ): Promise<Conversation> {
     const conversation = Object.assign(new Conversation(), {
       id: randomUUID(),
@@ -77,6 +81,7 @@ export class ConversationsRepository {
       state: extra.state ?? {},
       archived: false,
       pinned: false,
+      memory: extra.memory ?? true,
       lastSeq: 0,
       createdAt: now,
       updatedAt: now,
@@ -154,6 +159,8 @@ export class ConversationsRepository {
         tokens: draft.tokens ?? null,
         parentId: draft.parentId ?? null,
         onPath: true,
+        pinned: false,
+        memoryIds: draft.memoryIds?.length ? [...draft.memoryIds] : null,
         createdAt: now,
       }),
     );
@@ -182,6 +189,21 @@ export class ConversationsRepository {
       [conversationId, thread, beforeSeq, afterSeq, limit],
     );
     return rows.reverse();
+  }
+
+  /**
+   * The pinned messages of a thread's active path before `beforeSeq`, oldest first, as they are
+   * replayed (at most `limit`): a turn sends them whatever the window. Reads the small partial index of pinned path messages.
+   */
+  async pinnedOnPath(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number): Promise<ReplayedMessage[]> {
+    const { rows } = await sql<{ seq: number; role: MessageRole; content: string; tokens: number | null }>(
+      em,
+      `SELECT "seq", "role", "content", "tokens" FROM "messages"
+       WHERE "conversation_id" = ? AND "thread" = ? AND "pinned" = 1 AND "on_path" = 1 AND "seq" < ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND "content" <> ''
+       ORDER BY "seq" LIMIT ?`,
+      [conversationId, thread, beforeSeq, limit],
+    );
+    return rows;
   }
 
   /** The active leaf of a thread: the last message of its active path (of every thread's when none is named). */

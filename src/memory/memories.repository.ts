@@ -27,7 +27,8 @@ export interface MemoryPosition {
 @Injectable()
 export class MemoriesRepository {
   async insert(em: EntityManager, memory: Memory): Promise<void> {
-    await em.insert(Memory, memory);
+    // A copy: on PostgreSQL TypeORM writes the returned defaults back onto the entity, untransformed.
+    await em.insert(Memory, { ...memory });
   }
 
   find(em: EntityManager, actor: string, id: string): Promise<Memory | null> {
@@ -90,22 +91,24 @@ export class MemoriesRepository {
    */
   async forTurn(em: EntityManager, actor: string, agentId: string | null, words: readonly string[], pinnedLimit: number, matchLimit: number): Promise<MemoryCandidate[]> {
     const postgres = isPostgres(em);
-    const p = (i: number) => (postgres ? `$${i}` : '?');
-    const scope = agentId === null ? 'agent_id IS NULL' : `(agent_id IS NULL OR agent_id = ${p(2)})`;
-    const params: unknown[] = [actor, ...(agentId === null ? [] : [agentId])];
-    const pinned = `SELECT id, text, pinned, 0.0 AS rank FROM memories WHERE actor = ${p(1)} AND pinned = 1 AND ${scope} ORDER BY updated_at DESC LIMIT ${Number(pinnedLimit)}`;
+    const params: unknown[] = [];
+    // Each value bound where it is used, in order: SQLite's `?` are positional.
+    const bind = (value: unknown) => {
+      params.push(value);
+      return postgres ? `$${params.length}` : '?';
+    };
+    const scope = (alias: string) => (agentId === null ? `${alias}agent_id IS NULL` : `(${alias}agent_id IS NULL OR ${alias}agent_id = ${bind(agentId)})`);
+    const pinned = `SELECT id, text, pinned, 0.0 AS rank FROM memories WHERE actor = ${bind(actor)} AND pinned = 1 AND ${scope('')} ORDER BY updated_at DESC LIMIT ${Number(pinnedLimit)}`;
     let sql = pinned;
     if (words.length > 0 && matchLimit > 0) {
-      const q = p(params.length + 1);
-      params.push(postgres ? tsQuery(words, true) : ftsMatch(words, true));
-      const scopeOf = scope.replaceAll('agent_id', 'm.agent_id');
+      const query = postgres ? tsQuery(words, true) : ftsMatch(words, true);
       const matches = postgres
-        ? `SELECT m.id, m.text, m.pinned, ts_rank(to_tsvector('simple', m.text), to_tsquery('simple', ${q}))::float AS rank FROM memories m
-            WHERE to_tsvector('simple', m.text) @@ to_tsquery('simple', ${q}) AND m.actor = ${p(1)} AND m.pinned = 0 AND ${scopeOf}
+        ? `SELECT m.id, m.text, m.pinned, ts_rank(to_tsvector('simple', m.text), q.query)::float AS rank FROM memories m, to_tsquery('simple', ${bind(query)}) q(query)
+            WHERE to_tsvector('simple', m.text) @@ q.query AND m.actor = ${bind(actor)} AND m.pinned = 0 AND ${scope('m.')}
             ORDER BY rank DESC LIMIT ${Number(matchLimit)}`
         : // bm25() is lower for better matches: negated, so that both dialects rank higher first.
           `SELECT m.id, m.text, m.pinned, -bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-            WHERE memories_fts MATCH ${q} AND m.actor = ${p(1)} AND m.pinned = 0 AND ${scopeOf}
+            WHERE memories_fts MATCH ${bind(query)} AND m.actor = ${bind(actor)} AND m.pinned = 0 AND ${scope('m.')}
             ORDER BY rank DESC LIMIT ${Number(matchLimit)}`;
       sql = `SELECT * FROM (${pinned}) pinned_part UNION ALL SELECT * FROM (${matches}) matched_part`;
     }

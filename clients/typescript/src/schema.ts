@@ -753,8 +753,11 @@ export interface components {
         };
         ContextPartDto: {
             content: string;
-            /** @enum {string} */
-            kind: "system" | "summary" | "history";
+            /**
+             * @description memory: the long-term memories sent; pinned: a pinned message, sent whatever the window.
+             * @enum {string}
+             */
+            kind: "system" | "memory" | "summary" | "pinned" | "history";
             /** @enum {string} */
             role: "system" | "user" | "assistant";
             /** @description The stored message (history), or the last seq the summary covers. */
@@ -768,6 +771,8 @@ export interface components {
             budget: number;
             /** @example o200k_base */
             encoding: string;
+            /** @description The long-term memories sent (without a message to match, only the pinned ones). */
+            memoryIds: string[];
             messages: components["schemas"]["ContextPartDto"][];
             model: string;
             /** @description Window messages left out because they did not fit the budget. */
@@ -793,6 +798,8 @@ export interface components {
             createdAt: string;
             /** Format: uuid */
             id: string;
+            /** @description false: a temporary chat (no long-term memory read or written). */
+            memory: boolean;
             /**
              * Format: uuid
              * @description Search only: the best-matching message (null: the title matched).
@@ -851,6 +858,8 @@ export interface components {
             createdAt: string;
             /** Format: uuid */
             id: string;
+            /** @description false: a temporary chat (no long-term memory read or written). */
+            memory: boolean;
             /**
              * Format: uuid
              * @description Search only: the best-matching message (null: the title matched).
@@ -894,6 +903,11 @@ export interface components {
              * @description Bind the conversation to one of your agents.
              */
             agentId?: string;
+            /**
+             * @description false: a temporary chat, whose turns neither read nor write long-term memories.
+             * @default true
+             */
+            memory?: boolean;
             /** @description Initial state: a JSON object of at most 64 KB. */
             state?: {
                 [key: string]: unknown;
@@ -1153,6 +1167,8 @@ export interface components {
             error: components["schemas"]["MessageErrorDto"] | (never | null);
             /** Format: uuid */
             id: string;
+            /** @description A reply: the long-term memories its turn was given (ids; a memory may be deleted since). */
+            memoryIds: string[];
             model: string | null;
             /** @description On its thread's active path: the branch turns continue and the model is sent. */
             onPath: boolean;
@@ -1161,6 +1177,8 @@ export interface components {
              * @description The message this one follows; null for the first of its thread (or an edit of it).
              */
             parentId: string | null;
+            /** @description Pinned: always sent to the model while on the active path (PATCH .../messages/{messageId}). */
+            pinned: boolean;
             promptTokens: number | null;
             /** @enum {string} */
             role: "user" | "assistant" | "system" | "tool";
