@@ -5,7 +5,7 @@ import type { ToolCallRecord } from '../conversations/message.entity.js';
 import type { ReplyOutcome, StartedTurn } from './turn.js';
 import { TurnStore } from './turn-store.js';
 import { ModelCancelledError, ModelUnavailableError } from '../llm/llm.errors.js';
-import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage } from '../llm/llm.port.js';
+import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage, type ToolSpec } from '../llm/llm.port.js';
 import { TokenCounter } from '../context/token-counter.js';
 import { sleep } from '../common/sleep.js';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
@@ -15,6 +15,9 @@ import { ReplyBounds } from './reply-bounds.js';
 import { ReplyProgress } from './reply-progress.js';
 import { Summarizer } from './summarizer.js';
 import { runUpdateState, UPDATE_STATE_TOOL } from './tools/update-state.tool.js';
+import { FORGET_TOOL, REMEMBER_TOOL, runForget, runRemember } from './tools/memory.tools.js';
+import { MemoryService } from '../memory/memory.service.js';
+import { memoryModeOf, memoryToolsOf } from './memory-mode.js';
 
 /** How many times one reply may call tools before the model must answer in words. */
 export const MAX_TOOL_ROUNDS = 4;
@@ -52,6 +55,7 @@ export class ReplyGenerator {
     private readonly conversations: ConversationsService,
     private readonly tokens: TokenCounter,
     private readonly summarizer: Summarizer,
+    private readonly memories: MemoryService,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
@@ -141,7 +145,12 @@ export class ReplyGenerator {
     toolRecords: ToolCallRecord[],
   ): Promise<Completion> {
     const { agent } = turn;
-    const tools = agent?.tools.includes('update_state') ? [UPDATE_STATE_TOOL] : [];
+    const memoryTools = memoryToolsOf(memoryModeOf(this.config.memoryMode, agent, turn.conversation), agent);
+    const tools = [
+      ...(agent?.tools.includes('update_state') ? [UPDATE_STATE_TOOL] : []),
+      ...(memoryTools.includes('remember') ? [REMEMBER_TOOL] : []),
+      ...(memoryTools.includes('forget') ? [FORGET_TOOL] : []),
+    ];
     const messages: PromptMessage[] = [...turn.context.messages];
     const settings = {
       model: turn.model,
@@ -175,10 +184,7 @@ export class ReplyGenerator {
       if (!completion.toolCalls.every((call) => bounds.admitsArguments(call.arguments))) return { ...completion, usage };
       messages.push({ role: 'assistant', content: completion.content, toolCalls: completion.toolCalls });
       for (const call of completion.toolCalls) {
-        const result =
-          call.name === UPDATE_STATE_TOOL.name && tools.length
-            ? await runUpdateState(this.conversations, { id: turn.conversation.actor }, turn.conversation.id, call.arguments)
-            : JSON.stringify({ ok: false, error: `unknown tool ${call.name}` });
+        const result = await this.runTool(turn, call, tools);
         const name = call.name.replaceAll('\u0000', '').slice(0, MAX_TOOL_NAME_CHARS) || '(unnamed)';
         toolRecords.push({ name, arguments: call.arguments.replaceAll('\u0000', ''), result });
         messages.push({ role: 'tool', toolCallId: call.id, content: result });
@@ -186,6 +192,15 @@ export class ReplyGenerator {
     }
     // Offered no tools in the last round, it still asked for some: give up rather than loop.
     throw new ModelUnavailableError(`The model kept calling tools after ${MAX_TOOL_ROUNDS} rounds`);
+  }
+
+  /** Runs one tool call the model made, among the tools it was offered; any other name is reported back as unknown. */
+  private runTool(turn: StartedTurn, call: { readonly name: string; readonly arguments: string }, offered: readonly ToolSpec[]): Promise<string> {
+    const actor = { id: turn.conversation.actor };
+    if (!offered.some((tool) => tool.name === call.name)) return Promise.resolve(JSON.stringify({ ok: false, error: `unknown tool ${call.name}` }));
+    if (call.name === REMEMBER_TOOL.name) return runRemember(this.memories, actor, { conversationId: turn.conversation.id, messageId: turn.reply.id }, call.arguments);
+    if (call.name === FORGET_TOOL.name) return runForget(this.memories, actor, call.arguments);
+    return runUpdateState(this.conversations, actor, turn.conversation.id, call.arguments);
   }
 
   /** One model call, timed for the metrics whether it answers or fails. */

@@ -189,6 +189,37 @@ export class TurnStore {
     });
   }
 
+  /**
+   * Pins (or unpins) a message: while on its thread's active path, every turn sends it. Pinning
+   * is refused (ContextOverBudgetError) when the thread's next turn could not fit it beside the
+   * instructions and the other pinned messages; only complete user or assistant messages pin.
+   */
+  pinMessage(actor: Actor, conversationId: string, messageId: string, pinned: boolean, plan: PlanTurn): Promise<void> {
+    return this.db.transaction(async (em) => {
+      const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
+      const message = await this.repo.findMessage(em, conversation.id, messageId);
+      if (!message) throw new MessageNotFoundError(messageId);
+      if (pinned === message.pinned) return;
+      if (pinned) {
+        const replayable = (message.role === 'user' || message.role === 'assistant') && (message.status === 'complete' || message.status === 'truncated') && message.content !== '';
+        if (!replayable) throw new ConversationStateError('Only a complete user or assistant message can be pinned');
+        if (message.onPath) {
+          const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
+          const thread = (await this.repo.findThread(em, conversation.id, message.thread)) ?? { name: message.thread, systemPrompt: null };
+          const history = this.history(em, conversation);
+          const withIt: HistoryReader = {
+            ...history,
+            pinned: async (name, beforeSeq) => [...(await history.pinned(name, beforeSeq)), message].sort((a, b) => a.seq - b.seq),
+            memories: () => Promise.resolve([]),
+          };
+          // The smallest next turn (an empty question) must still fit with it: else ContextOverBudgetError.
+          await plan({ conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question: { content: '', tokens: 0 } }, withIt);
+        }
+      }
+      await this.repo.updateMessage(em, message.id, { pinned });
+    });
+  }
+
   /** The conversation's stored history as a plan reads it, in the transaction `em`. */
   private history(em: EntityManager, conversation: Conversation): HistoryReader {
     const conversationId = conversation.id;

@@ -200,6 +200,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/conversations/{id}/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Pin or unpin a message
+         * @description A pinned message reaches the model on every turn while it is on its thread's active path, whatever the window or the summary, counted in the budget: pinning answers 400 (context_over_budget) when the next turn could not fit it; 409 for a message that is not a complete user or assistant message.
+         */
+        patch: operations["pinMessage"];
+        trace?: never;
+    };
     "/api/conversations/{id}/messages/{messageId}/cancel": {
         parameters: {
             query?: never;
@@ -606,6 +626,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             maxTokens: number | null;
+            /** @enum {string|null} */
+            memoryMode: "off" | "read" | "on" | null;
             model: string | null;
             name: string;
             systemPrompt: string | null;
@@ -887,6 +909,11 @@ export interface components {
             /** @example 🧭 */
             emoji?: string | null;
             maxTokens?: number | null;
+            /**
+             * @description Narrows MEMORY_MODE for this agent's turns: off (no memory), read (memories read, never written), on (read, and written by the remember and forget tools when enabled). Null: as MEMORY_MODE says.
+             * @enum {string|null}
+             */
+            memoryMode?: "off" | "read" | "on" | null;
             /** @description Overrides LLM_MODEL. */
             model?: string | null;
             /** @example Travel planner */
@@ -1231,6 +1258,10 @@ export interface components {
             maxTokens?: number;
             temperature?: number;
         };
+        PinMessageDto: {
+            /** @description true: always sent to the model while on the active path; false: as any other message. */
+            pinned: boolean;
+        };
         RegenerateRequestDto: {
             options?: components["schemas"]["ModelOptionsDto"];
             /**
@@ -1374,6 +1405,11 @@ export interface components {
             /** @example 🧭 */
             emoji?: string | null;
             maxTokens?: number | null;
+            /**
+             * @description Narrows MEMORY_MODE for this agent's turns: off (no memory), read (memories read, never written), on (read, and written by the remember and forget tools when enabled). Null: as MEMORY_MODE says.
+             * @enum {string|null}
+             */
+            memoryMode?: "off" | "read" | "on" | null;
             /** @description Overrides LLM_MODEL. */
             model?: string | null;
             /** @example Travel planner */
@@ -2839,6 +2875,101 @@ export interface operations {
             };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    pinMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PinMessageDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -249,6 +249,12 @@ export class MessageDto {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
+export class PinMessageDto {
+  @ApiProperty({ description: 'true: always sent to the model while on the active path; false: as any other message.' })
+  @IsBoolean()
+  pinned: boolean;
+}
+
 export class RunningSummaryDto {
   @ApiProperty({ description: 'What fell out of the window, folded by the model.' }) content: string;
   @ApiProperty({ description: 'The summary covers every message of the thread up to this seq.' }) coversSeq: number;
