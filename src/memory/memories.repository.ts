@@ -130,9 +130,9 @@ export class MemoriesRepository {
     return result.affected ?? 0;
   }
 
-  /** Deletes up to `limit` memories not updated since `cutoff` (any actor); returns how many. */
+  /** Deletes up to `limit` memories not updated since `cutoff` (any actor, pinned too); returns how many. */
   async deleteStale(em: EntityManager, cutoff: Date, limit: number): Promise<number> {
-    const stale = await em.find(Memory, { select: { id: true }, where: { updatedAt: LessThan(cutoff), pinned: false }, take: limit });
+    const stale = await em.find(Memory, { select: { id: true }, where: { updatedAt: LessThan(cutoff) }, take: limit });
     if (stale.length === 0) return 0;
     await em.delete(Memory, stale.map((m) => m.id));
     return stale.length;

@@ -12,6 +12,8 @@ export const MAX_MEMORY_CHARS = 1000;
 // The listing (newest first) and the pinned ones a turn always reads, without a sort.
 @Index('idx_memories_actor_updated', ['actor', 'updatedAt', 'id'])
 @Index('idx_memories_actor_pinned', ['actor', 'updatedAt'], { where: 'pinned = 1' })
+// Retention (RETENTION_DAYS) finds the memories nobody updated since the cutoff, whoever owns them.
+@Index('idx_memories_updated', ['updatedAt'])
 // Full-text index of texts, made by the migrations (SQLite: the FTS5 table memories_fts; PostgreSQL: a GIN expression index).
 @Index('idx_memories_fts', { synchronize: false })
 export class Memory {

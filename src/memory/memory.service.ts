@@ -141,6 +141,20 @@ export class MemoryService {
     return this.db.read((em) => this.repo.allFor(em, actor.id, MAX_EXPORTED_MEMORIES));
   }
 
+  /**
+   * Takes back memories of an account export (`memories`): each with new ids, global (an agent
+   * scope is not carried over), its pin and dates kept. All or nothing, in one transaction.
+   */
+  importFor(actor: Actor, items: ReadonlyArray<{ readonly text: string; readonly pinned?: boolean; readonly createdAt?: string; readonly updatedAt?: string }>): Promise<number> {
+    return this.db.transaction(async (em) => {
+      for (const item of items) {
+        const createdAt = item.createdAt ? new Date(item.createdAt) : undefined;
+        await this.createIn(em, actor, { text: item.text, pinned: item.pinned ?? false, createdAt, updatedAt: item.updatedAt ? new Date(item.updatedAt) : createdAt });
+      }
+      return items.length;
+    });
+  }
+
   /** Erasure of everything the actor stored: returns how many memories were deleted. */
   eraseFor(actor: Actor): Promise<number> {
     return this.db.transaction((em) => this.eraseIn(em, actor));
@@ -150,7 +164,7 @@ export class MemoryService {
     return this.repo.eraseFor(em, actor.id);
   }
 
-  /** Retention: deletes up to `limit` unpinned memories not updated since `cutoff`. */
+  /** Retention: deletes up to `limit` memories (pinned ones too) not updated since `cutoff`. */
   deleteStale(cutoff: Date, limit: number): Promise<number> {
     return this.db.transaction((em) => this.repo.deleteStale(em, cutoff, limit));
   }

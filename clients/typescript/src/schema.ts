@@ -536,6 +536,26 @@ export interface paths {
         patch: operations["updateMemory"];
         trace?: never;
     };
+    "/api/memories/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take back the memories of an account export
+         * @description Each gets a new id and is global (an agent scope is not carried over); text, pin and dates are kept. All or nothing; at most 1,000 a request.
+         */
+        post: operations["importMemories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/usage": {
         parameters: {
             query?: never;
@@ -610,6 +630,8 @@ export interface components {
             exportedAt: string;
             /** @enum {string} */
             format: "chat-memory.account";
+            /** @description Long-term memories, oldest first (POST /api/memories/import takes them back). */
+            memories: components["schemas"]["ExportedMemoryDto"][];
             /** @enum {number} */
             version: 1;
         };
@@ -979,6 +1001,8 @@ export interface components {
             agents: number;
             conversations: number;
             idempotencyKeys: number;
+            /** @description Long-term memories. */
+            memories: number;
             messages: number;
             summaries: number;
             tags: number;
@@ -1051,6 +1075,24 @@ export interface components {
              * @description Informative: an imported conversation is updated at the time of the import.
              */
             updatedAt?: string;
+        };
+        ExportedMemoryDto: {
+            /**
+             * Format: uuid
+             * @description Informative: an import never scopes it to an agent.
+             */
+            agentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description Informative: an import gives a new id.
+             */
+            id?: string;
+            pinned: boolean;
+            text: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         ExportedMessageDto: {
             completionTokens: number | null;
@@ -1134,6 +1176,18 @@ export interface components {
             sourceId: string;
             title: string;
         };
+        ImportedMemoryDto: {
+            /** @description Ignored: imported memories are global. */
+            agentId?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** @description Ignored (an export writes it): an import is not scoped to an agent. */
+            id?: string | null;
+            pinned?: boolean;
+            text: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
         ImportErrorDto: {
             /**
              * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
@@ -1149,11 +1203,19 @@ export interface components {
             /** @example 404 */
             statusCode: number;
         };
+        ImportMemoriesDto: {
+            /** @description The `memories` of an account export (GET /api/me/export), or any list in that shape. */
+            memories: components["schemas"]["ImportedMemoryDto"][];
+        };
         ImportProblemDto: {
             /** @example must be one of: user, assistant */
             message: string;
             /** @example $.conversation.messages[3].role */
             path: string;
+        };
+        MemoriesImportedDto: {
+            /** @description How many memories were created. */
+            imported: number;
         };
         MemoryDto: {
             /**
@@ -4767,6 +4829,80 @@ export interface operations {
             };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    importMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportMemoriesDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoriesImportedDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,6 +14,7 @@ export class PgMemories1764630000000 implements MigrationInterface {
     );
     await q.query(`CREATE INDEX "idx_memories_actor_pinned" ON "memories" ("actor", "updated_at") WHERE pinned = 1`);
     await q.query(`CREATE INDEX "idx_memories_actor_updated" ON "memories" ("actor", "updated_at", "id")`);
+    await q.query(`CREATE INDEX "idx_memories_updated" ON "memories" ("updated_at")`);
     await q.query(`CREATE INDEX "idx_memories_fts" ON "memories" USING GIN (to_tsvector('simple', "text"))`);
     await q.query(`ALTER TABLE "agents" ADD "memory_mode" character varying(8)`);
     await q.query(`ALTER TABLE "conversations" ADD "memory" boolean NOT NULL DEFAULT true`);

@@ -5,7 +5,7 @@ import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { MemoryService } from '../../../memory/memory.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { agentFilter } from '../dto/conversation.dto.js';
-import { CreateMemoryDto, ListMemoriesQueryDto, MemoryDto, MemoryListDto, toMemoryDto, UpdateMemoryDto } from '../dto/memory.dto.js';
+import { CreateMemoryDto, ImportMemoriesDto, ListMemoriesQueryDto, MemoriesImportedDto, MemoryDto, MemoryListDto, toMemoryDto, UpdateMemoryDto } from '../dto/memory.dto.js';
 
 @ApiTags('memories')
 @ApiBearerAuth()
@@ -32,6 +32,18 @@ export class MemoriesController {
   @ApiErrors([400, 401, 404])
   async create(@CurrentActor() actor: Actor, @Body() body: CreateMemoryDto): Promise<MemoryDto> {
     return toMemoryDto(await this.memories.create(actor, { text: body.text, pinned: body.pinned, agentId: body.agentId?.toLowerCase() ?? null }));
+  }
+
+  @Post('import')
+  @ApiOperation({
+    operationId: 'importMemories',
+    summary: 'Take back the memories of an account export',
+    description: 'Each gets a new id and is global (an agent scope is not carried over); text, pin and dates are kept. All or nothing; at most 1,000 a request.',
+  })
+  @ApiCreatedResponse({ type: MemoriesImportedDto })
+  @ApiErrors([400, 401])
+  async import(@CurrentActor() actor: Actor, @Body() body: ImportMemoriesDto): Promise<MemoriesImportedDto> {
+    return { imported: await this.memories.importFor(actor, body.memories) };
   }
 
   @Get(':id')

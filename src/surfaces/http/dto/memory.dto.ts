@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDateString, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { MAX_MEMORY_CHARS, type Memory } from '../../../memory/memory.entity.js';
 import { AgentFilterQueryDto } from './conversation.dto.js';
 
@@ -78,4 +78,35 @@ export function toMemoryDto(m: Memory): MemoryDto {
     createdAt: m.createdAt.toISOString(),
     updatedAt: m.updatedAt.toISOString(),
   };
+}
+
+/** The most memories one import takes. */
+export const MAX_IMPORTED_MEMORIES = 1000;
+
+export class ImportedMemoryDto {
+  @ApiProperty({ minLength: 1, maxLength: MAX_MEMORY_CHARS })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_MEMORY_CHARS)
+  @Matches(/^[^\u0000]*$/, { message: 'text must not contain NUL characters' })
+  text: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() pinned?: boolean;
+  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsDateString() createdAt?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsDateString() updatedAt?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Ignored (an export writes it): an import is not scoped to an agent.' }) @IsOptional() @IsString() id?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Ignored: imported memories are global.' }) @IsOptional() @IsString() agentId?: string | null;
+}
+
+export class ImportMemoriesDto {
+  @ApiProperty({ type: [ImportedMemoryDto], maxItems: MAX_IMPORTED_MEMORIES, description: 'The `memories` of an account export (GET /api/me/export), or any list in that shape.' })
+  @IsArray()
+  @ArrayMaxSize(MAX_IMPORTED_MEMORIES)
+  @ValidateNested({ each: true })
+  @Type(() => ImportedMemoryDto)
+  memories: ImportedMemoryDto[];
+}
+
+export class MemoriesImportedDto {
+  @ApiProperty({ description: 'How many memories were created.' }) imported: number;
 }
