@@ -53,8 +53,9 @@ export class ContextAssembler {
           budget: this.config.memoryTokenBudget,
           lines: sources.memories.map((m) => {
             const content = memoryLine(m, ids);
-            // +1: the line break that joins it to the message.
-            return { id: m.id, content, tokens: this.tokens.countCached(content, model) + 1 };
+            // The text's stored count plus its prefix ("- " or "- [id] ", cached) and the line break that joins it.
+            const text = m.tokens ?? this.tokens.count(m.text, model);
+            return { id: m.id, content, tokens: text + this.tokens.countCached(memoryLine({ id: m.id, text: '' }, ids), model) + 1 };
           }),
         }
       : null;

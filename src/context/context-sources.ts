@@ -48,4 +48,6 @@ export interface ContextSources {
 export interface ContextMemory {
   readonly id: string;
   readonly text: string;
+  /** Tokens of the text, counted when it was written (null or absent: counted now). */
+  readonly tokens?: number | null;
 }

@@ -12,6 +12,8 @@ export interface MemoryCandidate {
   readonly id: string;
   readonly text: string;
   readonly pinned: boolean;
+  /** Tokens of the text as counted when it was written (null: never counted). */
+  readonly tokens: number | null;
 }
 
 export interface MemoryPosition {
@@ -36,7 +38,7 @@ export class MemoriesRepository {
   }
 
   /** Applies `changes` to the actor's memory; false when there is none. */
-  async update(em: EntityManager, actor: string, id: string, changes: Partial<Pick<Memory, 'text' | 'pinned' | 'agentId' | 'updatedAt'>>): Promise<boolean> {
+  async update(em: EntityManager, actor: string, id: string, changes: Partial<Pick<Memory, 'text' | 'tokens' | 'pinned' | 'agentId' | 'updatedAt'>>): Promise<boolean> {
     const result = await em.update(Memory, { id, actor }, changes);
     return (result.affected ?? 0) > 0;
   }
@@ -98,22 +100,22 @@ export class MemoriesRepository {
       return postgres ? `$${params.length}` : '?';
     };
     const scope = (alias: string) => (agentId === null ? `${alias}agent_id IS NULL` : `(${alias}agent_id IS NULL OR ${alias}agent_id = ${bind(agentId)})`);
-    const pinned = `SELECT id, text, pinned, 0.0 AS rank FROM memories WHERE actor = ${bind(actor)} AND pinned = 1 AND ${scope('')} ORDER BY updated_at DESC LIMIT ${Number(pinnedLimit)}`;
+    const pinned = `SELECT id, text, pinned, tokens, 0.0 AS rank FROM memories WHERE actor = ${bind(actor)} AND pinned = 1 AND ${scope('')} ORDER BY updated_at DESC LIMIT ${Number(pinnedLimit)}`;
     let sql = pinned;
     if (words.length > 0 && matchLimit > 0) {
       const query = postgres ? tsQuery(words, true) : ftsMatch(words, true);
       const matches = postgres
-        ? `SELECT m.id, m.text, m.pinned, ts_rank(to_tsvector('simple', m.text), q.query)::float AS rank FROM memories m, to_tsquery('simple', ${bind(query)}) q(query)
+        ? `SELECT m.id, m.text, m.pinned, m.tokens, ts_rank(to_tsvector('simple', m.text), q.query)::float AS rank FROM memories m, to_tsquery('simple', ${bind(query)}) q(query)
             WHERE to_tsvector('simple', m.text) @@ q.query AND m.actor = ${bind(actor)} AND m.pinned = 0 AND ${scope('m.')}
             ORDER BY rank DESC LIMIT ${Number(matchLimit)}`
         : // bm25() is lower for better matches: negated, so that both dialects rank higher first.
-          `SELECT m.id, m.text, m.pinned, -bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+          `SELECT m.id, m.text, m.pinned, m.tokens, -bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
             WHERE memories_fts MATCH ${bind(query)} AND m.actor = ${bind(actor)} AND m.pinned = 0 AND ${scope('m.')}
             ORDER BY rank DESC LIMIT ${Number(matchLimit)}`;
       sql = `SELECT * FROM (${pinned}) pinned_part UNION ALL SELECT * FROM (${matches}) matched_part`;
     }
-    const rows: Array<{ id: string; text: string; pinned: number | boolean }> = await em.query(sql, params);
-    return rows.map((r) => ({ id: r.id, text: r.text, pinned: r.pinned === 1 || r.pinned === true }));
+    const rows: Array<{ id: string; text: string; pinned: number | boolean; tokens: number | null }> = await em.query(sql, params);
+    return rows.map((r) => ({ id: r.id, text: r.text, pinned: r.pinned === 1 || r.pinned === true, tokens: r.tokens === null ? null : Number(r.tokens) }));
   }
 
   /** All of the actor's memories, oldest first, `limit` at most (an export). */

@@ -31,6 +31,10 @@ export class Memory {
   @Column({ type: 'text' })
   text: string;
 
+  /** Tokens of `text` with the default model's encoding, counted when written: a turn adds integers instead of counting. */
+  @Column({ type: 'integer', nullable: true })
+  tokens: number | null;
+
   /** Read on every turn, before the memories that match the question. */
   @Column({ type: 'smallint', default: 0, transformer: { to: (v?: boolean) => (v === undefined ? undefined : v ? 1 : 0), from: (v: number | boolean) => v === 1 || v === true } })
   pinned: boolean;

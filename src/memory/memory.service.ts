@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { TokenCounter } from '../context/token-counter.js';
+import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { AgentsService } from '../agents/agents.service.js';
@@ -44,7 +46,7 @@ export interface MemoryPage {
 
 /** How many memories a turn considers at most, before the token budget picks among them. */
 export const TURN_PINNED_LIMIT = 50;
-export const TURN_MATCH_LIMIT = 30;
+export const TURN_MATCH_LIMIT = 12;
 /** The most memories one export holds (and one import takes). */
 export const MAX_EXPORTED_MEMORIES = 100_000;
 
@@ -59,6 +61,8 @@ export class MemoryService {
     private readonly db: DatabaseService,
     private readonly repo: MemoriesRepository,
     private readonly agents: AgentsService,
+    private readonly tokens: TokenCounter,
+    @Inject(LLM_PORT) private readonly llm: LlmPort,
   ) {}
 
   async list(actor: Actor, query: MemoryQuery): Promise<MemoryPage> {
@@ -93,6 +97,7 @@ export class MemoryService {
       actor: actor.id,
       agentId: fields.agentId ?? null,
       text,
+      tokens: this.count(text),
       pinned: fields.pinned ?? false,
       sourceConversationId: fields.sourceConversationId ?? null,
       sourceMessageId: fields.sourceMessageId ?? null,
@@ -106,8 +111,11 @@ export class MemoryService {
   update(actor: Actor, id: string, changes: MemoryChanges): Promise<Memory> {
     return this.db.transaction(async (em) => {
       const memory = await this.owned(em, actor, id);
-      const next: { text?: string; pinned?: boolean; agentId?: string | null; updatedAt: Date } = { updatedAt: new Date() };
-      if (changes.text !== undefined) next.text = validText(changes.text);
+      const next: { text?: string; tokens?: number; pinned?: boolean; agentId?: string | null; updatedAt: Date } = { updatedAt: new Date() };
+      if (changes.text !== undefined) {
+        next.text = validText(changes.text);
+        next.tokens = this.count(next.text);
+      }
       if (changes.pinned !== undefined) {
         if (typeof changes.pinned !== 'boolean') throw new InvalidMemoryError('pinned must be true or false');
         next.pinned = changes.pinned;
@@ -167,6 +175,11 @@ export class MemoryService {
   /** Retention: deletes up to `limit` memories (pinned ones too) not updated since `cutoff`. */
   deleteStale(cutoff: Date, limit: number): Promise<number> {
     return this.db.transaction((em) => this.repo.deleteStale(em, cutoff, limit));
+  }
+
+  /** With the default model's encoding: turns of other models count a little differently (as stored message counts do). */
+  private count(text: string): number {
+    return this.tokens.count(text, this.llm.defaultModel);
   }
 
   private async owned(em: EntityManager, actor: Actor, id: string): Promise<Memory> {

@@ -10,7 +10,7 @@ export class PgMemories1764630000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(
-      `CREATE TABLE "memories" ("id" character varying(36) NOT NULL, "actor" character varying(200) NOT NULL, "agent_id" character varying(36), "text" text NOT NULL, "pinned" smallint NOT NULL DEFAULT '0', "source_conversation_id" character varying(36), "source_message_id" character varying(36), "created_at" TIMESTAMP NOT NULL, "updated_at" TIMESTAMP NOT NULL, CONSTRAINT "PK_aaa0692d9496fe827b0568612f8" PRIMARY KEY ("id"))`,
+      `CREATE TABLE "memories" ("id" character varying(36) NOT NULL, "actor" character varying(200) NOT NULL, "agent_id" character varying(36), "text" text NOT NULL, "tokens" integer, "pinned" smallint NOT NULL DEFAULT '0', "source_conversation_id" character varying(36), "source_message_id" character varying(36), "created_at" TIMESTAMP NOT NULL, "updated_at" TIMESTAMP NOT NULL, CONSTRAINT "PK_aaa0692d9496fe827b0568612f8" PRIMARY KEY ("id"))`,
     );
     await q.query(`CREATE INDEX "idx_memories_actor_pinned" ON "memories" ("actor", "updated_at") WHERE pinned = 1`);
     await q.query(`CREATE INDEX "idx_memories_actor_updated" ON "memories" ("actor", "updated_at", "id")`);

@@ -10,7 +10,7 @@ export class Memories1764630000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(
-      `CREATE TABLE "memories" ("id" varchar(36) PRIMARY KEY NOT NULL, "actor" varchar(200) NOT NULL, "agent_id" varchar(36), "text" text NOT NULL, "pinned" smallint NOT NULL DEFAULT (0), "source_conversation_id" varchar(36), "source_message_id" varchar(36), "created_at" datetime NOT NULL, "updated_at" datetime NOT NULL)`,
+      `CREATE TABLE "memories" ("id" varchar(36) PRIMARY KEY NOT NULL, "actor" varchar(200) NOT NULL, "agent_id" varchar(36), "text" text NOT NULL, "tokens" integer, "pinned" smallint NOT NULL DEFAULT (0), "source_conversation_id" varchar(36), "source_message_id" varchar(36), "created_at" datetime NOT NULL, "updated_at" datetime NOT NULL)`,
     );
     await q.query(`CREATE INDEX "idx_memories_actor_pinned" ON "memories" ("actor", "updated_at") WHERE pinned = 1`);
     await q.query(`CREATE INDEX "idx_memories_actor_updated" ON "memories" ("actor", "updated_at", "id")`);
