@@ -648,8 +648,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             maxTokens: number | null;
-            /** @enum {string|null} */
-            memoryMode: "off" | "read" | "on" | null;
+            /** @description off, read or on; null: MEMORY_MODE as it is. */
+            memoryMode: string | null;
             model: string | null;
             name: string;
             systemPrompt: string | null;

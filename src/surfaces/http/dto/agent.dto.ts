@@ -97,7 +97,7 @@ export class AgentDto {
   @ApiProperty({ type: Number, nullable: true }) maxTokens: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) contextTokenBudget: number | null;
   @ApiProperty({ enum: AGENT_TOOLS, isArray: true }) tools: string[];
-  @ApiProperty({ type: String, enum: MEMORY_MODES, nullable: true }) memoryMode: MemoryMode | null;
+  @ApiProperty({ type: String, nullable: true, description: 'off, read or on; null: MEMORY_MODE as it is.' }) memoryMode: MemoryMode | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
