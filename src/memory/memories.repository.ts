@@ -22,6 +22,15 @@ export interface MemoryPosition {
 }
 
 /**
+ * The indexed vector of a memory on PostgreSQL (migration 1764630000000): its words and a lexeme of
+ * its owner, so that the GIN index finds only the caller's matches. Queries repeat the expression
+ * exactly, or the planner does not use the index.
+ */
+const PG_VECTOR = (m: string) => `(to_tsvector('simple', ${m}.text) || array_to_tsvector(ARRAY[' a' || md5(${m}.actor)]))`;
+/** A query of `words` (a tsquery text) restricted to the owner's lexeme. */
+const PG_QUERY = (words: string, actor: string) => `(to_tsquery('simple', ${words}) && quote_literal(' a' || md5(${actor}::text))::tsquery)`;
+
+/**
  * The SQL on `memories`, always filtered on the owner in the query itself. Search and
  * retrieval use the full-text index of each dialect: SQLite FTS5 (memories_fts, bm25) or a
  * PostgreSQL GIN index on to_tsvector('simple', text) (ts_rank).
@@ -71,7 +80,7 @@ export class MemoriesRepository {
     }
     const rows: Array<{ id: string }> = postgres
       ? await em.query(
-          `SELECT m.id FROM memories m WHERE to_tsvector('simple', m.text) @@ to_tsquery('simple', $1) AND m.actor = $2 ${scoped}
+          `SELECT m.id FROM memories m WHERE ${PG_VECTOR('m')} @@ ${PG_QUERY('$1', '$2')} AND m.actor = $2 ${scoped}
             ORDER BY ts_rank(to_tsvector('simple', m.text), to_tsquery('simple', $1)) DESC, m.updated_at DESC LIMIT ${Number(limit)}`,
           params,
         )
@@ -106,7 +115,7 @@ export class MemoriesRepository {
       const query = postgres ? tsQuery(words, true) : ftsMatch(words, true);
       const matches = postgres
         ? `SELECT m.id, m.text, m.pinned, m.tokens, ts_rank(to_tsvector('simple', m.text), q.query)::float AS rank FROM memories m, to_tsquery('simple', ${bind(query)}) q(query)
-            WHERE to_tsvector('simple', m.text) @@ q.query AND m.actor = ${bind(actor)} AND m.pinned = 0 AND ${scope('m.')}
+            WHERE ${PG_VECTOR('m')} @@ (q.query && quote_literal(' a' || md5(${bind(actor)}))::tsquery) AND m.actor = ${bind(actor)} AND m.pinned = 0 AND ${scope('m.')}
             ORDER BY rank DESC LIMIT ${Number(matchLimit)}`
         : // bm25() is lower for better matches: negated, so that both dialects rank higher first.
           `SELECT m.id, m.text, m.pinned, m.tokens, -bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Long-term memories (PostgreSQL): the `memories` table with a GIN index of its texts' vectors
- * (the `simple` configuration, as message search uses), pinned messages, the memories each reply
+ * (the `simple` configuration, as message search uses, with a lexeme of the owner), pinned messages, the memories each reply
  * was given, and the memory switches of agents and conversations.
  */
 export class PgMemories1764630000000 implements MigrationInterface {
@@ -15,7 +15,10 @@ export class PgMemories1764630000000 implements MigrationInterface {
     await q.query(`CREATE INDEX "idx_memories_actor_pinned" ON "memories" ("actor", "updated_at") WHERE pinned = 1`);
     await q.query(`CREATE INDEX "idx_memories_actor_updated" ON "memories" ("actor", "updated_at", "id")`);
     await q.query(`CREATE INDEX "idx_memories_updated" ON "memories" ("updated_at")`);
-    await q.query(`CREATE INDEX "idx_memories_fts" ON "memories" USING GIN (to_tsvector('simple', "text"))`);
+    // The text's words plus one lexeme naming the owner (' a' || md5(actor), which no parsed word can
+    // equal, as messages_search has it): the index itself keeps to the caller's matches. With the words
+    // alone, the planner ANDed them with the actor's index: 7 ms instead of 1 ms at 200,000 memories.
+    await q.query(`CREATE INDEX "idx_memories_fts" ON "memories" USING GIN ((to_tsvector('simple', "text") || array_to_tsvector(ARRAY[' a' || md5("actor")])))`);
     await q.query(`ALTER TABLE "agents" ADD "memory_mode" character varying(8)`);
     await q.query(`ALTER TABLE "conversations" ADD "memory" boolean NOT NULL DEFAULT true`);
     await q.query(`ALTER TABLE "messages" ADD "pinned" smallint NOT NULL DEFAULT '0'`);
