@@ -7,8 +7,9 @@ import { Message } from './conversations/message.entity.js';
 import { ResponseRecord } from './conversations/response-record.entity.js';
 import { Summary } from './conversations/summary.entity.js';
 import { Thread } from './conversations/thread.entity.js';
+import { Memory } from './memory/memory.entity.js';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity.js';
 import { TelegramUpdate } from './telegram-inbox/telegram-update.entity.js';
 
 /** Every table's entity, each from the module that owns it: the data source is opened with these. */
-export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate, ConversationAlias, ResponseRecord];
+export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate, ConversationAlias, ResponseRecord, Memory];

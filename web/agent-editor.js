@@ -19,7 +19,7 @@ const TEXT_FIELDS = /** @type {const} */ (['name', 'emoji', 'description', 'syst
 const NUMBER_FIELDS = /** @type {const} */ (['temperature', 'maxTokens', 'contextTokenBudget']);
 const FIELDS = [...TEXT_FIELDS, ...NUMBER_FIELDS, 'tools'];
 /** @type {Agent['tools']} */
-const TOOLS = ['update_state'];
+const TOOLS = ['update_state', 'remember', 'forget'];
 
 /** @type {Agent | null} the agent being edited; null: a new one */
 let editing = null;

@@ -48,6 +48,7 @@ import { navigate, route } from './navigation.js';
 import { wireShortcuts } from './shortcuts.js';
 import { NARROW, state } from './state.js';
 import { wireStatePanel } from './state-panel.js';
+import { wireMemoryPanel } from './memory-panel.js';
 import { detachStream } from './stream.js';
 import { wireThreads } from './thread-panel.js';
 
@@ -140,6 +141,7 @@ function wirePanels() {
   wireAgents();
   wireThreads();
   wireStatePanel();
+  wireMemoryPanel();
   wireContextPanel();
   wireAccount();
   wireImportDialog();

@@ -19,6 +19,7 @@ const ICONS = {
   edit: 'M3 17.25V21h3.75L17.8 9.95l-3.75-3.75zM20.7 7.05a1 1 0 0 0 0-1.4l-2.35-2.35a1 1 0 0 0-1.4 0L15.1 5.15l3.75 3.75z',
   previous: 'M15.4 7.4 14 6l-6 6 6 6 1.4-1.4-4.6-4.6z',
   next: 'M8.6 16.6 10 18l6-6-6-6-1.4 1.4 4.6 4.6z',
+  pin: 'M16 3v2h-1v6l2 3v2h-4v5l-1 1-1-1v-5H7v-2l2-3V5H8V3z',
   fork: 'M7 3a3 3 0 0 1 1 5.8v1.7a2 2 0 0 0 2 2h4a4 4 0 0 1 4 4v.7a3 3 0 1 1-2 0v-.7a2 2 0 0 0-2-2h-4a4 4 0 0 1-2-.5v3.2a3 3 0 1 1-2 0V8.8A3 3 0 0 1 7 3',
 };
 
@@ -161,6 +162,7 @@ export function paintFooter(message, footer) {
   const edit = editButton(message);
   if (edit) tools.append(edit);
   tools.append(copyButton(message.role === 'user' ? 'Copy your message' : 'Copy the reply', () => message.content));
+  if (message.id && state.current?.id && message.status === 'complete') tools.append(pinButton(message, footer));
   if (message.id && state.current?.id) {
     const fork = toolButton('fork', 'Continue in a new conversation');
     fork.addEventListener('click', () => void forkFrom(message));
@@ -168,6 +170,33 @@ export function paintFooter(message, footer) {
   }
   const versions = branchSwitch(message);
   footer.replaceChildren(...(versions ? [versions] : []), meta, tools);
+}
+
+/**
+ * Pin or unpin the message (PATCH /api/conversations/:id/messages/:messageId): a pinned message
+ * reaches the model on every turn of its branch; the server refuses one the budget cannot hold.
+ * @param {ViewMessage} message
+ * @param {HTMLElement} footer
+ */
+function pinButton(message, footer) {
+  const pinned = Boolean(message.pinned);
+  const button = toolButton('pin', pinned ? 'Unpin this message' : 'Pin this message (always sent to the model)');
+  button.setAttribute('aria-pressed', String(pinned));
+  button.classList.toggle('pinned', pinned);
+  button.addEventListener('click', async () => {
+    const conversationId = state.current?.id;
+    if (!conversationId || !message.id) return;
+    try {
+      /** @type {Schemas['MessageDto']} */
+      const saved = await api.json('PATCH', `api/conversations/${conversationId}/messages/${message.id}`, { pinned: !pinned });
+      message.pinned = saved.pinned;
+      $('announcer').textContent = saved.pinned ? 'Pinned: sent to the model on every turn.' : 'Unpinned.';
+      paintFooter(message, footer);
+    } catch (error) {
+      showError(error);
+    }
+  });
+  return button;
 }
 
 /**

@@ -1,8 +1,12 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** Built-in tools an agent may enable. */
-export const AGENT_TOOLS = ['update_state'] as const;
+export const AGENT_TOOLS = ['update_state', 'remember', 'forget'] as const;
 export type AgentTool = (typeof AGENT_TOOLS)[number];
+
+/** How a turn uses long-term memories: not at all, read them, or read and write them (the tools). */
+export const MEMORY_MODES = ['off', 'read', 'on'] as const;
+export type MemoryMode = (typeof MEMORY_MODES)[number];
 
 /** A persona with its own instructions and model settings, owned by an actor. */
 @Entity('agents')
@@ -43,6 +47,10 @@ export class Agent {
 
   @Column({ type: 'simple-json' })
   tools: AgentTool[];
+
+  /** Narrows MEMORY_MODE for the agent's turns (null: MEMORY_MODE as it is). */
+  @Column({ name: 'memory_mode', type: 'varchar', length: 8, nullable: true })
+  memoryMode: MemoryMode | null;
 
   @Column({ name: 'created_at', type: Date })
   createdAt: Date;

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { DatabaseService } from '../database/database.service.js';
-import { Agent, type AgentTool } from './agent.entity.js';
+import { Agent, type AgentTool, type MemoryMode } from './agent.entity.js';
 import { AgentNotFoundError } from './agent.errors.js';
 
 export interface AgentFields {
@@ -16,6 +16,8 @@ export interface AgentFields {
   readonly maxTokens?: number | null;
   readonly contextTokenBudget?: number | null;
   readonly tools?: AgentTool[] | null;
+  /** Narrows MEMORY_MODE for the agent's turns (null: as MEMORY_MODE says). */
+  readonly memoryMode?: MemoryMode | null;
 }
 
 /** What deleting an agent does to its conversations; without a choice, a used agent is not deleted. */
@@ -45,6 +47,7 @@ export class AgentsService {
         maxTokens: fields.maxTokens ?? null,
         contextTokenBudget: fields.contextTokenBudget ?? null,
         tools: fields.tools ?? [],
+        memoryMode: fields.memoryMode ?? null,
         createdAt: now,
         updatedAt: now,
       });

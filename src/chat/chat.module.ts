@@ -10,9 +10,10 @@ import { TurnPlanner } from './turn-planner.js';
 import { TurnStore } from './turn-store.js';
 import { UnstoredTurns } from './unstored-turn.js';
 import { AgentsModule } from '../agents/agents.module.js';
+import { MemoryModule } from '../memory/memory.module.js';
 
 @Module({
-  imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule],
+  imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule, MemoryModule],
   providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, ReplyJanitor, Summarizer, UnstoredTurns],
   exports: [ChatService, Summarizer],
 })

@@ -10,6 +10,7 @@ import {
   InvalidInputError,
 } from '../conversations/conversation.errors.js';
 import { AgentsModule } from '../agents/agents.module.js';
+import { MemoryModule } from '../memory/memory.module.js';
 import { ContextModule } from '../context/context.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
@@ -82,7 +83,7 @@ describe('ChatService', () => {
       REPLY_LEASE_MS: '1000',
     });
     module = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule, MemoryModule],
       providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();

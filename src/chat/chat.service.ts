@@ -203,6 +203,12 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     return this.conversations.getMessageInTree(actor, conversationId, message.id);
   }
 
+  /** Pins or unpins a message (see TurnStore.pinMessage); answers it as the API shows a message. */
+  async pinMessage(actor: Actor, conversationId: string, messageId: string, pinned: boolean): Promise<Message> {
+    await this.turns.pinMessage(actor, conversationId, messageId, pinned, this.planner.plan);
+    return this.conversations.getMessageInTree(actor, conversationId, messageId);
+  }
+
   /** What the next turn of a thread would send the model (read-only). */
   async previewContext(actor: Actor, conversationId: string, thread: string): Promise<ContextPreview> {
     const { plan, outsideWindow } = await this.turns.preview(actor, conversationId, thread, this.planner.plan);

@@ -15,6 +15,9 @@ import { ReplyBounds } from './reply-bounds.js';
 import { ReplyProgress } from './reply-progress.js';
 import { Summarizer } from './summarizer.js';
 import { runUpdateState, UPDATE_STATE_TOOL } from './tools/update-state.tool.js';
+import { FORGET_TOOL, REMEMBER_TOOL, runForget, runRemember } from './tools/memory.tools.js';
+import { MemoryService } from '../memory/memory.service.js';
+import { memoryModeOf, memoryToolsOf } from './memory-mode.js';
 
 /** How many times one reply may call tools before the model must answer in words. */
 export const MAX_TOOL_ROUNDS = 4;
@@ -55,6 +58,7 @@ export class ReplyGenerator {
     private readonly conversations: ConversationsService,
     private readonly tokens: TokenCounter,
     private readonly summarizer: Summarizer,
+    private readonly memories: MemoryService,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
@@ -85,6 +89,8 @@ export class ReplyGenerator {
     }
     this.metrics.turnEnded(outcome.status, secondsSince(start));
     if (outcome.usage) this.metrics.tokens(outcome.usage.promptTokens, outcome.usage.completionTokens);
+    // What the reply was given, as planned last (a summary catching up plans the turn again).
+    outcome = { ...outcome, memoryIds: turn.context.memoryIds };
     try {
       await this.turns.finishReply(turn.conversation.id, turn.reply.id, outcome);
     } catch (error) {
@@ -146,10 +152,17 @@ export class ReplyGenerator {
     clientCalls: FunctionCallRecord[],
   ): Promise<Completion> {
     const { agent } = turn;
-    const ownTools = agent?.tools.includes('update_state') ? [UPDATE_STATE_TOOL] : [];
-    const clientTools = mode.options?.clientTools ?? [];
+    const memoryTools = memoryToolsOf(memoryModeOf(this.config.memoryMode, agent, turn.conversation), agent);
+    const ownTools = [
+      ...(agent?.tools.includes('update_state') ? [UPDATE_STATE_TOOL] : []),
+      ...(memoryTools.includes('remember') ? [REMEMBER_TOOL] : []),
+      ...(memoryTools.includes('forget') ? [FORGET_TOOL] : []),
+    ];
+    // The client's functions (the OpenAI surface) are offered beside ours; a name of ours stays ours.
+    const own = new Set(ownTools.map((t) => t.name));
+    const clientTools = (mode.options?.clientTools ?? []).filter((t) => !own.has(t.name));
     const forClient = new Set(clientTools.map((t) => t.name));
-    const tools = [...ownTools, ...clientTools.filter((t) => t.name !== UPDATE_STATE_TOOL.name || ownTools.length === 0)];
+    const tools = [...ownTools, ...clientTools];
     const messages: PromptMessage[] = [...turn.context.messages];
     const settings = {
       model: turn.model,
@@ -184,17 +197,14 @@ export class ReplyGenerator {
       if (completion.toolCalls.length === 0 || bounds.reason) return { ...completion, usage };
       if (!completion.toolCalls.every((call) => bounds.admitsArguments(call.arguments))) return { ...completion, usage };
       // A call of the client's functions ends the reply: the client runs them and sends their outputs in its next request.
-      const theirs = completion.toolCalls.filter((call) => forClient.has(call.name) && !(ownTools.length && call.name === UPDATE_STATE_TOOL.name));
+      const theirs = completion.toolCalls.filter((call) => forClient.has(call.name));
       if (theirs.length) {
         for (const call of theirs) clientCalls.push({ callId: call.id.replaceAll('\u0000', '').slice(0, 100), name: call.name, arguments: call.arguments.replaceAll('\u0000', '') });
         return { ...completion, usage };
       }
       messages.push({ role: 'assistant', content: completion.content, toolCalls: completion.toolCalls });
       for (const call of completion.toolCalls) {
-        const result =
-          call.name === UPDATE_STATE_TOOL.name && ownTools.length
-            ? await runUpdateState(this.conversations, { id: turn.conversation.actor }, turn.conversation.id, call.arguments)
-            : JSON.stringify({ ok: false, error: `unknown tool ${call.name}` });
+        const result = await this.runTool(turn, call, ownTools);
         const name = call.name.replaceAll('\u0000', '').slice(0, MAX_TOOL_NAME_CHARS) || '(unnamed)';
         toolRecords.push({ name, arguments: call.arguments.replaceAll('\u0000', ''), result });
         messages.push({ role: 'tool', toolCallId: call.id, content: result });
@@ -202,6 +212,15 @@ export class ReplyGenerator {
     }
     // Offered no tools in the last round, it still asked for some: give up rather than loop.
     throw new ModelUnavailableError(`The model kept calling tools after ${MAX_TOOL_ROUNDS} rounds`);
+  }
+
+  /** Runs one tool call the model made, among the tools it was offered; any other name is reported back as unknown. */
+  private runTool(turn: StartedTurn, call: { readonly name: string; readonly arguments: string }, offered: readonly ToolSpec[]): Promise<string> {
+    const actor = { id: turn.conversation.actor };
+    if (!offered.some((tool) => tool.name === call.name)) return Promise.resolve(JSON.stringify({ ok: false, error: `unknown tool ${call.name}` }));
+    if (call.name === REMEMBER_TOOL.name) return runRemember(this.memories, actor, { conversationId: turn.conversation.id, messageId: turn.reply.id }, call.arguments);
+    if (call.name === FORGET_TOOL.name) return runForget(this.memories, actor, call.arguments);
+    return runUpdateState(this.conversations, actor, turn.conversation.id, call.arguments);
   }
 
   /** One model call, timed for the metrics whether it answers or fails. */

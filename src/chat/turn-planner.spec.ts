@@ -1,6 +1,6 @@
 import { loadConfig } from '../config/app-config.js';
 import { ContextAssembler } from '../context/context-assembler.js';
-import type { ContextMessage, ContextSummary } from '../context/context-sources.js';
+import type { ContextMemory, ContextMessage, ContextSummary } from '../context/context-sources.js';
 import { STRETCH_MAX } from '../context/context-planner.js';
 import { TokenCounter } from '../context/token-counter.js';
 import type { Agent } from '../agents/agent.entity.js';
@@ -12,10 +12,22 @@ import type { HistoryReader, TurnDraft } from './turn.js';
 /** A thread's stored history in memory, recording what the planner asks of it. */
 class FakeHistory implements HistoryReader {
   readonly reads: Array<{ beforeSeq: number; limit: number; afterSeq?: number }> = [];
+  readonly memoryQueries: Array<string | null> = [];
   constructor(
     private readonly messages: ContextMessage[],
     private readonly stored: ContextSummary | null = null,
+    private readonly pinnedSeqs: number[] = [],
+    private readonly remembered: ContextMemory[] = [],
   ) {}
+
+  pinned(_thread: string, beforeSeq: number): Promise<ContextMessage[]> {
+    return Promise.resolve(this.messages.filter((m) => this.pinnedSeqs.includes(m.seq) && m.seq < beforeSeq));
+  }
+
+  memories(question: string | null): Promise<ContextMemory[]> {
+    this.memoryQueries.push(question);
+    return Promise.resolve(this.remembered);
+  }
 
   summary(): Promise<ContextSummary | null> {
     return Promise.resolve(this.stored);
@@ -31,7 +43,7 @@ class FakeHistory implements HistoryReader {
 const messages = (n: number): ContextMessage[] =>
   Array.from({ length: n }, (_, i) => ({ seq: i + 1, role: i % 2 ? 'assistant' : 'user', content: `m${i + 1}`, tokens: 3 }));
 
-const conversation = { id: 'c1', state: {} } as unknown as Conversation;
+const conversation = { id: 'c1', state: {}, memory: true } as unknown as Conversation;
 const agent = (over: Partial<Agent> = {}) => ({ model: 'agent-model', systemPrompt: 'be brief', contextTokenBudget: null, tools: [], ...over }) as unknown as Agent;
 const draft = (over: Partial<TurnDraft> = {}): TurnDraft => ({
   conversation,
@@ -98,5 +110,74 @@ describe('TurnPlanner', () => {
     const plan = await planner.plan(draft({ question: null }), new FakeHistory(messages(2)));
     expect(plan.questionTokens).toBe(0);
     expect(plan.context.messages.map((m) => m.content)).toEqual(['sys', 'm1', 'm2']);
+  });
+
+  describe('memories and pinned messages', () => {
+    const facts: ContextMemory[] = [
+      { id: 'p1', text: 'Pinned: prefers metric units' },
+      { id: 'm1', text: 'Has a cat named Tofu' },
+      { id: 'm2', text: 'Lives near the sea' },
+    ];
+
+    it('sends the memories as one system message after the instructions and before the history, and records their ids', async () => {
+      const planner = await plannerWith();
+      const history = new FakeHistory(messages(3), null, [], facts);
+      const { context } = await planner.plan(draft(), history);
+      expect(history.memoryQueries).toEqual(['hello there']);
+      expect(context.parts.map((p) => p.kind)).toEqual(['system', 'memory', 'history', 'history', 'history', 'message']);
+      expect(context.messages[1].content).toMatch(/earlier conversations[\s\S]*- Pinned: prefers metric units\n- Has a cat named Tofu\n- Lives near the sea$/);
+      expect(context.memoryIds).toEqual(['p1', 'm1', 'm2']);
+    });
+
+    it('keeps the memory message within MEMORY_TOKEN_BUDGET, first ones first', async () => {
+      const planner = await plannerWith({ MEMORY_TOKEN_BUDGET: '40' });
+      const { context } = await planner.plan(draft(), new FakeHistory([], null, [], facts));
+      const memory = context.parts.find((p) => p.kind === 'memory')!;
+      expect(memory.tokens).toBeLessThanOrEqual(40);
+      expect(context.memoryIds.length).toBeGreaterThan(0);
+      expect(context.memoryIds.length).toBeLessThan(3);
+      expect(context.memoryIds[0]).toBe('p1');
+    });
+
+    it('reads no memories with MEMORY_MODE=off, in a temporary chat, or with a budget of 0', async () => {
+      for (const [env, conv] of [
+        [{ MEMORY_MODE: 'off' }, conversation],
+        [{}, { ...conversation, memory: false }],
+        [{ MEMORY_TOKEN_BUDGET: '0' }, conversation],
+      ] as const) {
+        const planner = await plannerWith(env);
+        const history = new FakeHistory([], null, [], facts);
+        const { context } = await planner.plan(draft({ conversation: conv as Conversation }), history);
+        expect(history.memoryQueries).toEqual([]);
+        expect(context.memoryIds).toEqual([]);
+      }
+    });
+
+    it("shows ids to a model that may forget, and reads pinned memories only for a preview", async () => {
+      const planner = await plannerWith();
+      const history = new FakeHistory([], null, [], facts);
+      const { context } = await planner.plan(draft({ agent: agent({ tools: ['forget'] }), question: null }), history);
+      expect(history.memoryQueries).toEqual([null]);
+      expect(context.messages.find((m) => m.content.includes('Tofu'))!.content).toContain('- [m1] Has a cat named Tofu');
+    });
+
+    it('sends a pinned message far out of the window in its place, counted, and never twice', async () => {
+      const planner = await plannerWith();
+      const { context } = await planner.plan(draft(), new FakeHistory(messages(10), null, [2, 9]));
+      expect(context.parts.filter((p) => p.kind !== 'system').map((p) => `${p.kind}:${p.seq ?? ''}`)).toEqual([
+        'pinned:2',
+        'history:7',
+        'history:8',
+        'pinned:9',
+        'history:10',
+        'message:',
+      ]);
+    });
+
+    it('refuses a question that does not fit beside the pinned messages', async () => {
+      const planner = await plannerWith({ CONTEXT_TOKEN_BUDGET: '100' });
+      const long: ContextMessage[] = [{ seq: 1, role: 'user', content: 'x', tokens: 90 }];
+      await expect(planner.plan(draft(), new FakeHistory(long, null, [1]))).rejects.toThrow(/pinned messages/);
+    });
   });
 });

@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ContextAssembler } from '../context/context-assembler.js';
 import { STRETCH_MAX } from '../context/context-planner.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
+import { memoryModeOf, memoryToolsOf } from './memory-mode.js';
 import type { HistoryReader, TurnDraft, TurnPlan } from './turn.js';
 
 /**
@@ -43,7 +44,12 @@ export class TurnPlanner {
     }
     const newMessage = question ? { content: question.content, tokens: questionTokens } : null;
     const instructions = draft.override?.instructions ?? null;
-    const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history: messages, newMessage, instructions });
+    const mode = memoryModeOf(this.config.memoryMode, agent, conversation);
+    const pinned = await history.pinned(thread.name, draft.beforeSeq);
+    // A preview has no question to match: it shows the pinned memories only.
+    const memories = mode === 'off' || this.config.memoryTokenBudget === 0 ? null : await history.memories(question?.content ?? null);
+    const memoryIdsShown = memoryToolsOf(mode, agent).length > 0;
+    const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history: messages, newMessage, instructions, pinned, memories, memoryIdsShown });
     return { model, context, questionTokens, summaryCoversSeq: summary?.coversSeq ?? null };
   };
 }

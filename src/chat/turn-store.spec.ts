@@ -1,6 +1,7 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { apiActor } from '../actor-auth/actor.js';
 import { AgentsModule } from '../agents/agents.module.js';
+import { MemoryModule } from '../memory/memory.module.js';
 import { loadConfig } from '../config/app-config.js';
 import { ConfigModule } from '../config/config.module.js';
 import { ContextOverBudgetError, planContext } from '../context/context-planner.js';
@@ -35,7 +36,7 @@ describe('TurnStore', () => {
   beforeEach(async () => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', REPLY_LEASE_MS: '60000' });
     module = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, MemoryModule],
       providers: [TurnStore],
     }).compile();
     await module.init();

@@ -26,7 +26,11 @@ import { SummariesRepository } from '../conversations/summaries.repository.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { titleFromMessage, UNTITLED } from '../conversations/title.js';
 import type { ItemDraft } from '../conversations/conversation-items.service.js';
+import { MemoryService } from '../memory/memory.service.js';
 import type { HistoryReader, PlanTurn, ReplyOutcome, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
+
+/** A turn reads at most this many pinned messages of its path (each must also fit the budget). */
+const MAX_PINNED_READ = 200;
 
 /**
  * The life of a chat turn in the database. Promises: a question and its reply are adjacent
@@ -44,6 +48,7 @@ export class TurnStore {
     private readonly agents: AgentsService,
     private readonly limits: ConversationLimits,
     private readonly aliases: ConversationAliasesRepository,
+    private readonly memories: MemoryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -108,14 +113,14 @@ export class TurnStore {
       parentId = stored.at(-1)?.id ?? parentId;
       const question = asked ? { content: asked.content, tokens: null } : null;
       const draft = { conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question, override: request.override };
-      const planned = await plan(draft, this.history(em, conversation.id));
+      const planned = await plan(draft, this.history(em, conversation));
       const questionId = asked ? randomUUID() : parentId!;
       const rows = await this.repo.appendMessages(
         em,
         conversation,
         [
           ...(asked ? [{ id: questionId, parentId, role: 'user' as const, thread: threadName, content: asked.content, tokens: planned.questionTokens }] : []),
-          this.placeholder(threadName, planned.model, now, questionId),
+          this.placeholder(threadName, planned, now, questionId),
         ],
         now,
       );
@@ -198,10 +203,10 @@ export class TurnStore {
       this.assertRoomForTurn(conversation, 1);
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
       const thread = await this.repo.upsertThread(em, conversation.id, threadName, undefined, now);
-      const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation.id));
+      const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation));
       // The answer replaced leaves the active path; the new one takes its place.
       if (last !== question) await this.tree.leavePathBelow(em, conversation.id, threadName, question.seq);
-      const reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, planned.model, now, question.id), now);
+      const reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, planned, now, question.id), now);
       return { conversation, created: false, agent, thread, question, reply, ...this.planned(planned) };
     });
   }
@@ -216,7 +221,7 @@ export class TurnStore {
     const asked = question.role === 'user';
     return this.db.read(async (em) => {
       const draft = { conversation, agent, thread, beforeSeq: asked ? question.seq : question.seq + 1, question: asked ? question : null, override: turn.override };
-      const planned = await plan(draft, this.history(em, conversation.id));
+      const planned = await plan(draft, this.history(em, conversation));
       return { ...turn, ...this.planned(planned) };
     });
   }
@@ -232,7 +237,7 @@ export class TurnStore {
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
       const thread = (await this.repo.findThread(em, conversation.id, threadName)) ?? { name: threadName, systemPrompt: null };
       const beforeSeq = conversation.lastSeq + 1;
-      const planned = await plan({ conversation, agent, thread, beforeSeq, question: null }, this.history(em, conversation.id));
+      const planned = await plan({ conversation, agent, thread, beforeSeq, question: null }, this.history(em, conversation));
       const oldest = planned.context.oldestIncludedSeq ?? beforeSeq;
       // Older than what is sent, less those that were in the window but did not fit the budget.
       const outsideWindow = (await this.repo.countReplayableBefore(em, conversation.id, threadName, oldest)) - planned.context.omittedForBudget;
@@ -240,11 +245,46 @@ export class TurnStore {
     });
   }
 
+  /**
+   * Pins (or unpins) a message: while on its thread's active path, every turn sends it. Pinning
+   * is refused (ContextOverBudgetError) when the thread's next turn could not fit it beside the
+   * instructions and the other pinned messages; only complete user or assistant messages pin.
+   */
+  pinMessage(actor: Actor, conversationId: string, messageId: string, pinned: boolean, plan: PlanTurn): Promise<void> {
+    return this.db.transaction(async (em) => {
+      const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
+      const message = await this.repo.findMessage(em, conversation.id, messageId);
+      if (!message) throw new MessageNotFoundError(messageId);
+      if (pinned === message.pinned) return;
+      if (pinned) {
+        const replayable = (message.role === 'user' || message.role === 'assistant') && (message.status === 'complete' || message.status === 'truncated') && message.content !== '';
+        if (!replayable) throw new ConversationStateError('Only a complete user or assistant message can be pinned');
+        if (message.onPath) {
+          const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
+          const thread = (await this.repo.findThread(em, conversation.id, message.thread)) ?? { name: message.thread, systemPrompt: null };
+          const history = this.history(em, conversation);
+          const withIt: HistoryReader = {
+            ...history,
+            pinned: async (name, beforeSeq) => [...(await history.pinned(name, beforeSeq)), message].sort((a, b) => a.seq - b.seq),
+            memories: () => Promise.resolve([]),
+          };
+          // The smallest next turn (an empty question) must still fit with it: else ContextOverBudgetError.
+          await plan({ conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question: { content: '', tokens: 0 } }, withIt);
+        }
+      }
+      await this.repo.updateMessage(em, message.id, { pinned });
+    });
+  }
+
   /** The conversation's stored history as a plan reads it, in the transaction `em`. */
-  private history(em: EntityManager, conversationId: string): HistoryReader {
+  private history(em: EntityManager, conversation: Conversation): HistoryReader {
+    const conversationId = conversation.id;
     return {
       summary: (thread) => this.summaries.findSummary(em, conversationId, thread),
       recent: (thread, beforeSeq, limit, afterSeq) => this.repo.recentHistory(em, conversationId, thread, beforeSeq, limit, afterSeq),
+      pinned: (thread, beforeSeq) => this.repo.pinnedOnPath(em, conversationId, thread, beforeSeq, MAX_PINNED_READ),
+      // The owner's memories, whoever published the agent.
+      memories: (question) => this.memories.forTurnIn(em, { id: conversation.actor }, conversation.agentId, question),
     };
   }
 
@@ -260,8 +300,9 @@ export class TurnStore {
     }
   }
 
-  private placeholder(thread: string, model: string, now: Date, questionId: string): NewMessage {
-    return { role: 'assistant', thread, parentId: questionId, content: '', status: 'streaming', model, leaseUntil: this.leaseFrom(now) };
+  private placeholder(thread: string, planned: TurnPlan, now: Date, questionId: string): NewMessage {
+    const { model, context } = planned;
+    return { role: 'assistant', thread, parentId: questionId, content: '', status: 'streaming', model, leaseUntil: this.leaseFrom(now), memoryIds: context.memoryIds };
   }
 
   /**
@@ -297,6 +338,7 @@ export class TurnStore {
         toolCalls: outcome.toolCalls?.length ? outcome.toolCalls : null,
         ...(outcome.functionCalls?.length ? { functionCalls: outcome.functionCalls } : {}),
         tokens: outcome.tokens ?? null,
+        ...(outcome.memoryIds ? { memoryIds: outcome.memoryIds.length ? [...outcome.memoryIds] : null } : {}),
         leaseUntil: null,
       });
       // The conversation's updated_at was bumped when the turn started; bumping it again would rewrite its index entry.

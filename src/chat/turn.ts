@@ -1,6 +1,6 @@
 import type { Agent } from '../agents/agent.entity.js';
 import type { ReplyError } from '../common/domain-error.js';
-import type { ContextMessage, ContextSummary } from '../context/context-sources.js';
+import type { ContextMemory, ContextMessage, ContextSummary } from '../context/context-sources.js';
 import type { PlannedContext } from '../context/context-planner.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
 import type { ItemDraft } from '../conversations/conversation-items.service.js';
@@ -79,6 +79,8 @@ export interface ReplyOutcome {
   readonly functionCalls?: FunctionCallRecord[];
   /** Tokens of `content`, for the budget of later turns. */
   readonly tokens?: number;
+  /** The long-term memories the reply was given. */
+  readonly memoryIds?: readonly string[];
 }
 
 /** What a turn is planned from, once the store has found (or made) its conversation and thread. */
@@ -109,6 +111,10 @@ export interface HistoryReader {
   summary(thread: string): Promise<ContextSummary | null>;
   /** Up to `limit` replayable messages before `beforeSeq` (and after `afterSeq`), oldest first. */
   recent(thread: string, beforeSeq: number, limit: number, afterSeq?: number): Promise<ContextMessage[]>;
+  /** The pinned messages of the thread's active path before `beforeSeq`, oldest first. */
+  pinned(thread: string, beforeSeq: number): Promise<ContextMessage[]>;
+  /** The conversation owner's long-term memories for a turn: pinned ones, then those matching `question` (null: pinned only). One query. */
+  memories(question: string | null): Promise<ContextMemory[]>;
 }
 
 /** How the store asks chat to plan a turn, within the transaction that stores it. */

@@ -56,7 +56,8 @@ export class UnstoredTurns {
       question: asked ? { content: asked.content, tokens: null } : null,
       override: request.override,
     };
-    const plan = await this.planner.plan(draft, { summary: async () => null, recent });
+    // Nothing stored: no summary, no pinned messages, no long-term memories (store: false keeps nothing and reads nothing).
+    const plan = await this.planner.plan(draft, { summary: async () => null, recent, pinned: async () => [], memories: async () => [] });
     const options = request.options ?? {};
     const tools = options.clientTools ?? [];
     const call = {

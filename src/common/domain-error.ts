@@ -22,6 +22,7 @@ export const DOMAIN_ERROR_CODES = [
   'context_over_budget',
   'agent_not_found',
   'agent_in_use',
+  'memory_not_found',
   'idempotency_key_reused',
   'idempotency_key_in_progress',
   'too_many_requests',

@@ -127,6 +127,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MAX_STREAMS_PER_ACTOR: 'many' })).toThrow(/MAX_STREAMS_PER_ACTOR/);
   });
 
+  it('reads and writes long-term memories unless MEMORY_MODE says otherwise, within MEMORY_TOKEN_BUDGET (1000 unless set)', () => {
+    expect(loadConfig({})).toMatchObject({ memoryMode: 'on', memoryTokenBudget: 1000 });
+    expect(loadConfig({ MEMORY_MODE: 'read', MEMORY_TOKEN_BUDGET: '250' })).toMatchObject({ memoryMode: 'read', memoryTokenBudget: 250 });
+    expect(loadConfig({ MEMORY_MODE: 'off', MEMORY_TOKEN_BUDGET: '0' })).toMatchObject({ memoryMode: 'off', memoryTokenBudget: 0 });
+    expect(() => loadConfig({ MEMORY_MODE: 'yes' })).toThrow(/^MEMORY_MODE must be one of off, read, on, got "yes"/);
+    expect(() => loadConfig({ MEMORY_TOKEN_BUDGET: '-1' })).toThrow(/^MEMORY_TOKEN_BUDGET must be/);
+    expect(() => loadConfig({ MEMORY_TOKEN_BUDGET: 'lots' })).toThrow(/^MEMORY_TOKEN_BUDGET must be/);
+  });
+
   it('keeps conversations forever unless RETENTION_DAYS is set to a whole number of days', () => {
     expect(loadConfig({}).retentionDays).toBeNull();
     expect(loadConfig({ RETENTION_DAYS: '  ' }).retentionDays).toBeNull();

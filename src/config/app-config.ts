@@ -22,6 +22,10 @@ export interface AppConfig {
   readonly contextTokenBudget: number;
   /** `rolling`: what leaves the window is folded into a running summary by the model. */
   readonly summaryMode: 'rolling' | 'off';
+  /** Long-term memories: `off` (neither read nor written), `read` (read into turns), `on` (read, and written by the tools). */
+  readonly memoryMode: 'off' | 'read' | 'on';
+  /** The memories a turn is given cost at most this many tokens (part of the context budget). */
+  readonly memoryTokenBudget: number;
   readonly systemPrompt: string | undefined;
   readonly maxMessageChars: number;
   /** A reply (its text, and each tool call's arguments) is cut at this many characters. */
@@ -113,6 +117,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     historyWindow: integer(env, 'HISTORY_WINDOW', 20, 0, 1000),
     contextTokenBudget: integer(env, 'CONTEXT_TOKEN_BUDGET', 8000, 100, 10_000_000),
     summaryMode: summaryMode(env, llm),
+    memoryMode: oneOf(env, 'MEMORY_MODE', ['off', 'read', 'on'] as const, 'on'),
+    memoryTokenBudget: integer(env, 'MEMORY_TOKEN_BUDGET', 1000, 0, 1_000_000),
     systemPrompt: text(env, 'SYSTEM_PROMPT'),
     maxMessageChars: integer(env, 'MAX_MESSAGE_CHARS', 32_000, 1, 1_000_000),
     // At most what an import reads back as a reply (portability/export-document.ts), so every export imports.

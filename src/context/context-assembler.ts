@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ContextAgent, ContextMessage, ContextSources } from './context-sources.js';
 import { planContext, type HistoryItem, type PlannedContext } from './context-planner.js';
-import { stateMessage, summaryMessage } from './state-message.js';
+import { memoryHeader, memoryLine, stateMessage, summaryMessage } from './state-message.js';
 import { TokenCounter } from './token-counter.js';
 
 /**
@@ -46,9 +46,27 @@ export class ContextAssembler {
       const tokens = (m.tokens ?? this.tokens.count(m.content, model)) + (calls ? this.tokens.count(calls.map((c) => c.name + c.arguments).join(''), model) : 0);
       return { seq: m.seq, role: m.role as HistoryItem['role'], content: m.content, tokens, functionCalls: calls, callId: m.role === 'tool' ? m.callId : null };
     });
+    const pinned = (sources.pinned ?? [])
+      .filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content !== '')
+      .map((m) => ({ seq: m.seq, role: m.role as 'user' | 'assistant', content: m.content, tokens: m.tokens ?? this.tokens.count(m.content, model) }));
+    const ids = sources.memoryIdsShown ?? false;
+    // Memories come back turn after turn: their lines are counted once (cached).
+    const memories = sources.memories?.length
+      ? {
+          header: memoryHeader(ids),
+          headerTokens: this.tokens.countCached(memoryHeader(ids), model),
+          budget: this.config.memoryTokenBudget,
+          lines: sources.memories.map((m) => {
+            const content = memoryLine(m, ids);
+            // The text's stored count plus its prefix ("- " or "- [id] ", cached) and the line break that joins it.
+            const text = m.tokens ?? this.tokens.count(m.text, model);
+            return { id: m.id, content, tokens: text + this.tokens.countCached(memoryLine({ id: m.id, text: '' }, ids), model) + 1 };
+          }),
+        }
+      : null;
     const stretch = this.config.summaryMode === 'rolling';
     const budgetSource = agent?.contextTokenBudget != null ? "the agent's contextTokenBudget" : 'CONTEXT_TOKEN_BUDGET';
-    return planContext({ budget: this.budgetFor(agent), budgetSource, window: this.config.historyWindow, system, summary, history, newMessage: sources.newMessage, stretch });
+    return planContext({ budget: this.budgetFor(agent), budgetSource, window: this.config.historyWindow, system, summary, history, newMessage: sources.newMessage, stretch, pinned, memories });
   }
 
   count(text: string, model: string): number {

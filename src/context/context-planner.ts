@@ -1,5 +1,6 @@
 import type { PromptMessage } from '../llm/llm.port.js';
 import { DomainError } from '../common/domain-error.js';
+import { memoryMessage, selectMemories, type MemoryOffer } from './memory-selection.js';
 import { TOKENS_PER_MESSAGE, TOKENS_PER_REQUEST } from './token-counter.js';
 
 /** A stored message that may be replayed, with its content's token count. */
@@ -24,6 +25,13 @@ export interface PlanInput {
   readonly system: ReadonlyArray<{ readonly content: string; readonly tokens: number }>;
   readonly summary: { readonly content: string; readonly tokens: number; readonly coversSeq: number } | null;
   /**
+   * Pinned messages of the active path, oldest first: always sent, in their place by seq,
+   * whatever the window or the summary; like the system prompts, they must fit.
+   */
+  readonly pinned?: readonly HistoryItem[];
+  /** Long-term memories offered (pinned, then best match), sent as one system message within their own budget. */
+  readonly memories?: MemoryOffer | null;
+  /**
    * The most recent replayable messages, oldest first: the last `window`, and with `stretch`
    * also the older ones the summary does not cover yet (at most STRETCH_MAX of them).
    */
@@ -38,7 +46,7 @@ export interface PlanInput {
   readonly newMessage: { readonly content: string; readonly tokens: number } | null;
 }
 
-export type PartKind = 'system' | 'summary' | 'history' | 'message';
+export type PartKind = 'system' | 'memory' | 'summary' | 'pinned' | 'history' | 'message';
 
 export interface PlannedContext {
   readonly messages: PromptMessage[];
@@ -55,6 +63,8 @@ export interface PlannedContext {
    */
   readonly uncoveredOmitted: number;
   readonly summaryIncluded: boolean;
+  /** The long-term memories sent, in the order the model reads them (none: []). */
+  readonly memoryIds: readonly string[];
   /** The oldest message replayed (null when none): everything before it is out of the window. */
   readonly oldestIncludedSeq: number | null;
 }
@@ -93,13 +103,15 @@ export const cost = (contentTokens: number) => contentTokens + TOKENS_PER_MESSAG
  * the system prompts are never cut; when they alone exceed the budget the turn is refused.
  */
 export function planContext(input: PlanInput): PlannedContext {
-  const systemTokens = input.system.reduce((sum, p) => sum + cost(p.tokens), 0);
+  const pinned = input.pinned ?? [];
+  // Pinned messages are as binding as the instructions: counted with them.
+  const systemTokens = input.system.reduce((sum, p) => sum + cost(p.tokens), 0) + pinned.reduce((sum, p) => sum + cost(p.tokens), 0);
   const messageTokens = input.newMessage ? cost(input.newMessage.tokens) : 0;
   let total = TOKENS_PER_REQUEST + systemTokens + messageTokens;
   if (input.newMessage && total > input.budget) {
     const source = input.budgetSource ?? 'CONTEXT_TOKEN_BUDGET';
     // The message alone too long, or only together with the system prompts: say which to shorten.
-    const shorten = TOKENS_PER_REQUEST + messageTokens > input.budget ? 'the message' : 'the message or the system prompts';
+    const shorten = TOKENS_PER_REQUEST + messageTokens > input.budget ? 'the message' : pinned.length ? 'the message, the system prompts or the pinned messages' : 'the message or the system prompts';
     throw new ContextOverBudgetError(
       `The message needs ${messageTokens} tokens (${input.newMessage.tokens} of text and ${TOKENS_PER_MESSAGE} of chat format); ` +
         `with the system prompts (${systemTokens}) and the request (${TOKENS_PER_REQUEST}) the turn needs ${total}, ` +
@@ -107,6 +119,9 @@ export function planContext(input: PlanInput): PlannedContext {
       { budget: input.budget, requiredTokens: total, messageTokens, systemTokens, requestTokens: TOKENS_PER_REQUEST, budgetSource: source },
     );
   }
+  // Memories come before the summary and the history: within their own budget, and what the context has left.
+  const memories = selectMemories(input.memories ?? null, input.budget - total);
+  total += memories.tokens;
   const summaryIncluded = input.summary !== null && total + cost(input.summary.tokens) <= input.budget;
   if (summaryIncluded) total += cost(input.summary!.tokens);
 
@@ -114,7 +129,11 @@ export function planContext(input: PlanInput): PlannedContext {
   // What the summary sent covers; with no summary sent, nothing is covered.
   const coveredThrough = summaryIncluded ? input.summary!.coversSeq : 0;
   const inWindow = input.window > 0 ? input.history.slice(-input.window) : [];
-  const window = input.stretch ? input.history.filter((m, i) => m.seq > coveredThrough || i >= input.history.length - inWindow.length) : inWindow;
+  const pinnedSeqs = new Set(pinned.map((p) => p.seq));
+  // A pinned message is already counted (and sent in its place): the window goes on without it.
+  const window = (input.stretch ? input.history.filter((m, i) => m.seq > coveredThrough || i >= input.history.length - inWindow.length) : inWindow).filter(
+    (m) => !pinnedSeqs.has(m.seq),
+  );
   for (let i = window.length - 1; i >= 0; i--) {
     const item = window[i];
     if (total + cost(item.tokens) > input.budget) break;
@@ -132,13 +151,20 @@ export function planContext(input: PlanInput): PlannedContext {
     messages.push({ role: 'system', content: p.content });
     parts.push({ kind: 'system', role: 'system', tokens: cost(p.tokens) });
   }
+  if (memories.lines.length > 0) {
+    messages.push({ role: 'system', content: memoryMessage(input.memories!, memories.lines) });
+    parts.push({ kind: 'memory', role: 'system', tokens: memories.tokens });
+  }
   if (summaryIncluded) {
     messages.push({ role: 'system', content: input.summary!.content });
     parts.push({ kind: 'summary', role: 'system', tokens: cost(input.summary!.tokens), seq: input.summary!.coversSeq });
   }
-  for (const item of paired) {
+  const replayed = [...paired.map((item) => ({ item, kind: 'history' as const })), ...pinned.map((item) => ({ item, kind: 'pinned' as const }))].sort(
+    (a, b) => a.item.seq - b.item.seq,
+  );
+  for (const { item, kind } of replayed) {
     messages.push(promptOf(item));
-    parts.push({ kind: 'history', role: item.role, tokens: cost(item.tokens), seq: item.seq });
+    parts.push({ kind, role: item.role, tokens: cost(item.tokens), seq: item.seq });
   }
   if (input.newMessage) {
     messages.push({ role: 'user', content: input.newMessage.content });
@@ -153,6 +179,7 @@ export function planContext(input: PlanInput): PlannedContext {
     omittedForBudget: window.length - kept.length,
     uncoveredOmitted: input.stretch ? window.slice(0, window.length - kept.length).filter((m) => m.seq > coveredThrough).length : 0,
     summaryIncluded,
+    memoryIds: memories.lines.map((l) => l.id),
     oldestIncludedSeq: paired[0]?.seq ?? null,
   };
 }

@@ -42,4 +42,18 @@ export interface ContextSources {
   readonly newMessage: { readonly content: string; readonly tokens: number } | null;
   /** Instructions of this turn alone, after the other system prompts. */
   readonly instructions?: string | null;
+  /** Pinned messages of the active path (replayable ones), oldest first. */
+  readonly pinned?: readonly ContextMessage[];
+  /** Long-term memories offered to the turn (pinned first, then best match); null or absent: memory is off. */
+  readonly memories?: readonly ContextMemory[] | null;
+  /** The model may forget memories by id (the forget tool is offered): the ids are shown. */
+  readonly memoryIdsShown?: boolean;
+}
+
+/** A long-term memory a turn may read. */
+export interface ContextMemory {
+  readonly id: string;
+  readonly text: string;
+  /** Tokens of the text, counted when it was written (null or absent: counted now). */
+  readonly tokens?: number | null;
 }

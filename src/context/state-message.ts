@@ -13,3 +13,13 @@ export function stateMessage(state: Record<string, unknown> | null | undefined, 
 export function summaryMessage(summary: string): string {
   return `Summary of the earlier part of this conversation (older messages are not shown):\n${summary}`;
 }
+
+/** The header of the memory message; with `ids`, each line shows the id the forget and remember tools take. */
+export function memoryHeader(ids: boolean): string {
+  const how = ids ? ' Each starts with its id, for the remember (replaces) and forget tools.' : '';
+  return `What you remember about the user from earlier conversations (use it when relevant; it may be outdated).${how}`;
+}
+
+export function memoryLine(memory: { readonly id: string; readonly text: string }, ids: boolean): string {
+  return ids ? `- [${memory.id}] ${memory.text}` : `- ${memory.text}`;
+}

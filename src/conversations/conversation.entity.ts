@@ -51,6 +51,10 @@ export class Conversation {
   @Column({ type: 'boolean', default: false })
   pinned: boolean;
 
+  /** false: a temporary chat, whose turns neither read nor write long-term memories (docs/memory.md). */
+  @Column({ type: 'boolean', default: true })
+  memory: boolean;
+
   /** Highest `seq` handed out; appending bumps it inside the same transaction. */
   @Column({ name: 'last_seq', type: 'integer', default: 0 })
   lastSeq: number;

@@ -33,6 +33,8 @@ export interface NewMessage {
   readonly functionCalls?: readonly FunctionCallRecord[] | null;
   /** On a `tool` message: the call it answers. */
   readonly callId?: string | null;
+  /** A reply: the long-term memories its turn was given. */
+  readonly memoryIds?: readonly string[] | null;
 }
 
 /** A stored message as the model is sent it again. */
@@ -56,6 +58,8 @@ export type MessageChanges = Partial<
     | 'tokens'
     | 'createdAt'
     | 'functionCalls'
+    | 'memoryIds'
+    | 'pinned'
   >
 >;
 
@@ -72,7 +76,7 @@ export class ConversationsRepository {
     actor: string,
     title: string,
     now: Date,
-    extra: { agentId?: string | null; state?: ConversationState; metadata?: Record<string, string> | null } = {},
+    extra: { agentId?: string | null; state?: ConversationState; metadata?: Record<string, string> | null; memory?: boolean } = {},
   ): Promise<Conversation> {
     const conversation = Object.assign(new Conversation(), {
       id: randomUUID(),
@@ -83,6 +87,7 @@ export class ConversationsRepository {
       metadata: extra.metadata ?? null,
       archived: false,
       pinned: false,
+      memory: extra.memory ?? true,
       lastSeq: 0,
       createdAt: now,
       updatedAt: now,
@@ -162,6 +167,8 @@ export class ConversationsRepository {
         tokens: draft.tokens ?? null,
         parentId: draft.parentId ?? null,
         onPath: true,
+        pinned: false,
+        memoryIds: draft.memoryIds?.length ? [...draft.memoryIds] : null,
         createdAt: now,
       }),
     );
@@ -198,6 +205,22 @@ export class ConversationsRepository {
       functionCalls: r.function_calls === null ? null : (messages.read('functionCalls', r.function_calls) as Message['functionCalls']),
       callId: r.call_id,
     }));
+  }
+
+  /**
+   * The pinned messages of a thread's active path before `beforeSeq`, oldest first, as they are
+   * replayed (at most `limit`): a turn sends them whatever the window. Reads the small partial index of pinned path messages.
+   */
+  async pinnedOnPath(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number): Promise<ReplayedMessage[]> {
+    const { rows } = await sql<{ seq: number; role: MessageRole; content: string; tokens: number | null }>(
+      em,
+      `SELECT "seq", "role", "content", "tokens" FROM "messages"
+       WHERE "conversation_id" = ? AND "thread" = ? AND "pinned" = 1 AND "on_path" = 1 AND "seq" < ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND "content" <> ''
+       ORDER BY "seq" LIMIT ?`,
+      [conversationId, thread, beforeSeq, limit],
+    );
+    // Only text messages pin: a pinned message carries no function calls.
+    return rows.map((r) => ({ ...r, functionCalls: null, callId: null }));
   }
 
   /** The active leaf of a thread: the last message of its active path (of every thread's when none is named). */

@@ -71,13 +71,14 @@ export class ConversationsService {
    * Creates an empty conversation ("New conversation" unless titled), bound to one of the
    * actor's agents when `agentId` is given, with an initial state.
    */
-  create(actor: Actor, input: { title?: string; agentId?: string; state?: unknown } = {}): Promise<Conversation> {
+  /** `memory: false`: a temporary chat, whose turns neither read nor write long-term memories. */
+  create(actor: Actor, input: { title?: string; agentId?: string; state?: unknown; memory?: boolean } = {}): Promise<Conversation> {
     const title = input.title === undefined ? undefined : titleFromMessage(input.title);
     const state = input.state === undefined ? {} : validState(input.state);
     return this.db.transaction(async (em) => {
       const agent = input.agentId ? await this.agents.usableIn(em, actor, input.agentId) : null;
       await this.limits.assertRoomForConversation(em, actor);
-      return this.repo.insertConversation(em, actor.id, title ?? UNTITLED, new Date(), { agentId: agent?.id ?? null, state });
+      return this.repo.insertConversation(em, actor.id, title ?? UNTITLED, new Date(), { agentId: agent?.id ?? null, state, memory: input.memory ?? true });
     });
   }
 

@@ -76,6 +76,8 @@ export function replyErrorOf(m: Pick<Message, 'errorCode' | 'errorMessage'>): Re
 @Index('idx_messages_path', ['conversationId', 'seq'], { where: 'on_path = 1' })
 // A message's children (its siblings are its parent's children).
 @Index('idx_messages_parent', ['conversationId', 'parentId'])
+// The pinned messages of a thread's active path, which every turn sends (docs/memory.md).
+@Index('idx_messages_pinned', ['conversationId', 'thread', 'seq'], { where: 'pinned = 1 AND on_path = 1' })
 export class Message {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
@@ -105,6 +107,10 @@ export class Message {
    */
   @Column({ name: 'on_path', type: 'smallint', default: 1, transformer: { to: (v?: boolean) => (v === undefined ? undefined : v ? 1 : 0), from: (v: number | boolean) => v === 1 || v === true } })
   onPath: boolean;
+
+  /** Always sent to the model while on the active path, whatever the window or the summary (docs/memory.md). */
+  @Column({ type: 'smallint', default: 0, transformer: { to: (v?: boolean) => (v === undefined ? undefined : v ? 1 : 0), from: (v: number | boolean) => v === 1 || v === true } })
+  pinned: boolean;
 
   @Column({ type: 'varchar', length: 16 })
   role: MessageRole;
@@ -144,6 +150,10 @@ export class Message {
   /** On a `tool` message: the function call (FunctionCallRecord.callId) whose output it is. */
   @Column({ name: 'call_id', type: 'varchar', length: 100, nullable: true })
   callId: string | null;
+
+  /** The long-term memories a reply was given (null: none, or a message that is no reply). */
+  @Column({ name: 'memory_ids', type: 'simple-json', nullable: true })
+  memoryIds: string[] | null;
 
   /** Why a reply failed or was cut: a stable code (each surface maps it to its protocol), and a readable message. */
   @Column({ name: 'error_code', type: 'varchar', length: 32, nullable: true })

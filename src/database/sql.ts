@@ -121,7 +121,7 @@ export class EntityRows<T extends ObjectLiteral> {
     const row = `(${columns.map(() => '?').join(', ')})`;
     const params: unknown[] = [];
     for (const entity of entities) {
-      for (const column of columns) params.push(this.value(column.propertyName, (entity as Record<string, unknown>)[column.propertyName] ?? null));
+      for (const column of columns) params.push(this.value(column.propertyName, (entity as Record<string, unknown>)[column.propertyName] ?? defaultOf(column)));
     }
     const conflict = options.ifAbsent ? ' ON CONFLICT DO NOTHING' : '';
     const result = await sql(em, `INSERT INTO "${this.metadata.tableName}" (${this.columnList}) VALUES ${entities.map(() => row).join(', ')}${conflict}`, params);
@@ -146,4 +146,9 @@ export class EntityRows<T extends ObjectLiteral> {
     if (!column) throw new Error(`${this.metadata.name} has no column for ${property}`);
     return column;
   }
+}
+
+/** What an insert writes for a property left undefined: the column's literal default (a column added later), else null. */
+function defaultOf(column: ColumnMetadata): unknown {
+  return column.default === undefined || typeof column.default === 'function' ? null : column.default;
 }

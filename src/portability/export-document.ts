@@ -91,6 +91,17 @@ export class ExportedAgent {
   @ApiPropertyOptional({ format: 'date-time' }) readonly updatedAt?: string;
 }
 
+/** A long-term memory (docs/memory.md). An import keeps its text, pin and dates; its agent scope is informative (it comes back global). */
+@ApiSchema({ name: 'ExportedMemoryDto' })
+export class ExportedMemory {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Informative: an import gives a new id.' }) readonly id?: string;
+  @ApiProperty({ maxLength: 1000 }) readonly text: string;
+  @ApiProperty() readonly pinned: boolean;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Informative: an import never scopes it to an agent.' }) readonly agentId: string | null;
+  @ApiProperty({ format: 'date-time' }) readonly createdAt: string;
+  @ApiProperty({ format: 'date-time' }) readonly updatedAt: string;
+}
+
 @ApiSchema({ name: 'ExportedThreadDto' })
 export class ExportedThread {
   @ApiProperty({ pattern: '^[a-z0-9_-]{1,64}$', example: 'main' }) @ThreadName() readonly name: string;
@@ -208,4 +219,6 @@ export class AccountExport {
   @ApiProperty({ type: [ExportedAgent] }) readonly agents: ExportedAgent[];
   @ApiProperty({ type: [ConversationExport], description: 'Each one a conversation export, importable as it is.' })
   readonly conversations: ConversationExport[];
+  @ApiProperty({ type: [ExportedMemory], description: 'Long-term memories, oldest first (POST /api/memories/import takes them back).' })
+  readonly memories: ExportedMemory[];
 }

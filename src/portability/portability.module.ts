@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MemoryModule } from '../memory/memory.module.js';
 import { AgentsModule } from '../agents/agents.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
@@ -7,7 +8,7 @@ import { PortabilityService } from './portability.service.js';
 
 /** Conversations as files (export, import, fork) and an actor's data as a whole (account export, erasure), archives of other tools. */
 @Module({
-  imports: [ConversationsModule, AgentsModule, IdempotencyModule],
+  imports: [ConversationsModule, AgentsModule, IdempotencyModule, MemoryModule],
   providers: [PortabilityService, ArchiveImportService],
   exports: [PortabilityService, ArchiveImportService],
 })

@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import type { ReplyError } from '../common/domain-error.js';
 import { AgentsService } from '../agents/agents.service.js';
+import { MemoryService } from '../memory/memory.service.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
 import { ConversationLimits } from '../conversations/conversation-limits.js';
@@ -36,6 +37,7 @@ export interface ErasedData {
   readonly tags: number;
   readonly agents: number;
   readonly idempotencyKeys: number;
+  readonly memories: number;
 }
 
 /** What a forked reply still being generated elsewhere in the conversation becomes in the fork. */
@@ -59,6 +61,7 @@ export class PortabilityService {
     private readonly idempotency: IdempotencyService,
     private readonly conversationsService: ConversationsService,
     private readonly limits: ConversationLimits,
+    private readonly memories: MemoryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -98,6 +101,14 @@ export class PortabilityService {
       actor: actor.id,
       agents: agents.map((a) => exportAgent(a, true)),
       conversations,
+      memories: (await this.memories.exportFor(actor)).map((m) => ({
+        id: m.id,
+        text: m.text,
+        pinned: m.pinned,
+        agentId: m.agentId,
+        createdAt: m.createdAt.toISOString(),
+        updatedAt: m.updatedAt.toISOString(),
+      })),
     };
   }
 
@@ -197,7 +208,8 @@ export class PortabilityService {
    * what was removed. Nothing of another actor is deleted.
    */
   async eraseAccount(actor: Actor): Promise<ErasedData> {
-    const totals = { conversations: 0, messages: 0, threads: 0, summaries: 0, tags: 0, agents: 0, idempotencyKeys: 0 };
+    const totals = { conversations: 0, messages: 0, threads: 0, summaries: 0, tags: 0, agents: 0, idempotencyKeys: 0, memories: 0 };
+    totals.memories += await this.memories.eraseFor(actor);
     totals.idempotencyKeys += await this.db.transaction((em) => this.idempotency.eraseFor(em, actor));
     for (;;) {
       const batch = await this.db.transaction(async (em) => {
@@ -215,6 +227,8 @@ export class PortabilityService {
     }
     await this.db.transaction(async (em) => {
       totals.agents += await this.agents.eraseFor(em, actor);
+      // Memories the model wrote while the conversations were being erased.
+      totals.memories += await this.memories.eraseIn(em, actor);
       // Keys claimed by requests that ran while the conversations were being erased.
       totals.idempotencyKeys += await this.idempotency.eraseFor(em, actor);
     });

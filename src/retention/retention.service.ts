@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
 import { StaleConversationsRepository } from '../conversations/stale-conversations.repository.js';
+import { MemoryService } from '../memory/memory.service.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The first sweep waits a little, so that it does not compete with start-up. */
@@ -13,6 +14,7 @@ export const RETENTION_BATCH = 500;
 export interface RetentionResult {
   readonly conversations: number;
   readonly messages: number;
+  readonly memories: number;
 }
 
 /**
@@ -32,6 +34,7 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
   constructor(
     private readonly db: DatabaseService,
     private readonly repo: StaleConversationsRepository,
+    private readonly memories: MemoryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -59,7 +62,7 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
    */
   async sweep(now = new Date()): Promise<RetentionResult> {
     const days = this.config.retentionDays;
-    const total = { conversations: 0, messages: 0 };
+    const total = { conversations: 0, messages: 0, memories: 0 };
     if (days === null) return total;
     const cutoff = new Date(now.getTime() - days * DAY_MS);
     while (!this.stopped) {
@@ -72,13 +75,20 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
       total.messages += batch.messages;
       if (batch.selected < RETENTION_BATCH) break;
     }
+    // Long-term memories follow the same rule: one not updated (edited, pinned, rewritten) since the cutoff goes.
+    while (!this.stopped) {
+      const deleted = await this.memories.deleteStale(cutoff, RETENTION_BATCH);
+      total.memories += deleted;
+      if (deleted < RETENTION_BATCH) break;
+    }
     return total;
   }
 
   private tick(): void {
     if (this.running || this.stopped) return;
     this.running = this.sweep()
-      .then(({ conversations, messages }) => {
+      .then(({ conversations, messages, memories }) => {
+        if (memories > 0) this.logger.log(`Deleted ${memories} memor${memories === 1 ? 'y' : 'ies'} not updated for ${this.config.retentionDays} days (RETENTION_DAYS)`);
         if (conversations > 0) {
           this.logger.log(
             `Deleted ${conversations} conversation${conversations === 1 ? '' : 's'} (${messages} message${messages === 1 ? '' : 's'}) ` +

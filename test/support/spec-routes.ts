@@ -16,6 +16,8 @@ export interface RouteIds {
   /** A user message, for the routes that take one (edit); `message` otherwise. */
   readonly userMessage?: string;
   readonly agent: string;
+  /** A memory, for the routes of /api/memories/{id} (`conversation` otherwise: another actor's id answers as unknown). */
+  readonly memory?: string;
   /** A document for the import route (e.g. an export of the conversation). */
   readonly exported?: object;
 }
@@ -32,7 +34,7 @@ export function specRoutes(): SpecRoute[] {
 
 /** The route's path with the ids put in (agents' routes take the agent id). */
 export function routePath(route: SpecRoute, ids: RouteIds): string {
-  const id = route.path.startsWith('/api/agents') ? ids.agent : ids.conversation;
+  const id = route.path.startsWith('/api/agents') ? ids.agent : route.path.startsWith('/api/memories') ? (ids.memory ?? ids.conversation) : ids.conversation;
   const message = route.operationId.startsWith('editMessage') ? (ids.userMessage ?? ids.message) : ids.message;
   return route.path.replace('{id}', id).replace('{messageId}', message);
 }
@@ -51,6 +53,10 @@ const ROUTE_BODIES: Record<string, (ids: RouteIds) => object> = {
   patchState: () => ({ owned: 'by someone else' }),
   updateAgent: () => ({ name: 'taken' }),
   updateConversation: () => ({ title: 'taken' }),
+  pinMessage: () => ({ pinned: true }),
+  createMemory: () => ({ text: 'planted' }),
+  updateMemory: () => ({ text: 'taken' }),
+  importMemories: () => ({ memories: [] }),
   regenerateReply: () => ({}),
   regenerateReplyStream: () => ({}),
   editMessage: () => ({ message: 'In other words?' }),

@@ -203,6 +203,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/conversations/{id}/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Pin or unpin a message
+         * @description A pinned message reaches the model on every turn while it is on its thread's active path, whatever the window or the summary, counted in the budget: pinning answers 400 (context_over_budget) when the next turn could not fit it; 409 for a message that is not a complete user or assistant message.
+         */
+        patch: operations["pinMessage"];
+        trace?: never;
+    };
     "/api/conversations/{id}/messages/{messageId}/cancel": {
         parameters: {
             query?: never;
@@ -479,6 +499,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's long-term memories, most recently updated first
+         * @description With q: the memories holding every word, best match first (one page, no cursor). agentId=none: only the global ones.
+         */
+        get: operations["listMemories"];
+        put?: never;
+        /** Remember a fact (read by later turns) */
+        post: operations["createMemory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/memories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One memory */
+        get: operations["getMemory"];
+        put?: never;
+        post?: never;
+        /** Forget a memory (no later turn reads it) */
+        delete: operations["deleteMemory"];
+        options?: never;
+        head?: never;
+        /** Edit, pin or unpin, or rescope a memory */
+        patch: operations["updateMemory"];
+        trace?: never;
+    };
+    "/api/memories/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take back the memories of an account export
+         * @description Each gets a new id and is global (an agent scope is not carried over); text, pin and dates are kept. All or nothing; at most 1,000 a request.
+         */
+        post: operations["importMemories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ui/chat": {
         parameters: {
             query?: never;
@@ -633,6 +713,8 @@ export interface components {
             exportedAt: string;
             /** @enum {string} */
             format: "chat-memory.account";
+            /** @description Long-term memories, oldest first (POST /api/memories/import takes them back). */
+            memories: components["schemas"]["ExportedMemoryDto"][];
             /**
              * @description The version of every conversation in it.
              * @enum {number}
@@ -652,11 +734,13 @@ export interface components {
             /** Format: uuid */
             id: string;
             maxTokens: number | null;
+            /** @description off, read or on; null: MEMORY_MODE as it is. */
+            memoryMode: string | null;
             model: string | null;
             name: string;
             systemPrompt: string | null;
             temperature: number | null;
-            tools: "update_state"[];
+            tools: ("update_state" | "remember" | "forget")[];
             /** Format: date-time */
             updatedAt: string;
         };
@@ -803,8 +887,11 @@ export interface components {
         };
         ContextPartDto: {
             content: string;
-            /** @enum {string} */
-            kind: "system" | "summary" | "history";
+            /**
+             * @description memory: the long-term memories sent; pinned: a pinned message, sent whatever the window.
+             * @enum {string}
+             */
+            kind: "system" | "memory" | "summary" | "pinned" | "history";
             /** @enum {string} */
             role: "system" | "user" | "assistant";
             /** @description The stored message (history), or the last seq the summary covers. */
@@ -818,6 +905,8 @@ export interface components {
             budget: number;
             /** @example o200k_base */
             encoding: string;
+            /** @description The long-term memories sent (without a message to match, only the pinned ones). */
+            memoryIds: string[];
             messages: components["schemas"]["ContextPartDto"][];
             model: string;
             /** @description Window messages left out because they did not fit the budget. */
@@ -843,6 +932,8 @@ export interface components {
             createdAt: string;
             /** Format: uuid */
             id: string;
+            /** @description false: a temporary chat (no long-term memory read or written). */
+            memory: boolean;
             /**
              * Format: uuid
              * @description Search only: the best-matching message (null: the title matched).
@@ -906,6 +997,8 @@ export interface components {
             createdAt: string;
             /** Format: uuid */
             id: string;
+            /** @description false: a temporary chat (no long-term memory read or written). */
+            memory: boolean;
             /**
              * Format: uuid
              * @description Search only: the best-matching message (null: the title matched).
@@ -935,6 +1028,11 @@ export interface components {
             /** @example 🧭 */
             emoji?: string | null;
             maxTokens?: number | null;
+            /**
+             * @description Narrows MEMORY_MODE for this agent's turns: off (no memory), read (memories read, never written), on (read, and written by the remember and forget tools when enabled). Null: as MEMORY_MODE says.
+             * @enum {string|null}
+             */
+            memoryMode?: "off" | "read" | "on" | null;
             /** @description Overrides LLM_MODEL. */
             model?: string | null;
             /** @example Travel planner */
@@ -943,7 +1041,7 @@ export interface components {
             systemPrompt?: string | null;
             temperature?: number | null;
             /** @description Built-in tools the model may call. */
-            tools?: "update_state"[];
+            tools?: ("update_state" | "remember" | "forget")[];
         };
         CreateConversationDto: {
             /**
@@ -951,12 +1049,28 @@ export interface components {
              * @description Bind the conversation to one of your agents.
              */
             agentId?: string;
+            /**
+             * @description false: a temporary chat, whose turns neither read nor write long-term memories.
+             * @default true
+             */
+            memory?: boolean;
             /** @description Initial state: a JSON object of at most 64 KB. */
             state?: {
                 [key: string]: unknown;
             };
             /** @description Title (60 characters kept); default "New conversation". */
             title?: string;
+        };
+        CreateMemoryDto: {
+            /**
+             * Format: uuid
+             * @description Read only in this agent's conversations (default: in all of them).
+             */
+            agentId?: string | null;
+            /** @description Read on every turn (default false: read when it matches the message). */
+            pinned?: boolean;
+            /** @example Prefers answers in French. */
+            text: string;
         };
         DroppedPartsDto: {
             /** @description Attached files, audio without a transcript. */
@@ -984,6 +1098,8 @@ export interface components {
             agents: number;
             conversations: number;
             idempotencyKeys: number;
+            /** @description Long-term memories. */
+            memories: number;
             messages: number;
             summaries: number;
             tags: number;
@@ -993,7 +1109,7 @@ export interface components {
          * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
          * @enum {string}
          */
-        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "archive_format_unknown" | "archive_malformed" | "archive_too_large" | "archive_zip_invalid" | "archive_zip_unsupported" | "archive_zip_without_conversations" | "archive_unzipped_too_large" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
+        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "archive_format_unknown" | "archive_malformed" | "archive_too_large" | "archive_zip_invalid" | "archive_zip_unsupported" | "archive_zip_without_conversations" | "archive_unzipped_too_large" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "memory_not_found" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
         ErrorDto: {
             /**
              * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
@@ -1024,7 +1140,7 @@ export interface components {
             name: string;
             systemPrompt?: string | null;
             temperature?: number | null;
-            tools?: "update_state"[];
+            tools?: ("update_state" | "remember" | "forget")[];
             /** Format: date-time */
             updatedAt?: string;
         };
@@ -1056,6 +1172,24 @@ export interface components {
              * @description Informative: an imported conversation is updated at the time of the import.
              */
             updatedAt?: string;
+        };
+        ExportedMemoryDto: {
+            /**
+             * Format: uuid
+             * @description Informative: an import never scopes it to an agent.
+             */
+            agentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description Informative: an import gives a new id.
+             */
+            id?: string;
+            pinned: boolean;
+            text: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         ExportedMessageDto: {
             completionTokens: number | null;
@@ -1164,6 +1298,18 @@ export interface components {
             sourceId: string;
             title: string;
         };
+        ImportedMemoryDto: {
+            /** @description Ignored: imported memories are global. */
+            agentId?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** @description Ignored (an export writes it): an import is not scoped to an agent. */
+            id?: string | null;
+            pinned?: boolean;
+            text: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
         ImportErrorDto: {
             /**
              * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
@@ -1179,11 +1325,49 @@ export interface components {
             /** @example 404 */
             statusCode: number;
         };
+        ImportMemoriesDto: {
+            /** @description The `memories` of an account export (GET /api/me/export), or any list in that shape. */
+            memories: components["schemas"]["ImportedMemoryDto"][];
+        };
         ImportProblemDto: {
             /** @example must be one of: user, assistant */
             message: string;
             /** @example $.conversation.messages[3].role */
             path: string;
+        };
+        MemoriesImportedDto: {
+            /** @description How many memories were created. */
+            imported: number;
+        };
+        MemoryDto: {
+            /**
+             * Format: uuid
+             * @description Read only in this agent's conversations; null: in all.
+             */
+            agentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            pinned: boolean;
+            /**
+             * Format: uuid
+             * @description The conversation it was learned in (it may be deleted since).
+             */
+            sourceConversationId: string | null;
+            /**
+             * Format: uuid
+             * @description The reply that remembered it.
+             */
+            sourceMessageId: string | null;
+            text: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        MemoryListDto: {
+            items: components["schemas"]["MemoryDto"][];
+            /** @description Pass as cursor for the next page; null on the last (and with q). */
+            nextCursor: string | null;
         };
         MessageDto: {
             completionTokens: number | null;
@@ -1194,6 +1378,8 @@ export interface components {
             error: components["schemas"]["MessageErrorDto"] | (never | null);
             /** Format: uuid */
             id: string;
+            /** @description A reply: the long-term memories its turn was given (ids; a memory may be deleted since). */
+            memoryIds: string[];
             model: string | null;
             /** @description On its thread's active path: the branch turns continue and the model is sent. */
             onPath: boolean;
@@ -1202,6 +1388,8 @@ export interface components {
              * @description The message this one follows; null for the first of its thread (or an edit of it).
              */
             parentId: string | null;
+            /** @description Pinned: always sent to the model while on the active path (PATCH .../messages/{messageId}). */
+            pinned: boolean;
             promptTokens: number | null;
             /** @enum {string} */
             role: "user" | "assistant" | "system" | "tool";
@@ -1253,6 +1441,10 @@ export interface components {
         ModelOptionsDto: {
             maxTokens?: number;
             temperature?: number;
+        };
+        PinMessageDto: {
+            /** @description true: always sent to the model while on the active path; false: as any other message. */
+            pinned: boolean;
         };
         RegenerateRequestDto: {
             options?: components["schemas"]["ModelOptionsDto"];
@@ -1480,6 +1672,11 @@ export interface components {
             /** @example 🧭 */
             emoji?: string | null;
             maxTokens?: number | null;
+            /**
+             * @description Narrows MEMORY_MODE for this agent's turns: off (no memory), read (memories read, never written), on (read, and written by the remember and forget tools when enabled). Null: as MEMORY_MODE says.
+             * @enum {string|null}
+             */
+            memoryMode?: "off" | "read" | "on" | null;
             /** @description Overrides LLM_MODEL. */
             model?: string | null;
             /** @example Travel planner */
@@ -1488,7 +1685,7 @@ export interface components {
             systemPrompt?: string | null;
             temperature?: number | null;
             /** @description Built-in tools the model may call. */
-            tools?: "update_state"[];
+            tools?: ("update_state" | "remember" | "forget")[];
         };
         UpdateConversationDto: {
             archived?: boolean;
@@ -1497,6 +1694,17 @@ export interface components {
             tags?: string[];
             /** @description New title (60 characters kept). */
             title?: string;
+        };
+        UpdateMemoryDto: {
+            /**
+             * Format: uuid
+             * @description Read only in this agent's conversations (default: in all of them).
+             */
+            agentId?: string | null;
+            /** @description Read on every turn (default false: read when it matches the message). */
+            pinned?: boolean;
+            /** @example Prefers answers in French. */
+            text?: string;
         };
         UsageByDayDto: {
             completionTokens: number;
@@ -3390,6 +3598,128 @@ export interface operations {
             };
         };
     };
+    pinMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PinMessageDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     cancelMessage: {
         parameters: {
             query?: never;
@@ -5251,6 +5581,645 @@ export interface operations {
             };
             /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    listMemories: {
+        parameters: {
+            query?: {
+                /** @description An agent id, or "none" for conversations without an agent. */
+                agentId?: string;
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                limit?: number;
+                /** @description Full-text search: memories holding every word, best first (one page). */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryListDto"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    createMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMemoryDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryDto"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    deleteMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    updateMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemoryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    importMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportMemoriesDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoriesImportedDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };

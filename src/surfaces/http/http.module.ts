@@ -23,11 +23,13 @@ import { IdempotentChat } from './idempotency/idempotent-chat.js';
 import { IdempotencyModule } from '../../idempotency/idempotency.module.js';
 import { PortabilityModule } from '../../portability/portability.module.js';
 import { StreamSlots } from './sse/stream-slots.js';
+import { MemoryModule } from '../../memory/memory.module.js';
+import { MemoriesController } from './controllers/memories.controller.js';
 
 /** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
 @Module({
-  imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule, PortabilityModule],
-  controllers: [ChatController, PortabilityController, ArchiveImportsController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController],
+  imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule, PortabilityModule, MemoryModule],
+  controllers: [ChatController, PortabilityController, ArchiveImportsController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController, MemoriesController],
   providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, HttpDrain, IdempotentChat, StreamSlots],
   // Other surfaces' streams count against the same MAX_STREAMS_PER_ACTOR.
   exports: [StreamSlots],

@@ -46,6 +46,7 @@ export const TOOL_ERROR_TEXTS = {
   context_over_budget: null,
   agent_not_found: asItSays,
   agent_in_use: null,
+  memory_not_found: null,
   idempotency_key_reused: null,
   idempotency_key_in_progress: null,
   too_many_requests: asItSays,

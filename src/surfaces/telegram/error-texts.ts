@@ -21,6 +21,7 @@ export const ERROR_TEXTS = {
   context_over_budget: (error) => `Sorry, that message is too long for me: ${error.message}.`,
   agent_not_found: null,
   agent_in_use: null,
+  memory_not_found: sorry,
   idempotency_key_reused: null,
   idempotency_key_in_progress: null,
   too_many_requests: null,

@@ -5,6 +5,7 @@ import { InlineKeyboard, type Bot, type Context } from 'grammy';
 import { ConversationNotFoundError, ForbiddenConversationError } from '../../conversations/conversation.errors.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
 import type { Message } from '../../conversations/message.entity.js';
+import { MemoryService } from '../../memory/memory.service.js';
 import { sendText } from './replies.js';
 import { actorOfChat } from './routing.js';
 import { TELEGRAM_CONFIG } from './telegram.tokens.js';
@@ -16,6 +17,8 @@ const USE_MAX = 100;
 /** /history shows this many messages, each cut to a readable length. */
 const HISTORY_SIZE = 10;
 const HISTORY_CLIP = 500;
+/** /memory lists this many memories, /forget N reaches as far. */
+const MEMORY_LIST_SIZE = 20;
 
 /**
  * Callback data of the /delete buttons: the conversation and the user who asked (only they
@@ -30,6 +33,7 @@ export class TelegramCommands {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly agents: AgentsService,
+    private readonly memories: MemoryService,
     @Inject(TELEGRAM_CONFIG) private readonly config: TelegramConfig,
   ) {}
 
@@ -42,6 +46,8 @@ export class TelegramCommands {
     bot.command('history', (ctx) => this.history(ctx));
     bot.command('delete', (ctx) => this.askDelete(ctx));
     bot.command('agent', (ctx) => this.agent(ctx, ctx.match));
+    bot.command('memory', (ctx) => this.memory(ctx));
+    bot.command('forget', (ctx) => this.forget(ctx, ctx.match));
     bot.callbackQuery(DELETE_DATA, (ctx) => this.confirmDelete(ctx, ctx.match[1], Number(ctx.match[2])));
     bot.callbackQuery(KEEP_DATA, async (ctx) => {
       if (Number(ctx.match[1]) !== ctx.from.id) return void (await ctx.answerCallbackQuery({ text: TEXTS.notYourButton }));
@@ -78,6 +84,24 @@ export class TelegramCommands {
     if (!picked) return sendText(ctx, offered.length ? `Send /agent N with N from 1 to ${offered.length}, or /agent none.` : TEXTS.noAgents);
     await this.conversations.create(actor, { agentId: picked.id });
     await sendText(ctx, `Started a new conversation with ${picked.name}. Your next message is its first.`);
+  }
+
+  /** /memory lists the long-term memories, newest first, numbered for /forget N. */
+  private async memory(ctx: Context): Promise<void> {
+    const { items } = await this.memories.list(actorOf(ctx), { limit: MEMORY_LIST_SIZE });
+    if (items.length === 0) return sendText(ctx, TEXTS.noMemories);
+    const lines = items.map((m, i) => `${i + 1}. ${m.pinned ? '📌 ' : ''}${m.text}`);
+    await sendText(ctx, `What I remember about you (newest first):\n\n${lines.join('\n')}\n\n/forget N forgets memory N.`);
+  }
+
+  private async forget(ctx: Context, argument: string): Promise<void> {
+    const n = /^\d+$/.test(argument.trim()) ? Number(argument.trim()) : 0;
+    if (n < 1 || n > MEMORY_LIST_SIZE) return sendText(ctx, `Send /forget N with N from /memory (1 to ${MEMORY_LIST_SIZE}).`);
+    const actor = actorOf(ctx);
+    const chosen = (await this.memories.list(actor, { limit: n })).items[n - 1];
+    if (!chosen) return sendText(ctx, `There is no memory ${n}. /memory shows them.`);
+    await this.memories.delete(actor, chosen.id);
+    await sendText(ctx, `Forgotten: “${chosen.text}”.`);
   }
 
   private actorOf(ctx: Context) {

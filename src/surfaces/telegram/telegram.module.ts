@@ -1,3 +1,4 @@
+import { MemoryModule } from '../../memory/memory.module.js';
 import { Module } from '@nestjs/common';
 import { ChatModule } from '../../chat/chat.module.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
@@ -17,7 +18,7 @@ import { AgentsModule } from '../../agents/agents.module.js';
  * API. Loaded only when TELEGRAM_BOT_TOKEN is set (AppModule); the domain knows nothing of it.
  */
 @Module({
-  imports: [ChatModule, ConversationsModule, TelegramInboxModule, AgentsModule],
+  imports: [ChatModule, ConversationsModule, TelegramInboxModule, AgentsModule, MemoryModule],
   providers: [
     { provide: TELEGRAM_CONFIG, inject: [APP_CONFIG], useFactory: (config: AppConfig) => config.telegram },
     { provide: TELEGRAM_BOT, inject: [TELEGRAM_CONFIG], useFactory: createBot },

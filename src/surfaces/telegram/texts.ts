@@ -9,6 +9,8 @@ export const BOT_COMMANDS: ReadonlyArray<{ readonly command: string; readonly us
   { command: 'history', usage: '/history', description: 'the last messages of this conversation' },
   { command: 'delete', usage: '/delete', description: 'delete this conversation' },
   { command: 'agent', usage: '/agent [N|none]', description: 'list the agents, or talk with one' },
+  { command: 'memory', usage: '/memory', description: 'what I remember about you' },
+  { command: 'forget', usage: '/forget N', description: 'forget memory N of /memory' },
   { command: 'help', usage: '/help', description: 'what I can do' },
 ];
 
@@ -41,6 +43,7 @@ export const TEXTS = {
   unknownCommand: 'I do not know that command. /help lists what I can do.',
   newConversation: 'Started a new conversation. Your next message is its first.',
   noConversations: 'You have no conversations yet. Just send a message to start one.',
+  noMemories: 'I remember nothing about you yet.',
   useUsage: 'Send /use N with a number from /list, for example /use 2.',
   noCurrent: 'There is no current conversation yet. Just send a message to start one.',
   emptyHistory: 'This conversation has no messages yet.',

@@ -41,7 +41,7 @@ describe('RETENTION_DAYS', () => {
       await age(t, aliceAlmost, 29);
 
       const result = await t.app.get(RetentionService).sweep();
-      expect(result).toEqual({ conversations: 2, messages: 4 });
+      expect(result).toEqual({ conversations: 2, messages: 4, memories: 0 });
 
       await t.http().get(`/api/conversations/${aliceOld}`).set(auth(ALICE_KEY)).expect(404);
       await t.http().get(`/api/conversations/${bobOld}`).set(auth(BOB_KEY)).expect(404);
@@ -50,11 +50,11 @@ describe('RETENTION_DAYS', () => {
       expect(almost.messages).toHaveLength(2);
 
       // Nothing more is due.
-      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 0, messages: 0 });
+      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 0, messages: 0, memories: 0 });
       // A conversation used again is young again.
       await age(t, aliceAlmost, 40);
       await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'still here', conversationId: aliceAlmost }).expect(200);
-      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 0, messages: 0 });
+      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 0, messages: 0, memories: 0 });
     } finally {
       await t.close();
     }
@@ -83,7 +83,7 @@ describe('RETENTION_DAYS', () => {
         }
       });
       const kept = await chat(t, ALICE_KEY, 'new');
-      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: total, messages: 0 });
+      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: total, messages: 0, memories: 0 });
       const left = (await t.http().get('/api/conversations?limit=100').set(auth(ALICE_KEY)).expect(200)).body.items;
       expect(left.map((c: { id: string }) => c.id)).toEqual([kept]);
       expect((await t.http().get('/api/conversations?limit=100').set(auth(BOB_KEY)).expect(200)).body.items).toEqual([]);
@@ -119,7 +119,7 @@ describe('RETENTION_DAYS', () => {
       expect(t.config.retentionDays).toBeNull();
       const id = await chat(t, ALICE_KEY, 'ancient');
       await age(t, id, 10_000);
-      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 0, messages: 0 });
+      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 0, messages: 0, memories: 0 });
       await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200);
     } finally {
       await t.close();

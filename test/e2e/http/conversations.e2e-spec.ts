@@ -39,6 +39,7 @@ describe('/api/conversations (listing, reading, deleting)', () => {
       agentId: null,
       archived: false,
       pinned: false,
+      memory: true,
       tags: [],
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
@@ -85,7 +86,7 @@ describe('/api/conversations (listing, reading, deleting)', () => {
     expect(res.body.messages[3].content).toContain('I received 2 earlier messages of history');
     for (const m of res.body.messages) {
       expect(Object.keys(m).sort()).toEqual(
-        ['completionTokens', 'content', 'createdAt', 'error', 'id', 'model', 'onPath', 'parentId', 'promptTokens', 'role', 'seq', 'siblingCount', 'siblingIds', 'siblingIndex', 'status', 'thread', 'toolCalls', 'versions'],
+        ['completionTokens', 'content', 'createdAt', 'error', 'id', 'memoryIds', 'model', 'onPath', 'parentId', 'pinned', 'promptTokens', 'role', 'seq', 'siblingCount', 'siblingIds', 'siblingIndex', 'status', 'thread', 'toolCalls', 'versions'],
       );
     }
   });

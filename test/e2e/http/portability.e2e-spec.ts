@@ -97,6 +97,7 @@ describe('export, import and fork of conversations; the caller’s own data', ()
         agentId: null,
         archived: false,
         pinned: true,
+        memory: true,
         tags: ['portugal', 'travel'],
         createdAt: doc.conversation.createdAt,
         updatedAt: expect.any(String),
@@ -418,7 +419,7 @@ describe('GET /api/me/export and DELETE /api/me/data', () => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="chat-memory-alice-${today()}.json"`);
     const doc = res.body;
-    expect(Object.keys(doc).sort()).toEqual(['actor', 'agents', 'conversations', 'exportedAt', 'format', 'version']);
+    expect(Object.keys(doc).sort()).toEqual(['actor', 'agents', 'conversations', 'exportedAt', 'format', 'memories', 'version']);
     expect(doc).toMatchObject({ format: 'chat-memory.account', version: 2, actor: 'api:alice' });
     expect(doc.agents).toEqual([expect.objectContaining({ id: aliceAgent.id, name: 'Alice agent', systemPrompt: 'secret A' })]);
     const titles = doc.conversations.map((c: Json) => c.conversation.title).sort();
@@ -442,7 +443,7 @@ describe('GET /api/me/export and DELETE /api/me/data', () => {
   it('erases everything of the caller, answers the counts, and leaves the other actor intact', async () => {
     const res = await http().delete('/api/me/data').set(auth(ALICE_KEY)).expect(200);
     // a1: 4 messages in main and side; a2: 2 messages, 2 tags; the import: 1 message, 1 summary.
-    expect(res.body).toEqual({ conversations: 3, messages: 7, threads: 4, summaries: 1, tags: 2, agents: 1, idempotencyKeys: 1 });
+    expect(res.body).toEqual({ conversations: 3, messages: 7, threads: 4, summaries: 1, tags: 2, agents: 1, idempotencyKeys: 1, memories: 0 });
 
     expect((await http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body.items).toEqual([]);
     expect((await http().get('/api/conversations?archived=true').set(auth(ALICE_KEY)).expect(200)).body.items).toEqual([]);
@@ -474,6 +475,7 @@ describe('GET /api/me/export and DELETE /api/me/data', () => {
       tags: 0,
       agents: 0,
       idempotencyKeys: 1,
+      memories: 0,
     });
     expect((await http().delete('/api/me/data').set(auth(ALICE_KEY)).expect(200)).body).toEqual({
       conversations: 0,
@@ -483,6 +485,7 @@ describe('GET /api/me/export and DELETE /api/me/data', () => {
       tags: 0,
       agents: 0,
       idempotencyKeys: 0,
+      memories: 0,
     });
     await http().delete('/api/me/data').expect(401);
     await http().get('/api/me/export').expect(401);

@@ -1,12 +1,13 @@
 import type { Message } from 'grammy/types';
 import { telegramActor } from '../../../src/actor-auth/actor.js';
 import { TEXTS } from '../../../src/surfaces/telegram/texts.js';
+import { MemoryService } from '../../../src/memory/memory.service.js';
 import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import type { FakeTelegramServer } from '../../fakes/fake-telegram-server.js';
 import { ALICE_KEY, auth, type TestApp } from '../../support/test-app.js';
 import { userMaker, useTelegramApp, type TelegramUser } from '../../support/telegram-fixture.js';
 
-const COMMANDS = ['new', 'list', 'use', 'history', 'delete', 'agent', 'help'];
+const COMMANDS = ['new', 'list', 'use', 'history', 'delete', 'agent', 'memory', 'forget', 'help'];
 
 describe('Telegram bot commands', () => {
   // The Bot API calls are kept across tests: the first reads setMyCommands, made at start-up.
@@ -58,6 +59,23 @@ describe('Telegram bot commands', () => {
     const conversations = (await fixture.conversations().list(telegramActor(user.id), 10)).items;
     expect(conversations.map((c) => c.agentId)).toEqual([null, agent.id]);
     expect((await t.http().get(`/api/agents/${agent.id}`).set(auth(ALICE_KEY)).expect(200)).body.name).toBe('Chef');
+  });
+
+  it('/memory lists what is remembered, newest first, and /forget N forgets one (only the user\'s own)', async () => {
+    const user = newUser();
+    expect(await ask(user, '/memory')).toBe(TEXTS.noMemories);
+    const memories = fixture.app.app.get(MemoryService);
+    await memories.create(telegramActor(user.id), { text: 'Likes hiking' });
+    await memories.create(telegramActor(user.id), { text: 'Lives in Oslo', pinned: true });
+    await memories.create(telegramActor(user.id + 1), { text: 'Someone else' });
+    const listing = await ask(user, '/memory');
+    expect(listing).toContain('1. 📌 Lives in Oslo\n2. Likes hiking');
+    expect(listing).not.toContain('Someone else');
+    expect(await ask(user, '/forget 2')).toBe('Forgotten: “Likes hiking”.');
+    expect(await ask(user, '/forget 2')).toBe('There is no memory 2. /memory shows them.');
+    expect(await ask(user, '/forget x')).toMatch(/^Send \/forget N/);
+    expect((await memories.list(telegramActor(user.id), { limit: 10 })).items.map((m) => m.text)).toEqual(['Lives in Oslo']);
+    expect((await memories.list(telegramActor(user.id + 1), { limit: 10 })).items).toHaveLength(1);
   });
 
   it('/new starts a conversation without the earlier history', async () => {

@@ -11,8 +11,9 @@ import { PgRateLimitCounters1764596000000 } from './1764596000000-rate-limit-cou
 import { PgReplyErrorCodes1764600000000 } from './1764600000000-reply-error-codes.js';
 import { PgMessagesSearch1764610000000 } from './1764610000000-messages-search.js';
 import { PgMessageTree1764620000000 } from './1764620000000-message-tree.js';
+import { PgMemories1764630000000 } from './1764630000000-memories.js';
 import { PgConversationAliases1764640000000 } from './1764640000000-conversation-aliases.js';
 import { PgOpenAiItems1764650000000 } from './1764650000000-openai-items.js';
 
 /** Every PostgreSQL migration, oldest first. A new one must be added here. */
-export const POSTGRES_MIGRATIONS = [PgInitialSchema1764500000000, PgIdempotencyKeys1764510000000, PgAgentsStateThreads1764520000000, PgContextSummaries1764530000000, PgIdempotencyConversationFk1764540000000, PgSearchTags1764550000000, PgApiKeys1764560000000, PgStorageProbe1764580000000, PgTelegramUpdates1764590000000, PgRateLimitCounters1764596000000, PgReplyErrorCodes1764600000000, PgMessagesSearch1764610000000, PgMessageTree1764620000000, PgConversationAliases1764640000000, PgOpenAiItems1764650000000];
+export const POSTGRES_MIGRATIONS = [PgInitialSchema1764500000000, PgIdempotencyKeys1764510000000, PgAgentsStateThreads1764520000000, PgContextSummaries1764530000000, PgIdempotencyConversationFk1764540000000, PgSearchTags1764550000000, PgApiKeys1764560000000, PgStorageProbe1764580000000, PgTelegramUpdates1764590000000, PgRateLimitCounters1764596000000, PgReplyErrorCodes1764600000000, PgMessagesSearch1764610000000, PgMessageTree1764620000000, PgMemories1764630000000, PgConversationAliases1764640000000, PgOpenAiItems1764650000000];

@@ -92,7 +92,7 @@ export class ConversationsController {
   @ApiCreated(ConversationDetailDto, (c) => `/api/conversations/${c.id}`)
   @ApiErrors([400, 401, 404])
   async create(@CurrentActor() actor: Actor, @Body() body: CreateConversationDto): Promise<ConversationDetailDto> {
-    const conversation = await this.conversations.create(actor, { title: body.title, agentId: body.agentId, state: body.state });
+    const conversation = await this.conversations.create(actor, { title: body.title, agentId: body.agentId, state: body.state, memory: body.memory });
     return toConversationDetail({ conversation, threads: [], messages: [], nextBefore: null });
   }
 
@@ -145,6 +145,7 @@ export class ConversationsController {
       outsideWindow: preview.outsideWindow,
       summaryCoversSeq: preview.summaryCoversSeq,
       summaryIncluded: context.summaryIncluded,
+      memoryIds: [...context.memoryIds],
     };
   }
 

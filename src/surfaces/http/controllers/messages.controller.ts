@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, HttpStatus, Inject, Param, ParseUUIDPipe, Post, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, ParseUUIDPipe, Patch, Post, Res, UseFilters } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
@@ -7,7 +7,7 @@ import { ChatService } from '../../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
-import { MessageDto, toMessageDto } from '../dto/conversation.dto.js';
+import { MessageDto, PinMessageDto, toMessageDto } from '../dto/conversation.dto.js';
 import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 import { EventStream } from '../sse/event-stream.js';
 import { ApiEventStream } from '../sse/sse-docs.js';
@@ -25,6 +25,25 @@ export class MessagesController {
     private readonly conversations: ConversationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  @Patch()
+  @ApiOperation({
+    operationId: 'pinMessage',
+    summary: 'Pin or unpin a message',
+    description:
+      'A pinned message reaches the model on every turn while it is on its thread\'s active path, whatever the window or the summary, ' +
+      'counted in the budget: pinning answers 400 (context_over_budget) when the next turn could not fit it; 409 for a message that is not a complete user or assistant message.',
+  })
+  @ApiOkResponse({ type: MessageDto })
+  @ApiErrors([400, 401, 404, 409])
+  async pin(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Param('messageId', ParseUUIDPipe) messageId: string,
+    @Body() body: PinMessageDto,
+  ): Promise<MessageDto> {
+    return toMessageDto(await this.chat.pinMessage(actor, id, messageId, body.pinned));
+  }
 
   @Get('stream')
   @ApiOperation({

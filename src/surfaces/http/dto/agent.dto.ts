@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { AGENT_TOOLS, type Agent, type AgentTool } from '../../../agents/agent.entity.js';
+import { AGENT_TOOLS, MEMORY_MODES, type Agent, type AgentTool, type MemoryMode } from '../../../agents/agent.entity.js';
 
 export class CreateAgentDto {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Travel planner' })
@@ -62,6 +62,15 @@ export class CreateAgentDto {
   @ArrayUnique()
   @IsIn(AGENT_TOOLS, { each: true, message: `tools must be among: ${AGENT_TOOLS.join(', ')}` })
   tools?: AgentTool[];
+
+  @ApiPropertyOptional({
+    enum: MEMORY_MODES,
+    nullable: true,
+    description: "Narrows MEMORY_MODE for this agent's turns: off (no memory), read (memories read, never written), on (read, and written by the remember and forget tools when enabled). Null: as MEMORY_MODE says.",
+  })
+  @IsOptional()
+  @IsIn(MEMORY_MODES)
+  memoryMode?: MemoryMode | null;
 }
 
 /** Every field optional; `null` clears a nullable one. */
@@ -88,6 +97,7 @@ export class AgentDto {
   @ApiProperty({ type: Number, nullable: true }) maxTokens: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) contextTokenBudget: number | null;
   @ApiProperty({ enum: AGENT_TOOLS, isArray: true }) tools: string[];
+  @ApiProperty({ type: String, nullable: true, description: 'off, read or on; null: MEMORY_MODE as it is.' }) memoryMode: MemoryMode | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
@@ -112,6 +122,7 @@ export function toAgentDto(a: Agent): AgentDto {
     maxTokens: a.maxTokens,
     contextTokenBudget: a.contextTokenBudget,
     tools: a.tools,
+    memoryMode: a.memoryMode ?? null,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
   };

@@ -91,6 +91,11 @@ export class CreateConversationDto {
   @IsOptional()
   @IsObject()
   state?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ default: true, description: 'false: a temporary chat, whose turns neither read nor write long-term memories.' })
+  @IsOptional()
+  @IsBoolean()
+  memory?: boolean;
 }
 
 /** Query-string booleans: exactly "true" or "false". */
@@ -178,6 +183,7 @@ export class ConversationSummaryDto {
   @ApiProperty() title: string;
   @ApiProperty() archived: boolean;
   @ApiProperty() pinned: boolean;
+  @ApiProperty({ description: 'false: a temporary chat (no long-term memory read or written).' }) memory: boolean;
   @ApiProperty({ type: [String] }) tags: string[];
   @ApiPropertyOptional({ description: 'Search only: the best match, its words in [brackets].' }) snippet?: string;
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Search only: the best-matching message (null: the title matched).' })
@@ -244,7 +250,17 @@ export class MessageDto {
   versions: MessageVersionDto[];
   @ApiProperty({ type: [ToolCallDto], description: 'Tools the model called while writing this reply (never replayed).' })
   toolCalls: ToolCallDto[];
+  @ApiProperty({ type: [String], description: 'A reply: the long-term memories its turn was given (ids; a memory may be deleted since).' })
+  memoryIds: string[];
+  @ApiProperty({ description: 'Pinned: always sent to the model while on the active path (PATCH .../messages/{messageId}).' })
+  pinned: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class PinMessageDto {
+  @ApiProperty({ description: 'true: always sent to the model while on the active path; false: as any other message.' })
+  @IsBoolean()
+  pinned: boolean;
 }
 
 export class RunningSummaryDto {
@@ -291,6 +307,7 @@ export function toConversationSummary(c: Conversation): ConversationSummaryDto {
     title: c.title,
     archived: Boolean(c.archived),
     pinned: Boolean(c.pinned),
+    memory: c.memory === undefined ? true : Boolean(c.memory),
     tags: c.tags ?? [],
     agentId: c.agentId,
     createdAt: c.createdAt.toISOString(),
@@ -355,6 +372,8 @@ export function toMessageDto(m: Message): MessageDto {
     error: replyErrorBody(replyErrorOf(m)),
     versions: (m.otherAnswers ?? m.versions ?? []).map(versionDto),
     toolCalls: m.toolCalls ?? [],
+    memoryIds: m.memoryIds ?? [],
+    pinned: m.pinned ?? false,
   };
 }
 

@@ -68,4 +68,5 @@ export class ErasedDataDto {
   @ApiProperty() tags: number;
   @ApiProperty() agents: number;
   @ApiProperty() idempotencyKeys: number;
+  @ApiProperty({ description: 'Long-term memories.' }) memories: number;
 }

@@ -48,7 +48,7 @@ export class ContextQueryDto {
 }
 
 export class ContextPartDto {
-  @ApiProperty({ enum: ['system', 'summary', 'history'] }) kind: string;
+  @ApiProperty({ enum: ['system', 'memory', 'summary', 'pinned', 'history'], description: 'memory: the long-term memories sent; pinned: a pinned message, sent whatever the window.' }) kind: string;
   @ApiProperty({ enum: ['system', 'user', 'assistant'] }) role: string;
   @ApiProperty() content: string;
   @ApiProperty({ description: 'Tokens this message costs, chat format included.' }) tokens: number;
@@ -67,4 +67,5 @@ export class ContextPreviewDto {
   @ApiProperty({ description: 'Replayable messages older than what is sent (covered by the summary, or forgotten).' }) outsideWindow: number;
   @ApiProperty({ type: Number, nullable: true, description: 'The summary covers the thread up to this seq.' }) summaryCoversSeq: number | null;
   @ApiProperty() summaryIncluded: boolean;
+  @ApiProperty({ type: [String], description: 'The long-term memories sent (without a message to match, only the pinned ones).' }) memoryIds: string[];
 }

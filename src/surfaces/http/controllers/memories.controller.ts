@@ -1,0 +1,74 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Actor } from '../../../actor-auth/actor.js';
+import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
+import { MemoryService } from '../../../memory/memory.service.js';
+import { ApiErrors } from '../api-errors.decorator.js';
+import { agentFilter } from '../dto/conversation.dto.js';
+import { CreateMemoryDto, ImportMemoriesDto, ListMemoriesQueryDto, MemoriesImportedDto, MemoryDto, MemoryListDto, toMemoryDto, UpdateMemoryDto } from '../dto/memory.dto.js';
+
+@ApiTags('memories')
+@ApiBearerAuth()
+@Controller('api/memories')
+export class MemoriesController {
+  constructor(private readonly memories: MemoryService) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listMemories',
+    summary: "The caller's long-term memories, most recently updated first",
+    description: 'With q: the memories holding every word, best match first (one page, no cursor). agentId=none: only the global ones.',
+  })
+  @ApiOkResponse({ type: MemoryListDto })
+  @ApiErrors([400, 401])
+  async list(@CurrentActor() actor: Actor, @Query() query: ListMemoriesQueryDto): Promise<MemoryListDto> {
+    const page = await this.memories.list(actor, { q: query.q, agentId: agentFilter(query.agentId), limit: query.limit ?? 20, cursor: query.cursor });
+    return { items: page.items.map(toMemoryDto), nextCursor: page.nextCursor };
+  }
+
+  @Post()
+  @ApiOperation({ operationId: 'createMemory', summary: 'Remember a fact (read by later turns)' })
+  @ApiCreatedResponse({ type: MemoryDto })
+  @ApiErrors([400, 401, 404])
+  async create(@CurrentActor() actor: Actor, @Body() body: CreateMemoryDto): Promise<MemoryDto> {
+    return toMemoryDto(await this.memories.create(actor, { text: body.text, pinned: body.pinned, agentId: body.agentId?.toLowerCase() ?? null }));
+  }
+
+  @Post('import')
+  @ApiOperation({
+    operationId: 'importMemories',
+    summary: 'Take back the memories of an account export',
+    description: 'Each gets a new id and is global (an agent scope is not carried over); text, pin and dates are kept. All or nothing; at most 1,000 a request.',
+  })
+  @ApiCreatedResponse({ type: MemoriesImportedDto })
+  @ApiErrors([400, 401])
+  async import(@CurrentActor() actor: Actor, @Body() body: ImportMemoriesDto): Promise<MemoriesImportedDto> {
+    return { imported: await this.memories.importFor(actor, body.memories) };
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getMemory', summary: 'One memory' })
+  @ApiOkResponse({ type: MemoryDto })
+  @ApiErrors([400, 401, 404])
+  async get(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<MemoryDto> {
+    return toMemoryDto(await this.memories.get(actor, id.toLowerCase()));
+  }
+
+  @Patch(':id')
+  @ApiOperation({ operationId: 'updateMemory', summary: 'Edit, pin or unpin, or rescope a memory' })
+  @ApiOkResponse({ type: MemoryDto })
+  @ApiErrors([400, 401, 404])
+  async update(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateMemoryDto): Promise<MemoryDto> {
+    const agentId = body.agentId === undefined || body.agentId === null ? body.agentId : body.agentId.toLowerCase();
+    return toMemoryDto(await this.memories.update(actor, id.toLowerCase(), { text: body.text, pinned: body.pinned, agentId }));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'deleteMemory', summary: 'Forget a memory (no later turn reads it)' })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiErrors([400, 401, 404])
+  async delete(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+    await this.memories.delete(actor, id.toLowerCase());
+  }
+}

@@ -1,0 +1,112 @@
+import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDateString, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { MAX_MEMORY_CHARS, type Memory } from '../../../memory/memory.entity.js';
+import { AgentFilterQueryDto } from './conversation.dto.js';
+
+export class CreateMemoryDto {
+  @ApiProperty({ minLength: 1, maxLength: MAX_MEMORY_CHARS, example: 'Prefers answers in French.' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_MEMORY_CHARS)
+  @Matches(/^[^\u0000]*$/, { message: 'text must not contain NUL characters' })
+  text: string;
+
+  @ApiPropertyOptional({ description: 'Read on every turn (default false: read when it matches the message).' })
+  @IsOptional()
+  @IsBoolean()
+  pinned?: boolean;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: "Read only in this agent's conversations (default: in all of them)." })
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsUUID()
+  agentId?: string | null;
+}
+
+/** Every field optional; `agentId: null` makes the memory global. */
+export class UpdateMemoryDto extends PartialType(PickType(CreateMemoryDto, ['text', 'pinned', 'agentId'] as const)) {}
+
+export class ListMemoriesQueryDto extends AgentFilterQueryDto {
+  @ApiPropertyOptional({ description: 'Full-text search: memories holding every word, best first (one page).', maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  @Matches(/^[^\u0000]*$/, { message: 'q must not contain NUL characters' })
+  q?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The nextCursor of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+}
+
+export class MemoryDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() text: string;
+  @ApiProperty() pinned: boolean;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "Read only in this agent's conversations; null: in all." }) agentId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The conversation it was learned in (it may be deleted since).' }) sourceConversationId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The reply that remembered it.' }) sourceMessageId: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class MemoryListDto {
+  @ApiProperty({ type: [MemoryDto] }) items: MemoryDto[];
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor for the next page; null on the last (and with q).' }) nextCursor: string | null;
+}
+
+export function toMemoryDto(m: Memory): MemoryDto {
+  return {
+    id: m.id,
+    text: m.text,
+    pinned: m.pinned,
+    agentId: m.agentId,
+    sourceConversationId: m.sourceConversationId,
+    sourceMessageId: m.sourceMessageId,
+    createdAt: m.createdAt.toISOString(),
+    updatedAt: m.updatedAt.toISOString(),
+  };
+}
+
+/** The most memories one import takes. */
+export const MAX_IMPORTED_MEMORIES = 1000;
+
+export class ImportedMemoryDto {
+  @ApiProperty({ minLength: 1, maxLength: MAX_MEMORY_CHARS })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_MEMORY_CHARS)
+  @Matches(/^[^\u0000]*$/, { message: 'text must not contain NUL characters' })
+  text: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() pinned?: boolean;
+  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsDateString() createdAt?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsDateString() updatedAt?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Ignored (an export writes it): an import is not scoped to an agent.' }) @IsOptional() @IsString() id?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Ignored: imported memories are global.' }) @IsOptional() @IsString() agentId?: string | null;
+}
+
+export class ImportMemoriesDto {
+  @ApiProperty({ type: [ImportedMemoryDto], maxItems: MAX_IMPORTED_MEMORIES, description: 'The `memories` of an account export (GET /api/me/export), or any list in that shape.' })
+  @IsArray()
+  @ArrayMaxSize(MAX_IMPORTED_MEMORIES)
+  @ValidateNested({ each: true })
+  @Type(() => ImportedMemoryDto)
+  memories: ImportedMemoryDto[];
+}
+
+export class MemoriesImportedDto {
+  @ApiProperty({ description: 'How many memories were created.' }) imported: number;
+}
