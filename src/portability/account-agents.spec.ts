@@ -42,7 +42,7 @@ describe('agents of an account export', () => {
     expect(plan.map((p) => [p.report.outcome, p.report.reason])).toEqual([
       ['skipped', 'the name must be 1 to 100 characters'],
       ['skipped', 'temperature is not a valid value for an agent'],
-      ['skipped', 'tools must be among: update_state'],
+      ['skipped', 'tools must be among: update_state, remember, forget'],
       ['skipped', 'not a JSON object'],
     ]);
     expect(agentFieldsOf(exported('Ok', { emoji: null, maxTokens: 5, tools: ['update_state', 'update_state'] }))).toMatchObject({ name: 'Ok', maxTokens: 5, tools: ['update_state'] });
