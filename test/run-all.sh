@@ -20,13 +20,14 @@ npm run --silent build -- --incremental --tsBuildInfoFile dist/.tsbuildinfo
 jest_args=("$@")
 run_sqlite() {
   echo "== unit and e2e tests on SQLite"
-  TEST_DATABASE_URL= npx jest --runInBand "${jest_args[@]}"
+  TEST_DATABASE_URL= npx jest --maxWorkers=1 "${jest_args[@]}"
 }
 run_postgres() {
   echo "== e2e tests on PostgreSQL"
-  TEST_DATABASE_URL="$1" npx jest --runInBand test/e2e "${jest_args[@]}"
+  TEST_DATABASE_URL="$1" npx jest --maxWorkers=1 test/e2e "${jest_args[@]}"
 }
-# The two passes run side by side (their tests mostly wait on sockets and disks, so two cores
+# One test file at a time in each pass (--maxWorkers=1: a worker process, replaced once it grows
+# past jest.config.js's workerIdleMemoryLimit). The two passes run side by side (their tests mostly wait on sockets and disks, so two cores
 # finish both in little more than the longer one); the PostgreSQL pass's output is held in a file
 # and printed after the SQLite pass, so neither is interleaved. TEST_SERIAL=1 runs them one
 # after the other.

@@ -47,6 +47,14 @@ export interface MemoryPage {
 /** How many memories a turn considers at most, before the token budget picks among them. */
 export const TURN_PINNED_LIMIT = 50;
 export const TURN_MATCH_LIMIT = 12;
+/** A memory as an account export holds it. */
+export interface ImportedMemory {
+  readonly text: string;
+  readonly pinned?: boolean;
+  readonly createdAt?: string;
+  readonly updatedAt?: string;
+}
+
 /** The most memories one export holds (and one import takes). */
 export const MAX_EXPORTED_MEMORIES = 100_000;
 
@@ -153,7 +161,8 @@ export class MemoryService {
    * Takes back memories of an account export (`memories`): each with new ids, global (an agent
    * scope is not carried over), its pin and dates kept. All or nothing, in one transaction.
    */
-  importFor(actor: Actor, items: ReadonlyArray<{ readonly text: string; readonly pinned?: boolean; readonly createdAt?: string; readonly updatedAt?: string }>): Promise<number> {
+  importFor(actor: Actor, items: ReadonlyArray<ImportedMemory>): Promise<number> {
+    this.checkImport(items);
     return this.db.transaction(async (em) => {
       for (const item of items) {
         const createdAt = item.createdAt ? new Date(item.createdAt) : undefined;
@@ -161,6 +170,18 @@ export class MemoryService {
       }
       return items.length;
     });
+  }
+
+  /** What importFor would take, checked without storing (a dry run): the count, or InvalidMemoryError. */
+  checkImport(items: ReadonlyArray<ImportedMemory>): number {
+    if (items.length > MAX_EXPORTED_MEMORIES) throw new InvalidMemoryError(`${items.length} memories; at most ${MAX_EXPORTED_MEMORIES} are taken at once`);
+    for (const [i, item] of items.entries()) {
+      validText(item.text);
+      for (const date of [item.createdAt, item.updatedAt]) {
+        if (date !== undefined && (typeof date !== 'string' || Number.isNaN(Date.parse(date)))) throw new InvalidMemoryError(`memories[${i}] has a date that is not ISO 8601`);
+      }
+    }
+    return items.length;
   }
 
   /** Erasure of everything the actor stored: returns how many memories were deleted. */

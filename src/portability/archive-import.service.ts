@@ -7,6 +7,7 @@ import { ConversationLimits } from '../conversations/conversation-limits.js';
 import { LimitReachedError } from '../conversations/conversation.errors.js';
 import { WholeConversationsRepository } from '../conversations/whole-conversations.repository.js';
 import { DatabaseService } from '../database/database.service.js';
+import { type ImportedMemory, MemoryService } from '../memory/memory.service.js';
 import { ArchiveError, ArchiveTooLargeError } from './archives/archive.errors.js';
 import { archiveRows } from './archives/archive-rows.js';
 import { type ArchiveConversation, type DroppedParts, noDroppedParts } from './archives/archive.types.js';
@@ -56,6 +57,8 @@ export interface ArchiveImportReport {
   agents: ImportedAgentReport[];
   /** Of those, the ones skipped (not valid): their conversations come without an agent. */
   agentsNotImported: number;
+  /** The long-term memories of a chat-memory account export: how many were (or would be) taken, or why none were. */
+  memories: { imported: number; skipped: number; reason: string | null };
 }
 
 /**
@@ -73,6 +76,7 @@ export class ArchiveImportService {
     private readonly limits: ConversationLimits,
     private readonly portability: PortabilityService,
     private readonly agents: AgentsService,
+    private readonly memories: MemoryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -96,6 +100,7 @@ export class ArchiveImportService {
       dropped: noDroppedParts(),
       agents: [],
       agentsNotImported: 0,
+      memories: { imported: 0, skipped: 0, reason: null },
     };
     try {
       const room = await this.roomLeft(actor, options.dryRun);
@@ -219,6 +224,27 @@ export class ArchiveImportService {
       const versions = parsed.messages.reduce((n, m) => n + (m.versions?.length ?? 0), 0);
       const branches = parsed.tree ? parsed.tree.branchPoints : parsed.messages.filter((m) => (m.versions?.length ?? 0) > 0).length;
       report.imported.push({ id, sourceId: named.sourceId ?? '', title: parsed.title, messages: parsed.messages.length + versions, branches });
+    }
+    await this.importMemories(actor, document.memories, report);
+  }
+
+  /**
+   * The memories of an account export, after its conversations: taken all or nothing (as
+   * POST /api/memories/import takes them), or none, with the reason, when one is not valid.
+   */
+  private async importMemories(actor: Actor, raw: unknown, report: ArchiveImportReport): Promise<void> {
+    if (!Array.isArray(raw) || raw.length === 0) return;
+    const items = raw.filter((m): m is ImportedMemory => isObject(m) && typeof m.text === 'string' && (m.pinned === undefined || typeof m.pinned === 'boolean'));
+    if (items.length < raw.length) {
+      report.memories = { imported: 0, skipped: raw.length, reason: `${raw.length - items.length} of the memories have no text` };
+      return;
+    }
+    try {
+      const imported = report.dryRun ? this.memories.checkImport(items) : await this.memories.importFor(actor, items);
+      report.memories = { imported, skipped: 0, reason: null };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      report.memories = { imported: 0, skipped: raw.length, reason: error.message };
     }
   }
 

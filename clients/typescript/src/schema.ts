@@ -791,6 +791,8 @@ export interface components {
              */
             format: "chatgpt" | "open-webui" | "chat-memory" | "empty";
             imported: components["schemas"]["ImportedArchiveConversationDto"][];
+            /** @description The long-term memories of a chat-memory account export, taken after its conversations (0 for other formats). */
+            memories: components["schemas"]["ImportedMemoriesDto"];
             skipped: components["schemas"]["SkippedArchiveConversationDto"][];
             /** @description The ZIP entry read (e.g. "conversations.json"); null when the upload was JSON. */
             zipEntry: string | null;
@@ -1297,6 +1299,14 @@ export interface components {
             /** @description The conversation's id in the archive. */
             sourceId: string;
             title: string;
+        };
+        ImportedMemoriesDto: {
+            /** @description Memories taken (in a dry run: that would be taken). */
+            imported: number;
+            /** @description Why they were not taken; null otherwise. */
+            reason: string | null;
+            /** @description Memories not taken: all of them when one is not valid (the import of memories is all or nothing). */
+            skipped: number;
         };
         ImportedMemoryDto: {
             /** @description Ignored: imported memories are global. */

@@ -102,11 +102,11 @@ describe('RETENTION_DAYS', () => {
       const listed = (await t.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body.items;
       expect(listed).toEqual([expect.objectContaining({ id, updatedAt: new Date((archive[0].update_time as number) * 1000).toISOString() })]);
 
-      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 0, messages: 0 });
+      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 0, messages: 0, memories: 0 });
       await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200);
       // 31 days after the import, untouched since: due like any other.
       await t.app.get(DatabaseService).transaction((em) => em.update(Thread, { conversationId: id }, { updatedAt: new Date(Date.now() - 31 * DAY_MS) }));
-      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 1, messages: 2 });
+      expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 1, messages: 2, memories: 0 });
       await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(404);
     } finally {
       await t.close();

@@ -35,6 +35,7 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
       archived: true,
       pinned: false,
       memory: false,
+      metadata: { team: 'blue', note: 'a ? $1' },
       lastSeq: 7,
       createdAt: new Date('2026-01-02T03:04:05.678Z'),
       updatedAt: new Date('2026-01-02T03:04:06.001Z'),
@@ -49,6 +50,8 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
       onPath: true,
       pinned: true,
       memoryIds: ['3f6c1a52-8a0e-4e57-9b1c-2d4e6f8a0b1c'],
+      functionCalls: [{ callId: 'call_1', name: 'lookup', arguments: '{"q":"a ? $1"}' }],
+      callId: null,
       thread: 'side',
       seq,
       role: 'assistant',
@@ -84,7 +87,7 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
   });
 
   it('constant SQL writes, TypeORM reads: the same entities, nulls and all', async () => {
-    const c = conversation({ archived: false, pinned: true, state: {} });
+    const c = conversation({ archived: false, pinned: true, state: {}, metadata: null });
     const m = Object.assign(message(c.id, 1), { versions: null, toolCalls: null, leaseUntil: null, model: null, tokens: null });
     await inTransaction(async (em) => {
       await EntityRows.of(em, Conversation).insert(em, [c]);

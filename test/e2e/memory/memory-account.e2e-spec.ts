@@ -36,6 +36,34 @@ describe('memories: export, import and erasure of the account', () => {
     expect(back.map((m: { id: string }) => m.id)).not.toContain(exported.memories[0].id);
   });
 
+  it('comes back whole through POST /api/imports: the account file with its memories (counted in a dry run, none if one is bad)', async () => {
+    await alice.delete('/api/me/data').expect(200);
+    await alice.post('/api/memories', { text: 'Likes tea' }).expect(201);
+    await alice.post('/api/memories', { text: 'Lives in Utrecht', pinned: true }).expect(201);
+    await alice.post('/api/chat', { message: 'hello there' }).expect(200);
+    const exported = (await alice.get('/api/me/export').expect(200)).body;
+    await alice.delete('/api/me/data').expect(200);
+    const upload = (doc: object, query = '') => t.http().post(`/api/imports${query}`).set(auth(ALICE_KEY)).set('Content-Type', 'application/json').send(JSON.stringify(doc));
+
+    const dry = (await upload(exported, '?dryRun=true').expect(200)).body;
+    expect(dry.memories).toEqual({ imported: 2, skipped: 0, reason: null });
+    expect((await alice.get('/api/memories').expect(200)).body.items).toEqual([]);
+
+    const report = (await upload(exported).expect(200)).body;
+    expect(report).toMatchObject({ format: 'chat-memory', memories: { imported: 2, skipped: 0, reason: null } });
+    expect(report.imported).toHaveLength(1);
+    const back = (await alice.get('/api/memories').expect(200)).body.items;
+    expect(back.map((m: { text: string; pinned: boolean }) => [m.text, m.pinned]).sort()).toEqual([['Likes tea', false], ['Lives in Utrecht', true]]);
+
+    // One bad memory: none of them is taken, the conversations still are, and the report says why.
+    await alice.delete('/api/me/data').expect(200);
+    const bad = { ...exported, memories: [...exported.memories, { text: 'x'.repeat(1001) }] };
+    const partial = (await upload(bad).expect(200)).body;
+    expect(partial.memories).toEqual({ imported: 0, skipped: 3, reason: expect.stringMatching(/1001 characters/) });
+    expect(partial.imported).toHaveLength(1);
+    expect((await alice.get('/api/memories').expect(200)).body.items).toEqual([]);
+  });
+
   it('refuses a bad import whole (400, nothing created)', async () => {
     const before = (await alice.get('/api/memories').expect(200)).body.items.length;
     await alice.post('/api/memories/import', { memories: [{ text: 'fine' }, { text: '' }] }).expect(400);

@@ -50,6 +50,12 @@ export class ImportedAgentDto {
   @ApiPropertyOptional({ description: 'Why it was skipped or renamed.' }) reason?: string;
 }
 
+export class ImportedMemoriesDto {
+  @ApiProperty({ description: 'Memories taken (in a dry run: that would be taken).' }) imported: number;
+  @ApiProperty({ description: 'Memories not taken: all of them when one is not valid (the import of memories is all or nothing).' }) skipped: number;
+  @ApiProperty({ type: String, nullable: true, description: 'Why they were not taken; null otherwise.' }) reason: string | null;
+}
+
 export class ArchiveImportReportDto {
   @ApiProperty({ enum: ARCHIVE_FORMATS, description: 'What the file was read as.' }) format: (typeof ARCHIVE_FORMATS)[number];
   @ApiProperty() dryRun: boolean;
@@ -60,6 +66,8 @@ export class ArchiveImportReportDto {
   @ApiProperty({ type: [ImportedAgentDto], description: 'The agents of a chat-memory account export, imported before its conversations, which are linked to them.' })
   agents: ImportedAgentDto[];
   @ApiProperty({ description: 'Agents of a chat-memory account export that were not valid (skipped): their conversations come without an agent.' }) agentsNotImported: number;
+  @ApiProperty({ type: ImportedMemoriesDto, description: 'The long-term memories of a chat-memory account export, taken after its conversations (0 for other formats).' })
+  memories: ImportedMemoriesDto;
 }
 
 export class StoredBeforeErrorDto {
