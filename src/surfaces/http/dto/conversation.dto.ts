@@ -29,6 +29,7 @@ import { MAX_TAG_CHARS, MAX_TAGS } from '../../../conversations/tags.js';
 import type { Thread } from '../../../conversations/thread.entity.js';
 import { replyErrorBody } from '../errors/http-status.js';
 import { OptionalThreadName } from './thread-name.js';
+import { PageCursor, PageLimit } from './page-query.js';
 
 /** `agentId=<uuid>` for one agent's conversations, `agentId=none` for those without an agent. */
 const AGENT_FILTER = /^(none|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -129,18 +130,10 @@ export class ListConversationsQueryDto extends AgentFilterQueryDto {
   @Matches(/^[^\u0000]*$/, { message: 'tag must not contain NUL characters' })
   tag?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit()
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The nextCursor of the previous page.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @PageCursor()
   cursor?: string;
 }
 

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDateString, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDateString, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { MAX_MEMORY_CHARS, type Memory } from '../../../memory/memory.entity.js';
 import { AgentFilterQueryDto } from './conversation.dto.js';
+import { PageCursor, PageLimit } from './page-query.js';
 
 export class CreateMemoryDto {
   @ApiProperty({ minLength: 1, maxLength: MAX_MEMORY_CHARS, example: 'Prefers answers in French.' })
@@ -36,18 +37,10 @@ export class ListMemoriesQueryDto extends AgentFilterQueryDto {
   @Matches(/^[^\u0000]*$/, { message: 'q must not contain NUL characters' })
   q?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit()
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The nextCursor of the previous page.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @PageCursor()
   cursor?: string;
 }
 
