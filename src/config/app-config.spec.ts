@@ -131,6 +131,9 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toMatchObject({ memoryMode: 'on', memoryTokenBudget: 1000 });
     expect(loadConfig({ MEMORY_MODE: 'read', MEMORY_TOKEN_BUDGET: '250' })).toMatchObject({ memoryMode: 'read', memoryTokenBudget: 250 });
     expect(loadConfig({ MEMORY_MODE: 'off', MEMORY_TOKEN_BUDGET: '0' })).toMatchObject({ memoryMode: 'off', memoryTokenBudget: 0 });
+    expect(loadConfig({}).maxMemoriesPerActor).toBe(10_000);
+    expect(loadConfig({ MAX_MEMORIES_PER_ACTOR: '0' }).maxMemoriesPerActor).toBe(0);
+    expect(() => loadConfig({ MAX_MEMORIES_PER_ACTOR: '-1' })).toThrow(/MAX_MEMORIES_PER_ACTOR/);
     expect(() => loadConfig({ MEMORY_MODE: 'yes' })).toThrow(/^MEMORY_MODE must be one of off, read, on, got "yes"/);
     expect(() => loadConfig({ MEMORY_TOKEN_BUDGET: '-1' })).toThrow(/^MEMORY_TOKEN_BUDGET must be/);
     expect(() => loadConfig({ MEMORY_TOKEN_BUDGET: 'lots' })).toThrow(/^MEMORY_TOKEN_BUDGET must be/);

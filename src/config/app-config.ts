@@ -26,6 +26,8 @@ export interface AppConfig {
   readonly memoryMode: 'off' | 'read' | 'on';
   /** The memories a turn is given cost at most this many tokens (part of the context budget). */
   readonly memoryTokenBudget: number;
+  /** MAX_MEMORIES_PER_ACTOR: how many long-term memories one actor may keep (0: no limit). */
+  readonly maxMemoriesPerActor: number;
   readonly systemPrompt: string | undefined;
   readonly maxMessageChars: number;
   /** A reply (its text, and each tool call's arguments) is cut at this many characters. */
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     summaryMode: summaryMode(env, llm),
     memoryMode: oneOf(env, 'MEMORY_MODE', ['off', 'read', 'on'] as const, 'on'),
     memoryTokenBudget: integer(env, 'MEMORY_TOKEN_BUDGET', 1000, 0, 1_000_000),
+    maxMemoriesPerActor: integer(env, 'MAX_MEMORIES_PER_ACTOR', 10_000, 0, 100_000_000),
     systemPrompt: text(env, 'SYSTEM_PROMPT'),
     maxMessageChars: integer(env, 'MAX_MESSAGE_CHARS', 32_000, 1, 1_000_000),
     // At most what an import reads back as a reply (portability/export-document.ts), so every export imports.

@@ -12,3 +12,11 @@ export class MemoryNotFoundError extends DomainError {
 export class InvalidMemoryError extends DomainError {
   readonly code = 'invalid_input';
 }
+
+/** The actor keeps as many memories as MAX_MEMORIES_PER_ACTOR allows. */
+export class MemoryLimitError extends DomainError {
+  readonly code = 'limit_reached';
+  constructor(limit: number) {
+    super(`You keep ${limit} memories, as many as allowed (MAX_MEMORIES_PER_ACTOR): delete some first`);
+  }
+}

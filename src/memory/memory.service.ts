@@ -5,11 +5,12 @@ import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { AgentsService } from '../agents/agents.service.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
 import { MemoriesRepository, type AgentScope, type MemoryCandidate } from './memories.repository.js';
 import { decodeMemoryCursor, encodeMemoryCursor } from './memory-cursor.js';
 import { MAX_MEMORY_CHARS, Memory } from './memory.entity.js';
-import { InvalidMemoryError, MemoryNotFoundError } from './memory.errors.js';
+import { InvalidMemoryError, MemoryLimitError, MemoryNotFoundError } from './memory.errors.js';
 import { queryWords } from './memory-query.js';
 
 export interface MemoryFields {
@@ -71,7 +72,14 @@ export class MemoryService {
     private readonly agents: AgentsService,
     private readonly tokens: TokenCounter,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** Refuses (MemoryLimitError) `adding` more memories past MAX_MEMORIES_PER_ACTOR. */
+  private async assertRoom(em: EntityManager, actor: Actor, adding: number): Promise<void> {
+    const limit = this.config.maxMemoriesPerActor;
+    if (limit > 0 && (await this.repo.count(em, actor.id)) + adding > limit) throw new MemoryLimitError(limit);
+  }
 
   async list(actor: Actor, query: MemoryQuery): Promise<MemoryPage> {
     return this.db.read(async (em) => {
@@ -97,6 +105,12 @@ export class MemoryService {
   }
 
   async createIn(em: EntityManager, actor: Actor, fields: MemoryFields): Promise<Memory> {
+    await this.assertRoom(em, actor, 1);
+    return this.insertIn(em, actor, fields);
+  }
+
+  /** A new memory, without the room check (an import checks the room for all of them at once). */
+  private async insertIn(em: EntityManager, actor: Actor, fields: MemoryFields): Promise<Memory> {
     const text = validText(fields.text);
     if (fields.agentId) await this.agents.usableIn(em, actor, fields.agentId);
     const now = new Date();
@@ -164,9 +178,10 @@ export class MemoryService {
   importFor(actor: Actor, items: ReadonlyArray<ImportedMemory>): Promise<number> {
     this.checkImport(items);
     return this.db.transaction(async (em) => {
+      await this.assertRoom(em, actor, items.length);
       for (const item of items) {
         const createdAt = item.createdAt ? new Date(item.createdAt) : undefined;
-        await this.createIn(em, actor, { text: item.text, pinned: item.pinned ?? false, createdAt, updatedAt: item.updatedAt ? new Date(item.updatedAt) : createdAt });
+        await this.insertIn(em, actor, { text: item.text, pinned: item.pinned ?? false, createdAt, updatedAt: item.updatedAt ? new Date(item.updatedAt) : createdAt });
       }
       return items.length;
     });

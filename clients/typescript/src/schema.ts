@@ -5716,8 +5716,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The created resource */
             201: {
                 headers: {
+                    /** @description The path of the created resource */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5753,6 +5756,15 @@ export interface operations {
             };
             /** @description No such conversation (or it belongs to another actor) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The caller keeps as many memories as MAX_MEMORIES_PER_ACTOR allows (code `limit_reached`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6179,6 +6191,15 @@ export interface operations {
             };
             /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The caller keeps as many memories as MAX_MEMORIES_PER_ACTOR allows (code `limit_reached`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

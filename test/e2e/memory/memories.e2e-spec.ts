@@ -107,3 +107,26 @@ describe('memories: REST', () => {
     await t.http().post('/api/memories').send({ text: 'x' }).expect(401);
   });
 });
+
+describe('memories: MAX_MEMORIES_PER_ACTOR', () => {
+  const fixture = useAppWithFakeModel({ MAX_MEMORIES_PER_ACTOR: '2' });
+  let t: TestApp;
+  beforeAll(() => ({ app: t } = fixture));
+  const post = (path: string, body: object, key = ALICE_KEY) => t.http().post(path).set(auth(key)).send(body);
+
+  it('refuses a memory past the limit with 409 limit_reached, per actor, and an import that would pass it whole', async () => {
+    await post('/api/memories', { text: 'one' }).expect(201);
+    await post('/api/memories', { text: 'two' }).expect(201);
+    const refused = await post('/api/memories', { text: 'three' }).expect(409);
+    expect(refused.body).toMatchObject({ code: 'limit_reached', message: expect.stringContaining('MAX_MEMORIES_PER_ACTOR') });
+    // Another actor has room of their own.
+    await post('/api/memories', { text: "Bob's" }, BOB_KEY).expect(201);
+    // An import that would pass the limit stores none of it.
+    await post('/api/memories/import', { memories: [{ text: 'four' }] }).expect(409);
+    const page = (await t.http().get('/api/memories').set(auth(ALICE_KEY)).expect(200)).body;
+    expect(page.items.map((m: { text: string }) => m.text).sort()).toEqual(['one', 'two']);
+    // After a delete there is room again.
+    await t.http().delete(`/api/memories/${page.items[0].id}`).set(auth(ALICE_KEY)).expect(204);
+    await post('/api/memories', { text: 'three' }).expect(201);
+  });
+});

@@ -1,11 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { MemoryService } from '../../../memory/memory.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiCreated } from '../created-location.js';
+import { ErrorDto } from '../dto/error.dto.js';
 import { agentFilter } from '../dto/conversation.dto.js';
 import { CreateMemoryDto, ImportMemoriesDto, ListMemoriesQueryDto, MemoriesImportedDto, MemoryDto, MemoryListDto, toMemoryDto, UpdateMemoryDto } from '../dto/memory.dto.js';
+
+const LIMIT = 'The caller keeps as many memories as MAX_MEMORIES_PER_ACTOR allows (code `limit_reached`)';
 
 @ApiTags('memories')
 @ApiBearerAuth()
@@ -28,8 +32,9 @@ export class MemoriesController {
 
   @Post()
   @ApiOperation({ operationId: 'createMemory', summary: 'Remember a fact (read by later turns)' })
-  @ApiCreatedResponse({ type: MemoryDto })
+  @ApiCreated(MemoryDto, (memory) => `/api/memories/${memory.id}`)
   @ApiErrors([400, 401, 404])
+  @ApiResponse({ status: 409, description: LIMIT, type: ErrorDto })
   async create(@CurrentActor() actor: Actor, @Body() body: CreateMemoryDto): Promise<MemoryDto> {
     return toMemoryDto(await this.memories.create(actor, { text: body.text, pinned: body.pinned, agentId: body.agentId?.toLowerCase() ?? null }));
   }
@@ -42,6 +47,7 @@ export class MemoriesController {
   })
   @ApiCreatedResponse({ type: MemoriesImportedDto })
   @ApiErrors([400, 401])
+  @ApiResponse({ status: 409, description: LIMIT, type: ErrorDto })
   async import(@CurrentActor() actor: Actor, @Body() body: ImportMemoriesDto): Promise<MemoriesImportedDto> {
     return { imported: await this.memories.importFor(actor, body.memories) };
   }
