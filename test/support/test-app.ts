@@ -99,3 +99,17 @@ export async function startTestApp(options: {
 }
 
 export const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/**
+ * Requests as one actor (by its API key) to the app `app()` answers at the time of the call, so
+ * a spec can make its helpers before its beforeAll has started the app.
+ */
+export function asActor(app: () => TestApp, key: string) {
+  return {
+    get: (path: string) => app().http().get(path).set(auth(key)),
+    post: (path: string, body: object = {}) => app().http().post(path).set(auth(key)).send(body),
+    put: (path: string, body: object) => app().http().put(path).set(auth(key)).send(body),
+    patch: (path: string, body: object) => app().http().patch(path).set(auth(key)).send(body),
+    delete: (path: string) => app().http().delete(path).set(auth(key)),
+  };
+}

@@ -1,6 +1,6 @@
 import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
-import { ALICE_KEY, auth, BOB_KEY, type TestApp } from '../../support/test-app.js';
+import { ALICE_KEY, asActor, BOB_KEY, type TestApp } from '../../support/test-app.js';
 
 describe('agents', () => {
   const fixture = useAppWithFakeModel({ SYSTEM_PROMPT: 'Operator policy.' });
@@ -9,12 +9,7 @@ describe('agents', () => {
   // The fixture is filled in by its own beforeAll, which runs first.
   beforeAll(() => ({ fake, app: t } = fixture));
 
-  const as = (key: string) => ({
-    post: (path: string, body: object = {}) => t.http().post(path).set(auth(key)).send(body),
-    get: (path: string) => t.http().get(path).set(auth(key)),
-    patch: (path: string, body: object) => t.http().patch(path).set(auth(key)).send(body),
-    delete: (path: string) => t.http().delete(path).set(auth(key)),
-  });
+  const as = (key: string) => asActor(() => t, key);
   const alice = as(ALICE_KEY);
   const bob = as(BOB_KEY);
   const newAgent = async (fields: object = {}) =>

@@ -1,6 +1,6 @@
 import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
-import { ALICE_KEY, auth, BOB_KEY, type TestApp } from '../../support/test-app.js';
+import { ALICE_KEY, asActor, auth, BOB_KEY, type TestApp } from '../../support/test-app.js';
 
 describe('memories: REST', () => {
   const fixture = useAppWithFakeModel();
@@ -8,12 +8,7 @@ describe('memories: REST', () => {
   let fake: FakeOpenAiServer;
   beforeAll(() => ({ app: t, fake } = fixture));
 
-  const as = (key: string) => ({
-    post: (path: string, body: object = {}) => t.http().post(path).set(auth(key)).send(body),
-    get: (path: string) => t.http().get(path).set(auth(key)),
-    patch: (path: string, body: object) => t.http().patch(path).set(auth(key)).send(body),
-    delete: (path: string) => t.http().delete(path).set(auth(key)),
-  });
+  const as = (key: string) => asActor(() => t, key);
   const alice = as(ALICE_KEY);
   const bob = as(BOB_KEY);
 

@@ -1,16 +1,12 @@
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
-import { ALICE_KEY, auth, BOB_KEY, type TestApp } from '../../support/test-app.js';
+import { ALICE_KEY, asActor, auth, BOB_KEY, type TestApp } from '../../support/test-app.js';
 
 describe('memories: export, import and erasure of the account', () => {
   const fixture = useAppWithFakeModel();
   let t: TestApp;
   beforeAll(() => ({ app: t } = fixture));
 
-  const as = (key: string) => ({
-    post: (path: string, body: object = {}) => t.http().post(path).set(auth(key)).send(body),
-    get: (path: string) => t.http().get(path).set(auth(key)),
-    delete: (path: string) => t.http().delete(path).set(auth(key)),
-  });
+  const as = (key: string) => asActor(() => t, key);
   const alice = as(ALICE_KEY);
   const bob = as(BOB_KEY);
 

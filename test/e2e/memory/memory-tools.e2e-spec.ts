@@ -1,6 +1,6 @@
 import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
-import { ALICE_KEY, auth, BOB_KEY, type TestApp } from '../../support/test-app.js';
+import { ALICE_KEY, asActor, BOB_KEY, type TestApp } from '../../support/test-app.js';
 
 type Sent = { role: string; content: string };
 
@@ -10,11 +10,7 @@ describe('memories: the remember and forget tools', () => {
   let fake: FakeOpenAiServer;
   beforeAll(() => ({ app: t, fake } = fixture));
 
-  const as = (key: string) => ({
-    post: (path: string, body: object = {}) => t.http().post(path).set(auth(key)).send(body),
-    get: (path: string) => t.http().get(path).set(auth(key)),
-    patch: (path: string, body: object) => t.http().patch(path).set(auth(key)).send(body),
-  });
+  const as = (key: string) => asActor(() => t, key);
   const alice = as(ALICE_KEY);
   const bob = as(BOB_KEY);
   const toolNames = (i: number) => ((fake.completions[i].body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((x) => x.function.name);

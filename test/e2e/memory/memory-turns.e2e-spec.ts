@@ -1,6 +1,6 @@
 import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
-import { ALICE_KEY, auth, BOB_KEY, type TestApp } from '../../support/test-app.js';
+import { ALICE_KEY, asActor, BOB_KEY, type TestApp } from '../../support/test-app.js';
 
 type Sent = { role: string; content: string };
 
@@ -10,11 +10,7 @@ describe('memories: read into every turn', () => {
   let fake: FakeOpenAiServer;
   beforeAll(() => ({ app: t, fake } = fixture));
 
-  const as = (key: string) => ({
-    post: (path: string, body: object = {}) => t.http().post(path).set(auth(key)).send(body),
-    get: (path: string) => t.http().get(path).set(auth(key)),
-    delete: (path: string) => t.http().delete(path).set(auth(key)),
-  });
+  const as = (key: string) => asActor(() => t, key);
   const alice = as(ALICE_KEY);
   const bob = as(BOB_KEY);
   const remember = async (text: string, extra: object = {}, who = alice) => (await who.post('/api/memories', { text, ...extra }).expect(201)).body.id as string;
