@@ -1,27 +1,19 @@
 import OpenAI from 'openai';
-import { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
+import { useAppWithFakeModel } from '../../support/app-fixture.js';
 import { apiError, listConversations, openAiClient } from '../../support/openai-client.js';
 import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
 
 /** OpenAI's Conversations API with the official SDK as the client, on both databases. */
 describe('openai: conversations and items', () => {
-  let fake: FakeOpenAiServer;
-  let tmp: ReturnType<typeof tempDir>;
+  const fixture = useAppWithFakeModel();
   let t: TestApp;
   let alice: OpenAI;
   let bob: OpenAI;
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/o.sqlite`, llmBaseUrl: fake.url });
+    ({ app: t } = fixture);
     const url = await t.url();
     alice = openAiClient(url, ALICE_KEY);
     bob = openAiClient(url, BOB_KEY);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    tmp.remove();
   });
 
   it('creates, reads, updates and deletes a conversation', async () => {

@@ -1,32 +1,25 @@
 import OpenAI from 'openai';
-import { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
+import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
+import { useAppWithFakeModel } from '../../support/app-fixture.js';
 import { apiError, openAiClient } from '../../support/openai-client.js';
-import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { ALICE_KEY, auth, BOB_KEY, type TestApp } from '../../support/test-app.js';
 import { deferred, until } from '../../support/until.js';
 
 type Sent = { role: string; content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string };
 
 /** OpenAI's Responses API with the official SDK as the client, served by chat turns, on both databases. */
 describe('openai: responses', () => {
+  const fixture = useAppWithFakeModel({ SYSTEM_PROMPT: 'sys', MAX_STREAMS_PER_ACTOR: '2' });
   let fake: FakeOpenAiServer;
-  let tmp: ReturnType<typeof tempDir>;
   let t: TestApp;
   let alice: OpenAI;
   let bob: OpenAI;
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/r.sqlite`, llmBaseUrl: fake.url, env: { SYSTEM_PROMPT: 'sys', MAX_STREAMS_PER_ACTOR: '2' } });
+    ({ app: t, fake } = fixture);
     const url = await t.url();
     alice = openAiClient(url, ALICE_KEY);
     bob = openAiClient(url, BOB_KEY);
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    tmp.remove();
-  });
-  beforeEach(() => fake.reset());
 
   const sent = () => (fake.lastCompletion.body.messages as Sent[]).map((m) => m.content);
   const texts = async (conversation: string) =>
