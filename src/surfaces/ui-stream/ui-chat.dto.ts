@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ALIAS_PATTERN } from '../../conversations/conversation-alias.entity.js';
 import { MAX_MESSAGES_PER_READ } from '../../conversations/conversations.service.js';
-import { ModelOptionsDto } from '../http/dto/chat.dto.js';
+import { ModelOptionsDto, ModelOptionsField } from '../http/dto/chat.dto.js';
 import { OptionalThreadName } from '../http/dto/thread-name.js';
 
 export const UI_TRIGGERS = ['submit-message', 'regenerate-message'] as const;
@@ -71,11 +71,7 @@ export class UiChatRequestDto {
   @OptionalThreadName('The thread of the conversation to talk in.')
   thread?: string;
 
-  @ApiPropertyOptional({ type: ModelOptionsDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ModelOptionsDto)
+  @ModelOptionsField()
   options?: ModelOptionsDto;
 }
 

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { OptionalThreadName } from './thread-name.js';
 import { Type } from 'class-transformer';
@@ -18,6 +19,11 @@ export class ModelOptionsDto {
   @Min(1)
   @Max(1_000_000)
   maxTokens?: number;
+}
+
+/** The optional `options` of a turn request (ModelOptionsDto, validated nested). */
+export function ModelOptionsField() {
+  return applyDecorators(ApiPropertyOptional({ type: ModelOptionsDto }), IsOptional(), IsObject(), ValidateNested(), Type(() => ModelOptionsDto));
 }
 
 export class ChatRequestDto {
@@ -57,11 +63,7 @@ export class ChatRequestDto {
   @MaxLength(32_000)
   system?: string;
 
-  @ApiPropertyOptional({ type: ModelOptionsDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ModelOptionsDto)
+  @ModelOptionsField()
   options?: ModelOptionsDto;
 }
 

@@ -6,7 +6,6 @@ import {
   IsArray,
   IsBoolean,
   IsInt,
-  IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
@@ -29,7 +28,7 @@ import { MAX_TAG_CHARS, MAX_TAGS } from '../../../conversations/tags.js';
 import type { Thread } from '../../../conversations/thread.entity.js';
 import { replyErrorBody } from '../errors/http-status.js';
 import { OptionalThreadName } from './thread-name.js';
-import { PageCursor, PageLimit } from './page-query.js';
+import { PageCursor, PageLimit, SearchQuery } from './page-query.js';
 
 /** `agentId=<uuid>` for one agent's conversations, `agentId=none` for those without an agent. */
 const AGENT_FILTER = /^(none|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -103,12 +102,7 @@ export class CreateConversationDto {
 const queryBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 export class ListConversationsQueryDto extends AgentFilterQueryDto {
-  @ApiPropertyOptional({ description: 'Full-text search over titles and messages (archived included); ranked, one hit per conversation.', maxLength: 200 })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
-  @Matches(/^[^\u0000]*$/, { message: 'q must not contain NUL characters' })
+  @SearchQuery('Full-text search over titles and messages (archived included); ranked, one hit per conversation.')
   q?: string;
 
   @ApiPropertyOptional({ description: 'true: only archived conversations (hidden by default).', type: Boolean })

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDateString, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { MAX_MEMORY_CHARS, type Memory } from '../../../memory/memory.entity.js';
 import { AgentFilterQueryDto } from './conversation.dto.js';
-import { PageCursor, PageLimit } from './page-query.js';
+import { PageCursor, PageLimit, SearchQuery } from './page-query.js';
 
 export class CreateMemoryDto {
   @ApiProperty({ minLength: 1, maxLength: MAX_MEMORY_CHARS, example: 'Prefers answers in French.' })
@@ -29,12 +29,7 @@ export class CreateMemoryDto {
 export class UpdateMemoryDto extends PartialType(PickType(CreateMemoryDto, ['text', 'pinned', 'agentId'] as const)) {}
 
 export class ListMemoriesQueryDto extends AgentFilterQueryDto {
-  @ApiPropertyOptional({ description: 'Full-text search: memories holding every word, best first (one page).', maxLength: 200 })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
-  @Matches(/^[^\u0000]*$/, { message: 'q must not contain NUL characters' })
+  @SearchQuery('Full-text search: memories holding every word, best first (one page).')
   q?: string;
 
   @PageLimit()
