@@ -1,8 +1,9 @@
 import { parseConversationExport } from './export-parse.js';
-import { ImportRejectedError, MAX_LISTED_PROBLEMS } from './import-problems.js';
+import { type ImportRejectedError, MAX_LISTED_PROBLEMS } from './import-problems.js';
 import { normalizeTags } from '../conversations/tags.js';
 import { renderMarkdown } from './export-markdown.js';
 import { forkTitle } from './portability.service.js';
+import { problemsOfRejected } from '../../test/support/import-rejection.js';
 
 const limits = { maxMessageChars: 100 };
 const at = '2026-11-30T05:55:56.814Z';
@@ -28,15 +29,7 @@ const doc = (conversation: Record<string, unknown> = {}) => ({
   conversation: { title: 'T', createdAt: at, updatedAt: at, state: {}, messages: [message(1), message(2)], ...conversation },
 });
 
-async function problemsOf(input: unknown): Promise<Array<{ path: string; message: string }>> {
-  try {
-    await parseConversationExport(input, limits);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ImportRejectedError);
-    return [...(error as ImportRejectedError).problems];
-  }
-  throw new Error('expected the document to be rejected');
-}
+const problemsOf = (input: unknown) => problemsOfRejected(() => parseConversationExport(input, limits));
 
 describe('parseConversationExport', () => {
   it('renumbers seq without gaps and maps what summaries cover', async () => {

@@ -1,7 +1,8 @@
 import type { ExportedConversation } from './export-document.js';
 import { parseConversationExport } from './export-parse.js';
 import { checkTree, treeToRows } from './export-tree.js';
-import { ImportRejectedError, Problems } from './import-problems.js';
+import { Problems } from './import-problems.js';
+import { problemsOfRejected } from '../../test/support/import-rejection.js';
 
 const limits = { maxMessageChars: 100 };
 const at = (s: number) => `2026-11-30T05:55:${String(s).padStart(2, '0')}.000Z`;
@@ -39,15 +40,7 @@ const tree = () => [
   msg(7, 's2', 's1', { thread: 'side', role: 'assistant' }),
 ];
 
-async function problemsOf(input: unknown): Promise<Array<{ path: string; message: string }>> {
-  try {
-    await parseConversationExport(input, limits);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ImportRejectedError);
-    return [...(error as ImportRejectedError).problems];
-  }
-  throw new Error('expected the document to be rejected');
-}
+const problemsOf = (input: unknown) => problemsOfRejected(() => parseConversationExport(input, limits));
 
 describe('version 2 import: the tree', () => {
   it('keeps each parent and the recorded active leaf, even one that is not the newest', async () => {
