@@ -36,7 +36,8 @@ export function dataSourceOptions(target: DatabaseTarget, entities: EntityList):
     // better-sqlite3 resets `synchronous` on every open, so durability is set here each time.
     prepareDatabase: (db: { pragma(source: string): unknown }) => {
       db.pragma('journal_mode = WAL');
-      // FULL: a committed turn survives a power cut, not only a process crash.
+      // FULL: a committed migration survives a power cut. Once they ran, the write queue switches
+      // to NORMAL and syncs the WAL itself, off the event loop (wal-durability.ts).
       db.pragma('synchronous = FULL');
       // Short: better-sqlite3 waits synchronously, blocking every request. The write queue waits
       // for another process's lock asynchronously instead (GroupCommitQueue.begin).

@@ -4,6 +4,7 @@ import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
 import { isPostgres } from './dialect.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
 import { StorageError, storageErrorOf } from './storage.errors.js';
+import { deferWalFlushes } from './wal-durability.js';
 
 /** How long another process may hold SQLite's write lock before a unit of work fails as busy. */
 export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
@@ -45,7 +46,11 @@ export class DatabaseService {
     this.queue =
       isPostgres(dataSource)
         ? null
-        : new GroupCommitQueue(dataSource, { busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS, onCommit: (seconds) => metrics.committed(seconds) });
+        : new GroupCommitQueue(dataSource, {
+            busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
+            onCommit: (seconds) => metrics.committed(seconds),
+            durability: deferWalFlushes(dataSource),
+          });
     const queue = this.queue;
     metrics.watchQueueDepth(() => queue?.depth ?? 0);
   }

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { sleep } from '../common/sleep.js';
 import { StorageBusyError, StorageUnavailableError, storageErrorOf } from './storage.errors.js';
+import type { WalDurability } from './wal-durability.js';
 
 interface Unit {
   readonly write: boolean;
@@ -23,6 +24,12 @@ export interface GroupCommitOptions {
   readonly busyTimeoutMs: number;
   /** Told how long each group took, from BEGIN to its durable COMMIT (metrics). */
   readonly onCommit?: (seconds: number) => void;
+  /**
+   * Set when the connection commits with `synchronous = NORMAL`: a group is answered once this
+   * says its COMMIT is on disk, and the connection goes on with the next group meanwhile.
+   * Without it, each COMMIT is durable when it returns (`synchronous = FULL`).
+   */
+  readonly durability?: WalDurability;
 }
 
 /**
@@ -34,6 +41,8 @@ export interface GroupCommitOptions {
  * of its own: a unit that throws is rolled back to its savepoint and fails alone, the others
  * commit together with one fsync. No caller hears of its unit before the COMMIT holding it is
  * durable. If the COMMIT itself fails, every unit of the group fails (none of them was stored).
+ * With a WalDurability (the application's file database), that fsync runs off the event loop
+ * while the next group already runs, and a read is answered only once what it saw is durable.
  *
  * The queue, not TypeORM, owns BEGIN, COMMIT and ROLLBACK, and it checks the connection itself
  * after every group: when SQLite has already rolled back (a full disk, an I/O error), TypeORM's
@@ -107,7 +116,11 @@ export class GroupCommitQueue {
     for (const unit of units) {
       if (unit.write) continue;
       try {
-        unit.resolve(await unit.work(this.dataSource.manager));
+        const value = await unit.work(this.dataSource.manager);
+        // What the read saw may include COMMITs still on their way to disk: answer once they are there.
+        const barrier = this.options.durability?.barrier();
+        if (barrier) barrier.then(() => unit.resolve(value), unit.reject);
+        else unit.resolve(value);
       } catch (error) {
         unit.reject(error);
       }
@@ -125,7 +138,10 @@ export class GroupCommitQueue {
   private async commitGroup(group: readonly Unit[]): Promise<void> {
     const outcomes: Array<{ ok: boolean; value: unknown }> = [];
     const start = performance.now();
+    let durable: Promise<void> | undefined;
     try {
+      // After a failed flush nothing more could be reported durable: store nothing more either.
+      if (this.options.durability?.failed) await this.options.durability.barrier();
       await this.begin();
       const em = this.runner.manager;
       for (const unit of group) {
@@ -150,7 +166,7 @@ export class GroupCommitQueue {
         if (!this.raw.inTransaction) throw new StorageUnavailableError('The transaction was rolled back by the database');
       }
       await this.runner.query('COMMIT');
-      this.options.onCommit?.((performance.now() - start) / 1000);
+      durable = this.options.durability?.committed();
     } catch (error) {
       const groupError = storageErrorOf(error) ?? error;
       // Nothing of the group was stored: a unit that failed on its own keeps its error, the others get the group's.
@@ -163,7 +179,13 @@ export class GroupCommitQueue {
         // A ROLLBACK that fails now is tried again before the next group, which fails if it still cannot.
       }
     }
-    group.forEach((unit, i) => (outcomes[i].ok ? unit.resolve(outcomes[i].value) : unit.reject(outcomes[i].value)));
+    const answer = () => {
+      this.options.onCommit?.((performance.now() - start) / 1000);
+      group.forEach((unit, i) => (outcomes[i].ok ? unit.resolve(outcomes[i].value) : unit.reject(outcomes[i].value)));
+    };
+    // Not awaited: the next group runs while this one's COMMIT is flushed.
+    if (durable) durable.then(answer, (error: unknown) => group.forEach((unit) => unit.reject(error)));
+    else answer();
   }
 
   /** BEGIN IMMEDIATE, waiting (without blocking the event loop) while another process holds the write lock. */

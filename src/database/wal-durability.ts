@@ -1,0 +1,126 @@
+import { open } from 'node:fs/promises';
+import type { DataSource } from 'typeorm';
+import { StorageUnavailableError } from './storage.errors.js';
+
+/** Flushes the WAL file to disk (fdatasync), on libuv's thread pool rather than the event loop. */
+export type WalFlush = () => Promise<void>;
+
+export function flushFile(path: string): WalFlush {
+  return async () => {
+    // Opened for each flush: the handle never outlives a WAL file SQLite replaced.
+    const handle = await open(path, 'r');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  };
+}
+
+interface Waiter {
+  readonly commit: number;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Durability of COMMITs written with `synchronous = NORMAL` in WAL mode.
+ *
+ * With NORMAL, SQLite's COMMIT writes the transaction's frames to the WAL without the fsync that
+ * `FULL` adds, so it is visible at once and survives a crash of the process, but not yet a power
+ * cut. This class adds that fsync back, off the event loop: every COMMIT is counted, and a
+ * caller is answered only once a flush of the WAL file that started after its COMMIT has
+ * finished, which is what FULL waits for. One flush covers every COMMIT written before it
+ * starts, and while it runs the connection goes on with the next transactions (their COMMITs
+ * wait for the next flush). So the event loop never blocks on the disk, and a slow fsync is
+ * shared by all the turns that committed meanwhile.
+ *
+ * A failed flush leaves the WAL's state on disk unknown: frames written before it may be lost
+ * even if a later flush succeeds (Linux forgets the failed pages), and recovery stops at the
+ * first missing frame, which would take later transactions with it. So after one failure no
+ * COMMIT is ever reported durable again by this process; restarting it recovers from the WAL
+ * on disk, as PostgreSQL does after a failed fsync.
+ */
+export class WalDurability {
+  private written = 0;
+  private durable = 0;
+  private flushing = false;
+  private failure: Error | null = null;
+  private readonly waiters: Waiter[] = [];
+
+  constructor(private readonly flush: WalFlush) {}
+
+  /** Counts a COMMIT just written; settles once it is on disk. */
+  committed(): Promise<void> {
+    this.written++;
+    return this.waitFor(this.written);
+  }
+
+  /**
+   * Settles once every COMMIT written so far is on disk, or null when they all are: a read
+   * answered after this never shows a caller what a power cut could still take back.
+   */
+  barrier(): Promise<void> | null {
+    if (this.failure) return Promise.reject(this.failure);
+    return this.durable >= this.written ? null : this.waitFor(this.written);
+  }
+
+  /** Whether a flush failed (the database takes no more writes until a restart). */
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
+  private waitFor(commit: number): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ commit, resolve, reject });
+      this.start();
+    });
+  }
+
+  private start(): void {
+    if (this.flushing || this.waiters.length === 0) return;
+    this.flushing = true;
+    // Everything written up to now is covered by this flush.
+    const upTo = this.written;
+    this.flush().then(
+      () => {
+        this.durable = upTo;
+        this.flushing = false;
+        this.settle((waiter) => waiter.commit <= upTo, (waiter) => waiter.resolve());
+        this.start();
+      },
+      (error: unknown) => {
+        this.failure = new StorageUnavailableError(`The database could not flush its log to disk: ${String((error as Error)?.message ?? error)}`);
+        this.flushing = false;
+        this.settle(() => true, (waiter) => waiter.reject(this.failure));
+      },
+    );
+  }
+
+  private settle(which: (waiter: Waiter) => boolean, action: (waiter: Waiter) => void): void {
+    const done = this.waiters.filter(which);
+    this.waiters.splice(0, this.waiters.length, ...this.waiters.filter((w) => !which(w)));
+    for (const waiter of done) action(waiter);
+  }
+}
+
+/** The better-sqlite3 connection under TypeORM. */
+interface RawSqlite {
+  readonly name: string;
+  readonly memory: boolean;
+  pragma(source: string, options?: { simple: boolean }): unknown;
+}
+
+/**
+ * Switches the connection of a SQLite file in WAL mode to `synchronous = NORMAL` and returns
+ * what makes its COMMITs durable again; undefined (and `FULL` kept) for any other database.
+ * Called once the migrations ran (they commit durably under FULL), before any other write.
+ */
+export function deferWalFlushes(dataSource: DataSource): WalDurability | undefined {
+  const raw = (dataSource.driver as unknown as { databaseConnection?: RawSqlite }).databaseConnection;
+  if (!raw || raw.memory || !raw.name) return undefined;
+  if (String(raw.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return undefined;
+  raw.pragma('synchronous = NORMAL');
+  return new WalDurability(flushFile(`${raw.name}-wal`));
+}
