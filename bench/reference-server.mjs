@@ -4,6 +4,10 @@
 // is called, the reply is durable before it is returned), same echo reply, same JSON answer.
 //
 //   DATABASE_URL=sqlite:/tmp/x.sqlite PORT=3100 HOST=127.0.0.1 node bench/reference-server.mjs
+//
+// REFERENCE_LIGHT=1 makes it the lightest possible turn instead, the distance to the limit: one
+// transaction per turn (question and reply together, after the echo) with synchronous=NORMAL,
+// so no fsync on the turn at all. It no longer makes the service's promise.
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import Database from 'better-sqlite3';
@@ -19,7 +23,8 @@ const url = process.env.DATABASE_URL ?? '';
 if (!url.startsWith('sqlite:')) throw new Error('DATABASE_URL=sqlite:<path> is required');
 const db = new Database(url.slice('sqlite:'.length));
 db.pragma('journal_mode = WAL');
-db.pragma('synchronous = FULL');
+const LIGHT = process.env.REFERENCE_LIGHT === '1';
+db.pragma(LIGHT ? 'synchronous = NORMAL' : 'synchronous = FULL');
 db.pragma('busy_timeout = 5000');
 db.pragma('foreign_keys = ON');
 
@@ -71,7 +76,7 @@ function append(conversationId, role, content, model, now) {
 }
 
 // First commit: the user's message, and the history to replay.
-const beginUserTurn = db.transaction((conversationId, content) => {
+function userTurn(conversationId, content) {
   const now = new Date();
   let conversation;
   if (conversationId) {
@@ -84,12 +89,21 @@ const beginUserTurn = db.transaction((conversationId, content) => {
   const user = append(conversation.id, 'user', content, null, now);
   const history = q.recent.all(conversation.id, user.seq, HISTORY_WINDOW).reverse();
   return { conversation, user, history, created: !conversationId };
-});
+}
+const beginUserTurn = db.transaction(userTurn);
 
 // Second commit: the reply.
-const appendReply = db.transaction((conversationId, content) => {
+function reply(conversationId, content) {
   ownedOrThrow(conversationId);
   return append(conversationId, 'assistant', content, 'echo', new Date());
+}
+const appendReply = db.transaction(reply);
+
+// REFERENCE_LIGHT: both in one transaction.
+const wholeTurn = db.transaction((conversationId, message) => {
+  const turn = userTurn(conversationId, message);
+  const text = echo(turn.history, message);
+  return { turn, reply: text, stored: reply(turn.conversation.id, text) };
 });
 
 /** The same text as src/llm/echo-llm.ts produces for the same history. */
@@ -118,9 +132,14 @@ app.post('/api/chat', async (req, res) => {
     return;
   }
   try {
-    const turn = beginUserTurn(conversationId, message);
-    const reply = await Promise.resolve(echo(turn.history, message)); // the model call is async in the service too
-    const stored = appendReply(turn.conversation.id, reply);
+    let turn, reply, stored;
+    if (LIGHT) {
+      ({ turn, reply, stored } = wholeTurn(conversationId, message));
+    } else {
+      turn = beginUserTurn(conversationId, message);
+      reply = await Promise.resolve(echo(turn.history, message)); // the model call is async in the service too
+      stored = appendReply(turn.conversation.id, reply);
+    }
     res.json({
       conversationId: turn.conversation.id,
       reply,

@@ -24,8 +24,14 @@ export async function httpTurns(opts, log) {
       env: { DATABASE_URL: `sqlite:${join(tmp.dir, 'reference.sqlite')}` },
     });
 
+    servers.light = await startServer({
+      label: 'light reference',
+      script: join(BENCH_DIR, 'reference-server.mjs'),
+      env: { DATABASE_URL: `sqlite:${join(tmp.dir, 'light.sqlite')}`, REFERENCE_LIGHT: '1' },
+    });
+
     const ids = {};
-    for (const name of ['service', 'reference']) {
+    for (const name of ['service', 'reference', 'light']) {
       log(`  seeding ${seedConversations} conversations x ${seedTurns} turns on the ${name}`);
       ids[name] = await withServerLog(servers[name], seedOverHttp(servers[name].port, { conversations: seedConversations, turns: seedTurns }));
     }
@@ -45,7 +51,7 @@ export async function httpTurns(opts, log) {
     const health = (name, seconds) => load({ port: servers[name].port, path: '/health', connections, durationS: seconds });
 
     log(`  warming up (${warmupS} s each)`);
-    for (const name of ['service', 'reference']) {
+    for (const name of ['service', 'reference', 'light']) {
       await chat(name, warmupS, false);
       await health(name, Math.max(1, Math.round(warmupS / 2)));
     }
@@ -54,10 +60,10 @@ export async function httpTurns(opts, log) {
     for (let r = 0; r < repetitions; r++) {
       // Each repetition: `durationS` seconds per server, in alternating slices.
       const turns = await interleaved(
-        { serviceChat: (sec) => chat('service', sec), referenceChat: (sec) => chat('reference', sec) },
+        { serviceChat: (sec) => chat('service', sec), referenceChat: (sec) => chat('reference', sec), lightChat: (sec) => chat('light', sec) },
         { slices, sliceS: durationS / slices },
       );
-      log(`  rep ${r + 1}/${repetitions} chat: service ${describe(turns.serviceChat)}; reference ${describe(turns.referenceChat)}`);
+      log(`  rep ${r + 1}/${repetitions} chat: service ${describe(turns.serviceChat)}; reference ${describe(turns.referenceChat)}; light reference ${describe(turns.lightChat)}`);
       const ceilings = await interleaved(
         { serviceHealth: (sec) => health('service', sec), referenceHealth: (sec) => health('reference', sec) },
         { slices, sliceS: durationS / slices },
@@ -94,6 +100,9 @@ export async function httpTurns(opts, log) {
       serviceTurnsPerS: pick('serviceChat', (x) => x.perSecond),
       referenceTurnsPerS: pick('referenceChat', (x) => x.perSecond),
       ratio: spread(runs.map((run) => run.serviceChat.perSecond / run.referenceChat.perSecond)),
+      // Against one transaction per turn without any fsync: how far the service is from the limit.
+      lightTurnsPerS: pick('lightChat', (x) => x.perSecond),
+      lightRatio: spread(runs.map((run) => run.serviceChat.perSecond / run.lightChat.perSecond)),
       // The same ratio slice by slice (adjacent slices): how much it moves within a repetition.
       sliceRatios: spread(runs.flatMap((run) => run.serviceChat.slicesPerSecond.map((v, i) => v / run.referenceChat.slicesPerSecond[i]))),
       serviceP50Ms: pick('serviceChat', (x) => x.latencyMs.p50),
