@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
 import { isPostgres } from './dialect.js';
@@ -33,7 +33,7 @@ export interface DatabaseHealth {
  * succeeds again (the readiness check tries one now and then, so it recovers without traffic).
  */
 @Injectable()
-export class DatabaseService {
+export class DatabaseService implements OnApplicationShutdown {
   private readonly queue: GroupCommitQueue | null;
   private writeFailure: StorageError | null = null;
   private probe: Promise<void> | null = null;
@@ -53,6 +53,10 @@ export class DatabaseService {
           });
     const queue = this.queue;
     metrics.watchQueueDepth(() => queue?.depth ?? 0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue?.close();
   }
 
   /**

@@ -78,6 +78,11 @@ export class GroupCommitQueue {
     return this.pending.length;
   }
 
+  /** Waits for the WAL flush under way and lets go of the file; the connection closes after. */
+  async close(): Promise<void> {
+    await this.options.durability?.close();
+  }
+
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.enqueue(true, work);
   }

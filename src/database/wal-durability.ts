@@ -1,20 +1,34 @@
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { DataSource } from 'typeorm';
 import { StorageUnavailableError } from './storage.errors.js';
 
 /** Flushes the WAL file to disk (fdatasync), on libuv's thread pool rather than the event loop. */
-export type WalFlush = () => Promise<void>;
+export interface WalFlush {
+  (): Promise<void>;
+  /** Lets go of the file. */
+  close?(): Promise<void>;
+}
 
 export function flushFile(path: string): WalFlush {
-  return async () => {
-    // Opened for each flush: the handle never outlives a WAL file SQLite replaced.
-    const handle = await open(path, 'r');
+  // Kept open: SQLite keeps its WAL file (truncating it, never replacing it) while its
+  // connection is open, and the queue closes this before that connection closes.
+  let handle: Promise<FileHandle> | null = null;
+  const letGo = async () => {
+    const open = handle;
+    handle = null;
+    await open?.then((h) => h.close()).catch(() => undefined);
+  };
+  const flush: WalFlush = async () => {
+    handle ??= open(path, 'r');
     try {
-      await handle.datasync();
-    } finally {
-      await handle.close();
+      await (await handle).datasync();
+    } catch (error) {
+      await letGo();
+      throw error;
     }
   };
+  flush.close = letGo;
+  return flush;
 }
 
 interface Waiter {
@@ -47,6 +61,7 @@ export class WalDurability {
   private flushing = false;
   private failure: Error | null = null;
   private readonly waiters: Waiter[] = [];
+  private running: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly flush: WalFlush) {}
 
@@ -83,7 +98,7 @@ export class WalDurability {
     this.flushing = true;
     // Everything written up to now is covered by this flush.
     const upTo = this.written;
-    this.flush().then(
+    this.running = this.flush().then(
       () => {
         this.durable = upTo;
         this.flushing = false;
@@ -96,6 +111,12 @@ export class WalDurability {
         this.settle(() => true, (waiter) => waiter.reject(this.failure));
       },
     );
+  }
+
+  /** Waits for the flush under way, then lets go of the file (before the connection closes). */
+  async close(): Promise<void> {
+    while (this.flushing) await this.running.catch(() => undefined);
+    await this.flush.close?.();
   }
 
   private settle(which: (waiter: Waiter) => boolean, action: (waiter: Waiter) => void): void {
