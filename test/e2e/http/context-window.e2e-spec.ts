@@ -168,8 +168,12 @@ describe('context window: token budget, rolling summary, usage', () => {
 
       const conversation = (await t.http().get(`/api/conversations/${first.body.conversationId}`).set(auth(ALICE_KEY)).expect(200)).body;
       expect(conversation.usage).toEqual({ promptTokens: 30, completionTokens: 3 });
-      // Another actor sees none of it.
+      // Another actor sees none of it, and alice's agent is unknown to it (the same 404 as a made-up id).
       expect((await t.http().get('/api/usage').set(auth('bob-key-9876543210')).expect(200)).body.totals.replies).toBe(0);
+      const foreign = (await t.http().get(`/api/usage?agentId=${agent.id}`).set(auth('bob-key-9876543210')).expect(404)).body;
+      expect(foreign).toMatchObject({ statusCode: 404, code: 'agent_not_found' });
+      await t.http().get('/api/usage?agentId=00000000-0000-4000-8000-000000000000').set(auth(ALICE_KEY)).expect(404);
+      await t.http().get('/api/usage?agentId=planner').set(auth(ALICE_KEY)).expect(400);
     } finally {
       await t.close();
     }
