@@ -696,7 +696,7 @@ function browserTests(): void {
     const { base, t } = await startService();
     const agent = (await t.http().post('/api/agents').send({ name: 'Travel planner', systemPrompt: 'You plan trips.' }).expect(201)).body;
     const page = await openPage(base);
-    const picker = page.getByLabel('Agent', { exact: true });
+    const picker = page.getByRole('combobox', { name: 'Agent', exact: true });
     await waitText(picker, 'Travel planner');
     expect(await picker.locator('option').allTextContents()).toEqual(['No agent', 'Travel planner']);
     await picker.selectOption({ label: 'Travel planner' });
@@ -826,7 +826,7 @@ function browserTests(): void {
       await t.http().post('/api/chat').send({ message }).expect(200);
     }
     const page = await openPage(base, { width: 1200, height: 720 });
-    await page.getByLabel('Agent', { exact: true }).selectOption(helper.id);
+    await page.getByRole('combobox', { name: 'Agent', exact: true }).selectOption(helper.id);
     fake.enqueue({ kind: 'reply', text: SCREENSHOT_REPLY });
     await send(page, 'How do I read a file line by line in Node.js?');
     await waitText(replies(page), 'ends at the end of the file');
