@@ -92,7 +92,7 @@ function item(memory) {
     edit.replaceWith(save);
     area.focus();
   });
-  const remove = el('button', 'button subtle danger', 'Delete');
+  const remove = el('button', 'button danger-outline', 'Delete');
   remove.type = 'button';
   remove.setAttribute('aria-label', `Delete: ${memory.text}`);
   remove.addEventListener('click', async () => {
