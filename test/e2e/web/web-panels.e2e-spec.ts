@@ -370,6 +370,43 @@ function panelTests(): void {
     expect(await agent.locator('option').allTextContents()).toEqual(['All agents', 'No agent']);
   });
 
+  it('says what to do where there is nothing yet: a new chat, the list, agents, memory, usage, a new thread', async () => {
+    const { base } = await startService();
+    const page = await openPage(base);
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    await waitText(page.locator('#empty-hint'), 'Start a conversation');
+    await waitText(page.locator('#empty-hint'), 'Type a message below.');
+    await waitText(page.locator('#list-status'), 'No conversations yet. Write a message to start one');
+
+    await page.getByRole('button', { name: 'Agents' }).click();
+    await waitText(page.locator('#agents-status'), 'No agents yet: “New agent” makes one.');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Memory' }).click();
+    const memory = page.getByRole('dialog', { name: 'Memory' });
+    await waitText(memory.getByRole('status'), 'Nothing remembered yet. Write below what every conversation should know');
+    await memory.getByLabel('Search memories').fill('lyon');
+    await memory.getByRole('button', { name: 'Search' }).click();
+    await waitText(memory.getByRole('status'), 'No memory holds these words.');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Account' }).click();
+    await waitText(page.locator('#usage-totals'), 'No replies in this period.');
+    await page.keyboard.press('Escape');
+
+    // A new thread is empty too: its hint says that its first message starts it.
+    await send(page, 'Hello');
+    await waitText(replies(page), 'reply to: Hello');
+    expect(await page.locator('#empty-hint').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'New thread' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New thread' });
+    await dialog.getByLabel('Name').fill('ideas');
+    await dialog.getByRole('button', { name: 'Start the thread' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await waitText(page.locator('#empty-hint'), 'The thread “ideas” is empty');
+    await send(page, 'First idea');
+    await waitText(replies(page), 'reply to: First idea');
+    expect(await page.locator('#empty-hint').isVisible()).toBe(false);
+  });
+
   it('names every panel dialog and labels every control in them', async () => {
     const { base } = await startService();
     const page = await openPage(base);
