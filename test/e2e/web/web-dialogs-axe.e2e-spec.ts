@@ -4,8 +4,9 @@ import { ALICE_KEY, auth } from '../../support/test-app.js';
 
 // axe-core on the page's panels and their dialogs (the API key, agents, the agent editor with the
 // API's messages, deleting an agent in use, threads, session state, context and usage, the
-// account, memory, import), each as a user meets it, at desktop width and 390 px, light and
-// dark. The chat, its menu and the conversation dialogs are checked in web-tools.e2e-spec.ts.
+// account, memory, import), search results and the error banner, each as a user meets it, at
+// desktop width and 390 px, light and dark. The chat, its menu and the conversation's dialogs
+// are checked in web-tools.e2e-spec.ts, the version switch and the editor in web-branches.
 
 declare const document: any;
 declare const matchMedia: (query: string) => { matches: boolean };
@@ -69,7 +70,10 @@ function dialogTests(): void {
       await check('the agent editor, with the API validation messages');
       await close(editor);
       await agents.getByRole('button', { name: /^Delete .*Cook$/ }).click();
-      await page.getByRole('dialog', { name: /^Delete the agent “.*Cook”\?$/ }).getByRole('button', { name: 'Delete', exact: true }).click();
+      const confirmDelete = page.getByRole('dialog', { name: /^Delete the agent “.*Cook”\?$/ });
+      await confirmDelete.waitFor();
+      await check('deleting an agent: the confirmation');
+      await confirmDelete.getByRole('button', { name: 'Delete', exact: true }).click();
       const inUse = page.getByRole('dialog', { name: /^“.*Cook” has 1 conversation$/ });
       await inUse.waitFor();
       await check('deleting an agent in use: keep or delete its conversations');
@@ -115,6 +119,14 @@ function dialogTests(): void {
       await waitText(importDialog.getByRole('status'), 'bread.json is a chat-memory export');
       await check('the import dialog, with its report');
       await close(importDialog);
+
+      // Search results in the list, with the words found marked.
+      if (narrow) await page.getByRole('button', { name: 'Show conversations' }).click();
+      await page.getByRole('searchbox', { name: 'Search conversations' }).fill('bread');
+      await page.locator('#conversation-list mark').first().waitFor();
+      await check('search results in the list');
+      await page.getByRole('searchbox', { name: 'Search conversations' }).fill('');
+      if (narrow) await page.keyboard.press('Escape');
 
       // An error above the message box: the model is down.
       fixture.fake.enqueue({ kind: 'status', status: 500, message: 'model exploded' });
