@@ -1,9 +1,9 @@
 // @ts-check
-// The account dialog: token usage per day and model (GET /api/usage), everything downloaded as
+// The account dialog: token usage per day and model, of one agent or all (GET /api/usage), everything downloaded as
 // one JSON file (GET /api/me/export), and everything erased after a typed confirmation
 // (DELETE /api/me/data).
 import { ApiError, NetworkError } from './api.js';
-import { loadAgents } from './agents.js';
+import { agentLabel, loadAgents } from './agents.js';
 import { $, el } from './dom.js';
 import { describe } from './errors.js';
 import { refreshList } from './list.js';
@@ -43,16 +43,29 @@ async function openAccount() {
   $('usage-from', HTMLInputElement).value = isoDay(new Date(today.getTime() - 29 * DAY_MS));
   $('erase-confirm', HTMLInputElement).value = '';
   $('erase-ok', HTMLButtonElement).disabled = true;
+  fillAgentFilter();
   for (const id of ['erase-status', 'export-status', 'account-error']) $(id).textContent = '';
   openModal('account-dialog', $('usage-from'));
   await loadUsage();
 }
 
+/** The agent filter: all, the conversations without an agent ("none", as the API names them), or one agent. */
+function fillAgentFilter() {
+  const select = $('usage-agent', HTMLSelectElement);
+  const chosen = select.value;
+  const options = [new Option('All agents', ''), new Option('No agent', 'none')];
+  for (const agent of state.agents.values()) options.push(new Option(agentLabel(agent), agent.id));
+  select.replaceChildren(...options);
+  select.value = options.some((option) => option.value === chosen) ? chosen : '';
+}
+
 async function loadUsage() {
   const from = $('usage-from', HTMLInputElement).value;
   const to = $('usage-to', HTMLInputElement).value;
+  const agent = $('usage-agent', HTMLSelectElement);
   const params = new URLSearchParams();
   if (from) params.set('from', from);
+  if (agent.value) params.set('agentId', agent.value);
   if (to) params.set('to', isoDay(new Date(Date.parse(to) + DAY_MS))); // the API's end is exclusive
   $('usage-totals').textContent = 'Loading…';
   $('account-error').textContent = '';
@@ -74,7 +87,14 @@ async function loadUsage() {
   } catch (error) {
     $('usage-totals').textContent = '';
     $('usage-tables').replaceChildren();
-    $('account-error').textContent = describe(error).text;
+    if (error instanceof ApiError && error.body.code === 'agent_not_found') {
+      // Deleted since the picker was filled (in another tab, say): offer the agents that are left.
+      $('account-error').textContent = `The agent “${agent.selectedOptions[0]?.text}” no longer exists: choose another.`;
+      await loadAgents();
+      fillAgentFilter();
+    } else {
+      $('account-error').textContent = describe(error).text;
+    }
   }
 }
 
@@ -150,7 +170,9 @@ async function erase() {
     state.newAgentId = '';
     state.list.items = [];
     navigate('#/');
-    await Promise.all([loadAgents(), refreshList(), loadUsage()]);
+    await Promise.all([loadAgents(), refreshList()]);
+    fillAgentFilter();
+    await loadUsage();
   } catch (error) {
     $('erase-status').textContent = '';
     $('account-error').textContent = describe(error).text;

@@ -29,7 +29,7 @@ export function setAgents(items) {
 }
 
 /** @param {Agent} agent */
-const agentLabel = (agent) => (agent.emoji ? `${agent.emoji} ${agent.name}` : agent.name);
+export const agentLabel = (agent) => (agent.emoji ? `${agent.emoji} ${agent.name}` : agent.name);
 
 /** @param {string | null} agentId */
 export function agentName(agentId) {

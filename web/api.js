@@ -10,8 +10,8 @@ import { readEventStream } from './event-stream.js';
  * @typedef {Schemas['StreamConversationEvent'] | Schemas['StreamDeltaEvent'] | Schemas['StreamDoneEvent'] | Schemas['StreamErrorEvent']} StreamEvent
  */
 /**
- * The service's error body (`{ statusCode, error, message, ... }`), with the fields some answers add.
- * @typedef {{ statusCode?: number, error?: string, message?: string, messageId?: string, conversationId?: string }} ErrorBody
+ * The service's error body (`{ statusCode, error, message, code, ... }`), with the fields some answers add.
+ * @typedef {{ statusCode?: number, error?: string, message?: string, code?: string, messageId?: string, conversationId?: string }} ErrorBody
  */
 /** @typedef {{ body?: unknown, file?: Blob, signal?: AbortSignal, key?: string | null }} RequestOptions */
 

@@ -33,10 +33,34 @@ export function renderConversation() {
   const messages = conversation?.messages ?? [];
   const earlier = conversation?.nextBefore != null ? [earlierView(conversation)] : []; // none: the list stays :empty for a new chat
   $('messages').replaceChildren(...earlier, ...messages.map(messageView));
-  $('empty-hint').hidden = Boolean(conversation);
+  renderEmptyHint(earlier.length > 0);
   renderActions();
   updateComposer();
   scrollToEnd(true);
+}
+
+const NEW_CHAT_HINT = {
+  title: 'Start a conversation',
+  text: 'Type a message below. Replies stream in as the model writes them, and the conversation is kept: come back to it later from the list.',
+};
+
+/**
+ * What to do when there is nothing to show: a new chat, or a stored conversation's thread without
+ * messages yet (just started from "New thread").
+ * @param {boolean} hasEarlier
+ */
+function renderEmptyHint(hasEarlier) {
+  const conversation = state.current;
+  const emptyThread = Boolean(conversation?.id) && !conversation?.loading && !hasEarlier && conversation?.messages.length === 0;
+  $('empty-hint').hidden = Boolean(conversation) && !emptyThread;
+  if (conversation && emptyThread) {
+    const prompt = conversation.threads?.find((t) => t.name === conversation.thread)?.systemPrompt ?? conversation.pendingSystem;
+    $('empty-title').textContent = `The thread “${conversation.thread ?? 'main'}” is empty`;
+    $('empty-text').textContent = `Its first message starts it, with a history of its own${prompt ? ' and its own system prompt' : ''}: the other threads of this conversation are not sent. Switch back to them with “Thread” above.`;
+  } else {
+    $('empty-title').textContent = NEW_CHAT_HINT.title;
+    $('empty-text').textContent = NEW_CHAT_HINT.text;
+  }
 }
 
 /** @param {ViewMessage} message */

@@ -37,7 +37,7 @@ async function load() {
     /** @type {Schemas['MemoryListDto']} */
     const page = await api.json('GET', path);
     render(page.items);
-    setStatus(page.items.length ? '' : query ? 'No memory holds these words.' : 'Nothing remembered yet.');
+    setStatus(page.items.length ? '' : query ? 'No memory holds these words.' : 'Nothing remembered yet. Write below what every conversation should know about you (pin it to send it on every turn).');
   } catch (error) {
     setStatus(describe(error).text);
   }
@@ -92,7 +92,7 @@ function item(memory) {
     edit.replaceWith(save);
     area.focus();
   });
-  const remove = el('button', 'button subtle danger', 'Delete');
+  const remove = el('button', 'button danger-outline', 'Delete');
   remove.type = 'button';
   remove.setAttribute('aria-label', `Delete: ${memory.text}`);
   remove.addEventListener('click', async () => {

@@ -163,13 +163,20 @@ describe('context window: token budget, rolling summary, usage', () => {
       expect(none.totals.promptTokens).toBe(30);
       const past = (await t.http().get('/api/usage?from=2020-01-01&to=2020-02-01').set(auth(ALICE_KEY)).expect(200)).body;
       expect(past.totals).toEqual({ promptTokens: 0, completionTokens: 0, replies: 0 });
+      // A date-time without an offset is UTC, whatever the server's time zone; one with an offset keeps it.
+      const local = (await t.http().get('/api/usage?from=2020-01-01T09:00:00&to=2020-01-02T09:00:00%2B01:00').set(auth(ALICE_KEY)).expect(200)).body;
+      expect([local.from, local.to]).toEqual(['2020-01-01T09:00:00.000Z', '2020-01-02T08:00:00.000Z']);
       await t.http().get('/api/usage?from=yesterday').set(auth(ALICE_KEY)).expect(400);
       await t.http().get('/api/usage?from=2026-02-01&to=2026-01-01').set(auth(ALICE_KEY)).expect(400);
 
       const conversation = (await t.http().get(`/api/conversations/${first.body.conversationId}`).set(auth(ALICE_KEY)).expect(200)).body;
       expect(conversation.usage).toEqual({ promptTokens: 30, completionTokens: 3 });
-      // Another actor sees none of it.
+      // Another actor sees none of it, and alice's agent is unknown to it (the same 404 as a made-up id).
       expect((await t.http().get('/api/usage').set(auth('bob-key-9876543210')).expect(200)).body.totals.replies).toBe(0);
+      const foreign = (await t.http().get(`/api/usage?agentId=${agent.id}`).set(auth('bob-key-9876543210')).expect(404)).body;
+      expect(foreign).toMatchObject({ statusCode: 404, code: 'agent_not_found' });
+      await t.http().get('/api/usage?agentId=00000000-0000-4000-8000-000000000000').set(auth(ALICE_KEY)).expect(404);
+      await t.http().get('/api/usage?agentId=planner').set(auth(ALICE_KEY)).expect(400);
     } finally {
       await t.close();
     }

@@ -145,15 +145,16 @@ function branchTests(): void {
   });
 
   for (const viewport of [
-    { name: 'desktop', width: 1100, height: 760 },
-    { name: '390 px', width: 390, height: 844 },
+    { name: 'desktop', width: 1100, height: 760, colorScheme: 'light' as const },
+    { name: '390 px', width: 390, height: 844, colorScheme: 'light' as const },
+    { name: '390 px in dark mode', width: 390, height: 844, colorScheme: 'dark' as const },
   ]) {
     it(`has no serious or critical axe-core violations at ${viewport.name}: the version switch and the editor`, async () => {
       const { base, t } = await startService();
       const first = (await t.http().post('/api/chat').send({ message: 'One question' }).expect(200)).body;
       const messages = (await t.http().get(`/api/conversations/${first.conversationId}`).expect(200)).body.messages;
       await t.http().post(`/api/conversations/${first.conversationId}/messages/${messages[0].id}/edit`).send({ message: 'Another question' }).expect(200);
-      const page = await openPage(`${base}/#/c/${first.conversationId}`, viewport);
+      const page = await openPage(`${base}/#/c/${first.conversationId}`, { width: viewport.width, height: viewport.height }, { colorScheme: viewport.colorScheme });
       await waitText(versions(questions(page).first()), '2 / 2');
       const check = async (what: string) => expect({ what, violations: await seriousViolations(page) }).toEqual({ what, violations: [] });
       await check('a question with two versions');

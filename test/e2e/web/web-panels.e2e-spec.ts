@@ -122,7 +122,7 @@ function panelTests(): void {
     const agents = page.getByRole('dialog', { name: 'Agents' });
     await agents.getByRole('button', { name: 'Start a chat with Travel planner' }).click();
     await agents.waitFor({ state: 'hidden' });
-    expect(await page.getByLabel('Agent', { exact: true }).inputValue()).toBe(planner.id);
+    expect(await page.getByRole('combobox', { name: 'Agent', exact: true }).inputValue()).toBe(planner.id);
     await send(page, 'Plan a day in Lisbon');
     await waitText(replies(page), 'reply to: Plan a day in Lisbon');
     await waitText(page.locator('#agent-badge'), 'Agent: Travel planner');
@@ -327,6 +327,84 @@ function panelTests(): void {
     expect(page.url()).not.toMatch(/#\/c\//); // a new chat
     await page.keyboard.press('Escape');
     await account.waitFor({ state: 'hidden' });
+  });
+
+  it('filters the usage per day and model by agent, or to the conversations without one', async () => {
+    const { base, t } = await startService();
+    const helper = (await t.http().post('/api/agents').send({ name: 'Helper', emoji: '🛠' }).expect(201)).body;
+    fixture.fake.enqueue(
+      { kind: 'reply', text: 'a', usage: { prompt_tokens: 10, completion_tokens: 1 } },
+      { kind: 'reply', text: 'b', usage: { prompt_tokens: 20, completion_tokens: 2 } },
+      { kind: 'reply', text: 'c', usage: { prompt_tokens: 40, completion_tokens: 4 } },
+    );
+    await t.http().post('/api/chat').send({ message: 'First chat' }).expect(200);
+    await t.http().post('/api/chat').send({ message: 'Second chat' }).expect(200);
+    await t.http().post('/api/chat').send({ message: 'Helped chat', agentId: helper.id }).expect(200);
+    const page = await openPage(base);
+    await page.getByRole('button', { name: 'Account' }).click();
+    const account = page.getByRole('dialog', { name: 'Account' });
+    const totals = account.locator('#usage-totals');
+    await waitText(totals, '70 prompt and 7 completion tokens in 3 replies.');
+    const agent = account.getByLabel('Agent', { exact: true });
+    expect(await agent.locator('option').allTextContents()).toEqual(['All agents', 'No agent', '🛠 Helper']);
+    expect(await agent.inputValue()).toBe('');
+
+    await agent.selectOption(helper.id);
+    await account.getByRole('button', { name: 'Show' }).click();
+    await waitText(totals, '40 prompt and 4 completion tokens in 1 reply.');
+    const byDay = account.getByRole('table', { name: 'Per day (UTC)' });
+    expect(await byDay.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual(['40', '4', '1']);
+    await agent.selectOption({ label: 'No agent' });
+    await account.getByRole('button', { name: 'Show' }).click();
+    await waitText(totals, '30 prompt and 3 completion tokens in 2 replies.');
+    expect(await account.getByRole('table', { name: 'Per model' }).getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual(['30', '3', '2']);
+
+    // An agent deleted meanwhile: the API's 404 is said in the dialog, and the picker offers what is left.
+    await agent.selectOption(helper.id);
+    await t.http().delete(`/api/agents/${helper.id}?conversations=detach`).expect(200);
+    await account.getByRole('button', { name: 'Show' }).click();
+    await waitText(account.getByRole('alert'), 'Helper');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Account' }).click();
+    await waitText(totals, 'in 3 replies.');
+    expect(await agent.locator('option').allTextContents()).toEqual(['All agents', 'No agent']);
+  });
+
+  it('says what to do where there is nothing yet: a new chat, the list, agents, memory, usage, a new thread', async () => {
+    const { base } = await startService();
+    const page = await openPage(base);
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    await waitText(page.locator('#empty-hint'), 'Start a conversation');
+    await waitText(page.locator('#empty-hint'), 'Type a message below.');
+    await waitText(page.locator('#list-status'), 'No conversations yet. Write a message to start one');
+
+    await page.getByRole('button', { name: 'Agents' }).click();
+    await waitText(page.locator('#agents-status'), 'No agents yet: “New agent” makes one.');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Memory' }).click();
+    const memory = page.getByRole('dialog', { name: 'Memory' });
+    await waitText(memory.getByRole('status'), 'Nothing remembered yet. Write below what every conversation should know');
+    await memory.getByLabel('Search memories').fill('lyon');
+    await memory.getByRole('button', { name: 'Search' }).click();
+    await waitText(memory.getByRole('status'), 'No memory holds these words.');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Account' }).click();
+    await waitText(page.locator('#usage-totals'), 'No replies in this period.');
+    await page.keyboard.press('Escape');
+
+    // A new thread is empty too: its hint says that its first message starts it.
+    await send(page, 'Hello');
+    await waitText(replies(page), 'reply to: Hello');
+    expect(await page.locator('#empty-hint').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'New thread' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New thread' });
+    await dialog.getByLabel('Name').fill('ideas');
+    await dialog.getByRole('button', { name: 'Start the thread' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await waitText(page.locator('#empty-hint'), 'The thread “ideas” is empty');
+    await send(page, 'First idea');
+    await waitText(replies(page), 'reply to: First idea');
+    expect(await page.locator('#empty-hint').isVisible()).toBe(false);
   });
 
   it('names every panel dialog and labels every control in them', async () => {

@@ -424,6 +424,7 @@ function toolTests(): void {
     { name: 'desktop', width: 1100, height: 760, colorScheme: 'light' as const },
     { name: '390 px', width: 390, height: 844, colorScheme: 'light' as const },
     { name: 'desktop in dark mode', width: 1100, height: 760, colorScheme: 'dark' as const },
+    { name: '390 px in dark mode', width: 390, height: 844, colorScheme: 'dark' as const },
   ]) {
     it(`has no serious or critical axe-core violations at ${viewport.name}: the chat, its menu, the Archived view, the tags, rename, delete and shortcuts dialogs`, async () => {
       const { base, t } = await startService({ LLM_MAX_RETRIES: '0' });
