@@ -91,9 +91,13 @@ export class DatabaseService {
   async statement<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     if (this.queue) return this.transaction(work);
     try {
-      return await work(this.dataSource.manager);
+      const result = await work(this.dataSource.manager);
+      this.writeFailure = null;
+      return result;
     } catch (error) {
-      throw storageErrorOf(error) ?? error;
+      const storage = storageErrorOf(error);
+      if (storage) this.writeFailure = storage;
+      throw storage ?? error;
     }
   }
 
