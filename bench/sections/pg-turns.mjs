@@ -4,6 +4,7 @@
 // at the end). Both run with bench/lib/pg-statement-count.mjs preloaded, so the statements (and
 // round trips) per turn are counted from what each `pg` client sent during the measured slices.
 //   BENCH_DATABASE_URL=postgres://… node bench/sections/pg-turns.mjs [--quick]
+// BENCH_SERVER_SCRIPT=<another build>/dist/src/main.js measures that build instead (a before/after).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import pg from 'pg';
 import { BENCH_DIR, DIST_MAIN, round, sleep, spread, startServer, withServerLog } from '../lib/common.mjs';
 import { interleaved, load, seedOverHttp, userMessage } from '../lib/load.mjs';
 
-export async function pgTurns({ postgresUrl, repetitions = 3, durationS = 10, slices = 5, warmupS = 3, connections = 10 }, log = console.error) {
+export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_SERVER_SCRIPT ?? DIST_MAIN, repetitions = 3, durationS = 10, slices = 5, warmupS = 3, connections = 10 }, log = console.error) {
   if (!postgresUrl) throw new Error('pg-turns needs BENCH_DATABASE_URL=postgres://… (a database this bench may fill)');
   const stamp = Date.now();
   const schemas = { service: `bench_svc_${stamp}`, reference: `bench_ref_${stamp}` };
@@ -28,7 +29,7 @@ export async function pgTurns({ postgresUrl, repetitions = 3, durationS = 10, sl
   try {
     servers.service = await startServer({
       label: 'service (PostgreSQL)',
-      script: DIST_MAIN,
+      script: serviceScript,
       env: { DATABASE_URL: urlWith(schemas.service), PG_STATEMENT_COUNT_FILE: countFile('service') },
       nodeArgs: [preload],
     });
@@ -76,7 +77,7 @@ export async function pgTurns({ postgresUrl, repetitions = 3, durationS = 10, sl
     }
     const pick = (name, f) => spread(runs.map((run) => f(run[name])));
     return {
-      settings: { connections, durationS, slices, repetitions, warmupS, seedConversations: 100, seedTurns: 3 },
+      settings: { serviceScript, connections, durationS, slices, repetitions, warmupS, seedConversations: 100, seedTurns: 3 },
       failures: runs.flatMap((run) => Object.values(run)).reduce((a, x) => a + x.non2xx + x.errors + x.timeouts, 0),
       serviceTurnsPerS: pick('service', (x) => x.perSecond),
       referenceTurnsPerS: pick('reference', (x) => x.perSecond),

@@ -91,7 +91,10 @@ export class DatabaseService {
   async statement<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     if (this.queue) return this.transaction(work);
     try {
+      const start = performance.now();
       const result = await work(this.dataSource.manager);
+      // An autocommitted statement is a transaction of its own: it counts as a commit.
+      this.metrics.committed(secondsSince(start));
       this.writeFailure = null;
       return result;
     } catch (error) {
