@@ -45,8 +45,12 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
       ids[name] = await withServerLog(servers[name], seedOverHttp(servers[name].port, { conversations: 100, turns: 3 }));
     }
     let n = 3_000_000;
-    const chat = (name, seconds, sampleLatency = true) =>
-      load({
+    // CPU time of each server process during the measured slices: on a loaded machine each
+    // process gets a share of the CPUs, so turns per second follow the CPU time a turn needs.
+    const cpu = { service: { user: 0, system: 0 }, reference: { user: 0, system: 0 } };
+    const chat = async (name, seconds, sampleLatency = true) => {
+      const before = cpuSeconds(servers[name].pid);
+      const result = await load({
         port: servers[name].port,
         method: 'POST',
         path: '/api/chat',
@@ -55,6 +59,13 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
         sampleLatency,
         body: (i) => ({ message: userMessage(n++), conversationId: ids[name][i % ids[name].length] }),
       });
+      const after = cpuSeconds(servers[name].pid);
+      if (sampleLatency) {
+        cpu[name].user += after.user - before.user;
+        cpu[name].system += after.system - before.system;
+      }
+      return result;
+    };
     log(`  warming up (${warmupS} s each)`);
     for (const name of ['service', 'reference']) await chat(name, warmupS, false);
     // Count the measured turns' statements only, not those of start-up, seeding and warm-up.
@@ -70,10 +81,13 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
       runs.push(turns);
     }
     const statements = {};
+    const cpuMsPerTurn = {};
     for (const name of ['service', 'reference']) {
+      const turns = runs.reduce((a, run) => a + run[name].ok, 0);
       rmSync(countFile(name), { force: true });
       servers[name].child.kill('SIGWINCH');
-      statements[name] = statementsPerTurn(await written(countFile(name)), runs.reduce((a, run) => a + run[name].ok, 0));
+      statements[name] = statementsPerTurn(await written(countFile(name)), turns);
+      cpuMsPerTurn[name] = { user: round((1000 * cpu[name].user) / turns, 2), system: round((1000 * cpu[name].system) / turns, 2) };
     }
     const pick = (name, f) => spread(runs.map((run) => f(run[name])));
     return {
@@ -88,6 +102,7 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
       referenceP50Ms: pick('reference', (x) => x.latencyMs.p50),
       referenceP99Ms: pick('reference', (x) => x.latencyMs.p99),
       statements,
+      cpuMsPerTurn,
       runs: runs.map((run) => Object.fromEntries(Object.entries(run).map(([k, v]) => [k, { ...v, latencyMs: { p50: v.latencyMs.p50, p99: v.latencyMs.p99 } }]))),
     };
   } finally {
@@ -103,6 +118,12 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
 function describe(x) {
   const bad = x.non2xx + x.errors + x.timeouts;
   return `${x.perSecond.toFixed(0)}/s, p50 ${x.latencyMs.p50.toFixed(2)} ms, p99 ${x.latencyMs.p99.toFixed(2)} ms${bad ? `, ${bad} FAILED` : ''}`;
+}
+
+/** User and system CPU seconds a Linux process has used so far (/proc/<pid>/stat, in clock ticks of 1/100 s). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }
 
 /** The text of `file` once a server has written it (bounded wait). */
