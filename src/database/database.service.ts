@@ -85,8 +85,9 @@ export class DatabaseService {
 
   /**
    * Runs `work`, a single write statement, on its own: on PostgreSQL it commits by itself,
-   * without the round trips of BEGIN and COMMIT (for counters on the hot path); on SQLite it
-   * is a unit of work like any other.
+   * without the round trips of BEGIN and COMMIT (for counters and a reply's final save on the
+   * hot path), and has returned only once it is committed; on SQLite it is a unit of work like
+   * any other.
    */
   async statement<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     if (this.queue) return this.transaction(work);
