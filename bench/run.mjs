@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,hostile-bodies,stalled-streams,long-memory] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
@@ -29,7 +29,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,hostile-bodies,stalled-streams,long-memory, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -155,6 +155,14 @@ try {
     log('\n[extra] Long-term memory: turn time at 100,000 memories per actor, and a retrieval check (echo model)');
     const { longMemory } = await import('./sections/long-memory.mjs');
     results.longMemory = await longMemory({ quick }, log);
+  }
+  if (only?.includes('pg-turns')) {
+    log('\n[extra] Chat turns over HTTP on PostgreSQL: the service vs the hand-written pg reference (BENCH_DATABASE_URL)');
+    const { pgTurns } = await import('./sections/pg-turns.mjs');
+    const quickSettings = { repetitions: 1, durationS: 4, slices: 2, warmupS: 1 };
+    results.pgTurns = await pgTurns({ postgresUrl: process.env.BENCH_DATABASE_URL, ...(quick ? quickSettings : {}) }, log);
+    const { ratio, statements } = results.pgTurns;
+    log(`  service / reference ${ratio.median.toFixed(2)}x (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)}); statements per turn: service ${statements.service.perTurn}, reference ${statements.reference.perTurn}`);
   }
   if (only?.includes('databases')) {
     log('\n[extra] Chat turns over HTTP: SQLite vs PostgreSQL (BENCH_DATABASE_URL)');

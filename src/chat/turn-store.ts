@@ -17,12 +17,14 @@ import {
   MessageNotFoundError,
 } from '../conversations/conversation.errors.js';
 import { ConversationAliasesRepository } from '../conversations/conversation-aliases.repository.js';
-import { ConversationsRepository, type NewMessage } from '../conversations/conversations.repository.js';
+import { ConversationsRepository, type NewMessage, type ReplayedMessage } from '../conversations/conversations.repository.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { closeIfExpired } from '../conversations/reply-lease.js';
 import type { Message } from '../conversations/message.entity.js';
 import { MessageTreeRepository } from '../conversations/message-tree.repository.js';
 import { SummariesRepository } from '../conversations/summaries.repository.js';
+import type { Summary } from '../conversations/summary.entity.js';
+import { TurnReadsRepository, type ThreadHead } from '../conversations/turn-reads.repository.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { titleFromMessage, UNTITLED } from '../conversations/title.js';
 import type { ItemDraft } from '../conversations/conversation-items.service.js';
@@ -49,6 +51,7 @@ export class TurnStore {
     private readonly limits: ConversationLimits,
     private readonly aliases: ConversationAliasesRepository,
     private readonly memories: MemoryService,
+    private readonly reads: TurnReadsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -74,6 +77,8 @@ export class TurnStore {
       let parent: Message | null | undefined;
       // The thread's active leaf as the busy check read it (a new conversation has none).
       let leaf: Message | null = null;
+      // The thread's row and summary as read with the leaf (null for a new conversation: it has neither).
+      let head: Pick<ThreadHead, 'thread' | 'summary'> = { thread: null, summary: null };
       const conversationId = request.conversationId ?? (request.alias ? await this.aliases.find(em, actor.id, request.alias) : null);
       if (conversationId) {
         conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
@@ -81,8 +86,11 @@ export class TurnStore {
           throw new InvalidInputError('agentId does not match the agent of this conversation (a conversation keeps its agent)');
         }
         ({ parent, threadName } = await this.branchPoint(em, conversation.id, request, threadName));
+        // After the row lock, so it reads what the turn before this one committed.
+        const read = await this.reads.threadHead(em, conversation.id, threadName);
+        head = read;
         agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
-        leaf = await this.refuseIfBusy(em, conversation.id, threadName, now);
+        leaf = await this.refuseIfBusy(em, conversation.id, threadName, now, read.leaf);
         this.assertRoomForTurn(conversation, inputs.length + 1);
         // A conversation created empty and untitled takes its title from its first message.
         if (conversation.lastSeq === 0 && conversation.title === UNTITLED && firstText !== '') {
@@ -103,7 +111,7 @@ export class TurnStore {
         await this.tree.leavePathBelow(em, conversation.id, threadName, parent.seq);
       }
       const follows = parent === undefined ? leaf : parent;
-      const thread = await this.repo.upsertThread(em, conversation.id, threadName, request.threadSystem, now);
+      const thread = await this.repo.upsertThread(em, conversation.id, threadName, request.threadSystem, now, head.thread);
       // A last user message is the question; the inputs before it (or all, after function outputs) are history.
       const last = inputs[inputs.length - 1];
       const asked = last.role === 'user' ? last : null;
@@ -113,7 +121,9 @@ export class TurnStore {
       parentId = stored.at(-1)?.id ?? parentId;
       const question = asked ? { content: asked.content, tokens: null } : null;
       const draft = { conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question, override: request.override };
-      const planned = await plan(draft, this.history(em, conversation));
+      // A branch moved the active path since the head was read: its summary may no longer stand for it.
+      const known = parent === undefined ? { thread: threadName, summary: head.summary } : undefined;
+      const planned = await plan(draft, this.history(em, conversation, known));
       const questionId = asked ? randomUUID() : parentId!;
       const rows = await this.repo.appendMessages(
         em,
@@ -276,13 +286,31 @@ export class TurnStore {
     });
   }
 
-  /** The conversation's stored history as a plan reads it, in the transaction `em`. */
-  private history(em: EntityManager, conversation: Conversation): HistoryReader {
+  /**
+   * The conversation's stored history as a plan reads it, in the transaction `em`. `known`: a
+   * thread's summary already read in this transaction. The first read of the newest history
+   * brings the pinned messages before the same seq with it (one statement), for the plan's
+   * next question.
+   */
+  private history(em: EntityManager, conversation: Conversation, known?: { thread: string; summary: Summary | null }): HistoryReader {
     const conversationId = conversation.id;
+    let pinnedAhead: { thread: string; beforeSeq: number; messages: ReplayedMessage[] } | null = null;
+    let first = true;
     return {
-      summary: (thread) => this.summaries.findSummary(em, conversationId, thread),
-      recent: (thread, beforeSeq, limit, afterSeq) => this.repo.recentHistory(em, conversationId, thread, beforeSeq, limit, afterSeq),
-      pinned: (thread, beforeSeq) => this.repo.pinnedOnPath(em, conversationId, thread, beforeSeq, MAX_PINNED_READ),
+      summary: (thread) => (known?.thread === thread ? Promise.resolve(known.summary) : this.summaries.findSummary(em, conversationId, thread)),
+      recent: async (thread, beforeSeq, limit, afterSeq = 0) => {
+        if (!first || afterSeq !== 0) return this.repo.recentHistory(em, conversationId, thread, beforeSeq, limit, afterSeq);
+        first = false;
+        const both = await this.reads.recentWithPinned(em, conversationId, thread, beforeSeq, limit, MAX_PINNED_READ);
+        pinnedAhead = { thread, beforeSeq, messages: both.pinned };
+        return both.recent;
+      },
+      pinned: (thread, beforeSeq) => {
+        const ahead = pinnedAhead;
+        pinnedAhead = null;
+        if (ahead && ahead.thread === thread && ahead.beforeSeq === beforeSeq) return Promise.resolve(ahead.messages);
+        return this.repo.pinnedOnPath(em, conversationId, thread, beforeSeq, MAX_PINNED_READ);
+      },
       // The owner's memories, whoever published the agent.
       memories: (question) => this.memories.forTurnIn(em, { id: conversation.actor }, conversation.agentId, question),
     };
@@ -326,7 +354,8 @@ export class TurnStore {
    * a reply as stored that is not.
    */
   finishReply(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
-    return this.db.transaction(async (em) => {
+    // One statement: on PostgreSQL it commits on its own, without the round trips of BEGIN and COMMIT.
+    return this.db.statement(async (em) => {
       const stored = await this.repo.updateMessage(em, replyId, {
         status: outcome.status,
         content: outcome.content,
@@ -376,9 +405,12 @@ export class TurnStore {
     });
   }
 
-  /** One reply at a time per thread: its active leaf tells whether one is running. Returns the leaf (null: an empty thread). */
-  private async refuseIfBusy(em: EntityManager, conversationId: string, thread: string, now: Date): Promise<Message | null> {
-    const last = await this.repo.lastMessage(em, conversationId, thread);
+  /**
+   * One reply at a time per thread: its active leaf tells whether one is running. Returns the
+   * leaf (null: an empty thread). `leaf`: the leaf already read in this transaction.
+   */
+  private async refuseIfBusy(em: EntityManager, conversationId: string, thread: string, now: Date, leaf?: Message | null): Promise<Message | null> {
+    const last = leaf === undefined ? await this.repo.lastMessage(em, conversationId, thread) : leaf;
     if (last?.status === 'streaming' && !(await closeIfExpired(this.repo, em, last, now))) throw new ConversationBusyError(conversationId, last.id);
     return last;
   }

@@ -15,11 +15,12 @@ import { MessageUsageRepository } from './message-usage.repository.js';
 import { StaleConversationsRepository } from './stale-conversations.repository.js';
 import { SummariesRepository } from './summaries.repository.js';
 import { SummariesService } from './summaries.service.js';
+import { TurnReadsRepository } from './turn-reads.repository.js';
 import { WholeConversationsRepository } from './whole-conversations.repository.js';
 
 @Module({
   imports: [AgentsModule],
-  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService],
-  exports: [ConversationsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService],
+  providers: [ConversationsRepository, ConversationSearchRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
+  exports: [ConversationsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
 })
 export class ConversationsModule {}

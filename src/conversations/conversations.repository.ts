@@ -40,6 +40,38 @@ export interface NewMessage {
 /** A stored message as the model is sent it again. */
 export type ReplayedMessage = Pick<Message, 'seq' | 'role' | 'content' | 'tokens' | 'functionCalls' | 'callId'>;
 
+/** A row of RECENT_HISTORY_SQL or PINNED_ON_PATH_SQL. */
+export interface ReplayedRow {
+  readonly seq: number;
+  readonly role: MessageRole;
+  readonly content: string;
+  readonly tokens: number | null;
+  readonly function_calls: string | null;
+  readonly call_id: string | null;
+}
+
+/** A thread's replayable messages before a seq (and after one), newest first; parameters: conversation, thread, before, after; then a LIMIT. */
+export const RECENT_HISTORY_SQL = `SELECT "seq", "role", "content", "tokens", "function_calls", "call_id" FROM "messages"
+  WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 AND "seq" < ? AND "seq" > ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND ("content" <> '' OR "function_calls" IS NOT NULL)
+  ORDER BY "seq" DESC`;
+
+/** The pinned messages of a thread's active path before a seq, oldest first; parameters: conversation, thread, before; then a LIMIT. */
+export const PINNED_ON_PATH_SQL = `SELECT "seq", "role", "content", "tokens", NULL AS "function_calls", NULL AS "call_id" FROM "messages"
+  WHERE "conversation_id" = ? AND "thread" = ? AND "pinned" = 1 AND "on_path" = 1 AND "seq" < ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND "content" <> ''
+  ORDER BY "seq"`;
+
+/** A replayed message from its row (its function calls as the entity holds them). */
+export function replayedOf(messages: EntityRows<Message>, r: ReplayedRow): ReplayedMessage {
+  return {
+    seq: r.seq,
+    role: r.role,
+    content: r.content,
+    tokens: r.tokens,
+    functionCalls: r.function_calls === null ? null : (messages.read('functionCalls', r.function_calls) as Message['functionCalls']),
+    callId: r.call_id,
+  };
+}
+
 /** Columns of a message that change after it is appended (a reply as it is generated). */
 export type MessageChanges = Partial<
   Pick<
@@ -189,22 +221,9 @@ export class ConversationsRepository {
   async recentHistory(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number, afterSeq = 0): Promise<ReplayedMessage[]> {
     if (limit <= 0 || beforeSeq - 1 <= afterSeq) return [];
     // Only the columns the context needs: each column of each row is a JS value to build, and this runs every turn.
-    const { rows } = await sql<{ seq: number; role: MessageRole; content: string; tokens: number | null; function_calls: string | null; call_id: string | null }>(
-      em,
-      `SELECT "seq", "role", "content", "tokens", "function_calls", "call_id" FROM "messages"
-       WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 AND "seq" < ? AND "seq" > ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND ("content" <> '' OR "function_calls" IS NOT NULL)
-       ORDER BY "seq" DESC LIMIT ?`,
-      [conversationId, thread, beforeSeq, afterSeq, limit],
-    );
+    const { rows } = await sql<ReplayedRow>(em, `${RECENT_HISTORY_SQL} LIMIT ?`, [conversationId, thread, beforeSeq, afterSeq, limit]);
     const messages = EntityRows.of(em, Message);
-    return rows.reverse().map((r) => ({
-      seq: r.seq,
-      role: r.role,
-      content: r.content,
-      tokens: r.tokens,
-      functionCalls: r.function_calls === null ? null : (messages.read('functionCalls', r.function_calls) as Message['functionCalls']),
-      callId: r.call_id,
-    }));
+    return rows.reverse().map((r) => replayedOf(messages, r));
   }
 
   /**
@@ -212,15 +231,9 @@ export class ConversationsRepository {
    * replayed (at most `limit`): a turn sends them whatever the window. Reads the small partial index of pinned path messages.
    */
   async pinnedOnPath(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number): Promise<ReplayedMessage[]> {
-    const { rows } = await sql<{ seq: number; role: MessageRole; content: string; tokens: number | null }>(
-      em,
-      `SELECT "seq", "role", "content", "tokens" FROM "messages"
-       WHERE "conversation_id" = ? AND "thread" = ? AND "pinned" = 1 AND "on_path" = 1 AND "seq" < ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND "content" <> ''
-       ORDER BY "seq" LIMIT ?`,
-      [conversationId, thread, beforeSeq, limit],
-    );
+    const { rows } = await sql<ReplayedRow>(em, `${PINNED_ON_PATH_SQL} LIMIT ?`, [conversationId, thread, beforeSeq, limit]);
     // Only text messages pin: a pinned message carries no function calls.
-    return rows.map((r) => ({ ...r, functionCalls: null, callId: null }));
+    return rows.map((r) => ({ seq: r.seq, role: r.role, content: r.content, tokens: r.tokens, functionCalls: null, callId: null }));
   }
 
   /** The active leaf of a thread: the last message of its active path (of every thread's when none is named). */
@@ -231,12 +244,15 @@ export class ConversationsRepository {
       : messages.findOne(em, '"conversation_id" = ? AND "on_path" = 1', [conversationId], 'ORDER BY "seq" DESC LIMIT 1');
   }
 
-  /** The thread row, created when first used; `systemPrompt` (when given) replaces the thread's own. */
-  async upsertThread(em: EntityManager, conversationId: string, name: string, requestedPrompt: string | undefined, now: Date): Promise<Thread> {
+  /**
+   * The thread row, created when first used; `systemPrompt` (when given) replaces the thread's
+   * own. `known`: the row (or null: none) as already read in this transaction.
+   */
+  async upsertThread(em: EntityManager, conversationId: string, name: string, requestedPrompt: string | undefined, now: Date, known?: Thread | null): Promise<Thread> {
     // A blank prompt clears the thread's own instructions.
     const systemPrompt = requestedPrompt === undefined ? undefined : requestedPrompt.trim() === '' ? null : requestedPrompt;
     const threads = EntityRows.of(em, Thread);
-    const existing = await this.findThread(em, conversationId, name);
+    const existing = known === undefined ? await this.findThread(em, conversationId, name) : known;
     if (!existing) {
       const thread = Object.assign(new Thread(), { conversationId, name, systemPrompt: systemPrompt ?? null, createdAt: now, updatedAt: now });
       await threads.insert(em, [thread]);

@@ -94,15 +94,23 @@ export class DatabaseService implements OnApplicationShutdown {
 
   /**
    * Runs `work`, a single write statement, on its own: on PostgreSQL it commits by itself,
-   * without the round trips of BEGIN and COMMIT (for counters on the hot path); on SQLite it
-   * is a unit of work like any other.
+   * without the round trips of BEGIN and COMMIT (for counters and a reply's final save on the
+   * hot path), and has returned only once it is committed; on SQLite it is a unit of work like
+   * any other.
    */
   async statement<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     if (this.queue) return this.transaction(work);
     try {
-      return await work(this.dataSource.manager);
+      const start = performance.now();
+      const result = await work(this.dataSource.manager);
+      // An autocommitted statement is a transaction of its own: it counts as a commit.
+      this.metrics.committed(secondsSince(start));
+      this.writeFailure = null;
+      return result;
     } catch (error) {
-      throw storageErrorOf(error) ?? error;
+      const storage = storageErrorOf(error);
+      if (storage) this.writeFailure = storage;
+      throw storage ?? error;
     }
   }
 

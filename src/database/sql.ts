@@ -73,14 +73,27 @@ export class EntityRows<T extends ObjectLiteral> {
     return rows as unknown as EntityRows<T>;
   }
 
-  /** The entity a selected row (all of `columnList`) stands for. */
-  hydrate(row: Record<string, unknown>): T {
+  /** The entity a selected row (all of `columnList`, or of `prefixedColumnList(…, prefix)`) stands for. */
+  hydrate(row: Record<string, unknown>, prefix = ''): T {
     const entity = this.metadata.create() as T;
     const driver = this.dataSource.driver;
     for (const column of this.metadata.columns) {
-      (entity as Record<string, unknown>)[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
+      (entity as Record<string, unknown>)[column.propertyName] = driver.prepareHydratedValue(row[prefix + column.databaseName], column);
     }
     return entity;
+  }
+
+  /**
+   * `"t"."id" AS "p_id", ...`: every column of the table as `alias`, renamed with `prefix`, for
+   * one statement that reads several tables' rows side by side (hydrate with the same prefix).
+   */
+  prefixedColumnList(alias: string, prefix: string): string {
+    return this.metadata.columns.map((c) => `"${alias}"."${c.databaseName}" AS "${prefix}${c.databaseName}"`).join(', ');
+  }
+
+  /** The table's name, for statements that join it. */
+  get table(): string {
+    return this.metadata.tableName;
   }
 
   /**

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { EntityRows, sql } from '../database/sql.js';
+import { PINNED_ON_PATH_SQL, RECENT_HISTORY_SQL, replayedOf, type ReplayedMessage, type ReplayedRow } from './conversations.repository.js';
+import { Message } from './message.entity.js';
+import { Summary } from './summary.entity.js';
+import { Thread } from './thread.entity.js';
+
+/** A thread as a turn starts from it. */
+export interface ThreadHead {
+  /** The thread's active leaf (null: an empty thread). */
+  readonly leaf: Message | null;
+  /** The thread's row (null: not created yet). */
+  readonly thread: Thread | null;
+  /** Its running summary, if it stands for the active path (as SummariesRepository.findSummary reads it). */
+  readonly summary: Summary | null;
+}
+
+/**
+ * The reads every chat turn makes, each in one statement instead of several: on PostgreSQL a
+ * statement is a round trip, and a turn's round trips bound its throughput. Each answers
+ * exactly what the separate reads would (ConversationsRepository.lastMessage, findThread,
+ * recentHistory, pinnedOnPath; SummariesRepository.findSummary), in the caller's transaction.
+ * Run them after the conversation's row lock is held: a statement that waited for the lock
+ * would read the other rows as they were before the wait (PostgreSQL re-checks only the locked row).
+ */
+@Injectable()
+export class TurnReadsRepository {
+  async threadHead(em: EntityManager, conversationId: string, thread: string): Promise<ThreadHead> {
+    const messages = EntityRows.of(em, Message);
+    const threads = EntityRows.of(em, Thread);
+    const summaries = EntityRows.of(em, Summary);
+    const { rows } = await sql(
+      em,
+      `SELECT ${messages.prefixedColumnList('l', 'l_')}, ${threads.prefixedColumnList('t', 't_')}, ${summaries.prefixedColumnList('s', 's_')}
+       FROM (SELECT 1 AS "one") "head"
+       LEFT JOIN (SELECT ${messages.columnList} FROM "messages" WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 ORDER BY "seq" DESC LIMIT 1) "l" ON 1 = 1
+       LEFT JOIN "threads" "t" ON "t"."conversation_id" = ? AND "t"."name" = ?
+       LEFT JOIN "summaries" "s" ON "s"."conversation_id" = ? AND "s"."thread" = ? AND NOT EXISTS (
+         SELECT 1 FROM "messages" m WHERE m."conversation_id" = "s"."conversation_id" AND m."seq" = "s"."covers_seq" AND m."on_path" = 0)`,
+      [conversationId, thread, conversationId, thread, conversationId, thread],
+    );
+    const row = rows[0];
+    return {
+      leaf: row.l_id == null ? null : messages.hydrate(row, 'l_'),
+      thread: row.t_name == null ? null : threads.hydrate(row, 't_'),
+      summary: row.s_thread == null ? null : summaries.hydrate(row, 's_'),
+    };
+  }
+
+  /**
+   * ConversationsRepository.recentHistory (afterSeq 0) and pinnedOnPath of the same thread and
+   * `beforeSeq`, in one statement.
+   */
+  async recentWithPinned(
+    em: EntityManager,
+    conversationId: string,
+    thread: string,
+    beforeSeq: number,
+    limit: number,
+    pinnedLimit: number,
+  ): Promise<{ recent: ReplayedMessage[]; pinned: ReplayedMessage[] }> {
+    if (beforeSeq <= 1) return { recent: [], pinned: [] };
+    const { rows } = await sql<ReplayedRow & { part: number }>(
+      em,
+      `SELECT 0 AS "part", r.* FROM (${RECENT_HISTORY_SQL} LIMIT ?) r
+       UNION ALL
+       SELECT 1 AS "part", p.* FROM (${PINNED_ON_PATH_SQL} LIMIT ?) p`,
+      [conversationId, thread, beforeSeq, 0, Math.max(limit, 0), conversationId, thread, beforeSeq, pinnedLimit],
+    );
+    const messages = EntityRows.of(em, Message);
+    const part = (n: number) =>
+      rows
+        .filter((r) => Number(r.part) === n)
+        .map((r) => replayedOf(messages, r))
+        .sort((a, b) => a.seq - b.seq);
+    return { recent: part(0), pinned: part(1) };
+  }
+}

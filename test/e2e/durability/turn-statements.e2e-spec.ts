@@ -1,0 +1,76 @@
+import { DataSource, type QueryRunner } from 'typeorm';
+import { ALICE_KEY, asActor, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+
+/** Statements that only open, divide or close transactions. */
+const CONTROL = /^(START TRANSACTION|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
+
+/**
+ * What one chat turn sends the database, counted on every query runner: on PostgreSQL each
+ * statement is a round trip, which bounds a turn's throughput more than anything else there.
+ * The promise stays: the question and the empty reply commit together (with the row lock)
+ * before the model is called, and the reply is stored by one statement before it is answered.
+ */
+describe('statements of one chat turn', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let t: TestApp;
+  let sent: string[] | null = null;
+  let restore: () => void;
+  const alice = asActor(() => t, ALICE_KEY);
+
+  beforeAll(async () => {
+    tmp = tempDir();
+    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    const ds = t.app.get(DataSource);
+    const runner = ds.createQueryRunner();
+    const proto = Object.getPrototypeOf(runner) as QueryRunner;
+    await runner.release();
+    const query = proto.query;
+    proto.query = function counted(this: QueryRunner, text: string, ...rest: unknown[]) {
+      sent?.push(text.replace(/\s+/g, ' ').trim());
+      return (query as (...args: unknown[]) => Promise<unknown>).call(this, text, ...rest);
+    } as QueryRunner['query'];
+    restore = () => {
+      proto.query = query;
+    };
+  });
+  afterAll(async () => {
+    restore();
+    await t.close();
+    tmp.remove();
+  });
+
+  async function turnOn(conversationId: string, message: string): Promise<string[]> {
+    sent = [];
+    try {
+      await alice.post('/api/chat', { message, conversationId }).expect(200);
+      return sent;
+    } finally {
+      sent = null;
+    }
+  }
+
+  it('a turn on an existing conversation: seven statements of work, one transaction and an autocommitted reply on PostgreSQL', async () => {
+    const { conversationId } = (await alice.post('/api/chat', { message: 'first question' }).expect(200)).body;
+    await turnOn(conversationId, 'second question');
+    const statements = await turnOn(conversationId, 'third question');
+    const work = statements.filter((s) => !CONTROL.test(s));
+    // The row lock, the thread's head (leaf, thread, summary), the history with the pinned
+    // messages, the memories, the seq reservation, the insert of both messages, the reply.
+    expect({ count: work.length, work }).toEqual({ count: 7, work: expect.any(Array) });
+    expect(work[0]).toMatch(/FROM "conversations" WHERE "id" = (\?|\$1) AND "actor" = (\?|\$2)( FOR UPDATE)?$/);
+    if (DIALECT === 'postgres') {
+      expect(statements.filter((s) => CONTROL.test(s))).toEqual(['START TRANSACTION', 'COMMIT']);
+      // The reply's UPDATE runs after the COMMIT of the question, on its own.
+      expect(statements.at(-1)).toMatch(/^UPDATE "messages" SET/);
+    }
+    const { body } = await alice.get(`/api/conversations/${conversationId}`).expect(200);
+    expect(body.messages.map((m: { role: string; status: string }) => `${m.role}:${m.status}`)).toEqual([
+      'user:complete',
+      'assistant:complete',
+      'user:complete',
+      'assistant:complete',
+      'user:complete',
+      'assistant:complete',
+    ]);
+  });
+});
