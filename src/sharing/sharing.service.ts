@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { IsNull, MoreThan } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
 import { ConversationTreeService } from '../conversations/conversation-tree.service.js';
 import { InvalidInputError, LimitReachedError } from '../conversations/conversation.errors.js';
@@ -38,14 +39,20 @@ export class SharingService {
     private readonly db: DatabaseService,
     private readonly tree: ConversationTreeService,
     private readonly conversations: ConversationsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The link of a token: under PUBLIC_BASE_URL when set, else relative to the service (the web page serves /s/<token>). */
+  urlOf(token: string): string {
+    return `${this.config.publicBaseUrl ?? ''}/s/${token}`;
+  }
 
   /**
    * Shares the actor's conversation as it is now: its main active path, or the branch up to
    * `messageId`. `expiresAt` (in the future) ends the link by itself. Answers the share and
-   * its token (the only time the token is known).
+   * its token and link (the only time either is known).
    */
-  create(actor: Actor, conversationId: string, options: { messageId?: string; expiresAt?: Date } = {}): Promise<{ share: ShareInfo; token: string }> {
+  create(actor: Actor, conversationId: string, options: { messageId?: string; expiresAt?: Date } = {}): Promise<{ share: ShareInfo; token: string; url: string }> {
     const now = new Date();
     if (options.expiresAt && options.expiresAt.getTime() <= now.getTime()) throw new InvalidInputError('expiresAt must be in the future');
     return this.db.transaction(async (em) => {
@@ -68,7 +75,7 @@ export class SharingService {
         expiresAt: options.expiresAt ?? null,
       });
       await em.insert(Share, share);
-      return { share: infoOf(share), token };
+      return { share: infoOf(share), token, url: this.urlOf(token) };
     });
   }
 
