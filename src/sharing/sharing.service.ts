@@ -96,6 +96,13 @@ export class SharingService {
     if (!affected) throw new ShareNotFoundError();
   }
 
+  /** Revokes every share of the actor's conversation; answers how many. */
+  async revokeAll(actor: Actor, conversationId: string): Promise<number> {
+    await this.conversations.get(actor, conversationId);
+    const { affected } = await this.db.transaction((em) => em.delete(Share, { actor: actor.id, conversationId }));
+    return affected ?? 0;
+  }
+
   /** The snapshot a link shows, for anyone holding its token; ShareNotFoundError when unknown, expired or revoked. */
   async read(token: string): Promise<SharedConversation> {
     if (!SHARE_TOKEN_PATTERN.test(token)) throw new ShareNotFoundError();
