@@ -1,4 +1,4 @@
-import { browserFixture, describeInChromium, seriousViolations, waitText } from '../../support/browser-page.js';
+import { browserFixture, describeInChromium, replies, send, seriousViolations, waitText } from '../../support/browser-page.js';
 import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
 import { until } from '../../support/until.js';
 
@@ -6,6 +6,7 @@ import { until } from '../../support/until.js';
 
 // Functions given to page.evaluate run in the browser; only this of its globals is used.
 declare const localStorage: { setItem(key: string, value: string): void };
+declare const navigator: { clipboard: { readText(): Promise<string> } };
 
 const MARKDOWN_REPLY = 'Here is **bold** advice.\n\n<img src="x" onerror="window.pwned = 1">\n\n```js\nconst x = 1;\n```';
 
@@ -104,5 +105,35 @@ function shareTests(): void {
     await page.waitForURL(/#\/c\/[0-9a-f-]{36}$/);
     const list = (await t.http().get('/api/conversations').expect(200)).body.items.map((c: { title: string }) => c.title);
     expect(list).toEqual(expect.arrayContaining(['Solo', 'Solo (fork)']));
+  });
+
+  it('the chat page makes a link of the open conversation, copies it, lists and revokes it', async () => {
+    const { base, t } = await fixture.startService();
+    const page = await fixture.openPage(base, undefined, { permissions: ['clipboard-read', 'clipboard-write'] });
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    await send(page, 'Worth sharing');
+    await waitText(replies(page), 'reply to:');
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('button', { name: 'Share…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share' });
+    await waitText(dialog, 'No links yet.');
+    await dialog.getByRole('button', { name: 'Create a link' }).click();
+    const link = dialog.getByLabel('New link');
+    await until(async () => /\/s\/[A-Za-z0-9_-]{43}$/.test(await link.inputValue()));
+    const url = await link.inputValue();
+    expect(url.startsWith(`${base}/s/`)).toBe(true);
+    await dialog.getByRole('button', { name: 'Copy' }).click();
+    await waitText(page.getByRole('status').filter({ hasText: 'copied' }), 'copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    const token = url.split('/s/')[1];
+    expect((await t.http().get(`/api/shared/${token}`).expect(200)).body.title).toBe('Worth sharing');
+    const list = dialog.getByRole('list', { name: 'Links of this conversation' });
+    await until(async () => (await list.locator('li').count()) === 1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await list.getByRole('button', { name: /^Revoke the link made / }).click();
+    await until(async () => (await list.locator('li').count()) === 0);
+    await t.http().get(`/api/shared/${token}`).expect(404);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    expect(await dialog.isHidden()).toBe(true);
   });
 }
