@@ -4885,7 +4885,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateShareDto"];
             };
@@ -6658,6 +6658,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The token of the link (/s/<token>). */
                 token: string;
             };
             cookie?: never;
@@ -6679,7 +6680,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A malformed JSON body (code `invalid_input`) */
+            /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6755,6 +6756,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The token of the link (/s/<token>). */
                 token: string;
             };
             cookie?: never;
@@ -6772,7 +6774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationDetailDto"];
                 };
             };
-            /** @description A malformed JSON body (code `invalid_input`) */
+            /** @description Invalid input (validation, malformed JSON, message too long) */
             400: {
                 headers: {
                     [name: string]: unknown;

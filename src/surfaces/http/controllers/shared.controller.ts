@@ -1,10 +1,11 @@
-import { Controller, Get, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { BadRequestException, Controller, Get, Param, Post, UseGuards, type PipeTransform } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { Public } from '../../../actor-auth/public.decorator.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { PortabilityService } from '../../../portability/portability.service.js';
+import { SHARE_TOKEN_PATTERN } from '../../../sharing/share-token.js';
 import { SharingService } from '../../../sharing/sharing.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { ApiCreated } from '../created-location.js';
@@ -12,6 +13,16 @@ import { ConversationDetailDto, toConversationDetail } from '../dto/conversation
 import { ErrorDto } from '../dto/error.dto.js';
 import { SharedConversationDto, toSharedConversationDto } from '../dto/share.dto.js';
 import { SharedReadLimit } from '../hardening/shared-read-limit.guard.js';
+
+/** A token in a path: one of the shape this service makes, else 400 (a well-formed unknown token is 404, like a revoked one). */
+class ShareTokenPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    if (!SHARE_TOKEN_PATTERN.test(value)) throw new BadRequestException('token must be a share token (43 characters of A-Z, a-z, 0-9, "_" and "-")');
+    return value;
+  }
+}
+
+const TOKEN_PARAM = { name: 'token', description: 'The token of the link (/s/<token>).', schema: { type: 'string', pattern: SHARE_TOKEN_PATTERN.source } };
 
 /** The reader's side of a share link: read it without a key, or continue it as a conversation of one's own. */
 @ApiTags('sharing')
@@ -35,7 +46,8 @@ export class SharedController {
     security: [],
   })
   @ApiOkResponse({ type: SharedConversationDto })
-  @ApiErrors([404])
+  @ApiParam(TOKEN_PARAM)
+  @ApiErrors([400, 404])
   @ApiResponse({
     status: 429,
     type: ErrorDto,
@@ -46,7 +58,7 @@ export class SharedController {
       'RateLimit-Policy': { description: '`<limit>;w=60`.', schema: { type: 'string' } },
     },
   })
-  async read(@Param('token') token: string): Promise<SharedConversationDto> {
+  async read(@Param('token', ShareTokenPipe) token: string): Promise<SharedConversationDto> {
     return toSharedConversationDto(await this.sharing.read(token));
   }
 
@@ -58,8 +70,9 @@ export class SharedController {
     description: 'A new conversation of yours holding the snapshot (main thread, titled "<title> (fork)"), to continue from. 404 as for reading.',
   })
   @ApiCreated(ConversationDetailDto, (c) => `/api/conversations/${c.id}`)
-  @ApiErrors([401, 404, 409])
-  async fork(@CurrentActor() actor: Actor, @Param('token') token: string): Promise<ConversationDetailDto> {
+  @ApiParam(TOKEN_PARAM)
+  @ApiErrors([400, 401, 404, 409])
+  async fork(@CurrentActor() actor: Actor, @Param('token', ShareTokenPipe) token: string): Promise<ConversationDetailDto> {
     const id = await this.portability.forkShared(actor, token);
     return toConversationDetail(await this.conversations.getWithMessages(actor, id));
   }

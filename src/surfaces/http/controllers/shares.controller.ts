@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, UseFilters } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { SharingService } from '../../../sharing/sharing.service.js';
@@ -25,6 +25,8 @@ export class SharesController {
       'The token is answered only here (only its hash is kept). The link needs no key; expiresAt ends it by itself, DELETE /api/shares/{id} at once. ' +
       'At most 100 shares per conversation (409).',
   })
+  // Every field is optional: no body at all shares the whole active path.
+  @ApiBody({ type: CreateShareDto, required: false })
   @ApiCreated(CreatedShareDto, (s) => `/api/shares/${s.id}`)
   @ApiErrors([400, 401, 404, 409])
   async create(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: CreateShareDto): Promise<CreatedShareDto> {
