@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
@@ -102,7 +103,8 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
     expect(rows.length).toBeGreaterThan(0);
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(token);
-    expect(dump).toContain(shareId);
+    const row = rows.find((r: { id: string }) => r.id === shareId);
+    expect(row.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
   });
 
   it('revokes at once: the link, and a second revoke, answer 404', async () => {
