@@ -55,7 +55,8 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
     await alice.put(`/api/conversations/${id}/state`, { secret: 'state-not-for-readers' }).expect(200);
     const { token } = await share(id);
     const res = await anyone.get(`/api/shared/${token}`).expect(200);
-    expect(res.headers['cache-control'] ?? '').not.toMatch(/public/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-robots-tag']).toBe('noindex');
     expect(Object.keys(res.body).sort()).toEqual(['messages', 'title']);
     expect(res.body.title).toBe('What is a monad?');
     for (const m of res.body.messages) expect(Object.keys(m).sort()).toEqual(['content', 'createdAt', 'model', 'role']);

@@ -1,4 +1,4 @@
-import { BadRequestException, Controller, Get, Param, Post, UseGuards, type PipeTransform } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Header, Param, Post, UseGuards, type PipeTransform } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
@@ -37,6 +37,9 @@ export class SharedController {
   @Get(':token')
   @Public()
   @UseGuards(SharedReadLimit)
+  // Never kept by a cache (a revoked link must stop at once) nor listed by a search engine.
+  @Header('Cache-Control', 'no-store')
+  @Header('X-Robots-Tag', 'noindex')
   @ApiOperation({
     operationId: 'readShared',
     summary: 'Read a shared conversation (no key needed)',
