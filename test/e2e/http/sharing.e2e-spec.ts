@@ -4,7 +4,7 @@ import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
 import { RetentionService } from '../../../src/retention/retention.service.js';
 import { Share } from '../../../src/sharing/share.entity.js';
-import { ALICE_KEY, asActor, BOB_KEY, type TestApp } from '../../support/test-app.js';
+import { ALICE_KEY, asActor, BOB_KEY, startTestApp, type TestApp } from '../../support/test-app.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -122,6 +122,19 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
     await alice.delete(`/api/shares/${shareId}`).expect(404);
     expect((await alice.get(`/api/conversations/${id}/shares`).expect(200)).body.items).toEqual([]);
     await bob.post(`/api/shared/${token}/fork`).expect(404);
+  });
+
+  it('revokes on every instance at once: another instance on the same database answers 404 right after', async () => {
+    const other = await startTestApp({ dbPath: t.dbPath, llmBaseUrl: fake.url, env: { SHARED_READS_PER_MINUTE: '1000' } });
+    try {
+      const { id } = await conversationWith('Seen everywhere');
+      const { token, id: shareId } = await share(id);
+      await other.http().get(`/api/shared/${token}`).expect(200);
+      await alice.delete(`/api/shares/${shareId}`).expect(204);
+      await other.http().get(`/api/shared/${token}`).expect(404);
+    } finally {
+      await other.close();
+    }
   });
 
   it('honours expiry: an expired link answers like an unknown one', async () => {
