@@ -10,6 +10,7 @@ import { Thread } from './conversations/thread.entity.js';
 import { Memory } from './memory/memory.entity.js';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity.js';
 import { TelegramUpdate } from './telegram-inbox/telegram-update.entity.js';
+import { Share } from './sharing/share.entity.js';
 
 /** Every table's entity, each from the module that owns it: the data source is opened with these. */
-export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate, ConversationAlias, ResponseRecord, Memory];
+export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate, ConversationAlias, ResponseRecord, Memory, Share];

@@ -8,6 +8,7 @@ import { $, el } from './dom.js';
 import { showError } from './errors.js';
 import { filterByTag } from './list-filters.js';
 import { refreshList } from './list.js';
+import { openShareDialog } from './share-dialog.js';
 import { api, state } from './state.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
@@ -17,7 +18,7 @@ import { api, state } from './state.js';
 let menuButton;
 /** @type {HTMLElement} */
 let menu;
-/** @type {Record<'pin' | 'tags' | 'archive' | 'json' | 'markdown', HTMLButtonElement>} */
+/** @type {Record<'pin' | 'tags' | 'archive' | 'share' | 'json' | 'markdown', HTMLButtonElement>} */
 let items;
 
 /** Builds the menu beside the rename button, and the labels under the title. */
@@ -49,6 +50,7 @@ export function installConversationMenu() {
     pin: item('Pin', togglePin),
     tags: item('Tags…', editTags),
     archive: item('Archive', toggleArchive),
+    share: item('Share…', openShareDialog),
     json: item('Export as JSON', () => exportAs('json')),
     markdown: item('Export as Markdown', () => exportAs('markdown')),
   };

@@ -87,7 +87,7 @@ function copyButton(label, text) {
  * @param {string} text
  * @returns {Promise<boolean>}
  */
-async function writeClipboard(text) {
+export async function writeClipboard(text) {
   try {
     await navigator.clipboard.writeText(text);
     return true;

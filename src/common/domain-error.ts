@@ -23,6 +23,7 @@ export const DOMAIN_ERROR_CODES = [
   'agent_not_found',
   'agent_in_use',
   'memory_not_found',
+  'share_not_found',
   'idempotency_key_reused',
   'idempotency_key_in_progress',
   'too_many_requests',

@@ -273,6 +273,22 @@ describe('loadConfig: Telegram', () => {
     expect(() => loadConfig({ AUTH_FAILURES_PER_MINUTE: '-1' })).toThrow(/^AUTH_FAILURES_PER_MINUTE must be an integer from 0 to 1000000, got "-1"$/);
   });
 
+  it('limits reads of shared conversations to 60 a minute per address unless SHARED_READS_PER_MINUTE says otherwise (0: off)', () => {
+    expect(loadConfig({}).sharedReadsPerMinute).toBe(60);
+    expect(loadConfig({ SHARED_READS_PER_MINUTE: '0' }).sharedReadsPerMinute).toBe(0);
+    expect(loadConfig({ SHARED_READS_PER_MINUTE: '5' }).sharedReadsPerMinute).toBe(5);
+    expect(() => loadConfig({ SHARED_READS_PER_MINUTE: 'x' })).toThrow(/^SHARED_READS_PER_MINUTE must be an integer from 0 to 1000000, got "x"$/);
+  });
+
+  it('builds share links from PUBLIC_BASE_URL when set (no trailing slash), else they are relative', () => {
+    expect(loadConfig({}).publicBaseUrl).toBeNull();
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://chat.example.com/' }).publicBaseUrl).toBe('https://chat.example.com');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'http://10.0.0.5:3000/chat/' }).publicBaseUrl).toBe('http://10.0.0.5:3000/chat');
+    for (const bad of ['chat.example.com', 'ftp://x.example', 'https://x.example/?a=1', 'https://u:p@x.example']) {
+      expect(() => loadConfig({ PUBLIC_BASE_URL: bad })).toThrow(/^PUBLIC_BASE_URL must be an http\(s\) URL/);
+    }
+  });
+
   it('trusts no proxy by default; TRUST_PROXY takes a hop count or proxy addresses, never "true"', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);

@@ -52,6 +52,10 @@ export interface AppConfig {
   readonly rateLimitPerMinute: number;
   /** Failed authentications per minute per client address, past which the address gets 429; 0: no limit. */
   readonly authFailuresPerMinute: number;
+  /** Reads of shared conversations (GET /api/shared/:token, no key needed) per minute per client address; 0: no limit. */
+  readonly sharedReadsPerMinute: number;
+  /** The address people reach the service at (no trailing slash), for absolute share links; null: links are relative (`/s/<token>`). */
+  readonly publicBaseUrl: string | null;
   /** Express's `trust proxy`: false (the socket's address is the client's), a hop count, or the proxies' addresses. */
   readonly trustProxy: false | number | readonly string[];
   /** 0: no limit. */
@@ -141,6 +145,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // On a public address the API is rate limited unless told otherwise.
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', isLoopbackHost(host) && apiKeys.length === 0 ? 0 : 600, 0, 1_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 0, 1_000_000),
+    sharedReadsPerMinute: integer(env, 'SHARED_READS_PER_MINUTE', 60, 0, 1_000_000),
+    publicBaseUrl: parsePublicBaseUrl(text(env, 'PUBLIC_BASE_URL')),
     trustProxy: parseTrustProxy(text(env, 'TRUST_PROXY')),
     maxConversationsPerActor: integer(env, 'MAX_CONVERSATIONS_PER_ACTOR', 10_000, 0, 100_000_000),
     maxMessagesPerConversation: integer(env, 'MAX_MESSAGES_PER_CONVERSATION', 100_000, 0, 100_000_000),
@@ -202,6 +208,21 @@ function parseTrustProxy(raw: string | undefined): AppConfig['trustProxy'] {
     }
     return value;
   });
+}
+
+/** An http(s) URL without query or fragment: share links are built by appending `/s/<token>`. */
+function parsePublicBaseUrl(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL without query, fragment or credentials, like https://chat.example.com, got "${raw}"`);
+  }
+  return url.toString().replace(/\/+$/, '');
 }
 
 function parseOrigins(raw: string | undefined): string[] {

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { DatabaseService } from '../database/database.service.js';
-import { ConversationBusyError, MessageNotFoundError } from './conversation.errors.js';
+import { ConversationBusyError, InvalidInputError, MessageNotFoundError } from './conversation.errors.js';
+import type { Conversation } from './conversation.entity.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import { withBranches } from './branches.js';
 import type { Message } from './message.entity.js';
 import { MessageTreeRepository } from './message-tree.repository.js';
 import { ownedConversation } from './ownership.js';
 import { closeIfExpired } from './reply-lease.js';
+import { MAIN_THREAD } from './thread.entity.js';
 
 /**
  * The conversation as a tree, on behalf of an actor: every branch page by page, and switching
@@ -27,6 +30,22 @@ export class ConversationTreeService {
       await ownedConversation(this.repo, em, actor, id);
       return withBranches(this.tree, em, id, await this.tree.treePage(em, id, page.before, page.limit, page.thread));
     });
+  }
+
+  /**
+   * The actor's conversation and one branch of it as it is now, in `em`'s unit of work (a
+   * share's snapshot): the messages from the first one up to `messageId` (its ancestors and
+   * itself), or the main thread's whole active path without it. A reply still being generated
+   * is left out (its text is not final); nothing at all to show is InvalidInputError.
+   */
+  async branchIn(em: EntityManager, actor: Actor, id: string, messageId?: string): Promise<{ conversation: Conversation; leaf: Message; messages: Message[] }> {
+    const conversation = await ownedConversation(this.repo, em, actor, id);
+    const leaf = messageId ? await this.repo.findMessage(em, id, messageId) : await this.repo.lastMessage(em, id, MAIN_THREAD);
+    if (messageId && !leaf) throw new MessageNotFoundError(messageId);
+    const messages = leaf ? (await this.tree.branchTo(em, leaf)).filter((m) => m.status !== 'streaming') : [];
+    const last = messages.at(-1);
+    if (!last) throw new InvalidInputError('the conversation has no message to share yet');
+    return { conversation, leaf: last, messages };
   }
 
   /**

@@ -111,6 +111,24 @@ export class MessageTreeRepository {
     return new Map(messages.map((m) => [m.id, byFamily.get(family(m)) ?? [m]]));
   }
 
+  /**
+   * `leaf` and its ancestors, oldest first: the branch that ends at it (the active path, for an
+   * active leaf). One recursive query up the parent links, whatever else the tree holds.
+   */
+  async branchTo(em: EntityManager, leaf: Message): Promise<Message[]> {
+    const { rows } = await sql<{ id: string }>(
+      em,
+      `WITH RECURSIVE up("id", "parent_id") AS (
+         SELECT "id", "parent_id" FROM "messages" WHERE "conversation_id" = ? AND "id" = ?
+         UNION ALL
+         SELECT m."id", m."parent_id" FROM "messages" m JOIN up ON m."id" = up."parent_id" WHERE m."conversation_id" = ?)
+       SELECT "id" FROM up`,
+      [leaf.conversationId, leaf.id, leaf.conversationId],
+    );
+    const found = await this.messagesById(em, leaf.conversationId, rows.map((r) => r.id));
+    return found.sort((a, b) => a.seq - b.seq);
+  }
+
   /** Whole messages by id (the other answers a page shows as `versions`). */
   async messagesById(em: EntityManager, conversationId: string, ids: readonly string[]): Promise<Message[]> {
     const out: Message[] = [];

@@ -102,6 +102,18 @@ export class ExportedMemory {
   @ApiProperty({ format: 'date-time' }) readonly updatedAt: string;
 }
 
+/** A share link of the account (informative: its token is not kept, so an import does not bring it back). */
+@ApiSchema({ name: 'ExportedShareDto' })
+export class ExportedShare {
+  @ApiProperty({ format: 'uuid' }) readonly id: string;
+  @ApiProperty({ format: 'uuid' }) readonly conversationId: string;
+  @ApiProperty() readonly title: string;
+  @ApiProperty({ format: 'uuid', description: 'The last message of the snapshot.' }) readonly upToMessageId: string;
+  @ApiProperty({ type: 'integer' }) readonly messageCount: number;
+  @ApiProperty({ format: 'date-time' }) readonly createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) readonly expiresAt: string | null;
+}
+
 @ApiSchema({ name: 'ExportedThreadDto' })
 export class ExportedThread {
   @ApiProperty({ pattern: '^[a-z0-9_-]{1,64}$', example: 'main' }) @ThreadName() readonly name: string;
@@ -221,4 +233,6 @@ export class AccountExport {
   readonly conversations: ConversationExport[];
   @ApiProperty({ type: [ExportedMemory], description: 'Long-term memories, oldest first (POST /api/memories/import takes them back).' })
   readonly memories: ExportedMemory[];
+  @ApiProperty({ type: [ExportedShare], description: 'Share links of the conversations, oldest first (informative: tokens are not kept, an import does not make links).' })
+  readonly shares: ExportedShare[];
 }

@@ -3,12 +3,13 @@ import { MemoryModule } from '../memory/memory.module.js';
 import { AgentsModule } from '../agents/agents.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { SharingModule } from '../sharing/sharing.module.js';
 import { ArchiveImportService } from './archive-import.service.js';
 import { PortabilityService } from './portability.service.js';
 
 /** Conversations as files (export, import, fork) and an actor's data as a whole (account export, erasure), archives of other tools. */
 @Module({
-  imports: [ConversationsModule, AgentsModule, IdempotencyModule, MemoryModule],
+  imports: [ConversationsModule, AgentsModule, IdempotencyModule, MemoryModule, SharingModule],
   providers: [PortabilityService, ArchiveImportService],
   exports: [PortabilityService, ArchiveImportService],
 })

@@ -24,6 +24,8 @@ import { TITLE_MAX_CHARS } from '../conversations/title.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import { WholeConversationsRepository, type MessageRow } from '../conversations/whole-conversations.repository.js';
 import { IdempotencyService } from '../idempotency/idempotency.service.js';
+import { SharingService } from '../sharing/sharing.service.js';
+import { MAIN_THREAD } from '../conversations/thread.entity.js';
 
 /** Conversations erased per transaction, so that erasing a large account never holds the database for long. */
 export const ERASE_BATCH = 500;
@@ -62,6 +64,7 @@ export class PortabilityService {
     private readonly conversationsService: ConversationsService,
     private readonly limits: ConversationLimits,
     private readonly memories: MemoryService,
+    private readonly sharing: SharingService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -108,6 +111,15 @@ export class PortabilityService {
         agentId: m.agentId,
         createdAt: m.createdAt.toISOString(),
         updatedAt: m.updatedAt.toISOString(),
+      })),
+      shares: (await this.sharing.exportFor(actor)).map((s) => ({
+        id: s.id,
+        conversationId: s.conversationId,
+        title: s.title,
+        upToMessageId: s.upToMessageId,
+        messageCount: s.messageCount,
+        createdAt: s.createdAt.toISOString(),
+        expiresAt: s.expiresAt?.toISOString() ?? null,
       })),
     };
   }
@@ -198,6 +210,55 @@ export class PortabilityService {
       await this.whole.insertSummaries(em, summaries.map((s) => ({ ...s, conversationId: forkId })));
       await this.whole.insertTags(em, forkId, tags);
       return forkId;
+    });
+  }
+
+  /**
+   * A new conversation of the actor holding a share's snapshot (anyone's share, by its token:
+   * ShareNotFoundError when unknown, expired or revoked), to continue from: its messages in
+   * order on the main thread, titled "<title> (fork)", with no agent, state or tags of the
+   * owner. Counts against MAX_CONVERSATIONS_PER_ACTOR and MAX_MESSAGES_PER_CONVERSATION.
+   */
+  async forkShared(actor: Actor, token: string): Promise<string> {
+    const shared = await this.sharing.read(token);
+    const maxMessages = this.config.maxMessagesPerConversation;
+    if (maxMessages > 0 && shared.messages.length > maxMessages) {
+      throw new LimitReachedError(`The share has ${shared.messages.length} messages; the limit is ${maxMessages} per conversation (MAX_MESSAGES_PER_CONVERSATION)`);
+    }
+    return this.db.transaction(async (em) => {
+      await this.limits.assertRoomForConversation(em, actor);
+      const now = new Date();
+      const conversationId = randomUUID();
+      let parentId: string | null = null;
+      const rows = shared.messages.map((m, i): MessageRow => {
+        const row: MessageRow = {
+          id: randomUUID(),
+          conversationId,
+          seq: i + 1,
+          thread: MAIN_THREAD,
+          role: m.role,
+          content: m.content,
+          tokens: null,
+          status: m.status === 'streaming' ? 'failed' : m.status,
+          model: m.model,
+          promptTokens: null,
+          completionTokens: null,
+          versions: null,
+          toolCalls: null,
+          errorCode: null,
+          errorMessage: null,
+          createdAt: new Date(m.createdAt),
+          parentId,
+          onPath: true,
+        };
+        parentId = row.id;
+        return row;
+      });
+      const row = { id: conversationId, actor: actor.id, title: forkTitle(shared.title), agentId: null, state: {}, archived: false, pinned: false, lastSeq: rows.length, createdAt: now, updatedAt: now };
+      await this.whole.insertConversation(em, row);
+      await this.whole.insertThreads(em, [{ conversationId, name: MAIN_THREAD, systemPrompt: null, createdAt: now, updatedAt: now }]);
+      await this.whole.insertMessages(em, rows);
+      return conversationId;
     });
   }
 

@@ -18,6 +18,10 @@ export interface RouteIds {
   readonly agent: string;
   /** A memory, for the routes of /api/memories/{id} (`conversation` otherwise: another actor's id answers as unknown). */
   readonly memory?: string;
+  /** A share, for DELETE /api/shares/{id} (`conversation` otherwise: an unknown share id). */
+  readonly share?: string;
+  /** A share link's token, for /api/shared/{token} (a well-formed unknown one otherwise). */
+  readonly shareToken?: string;
   /** A document for the import route (e.g. an export of the conversation). */
   readonly exported?: object;
 }
@@ -34,10 +38,19 @@ export function specRoutes(): SpecRoute[] {
 
 /** The route's path with the ids put in (agents' routes take the agent id). */
 export function routePath(route: SpecRoute, ids: RouteIds): string {
-  const id = route.path.startsWith('/api/agents') ? ids.agent : route.path.startsWith('/api/memories') ? (ids.memory ?? ids.conversation) : ids.conversation;
+  const id = route.path.startsWith('/api/agents')
+    ? ids.agent
+    : route.path.startsWith('/api/memories')
+      ? (ids.memory ?? ids.conversation)
+      : route.path.startsWith('/api/shares/')
+        ? (ids.share ?? ids.conversation)
+        : ids.conversation;
   const message = route.operationId.startsWith('editMessage') ? (ids.userMessage ?? ids.message) : ids.message;
-  return route.path.replace('{id}', id).replace('{messageId}', message);
+  return route.path.replace('{id}', id).replace('{messageId}', message).replace('{token}', ids.shareToken ?? UNKNOWN_SHARE_TOKEN);
 }
+
+/** A token of the right shape that no share has. */
+const UNKNOWN_SHARE_TOKEN = 'A'.repeat(43);
 
 /** A valid request body for the routes that need one, aimed at the given resources. */
 export function routeBody(route: SpecRoute, ids: RouteIds): object | undefined {

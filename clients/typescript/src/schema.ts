@@ -363,6 +363,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/conversations/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A conversation's share links, newest first (without their tokens) */
+        get: operations["listShares"];
+        put?: never;
+        /**
+         * Share a conversation by link: a read-only snapshot of its active path as it is now
+         * @description Copies the main active path (or the branch up to messageId) now: later turns and edits never show through the link. The token is answered only here (only its hash is kept). The link needs no key; expiresAt ends it by itself, DELETE /api/shares/{id} at once. At most 100 shares per conversation (409).
+         */
+        post: operations["createShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/conversations/{id}/state": {
         parameters: {
             query?: never;
@@ -559,6 +580,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/shared/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a shared conversation (no key needed)
+         * @description The title and the messages of the snapshot (role, content, model, createdAt), nothing else. An unknown, expired or revoked token answers 404, all alike. Limited per client address (SHARED_READS_PER_MINUTE, 429 with Retry-After).
+         */
+        get: operations["readShared"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shared/{token}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Continue a shared conversation as your own
+         * @description A new conversation of yours holding the snapshot (main thread, titled "<title> (fork)"), to continue from. 404 as for reading.
+         */
+        post: operations["forkShared"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shares/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a share link: it answers 404 from now on, on every instance */
+        delete: operations["revokeShare"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ui/chat": {
         parameters: {
             query?: never;
@@ -715,6 +793,8 @@ export interface components {
             format: "chat-memory.account";
             /** @description Long-term memories, oldest first (POST /api/memories/import takes them back). */
             memories: components["schemas"]["ExportedMemoryDto"][];
+            /** @description Share links of the conversations, oldest first (informative: tokens are not kept, an import does not make links). */
+            shares: components["schemas"]["ExportedShareDto"][];
             /**
              * @description The version of every conversation in it.
              * @enum {number}
@@ -1063,6 +1143,21 @@ export interface components {
             /** @description Title (60 characters kept); default "New conversation". */
             title?: string;
         };
+        CreatedShareDto: {
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description The secret part of the link; answered only now (only its hash is kept). */
+            token: string;
+            /**
+             * @description The link to give out: under PUBLIC_BASE_URL when set, else relative (/s/<token>).
+             * @example https://chat.example.com/s/3q2-7wEXAMPLEtokenEXAMPLEtokenEXAMPLEtok
+             */
+            url: string;
+        };
         CreateMemoryDto: {
             /**
              * Format: uuid
@@ -1073,6 +1168,18 @@ export interface components {
             pinned?: boolean;
             /** @example Prefers answers in French. */
             text: string;
+        };
+        CreateShareDto: {
+            /**
+             * Format: date-time
+             * @description When the link stops working (in the future; default: never, until revoked).
+             */
+            expiresAt?: string;
+            /**
+             * Format: uuid
+             * @description The last message shared: the branch up to it (default: the whole active path of the main thread).
+             */
+            messageId?: string;
         };
         DroppedPartsDto: {
             /** @description Attached files, audio without a transcript. */
@@ -1111,7 +1218,7 @@ export interface components {
          * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
          * @enum {string}
          */
-        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "archive_format_unknown" | "archive_malformed" | "archive_too_large" | "archive_zip_invalid" | "archive_zip_unsupported" | "archive_zip_without_conversations" | "archive_unzipped_too_large" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "memory_not_found" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
+        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "archive_format_unknown" | "archive_malformed" | "archive_too_large" | "archive_zip_invalid" | "archive_zip_unsupported" | "archive_zip_without_conversations" | "archive_unzipped_too_large" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "memory_not_found" | "share_not_found" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
         ErrorDto: {
             /**
              * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
@@ -1220,6 +1327,23 @@ export interface components {
             toolCalls: components["schemas"]["ToolCallDto"][];
             /** @description Version 1 only: the other answers to the question. Version 2 writes them as sibling messages and does not read this. */
             versions?: components["schemas"]["MessageVersionDto"][];
+        };
+        ExportedShareDto: {
+            /** Format: uuid */
+            conversationId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: uuid */
+            id: string;
+            messageCount: number;
+            title: string;
+            /**
+             * Format: uuid
+             * @description The last message of the snapshot.
+             */
+            upToMessageId: string;
         };
         ExportedSummaryDto: {
             /** @default 0 */
@@ -1485,6 +1609,45 @@ export interface components {
             tokens: number;
             /** Format: date-time */
             updatedAt: string;
+        };
+        SharedConversationDto: {
+            /** @description The snapshot, oldest first: what the conversation held when shared. */
+            messages: components["schemas"]["SharedMessageDto"][];
+            title: string;
+        };
+        SharedMessageDto: {
+            content: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The model that wrote a reply. */
+            model: string | null;
+            /** @enum {string} */
+            role: "user" | "assistant" | "system" | "tool";
+        };
+        ShareDto: {
+            /** Format: uuid */
+            conversationId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Past it the link answers 404 (the share stays listed until revoked).
+             */
+            expiresAt: string | null;
+            /** Format: uuid */
+            id: string;
+            messageCount: number;
+            /** @description The title when shared. */
+            title: string;
+            /**
+             * Format: uuid
+             * @description The last message of the snapshot.
+             */
+            upToMessageId: string;
+        };
+        ShareListDto: {
+            /** @description Newest first. */
+            items: components["schemas"]["ShareDto"][];
         };
         SkippedArchiveConversationDto: {
             /** @description Position in the file, from 0. */
@@ -4607,6 +4770,236 @@ export interface operations {
             };
         };
     };
+    listShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareListDto"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    createShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateShareDto"];
+            };
+        };
+        responses: {
+            /** @description The created resource */
+            201: {
+                headers: {
+                    /** @description The path of the created resource */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedShareDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     getState: {
         parameters: {
             query?: never;
@@ -6200,6 +6593,332 @@ export interface operations {
             };
             /** @description The caller keeps as many memories as MAX_MEMORIES_PER_ACTOR allows (code `limit_reached`) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    readShared: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link (/s/<token>). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedConversationDto"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many reads from this address (SHARED_READS_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    forkShared: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link (/s/<token>). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The created resource */
+            201: {
+                headers: {
+                    /** @description The path of the created resource */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationDetailDto"];
+                };
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A reply is still being generated in this conversation, or there is nothing to regenerate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    revokeShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such conversation (or it belongs to another actor) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

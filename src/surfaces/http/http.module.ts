@@ -25,12 +25,16 @@ import { PortabilityModule } from '../../portability/portability.module.js';
 import { StreamSlots } from './sse/stream-slots.js';
 import { MemoryModule } from '../../memory/memory.module.js';
 import { MemoriesController } from './controllers/memories.controller.js';
+import { SharingModule } from '../../sharing/sharing.module.js';
+import { SharesController } from './controllers/shares.controller.js';
+import { SharedController } from './controllers/shared.controller.js';
+import { SharedReadLimit } from './hardening/shared-read-limit.guard.js';
 
 /** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
 @Module({
-  imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule, PortabilityModule, MemoryModule],
-  controllers: [ChatController, PortabilityController, ArchiveImportsController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController, MemoriesController],
-  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, HttpDrain, IdempotentChat, StreamSlots],
+  imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule, PortabilityModule, MemoryModule, SharingModule],
+  controllers: [ChatController, PortabilityController, ArchiveImportsController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController, MemoriesController, SharesController, SharedController],
+  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, HttpDrain, IdempotentChat, StreamSlots, SharedReadLimit],
   // Other surfaces' streams count against the same MAX_STREAMS_PER_ACTOR.
   exports: [StreamSlots],
 })

@@ -12,7 +12,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'Stores conversations and replays their recent history to an OpenAI-compatible model. ' +
         // Markdown: outside a code span, <API key> is read as an HTML tag and vanishes in Swagger UI.
-        'Every route except `/health` and `/metrics` needs `Authorization: Bearer <API key>` unless the server runs in single-user mode.',
+        'Every route except `/health`, `/metrics` and `GET /api/shared/{token}` (a share link) needs `Authorization: Bearer <API key>` unless the server runs in single-user mode.',
     )
     .setVersion('0.1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key from API_KEYS' })
@@ -26,6 +26,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('memories', 'Long-term memories: facts about the caller that every later turn reads')
     .addTag('usage', "The caller's token usage")
     .addTag('ui-chat', "A backend for the Vercel AI SDK's useChat: its UI message stream, resume and stop (docs/ai-sdk.md)")
+    .addTag('sharing', 'Read-only links to a snapshot of a conversation: make, list, revoke, read without a key, continue as your own')
     .addTag('account', 'Everything of the caller: export it, or erase it')
     .addTag('health', 'Liveness and database check')
     .addGlobalResponse({

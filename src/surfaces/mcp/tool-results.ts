@@ -47,6 +47,7 @@ export const TOOL_ERROR_TEXTS = {
   agent_not_found: asItSays,
   agent_in_use: null,
   memory_not_found: null,
+  share_not_found: null,
   idempotency_key_reused: null,
   idempotency_key_in_progress: null,
   too_many_requests: asItSays,

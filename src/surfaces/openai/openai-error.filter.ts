@@ -23,6 +23,7 @@ export const OPENAI_CODES: Record<DomainErrorCode, string> = {
   conversation_state: 'invalid_state',
   message_not_found: 'not_found',
   memory_not_found: 'not_found',
+  share_not_found: 'not_found',
   invalid_input: 'invalid_value',
   limit_reached: 'limit_reached',
   import_rejected: 'invalid_value',

@@ -22,6 +22,7 @@ export const ERROR_TEXTS = {
   agent_not_found: null,
   agent_in_use: null,
   memory_not_found: sorry,
+  share_not_found: null,
   idempotency_key_reused: null,
   idempotency_key_in_progress: null,
   too_many_requests: null,

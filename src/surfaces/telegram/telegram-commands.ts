@@ -8,6 +8,7 @@ import type { Message } from '../../conversations/message.entity.js';
 import { MemoryService } from '../../memory/memory.service.js';
 import { sendText } from './replies.js';
 import { actorOfChat } from './routing.js';
+import { TelegramShareCommands } from './telegram-share-commands.js';
 import { TELEGRAM_CONFIG } from './telegram.tokens.js';
 import { helpText, TEXTS } from './texts.js';
 
@@ -34,6 +35,7 @@ export class TelegramCommands {
     private readonly conversations: ConversationsService,
     private readonly agents: AgentsService,
     private readonly memories: MemoryService,
+    private readonly shares: TelegramShareCommands,
     @Inject(TELEGRAM_CONFIG) private readonly config: TelegramConfig,
   ) {}
 
@@ -48,6 +50,7 @@ export class TelegramCommands {
     bot.command('agent', (ctx) => this.agent(ctx, ctx.match));
     bot.command('memory', (ctx) => this.memory(ctx));
     bot.command('forget', (ctx) => this.forget(ctx, ctx.match));
+    this.shares.install(bot);
     bot.callbackQuery(DELETE_DATA, (ctx) => this.confirmDelete(ctx, ctx.match[1], Number(ctx.match[2])));
     bot.callbackQuery(KEEP_DATA, async (ctx) => {
       if (Number(ctx.match[1]) !== ctx.from.id) return void (await ctx.answerCallbackQuery({ text: TEXTS.notYourButton }));

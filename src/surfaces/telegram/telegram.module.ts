@@ -12,18 +12,21 @@ import { TelegramSurface } from './telegram-surface.js';
 import { TelegramWebhook } from './telegram-webhook.js';
 import { TELEGRAM_BOT, TELEGRAM_CONFIG } from './telegram.tokens.js';
 import { AgentsModule } from '../../agents/agents.module.js';
+import { SharingModule } from '../../sharing/sharing.module.js';
+import { TelegramShareCommands } from './telegram-share-commands.js';
 
 /**
  * The Telegram surface: a grammY bot on the same chat and conversation services as the REST
  * API. Loaded only when TELEGRAM_BOT_TOKEN is set (AppModule); the domain knows nothing of it.
  */
 @Module({
-  imports: [ChatModule, ConversationsModule, TelegramInboxModule, AgentsModule, MemoryModule],
+  imports: [ChatModule, ConversationsModule, TelegramInboxModule, AgentsModule, MemoryModule, SharingModule],
   providers: [
     { provide: TELEGRAM_CONFIG, inject: [APP_CONFIG], useFactory: (config: AppConfig) => config.telegram },
     { provide: TELEGRAM_BOT, inject: [TELEGRAM_CONFIG], useFactory: createBot },
     TelegramIntake,
     TelegramCommands,
+    TelegramShareCommands,
     TelegramChat,
     TelegramSurface,
     TelegramWebhook,

@@ -7,6 +7,8 @@ export const BOT_COMMANDS: ReadonlyArray<{ readonly command: string; readonly us
   { command: 'list', usage: '/list', description: 'your recent conversations' },
   { command: 'use', usage: '/use N', description: 'continue conversation N of /list' },
   { command: 'history', usage: '/history', description: 'the last messages of this conversation' },
+  { command: 'share', usage: '/share', description: 'a read-only link to this conversation as it is now' },
+  { command: 'unshare', usage: '/unshare', description: 'revoke the links of this conversation' },
   { command: 'delete', usage: '/delete', description: 'delete this conversation' },
   { command: 'agent', usage: '/agent [N|none]', description: 'list the agents, or talk with one' },
   { command: 'memory', usage: '/memory', description: 'what I remember about you' },

@@ -21,7 +21,8 @@ export const WEB_CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
- * The web chat page: the static files of `web/` at `/`, and the browser builds of its three
+ * The web chat page: the static files of `web/` at `/`, a share link's read-only page at
+ * `/s/<token>`, and the browser builds of its three
  * libraries (Markdown renderer, HTML sanitizer, server-sent events parser) at `/vendor/`. Public like /health: the page
  * itself holds no data, and its API calls carry the API key (none in single-user mode).
  *
@@ -57,6 +58,16 @@ export class WebSurfaceModule implements OnModuleInit {
         });
       });
     }
+    // A share link's read-only page (its data comes from GET /api/shared/:token). Kept out of
+    // search engines: the header for crawlers that fetch no HTML, the page's own meta tag too.
+    const sharePage = join(assets.root, 'share.html');
+    app.get('/s/:token', (_req: Request, res: Response) => {
+      res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+      setHeaders(res, sharePage);
+      res.sendFile(sharePage, (error) => {
+        if (error) sendError(res, 404, 'Cannot GET /s/');
+      });
+    });
     // The page's type-checking files live beside it but are not part of it.
     app.get(['/tsconfig.json', /^\/types\//], (req: Request, res: Response) => sendError(res, 404, `Cannot GET ${req.path}`));
     adapter.useStaticAssets(assets.root, { index: 'index.html', redirect: false, dotfiles: 'ignore', fallthrough: true, setHeaders });

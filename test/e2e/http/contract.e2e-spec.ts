@@ -4,7 +4,7 @@ import { routeBody, routePath, specRoutes, type SpecRoute } from '../../support/
 import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
 
 /** Last, in this order: each removes what the operations before it use. */
-const LAST = ['deleteMemory', 'deleteConversation', 'deleteAgent', 'eraseAccountData'];
+const LAST = ['revokeShare', 'deleteMemory', 'deleteConversation', 'deleteAgent', 'eraseAccountData'];
 const ordered = (routes: SpecRoute[]) =>
   [...routes].sort((a, b) => LAST.indexOf(a.operationId) - LAST.indexOf(b.operationId));
 
@@ -45,7 +45,8 @@ describe('the answers of every operation conform to docs/openapi.json', () => {
     const agent = (await send('post', '/api/agents', { name: 'Guide', systemPrompt: 'Be brief.' }).expect(201)).body.id as string;
     const exported = (await send('get', `/api/conversations/${first.body.conversationId}/export`).expect(200)).body as object;
     const memory = (await send('post', '/api/memories', { text: 'Likes Lisbon' }).expect(201)).body.id as string;
-    const ids = { conversation: first.body.conversationId as string, message: first.body.messageId as string, userMessage: first.body.userMessageId as string, agent, exported, memory };
+    const share = (await send('post', `/api/conversations/${first.body.conversationId}/shares`, {}).expect(201)).body as { id: string; token: string };
+    const ids = { conversation: first.body.conversationId as string, message: first.body.messageId as string, userMessage: first.body.userMessageId as string, agent, exported, memory, share: share.id, shareToken: share.token };
     const answered: string[] = [];
     for (const route of ordered(specRoutes())) {
       // An agent without conversations, so that deleting it succeeds.

@@ -419,7 +419,7 @@ describe('GET /api/me/export and DELETE /api/me/data', () => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="chat-memory-alice-${today()}.json"`);
     const doc = res.body;
-    expect(Object.keys(doc).sort()).toEqual(['actor', 'agents', 'conversations', 'exportedAt', 'format', 'memories', 'version']);
+    expect(Object.keys(doc).sort()).toEqual(['actor', 'agents', 'conversations', 'exportedAt', 'format', 'memories', 'shares', 'version']);
     expect(doc).toMatchObject({ format: 'chat-memory.account', version: 2, actor: 'api:alice' });
     expect(doc.agents).toEqual([expect.objectContaining({ id: aliceAgent.id, name: 'Alice agent', systemPrompt: 'secret A' })]);
     const titles = doc.conversations.map((c: Json) => c.conversation.title).sort();

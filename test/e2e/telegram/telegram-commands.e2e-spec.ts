@@ -7,7 +7,7 @@ import type { FakeTelegramServer } from '../../fakes/fake-telegram-server.js';
 import { ALICE_KEY, auth, type TestApp } from '../../support/test-app.js';
 import { userMaker, useTelegramApp, type TelegramUser } from '../../support/telegram-fixture.js';
 
-const COMMANDS = ['new', 'list', 'use', 'history', 'delete', 'agent', 'memory', 'forget', 'help'];
+const COMMANDS = ['new', 'list', 'use', 'history', 'share', 'unshare', 'delete', 'agent', 'memory', 'forget', 'help'];
 
 describe('Telegram bot commands', () => {
   // The Bot API calls are kept across tests: the first reads setMyCommands, made at start-up.

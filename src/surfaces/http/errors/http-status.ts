@@ -29,6 +29,7 @@ export const HTTP_STATUS = {
   agent_not_found: 404,
   agent_in_use: 409,
   memory_not_found: 404,
+  share_not_found: 404,
   idempotency_key_reused: 422,
   idempotency_key_in_progress: 409,
   too_many_requests: 429,
