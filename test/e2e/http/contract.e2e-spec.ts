@@ -102,6 +102,10 @@ describe('the answers of every operation conform to docs/openapi.json', () => {
       ['get', '/api/conversations?limit=1.5', undefined],
       ['get', '/api/conversations?agentId=someone', undefined],
       ['get', `/api/conversations/${ids.conversation}/messages?before=2.5`, undefined],
+      // A null where the document has none used to reach the database (a 500).
+      ['patch', `/api/conversations/${ids.conversation}`, { pinned: null }],
+      ['get', '/api/conversations?q=%20', undefined],
+      ['get', `/api/conversations/${ids.conversation}/messages?before=2147483648`, undefined],
     ];
     for (const route of specRoutes()) {
       // A useChat chat id is any 1-128 of [A-Za-z0-9_-], not only a UUID: a dot is what it refuses.
