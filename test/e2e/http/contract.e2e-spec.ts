@@ -125,6 +125,17 @@ describe('the answers of every operation conform to docs/openapi.json', () => {
     expect(disagreements).toEqual([]);
   });
 
+  it("checks a useChat stream's chunks against x-sse-events: a chunk the AI SDK would not read is a problem", () => {
+    const problems = (text: string) => contract.responseProblems('post', '/api/ui/chat', 200, {}, text, 'text/event-stream');
+    const good = 'data: {"type":"start","messageId":"6f1c0b7d-5a9e-4f0e-9a53-2d8c1e4b7a10","messageMetadata":{"conversationId":"6f1c0b7d-5a9e-4f0e-9a53-2d8c1e4b7a10"}}\n\n' +
+      'data: {"type":"text-start","id":"text"}\n\ndata: {"type":"text-delta","id":"text","delta":"Hi"}\n\ndata: {"type":"text-end","id":"text"}\n\n' +
+      'data: {"type":"finish","finishReason":"stop"}\n\ndata: [DONE]\n\n';
+    expect(problems(good)).toEqual([]);
+    expect(problems('data: {"type":"text-delta","id":"text"}\n\n')).not.toEqual([]);
+    expect(problems('data: {"type":"finish","finishReason":"done"}\n\n')).not.toEqual([]);
+    expect(problems('data: {"type":"made-up"}\n\n')).not.toEqual([]);
+  });
+
   it('answers 405 with Allow for a wrong method on an existing path, 404 for a path that does not exist', async () => {
     const wrong = await send('put', '/api/chat', { message: 'hi' }).expect(405);
     expect(wrong.headers.allow).toBe('POST');
