@@ -35,7 +35,11 @@ async function bootstrap(): Promise<void> {
     config.apiKeys.length + storedKeys > 0
       ? `${config.apiKeys.length} API key(s) from API_KEYS and ${storedKeys} made with npm run keys`
       : 'single-user mode (no API key: every request is api:owner, loopback only)';
-  logger.log(`Listening on http://${config.host}:${config.port} with ${mode}; API docs at /api/docs`);
+  // The one start-up line at the default level: where it listens (the real port, PORT=0 too), the model, the keys.
+  const address = app.getHttpServer().address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  const model = config.llm.provider === 'echo' ? 'the offline echo model' : `model ${config.llm.model} at ${config.llm.baseUrl ?? 'the OpenAI API'}`;
+  logger.log(`Listening on http://${config.host}:${port} with ${model} and ${mode}; web page at /, API docs at /api/docs`);
 }
 
 /** A configuration problem found while starting (e.g. no API key on a public address) ends the process cleanly. */

@@ -35,7 +35,9 @@ export class Agent {
   @Column({ type: 'varchar', length: 200, nullable: true })
   model: string | null;
 
-  @Column({ type: 'real', nullable: true })
+  // A 4-byte float holds ~7 digits, and PostgreSQL refuses what underflows it (5e-324 was a 500):
+  // six decimals say every temperature a model reads.
+  @Column({ type: 'real', nullable: true, transformer: { to: roundedTemperature, from: (v: number | null) => v } })
   temperature: number | null;
 
   @Column({ name: 'max_tokens', type: 'integer', nullable: true })
@@ -57,4 +59,8 @@ export class Agent {
 
   @Column({ name: 'updated_at', type: Date })
   updatedAt: Date;
+}
+
+function roundedTemperature(value: number | null | undefined): number | null | undefined {
+  return typeof value === 'number' ? Math.round(value * 1e6) / 1e6 : value;
 }

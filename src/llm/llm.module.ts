@@ -16,8 +16,9 @@ import { OpenAiLlm } from './openai-llm.js';
           logger.warn('No model configured (LLM_BASE_URL / OPENAI_API_KEY): the offline echo model answers.');
           return new EchoLlm();
         }
-        // The address is configuration, not a secret; the key is never logged.
-        logger.log(`Model ${config.llm.model} at ${config.llm.baseUrl ?? 'the OpenAI API'}`);
+        // The address is configuration, not a secret; the key is never logged. At the default level
+        // the start-up line (main.ts) names them: one line, not one per module.
+        logger.debug(`Model ${config.llm.model} at ${config.llm.baseUrl ?? 'the OpenAI API'}`);
         return new OpenAiLlm(config.llm);
       },
     },

@@ -230,6 +230,8 @@ export function validText(text: unknown): string {
   if (typeof text !== 'string' || text.trim() === '') throw new InvalidMemoryError('text must not be empty');
   const trimmed = text.trim();
   if (trimmed.includes('\u0000')) throw new InvalidMemoryError('text must not contain NUL characters');
-  if (trimmed.length > MAX_MEMORY_CHARS) throw new InvalidMemoryError(`text is ${trimmed.length} characters long; the limit is ${MAX_MEMORY_CHARS}`);
+  // Characters as the document and the validation pipe count them: code points, not UTF-16 units.
+  const length = [...trimmed].length;
+  if (length > MAX_MEMORY_CHARS) throw new InvalidMemoryError(`text is ${length} characters long; the limit is ${MAX_MEMORY_CHARS}`);
   return trimmed;
 }

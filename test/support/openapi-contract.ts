@@ -141,6 +141,8 @@ export class OpenApiContract {
       const name = lines.find((l) => l.startsWith('event:'))?.slice(6).trim() ?? 'message';
       const dataText = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
       const at = `${operation.operationId} event ${name}`;
+      // A stream's documented last data (the UI message stream's `[DONE]`) is not JSON.
+      if (media['x-sse-end'] !== undefined && dataText === media['x-sse-end']) continue;
       if (!events[name]) {
         problems.push(`${at}: not in x-sse-events (${Object.keys(events).join(', ')})`);
         continue;

@@ -1,10 +1,12 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { NO_NUL_PATTERN } from './dto/text-patterns.js';
 
 interface Schema {
   $ref?: string;
   type?: string;
   format?: string;
   pattern?: string;
+  enum?: unknown[];
   properties?: Record<string, Schema>;
   additionalProperties?: unknown;
   items?: Schema;
@@ -45,13 +47,30 @@ export function documentRequestRules(document: OpenAPIObject): void {
     close(schema.items);
     for (const list of [schema.allOf, schema.anyOf, schema.oneOf]) for (const s of list ?? []) close(s);
   };
+  // No string of a JSON body (json-body-check.ts) or a query holds NUL: said on each free text.
+  const seen = new Set<string>();
+  const noNul = (schema: Schema | undefined): void => {
+    if (!schema || typeof schema !== 'object') return;
+    if (typeof schema.$ref === 'string') {
+      const name = schema.$ref.split('/').pop() ?? '';
+      if (seen.has(name)) return;
+      seen.add(name);
+      return noNul(schemas[name]);
+    }
+    if (schema.type === 'string' && !schema.pattern && !schema.format && !schema.enum && !schema.anyOf) schema.pattern = NO_NUL_PATTERN;
+    for (const nested of Object.values(schema.properties ?? {})) noNul(nested);
+    noNul(schema.items);
+    for (const list of [schema.allOf, schema.anyOf, schema.oneOf]) for (const s of list ?? []) noNul(s);
+  };
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item) as Operation[]) {
       if (!operation || typeof operation !== 'object' || !operation.responses) continue;
       for (const parameter of operation.parameters ?? []) {
         // Path ids are UUIDs, but for a path parameter that states its own pattern (a useChat chat id).
         if (parameter.in === 'path' && parameter.schema?.type === 'string' && !parameter.schema.pattern) parameter.schema.format = 'uuid';
+        if (parameter.in === 'query') noNul(parameter.schema);
       }
+      noNul(operation.requestBody?.content?.['application/json']?.schema);
       if (OWN_PARSER.has(operation.operationId ?? '')) continue;
       close(operation.requestBody?.content?.['application/json']?.schema);
     }

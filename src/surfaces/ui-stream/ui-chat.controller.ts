@@ -18,6 +18,7 @@ import { toTurnRequest } from './ui-chat-request.js';
 import { UiChatRequestDto, UiMessageDto, UiMessagesQueryDto, UiStopResponseDto, UiThreadQueryDto } from './ui-chat.dto.js';
 import { UiChats } from './ui-chats.js';
 import { UiMessageStream } from './ui-message-stream.js';
+import { UI_STREAM_MEDIA } from './ui-stream-docs.js';
 import { toUiMessage } from './ui-messages.js';
 
 /** A chat id in a path: checked like the body's `id`. */
@@ -34,7 +35,7 @@ const UI_STREAM_DOC = {
     'The AI SDK UI message stream (protocol v1, header `x-vercel-ai-ui-message-stream: v1`): `data: <chunk JSON>` events ' +
     '`start` {messageId, messageMetadata}, `start-step`, `text-start`, `text-delta`…, `text-end`, then `finish-step` and `finish` ' +
     '(or `abort` for a stopped reply, `error` {errorText} for a failed one), then `data: [DONE]`.',
-  content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events, each `data: <UIMessageChunk JSON>`, the last `data: [DONE]`.' } } },
+  content: { 'text/event-stream': UI_STREAM_MEDIA },
 };
 
 const CHAT_ID_PARAM = { name: 'id', description: "The client's chat id (useChat's id) or one of your conversation ids.", schema: { type: 'string', pattern: ALIAS_PATTERN.source } };

@@ -81,7 +81,7 @@ export class UiThreadQueryDto {
 }
 
 export class UiMessagesQueryDto extends UiThreadQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_MESSAGES_PER_READ, default: 100, description: 'The newest messages of the active path, at most this many.' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_MESSAGES_PER_READ, default: 100, description: 'The newest messages of the active path, at most this many.' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

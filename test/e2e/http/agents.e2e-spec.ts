@@ -53,6 +53,13 @@ describe('agents', () => {
     expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
   });
 
+  it('stores any documented temperature, a denormal one too (a 500 on PostgreSQL, whose real underflowed)', async () => {
+    const created = await alice.post('/api/agents', { name: 'Tiny', temperature: 5e-324 }).expect(201);
+    expect((await alice.get(`/api/agents/${created.body.id}`).expect(200)).body.temperature).toBe(0);
+    await alice.patch(`/api/agents/${created.body.id}`, { temperature: 1e-40 }).expect(200);
+    expect((await alice.get(`/api/agents/${created.body.id}`).expect(200)).body.temperature).toBe(0);
+  });
+
   it("hides one actor's agents from another (404 everywhere)", async () => {
     const agent = await newAgent();
     await bob.get(`/api/agents/${agent.id}`).expect(404);

@@ -26,9 +26,31 @@ function curlExamples(markdown: string): Example[] {
   });
 }
 
+/** A JSON block introduced by "Request:" under a `## POST /api/...` heading: that operation's body. */
+function bodyExamples(markdown: string): Array<{ method: string; url: string; body: unknown }> {
+  const out: Array<{ method: string; url: string; body: unknown }> = [];
+  let route: { method: string; url: string } | null = null;
+  for (const m of markdown.matchAll(/^(#{2,3}) (.*)$|(Request:)\s*\n+```json\n([\s\S]*?)```/gm)) {
+    if (m[1]) {
+      const heading = /^(GET|POST|PUT|PATCH|DELETE) (\/\S+)$/.exec(m[2].trim());
+      route = heading ? { method: heading[1], url: heading[2].replace(/:(\w+)/g, SOME_ID) } : m[1] === '##' ? null : route;
+    } else if (route) out.push({ ...route, body: JSON.parse(m[4]) });
+  }
+  return out;
+}
+
 describe('the example requests of docs/api.md', () => {
   const contract = new OpenApiContract();
   const examples = curlExamples(API_DOC);
+  const bodies = bodyExamples(API_DOC);
+
+  it('include the request bodies shown as JSON ("Request:"), each accepted by its operation', () => {
+    expect(bodies.map((b) => `${b.method} ${b.url.replaceAll(SOME_ID, ':id')}`)).toEqual(
+      expect.arrayContaining(['POST /api/chat', 'POST /api/conversations/:id/regenerate', 'POST /api/conversations/:id/messages/:id/edit']),
+    );
+    const refused = bodies.map((b) => ({ example: `${b.method} ${b.url}`, problems: contract.requestProblems(b.method, b.url, b.body) })).filter((b) => b.problems.length);
+    expect(refused).toEqual([]);
+  });
 
   it('are found (a change of their format must not silently check nothing)', () => {
     expect(examples.length).toBeGreaterThanOrEqual(20);

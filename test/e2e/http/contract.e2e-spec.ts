@@ -103,6 +103,10 @@ describe('the answers of every operation conform to docs/openapi.json', () => {
       ['get', '/api/conversations?limit=1.5', undefined],
       ['get', '/api/conversations?agentId=someone', undefined],
       ['get', `/api/conversations/${ids.conversation}/messages?before=2.5`, undefined],
+      // A null where the document has none used to reach the database (a 500).
+      ['patch', `/api/conversations/${ids.conversation}`, { pinned: null }],
+      ['get', '/api/conversations?q=%20', undefined],
+      ['get', `/api/conversations/${ids.conversation}/messages?before=2147483648`, undefined],
     ];
     for (const route of specRoutes()) {
       // A useChat chat id is any 1-128 of [A-Za-z0-9_-], not only a UUID: a dot is what it refuses.
@@ -120,6 +124,17 @@ describe('the answers of every operation conform to docs/openapi.json', () => {
       if (!documentRefuses || res.status !== 400) disagreements.push(`${method.toUpperCase()} ${url} ${JSON.stringify(body)}: server ${res.status}, document ${documentRefuses ? 'refuses' : 'accepts'}`);
     }
     expect(disagreements).toEqual([]);
+  });
+
+  it("checks a useChat stream's chunks against x-sse-events: a chunk the AI SDK would not read is a problem", () => {
+    const problems = (text: string) => contract.responseProblems('post', '/api/ui/chat', 200, {}, text, 'text/event-stream');
+    const good = 'data: {"type":"start","messageId":"6f1c0b7d-5a9e-4f0e-9a53-2d8c1e4b7a10","messageMetadata":{"conversationId":"6f1c0b7d-5a9e-4f0e-9a53-2d8c1e4b7a10"}}\n\n' +
+      'data: {"type":"text-start","id":"text"}\n\ndata: {"type":"text-delta","id":"text","delta":"Hi"}\n\ndata: {"type":"text-end","id":"text"}\n\n' +
+      'data: {"type":"finish","finishReason":"stop"}\n\ndata: [DONE]\n\n';
+    expect(problems(good)).toEqual([]);
+    expect(problems('data: {"type":"text-delta","id":"text"}\n\n')).not.toEqual([]);
+    expect(problems('data: {"type":"finish","finishReason":"done"}\n\n')).not.toEqual([]);
+    expect(problems('data: {"type":"made-up"}\n\n')).not.toEqual([]);
   });
 
   it('answers 405 with Allow for a wrong method on an existing path, 404 for a path that does not exist', async () => {

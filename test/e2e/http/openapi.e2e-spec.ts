@@ -118,4 +118,15 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
     }
     expect(spec.components.schemas.StreamErrorData.required).toEqual(expect.arrayContaining(['statusCode', 'code', 'message']));
   });
+
+  it("describes the useChat streams' events: one UIMessageChunk per `data:` line, as the ai package defines them, then [DONE]", () => {
+    for (const { op } of operations.filter(({ op }) => op.tags.includes('ui-chat') && op.responses['200']?.content?.['text/event-stream'])) {
+      const media = op.responses['200'].content['text/event-stream'];
+      expect(media.schema.type).toBe('string');
+      expect(media['x-sse-end']).toBe('[DONE]');
+      const chunks = media['x-sse-events'].message.properties.data.oneOf as Json[];
+      const types = chunks.map((c) => c.properties.type.enum?.[0] ?? c.properties.type.pattern);
+      expect(types).toEqual(['start', 'start-step', 'text-start', 'text-delta', 'text-end', '^data-', 'finish-step', 'finish', 'message-metadata', 'abort', 'error']);
+    }
+  });
 });

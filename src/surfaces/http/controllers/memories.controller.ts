@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
@@ -26,6 +26,8 @@ export class MemoriesController {
   @ApiOkResponse({ type: MemoryListDto })
   @ApiErrors([400, 401])
   async list(@CurrentActor() actor: Actor, @Query() query: ListMemoriesQueryDto): Promise<MemoryListDto> {
+    // As for conversations: a search is one page, so a cursor beside q is a mistake, not ignored.
+    if (query.q !== undefined && query.cursor !== undefined) throw new BadRequestException('cursor cannot be combined with q: search answers one ranked page');
     const page = await this.memories.list(actor, { q: query.q, agentId: agentFilter(query.agentId), limit: query.limit ?? 20, cursor: query.cursor });
     return { items: page.items.map(toMemoryDto), nextCursor: page.nextCursor };
   }

@@ -27,7 +27,7 @@ export class CreateAgentDto {
   @MaxLength(32_000)
   systemPrompt?: string | null;
 
-  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true, description: 'Overrides LLM_MODEL.' })
+  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 200, nullable: true, description: 'Overrides LLM_MODEL.' })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
@@ -64,7 +64,8 @@ export class CreateAgentDto {
   tools?: AgentTool[];
 
   @ApiPropertyOptional({
-    enum: MEMORY_MODES,
+    // OpenAPI 3.0.3: an enum lists null itself, `nullable` beside it is not enough.
+    enum: [...MEMORY_MODES, null],
     nullable: true,
     description: "Narrows MEMORY_MODE for this agent's turns: off (no memory), read (memories read, never written), on (read, and written by the remember and forget tools when enabled). Null: as MEMORY_MODE says.",
   })

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { NOT_BLANK_PATTERN } from './text-patterns.js';
 import { OptionalThreadName } from './thread-name.js';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
@@ -13,7 +14,7 @@ export class ModelOptionsDto {
   @Max(2)
   temperature?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1_000_000 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000 })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -28,7 +29,7 @@ export function ModelOptionsField() {
 
 export class ChatRequestDto {
   // The length bound is MAX_MESSAGE_CHARS, a setting: the document only states what always holds.
-  @ApiProperty({ description: 'The user message (at most MAX_MESSAGE_CHARS characters), not blank.', example: 'Hello!', minLength: 1, pattern: '\\S' })
+  @ApiProperty({ description: 'The user message (at most MAX_MESSAGE_CHARS characters), not blank.', example: 'Hello!', minLength: 1, pattern: NOT_BLANK_PATTERN })
   @IsString()
   @IsNotEmpty()
   message: string;
@@ -57,7 +58,7 @@ export class ChatRequestDto {
   @IsUUID()
   parentMessageId?: string;
 
-  @ApiPropertyOptional({ description: "Sets the thread's own system prompt, kept for its later turns (not stored as a message)." })
+  @ApiPropertyOptional({ description: "Sets the thread's own system prompt, kept for its later turns (not stored as a message).", maxLength: 32_000 })
   @IsOptional()
   @IsString()
   @MaxLength(32_000)

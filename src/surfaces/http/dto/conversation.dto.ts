@@ -14,6 +14,7 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateIf,
 } from 'class-validator';
 import type { Conversation } from '../../../conversations/conversation.entity.js';
 import {
@@ -27,6 +28,7 @@ import type { Summary } from '../../../conversations/summary.entity.js';
 import { MAX_TAG_CHARS, MAX_TAGS } from '../../../conversations/tags.js';
 import type { Thread } from '../../../conversations/thread.entity.js';
 import { replyErrorBody } from '../errors/http-status.js';
+import { NOT_BLANK_PATTERN } from './text-patterns.js';
 import { OptionalThreadName } from './thread-name.js';
 import { PageCursor, PageLimit, SearchQuery } from './page-query.js';
 
@@ -76,7 +78,7 @@ export class ActiveConversationQueryDto extends AgentFilterQueryDto {
 }
 
 export class CreateConversationDto {
-  @ApiPropertyOptional({ description: 'Title (60 characters kept); default "New conversation".' })
+  @ApiPropertyOptional({ description: 'Title (60 characters kept); default "New conversation".', maxLength: 1000 })
   @IsOptional()
   @IsString()
   @MaxLength(1000)
@@ -131,19 +133,20 @@ export class ListConversationsQueryDto extends AgentFilterQueryDto {
   cursor?: string;
 }
 
+/** A change: each field absent or a value (null is refused, not read as absent: the columns hold no null). */
 export class UpdateConversationDto {
-  @ApiPropertyOptional({ description: 'New title (60 characters kept).' })
-  @IsOptional()
+  @ApiPropertyOptional({ description: 'New title (60 characters kept).', maxLength: 1000, pattern: NOT_BLANK_PATTERN })
+  @ValidateIf((_o, value) => value !== undefined)
   @IsString()
   @Matches(/\S/, { message: 'title must not be blank' })
   @MaxLength(1000)
   title?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() archived?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() pinned?: boolean;
+  @ApiPropertyOptional() @ValidateIf((_o, value) => value !== undefined) @IsBoolean() archived?: boolean;
+  @ApiPropertyOptional() @ValidateIf((_o, value) => value !== undefined) @IsBoolean() pinned?: boolean;
 
-  @ApiPropertyOptional({ type: [String], maxItems: MAX_TAGS, description: `Replaces the tags (each 1-${MAX_TAG_CHARS} characters; stored lower-case).` })
-  @IsOptional()
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', maxLength: MAX_TAG_CHARS, pattern: NOT_BLANK_PATTERN }, maxItems: MAX_TAGS, description: `Replaces the tags (each 1-${MAX_TAG_CHARS} characters; stored lower-case).` })
+  @ValidateIf((_o, value) => value !== undefined)
   @IsArray()
   @ArrayMaxSize(MAX_TAGS)
   @IsString({ each: true })
@@ -153,7 +156,7 @@ export class UpdateConversationDto {
 }
 
 export class MessagesPageQueryDto extends ThreadQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Only messages with a smaller seq (the nextBefore of the previous page); omit for the newest.' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'Only messages with a smaller seq (the nextBefore of the previous page); omit for the newest.' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

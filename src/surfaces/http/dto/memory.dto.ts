@@ -3,10 +3,11 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDateString, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { MAX_MEMORY_CHARS, type Memory } from '../../../memory/memory.entity.js';
 import { AgentFilterQueryDto } from './conversation.dto.js';
+import { NOT_BLANK_PATTERN } from './text-patterns.js';
 import { PageCursor, PageLimit, SearchQuery } from './page-query.js';
 
 export class CreateMemoryDto {
-  @ApiProperty({ minLength: 1, maxLength: MAX_MEMORY_CHARS, example: 'Prefers answers in French.' })
+  @ApiProperty({ minLength: 1, maxLength: MAX_MEMORY_CHARS, pattern: NOT_BLANK_PATTERN, example: 'Prefers answers in French.' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(MAX_MEMORY_CHARS)
@@ -72,7 +73,7 @@ export function toMemoryDto(m: Memory): MemoryDto {
 export const MAX_IMPORTED_MEMORIES = 1000;
 
 export class ImportedMemoryDto {
-  @ApiProperty({ minLength: 1, maxLength: MAX_MEMORY_CHARS })
+  @ApiProperty({ minLength: 1, maxLength: MAX_MEMORY_CHARS, pattern: NOT_BLANK_PATTERN })
   @IsString()
   @IsNotEmpty()
   @MaxLength(MAX_MEMORY_CHARS)

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { NOT_BLANK_PATTERN } from './text-patterns.js';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 /** `limit` of a paged list: an integer of 1-100, 20 when absent. */
@@ -17,13 +18,13 @@ export function PageLimit() {
 
 /** `cursor` of a paged list: the `nextCursor` of the page before. */
 export function PageCursor() {
-  return applyDecorators(ApiPropertyOptional({ description: 'The nextCursor of the previous page.' }), IsOptional(), IsString(), MaxLength(200));
+  return applyDecorators(ApiPropertyOptional({ description: 'The nextCursor of the previous page.', maxLength: 200 }), IsOptional(), IsString(), MaxLength(200));
 }
 
 /** `q` of a searchable list: 1-200 characters, no NUL. */
 export function SearchQuery(description: string) {
   return applyDecorators(
-    ApiPropertyOptional({ description, maxLength: 200 }),
+    ApiPropertyOptional({ description, minLength: 1, maxLength: 200, pattern: NOT_BLANK_PATTERN }),
     IsOptional(),
     IsString(),
     IsNotEmpty(),

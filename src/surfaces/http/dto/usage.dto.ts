@@ -3,13 +3,16 @@ import { IsISO8601, IsOptional, Matches } from 'class-validator';
 import { AGENT_FILTER_PATTERN } from './conversation.dto.js';
 import { OptionalThreadName } from './thread-name.js';
 
+/** What IsISO8601 reads, as the document's formats say it: a date, or a date-time with its offset. */
+const DATE_OR_DATE_TIME = { anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] };
+
 export class UsageQueryDto {
-  @ApiPropertyOptional({ description: 'Start (inclusive), ISO 8601 date or date-time; default 30 days before `to`.', example: '2026-11-01' })
+  @ApiPropertyOptional({ description: 'Start (inclusive), ISO 8601 date or date-time; default 30 days before `to`.', example: '2026-11-01', ...DATE_OR_DATE_TIME })
   @IsOptional()
   @IsISO8601({ strict: true })
   from?: string;
 
-  @ApiPropertyOptional({ description: 'End (exclusive), ISO 8601; default now. A bare date means the start of that day (UTC).' })
+  @ApiPropertyOptional({ description: 'End (exclusive), ISO 8601; default now. A bare date means the start of that day (UTC).', ...DATE_OR_DATE_TIME })
   @IsOptional()
   @IsISO8601({ strict: true })
   to?: string;
