@@ -86,6 +86,10 @@ function followRulesInWords(operationId: string, body: any, fx: Fixtures): any {
     if (out.id !== fx.chatId) delete out.agentId;
     if (out.messageId !== undefined) out.messageId = fx.question;
   }
+  if (operationId === 'createShare' && out.expiresAt !== undefined && new Date(out.expiresAt) <= new Date()) {
+    // "expiresAt: in the future".
+    delete out.expiresAt;
+  }
   return out;
 }
 
