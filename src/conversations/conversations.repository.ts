@@ -361,11 +361,6 @@ export class ConversationsRepository {
     return em.findOne(Message, { select: { id: true, status: true, leaseUntil: true }, where: { id } });
   }
 
-  async isCancelRequested(em: EntityManager, id: string): Promise<boolean> {
-    const { rows } = await sql<{ cancel_requested_at: unknown }>(em, 'SELECT "cancel_requested_at" FROM "messages" WHERE "id" = ?', [id]);
-    return rows.length === 0 || rows[0].cancel_requested_at !== null;
-  }
-
   /** Replies still marked streaming whose generator stopped renewing its lease. */
   expiredReplies(em: EntityManager, now: Date, limit: number): Promise<Message[]> {
     return em
