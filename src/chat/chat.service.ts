@@ -186,11 +186,13 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       let sent = '';
       let message: Message | null = null;
       let committed: string | undefined;
+      let cause: 'first' | 'wake' | 'poll' = 'first';
       for (;;) {
         if (message && committed !== undefined && committed.startsWith(sent)) {
           // The text of a progress save of this process, durable: no read needed.
           message.content = committed;
         } else {
+          this.metrics.followerRead(cause);
           message = await this.conversations.getMessage(actor, conversationId, messageId);
           // A regeneration restarts the text; follow the new answer from its start.
           if (!message.content.startsWith(sent)) sent = '';
@@ -203,6 +205,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
         if (message.status !== 'streaming' || signal?.aborted || this.closing) return message;
         const wake = await wakeups.next(this.wakeups.live ? this.config.followPollMs : this.config.streamFlushMs, signal);
         committed = wake?.content;
+        cause = wake ? 'wake' : 'poll';
       }
     } finally {
       wakeups.close();

@@ -34,7 +34,7 @@ describe('ProgressSaver', () => {
   });
   afterEach(() => saver.onModuleDestroy());
 
-  const reply = (id: string, onCancel = () => undefined) => {
+  const reply = (id: string, onCancel: () => void = () => undefined) => {
     const progress = new ReplyProgress(saver, id, onCancel);
     progress.start();
     return progress;
