@@ -7,17 +7,19 @@
 // /metrics), its RSS per live stream ((RSS while streaming - RSS idle) / N) and its CPU (from
 // /proc/<pid>/stat), over the window in which all N replies stream. Single-user mode,
 // MAX_STREAMS_PER_ACTOR=0 (no per-actor cap on open streams), 127.0.0.1 only, bounded in time.
-// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=8]`
+// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=8] [--script=<other build>/dist/src/main.js]`
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { DIST_MAIN, HOST, memoryOf, request, round, sleep, startServer, summarize, tempDir } from '../lib/common.mjs';
 
 const TICK_MS = 4;
+const RAMP_SLICE = 100;
+const RAMP_MS = 250;
 const STAMP = /@(\d+\.\d+) /g;
 
 /** A model that streams `tokens` stamped tokens per request at `tokensPerS`, every reply on its own phase. */
@@ -162,7 +164,14 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs }) {
   const requests = [];
   const all = new Promise((resolve) => {
     const check = () => finished === streams && followersDone === streams && resolve();
-    for (let i = 0; i < streams; i++) {
+    // Opened in slices of RAMP_SLICE every RAMP_MS, as clients arrive, not all in one burst past the listen backlog.
+    const open = (i) => {
+      if (i >= streams) return;
+      for (let j = i; j < Math.min(streams, i + RAMP_SLICE); j++) openOne(j);
+      setTimeout(() => open(i + RAMP_SLICE), RAMP_MS);
+    };
+    open(0);
+    function openOne(i) {
       const state = { carry: '', tokens: 0 };
       let gotDone = false;
       requests.push(
@@ -217,9 +226,12 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs }) {
   let window = null;
   const watchWindow = (async () => {
     while (model.allStartedAt === null && model.finished === 0) await sleep(20);
-    const start = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: await commitsSoFar(server.port) };
+    // The scrape waits its turn on a busy server: the window starts and ends when its answer is in.
+    const startCommits = await commitsSoFar(server.port);
+    const start = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: startCommits };
     while (model.firstFinishedAt === null && model.finished < streams) await sleep(20);
-    const end = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: await commitsSoFar(server.port) };
+    const endCommits = await commitsSoFar(server.port);
+    const end = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: endCommits };
     window = { start, end };
   })();
   const timedOut = Symbol('timeout');
@@ -344,6 +356,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     levels: (arg('levels') ?? '100,500,1000').split(',').map(Number),
     replyS: Number(arg('reply-s') ?? 10),
     postgresUrl: process.env.BENCH_DATABASE_URL,
+    script: arg('script') ? resolve(arg('script')) : DIST_MAIN,
   });
   console.log(JSON.stringify(result, null, 2));
 }

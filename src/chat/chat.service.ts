@@ -12,6 +12,7 @@ import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { ReplyGenerator, type ModelOptions } from './reply-generator.js';
+import { FollowerReads } from './follower-reads.js';
 import { UnstoredTurns, type UnstoredReply, type UnstoredRequest } from './unstored-turn.js';
 import type { ReplyError } from '../common/domain-error.js';
 
@@ -105,6 +106,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     private readonly generator: ReplyGenerator,
     private readonly unstored: UnstoredTurns,
     private readonly wakeups: DatabaseWakeups,
+    private readonly reads: FollowerReads,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
   ) {}
@@ -190,10 +192,10 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       for (;;) {
         if (message && committed !== undefined && committed.startsWith(sent)) {
           // The text of a progress save of this process, durable: no read needed.
-          message.content = committed;
+          message = { ...(message as Message), content: committed };
         } else {
           this.metrics.followerRead(cause);
-          message = await this.conversations.getMessage(actor, conversationId, messageId);
+          message = await this.reads.read(actor, conversationId, messageId);
           // A regeneration restarts the text; follow the new answer from its start.
           if (!message.content.startsWith(sent)) sent = '';
         }

@@ -347,6 +347,23 @@ export class ConversationsRepository {
     return saved;
   }
 
+  /** Messages by id, each with the actor owning its conversation: many followers' reads in one statement. */
+  async messagesWithOwners(em: EntityManager, ids: readonly string[]): Promise<Array<{ message: Message; actor: string }>> {
+    const rows = EntityRows.of(em, Message);
+    const columns = rows.columnList
+      .split(', ')
+      .map((c) => `m.${c}`)
+      .join(', ');
+    const postgres = isPostgres(em);
+    const { rows: found } = await sql<Record<string, unknown>>(
+      em,
+      `SELECT ${columns}, c."actor" AS "owner_actor" FROM "messages" m JOIN "conversations" c ON c."id" = m."conversation_id" ` +
+        `WHERE m."id" ${postgres ? '= ANY(?::varchar[])' : 'IN (SELECT value FROM json_each(?))'}`,
+      [postgres ? [...ids] : JSON.stringify(ids)],
+    );
+    return found.map((row) => ({ message: rows.hydrate(row), actor: String(row.owner_actor) }));
+  }
+
   /** Of these replies, the ones a stop was requested for (or that are gone). */
   async cancelRequested(em: EntityManager, ids: readonly string[]): Promise<Set<string>> {
     const { rows } = isPostgres(em)
