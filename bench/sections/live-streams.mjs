@@ -159,6 +159,7 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs }) {
   const failures = [];
   let finished = 0;
   let followersDone = 0;
+  let followersOpened = 0;
   let clientTokens = 0;
   let followerTokens = 0;
   const requests = [];
@@ -199,7 +200,10 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs }) {
       let gotDone = false;
       requests.push(
         openStream(server.port, 'GET', `/api/conversations/${conversationId}/messages/${messageId}/stream`, undefined, {
-          opened: () => (openedAt = performance.now()),
+          opened: () => {
+            openedAt = performance.now();
+            followersOpened += 1;
+          },
           event: (name, data) => {
             // Text stored before the follower connected is history, not latency.
             if (name === 'delta') stampsOf(state, data.text, performance.now(), openedAt, followerSamples);
@@ -225,7 +229,8 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs }) {
   }, 250);
   let window = null;
   const watchWindow = (async () => {
-    while (model.allStartedAt === null && model.finished === 0) await sleep(20);
+    // Steady state: every reply streaming and every follower connected.
+    while ((model.allStartedAt === null || followersOpened < streams) && model.finished === 0) await sleep(20);
     // The scrape waits its turn on a busy server: the window starts and ends when its answer is in.
     const startCommits = await commitsSoFar(server.port);
     const start = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: startCommits };
@@ -331,7 +336,7 @@ export async function liveStreams(
               `server CPU ${level.serverCpuCores} cores; RSS ${level.rssIdleMiB} -> ${level.rssStreamingMiB} MiB (${level.rssPerStreamKiB} KiB/stream); ` +
               `bench CPU ${level.benchCpuCores}, its loop p99 ${level.benchEventLoopP99Ms} ms; failures ${level.failures}; load ${level.loadAverage.join(' ')}`,
           );
-          if (level.failures) log(`    ${level.firstFailures.join('\n    ')}`);
+          if (level.failures) log(`    ${level.firstFailures.join('\n    ')}\n    server log: ${server.log.join('').slice(-1500).replace(/\n/g, '\n      ')}`);
         } finally {
           await server.stop();
         }

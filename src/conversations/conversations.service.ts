@@ -136,7 +136,13 @@ export class ConversationsService {
    * follower polls). A `streaming` reply whose lease ran out is closed first, so a reader never
    * waits on a dead generator.
    */
-  getMessage(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
+  async getMessage(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
+    // A read, unless the reply must be closed: a follower's or a cancel's read commits nothing.
+    const message = await this.db.read(async (em) => {
+      await ownedConversation(this.repo, em, actor, conversationId);
+      return this.repo.findMessage(em, conversationId, messageId);
+    });
+    if (message && (message.status !== 'streaming' || (message.leaseUntil && message.leaseUntil >= new Date()))) return message;
     return this.db.transaction((em) => this.readMessage(em, actor, conversationId, messageId));
   }
 
