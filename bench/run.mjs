@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory,live-streams] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
@@ -29,7 +29,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory,live-streams, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -150,6 +150,11 @@ try {
     log('\n[extra] Streamed replies to clients that stop reading (10 clients)');
     const { stalledStreams } = await import('./sections/stalled-streams.mjs');
     results.stalledStreams = await stalledStreams({ clients: 10, replyMiB: quick ? 3 : 6 }, log);
+  }
+  if (only?.includes('live-streams')) {
+    log('\n[extra] Many replies streaming at once: 30 tokens/s each, one follower each (SQLite; PostgreSQL too with BENCH_DATABASE_URL)');
+    const { liveStreams } = await import('./sections/live-streams.mjs');
+    results.liveStreams = await liveStreams({ levels: quick ? [100, 500] : [100, 500, 1000], replyS: quick ? 6 : 10, postgresUrl: process.env.BENCH_DATABASE_URL }, log);
   }
   if (only?.includes('long-memory')) {
     log('\n[extra] Long-term memory: turn time at 100,000 memories per actor, and a retrieval check (echo model)');

@@ -22,6 +22,8 @@ import { ChatTurnFailedError } from './chat.errors.js';
 import { ChatService } from './chat.service.js';
 import { UnstoredTurns } from './unstored-turn.js';
 import { ReplyGenerator } from './reply-generator.js';
+import { ProgressSaver } from './progress-saver.js';
+import { FollowerReads } from './follower-reads.js';
 import { Summarizer } from './summarizer.js';
 import { TurnPlanner } from './turn-planner.js';
 import { TurnStore } from './turn-store.js';
@@ -84,7 +86,7 @@ describe('ChatService', () => {
     });
     module = await Test.createTestingModule({
       imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule, MemoryModule],
-      providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }],
+      providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, ProgressSaver, FollowerReads, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();
     chat = module.get(ChatService);

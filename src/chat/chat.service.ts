@@ -3,6 +3,7 @@ import type { Actor } from '../actor-auth/actor.js';
 import { sleep } from '../common/sleep.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
+import { DatabaseWakeups } from '../database/database-wakeups.js';
 import type { FunctionCallRecord, Message } from '../conversations/message.entity.js';
 import { TurnPlanner } from './turn-planner.js';
 import { TurnStore } from './turn-store.js';
@@ -11,6 +12,7 @@ import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { ReplyGenerator, type ModelOptions } from './reply-generator.js';
+import { FollowerReads } from './follower-reads.js';
 import { UnstoredTurns, type UnstoredReply, type UnstoredRequest } from './unstored-turn.js';
 import type { ReplyError } from '../common/domain-error.js';
 
@@ -103,6 +105,8 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     private readonly conversations: ConversationsService,
     private readonly generator: ReplyGenerator,
     private readonly unstored: UnstoredTurns,
+    private readonly wakeups: DatabaseWakeups,
+    private readonly reads: FollowerReads,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
   ) {}
@@ -172,19 +176,41 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     }
   }
 
+  /**
+   * Reads the reply when the database says it changed (or, on SQLite, takes the committed text
+   * the wake-up carries), and polls only as a fallback: every FOLLOW_POLL_MS while wake-ups are
+   * delivered, every STREAM_FLUSH_MS while they are not (the PostgreSQL listener is down).
+   */
   private async followFromDatabase(actor: Actor, conversationId: string, messageId: string, onDelta: (text: string) => void, signal?: AbortSignal): Promise<Message> {
-    let sent = '';
-    for (;;) {
-      const message = await this.conversations.getMessage(actor, conversationId, messageId);
-      // A regeneration restarts the text; follow the new answer from its start.
-      if (!message.content.startsWith(sent)) sent = '';
-      if (message.content.length > sent.length) {
-        onDelta(message.content.slice(sent.length));
-        sent = message.content;
+    // Subscribed before the first read, so nothing committed after it goes unseen.
+    const wakeups = this.wakeups.subscribe(messageId);
+    try {
+      let sent = '';
+      let message: Message | null = null;
+      let committed: string | undefined;
+      let cause: 'first' | 'wake' | 'poll' = 'first';
+      for (;;) {
+        if (message && committed !== undefined && committed.startsWith(sent)) {
+          // The text of a progress save of this process, durable: no read needed.
+          message = { ...(message as Message), content: committed };
+        } else {
+          this.metrics.followerRead(cause);
+          message = await this.reads.read(actor, conversationId, messageId);
+          // A regeneration restarts the text; follow the new answer from its start.
+          if (!message.content.startsWith(sent)) sent = '';
+        }
+        if (message.content.length > sent.length) {
+          onDelta(message.content.slice(sent.length));
+          sent = message.content;
+        }
+        // On shutdown a follower lets go (its client reconnects to another instance); a generator does not.
+        if (message.status !== 'streaming' || signal?.aborted || this.closing) return message;
+        const wake = await wakeups.next(this.wakeups.live ? this.config.followPollMs : this.config.streamFlushMs, signal);
+        committed = wake?.content;
+        cause = wake ? 'wake' : 'poll';
       }
-      // On shutdown a follower lets go (its client reconnects to another instance); a generator does not.
-      if (message.status !== 'streaming' || signal?.aborted || this.closing) return message;
-      await sleep(this.config.streamFlushMs, signal);
+    } finally {
+      wakeups.close();
     }
   }
 

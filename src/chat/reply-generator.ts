@@ -13,6 +13,7 @@ import { storageErrorOf } from '../database/storage.errors.js';
 import { ReplyNotStoredError } from './chat.errors.js';
 import { ReplyBounds } from './reply-bounds.js';
 import { ReplyProgress } from './reply-progress.js';
+import { ProgressSaver } from './progress-saver.js';
 import { Summarizer } from './summarizer.js';
 import { runUpdateState, UPDATE_STATE_TOOL } from './tools/update-state.tool.js';
 import { FORGET_TOOL, REMEMBER_TOOL, runForget, runRemember } from './tools/memory.tools.js';
@@ -59,6 +60,7 @@ export class ReplyGenerator {
     private readonly tokens: TokenCounter,
     private readonly summarizer: Summarizer,
     private readonly memories: MemoryService,
+    private readonly progressSaver: ProgressSaver,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
@@ -66,7 +68,7 @@ export class ReplyGenerator {
 
   async run(turn: StartedTurn, mode: GenerationMode): Promise<ReplyOutcome> {
     const stop = new AbortController();
-    const progress = new ReplyProgress(this.turns, turn.reply.id, this.config, () => stop.abort());
+    const progress = new ReplyProgress(this.progressSaver, turn.reply.id, () => stop.abort());
     const bounds = new ReplyBounds(this.config, () => stop.abort());
     const toolRecords: ToolCallRecord[] = [];
     const clientCalls: FunctionCallRecord[] = [];

@@ -1,23 +1,30 @@
-import { Logger } from '@nestjs/common';
-import type { TurnStore } from './turn-store.js';
+/** A progress save of a reply being generated: its text so far, or (undefined) only a renewed lease. */
+export interface ProgressSave {
+  readonly id: string;
+  readonly content?: string;
+}
+
+/** The shared saver a reply's progress registers with (ProgressSaver). */
+export interface ProgressSaves {
+  add(progress: ReplyProgress): void;
+  /** Stops saving `progress`; settles once no save of it is under way. */
+  remove(progress: ReplyProgress): Promise<void>;
+}
 
 /**
- * Keeps a reply's row alive while it is generated: every `flushMs` it saves the new text (so
- * followers on any instance see it), renews the lease well before it runs out, and checks
- * whether a stop was requested, in which case it calls `onCancel`.
+ * The text of one reply being generated, and what of it is saved. The shared ProgressSaver
+ * saves every reply's progress together every `STREAM_FLUSH_MS` (so followers on any instance
+ * see it), renews the lease well before it runs out, and calls `onCancel` when a stop was
+ * requested.
  */
 export class ReplyProgress {
-  private readonly logger = new Logger(ReplyProgress.name);
   private text = '';
   private savedLength = 0;
   private lastSaveAt = Date.now();
-  private timer?: NodeJS.Timeout;
-  private tick: Promise<void> | null = null;
 
   constructor(
-    private readonly turns: TurnStore,
-    private readonly replyId: string,
-    private readonly timing: { readonly streamFlushMs: number; readonly replyLeaseMs: number },
+    private readonly saves: ProgressSaves,
+    readonly replyId: string,
     private readonly onCancel: () => void,
   ) {}
 
@@ -26,38 +33,31 @@ export class ReplyProgress {
   }
 
   start(): void {
-    this.timer = setInterval(() => {
-      // A slow database must not pile ticks up: skip while one is still running.
-      this.tick ??= this.save().finally(() => (this.tick = null));
-    }, this.timing.streamFlushMs);
+    this.saves.add(this);
   }
 
   append(piece: string): void {
     this.text += piece;
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.tick;
+  stop(): Promise<void> {
+    return this.saves.remove(this);
   }
 
-  private async save(): Promise<void> {
-    try {
-      const dirty = this.text.length !== this.savedLength;
-      const leaseDue = Date.now() - this.lastSaveAt > this.timing.replyLeaseMs / 3;
-      let goOn: boolean;
-      if (dirty || leaseDue) {
-        const text = this.text;
-        goOn = await this.turns.saveProgress(this.replyId, dirty ? text : undefined);
-        this.savedLength = text.length;
-        this.lastSaveAt = Date.now();
-      } else {
-        goOn = !(await this.turns.isCancelRequested(this.replyId));
-      }
-      if (!goOn) this.onCancel();
-    } catch (error) {
-      // The final save still happens when the reply ends; a missed tick only delays followers.
-      this.logger.warn(`Could not save the progress of reply ${this.replyId}: ${(error as Error).message}`);
-    }
+  /** What a save now would write: the text when it changed, the lease alone when it is due; null: nothing. */
+  pending(now: number, leaseEveryMs: number): ProgressSave | null {
+    if (this.text.length !== this.savedLength) return { id: this.replyId, content: this.text };
+    return now - this.lastSaveAt > leaseEveryMs ? { id: this.replyId } : null;
+  }
+
+  /** `save` is durable. */
+  saved(save: ProgressSave, at: number): void {
+    if (save.content !== undefined) this.savedLength = save.content.length;
+    this.lastSaveAt = at;
+  }
+
+  /** A stop was requested (or the reply is gone). */
+  cancelled(): void {
+    this.onCancel();
   }
 }

@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Agent } from '../agents/agent.entity.js';
 import { AgentsService } from '../agents/agents.service.js';
 import { DatabaseService } from '../database/database.service.js';
+import { DatabaseWakeups } from '../database/database-wakeups.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
 import { ConversationLimits } from '../conversations/conversation-limits.js';
 import {
@@ -17,7 +18,7 @@ import {
   MessageNotFoundError,
 } from '../conversations/conversation.errors.js';
 import { ConversationAliasesRepository } from '../conversations/conversation-aliases.repository.js';
-import { ConversationsRepository, type NewMessage, type ReplayedMessage } from '../conversations/conversations.repository.js';
+import { ConversationsRepository, type NewMessage, type ProgressSave, type ReplayedMessage } from '../conversations/conversations.repository.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { closeIfExpired } from '../conversations/reply-lease.js';
 import type { Message } from '../conversations/message.entity.js';
@@ -52,6 +53,7 @@ export class TurnStore {
     private readonly aliases: ConversationAliasesRepository,
     private readonly memories: MemoryService,
     private readonly reads: TurnReadsRepository,
+    private readonly wakeups: DatabaseWakeups,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -334,18 +336,22 @@ export class TurnStore {
   }
 
   /**
-   * Saves the text generated so far (or only renews the lease) unless a stop was requested.
-   * Returns false when the generator must stop.
+   * Saves the text generated so far (or only renews the lease) of replies being generated, all
+   * in one commit, each unless a stop was requested for it; their followers are woken once it
+   * is durable. Returns the ids saved: a reply missing from it must stop.
    */
-  saveProgress(replyId: string, content: string | undefined): Promise<boolean> {
-    return this.db.transaction((em) =>
-      this.repo.updateMessage(em, replyId, { ...(content === undefined ? {} : { content }), leaseUntil: this.leaseFrom(new Date()) }, true),
-    );
+  async saveProgress(saves: readonly ProgressSave[]): Promise<Set<string>> {
+    const lease = this.leaseFrom(new Date());
+    const channel = this.wakeups.channel;
+    // PostgreSQL: one statement commits on its own (no BEGIN/COMMIT round trips) and notifies.
+    const saved = await this.db.statement((em) => this.repo.saveProgress(em, saves, lease, channel));
+    for (const save of saves) if (saved.has(save.id)) this.wakeups.committed(save.id, save.content);
+    return saved;
   }
 
-  /** A cheap read for a generator with nothing to save: has a stop been requested? */
-  isCancelRequested(replyId: string): Promise<boolean> {
-    return this.db.read((em) => this.repo.isCancelRequested(em, replyId));
+  /** A cheap read for generators with nothing to save: which of them were asked to stop? */
+  cancelRequested(replyIds: readonly string[]): Promise<Set<string>> {
+    return this.db.read((em) => this.repo.cancelRequested(em, replyIds));
   }
 
   /**
@@ -353,7 +359,18 @@ export class TurnStore {
    * meanwhile there is nothing to store into: ConversationNotFoundError, so no surface reports
    * a reply as stored that is not.
    */
-  finishReply(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
+  async finishReply(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
+    try {
+      await this.storeOutcome(conversationId, replyId, outcome);
+      // Announced once committed: a NOTIFY of its own is one round trip, where BEGIN, NOTIFY and COMMIT around the save are three.
+      if (this.wakeups.acrossInstances) await this.db.statement((em) => this.wakeups.notifyIn(em, replyId));
+    } finally {
+      // Followers read the row again: the outcome, or the conversation gone.
+      this.wakeups.committed(replyId);
+    }
+  }
+
+  private storeOutcome(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
     // One statement: on PostgreSQL it commits on its own, without the round trips of BEGIN and COMMIT.
     return this.db.statement(async (em) => {
       const stored = await this.repo.updateMessage(em, replyId, {
@@ -396,13 +413,20 @@ export class TurnStore {
   }
 
   /** Closes replies whose generators died (their instance stopped). Returns how many. */
-  sweepExpired(): Promise<number> {
-    return this.db.transaction(async (em) => {
+  async sweepExpired(): Promise<number> {
+    const closed = await this.db.transaction(async (em) => {
       const now = new Date();
       const expired = await this.repo.expiredReplies(em, now, 500);
-      for (const message of expired) await closeIfExpired(this.repo, em, message, now);
-      return expired.length;
+      const ids: string[] = [];
+      for (const message of expired) {
+        if (!(await closeIfExpired(this.repo, em, message, now))) continue;
+        await this.wakeups.notifyIn(em, message.id);
+        ids.push(message.id);
+      }
+      return { ids, count: expired.length };
     });
+    for (const id of closed.ids) this.wakeups.committed(id);
+    return closed.count;
   }
 
   /**

@@ -191,6 +191,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ IMPORT_UNZIPPED_LIMIT_BYTES: '1023' })).toThrow(/^IMPORT_UNZIPPED_LIMIT_BYTES must be an integer from 1024 to 17179869184/);
   });
 
+  it('reads a followed reply every FOLLOW_POLL_MS (2 s unless set) while the database wakes its followers', () => {
+    expect(loadConfig({}).followPollMs).toBe(2_000);
+    expect(loadConfig({ FOLLOW_POLL_MS: '60000' }).followPollMs).toBe(60_000);
+    for (const bad of ['0', '9', '600001', 'soon']) expect(() => loadConfig({ FOLLOW_POLL_MS: bad })).toThrow(/FOLLOW_POLL_MS/);
+  });
+
   it.each(['0', '-3', '1.5', 'thirty', '30d', '36501'])('refuses RETENTION_DAYS=%s, naming the variable', (value) => {
     expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(ConfigError);
     expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(new RegExp(`^RETENTION_DAYS must be an integer from 1 to 36500, got "${value}"$`));

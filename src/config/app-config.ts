@@ -72,6 +72,8 @@ export interface AppConfig {
   readonly replyLeaseMs: number;
   /** How often a streaming reply's text is saved (what followers on other instances see). */
   readonly streamFlushMs: number;
+  /** How often a follower reads a reply anyway while the database wakes it on every save (FOLLOW_POLL_MS). */
+  readonly followPollMs: number;
   /** Reply text a server-sent event stream may hold back for a client that is not reading; past it the stream is dropped. */
   readonly sseMaxBufferBytes: number;
   /** A server-sent event stream whose client reads nothing for this long is dropped. */
@@ -137,6 +139,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
     replyLeaseMs,
     streamFlushMs,
+    followPollMs: integer(env, 'FOLLOW_POLL_MS', 2_000, 10, 600_000),
     sseMaxBufferBytes: integer(env, 'SSE_MAX_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
     sseStallMs: integer(env, 'SSE_STALL_MS', 30_000, 100, 3_600_000),
     maxStreamsPerActor: integer(env, 'MAX_STREAMS_PER_ACTOR', 8, 0, 100_000),

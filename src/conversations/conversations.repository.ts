@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
-import { forUpdate } from '../database/dialect.js';
+import { forUpdate, isPostgres } from '../database/dialect.js';
 import { EntityRows, sql } from '../database/sql.js';
 import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation, type ConversationState } from './conversation.entity.js';
@@ -73,6 +73,12 @@ export function replayedOf(messages: EntityRows<Message>, r: ReplayedRow): Repla
 }
 
 /** Columns of a message that change after it is appended (a reply as it is generated). */
+/** A progress save of a reply being generated: its text so far, or (undefined) only a renewed lease. */
+export interface ProgressSave {
+  readonly id: string;
+  readonly content?: string;
+}
+
 export type MessageChanges = Partial<
   Pick<
     Message,
@@ -332,14 +338,60 @@ export class ConversationsRepository {
     return (await EntityRows.of(em, Message).update(em, changes, where, [id])) > 0;
   }
 
+  /**
+   * Saves the text generated so far (`content`; undefined: only the lease) of several replies at
+   * once, each unless a stop was requested for it; returns the ids saved. On PostgreSQL it is one
+   * statement, which also notifies `channel` of each id saved (delivered on commit).
+   */
+  async saveProgress(em: EntityManager, saves: readonly ProgressSave[], leaseUntil: Date, channel: string): Promise<Set<string>> {
+    const rows = EntityRows.of(em, Message);
+    const lease = rows.value('leaseUntil', leaseUntil);
+    if (isPostgres(em)) {
+      const result = await sql<{ id: string }>(
+        em,
+        'WITH saved AS (UPDATE "messages" AS m SET "content" = COALESCE(v.content, m."content"), "lease_until" = ? ' +
+          'FROM unnest(?::varchar[], ?::text[]) AS v(id, content) WHERE m."id" = v.id AND m."cancel_requested_at" IS NULL RETURNING m."id") ' +
+          'SELECT "id", pg_notify(?, "id") FROM saved',
+        [lease, saves.map((s) => s.id), saves.map((s) => s.content ?? null), channel],
+      );
+      return new Set(result.rows.map((r) => r.id));
+    }
+    const saved = new Set<string>();
+    for (const { id, content } of saves) {
+      if (await this.updateMessage(em, id, { ...(content === undefined ? {} : { content }), leaseUntil }, true)) saved.add(id);
+    }
+    return saved;
+  }
+
+  /** Messages by id, each with the actor owning its conversation: many followers' reads in one statement. */
+  async messagesWithOwners(em: EntityManager, ids: readonly string[]): Promise<Array<{ message: Message; actor: string }>> {
+    const rows = EntityRows.of(em, Message);
+    const columns = rows.columnList
+      .split(', ')
+      .map((c) => `m.${c}`)
+      .join(', ');
+    const postgres = isPostgres(em);
+    const { rows: found } = await sql<Record<string, unknown>>(
+      em,
+      `SELECT ${columns}, c."actor" AS "owner_actor" FROM "messages" m JOIN "conversations" c ON c."id" = m."conversation_id" ` +
+        `WHERE m."id" ${postgres ? '= ANY(?::varchar[])' : 'IN (SELECT value FROM json_each(?))'}`,
+      [postgres ? [...ids] : JSON.stringify(ids)],
+    );
+    return found.map((row) => ({ message: rows.hydrate(row), actor: String(row.owner_actor) }));
+  }
+
+  /** Of these replies, the ones a stop was requested for (or that are gone). */
+  async cancelRequested(em: EntityManager, ids: readonly string[]): Promise<Set<string>> {
+    const { rows } = isPostgres(em)
+      ? await sql<{ id: string }>(em, 'SELECT "id" FROM "messages" WHERE "id" = ANY(?::varchar[]) AND "cancel_requested_at" IS NULL', [[...ids]])
+      : await sql<{ id: string }>(em, 'SELECT "id" FROM "messages" WHERE "id" IN (SELECT value FROM json_each(?)) AND "cancel_requested_at" IS NULL', [JSON.stringify(ids)]);
+    const going = new Set(rows.map((r) => r.id));
+    return new Set(ids.filter((id) => !going.has(id)));
+  }
+
   /** The status and lease of a reply, by id alone (its caller recorded the id, not the owner). */
   replyLease(em: EntityManager, id: string): Promise<Pick<Message, 'id' | 'status' | 'leaseUntil'> | null> {
     return em.findOne(Message, { select: { id: true, status: true, leaseUntil: true }, where: { id } });
-  }
-
-  async isCancelRequested(em: EntityManager, id: string): Promise<boolean> {
-    const { rows } = await sql<{ cancel_requested_at: unknown }>(em, 'SELECT "cancel_requested_at" FROM "messages" WHERE "id" = ?', [id]);
-    return rows.length === 0 || rows[0].cancel_requested_at !== null;
   }
 
   /** Replies still marked streaming whose generator stopped renewing its lease. */

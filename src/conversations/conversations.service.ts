@@ -136,8 +136,34 @@ export class ConversationsService {
    * follower polls). A `streaming` reply whose lease ran out is closed first, so a reader never
    * waits on a dead generator.
    */
-  getMessage(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
+  async getMessage(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
+    // A read, unless the reply must be closed: a follower's or a cancel's read commits nothing.
+    const message = await this.db.read(async (em) => {
+      await ownedConversation(this.repo, em, actor, conversationId);
+      return this.repo.findMessage(em, conversationId, messageId);
+    });
+    if (message && (message.status !== 'streaming' || (message.leaseUntil && message.leaseUntil >= new Date()))) return message;
     return this.db.transaction((em) => this.readMessage(em, actor, conversationId, messageId));
+  }
+
+  /**
+   * What many followers read at once, in one read: for each, the actor's message as stored, or
+   * null when `getMessage` must answer instead (not the actor's, gone, or a `streaming` reply
+   * whose lease ran out, which it closes).
+   */
+  followedMessages(reads: ReadonlyArray<{ readonly actor: Actor; readonly conversationId: string; readonly messageId: string }>): Promise<Array<Message | null>> {
+    return this.db.read(async (em) => {
+      const found = new Map((await this.repo.messagesWithOwners(em, [...new Set(reads.map((r) => r.messageId))])).map((f) => [f.message.id, f]));
+      const now = new Date();
+      return reads.map((read) => {
+        const hit = found.get(read.messageId);
+        if (!hit || hit.actor !== read.actor.id || hit.message.conversationId !== read.conversationId) return null;
+        const { message } = hit;
+        const expired = message.status === 'streaming' && !(message.leaseUntil && message.leaseUntil >= now);
+        // Each reader gets its own copy: followers of one reply must not share an object.
+        return expired ? null : { ...message };
+      });
+    });
   }
 
   /** The same, with its place in the tree (siblings, other answers), as the API shows a message. */

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { DatabaseTarget } from '../config/database-url.js';
 import { dataSourceOptions, type EntityList } from './data-source-options.js';
 import { DatabaseService } from './database.service.js';
+import { DatabaseWakeups } from './database-wakeups.js';
 import { withMigrationLock } from './postgres-setup.js';
 
 /** Opens the database, runs pending migrations at start, and closes it on shutdown. */
@@ -23,8 +24,8 @@ export class DatabaseModule {
           },
         }),
       ],
-      providers: [DatabaseService],
-      exports: [DatabaseService],
+      providers: [DatabaseService, DatabaseWakeups],
+      exports: [DatabaseService, DatabaseWakeups],
     };
   }
 }

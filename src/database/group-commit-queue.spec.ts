@@ -51,6 +51,28 @@ describe('GroupCommitQueue', () => {
     expect(await ids()).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('lets the event loop run between the units of a long group, still committing them once', async () => {
+    const committed = commits();
+    const order: string[] = [];
+    // Each unit holds the thread for about 3 ms, as a large batch of statements would.
+    const slow = (id: number) =>
+      queue.transaction(async (em) => {
+        const until = performance.now() + 3;
+        while (performance.now() < until);
+        await em.query('INSERT INTO item (id) VALUES (?)', [id]);
+        order.push(`unit ${id}`);
+      });
+    const units = Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map(slow));
+    setImmediate(() => order.push('other work'));
+    await units;
+    expect(committed()).toBe(1);
+    // Other work ran after some units of the group and before its last.
+    const at = order.indexOf('other work');
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(order.length - 1);
+    expect(await ids()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
   it('rolls back only the unit that failed; the others of its group are stored', async () => {
     const failing = queue.transaction(async (em) => {
       await em.query('INSERT INTO item (id) VALUES (?)', [20]);

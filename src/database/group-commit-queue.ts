@@ -19,6 +19,13 @@ interface RawConnection {
 /** Transactions that share one COMMIT, at most. */
 const MAX_GROUP = 64;
 
+/**
+ * A group's units run back to back on the event loop's thread: after this long, the group lets
+ * the loop serve other work (sockets, timers) before its next unit, so a large group (the
+ * progress saves of hundreds of replies) does not hold every stream's next delta.
+ */
+const SLICE_MS = 8;
+
 export interface GroupCommitOptions {
   /** How long a group waits for the write lock another process holds before failing (SQLITE_BUSY). */
   readonly busyTimeoutMs: number;
@@ -61,6 +68,8 @@ export interface GroupCommitOptions {
 export class GroupCommitQueue {
   private readonly pending: Unit[] = [];
   private draining = false;
+  /** When the queue last let the event loop run (see SLICE_MS). */
+  private sliceStart = 0;
   private readonly runner: QueryRunner;
   private readonly raw: RawConnection;
 
@@ -106,6 +115,7 @@ export class GroupCommitQueue {
       while (this.pending.length > 0) {
         // Let requests whose input is ready enqueue their units first, so more of them share a COMMIT.
         await new Promise((resolve) => setImmediate(resolve));
+        this.sliceStart = performance.now();
         const units = this.pending.splice(0);
         await this.runReads(units);
         const writes = units.filter((unit) => unit.write);
@@ -150,6 +160,11 @@ export class GroupCommitQueue {
       await this.begin();
       const em = this.runner.manager;
       for (const unit of group) {
+        if (performance.now() - this.sliceStart > SLICE_MS) {
+          // Units that arrive meanwhile wait for the next group; the transaction stays open.
+          await new Promise((resolve) => setImmediate(resolve));
+          this.sliceStart = performance.now();
+        }
         // A lone unit needs no savepoint: its failure rolls the whole transaction back.
         if (group.length === 1) {
           outcomes.push({ ok: true, value: await unit.work(em) });

@@ -14,6 +14,8 @@ export abstract class Metrics {
   /** Counts an open stream (or follower) until the returned function is called. */
   abstract streamOpened(): () => void;
   abstract followerStarted(): () => void;
+  /** A follower read its reply from the database: woken by a save (`wake`) or on its fallback timer (`poll`). */
+  abstract followerRead(cause: 'first' | 'wake' | 'poll'): void;
   /** A database unit of work (SQLite: one group COMMIT; PostgreSQL: one transaction) took `seconds`. */
   abstract committed(seconds: number): void;
   /** Reads how many units of work wait in the database queue, when a scrape asks. */
@@ -33,6 +35,7 @@ class NoMetrics extends Metrics {
   followerStarted(): () => void {
     return () => undefined;
   }
+  followerRead(): void {}
   committed(): void {}
   watchQueueDepth(): void {}
   errorAnswered(): void {}

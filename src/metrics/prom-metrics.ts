@@ -22,6 +22,7 @@ export class PromMetrics extends Metrics {
   private readonly tokenCount = new Counter({ name: 'llm_tokens_total', help: 'Tokens sent to (prompt) and received from (completion) the model', labelNames: ['direction'], registers: [this.registry] });
   private readonly streams = new Gauge({ name: 'http_active_streams', help: 'Server-sent event streams open', registers: [this.registry] });
   private readonly followers = new Gauge({ name: 'chat_active_followers', help: 'Clients following a reply from the database', registers: [this.registry] });
+  private readonly followerReads = new Counter({ name: 'chat_follower_reads_total', help: 'Reads of a followed reply from the database, by cause: first, wake (a save woke it), poll (fallback timer)', labelNames: ['cause'], registers: [this.registry] });
   private readonly commitSeconds = new Histogram({ name: 'db_commit_duration_seconds', help: 'SQLite: one group commit; PostgreSQL: one transaction', buckets: FAST_BUCKETS, registers: [this.registry] });
   private readonly errors = new Counter({ name: 'http_errors_total', help: 'Error answers by status and error code', labelNames: ['status', 'code'], registers: [this.registry] });
 
@@ -49,6 +50,10 @@ export class PromMetrics extends Metrics {
 
   followerStarted(): () => void {
     return this.held(this.followers);
+  }
+
+  followerRead(cause: 'first' | 'wake' | 'poll'): void {
+    this.followerReads.inc({ cause });
   }
 
   committed(seconds: number): void {

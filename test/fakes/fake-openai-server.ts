@@ -32,6 +32,8 @@ export type Behaviour =
       chunks: string[];
       chunkDelayMs?: number;
       hold?: Promise<unknown>;
+      /** `gates[i]`, when given, is awaited before chunk i is sent. */
+      gates?: ReadonlyArray<Promise<unknown> | undefined>;
       end?: 'finish' | 'break' | 'stall' | 'noFinish';
       usage?: Usage | null;
     }
@@ -151,6 +153,7 @@ export class FakeOpenAiServer {
     send({ role: 'assistant', content: '' }, null);
     for (const [i, chunk] of b.chunks.entries()) {
       if (i === b.chunks.length - 1 && b.hold) await b.hold;
+      if (b.gates?.[i]) await b.gates[i];
       if (b.chunkDelayMs) await new Promise((r) => setTimeout(r, b.chunkDelayMs));
       if (res.destroyed) return;
       send({ content: chunk }, null);

@@ -1,0 +1,367 @@
+// Opt-in section (`--only=live-streams`): many replies streaming at once. A fake OpenAI-compatible
+// model in this process streams `tokensPerS` tokens a second to each reply, each token stamped with
+// the moment it was written (`@<performance.now()> `); N streamed turns (POST /api/chat/stream) run
+// at once on one built server, each with one follower (GET …/messages/:id/stream) on a second
+// connection. Reports the latency each delta adds between the model writing it and a client
+// reading it (p50/p99, streaming client and follower apart), the server's commits per second (from
+// /metrics), its RSS per live stream ((RSS while streaming - RSS idle) / N) and its CPU (from
+// /proc/<pid>/stat), over the window in which all N replies stream. Single-user mode,
+// MAX_STREAMS_PER_ACTOR=0 (no per-actor cap on open streams), 127.0.0.1 only, bounded in time.
+// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=8] [--script=<other build>/dist/src/main.js]`
+import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { DIST_MAIN, HOST, memoryOf, request, round, sleep, startServer, summarize, tempDir } from '../lib/common.mjs';
+
+const TICK_MS = 4;
+const RAMP_SLICE = 100;
+const RAMP_MS = 250;
+const STAMP = /@(\d+\.\d+) /g;
+
+/** A model that streams `tokens` stamped tokens per request at `tokensPerS`, every reply on its own phase. */
+async function startTimedModel({ tokensPerS, tokens }) {
+  const period = 1000 / tokensPerS;
+  const active = new Set();
+  const model = { started: 0, finished: 0, active, firstFinishedAt: null, allStartedAt: null, expected: 0 };
+  const chunk = (delta, finish = null, extra = {}) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-live', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    for (const s of active) {
+      if (s.res.destroyed) {
+        active.delete(s);
+        continue;
+      }
+      while (s.left > 0 && s.nextAt <= now) {
+        s.res.write(chunk({ content: `@${performance.now().toFixed(2)} ` }));
+        s.left -= 1;
+        s.nextAt += period;
+      }
+      if (s.left === 0) {
+        s.res.write(chunk({}, 'stop'));
+        s.res.write(`data: ${JSON.stringify({ id: 'chatcmpl-live', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [], usage: { prompt_tokens: 20, completion_tokens: tokens, total_tokens: 20 + tokens } })}\n\n`);
+        s.res.end('data: [DONE]\n\n');
+        active.delete(s);
+        model.finished += 1;
+        model.firstFinishedAt ??= performance.now();
+      }
+    }
+  }, TICK_MS);
+  const server = http.createServer(async (req, res) => {
+    for await (const _ of req);
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(chunk({ role: 'assistant', content: '' }));
+    active.add({ res, left: tokens, nextAt: performance.now() + Math.random() * period });
+    model.started += 1;
+    if (model.started === model.expected) model.allStartedAt = performance.now();
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((r) => server.listen(0, HOST, r));
+  return Object.assign(model, {
+    url: `http://${HOST}:${server.address().port}/v1`,
+    reset(expected) {
+      Object.assign(model, { started: 0, finished: 0, firstFinishedAt: null, allStartedAt: null, expected });
+    },
+    close: () => {
+      clearInterval(ticker);
+      server.closeAllConnections?.();
+      return new Promise((r) => server.close(r));
+    },
+  });
+}
+
+/** Reads server-sent events from `res`, calling `onEvent(name, data)`; `onDone()` when the answer ends. */
+function readEvents(res, onEvent, onDone) {
+  let buffer = '';
+  res.setEncoding('utf8');
+  res.on('data', (text) => {
+    buffer += text;
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      let data = '';
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event: ')) event = line.slice(7);
+        else if (line.startsWith('data: ')) data += line.slice(6);
+      }
+      if (data) onEvent(event, JSON.parse(data));
+    }
+  });
+  res.on('end', onDone);
+  res.on('error', onDone);
+}
+
+/** Latencies of the stamped tokens in `text` (`carry` holds a token cut between two deltas). */
+function stampsOf(state, text, now, since, samples) {
+  const all = state.carry + text;
+  const cut = all.lastIndexOf(' ') + 1;
+  state.carry = all.slice(cut);
+  for (const m of all.slice(0, cut).matchAll(STAMP)) {
+    const emitted = Number(m[1]);
+    state.tokens += 1;
+    if (emitted >= since) samples.push([emitted, now - emitted]);
+  }
+}
+
+function openStream(port, method, path, body, handlers) {
+  const payload = body ? JSON.stringify(body) : undefined;
+  const req = http.request(
+    {
+      host: HOST,
+      port,
+      method,
+      path,
+      agent: false,
+      headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+    },
+    (res) => {
+      handlers.opened?.(res.statusCode);
+      if (res.statusCode !== 200) {
+        res.resume();
+        res.on('end', () => handlers.done(`HTTP ${res.statusCode}`));
+        return;
+      }
+      readEvents(res, handlers.event, () => handlers.done());
+    },
+  );
+  req.on('error', (error) => handlers.done(error.message));
+  if (payload) req.write(payload);
+  req.end();
+  return req;
+}
+
+/** CPU seconds (user + system) of a process so far, from /proc/<pid>/stat. */
+function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of the file (utime, stime), counted after the command's closing parenthesis.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function commitsSoFar(port) {
+  try {
+    const text = (await request(port, 'GET', '/metrics', undefined, 60_000)).body;
+    return Number(/^db_commit_duration_seconds_count\s+(\d+)/m.exec(String(text))?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}
+
+async function oneLevel(server, model, { streams, tokens, timeoutMs }) {
+  model.reset(streams);
+  const clientSamples = [];
+  const followerSamples = [];
+  const failures = [];
+  let finished = 0;
+  let followersDone = 0;
+  let followersOpened = 0;
+  let clientTokens = 0;
+  let followerTokens = 0;
+  const requests = [];
+  const all = new Promise((resolve) => {
+    const check = () => finished === streams && followersDone === streams && resolve();
+    // Opened in slices of RAMP_SLICE every RAMP_MS, as clients arrive, not all in one burst past the listen backlog.
+    const open = (i) => {
+      if (i >= streams) return;
+      for (let j = i; j < Math.min(streams, i + RAMP_SLICE); j++) openOne(j);
+      setTimeout(() => open(i + RAMP_SLICE), RAMP_MS);
+    };
+    open(0);
+    function openOne(i) {
+      const state = { carry: '', tokens: 0 };
+      let gotDone = false;
+      requests.push(
+        openStream(server.port, 'POST', '/api/chat/stream', { message: `live stream ${i}` }, {
+          event: (name, data) => {
+            const now = performance.now();
+            if (name === 'conversation') startFollower(data.conversationId, data.messageId);
+            else if (name === 'delta') stampsOf(state, data.text, now, 0, clientSamples);
+            else if (name === 'done') gotDone = true;
+            else if (name === 'error') failures.push(`stream error: ${data.message}`);
+          },
+          done: (error) => {
+            if (error) failures.push(`stream: ${error}`);
+            else if (!gotDone) failures.push('stream ended without done');
+            clientTokens += state.tokens;
+            finished += 1;
+            check();
+          },
+        }),
+      );
+    }
+    function startFollower(conversationId, messageId) {
+      const state = { carry: '', tokens: 0 };
+      let openedAt = Infinity;
+      let gotDone = false;
+      requests.push(
+        openStream(server.port, 'GET', `/api/conversations/${conversationId}/messages/${messageId}/stream`, undefined, {
+          opened: () => {
+            openedAt = performance.now();
+            followersOpened += 1;
+          },
+          event: (name, data) => {
+            // Text stored before the follower connected is history, not latency.
+            if (name === 'delta') stampsOf(state, data.text, performance.now(), openedAt, followerSamples);
+            else if (name === 'done') gotDone = true;
+            else if (name === 'error') failures.push(`follower error: ${data.message}`);
+          },
+          done: (error) => {
+            if (error) failures.push(`follower: ${error}`);
+            else if (!gotDone) failures.push('follower ended without done');
+            followerTokens += state.tokens;
+            followersDone += 1;
+            check();
+          },
+        }),
+      );
+    }
+  });
+  // Samples of the server while all replies stream.
+  const samples = [];
+  const sampler = setInterval(() => {
+    const live = model.allStartedAt !== null && model.firstFinishedAt === null;
+    if (live) samples.push({ at: performance.now(), rssMiB: memoryOf(server.pid).rssMiB });
+  }, 250);
+  let window = null;
+  const watchWindow = (async () => {
+    // Steady state: every reply streaming and every follower connected.
+    while ((model.allStartedAt === null || followersOpened < streams) && model.finished === 0) await sleep(20);
+    // The scrape waits its turn on a busy server: the window starts and ends when its answer is in.
+    const startCommits = await commitsSoFar(server.port);
+    const start = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: startCommits };
+    while (model.firstFinishedAt === null && model.finished < streams) await sleep(20);
+    const endCommits = await commitsSoFar(server.port);
+    const end = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: endCommits };
+    window = { start, end };
+  })();
+  const timedOut = Symbol('timeout');
+  const outcome = await Promise.race([all, sleep(timeoutMs).then(() => timedOut)]);
+  clearInterval(sampler);
+  if (outcome === timedOut) {
+    failures.push(`not finished within ${timeoutMs} ms (${finished}/${streams} streams, ${followersDone} followers)`);
+    requests.forEach((r) => r.destroy());
+  }
+  await watchWindow;
+  return { clientSamples, followerSamples, failures, window, samples, clientTokens, followerTokens, allStarted: model.allStartedAt !== null };
+}
+
+function summary(samples, window) {
+  // Only deltas the model wrote while all N replies were streaming (the steady state).
+  const inWindow = window ? samples.filter(([emitted]) => emitted >= window.start.at && emitted <= window.end.at) : samples;
+  const s = summarize(inWindow.map(([, latency]) => latency));
+  return { deltas: s.n, p50Ms: round(s.p50, 1), p99Ms: round(s.p99, 1), maxMs: round(s.max, 1) };
+}
+
+export async function liveStreams(
+  { levels = [100, 500, 1000], tokensPerS = 30, replyS = 10, postgresUrl, script = DIST_MAIN, env = {}, nodeArgs = [] } = {},
+  log = console.log,
+) {
+  const tokens = Math.round(tokensPerS * replyS);
+  const model = await startTimedModel({ tokensPerS, tokens });
+  const tmp = tempDir('live');
+  const schema = `bench_live_${Date.now()}`;
+  const targets = { sqlite: `sqlite:${join(tmp.dir, 'live.sqlite')}` };
+  if (postgresUrl) {
+    const url = new URL(postgresUrl);
+    url.searchParams.set('schema', schema);
+    targets.postgres = url.toString();
+  }
+  const results = { tokensPerS, replyS, tokensPerReply: tokens, levels: [] };
+  try {
+    for (const [database, databaseUrl] of Object.entries(targets)) {
+      for (const streams of levels) {
+        const server = await startServer({
+          label: `live-${database}-${streams}`,
+          nodeArgs,
+          script,
+          env: {
+            DATABASE_URL: database === 'sqlite' ? `sqlite:${join(tmp.dir, `live-${streams}.sqlite`)}` : databaseUrl,
+            LLM_BASE_URL: model.url,
+            LLM_MODEL: 'bench-model',
+            LLM_API_KEY: 'x',
+            LLM_MAX_RETRIES: '0',
+            SUMMARY_MODE: 'off',
+            MAX_STREAMS_PER_ACTOR: '0',
+            RATE_LIMIT_PER_MINUTE: '0',
+            LOG_LEVEL: 'warn',
+            ...env,
+          },
+        });
+        try {
+          // A few turns first, so what loads lazily is loaded before the idle figure.
+          model.reset(4);
+          await oneLevel(server, model, { streams: 4, tokens, timeoutMs: 60_000 });
+          await sleep(1000);
+          const idleMiB = memoryOf(server.pid).rssMiB;
+          const eventLoop = monitorEventLoopDelay({ resolution: 10 });
+          eventLoop.enable();
+          const benchCpu = process.cpuUsage();
+          const t0 = performance.now();
+          const run = await oneLevel(server, model, { streams, tokens, timeoutMs: replyS * 1000 + 120_000 });
+          eventLoop.disable();
+          const benchCpuS = (process.cpuUsage(benchCpu).user + process.cpuUsage(benchCpu).system) / 1e6;
+          const w = run.window;
+          const seconds = w ? (w.end.at - w.start.at) / 1000 : NaN;
+          const rss = run.samples.map((s) => s.rssMiB).sort((a, b) => a - b);
+          const duringMiB = rss.length ? rss[Math.floor(rss.length / 2)] : memoryOf(server.pid).rssMiB;
+          const level = {
+            database,
+            streams,
+            steadyWindowS: round(seconds, 1),
+            allStreamedAtOnce: run.allStarted,
+            client: summary(run.clientSamples, run.allStarted ? w : null),
+            follower: summary(run.followerSamples, run.allStarted ? w : null),
+            commitsPerS: w ? round((w.end.commits - w.start.commits) / seconds, 0) : NaN,
+            progressTicksPerS: round(streams * (1000 / Number(env.STREAM_FLUSH_MS ?? 200)), 0),
+            serverCpuCores: w ? round((w.end.cpu - w.start.cpu) / seconds, 2) : NaN,
+            rssIdleMiB: round(idleMiB, 1),
+            rssStreamingMiB: round(duringMiB, 1),
+            rssPerStreamKiB: round(((duringMiB - idleMiB) * 1024) / streams, 1),
+            benchCpuCores: round(benchCpuS / ((performance.now() - t0) / 1000), 2),
+            benchEventLoopP99Ms: round(eventLoop.percentile(99) / 1e6, 1),
+            tokensSeen: { client: run.clientTokens, follower: run.followerTokens, expected: streams * tokens },
+            failures: run.failures.length,
+            firstFailures: [...new Set(run.failures)].slice(0, 5),
+            loadAverage: os.loadavg().map((x) => round(x, 2)),
+          };
+          results.levels.push(level);
+          log(
+            `  ${database} ${String(streams).padStart(5)} streams: added latency client p50/p99 ${level.client.p50Ms}/${level.client.p99Ms} ms, ` +
+              `follower ${level.follower.p50Ms}/${level.follower.p99Ms} ms; ${level.commitsPerS} commits/s (${level.progressTicksPerS} progress ticks/s); ` +
+              `server CPU ${level.serverCpuCores} cores; RSS ${level.rssIdleMiB} -> ${level.rssStreamingMiB} MiB (${level.rssPerStreamKiB} KiB/stream); ` +
+              `bench CPU ${level.benchCpuCores}, its loop p99 ${level.benchEventLoopP99Ms} ms; failures ${level.failures}; load ${level.loadAverage.join(' ')}`,
+          );
+          if (level.failures) log(`    ${level.firstFailures.join('\n    ')}\n    server log: ${server.log.join('').slice(-1500).replace(/\n/g, '\n      ')}`);
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+  } finally {
+    await model.close();
+    tmp.remove();
+    if (postgresUrl) {
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    }
+  }
+  return results;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  const result = await liveStreams({
+    levels: (arg('levels') ?? '100,500,1000').split(',').map(Number),
+    replyS: Number(arg('reply-s') ?? 10),
+    postgresUrl: process.env.BENCH_DATABASE_URL,
+    script: arg('script') ? resolve(arg('script')) : DIST_MAIN,
+  });
+  console.log(JSON.stringify(result, null, 2));
+}

@@ -1,0 +1,95 @@
+import { loadConfig } from '../config/app-config.js';
+import { ProgressSaver } from './progress-saver.js';
+import { ReplyProgress, type ProgressSave } from './reply-progress.js';
+import type { TurnStore } from './turn-store.js';
+import { until } from '../../test/support/until.js';
+
+/** A turn store that records the saves asked of it; `refuse` holds the ids a stop was requested for. */
+function fakeStore() {
+  const store = {
+    saves: [] as ProgressSave[][],
+    checks: [] as string[][],
+    refuse: new Set<string>(),
+    gate: null as Promise<void> | null,
+    async saveProgress(saves: readonly ProgressSave[]): Promise<Set<string>> {
+      store.saves.push([...saves]);
+      if (store.gate) await store.gate;
+      return new Set(saves.map((s) => s.id).filter((id) => !store.refuse.has(id)));
+    },
+    async cancelRequested(ids: readonly string[]): Promise<Set<string>> {
+      store.checks.push([...ids]);
+      return new Set(ids.filter((id) => store.refuse.has(id)));
+    },
+  };
+  return store;
+}
+
+describe('ProgressSaver', () => {
+  const config = loadConfig({ STREAM_FLUSH_MS: '10', REPLY_LEASE_MS: '60000' });
+  let store: ReturnType<typeof fakeStore>;
+  let saver: ProgressSaver;
+  beforeEach(() => {
+    store = fakeStore();
+    saver = new ProgressSaver(store as unknown as TurnStore, config);
+  });
+  afterEach(() => saver.onModuleDestroy());
+
+  const reply = (id: string, onCancel: () => void = () => undefined) => {
+    const progress = new ReplyProgress(saver, id, onCancel);
+    progress.start();
+    return progress;
+  };
+
+  it('saves the new text of every live reply in one call per tick, and nothing for a reply with nothing new', async () => {
+    const replies = ['a', 'b', 'c'].map((id) => reply(id));
+    replies.forEach((r, i) => r.append(`text ${i}`));
+    await until(() => store.saves.length >= 1);
+    expect(store.saves[0]).toEqual([
+      { id: 'a', content: 'text 0' },
+      { id: 'b', content: 'text 1' },
+      { id: 'c', content: 'text 2' },
+    ]);
+    // Nothing new since: the next ticks only ask, together, whether a stop was requested.
+    await until(() => store.checks.length >= 1);
+    expect(store.checks[0]).toEqual(['a', 'b', 'c']);
+    expect(store.saves).toHaveLength(1);
+    await Promise.all(replies.map((r) => r.stop()));
+  });
+
+  it('splits a tick of many replies into units of 100 (one commit on SQLite, one statement each on PostgreSQL)', async () => {
+    const replies = Array.from({ length: 250 }, (_, i) => reply(`r${i}`));
+    replies.forEach((r) => r.append('x'));
+    await until(() => store.saves.length >= 3);
+    expect(store.saves.slice(0, 3).map((s) => s.length)).toEqual([100, 100, 50]);
+    await Promise.all(replies.map((r) => r.stop()));
+  });
+
+  it('stops a reply whose save was refused (a stop was requested), or that a check finds asked to stop', async () => {
+    const stopped: string[] = [];
+    const saving = reply('saving', () => stopped.push('saving'));
+    const idle = reply('idle', () => stopped.push('idle'));
+    store.refuse.add('saving').add('idle');
+    saving.append('some text');
+    await until(() => stopped.includes('saving') && stopped.includes('idle'));
+    await Promise.all([saving.stop(), idle.stop()]);
+  });
+
+  it('lets a stopping reply wait for its save in flight, so the final save is never overtaken', async () => {
+    let open!: () => void;
+    store.gate = new Promise<void>((resolve) => (open = resolve));
+    const progress = reply('a');
+    progress.append('partial');
+    await until(() => store.saves.length === 1);
+    let stopped = false;
+    const stopping = progress.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(stopped).toBe(false);
+    open();
+    await stopping;
+    // Stopped: no tick saves it again.
+    const saves = store.saves.length;
+    progress.append(' more');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(store.saves).toHaveLength(saves);
+  });
+});

@@ -1,0 +1,97 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import type { ProgressSave, ProgressSaves, ReplyProgress } from './reply-progress.js';
+import { TurnStore } from './turn-store.js';
+
+/**
+ * Saves statements of this many replies go to the database as one unit of work; the units of
+ * one tick still share a commit (SQLite's group commit), and the event loop breathes between them.
+ */
+const SAVES_PER_UNIT = 100;
+
+/**
+ * Saves the progress of every reply this instance generates on one timer, every
+ * `STREAM_FLUSH_MS`: all of a tick's saves share a commit (on PostgreSQL, one statement per 100
+ * replies), instead of one transaction per reply per tick. Replies with nothing new are only
+ * asked, together, whether a stop was requested. A slow database does not pile ticks up: a tick
+ * is skipped while the last one runs.
+ */
+@Injectable()
+export class ProgressSaver implements ProgressSaves, OnModuleDestroy {
+  private readonly logger = new Logger(ProgressSaver.name);
+  private readonly live = new Set<ReplyProgress>();
+  /** Replies in the tick under way, which `remove` waits for. */
+  private readonly inTick = new Set<ReplyProgress>();
+  private timer?: NodeJS.Timeout;
+  private tick: Promise<void> | null = null;
+
+  constructor(
+    private readonly turns: TurnStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  add(progress: ReplyProgress): void {
+    this.live.add(progress);
+    this.timer ??= setInterval(() => {
+      this.tick ??= this.flush().finally(() => {
+        this.tick = null;
+        this.inTick.clear();
+      });
+    }, this.config.streamFlushMs);
+  }
+
+  async remove(progress: ReplyProgress): Promise<void> {
+    this.live.delete(progress);
+    if (this.live.size === 0) this.stopTimer();
+    // The final save of a reply must not be overtaken by a progress save of it still in flight.
+    if (this.inTick.has(progress)) await this.tick;
+  }
+
+  onModuleDestroy(): void {
+    this.stopTimer();
+  }
+
+  private stopTimer(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async flush(): Promise<void> {
+    const now = Date.now();
+    const saves: Array<{ progress: ReplyProgress; save: ProgressSave }> = [];
+    const idle: ReplyProgress[] = [];
+    for (const progress of this.live) {
+      this.inTick.add(progress);
+      const save = progress.pending(now, this.config.replyLeaseMs / 3);
+      if (save) saves.push({ progress, save });
+      else idle.push(progress);
+    }
+    const units: Promise<void>[] = [];
+    for (let i = 0; i < saves.length; i += SAVES_PER_UNIT) units.push(this.save(saves.slice(i, i + SAVES_PER_UNIT)));
+    if (idle.length) units.push(this.checkCancelled(idle));
+    await Promise.all(units);
+  }
+
+  private async save(batch: ReadonlyArray<{ progress: ReplyProgress; save: ProgressSave }>): Promise<void> {
+    try {
+      const saved = await this.turns.saveProgress(batch.map((b) => b.save));
+      const at = Date.now();
+      for (const { progress, save } of batch) {
+        if (saved.has(save.id)) progress.saved(save, at);
+        else progress.cancelled();
+      }
+    } catch (error) {
+      // The final save still happens when each reply ends; a missed tick only delays followers.
+      this.logger.warn(`Could not save the progress of ${batch.length} replies: ${(error as Error).message}`);
+    }
+  }
+
+  private async checkCancelled(idle: readonly ReplyProgress[]): Promise<void> {
+    try {
+      const cancelled = await this.turns.cancelRequested(idle.map((p) => p.replyId));
+      for (const progress of idle) if (cancelled.has(progress.replyId)) progress.cancelled();
+    } catch (error) {
+      this.logger.warn(`Could not check ${idle.length} replies for stop requests: ${(error as Error).message}`);
+    }
+  }
+}
