@@ -49,19 +49,21 @@ describe('statements of one chat turn', () => {
     }
   }
 
-  it('a turn on an existing conversation: seven statements of work, one transaction and an autocommitted reply on PostgreSQL', async () => {
+  it('a turn on an existing conversation: seven statements of work, one transaction and an autocommitted reply (and its NOTIFY) on PostgreSQL', async () => {
     const { conversationId } = (await alice.post('/api/chat', { message: 'first question' }).expect(200)).body;
     await turnOn(conversationId, 'second question');
     const statements = await turnOn(conversationId, 'third question');
     const work = statements.filter((s) => !CONTROL.test(s));
     // The row lock, the thread's head (leaf, thread, summary), the history with the pinned
-    // messages, the memories, the seq reservation, the insert of both messages, the reply.
-    expect({ count: work.length, work }).toEqual({ count: 7, work: expect.any(Array) });
+    // messages, the memories, the seq reservation, the insert of both messages, the reply; on
+    // PostgreSQL also the NOTIFY that wakes followers on other instances.
+    expect({ count: work.length, work }).toEqual({ count: DIALECT === 'postgres' ? 8 : 7, work: expect.any(Array) });
     expect(work[0]).toMatch(/FROM "conversations" WHERE "id" = (\?|\$1) AND "actor" = (\?|\$2)( FOR UPDATE)?$/);
     if (DIALECT === 'postgres') {
       expect(statements.filter((s) => CONTROL.test(s))).toEqual(['START TRANSACTION', 'COMMIT']);
-      // The reply's UPDATE runs after the COMMIT of the question, on its own.
-      expect(statements.at(-1)).toMatch(/^UPDATE "messages" SET/);
+      // The reply's UPDATE runs after the COMMIT of the question, on its own, and its NOTIFY after it.
+      expect(statements.at(-2)).toMatch(/^UPDATE "messages" SET/);
+      expect(statements.at(-1)).toMatch(/^SELECT pg_notify/);
     }
     const { body } = await alice.get(`/api/conversations/${conversationId}`).expect(200);
     expect(body.messages.map((m: { role: string; status: string }) => `${m.role}:${m.status}`)).toEqual([
