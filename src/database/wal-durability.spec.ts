@@ -24,22 +24,30 @@ const settled = async <T>(p: Promise<T>) => {
 };
 
 describe('WalDurability', () => {
-  it('answers a COMMIT only after a flush that started after it, and one flush covers every COMMIT before it', async () => {
+  it('answers a COMMIT only after a flush that started after it; two flushes run at once, and one covers every COMMIT before it', async () => {
     const f = manualFlush();
     const d = new WalDurability(f.flush);
     const first = d.committed();
     expect(f.started()).toBe(1);
-    // Written while the first flush runs: that flush may not hold them.
+    // Written while the first flush runs: that flush may not hold it, so a second one starts.
     const second = d.committed();
+    expect(f.started()).toBe(2);
+    // Two run already: these wait for the next one.
     const third = d.committed();
+    const fourth = d.committed();
+    expect(f.started()).toBe(2);
     f.finish(0);
     expect(await settled(first)).toBe('resolved');
     expect(await settled(second)).toBe('pending');
-    expect(f.started()).toBe(2);
-    f.finish(1);
+    expect(f.started()).toBe(3);
+    // The third flush began after every COMMIT so far: ending first, it makes all of them durable.
+    f.finish(2);
     expect(await settled(second)).toBe('resolved');
     expect(await settled(third)).toBe('resolved');
-    expect(f.started()).toBe(2);
+    expect(await settled(fourth)).toBe('resolved');
+    f.finish(1);
+    expect(f.started()).toBe(3);
+    await d.close();
   });
 
   it('gives a read no barrier when everything it could see is durable, and one that waits otherwise', async () => {

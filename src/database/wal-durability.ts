@@ -31,6 +31,9 @@ export function flushFile(path: string): WalFlush {
   return flush;
 }
 
+/** Flushes of the WAL file under way at once, at most (each holds a thread of libuv's pool of four). */
+const MAX_FLUSHES = 2;
+
 interface Waiter {
   readonly commit: number;
   readonly resolve: () => void;
@@ -45,9 +48,9 @@ interface Waiter {
  * cut. This class adds that fsync back, off the event loop: every COMMIT is counted, and a
  * caller is answered only once a flush of the WAL file that started after its COMMIT has
  * finished, which is what FULL waits for. One flush covers every COMMIT written before it
- * starts, and while it runs the connection goes on with the next transactions (their COMMITs
- * wait for the next flush). So the event loop never blocks on the disk, and a slow fsync is
- * shared by all the turns that committed meanwhile.
+ * starts, and while it runs the connection goes on with the next transactions (a COMMIT made
+ * meanwhile starts a second flush, or waits for the next one). So the event loop never blocks on
+ * the disk, and a slow fsync is shared by all the turns that committed meanwhile.
  *
  * A failed flush leaves the WAL's state on disk unknown: frames written before it may be lost
  * even if a later flush succeeds (Linux forgets the failed pages), and recovery stops at the
@@ -58,10 +61,11 @@ interface Waiter {
 export class WalDurability {
   private written = 0;
   private durable = 0;
-  private flushing = false;
+  /** The newest COMMIT a flush under way covers. */
+  private covered = 0;
   private failure: Error | null = null;
   private readonly waiters: Waiter[] = [];
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly flights = new Set<Promise<void>>();
 
   constructor(private readonly flush: WalFlush) {}
 
@@ -85,6 +89,12 @@ export class WalDurability {
     return this.failure !== null;
   }
 
+  /** Waits for the flushes under way, then lets go of the file (before the connection closes). */
+  async close(): Promise<void> {
+    while (this.flights.size > 0) await Promise.allSettled([...this.flights]);
+    await this.flush.close?.();
+  }
+
   private waitFor(commit: number): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise<void>((resolve, reject) => {
@@ -93,30 +103,32 @@ export class WalDurability {
     });
   }
 
+  /**
+   * Starts a flush for the COMMITs no flush under way covers, unless MAX_FLUSHES already run:
+   * then the first to end starts it. Waiting for a flush begun before one's COMMIT would cost up
+   * to two flushes; letting two run side by side keeps it near one.
+   */
   private start(): void {
-    if (this.flushing || this.waiters.length === 0) return;
-    this.flushing = true;
-    // Everything written up to now is covered by this flush.
+    // Waiters are in COMMIT order: the last one waits for the newest.
+    const newest = this.waiters.at(-1)?.commit ?? 0;
+    if (this.failure || newest <= this.covered || this.flights.size >= MAX_FLUSHES) return;
     const upTo = this.written;
-    this.running = this.flush().then(
+    this.covered = upTo;
+    const flight: Promise<void> = this.flush().then(
       () => {
-        this.durable = upTo;
-        this.flushing = false;
-        this.settle((waiter) => waiter.commit <= upTo, (waiter) => waiter.resolve());
+        this.flights.delete(flight);
+        // fdatasync makes durable everything written before it began, whichever flush ends first.
+        this.durable = Math.max(this.durable, upTo);
+        this.settle((waiter) => waiter.commit <= this.durable, (waiter) => waiter.resolve());
         this.start();
       },
       (error: unknown) => {
-        this.failure = new StorageUnavailableError(`The database could not flush its log to disk: ${String((error as Error)?.message ?? error)}`);
-        this.flushing = false;
+        this.flights.delete(flight);
+        this.failure ??= new StorageUnavailableError(`The database could not flush its log to disk: ${String((error as Error)?.message ?? error)}`);
         this.settle(() => true, (waiter) => waiter.reject(this.failure));
       },
     );
-  }
-
-  /** Waits for the flush under way, then lets go of the file (before the connection closes). */
-  async close(): Promise<void> {
-    while (this.flushing) await this.running.catch(() => undefined);
-    await this.flush.close?.();
+    this.flights.add(flight);
   }
 
   private settle(which: (waiter: Waiter) => boolean, action: (waiter: Waiter) => void): void {
