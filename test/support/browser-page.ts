@@ -98,7 +98,8 @@ export function browserFixture(): BrowserFixture {
       const context: BrowserContext = await browser.newContext({ viewport, ...contextOptions });
       cleanups.push(() => context.close());
       const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      // Generous: the SQLite and PostgreSQL passes of npm test run side by side with Chromium.
+      page.setDefaultTimeout(20_000);
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       page.on('console', (message) => {
         if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
