@@ -24,7 +24,7 @@ import { TITLE_MAX_CHARS } from '../conversations/title.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import { WholeConversationsRepository, type MessageRow } from '../conversations/whole-conversations.repository.js';
 import { IdempotencyService } from '../idempotency/idempotency.service.js';
-import { SharingService } from '../sharing/sharing.service.js';
+import { shareRecord, SharingService } from '../sharing/sharing.service.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 
 /** Conversations erased per transaction, so that erasing a large account never holds the database for long. */
@@ -112,15 +112,7 @@ export class PortabilityService {
         createdAt: m.createdAt.toISOString(),
         updatedAt: m.updatedAt.toISOString(),
       })),
-      shares: (await this.sharing.exportFor(actor)).map((s) => ({
-        id: s.id,
-        conversationId: s.conversationId,
-        title: s.title,
-        upToMessageId: s.upToMessageId,
-        messageCount: s.messageCount,
-        createdAt: s.createdAt.toISOString(),
-        expiresAt: s.expiresAt?.toISOString() ?? null,
-      })),
+      shares: (await this.sharing.exportFor(actor)).map(shareRecord),
     };
   }
 

@@ -17,6 +17,29 @@ export const MAX_SHARES_PER_CONVERSATION = 100;
 /** A share as its owner sees it: never its token (only its hash is kept) nor its snapshot. */
 export type ShareInfo = Pick<Share, 'id' | 'conversationId' | 'title' | 'upToMessageId' | 'messageCount' | 'createdAt' | 'expiresAt'>;
 
+/** A share as JSON (the API's listing and the account export write the same fields). */
+export interface ShareRecord {
+  readonly id: string;
+  readonly conversationId: string;
+  readonly title: string;
+  readonly upToMessageId: string;
+  readonly messageCount: number;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+}
+
+export function shareRecord(s: ShareInfo): ShareRecord {
+  return {
+    id: s.id,
+    conversationId: s.conversationId,
+    title: s.title,
+    upToMessageId: s.upToMessageId,
+    messageCount: s.messageCount,
+    createdAt: s.createdAt.toISOString(),
+    expiresAt: s.expiresAt?.toISOString() ?? null,
+  };
+}
+
 /** What a reader of a link gets: the title and the snapshot's messages, nothing of the owner. */
 export interface SharedConversation {
   readonly title: string;

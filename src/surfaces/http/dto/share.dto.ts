@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsUUID } from 'class-validator';
 import { MESSAGE_ROLES, type MessageRole } from '../../../conversations/message.entity.js';
-import type { SharedConversation, ShareInfo } from '../../../sharing/sharing.service.js';
+import { shareRecord, type SharedConversation, type ShareInfo } from '../../../sharing/sharing.service.js';
 
 export class CreateShareDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'The last message shared: the branch up to it (default: the whole active path of the main thread).' })
@@ -53,15 +53,7 @@ export class SharedConversationDto {
 }
 
 export function toShareDto(s: ShareInfo): ShareDto {
-  return {
-    id: s.id,
-    conversationId: s.conversationId,
-    title: s.title,
-    upToMessageId: s.upToMessageId,
-    messageCount: s.messageCount,
-    createdAt: s.createdAt.toISOString(),
-    expiresAt: s.expiresAt?.toISOString() ?? null,
-  };
+  return shareRecord(s);
 }
 
 /** Only what a reader may see: no actor, no ids, no state, no status, no agent. */
