@@ -54,6 +54,7 @@ export class EntityRows<T extends ObjectLiteral> {
   /** `"id", "actor", ...`: every column, in the entity's order. */
   readonly columnList: string;
   private readonly byProperty = new Map<string, ColumnMetadata>();
+  private readonly prefixedLists = new Map<string, string>();
 
   private constructor(
     private readonly metadata: EntityMetadata,
@@ -88,7 +89,14 @@ export class EntityRows<T extends ObjectLiteral> {
    * one statement that reads several tables' rows side by side (hydrate with the same prefix).
    */
   prefixedColumnList(alias: string, prefix: string): string {
-    return this.metadata.columns.map((c) => `"${alias}"."${c.databaseName}" AS "${prefix}${c.databaseName}"`).join(', ');
+    // Spelled once per alias and prefix: statements of every turn use it.
+    const key = `${alias}\u0000${prefix}`;
+    let list = this.prefixedLists.get(key);
+    if (list === undefined) {
+      list = this.metadata.columns.map((c) => `"${alias}"."${c.databaseName}" AS "${prefix}${c.databaseName}"`).join(', ');
+      this.prefixedLists.set(key, list);
+    }
+    return list;
   }
 
   /** The table's name, for statements that join it. */
