@@ -20,8 +20,9 @@ class FakeHistory implements HistoryReader {
     private readonly remembered: ContextMemory[] = [],
   ) {}
 
-  pinned(_thread: string, beforeSeq: number): Promise<ContextMessage[]> {
-    return Promise.resolve(this.messages.filter((m) => this.pinnedSeqs.includes(m.seq) && m.seq < beforeSeq));
+  async window(thread: string, beforeSeq: number, limit: number): Promise<{ recent: ContextMessage[]; pinned: ContextMessage[] }> {
+    const pinned = this.messages.filter((m) => this.pinnedSeqs.includes(m.seq) && m.seq < beforeSeq);
+    return { recent: await this.recent(thread, beforeSeq, limit), pinned };
   }
 
   memories(question: string | null): Promise<ContextMemory[]> {

@@ -35,7 +35,8 @@ export class TurnPlanner {
     const questionTokens = question ? (question.tokens ?? this.assembler.count(question.content, model)) : 0;
     const summary = await history.summary(thread.name);
     const window = this.config.historyWindow;
-    let messages = await history.recent(thread.name, draft.beforeSeq, window);
+    const read = await history.window(thread.name, draft.beforeSeq, window);
+    let messages = read.recent;
     // A full window may have older messages behind it that no fold has reached yet: they are
     // sent too while they fit (the planner's stretch), so none falls between window and summary.
     if (this.config.summaryMode === 'rolling' && messages.length === window) {
@@ -45,7 +46,7 @@ export class TurnPlanner {
     const newMessage = question ? { content: question.content, tokens: questionTokens } : null;
     const instructions = draft.override?.instructions ?? null;
     const mode = memoryModeOf(this.config.memoryMode, agent, conversation);
-    const pinned = await history.pinned(thread.name, draft.beforeSeq);
+    const pinned = read.pinned;
     // A preview has no question to match: it shows the pinned memories only.
     const memories = mode === 'off' || this.config.memoryTokenBudget === 0 ? null : await history.memories(question?.content ?? null);
     const memoryIdsShown = memoryToolsOf(mode, agent).length > 0;

@@ -18,7 +18,7 @@ import {
   MessageNotFoundError,
 } from '../conversations/conversation.errors.js';
 import { ConversationAliasesRepository } from '../conversations/conversation-aliases.repository.js';
-import { ConversationsRepository, type NewMessage, type ProgressSave, type ReplayedMessage } from '../conversations/conversations.repository.js';
+import { ConversationsRepository, type NewMessage, type ProgressSave } from '../conversations/conversations.repository.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { closeIfExpired } from '../conversations/reply-lease.js';
 import type { Message } from '../conversations/message.entity.js';
@@ -277,7 +277,10 @@ export class TurnStore {
           const history = this.history(em, conversation);
           const withIt: HistoryReader = {
             ...history,
-            pinned: async (name, beforeSeq) => [...(await history.pinned(name, beforeSeq)), message].sort((a, b) => a.seq - b.seq),
+            window: async (name, beforeSeq, limit) => {
+              const read = await history.window(name, beforeSeq, limit);
+              return { ...read, pinned: [...read.pinned, message].sort((a, b) => a.seq - b.seq) };
+            },
             memories: () => Promise.resolve([]),
           };
           // The smallest next turn (an empty question) must still fit with it: else ContextOverBudgetError.
@@ -290,29 +293,14 @@ export class TurnStore {
 
   /**
    * The conversation's stored history as a plan reads it, in the transaction `em`. `known`: a
-   * thread's summary already read in this transaction. The first read of the newest history
-   * brings the pinned messages before the same seq with it (one statement), for the plan's
-   * next question.
+   * thread's summary already read in this transaction.
    */
   private history(em: EntityManager, conversation: Conversation, known?: { thread: string; summary: Summary | null }): HistoryReader {
     const conversationId = conversation.id;
-    let pinnedAhead: { thread: string; beforeSeq: number; messages: ReplayedMessage[] } | null = null;
-    let first = true;
     return {
       summary: (thread) => (known?.thread === thread ? Promise.resolve(known.summary) : this.summaries.findSummary(em, conversationId, thread)),
-      recent: async (thread, beforeSeq, limit, afterSeq = 0) => {
-        if (!first || afterSeq !== 0) return this.repo.recentHistory(em, conversationId, thread, beforeSeq, limit, afterSeq);
-        first = false;
-        const both = await this.reads.recentWithPinned(em, conversationId, thread, beforeSeq, limit, MAX_PINNED_READ);
-        pinnedAhead = { thread, beforeSeq, messages: both.pinned };
-        return both.recent;
-      },
-      pinned: (thread, beforeSeq) => {
-        const ahead = pinnedAhead;
-        pinnedAhead = null;
-        if (ahead && ahead.thread === thread && ahead.beforeSeq === beforeSeq) return Promise.resolve(ahead.messages);
-        return this.repo.pinnedOnPath(em, conversationId, thread, beforeSeq, MAX_PINNED_READ);
-      },
+      window: (thread, beforeSeq, limit) => this.reads.recentWithPinned(em, conversationId, thread, beforeSeq, limit, MAX_PINNED_READ),
+      recent: (thread, beforeSeq, limit, afterSeq) => this.repo.recentHistory(em, conversationId, thread, beforeSeq, limit, afterSeq),
       // The owner's memories, whoever published the agent.
       memories: (question) => this.memories.forTurnIn(em, { id: conversation.actor }, conversation.agentId, question),
     };

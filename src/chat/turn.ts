@@ -109,10 +109,13 @@ export interface TurnPlan {
 /** The stored history of one conversation that a plan reads, inside the store's transaction. */
 export interface HistoryReader {
   summary(thread: string): Promise<ContextSummary | null>;
-  /** Up to `limit` replayable messages before `beforeSeq` (and after `afterSeq`), oldest first. */
+  /**
+   * What a turn sends before its question, in one read: the newest `limit` replayable messages
+   * before `beforeSeq` and the pinned messages of the thread's active path before it, each oldest first.
+   */
+  window(thread: string, beforeSeq: number, limit: number): Promise<{ recent: ContextMessage[]; pinned: ContextMessage[] }>;
+  /** Up to `limit` replayable messages before `beforeSeq` and after `afterSeq`, oldest first (the stretch behind a full window). */
   recent(thread: string, beforeSeq: number, limit: number, afterSeq?: number): Promise<ContextMessage[]>;
-  /** The pinned messages of the thread's active path before `beforeSeq`, oldest first. */
-  pinned(thread: string, beforeSeq: number): Promise<ContextMessage[]>;
   /** The conversation owner's long-term memories for a turn: pinned ones, then those matching `question` (null: pinned only). One query. */
   memories(question: string | null): Promise<ContextMemory[]>;
 }

@@ -57,7 +57,8 @@ export class UnstoredTurns {
       override: request.override,
     };
     // Nothing stored: no summary, no pinned messages, no long-term memories (store: false keeps nothing and reads nothing).
-    const plan = await this.planner.plan(draft, { summary: async () => null, recent, pinned: async () => [], memories: async () => [] });
+    const window = async (thread: string, beforeSeq: number, limit: number) => ({ recent: await recent(thread, beforeSeq, limit), pinned: [] });
+    const plan = await this.planner.plan(draft, { summary: async () => null, window, recent, memories: async () => [] });
     const options = request.options ?? {};
     const tools = options.clientTools ?? [];
     const call = {

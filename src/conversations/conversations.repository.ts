@@ -232,16 +232,6 @@ export class ConversationsRepository {
     return rows.reverse().map((r) => replayedOf(messages, r));
   }
 
-  /**
-   * The pinned messages of a thread's active path before `beforeSeq`, oldest first, as they are
-   * replayed (at most `limit`): a turn sends them whatever the window. Reads the small partial index of pinned path messages.
-   */
-  async pinnedOnPath(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number): Promise<ReplayedMessage[]> {
-    const { rows } = await sql<ReplayedRow>(em, `${PINNED_ON_PATH_SQL} LIMIT ?`, [conversationId, thread, beforeSeq, limit]);
-    // Only text messages pin: a pinned message carries no function calls.
-    return rows.map((r) => ({ seq: r.seq, role: r.role, content: r.content, tokens: r.tokens, functionCalls: null, callId: null }));
-  }
-
   /** The active leaf of a thread: the last message of its active path (of every thread's when none is named). */
   lastMessage(em: EntityManager, conversationId: string, thread?: string): Promise<Message | null> {
     const messages = EntityRows.of(em, Message);

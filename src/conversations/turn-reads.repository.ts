@@ -20,7 +20,7 @@ export interface ThreadHead {
  * The reads every chat turn makes, each in one statement instead of several: on PostgreSQL a
  * statement is a round trip, and a turn's round trips bound its throughput. Each answers
  * exactly what the separate reads would (ConversationsRepository.lastMessage, findThread,
- * recentHistory, pinnedOnPath; SummariesRepository.findSummary), in the caller's transaction.
+ * recentHistory, and the pinned messages of the path; SummariesRepository.findSummary), in the caller's transaction.
  * Run them after the conversation's row lock is held: a statement that waited for the lock
  * would read the other rows as they were before the wait (PostgreSQL re-checks only the locked row).
  */
@@ -49,8 +49,8 @@ export class TurnReadsRepository {
   }
 
   /**
-   * ConversationsRepository.recentHistory (afterSeq 0) and pinnedOnPath of the same thread and
-   * `beforeSeq`, in one statement.
+   * ConversationsRepository.recentHistory (afterSeq 0) and the pinned messages of the thread's
+   * active path before `beforeSeq` (at most `pinnedLimit`; a turn sends them whatever the window), in one statement.
    */
   async recentWithPinned(
     em: EntityManager,
