@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type RateLimitRequestHandler } from 'express-rate-limit';
+import { ipKeyGenerator, type RateLimitRequestHandler } from 'express-rate-limit';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { RateLimitsService } from '../../../rate-limits/rate-limits.service.js';
-import { secondsUntil, TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
-
-const WINDOW_MS = 60_000;
+import { countRequest, minuteLimiter } from './minute-limiter.js';
 
 /**
  * SHARED_READS_PER_MINUTE: reads of shared conversations per client address (`req.ip`, which
@@ -16,36 +13,23 @@ const WINDOW_MS = 60_000;
 @Injectable()
 export class SharedReadLimit implements CanActivate {
   private readonly limiter: RateLimitRequestHandler | null;
-  private readonly logger = new Logger('RateLimit');
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, rateLimits: RateLimitsService) {
-    this.limiter =
-      config.sharedReadsPerMinute > 0
-        ? rateLimit({
-            windowMs: WINDOW_MS,
-            limit: config.sharedReadsPerMinute,
-            standardHeaders: 'draft-7',
-            legacyHeaders: false,
-            store: rateLimits.store('shared-reads:', WINDOW_MS),
-            // Hashed like every key: the counters never hold an address. An IPv6 client counts as its /56.
-            keyGenerator: (req) => createHash('sha256').update(ipKeyGenerator(req.ip ?? 'unknown')).digest('hex'),
-            passOnStoreError: true,
-            logger: { error: (error) => this.logger.warn(`rate-limit store: ${String(error)}`), warn: (error) => this.logger.warn(String(error)) },
-            handler: (req, _res, next) => {
-              const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-              next(new TooManyRequestsError(secondsUntil(reset, WINDOW_MS), 'SHARED_READS_PER_MINUTE (reads of shared conversations per address)'));
-            },
-          })
-        : null;
+    this.limiter = minuteLimiter(
+      {
+        perMinute: config.sharedReadsPerMinute,
+        prefix: 'shared-reads:',
+        // Hashed like every key: the counters never hold an address. An IPv6 client counts as its /56.
+        key: (req) => createHash('sha256').update(ipKeyGenerator(req.ip ?? 'unknown')).digest('hex'),
+        setting: 'SHARED_READS_PER_MINUTE (reads of shared conversations per address)',
+      },
+      rateLimits,
+      new Logger('RateLimit'),
+    );
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const limiter = this.limiter;
-    if (!limiter) return true;
-    const http = context.switchToHttp();
-    await new Promise<void>((resolve, reject) =>
-      limiter(http.getRequest<Request>(), http.getResponse<Response>(), (error?: unknown) => (error ? reject(error) : resolve())),
-    );
+    if (this.limiter) await countRequest(this.limiter, context);
     return true;
   }
 }
