@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import type { Behaviour, FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
 import { ALICE_KEY, auth, startTestApp, type TestApp } from '../../support/test-app.js';
@@ -93,17 +92,15 @@ describe('model failures', () => {
     }
   });
 
-  /** A port nobody listens on: taken, then freed. */
-  const closedPort = async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-  };
+  /**
+   * A port nobody listens on. Not one taken and freed: the other test pass, running beside this
+   * one, may be given it for a server of its own. Test servers listen on ports the system picks
+   * (32768 and up), never on port 2 (port 1 is on fetch's list of refused ports).
+   */
+  const CLOSED_PORT = 2;
 
   it('names the address and the cause when the model server cannot be reached', async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const down = await startTestApp({ dbPath: `${fixture.dir}/down.sqlite`, llmBaseUrl: `http://127.0.0.1:${port}/v1` });
     try {
       const res = await down.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'anyone?' }).expect(502);
