@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import { type DataSource, type EntityManager, type EntityMetadata, type EntityTarget, type ObjectLiteral, QueryFailedError } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { isPostgres } from './dialect.js';
 
@@ -23,12 +23,58 @@ export async function sql<R = Record<string, unknown>>(em: EntityManager, text: 
   const postgres = isPostgres(em);
   const runner = em.queryRunner ?? em.connection.createQueryRunner();
   try {
-    const result = await runner.query(postgres ? numbered(text) : text, [...params], true);
+    if (postgres) return await onPostgres<R>((await runner.connect()) as PgClient, text, params);
+    const result = await runner.query(text, [...params], true);
     const rows = (result.records ?? []) as R[];
     return { rows, affected: result.affected ?? rows.length };
   } finally {
     if (!em.queryRunner) await runner.release();
   }
+}
+
+/** The part of a `pg` client used here. */
+interface PgClient {
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+/**
+ * PostgreSQL: the statement straight on the connection's `pg` client, as a named prepared
+ * statement, so each connection parses (and, once PostgreSQL settles on a generic plan, plans)
+ * it once instead of on every call; TypeORM's query runner would send it unnamed. Errors are
+ * wrapped as TypeORM wraps them, so callers see the same QueryFailedError.
+ */
+async function onPostgres<R>(client: PgClient, text: string, params: readonly unknown[]): Promise<SqlResult<R>> {
+  const statement = prepared(text);
+  try {
+    const result = await client.query({ ...statement, values: [...params] });
+    const rows = result.rows as R[];
+    return { rows, affected: result.rowCount ?? rows.length };
+  } catch (error) {
+    throw new QueryFailedError(statement.text, [...params], error as Error);
+  }
+}
+
+interface Prepared {
+  readonly name?: string;
+  readonly text: string;
+}
+
+const preparedCache = new Map<string, Prepared>();
+/**
+ * Statements named at most: each named one stays prepared on every connection that ran it. The
+ * texts are a fixed set in practice; past the bound (texts built from data, such as a batch
+ * INSERT of n rows) a statement is sent unnamed, parsed on each call as before.
+ */
+const MAX_NAMED = 500;
+
+function prepared(text: string): Prepared {
+  let statement = preparedCache.get(text);
+  if (statement === undefined) {
+    const numberedText = numbered(text);
+    statement = preparedCache.size < MAX_NAMED ? { name: `cm_${preparedCache.size}`, text: numberedText } : { text: numberedText };
+    if (statement.name !== undefined) preparedCache.set(text, statement);
+  }
+  return statement;
 }
 
 const numberedCache = new Map<string, string>();
