@@ -329,6 +329,14 @@ export class ConversationsRepository {
   }
 
   /**
+   * Stores how a reply ended (false: no such message). On PostgreSQL the same statement
+   * NOTIFYs `channel` of it, delivered on commit: one round trip where a NOTIFY of its own is two.
+   */
+  async finishMessage(em: EntityManager, id: string, changes: MessageChanges, channel: string): Promise<boolean> {
+    return (await EntityRows.of(em, Message).update(em, changes, '"id" = ?', [id], channel)) > 0;
+  }
+
+  /**
    * Saves the text generated so far (`content`; undefined: only the lease) of several replies at
    * once, each unless a stop was requested for it; returns the ids saved. On PostgreSQL it is one
    * statement, which also notifies `channel` of each id saved (delivered on commit).

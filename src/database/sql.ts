@@ -197,14 +197,21 @@ export class EntityRows<T extends ObjectLiteral> {
 
   /**
    * UPDATE of some properties of the rows matching `where` (a constant SQL condition with its
-   * own parameters). Returns how many rows changed.
+   * own parameters). Returns how many rows changed. `notify` (PostgreSQL): in the same
+   * statement, NOTIFY that channel of each changed row's id (delivered once it commits), instead
+   * of a statement of its own; the table must have an `id` column.
    */
-  async update(em: EntityManager, changes: Partial<T>, where: string, whereParams: readonly unknown[]): Promise<number> {
+  async update(em: EntityManager, changes: Partial<T>, where: string, whereParams: readonly unknown[], notify?: string): Promise<number> {
     const properties = Object.keys(changes).filter((p) => (changes as Record<string, unknown>)[p] !== undefined);
     if (properties.length === 0) return 0;
     const set = properties.map((p) => `"${this.column(p)}" = ?`).join(', ');
     const params = properties.map((p) => this.value(p, (changes as Record<string, unknown>)[p]));
-    const result = await sql(em, `UPDATE "${this.metadata.tableName}" SET ${set} WHERE ${where}`, [...params, ...whereParams]);
+    const update = `UPDATE "${this.metadata.tableName}" SET ${set} WHERE ${where}`;
+    if (notify !== undefined && isPostgres(em)) {
+      const result = await sql(em, `WITH changed AS (${update} RETURNING "id") SELECT pg_notify(?, "id") FROM changed`, [...params, ...whereParams, notify]);
+      return result.rows.length;
+    }
+    const result = await sql(em, update, [...params, ...whereParams]);
     return result.affected;
   }
 
