@@ -184,15 +184,30 @@ export class EntityRows<T extends ObjectLiteral> {
    */
   async insert(em: EntityManager, entities: readonly T[], options: { ifAbsent?: boolean } = {}): Promise<number> {
     if (entities.length === 0) return 0;
-    const columns = this.metadata.columns;
-    const row = `(${columns.map(() => '?').join(', ')})`;
-    const params: unknown[] = [];
-    for (const entity of entities) {
-      for (const column of columns) params.push(this.value(column.propertyName, (entity as Record<string, unknown>)[column.propertyName] ?? defaultOf(column)));
-    }
+    const { text, params } = this.insertStatement(entities);
     const conflict = options.ifAbsent ? ' ON CONFLICT DO NOTHING' : '';
-    const result = await sql(em, `INSERT INTO "${this.metadata.tableName}" (${this.columnList}) VALUES ${entities.map(() => row).join(', ')}${conflict}`, params);
+    const result = await sql(em, `${text}${conflict}`, params);
     return result.affected;
+  }
+
+  /**
+   * The INSERT of whole entities as text and parameters, for a caller that wraps it in a larger
+   * statement. `computed`: properties whose value is an SQL expression instead (given the row's
+   * index), bound to nothing.
+   */
+  insertStatement(entities: readonly T[], computed: Partial<Record<keyof T & string, (index: number) => string>> = {}): { text: string; params: unknown[] } {
+    const columns = this.metadata.columns;
+    const params: unknown[] = [];
+    const rows = entities.map((entity, index) => {
+      const values = columns.map((column) => {
+        const expression = computed[column.propertyName as keyof T & string];
+        if (expression) return expression(index);
+        params.push(this.value(column.propertyName, (entity as Record<string, unknown>)[column.propertyName] ?? defaultOf(column)));
+        return '?';
+      });
+      return `(${values.join(', ')})`;
+    });
+    return { text: `INSERT INTO "${this.metadata.tableName}" (${this.columnList}) VALUES ${rows.join(', ')}`, params };
   }
 
   /**
