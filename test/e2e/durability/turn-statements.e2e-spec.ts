@@ -15,6 +15,8 @@ describe('statements of one chat turn', () => {
   let tmp: ReturnType<typeof tempDir>;
   let t: TestApp;
   let sent: string[] | null = null;
+  /** PostgreSQL: the statements sent as named prepared statements (parsed once per connection). */
+  let prepared: Set<string> | null = null;
   let restore: () => void;
   const alice = asActor(() => t, ALICE_KEY);
 
@@ -26,13 +28,18 @@ describe('statements of one chat turn', () => {
     const proto = Object.getPrototypeOf(runner) as QueryRunner;
     await runner.release();
     const query = proto.query;
-    const record = (text: string) => sent?.push(text.replace(/\s+/g, ' ').trim());
+    const record = (text: string, named = false) => {
+      const statement = text.replace(/\s+/g, ' ').trim();
+      sent?.push(statement);
+      if (named) prepared?.add(statement);
+    };
     if (DIALECT === 'postgres') {
       // The turn's statements go straight to the `pg` client (prepared), TypeORM's the same way: count there.
       const clientQuery = pg.Client.prototype.query;
       pg.Client.prototype.query = function counted(this: pg.Client, config: unknown, ...rest: unknown[]) {
         if (typeof config === 'string' || (typeof config === 'object' && config !== null && 'text' in config)) {
-          record(typeof config === 'string' ? config : String((config as { text: unknown }).text));
+          const named = typeof config === 'object' && typeof (config as { name?: unknown }).name === 'string';
+          record(typeof config === 'string' ? config : String((config as { text: unknown }).text), named);
         }
         return (clientQuery as (...args: unknown[]) => unknown).call(this, config, ...rest);
       } as typeof clientQuery;
@@ -57,6 +64,7 @@ describe('statements of one chat turn', () => {
 
   async function turnOn(conversationId: string, message: string): Promise<string[]> {
     sent = [];
+    prepared = new Set();
     try {
       await alice.post('/api/chat', { message, conversationId }).expect(200);
       return sent;
@@ -78,6 +86,8 @@ describe('statements of one chat turn', () => {
     expect(work[0]).toMatch(/FROM "conversations" WHERE "id" = (\?|\$1) AND "actor" = (\?|\$2)( FOR UPDATE)?$/);
     if (DIALECT === 'postgres') {
       expect(statements.filter((s) => CONTROL.test(s))).toEqual(['START TRANSACTION', 'COMMIT']);
+      // Each statement of work is a named prepared statement: PostgreSQL does not parse and plan it again every turn.
+      expect(work.filter((s) => !prepared?.has(s))).toEqual([]);
       // The reply's UPDATE runs after the COMMIT of the question, on its own, and NOTIFYs in the same statement.
       expect(statements.at(-2)).toBe('COMMIT');
       expect(statements.at(-1)).toMatch(/^WITH changed AS \(UPDATE "messages" SET .* RETURNING "id"\) SELECT pg_notify\(\$\d+, "id"\) FROM changed$/);
