@@ -1,4 +1,4 @@
-import { type DataSource, type EntityManager, type EntityMetadata, type EntityTarget, type ObjectLiteral, QueryFailedError } from 'typeorm';
+import { type DataSource, type EntityManager, type EntityMetadata, type EntityTarget, type ObjectLiteral, QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { isPostgres } from './dialect.js';
 
@@ -23,7 +23,11 @@ export async function sql<R = Record<string, unknown>>(em: EntityManager, text: 
   const postgres = isPostgres(em);
   const runner = em.queryRunner ?? em.connection.createQueryRunner();
   try {
-    if (postgres) return await onPostgres<R>((await runner.connect()) as PgClient, text, params);
+    if (postgres) {
+      // As TypeORM's own query does: a released runner's connection may serve another transaction by now.
+      if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
+      return await onPostgres<R>((await runner.connect()) as PgClient, text, params);
+    }
     const result = await runner.query(text, [...params], true);
     const rows = (result.records ?? []) as R[];
     return { rows, affected: result.affected ?? rows.length };
