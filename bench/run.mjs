@@ -166,8 +166,9 @@ try {
     const { pgTurns } = await import('./sections/pg-turns.mjs');
     const quickSettings = { repetitions: 1, durationS: 4, slices: 2, warmupS: 1 };
     results.pgTurns = await pgTurns({ postgresUrl: process.env.BENCH_DATABASE_URL, ...(quick ? quickSettings : {}) }, log);
-    const { ratio, statements } = results.pgTurns;
+    const { ratio, statements, cpuMsPerTurn: cpu } = results.pgTurns;
     log(`  service / reference ${ratio.median.toFixed(2)}x (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)}); statements per turn: service ${statements.service.perTurn}, reference ${statements.reference.perTurn}`);
+    log(`  CPU per turn, server process / PostgreSQL backends: service ${(cpu.service.user + cpu.service.system).toFixed(2)} / ${cpu.service.postgres} ms, reference ${(cpu.reference.user + cpu.reference.system).toFixed(2)} / ${cpu.reference.postgres} ms`);
   }
   if (only?.includes('databases')) {
     log('\n[extra] Chat turns over HTTP: SQLite vs PostgreSQL (BENCH_DATABASE_URL)');

@@ -26,6 +26,7 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
   };
   const preload = `--import=${pathToFileURL(join(BENCH_DIR, 'lib', 'pg-statement-count.mjs')).href}`;
   const servers = {};
+  let monitor = null;
   try {
     servers.service = await startServer({
       label: 'service (PostgreSQL)',
@@ -48,7 +49,17 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
     // CPU time of each server process during the measured slices: on a loaded machine each
     // process gets a share of the CPUs, so turns per second follow the CPU time a turn needs.
     const cpu = { service: { user: 0, system: 0 }, reference: { user: 0, system: 0 } };
+    // PostgreSQL's own CPU for each server's turns: the backends of the bench database, read from
+    // /proc around each slice (only one server works during a slice; the other's backends idle).
+    // This needs PostgreSQL on this machine; other databases' backends (other work) are not counted.
+    const pgCpu = { service: 0, reference: 0 };
+    monitor = new pg.Client({ connectionString: postgresUrl });
+    await monitor.connect();
+    const backends = async () =>
+      (await monitor.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()")).rows.map((r) => r.pid);
     const chat = async (name, seconds, sampleLatency = true) => {
+      const pids = sampleLatency ? await backends() : [];
+      const pgBefore = processesSeconds(pids);
       const before = cpuSeconds(servers[name].pid);
       const result = await load({
         port: servers[name].port,
@@ -61,6 +72,7 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
       });
       const after = cpuSeconds(servers[name].pid);
       if (sampleLatency) {
+        pgCpu[name] += processesSeconds(pids) - pgBefore;
         cpu[name].user += after.user - before.user;
         cpu[name].system += after.system - before.system;
       }
@@ -87,7 +99,11 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
       rmSync(countFile(name), { force: true });
       servers[name].child.kill('SIGWINCH');
       statements[name] = statementsPerTurn(await written(countFile(name)), turns);
-      cpuMsPerTurn[name] = { user: round((1000 * cpu[name].user) / turns, 2), system: round((1000 * cpu[name].system) / turns, 2) };
+      cpuMsPerTurn[name] = {
+        user: round((1000 * cpu[name].user) / turns, 2),
+        system: round((1000 * cpu[name].system) / turns, 2),
+        postgres: round((1000 * pgCpu[name]) / turns, 2),
+      };
     }
     const pick = (name, f) => spread(runs.map((run) => f(run[name])));
     return {
@@ -106,6 +122,7 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
       runs: runs.map((run) => Object.fromEntries(Object.entries(run).map(([k, v]) => [k, { ...v, latencyMs: { p50: v.latencyMs.p50, p99: v.latencyMs.p99 } }]))),
     };
   } finally {
+    await monitor?.end().catch(() => undefined);
     for (const server of Object.values(servers)) await server.stop();
     rmSync(dir, { recursive: true, force: true });
     const client = new pg.Client({ connectionString: postgresUrl });
@@ -124,6 +141,20 @@ function describe(x) {
 function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
+}
+
+/** CPU seconds (user + system) the processes `pids` have used so far; a process gone since counts nothing. */
+function processesSeconds(pids) {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const { user, system } = cpuSeconds(pid);
+      total += user + system;
+    } catch {
+      // The backend ended (a pool connection closed): its CPU is lost to both readings alike.
+    }
+  }
+  return total;
 }
 
 /** The text of `file` once a server has written it (bounded wait). */

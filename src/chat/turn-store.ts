@@ -349,9 +349,8 @@ export class TurnStore {
    */
   async finishReply(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
     try {
+      // On PostgreSQL the save NOTIFYs the followers of every instance itself, on its commit.
       await this.storeOutcome(conversationId, replyId, outcome);
-      // Announced once committed: a NOTIFY of its own is one round trip, where BEGIN, NOTIFY and COMMIT around the save are three.
-      if (this.wakeups.acrossInstances) await this.db.statement((em) => this.wakeups.notifyIn(em, replyId));
     } finally {
       // Followers read the row again: the outcome, or the conversation gone.
       this.wakeups.committed(replyId);
@@ -361,7 +360,7 @@ export class TurnStore {
   private storeOutcome(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
     // One statement: on PostgreSQL it commits on its own, without the round trips of BEGIN and COMMIT.
     return this.db.statement(async (em) => {
-      const stored = await this.repo.updateMessage(em, replyId, {
+      const stored = await this.repo.finishMessage(em, replyId, {
         status: outcome.status,
         content: outcome.content,
         model: outcome.model,
@@ -374,7 +373,7 @@ export class TurnStore {
         tokens: outcome.tokens ?? null,
         ...(outcome.memoryIds ? { memoryIds: outcome.memoryIds.length ? [...outcome.memoryIds] : null } : {}),
         leaseUntil: null,
-      });
+      }, this.wakeups.channel);
       // The conversation's updated_at was bumped when the turn started; bumping it again would rewrite its index entry.
       if (!stored) throw new ConversationNotFoundError(conversationId);
     });

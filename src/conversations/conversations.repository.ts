@@ -172,17 +172,36 @@ export class ConversationsRepository {
    */
   async appendMessages(em: EntityManager, conversation: Conversation, drafts: readonly NewMessage[], now: Date): Promise<Message[]> {
     const conversations = EntityRows.of(em, Conversation);
-    const { rows } = await sql<{ last_seq: number }>(
-      em,
-      'UPDATE "conversations" SET "last_seq" = "last_seq" + ?, "updated_at" = ? WHERE "id" = ? RETURNING "last_seq"',
-      [drafts.length, conversations.value('updatedAt', now), conversation.id],
-    );
+    const bump = 'UPDATE "conversations" SET "last_seq" = "last_seq" + ?, "updated_at" = ? WHERE "id" = ? RETURNING "last_seq"';
+    const bumpParams = [drafts.length, conversations.value('updatedAt', now), conversation.id];
+    if (isPostgres(em) && drafts.length > 0) {
+      // One round trip: the bump is a CTE, and each row's seq is counted back from the last_seq it returns.
+      const messages = this.messagesOf(conversation, drafts, now, 0);
+      const rows = EntityRows.of(em, Message);
+      const seq = rows.column('seq');
+      const insert = rows.insertStatement(messages, { seq: (i) => `(SELECT "last_seq" FROM bump) - ${drafts.length - 1 - i}` });
+      const { rows: stored } = await sql<{ id: string; seq: number }>(em, `WITH bump AS (${bump}) ${insert.text} RETURNING "id", "${seq}"`, [...bumpParams, ...insert.params]);
+      // No conversation row: seq is NULL and the INSERT fails on NOT NULL; checked again all the same.
+      if (stored.length !== drafts.length) throw new Error(`Conversation ${conversation.id} vanished inside its own transaction`);
+      const seqOf = new Map(stored.map((row) => [row.id, Number(row.seq)]));
+      for (const message of messages) message.seq = seqOf.get(message.id) ?? Number.NaN;
+      conversation.lastSeq = Math.max(...seqOf.values());
+      conversation.updatedAt = now;
+      return messages;
+    }
+    const { rows } = await sql<{ last_seq: number }>(em, bump, bumpParams);
     if (rows.length === 0) throw new Error(`Conversation ${conversation.id} vanished inside its own transaction`);
     const lastSeq = Number(rows[0].last_seq);
     conversation.lastSeq = lastSeq;
     conversation.updatedAt = now;
-    const firstSeq = lastSeq - drafts.length + 1;
-    const messages = drafts.map((draft, i) =>
+    const messages = this.messagesOf(conversation, drafts, now, lastSeq - drafts.length + 1);
+    await EntityRows.of(em, Message).insert(em, messages);
+    return messages;
+  }
+
+  /** The messages `drafts` become in `conversation`, numbered from `firstSeq`. */
+  private messagesOf(conversation: Conversation, drafts: readonly NewMessage[], now: Date, firstSeq: number): Message[] {
+    return drafts.map((draft, i) =>
       Object.assign(new Message(), {
         id: draft.id ?? randomUUID(),
         conversationId: conversation.id,
@@ -210,8 +229,6 @@ export class ConversationsRepository {
         createdAt: now,
       }),
     );
-    await EntityRows.of(em, Message).insert(em, messages);
-    return messages;
   }
 
   async appendMessage(em: EntityManager, conversation: Conversation, draft: NewMessage, now: Date): Promise<Message> {
@@ -326,6 +343,14 @@ export class ConversationsRepository {
   async updateMessage(em: EntityManager, id: string, changes: MessageChanges, onlyIfNotCancelled = false): Promise<boolean> {
     const where = onlyIfNotCancelled ? '"id" = ? AND "cancel_requested_at" IS NULL' : '"id" = ?';
     return (await EntityRows.of(em, Message).update(em, changes, where, [id])) > 0;
+  }
+
+  /**
+   * Stores how a reply ended (false: no such message). On PostgreSQL the same statement
+   * NOTIFYs `channel` of it, delivered on commit: one round trip where a NOTIFY of its own is two.
+   */
+  async finishMessage(em: EntityManager, id: string, changes: MessageChanges, channel: string): Promise<boolean> {
+    return (await EntityRows.of(em, Message).update(em, changes, '"id" = ?', [id], channel)) > 0;
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import { type DataSource, type EntityManager, type EntityMetadata, type EntityTarget, type ObjectLiteral, QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { isPostgres } from './dialect.js';
 
@@ -23,12 +23,62 @@ export async function sql<R = Record<string, unknown>>(em: EntityManager, text: 
   const postgres = isPostgres(em);
   const runner = em.queryRunner ?? em.connection.createQueryRunner();
   try {
-    const result = await runner.query(postgres ? numbered(text) : text, [...params], true);
+    if (postgres) {
+      // As TypeORM's own query does: a released runner's connection may serve another transaction by now.
+      if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
+      return await onPostgres<R>((await runner.connect()) as PgClient, text, params);
+    }
+    const result = await runner.query(text, [...params], true);
     const rows = (result.records ?? []) as R[];
     return { rows, affected: result.affected ?? rows.length };
   } finally {
     if (!em.queryRunner) await runner.release();
   }
+}
+
+/** The part of a `pg` client used here. */
+interface PgClient {
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+/**
+ * PostgreSQL: the statement straight on the connection's `pg` client, as a named prepared
+ * statement, so each connection parses (and, once PostgreSQL settles on a generic plan, plans)
+ * it once instead of on every call; TypeORM's query runner would send it unnamed. Errors are
+ * wrapped as TypeORM wraps them, so callers see the same QueryFailedError.
+ */
+async function onPostgres<R>(client: PgClient, text: string, params: readonly unknown[]): Promise<SqlResult<R>> {
+  const statement = prepared(text);
+  try {
+    const result = await client.query({ ...statement, values: [...params] });
+    const rows = result.rows as R[];
+    return { rows, affected: result.rowCount ?? rows.length };
+  } catch (error) {
+    throw new QueryFailedError(statement.text, [...params], error as Error);
+  }
+}
+
+interface Prepared {
+  readonly name?: string;
+  readonly text: string;
+}
+
+const preparedCache = new Map<string, Prepared>();
+/**
+ * Statements named at most: each named one stays prepared on every connection that ran it. The
+ * texts are a fixed set in practice; past the bound (texts built from data, such as a batch
+ * INSERT of n rows) a statement is sent unnamed, parsed on each call as before.
+ */
+const MAX_NAMED = 500;
+
+function prepared(text: string): Prepared {
+  let statement = preparedCache.get(text);
+  if (statement === undefined) {
+    const numberedText = numbered(text);
+    statement = preparedCache.size < MAX_NAMED ? { name: `cm_${preparedCache.size}`, text: numberedText } : { text: numberedText };
+    if (statement.name !== undefined) preparedCache.set(text, statement);
+  }
+  return statement;
 }
 
 const numberedCache = new Map<string, string>();
@@ -138,27 +188,49 @@ export class EntityRows<T extends ObjectLiteral> {
    */
   async insert(em: EntityManager, entities: readonly T[], options: { ifAbsent?: boolean } = {}): Promise<number> {
     if (entities.length === 0) return 0;
-    const columns = this.metadata.columns;
-    const row = `(${columns.map(() => '?').join(', ')})`;
-    const params: unknown[] = [];
-    for (const entity of entities) {
-      for (const column of columns) params.push(this.value(column.propertyName, (entity as Record<string, unknown>)[column.propertyName] ?? defaultOf(column)));
-    }
+    const { text, params } = this.insertStatement(entities);
     const conflict = options.ifAbsent ? ' ON CONFLICT DO NOTHING' : '';
-    const result = await sql(em, `INSERT INTO "${this.metadata.tableName}" (${this.columnList}) VALUES ${entities.map(() => row).join(', ')}${conflict}`, params);
+    const result = await sql(em, `${text}${conflict}`, params);
     return result.affected;
   }
 
   /**
-   * UPDATE of some properties of the rows matching `where` (a constant SQL condition with its
-   * own parameters). Returns how many rows changed.
+   * The INSERT of whole entities as text and parameters, for a caller that wraps it in a larger
+   * statement. `computed`: properties whose value is an SQL expression instead (given the row's
+   * index), bound to nothing.
    */
-  async update(em: EntityManager, changes: Partial<T>, where: string, whereParams: readonly unknown[]): Promise<number> {
+  insertStatement(entities: readonly T[], computed: Partial<Record<keyof T & string, (index: number) => string>> = {}): { text: string; params: unknown[] } {
+    const columns = this.metadata.columns;
+    const params: unknown[] = [];
+    const rows = entities.map((entity, index) => {
+      const values = columns.map((column) => {
+        const expression = computed[column.propertyName as keyof T & string];
+        if (expression) return expression(index);
+        params.push(this.value(column.propertyName, (entity as Record<string, unknown>)[column.propertyName] ?? defaultOf(column)));
+        return '?';
+      });
+      return `(${values.join(', ')})`;
+    });
+    return { text: `INSERT INTO "${this.metadata.tableName}" (${this.columnList}) VALUES ${rows.join(', ')}`, params };
+  }
+
+  /**
+   * UPDATE of some properties of the rows matching `where` (a constant SQL condition with its
+   * own parameters). Returns how many rows changed. `notify` (PostgreSQL): in the same
+   * statement, NOTIFY that channel of each changed row's id (delivered once it commits), instead
+   * of a statement of its own; the table must have an `id` column.
+   */
+  async update(em: EntityManager, changes: Partial<T>, where: string, whereParams: readonly unknown[], notify?: string): Promise<number> {
     const properties = Object.keys(changes).filter((p) => (changes as Record<string, unknown>)[p] !== undefined);
     if (properties.length === 0) return 0;
     const set = properties.map((p) => `"${this.column(p)}" = ?`).join(', ');
     const params = properties.map((p) => this.value(p, (changes as Record<string, unknown>)[p]));
-    const result = await sql(em, `UPDATE "${this.metadata.tableName}" SET ${set} WHERE ${where}`, [...params, ...whereParams]);
+    const update = `UPDATE "${this.metadata.tableName}" SET ${set} WHERE ${where}`;
+    if (notify !== undefined && isPostgres(em)) {
+      const result = await sql(em, `WITH changed AS (${update} RETURNING "id") SELECT pg_notify(?, "id") FROM changed`, [...params, ...whereParams, notify]);
+      return result.rows.length;
+    }
+    const result = await sql(em, update, [...params, ...whereParams]);
     return result.affected;
   }
 

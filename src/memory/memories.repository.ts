@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, LessThan, type EntityManager } from 'typeorm';
 import { isPostgres } from '../database/dialect.js';
+import { sql } from '../database/sql.js';
 import { Memory } from './memory.entity.js';
 import { ftsMatch, tsQuery } from './memory-query.js';
 
@@ -110,7 +111,7 @@ export class MemoriesRepository {
     };
     const scope = (alias: string) => (agentId === null ? `${alias}agent_id IS NULL` : `(${alias}agent_id IS NULL OR ${alias}agent_id = ${bind(agentId)})`);
     const pinned = `SELECT id, text, pinned, tokens, 0.0 AS rank FROM memories WHERE actor = ${bind(actor)} AND pinned = 1 AND ${scope('')} ORDER BY updated_at DESC LIMIT ${Number(pinnedLimit)}`;
-    let sql = pinned;
+    let text = pinned;
     if (words.length > 0 && matchLimit > 0) {
       const query = postgres ? tsQuery(words, true) : ftsMatch(words, true);
       const matches = postgres
@@ -121,9 +122,10 @@ export class MemoriesRepository {
           `SELECT m.id, m.text, m.pinned, m.tokens, -bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
             WHERE memories_fts MATCH ${bind(query)} AND m.actor = ${bind(actor)} AND m.pinned = 0 AND ${scope('m.')}
             ORDER BY rank DESC LIMIT ${Number(matchLimit)}`;
-      sql = `SELECT * FROM (${pinned}) pinned_part UNION ALL SELECT * FROM (${matches}) matched_part`;
+      text = `SELECT * FROM (${pinned}) pinned_part UNION ALL SELECT * FROM (${matches}) matched_part`;
     }
-    const rows: Array<{ id: string; text: string; pinned: number | boolean; tokens: number | null }> = await em.query(sql, params);
+    // Through sql(): on PostgreSQL a prepared statement, not parsed and planned again every turn.
+    const { rows } = await sql<{ id: string; text: string; pinned: number | boolean; tokens: number | null }>(em, text, params);
     return rows.map((r) => ({ id: r.id, text: r.text, pinned: r.pinned === 1 || r.pinned === true, tokens: r.tokens === null ? null : Number(r.tokens) }));
   }
 

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { ALICE_KEY, asActor, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
 
@@ -14,6 +15,8 @@ describe('statements of one chat turn', () => {
   let tmp: ReturnType<typeof tempDir>;
   let t: TestApp;
   let sent: string[] | null = null;
+  /** PostgreSQL: the statements sent as named prepared statements (parsed once per connection). */
+  let prepared: Set<string> | null = null;
   let restore: () => void;
   const alice = asActor(() => t, ALICE_KEY);
 
@@ -25,13 +28,33 @@ describe('statements of one chat turn', () => {
     const proto = Object.getPrototypeOf(runner) as QueryRunner;
     await runner.release();
     const query = proto.query;
-    proto.query = function counted(this: QueryRunner, text: string, ...rest: unknown[]) {
-      sent?.push(text.replace(/\s+/g, ' ').trim());
-      return (query as (...args: unknown[]) => Promise<unknown>).call(this, text, ...rest);
-    } as QueryRunner['query'];
-    restore = () => {
-      proto.query = query;
+    const record = (text: string, named = false) => {
+      const statement = text.replace(/\s+/g, ' ').trim();
+      sent?.push(statement);
+      if (named) prepared?.add(statement);
     };
+    if (DIALECT === 'postgres') {
+      // The turn's statements go straight to the `pg` client (prepared), TypeORM's the same way: count there.
+      const clientQuery = pg.Client.prototype.query;
+      pg.Client.prototype.query = function counted(this: pg.Client, config: unknown, ...rest: unknown[]) {
+        if (typeof config === 'string' || (typeof config === 'object' && config !== null && 'text' in config)) {
+          const named = typeof config === 'object' && typeof (config as { name?: unknown }).name === 'string';
+          record(typeof config === 'string' ? config : String((config as { text: unknown }).text), named);
+        }
+        return (clientQuery as (...args: unknown[]) => unknown).call(this, config, ...rest);
+      } as typeof clientQuery;
+      restore = () => {
+        pg.Client.prototype.query = clientQuery;
+      };
+    } else {
+      proto.query = function counted(this: QueryRunner, text: string, ...rest: unknown[]) {
+        record(text);
+        return (query as (...args: unknown[]) => Promise<unknown>).call(this, text, ...rest);
+      } as QueryRunner['query'];
+      restore = () => {
+        proto.query = query;
+      };
+    }
   });
   afterAll(async () => {
     restore();
@@ -41,6 +64,7 @@ describe('statements of one chat turn', () => {
 
   async function turnOn(conversationId: string, message: string): Promise<string[]> {
     sent = [];
+    prepared = new Set();
     try {
       await alice.post('/api/chat', { message, conversationId }).expect(200);
       return sent;
@@ -49,21 +73,24 @@ describe('statements of one chat turn', () => {
     }
   }
 
-  it('a turn on an existing conversation: seven statements of work, one transaction and an autocommitted reply (and its NOTIFY) on PostgreSQL', async () => {
+  it('a turn on an existing conversation: seven statements of work (six on PostgreSQL), one transaction and an autocommitted reply that NOTIFYs on PostgreSQL', async () => {
     const { conversationId } = (await alice.post('/api/chat', { message: 'first question' }).expect(200)).body;
     await turnOn(conversationId, 'second question');
     const statements = await turnOn(conversationId, 'third question');
     const work = statements.filter((s) => !CONTROL.test(s));
     // The row lock, the thread's head (leaf, thread, summary), the history with the pinned
     // messages, the memories, the seq reservation, the insert of both messages, the reply; on
-    // PostgreSQL also the NOTIFY that wakes followers on other instances.
-    expect({ count: work.length, work }).toEqual({ count: DIALECT === 'postgres' ? 8 : 7, work: expect.any(Array) });
+    // PostgreSQL the seq reservation and the insert are one statement, and the reply's
+    // statement also NOTIFYs the followers on other instances.
+    expect({ count: work.length, work }).toEqual({ count: DIALECT === 'postgres' ? 6 : 7, work: expect.any(Array) });
     expect(work[0]).toMatch(/FROM "conversations" WHERE "id" = (\?|\$1) AND "actor" = (\?|\$2)( FOR UPDATE)?$/);
     if (DIALECT === 'postgres') {
       expect(statements.filter((s) => CONTROL.test(s))).toEqual(['START TRANSACTION', 'COMMIT']);
-      // The reply's UPDATE runs after the COMMIT of the question, on its own, and its NOTIFY after it.
-      expect(statements.at(-2)).toMatch(/^UPDATE "messages" SET/);
-      expect(statements.at(-1)).toMatch(/^SELECT pg_notify/);
+      // Each statement of work is a named prepared statement: PostgreSQL does not parse and plan it again every turn.
+      expect(work.filter((s) => !prepared?.has(s))).toEqual([]);
+      // The reply's UPDATE runs after the COMMIT of the question, on its own, and NOTIFYs in the same statement.
+      expect(statements.at(-2)).toBe('COMMIT');
+      expect(statements.at(-1)).toMatch(/^WITH changed AS \(UPDATE "messages" SET .* RETURNING "id"\) SELECT pg_notify\(\$\d+, "id"\) FROM changed$/);
     }
     const { body } = await alice.get(`/api/conversations/${conversationId}`).expect(200);
     expect(body.messages.map((m: { role: string; status: string }) => `${m.role}:${m.status}`)).toEqual([
