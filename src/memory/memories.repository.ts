@@ -110,21 +110,22 @@ export class MemoriesRepository {
       return postgres ? `$${params.length}` : '?';
     };
     const scope = (alias: string) => (agentId === null ? `${alias}agent_id IS NULL` : `(${alias}agent_id IS NULL OR ${alias}agent_id = ${bind(agentId)})`);
-    const pinned = `SELECT id, text, pinned, tokens, 0.0 AS rank FROM memories WHERE actor = ${bind(actor)} AND pinned = 1 AND ${scope('')} ORDER BY updated_at DESC LIMIT ${Number(pinnedLimit)}`;
+    const pinned = `SELECT id, text, pinned, tokens, 0.0 AS rank FROM memories WHERE actor = ${bind(actor)} AND pinned = 1 AND ${scope('')} ORDER BY updated_at DESC, id LIMIT ${Number(pinnedLimit)}`;
     let text = pinned;
     if (words.length > 0 && matchLimit > 0) {
       const query = postgres ? tsQuery(words, true) : ftsMatch(words, true);
       const matches = postgres
         ? `SELECT m.id, m.text, m.pinned, m.tokens, ts_rank(to_tsvector('simple', m.text), q.query)::float AS rank FROM memories m, to_tsquery('simple', ${bind(query)}) q(query)
             WHERE ${PG_VECTOR('m')} @@ (q.query && quote_literal(' a' || md5(${bind(actor)}))::tsquery) AND m.actor = ${bind(actor)} AND m.pinned = 0 AND ${scope('m.')}
-            ORDER BY rank DESC LIMIT ${Number(matchLimit)}`
+            ORDER BY rank DESC, m.updated_at DESC, m.id LIMIT ${Number(matchLimit)}`
         : // bm25() is lower for better matches: negated, so that both dialects rank higher first.
           `SELECT m.id, m.text, m.pinned, m.tokens, -bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
             WHERE memories_fts MATCH ${bind(query)} AND m.actor = ${bind(actor)} AND m.pinned = 0 AND ${scope('m.')}
-            ORDER BY rank DESC LIMIT ${Number(matchLimit)}`;
+            ORDER BY rank DESC, m.updated_at DESC, m.id LIMIT ${Number(matchLimit)}`;
       text = `SELECT * FROM (${pinned}) pinned_part UNION ALL SELECT * FROM (${matches}) matched_part`;
     }
     // Through sql(): on PostgreSQL a prepared statement, not parsed and planned again every turn.
+    // Ties are broken by recency and id, so a generic plan returns the same memories as a custom one.
     const { rows } = await sql<{ id: string; text: string; pinned: number | boolean; tokens: number | null }>(em, text, params);
     return rows.map((r) => ({ id: r.id, text: r.text, pinned: r.pinned === 1 || r.pinned === true, tokens: r.tokens === null ? null : Number(r.tokens) }));
   }
