@@ -21,7 +21,7 @@ const QUERIES = {
 };
 
 /** An EntityManager as far as the repository uses one: `query` and the dialect. */
-function sqliteEm(db) {
+export function sqliteEm(db) {
   const statements = new Map();
   return {
     dataSource: { options: { type: 'better-sqlite3' } },
@@ -37,7 +37,7 @@ function pgEm(client) {
 }
 
 /** The SQL before the change (commit 6c798f4), one hit per conversation, best first. */
-async function referenceSearch(em, actor, text, limit) {
+export async function referenceSearch(em, actor, text, limit) {
   const postgres = em.dataSource.options.type === 'postgres';
   const words = (text.match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 32).map((w) => `"${w}"`).join(' ');
   const titles = postgres
