@@ -35,7 +35,7 @@ describe('bm25 from kept counts (SQLite)', () => {
 
   it('counts a word once, then again only when it is old or the table has grown by more than 1 %', async () => {
     let counted = 0;
-    const em = { query: async () => [{ n: 10 + counted++ }] } as unknown as EntityManager;
+    const em = { query: async () => [{ doc: 10 + counted++ }] } as unknown as EntityManager;
     const counts = new WordCounts();
     expect((await counts.hits(em, 'tea', { rows: 1000, tokens: 12_000 }, 0)).hits).toBe(10);
     expect((await counts.hits(em, 'tea', { rows: 1010, tokens: 12_120 }, 60_000)).hits).toBe(10);

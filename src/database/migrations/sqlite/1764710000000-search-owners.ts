@@ -7,6 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * time of two common words); this table holds two integers a row, so the walk stays in a few
  * pages. Rowids, like the full-text index's: rebuild it with the index after a VACUUM
  * (docs/operations.md). The search still checks the owner on `conversations` for what it returns.
+ * And `messages_fts_rows`, FTS5's own view of how many rows hold each word (no storage of its
+ * own), which counts a word's rows about twice as fast as a MATCH does.
  */
 export class SearchOwners1764710000000 implements MigrationInterface {
   name = 'SearchOwners1764710000000';
@@ -20,6 +22,7 @@ export class SearchOwners1764710000000 implements MigrationInterface {
       `CREATE TRIGGER "messages_fts_owners_ai" AFTER INSERT ON "messages" BEGIN ` +
         `INSERT OR REPLACE INTO "messages_fts_owners" ("message_rowid", "conversation_rowid") SELECT new.rowid, c.rowid FROM "conversations" c WHERE c."id" = new."conversation_id"; END`,
     );
+    await q.query(`CREATE VIRTUAL TABLE "messages_fts_rows" USING fts5vocab("messages_fts", 'row')`);
     await q.query(`CREATE TRIGGER "messages_fts_owners_ad" AFTER DELETE ON "messages" BEGIN DELETE FROM "messages_fts_owners" WHERE "message_rowid" = old.rowid; END`);
     await q.query(
       `CREATE TRIGGER "messages_fts_owners_au" AFTER UPDATE OF "conversation_id" ON "messages" BEGIN ` +
@@ -29,6 +32,7 @@ export class SearchOwners1764710000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     for (const suffix of ['ai', 'ad', 'au']) await q.query(`DROP TRIGGER "messages_fts_owners_${suffix}"`);
+    await q.query(`DROP TABLE "messages_fts_rows"`);
     await q.query(`DROP TABLE "messages_fts_owners"`);
   }
 }
