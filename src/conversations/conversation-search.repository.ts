@@ -60,15 +60,16 @@ const CANDIDATES = 2_000;
  * Full-text search over titles and message contents, per dialect: SQLite FTS5 (bm25) or
  * PostgreSQL text search (ts_rank) on the `simple` configuration. Always filtered on the actor
  * in the query itself. One hit per conversation: its best message (a title match ranks first).
- * Candidates are ranked without their text; snippets are made afterwards for the hits returned
- * only, since making one reads and re-tokenizes the whole message.
+ * Candidates are ranked without their snippets; those are made afterwards for the hits returned
+ * only, since making one reads and re-tokenizes the whole message. On SQLite, common words are
+ * scored here with bm25's formula from word counts kept a while (sqlite-bm25.ts).
  */
 @Injectable()
 export class ConversationSearchRepository {
   private readonly wordCounts = new WordCounts();
   /**
    * From how many rows holding the words (all of them together) the messages are scored here:
-   * below, bm25's own count is cheaper than marking up to 2,000 candidates (about 4 ms).
+   * below, bm25's own count (a few ms) is cheaper than marking up to 2,000 candidates. Tests lower it.
    */
   scoreFromHits = 100_000;
 
