@@ -21,7 +21,7 @@ const QUERIES = {
 };
 
 /** An EntityManager as far as the repository uses one: `query` and the dialect. */
-function sqliteEm(db) {
+export function sqliteEm(db) {
   const statements = new Map();
   return {
     dataSource: { options: { type: 'better-sqlite3' } },
@@ -37,7 +37,7 @@ function pgEm(client) {
 }
 
 /** The SQL before the change (commit 6c798f4), one hit per conversation, best first. */
-async function referenceSearch(em, actor, text, limit) {
+export async function referenceSearch(em, actor, text, limit) {
   const postgres = em.dataSource.options.type === 'postgres';
   const words = (text.match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 32).map((w) => `"${w}"`).join(' ');
   const titles = postgres
@@ -101,6 +101,19 @@ async function measurePair(searches, text, { repetitions, calls, referenceCalls 
   return Object.fromEntries(Object.entries(figures).map(([name, f]) => [name, { p50Ms: spread(f.p50), p99Ms: spread(f.p99) }]));
 }
 
+/** p50/p99 of searches each by a new repository, so nothing is kept from an earlier one (word counts). */
+async function firstSearch(em, text, calls) {
+  const samples = [];
+  for (let i = 0; i < calls; i++) {
+    const repo = new ConversationSearchRepository();
+    const t = process.hrtime.bigint();
+    await repo.search(em, ACTOR, text, 20);
+    samples.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  const s = summarize(samples);
+  return { p50Ms: round(s.p50, 2), p99Ms: round(s.p99, 2), n: s.n };
+}
+
 async function compare(em, settings, log) {
   const repo = new ConversationSearchRepository();
   const out = {};
@@ -114,7 +127,17 @@ async function compare(em, settings, log) {
       settings,
     );
     out[name] = { q: text, hits: now.length, sameHitsAsReference: sameHits, after, reference };
-    log?.(`  ${name} "${text}": ${now.length} hits, same as reference: ${sameHits}; p50 ${after.p50Ms.median} ms (reference ${reference.p50Ms.median} ms), p99 ${after.p99Ms.median} ms (reference ${reference.p99Ms.median} ms)`);
+    if (em.dataSource.options.type !== 'postgres') {
+      // Every candidate's score, computed by the repository (from kept word counts, for common
+      // words) against bm25() itself on the same rows: equal to the last bit, in the same order.
+      const own = await repo.sqliteMessages(em, ACTOR, text);
+      const bm25 = await repo.sqliteMessages(em, ACTOR, text, false);
+      out[name].candidates = own.length;
+      out[name].sameScoresAsBm25 = own.length === bm25.length && own.every((c, i) => c.messageId === bm25[i].messageId && c.score === bm25[i].score);
+      // A word's first search (or the first after its count expired) counts its rows, as bm25() did.
+      out[name].firstSearch = await firstSearch(em, text, settings.calls / 5);
+    }
+    log?.(`  ${name} "${text}": ${now.length} hits, same as reference: ${sameHits}${out[name].sameScoresAsBm25 === undefined ? '' : `, scores same as bm25(): ${out[name].sameScoresAsBm25}, first search p50 ${out[name].firstSearch.p50Ms} ms`}; p50 ${after.p50Ms.median} ms (reference ${reference.p50Ms.median} ms), p99 ${after.p99Ms.median} ms (reference ${reference.p99Ms.median} ms)`);
   }
   return out;
 }

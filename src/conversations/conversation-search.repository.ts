@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { isPostgres } from '../database/dialect.js';
+import { bm25Score, frequencies, ftsTotals, idf, PLAIN_WORD, rowTokens, WordCounts } from './sqlite-bm25.js';
 
 export interface SearchHit {
   readonly conversationId: string;
@@ -59,11 +60,19 @@ const CANDIDATES = 2_000;
  * Full-text search over titles and message contents, per dialect: SQLite FTS5 (bm25) or
  * PostgreSQL text search (ts_rank) on the `simple` configuration. Always filtered on the actor
  * in the query itself. One hit per conversation: its best message (a title match ranks first).
- * Candidates are ranked without their text; snippets are made afterwards for the hits returned
- * only, since making one reads and re-tokenizes the whole message.
+ * Candidates are ranked without their snippets; those are made afterwards for the hits returned
+ * only, since making one reads and re-tokenizes the whole message. On SQLite, common words are
+ * scored here with bm25's formula from word counts kept a while (sqlite-bm25.ts).
  */
 @Injectable()
 export class ConversationSearchRepository {
+  private readonly wordCounts = new WordCounts();
+  /**
+   * From how many rows holding the words (all of them together) the messages are scored here:
+   * below, bm25's own count (a few ms) is cheaper than marking up to 2,000 candidates. Tests lower it.
+   */
+  scoreFromHits = 100_000;
+
   async search(em: EntityManager, actor: string, text: string, limit: number): Promise<SearchHit[]> {
     const postgres = isPostgres(em);
     const titles = postgres ? await this.pgTitles(em, actor, text, limit) : await this.sqliteTitles(em, actor, text, limit);
@@ -107,25 +116,59 @@ export class ConversationSearchRepository {
     return new Map(rows.map((r) => [r.id, { snippet: r.snippet, onPath: Number(r.onPath) === 1 }]));
   }
 
-  private async sqliteMessages(em: EntityManager, actor: string, text: string): Promise<Candidate[]> {
+  private async sqliteMessages(em: EntityManager, actor: string, text: string, mayScore = true): Promise<Candidate[]> {
     const query = ftsQuery(text);
     if (!query) return [];
-    // FTS5 walks its index newest rowid first and stops at the limit; bm25() is lower for better
-    // matches. Most of a common word's cost is bm25's own: it counts every row holding each word
-    // (all actors'), once per query, for its inverse document frequency.
-    const rows: Array<MessageRow> = await em.query(
-      `SELECT m.conversation_id AS conversationId, m.id AS messageId, m.seq AS messageSeq, m.thread AS messageThread,
-              bm25(messages_fts) AS rank
-         FROM messages_fts
-         JOIN messages m ON m.rowid = messages_fts.rowid
-         JOIN conversations c ON c.id = m.conversation_id
-        WHERE messages_fts MATCH ? AND c.actor = ?
-        ORDER BY messages_fts.rowid DESC
-        LIMIT ${CANDIDATES}`,
-      [query, actor],
+    const words = ftsWords(text).map((w) => w.toLowerCase());
+    const own = mayScore ? await this.ownWeights(em, words) : null;
+    // FTS5 walks its index newest rowid first and stops at the limit; messages_fts_owners keeps
+    // that walk to two integers per match (other actors' matches included) instead of a row of
+    // messages and one of conversations. The owner is checked again on conversations for the rows
+    // kept. bm25() is lower for better matches; with `own`, the same score is computed here.
+    const ranked = own
+      ? `highlight(messages_fts, 0, char(1), char(2)) AS marked, (SELECT sz FROM messages_fts_docsize WHERE id = messages_fts.rowid) AS size`
+      : `bm25(messages_fts) AS rank`;
+    const rows: Array<MessageRow & { marked?: string; size?: Uint8Array }> = await em.query(
+      `SELECT m.conversation_id AS conversationId, m.id AS messageId, m.seq AS messageSeq, m.thread AS messageThread, f.*
+         FROM (SELECT messages_fts.rowid AS matched, ${ranked}
+                 FROM messages_fts CROSS JOIN messages_fts_owners o ON o.message_rowid = messages_fts.rowid
+                WHERE messages_fts MATCH ? AND o.conversation_rowid IN (SELECT rowid FROM conversations WHERE actor = ?)
+                ORDER BY messages_fts.rowid DESC
+                LIMIT ${CANDIDATES}) f
+         CROSS JOIN messages m ON m.rowid = f.matched
+         CROSS JOIN conversations c ON c.id = m.conversation_id
+        WHERE c.actor = ?
+        ORDER BY f.matched DESC`,
+      [query, actor, actor],
     );
+    const scored: Candidate[] = [];
+    for (const r of rows) {
+      if (!own) {
+        scored.push(messageOf(r, -r.rank));
+        continue;
+      }
+      const freq = frequencies(r.marked ?? '', words);
+      // Marks that cannot be read with certainty (a mark character in a message itself): bm25() decides.
+      if (!freq || !(r.size instanceof Uint8Array)) return this.sqliteMessages(em, actor, text, false);
+      scored.push(messageOf(r, bm25Score(freq, own.weights, rowTokens(r.size), own.avgdl)));
+    }
     // Best first (a stable sort: equal scores stay newest first); the search keeps the first of each conversation.
-    return rows.map((r) => messageOf(r, -r.rank)).sort((a, b) => b.score - a.score);
+    return scored.sort((a, b) => b.score - a.score);
+  }
+
+  /**
+   * bm25's weights and average row length, to score here instead of bm25() (see sqlite-bm25.ts),
+   * when the words are common enough that bm25's own count would cost more than marking the
+   * candidates: rare words, and words FTS5 may fold in ways not read here, keep bm25().
+   */
+  private async ownWeights(em: EntityManager, words: string[]): Promise<{ weights: number[]; avgdl: number } | null> {
+    if (words.length === 0 || !words.every((w) => PLAIN_WORD.test(w))) return null;
+    const totals = await ftsTotals(em);
+    if (!totals) return null;
+    const counts = [];
+    for (const word of words) counts.push(await this.wordCounts.hits(em, word, totals));
+    if (counts.reduce((sum, c) => sum + c.hits, 0) < this.scoreFromHits) return null;
+    return { weights: counts.map(idf), avgdl: totals.tokens / totals.rows };
   }
 
   private async sqliteTitles(em: EntityManager, actor: string, text: string, limit: number): Promise<Candidate[]> {
@@ -182,9 +225,12 @@ export class ConversationSearchRepository {
  * operators and punctuation in the input are taken literally. Empty when there is no word.
  */
 export function ftsQuery(text: string): string {
-  const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
-  return words
-    .slice(0, 32)
+  return ftsWords(text)
     .map((w) => `"${w}"`)
     .join(' ');
+}
+
+/** The user's words, as ftsQuery quotes them. */
+function ftsWords(text: string): string[] {
+  return (text.match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 32);
 }
