@@ -7,7 +7,10 @@
 // /metrics), its RSS per live stream ((RSS while streaming - RSS idle) / N) and its CPU (from
 // /proc/<pid>/stat), over the window in which all N replies stream. Single-user mode,
 // MAX_STREAMS_PER_ACTOR=0 (no per-actor cap on open streams), 127.0.0.1 only, bounded in time.
-// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=8] [--script=<other build>/dist/src/main.js]`
+// Memory: after the window, the server's heap, external memory and RSS right after a full
+// collection (bench/lib/heap-probe.mjs), per live stream and as the slope between levels;
+// `--snapshot-dir=<dir>` also writes heap snapshots idle and live (bench/heap-by-constructor.mjs compares them).
+// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=8] [--script=<other build>/dist/src/main.js] [--snapshot-dir=<dir>]`
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -15,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { DIST_MAIN, HOST, memoryOf, request, round, sleep, startServer, summarize, tempDir } from '../lib/common.mjs';
+import { BENCH_DIR, DIST_MAIN, freePort, HOST, memoryOf, request, round, sleep, startServer, summarize, tempDir } from '../lib/common.mjs';
 
 const TICK_MS = 4;
 const RAMP_SLICE = 100;
@@ -26,7 +29,7 @@ const STAMP = /@(\d+\.\d+) /g;
 async function startTimedModel({ tokensPerS, tokens }) {
   const period = 1000 / tokensPerS;
   const active = new Set();
-  const model = { started: 0, finished: 0, active, firstFinishedAt: null, allStartedAt: null, expected: 0 };
+  const model = { started: 0, finished: 0, active, firstFinishedAt: null, allStartedAt: null, expected: 0, firstEndsAt: Infinity };
   const chunk = (delta, finish = null, extra = {}) =>
     `data: ${JSON.stringify({ id: 'chatcmpl-live', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
   const ticker = setInterval(() => {
@@ -55,7 +58,9 @@ async function startTimedModel({ tokensPerS, tokens }) {
     for await (const _ of req);
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(chunk({ role: 'assistant', content: '' }));
-    active.add({ res, left: tokens, nextAt: performance.now() + Math.random() * period });
+    const nextAt = performance.now() + Math.random() * period;
+    active.add({ res, left: tokens, nextAt });
+    model.firstEndsAt = Math.min(model.firstEndsAt, nextAt + tokens * period);
     model.started += 1;
     if (model.started === model.expected) model.allStartedAt = performance.now();
   });
@@ -64,7 +69,7 @@ async function startTimedModel({ tokensPerS, tokens }) {
   return Object.assign(model, {
     url: `http://${HOST}:${server.address().port}/v1`,
     reset(expected) {
-      Object.assign(model, { started: 0, finished: 0, firstFinishedAt: null, allStartedAt: null, expected });
+      Object.assign(model, { started: 0, finished: 0, firstFinishedAt: null, allStartedAt: null, expected, firstEndsAt: Infinity });
     },
     close: () => {
       clearInterval(ticker);
@@ -152,7 +157,19 @@ async function commitsSoFar(port) {
   }
 }
 
-async function oneLevel(server, model, { streams, tokens, timeoutMs }) {
+/**
+ * The server's memory right after a full collection (bench/lib/heap-probe.mjs), in bytes, and
+ * how many replies were streaming then; `snapshot` also writes a heap snapshot to that file.
+ */
+async function memoryAfterGc(server, probePort, model, snapshot) {
+  const liveBefore = model.active.size;
+  const path = snapshot ? `/snapshot?file=${encodeURIComponent(snapshot)}` : '/';
+  const m = (await request(probePort, 'GET', path, undefined, 120_000)).body;
+  // The streams that ended while it ran make the figure a bound, not a count: both are kept.
+  return { live: model.active.size, liveBefore, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, rss: m.rss };
+}
+
+async function oneLevel(server, model, { streams, tokens, timeoutMs, probe, probeLeadMs = 0 }) {
   model.reset(streams);
   const clientSamples = [];
   const followerSamples = [];
@@ -227,6 +244,21 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs }) {
     const live = model.allStartedAt !== null && model.firstFinishedAt === null;
     if (live) samples.push({ at: performance.now(), rssMiB: memoryOf(server.pid).rssMiB });
   }, 250);
+  let lastCpu = cpuSeconds(server.pid);
+  const trace = process.env.LIVE_STREAMS_TRACE
+    ? setInterval(() => {
+        const cpu = cpuSeconds(server.pid);
+        const t = performance.now();
+        void request(server.port, 'GET', '/health', undefined, 30_000).then(
+          () => console.error(`  [${streams}] /health answered in ${round(performance.now() - t, 1)} ms`),
+          (e) => console.error(`  [${streams}] /health failed: ${e.message}`),
+        );
+        const said = server.log.join('').match(/\[server\] event loop[^\n]*/g);
+        if (said) console.error(`  [${streams}] ${said.at(-1)}`);
+        console.error(`  [${streams}] model ${model.started}/${model.finished} live ${model.active.size}; streams done ${finished}; followers opened ${followersOpened} done ${followersDone}; failures ${failures.length}; server CPU ${round(cpu - lastCpu, 2)} cores`);
+        lastCpu = cpu;
+      }, 1000)
+    : undefined;
   let window = null;
   const watchWindow = (async () => {
     // Steady state: every reply streaming and every follower connected.
@@ -234,20 +266,57 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs }) {
     // The scrape waits its turn on a busy server: the window starts and ends when its answer is in.
     const startCommits = await commitsSoFar(server.port);
     const start = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: startCommits };
-    while (model.firstFinishedAt === null && model.finished < streams) await sleep(20);
-    const endCommits = await commitsSoFar(server.port);
-    const end = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: endCommits };
+    // Ends `probeLeadMs` before the first reply would end, so every reply still streams during the probe.
+    while (model.firstFinishedAt === null && model.finished < streams && performance.now() < model.firstEndsAt - probeLeadMs) await sleep(20);
+    const end = { at: performance.now(), cpu: cpuSeconds(server.pid) };
     window = { start, end };
+    // The probe comes after the window, so the collection's pause is in no latency counted (the
+    // tokens of the window are delivered by then), and while almost every reply still streams.
+    const [commits, memory] = await Promise.all([
+      commitsSoFar(server.port).then((count) => ({ count, at: performance.now() })),
+      probe ? sleep(200).then(probe) : undefined,
+    ]);
+    end.commits = commits.count;
+    end.commitsAt = commits.at;
+    window.memory = memory;
   })();
   const timedOut = Symbol('timeout');
   const outcome = await Promise.race([all, sleep(timeoutMs).then(() => timedOut)]);
   clearInterval(sampler);
+  clearInterval(trace);
   if (outcome === timedOut) {
     failures.push(`not finished within ${timeoutMs} ms (${finished}/${streams} streams, ${followersDone} followers)`);
     requests.forEach((r) => r.destroy());
   }
   await watchWindow;
   return { clientSamples, followerSamples, failures, window, samples, clientTokens, followerTokens, allStarted: model.allStartedAt !== null };
+}
+
+function afterGc(idle, live) {
+  if (!live) return { live: 0 };
+  const per = (field) => round((live[field] - idle[field]) / live.live / 1024, 1);
+  const mib = (m) => ({ heapUsedMiB: round(m.heapUsed / 2 ** 20, 1), externalMiB: round(m.external / 2 ** 20, 1), arrayBuffersMiB: round(m.arrayBuffers / 2 ** 20, 1), rssMiB: round(m.rss / 2 ** 20, 1) });
+  return {
+    live: live.live,
+    liveBefore: live.liveBefore,
+    idle: mib(idle),
+    streaming: mib(live),
+    heapPerStreamKiB: per('heapUsed'),
+    externalPerStreamKiB: per('external'),
+    rssPerStreamKiB: per('rss'),
+  };
+}
+
+/** Bytes each further live stream adds between two levels (after a full collection): the slope, free of each run's baseline. */
+export function memorySlopes(levels) {
+  const slopes = [];
+  for (let i = 1; i < levels.length; i++) {
+    const [a, b] = [levels[i - 1], levels[i]];
+    if (a.database !== b.database || !a.afterGc?.live || !b.afterGc?.live) continue;
+    const d = (field) => round(((b.afterGc.streaming[field] - a.afterGc.streaming[field]) * 1024) / (b.afterGc.live - a.afterGc.live), 1);
+    slopes.push({ database: a.database, from: a.afterGc.live, to: b.afterGc.live, heapKiB: d('heapUsedMiB'), externalKiB: d('externalMiB'), rssKiB: d('rssMiB') });
+  }
+  return slopes;
 }
 
 function summary(samples, window) {
@@ -258,7 +327,7 @@ function summary(samples, window) {
 }
 
 export async function liveStreams(
-  { levels = [100, 500, 1000], tokensPerS = 30, replyS = 10, postgresUrl, script = DIST_MAIN, env = {}, nodeArgs = [] } = {},
+  { levels = [100, 500, 1000], tokensPerS = 30, replyS = 10, postgresUrl, script = DIST_MAIN, env = {}, nodeArgs = [], snapshotDir } = {},
   log = console.log,
 ) {
   const tokens = Math.round(tokensPerS * replyS);
@@ -275,11 +344,15 @@ export async function liveStreams(
   try {
     for (const [database, databaseUrl] of Object.entries(targets)) {
       for (const streams of levels) {
+        const probePort = await freePort();
         const server = await startServer({
           label: `live-${database}-${streams}`,
-          nodeArgs,
+          // The heap probe: memory after a full collection, on request only (no collection otherwise).
+          nodeArgs: ['--expose-gc', '--import', join(BENCH_DIR, 'lib', 'heap-probe.mjs'), ...nodeArgs],
           script,
           env: {
+            HEAP_PROBE_PORT: String(probePort),
+            ...(process.env.LIVE_STREAMS_TRACE ? { LIVE_STREAMS_TRACE: '1' } : {}),
             DATABASE_URL: database === 'sqlite' ? `sqlite:${join(tmp.dir, `live-${streams}.sqlite`)}` : databaseUrl,
             LLM_BASE_URL: model.url,
             LLM_MODEL: 'bench-model',
@@ -297,12 +370,16 @@ export async function liveStreams(
           model.reset(4);
           await oneLevel(server, model, { streams: 4, tokens, timeoutMs: 60_000 });
           await sleep(1000);
+          const snap = (tag) => (snapshotDir ? join(snapshotDir, `live-${database}-${streams}-${tag}.heapsnapshot`) : undefined);
+          const idle = await memoryAfterGc(server, probePort, model, snap('idle'));
           const idleMiB = memoryOf(server.pid).rssMiB;
           const eventLoop = monitorEventLoopDelay({ resolution: 10 });
           eventLoop.enable();
           const benchCpu = process.cpuUsage();
           const t0 = performance.now();
-          const run = await oneLevel(server, model, { streams, tokens, timeoutMs: replyS * 1000 + 120_000 });
+          const probe = () => memoryAfterGc(server, probePort, model, snap('live'));
+          const probeLeadMs = snapshotDir ? 0.6 * replyS * 1000 : 3000;
+          const run = await oneLevel(server, model, { streams, tokens, timeoutMs: replyS * 1000 + 120_000, probe, probeLeadMs });
           eventLoop.disable();
           const benchCpuS = (process.cpuUsage(benchCpu).user + process.cpuUsage(benchCpu).system) / 1e6;
           const w = run.window;
@@ -316,12 +393,14 @@ export async function liveStreams(
             allStreamedAtOnce: run.allStarted,
             client: summary(run.clientSamples, run.allStarted ? w : null),
             follower: summary(run.followerSamples, run.allStarted ? w : null),
-            commitsPerS: w ? round((w.end.commits - w.start.commits) / seconds, 0) : NaN,
+            commitsPerS: w ? round((w.end.commits - w.start.commits) / ((w.end.commitsAt - w.start.at) / 1000), 0) : NaN,
             progressTicksPerS: round(streams * (1000 / Number(env.STREAM_FLUSH_MS ?? 200)), 0),
             serverCpuCores: w ? round((w.end.cpu - w.start.cpu) / seconds, 2) : NaN,
             rssIdleMiB: round(idleMiB, 1),
             rssStreamingMiB: round(duringMiB, 1),
             rssPerStreamKiB: round(((duringMiB - idleMiB) * 1024) / streams, 1),
+            // After a full collection, idle and with `live` replies streaming: bytes of what is reachable.
+            afterGc: afterGc(idle, w?.memory),
             benchCpuCores: round(benchCpuS / ((performance.now() - t0) / 1000), 2),
             benchEventLoopP99Ms: round(eventLoop.percentile(99) / 1e6, 1),
             tokensSeen: { client: run.clientTokens, follower: run.followerTokens, expected: streams * tokens },
@@ -334,6 +413,7 @@ export async function liveStreams(
             `  ${database} ${String(streams).padStart(5)} streams: added latency client p50/p99 ${level.client.p50Ms}/${level.client.p99Ms} ms, ` +
               `follower ${level.follower.p50Ms}/${level.follower.p99Ms} ms; ${level.commitsPerS} commits/s (${level.progressTicksPerS} progress ticks/s); ` +
               `server CPU ${level.serverCpuCores} cores; RSS ${level.rssIdleMiB} -> ${level.rssStreamingMiB} MiB (${level.rssPerStreamKiB} KiB/stream); ` +
+              `after GC with ${level.afterGc.liveBefore}-${level.afterGc.live} live: heap ${level.afterGc.heapPerStreamKiB}, external ${level.afterGc.externalPerStreamKiB}, RSS ${level.afterGc.rssPerStreamKiB} KiB/stream; ` +
               `bench CPU ${level.benchCpuCores}, its loop p99 ${level.benchEventLoopP99Ms} ms; failures ${level.failures}; load ${level.loadAverage.join(' ')}`,
           );
           if (level.failures) log(`    ${level.firstFailures.join('\n    ')}\n    server log: ${server.log.join('').slice(-1500).replace(/\n/g, '\n      ')}`);
@@ -342,6 +422,8 @@ export async function liveStreams(
         }
       }
     }
+    results.memorySlopes = memorySlopes(results.levels);
+    for (const m of results.memorySlopes) log(`  ${m.database} ${m.from} -> ${m.to} live streams, per further stream after GC: heap ${m.heapKiB} KiB, external ${m.externalKiB} KiB, RSS ${m.rssKiB} KiB`);
   } finally {
     await model.close();
     tmp.remove();
@@ -362,6 +444,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     replyS: Number(arg('reply-s') ?? 10),
     postgresUrl: process.env.BENCH_DATABASE_URL,
     script: arg('script') ? resolve(arg('script')) : DIST_MAIN,
+    snapshotDir: arg('snapshot-dir') ? resolve(arg('snapshot-dir')) : undefined,
   });
   console.log(JSON.stringify(result, null, 2));
 }
