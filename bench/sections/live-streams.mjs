@@ -23,13 +23,19 @@ import { BENCH_DIR, DIST_MAIN, freePort, HOST, memoryOf, request, round, sleep, 
 const TICK_MS = 4;
 const RAMP_SLICE = 100;
 const RAMP_MS = 250;
+/** A slice whose followers have not all connected by then opens the next anyway (a failed one never will). */
+const RAMP_WAIT_MS = 30_000;
 const STAMP = /@(\d+\.\d+) /g;
 
-/** A model that streams `tokens` stamped tokens per request at `tokensPerS`, every reply on its own phase. */
-async function startTimedModel({ tokensPerS, tokens }) {
+/**
+ * A model that streams stamped tokens at `tokensPerS`, every reply on its own phase: while
+ * `held`, without end (so every reply still streams however long the clients take to connect),
+ * then `release()` ends each reply after `tokensPerS` more tokens (one second).
+ */
+async function startTimedModel({ tokensPerS }) {
   const period = 1000 / tokensPerS;
   const active = new Set();
-  const model = { started: 0, finished: 0, active, firstFinishedAt: null, allStartedAt: null, expected: 0, firstEndsAt: Infinity };
+  const model = { started: 0, finished: 0, active, firstFinishedAt: null, allStartedAt: null, expected: 0, held: true, emitted: 0 };
   const chunk = (delta, finish = null, extra = {}) =>
     `data: ${JSON.stringify({ id: 'chatcmpl-live', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
   const ticker = setInterval(() => {
@@ -41,12 +47,14 @@ async function startTimedModel({ tokensPerS, tokens }) {
       }
       while (s.left > 0 && s.nextAt <= now) {
         s.res.write(chunk({ content: `@${performance.now().toFixed(2)} ` }));
-        s.left -= 1;
+        s.sent += 1;
+        model.emitted += 1;
+        if (!model.held) s.left -= 1;
         s.nextAt += period;
       }
       if (s.left === 0) {
         s.res.write(chunk({}, 'stop'));
-        s.res.write(`data: ${JSON.stringify({ id: 'chatcmpl-live', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [], usage: { prompt_tokens: 20, completion_tokens: tokens, total_tokens: 20 + tokens } })}\n\n`);
+        s.res.write(`data: ${JSON.stringify({ id: 'chatcmpl-live', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [], usage: { prompt_tokens: 20, completion_tokens: s.sent, total_tokens: 20 + s.sent } })}\n\n`);
         s.res.end('data: [DONE]\n\n');
         active.delete(s);
         model.finished += 1;
@@ -58,9 +66,7 @@ async function startTimedModel({ tokensPerS, tokens }) {
     for await (const _ of req);
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(chunk({ role: 'assistant', content: '' }));
-    const nextAt = performance.now() + Math.random() * period;
-    active.add({ res, left: tokens, nextAt });
-    model.firstEndsAt = Math.min(model.firstEndsAt, nextAt + tokens * period);
+    active.add({ res, left: tokensPerS, sent: 0, nextAt: performance.now() + Math.random() * period });
     model.started += 1;
     if (model.started === model.expected) model.allStartedAt = performance.now();
   });
@@ -69,7 +75,10 @@ async function startTimedModel({ tokensPerS, tokens }) {
   return Object.assign(model, {
     url: `http://${HOST}:${server.address().port}/v1`,
     reset(expected) {
-      Object.assign(model, { started: 0, finished: 0, firstFinishedAt: null, allStartedAt: null, expected, firstEndsAt: Infinity });
+      Object.assign(model, { started: 0, finished: 0, firstFinishedAt: null, allStartedAt: null, expected, held: true, emitted: 0 });
+    },
+    release() {
+      model.held = false;
     },
     close: () => {
       clearInterval(ticker);
@@ -169,7 +178,7 @@ async function memoryAfterGc(server, probePort, model, snapshot) {
   return { live: model.active.size, liveBefore, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, rss: m.rss };
 }
 
-async function oneLevel(server, model, { streams, tokens, timeoutMs, probe, probeLeadMs = 0 }) {
+async function oneLevel(server, model, { streams, windowMs, timeoutMs, probe }) {
   model.reset(streams);
   const clientSamples = [];
   const followerSamples = [];
@@ -182,13 +191,19 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs, probe, prob
   const requests = [];
   const all = new Promise((resolve) => {
     const check = () => finished === streams && followersDone === streams && resolve();
-    // Opened in slices of RAMP_SLICE every RAMP_MS, as clients arrive, not all in one burst past the listen backlog.
-    const open = (i) => {
-      if (i >= streams) return;
-      for (let j = i; j < Math.min(streams, i + RAMP_SLICE); j++) openOne(j);
-      setTimeout(() => open(i + RAMP_SLICE), RAMP_MS);
+    // Opened in slices of RAMP_SLICE, the next once the followers of the last have connected (at
+    // least RAMP_MS apart): a loaded server accepts one connection per turn of its event loop
+    // (libuv >= 1.45), and a burst beyond that fills its listen backlog (511) until the kernel drops them.
+    const open = async (i) => {
+      for (; i < streams; i += RAMP_SLICE) {
+        const end = Math.min(streams, i + RAMP_SLICE);
+        for (let j = i; j < end; j++) openOne(j);
+        const since = performance.now();
+        await sleep(RAMP_MS);
+        while (followersOpened + failures.length < end && performance.now() - since < RAMP_WAIT_MS) await sleep(20);
+      }
     };
-    open(0);
+    void open(0);
     function openOne(i) {
       const state = { carry: '', tokens: 0 };
       let gotDone = false;
@@ -260,14 +275,17 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs, probe, prob
       }, 1000)
     : undefined;
   let window = null;
+  let rampMs = NaN;
+  const rampStart = performance.now();
   const watchWindow = (async () => {
     // Steady state: every reply streaming and every follower connected.
-    while ((model.allStartedAt === null || followersOpened < streams) && model.finished === 0) await sleep(20);
+    while ((model.allStartedAt === null || followersOpened + failures.length < streams) && model.finished === 0) await sleep(20);
     // The scrape waits its turn on a busy server: the window starts and ends when its answer is in.
     const startCommits = await commitsSoFar(server.port);
     const start = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: startCommits };
-    // Ends `probeLeadMs` before the first reply would end, so every reply still streams during the probe.
-    while (model.firstFinishedAt === null && model.finished < streams && performance.now() < model.firstEndsAt - probeLeadMs) await sleep(20);
+    rampMs = start.at - rampStart;
+    // The model holds every reply until the window and the probe are over.
+    await sleep(windowMs);
     const end = { at: performance.now(), cpu: cpuSeconds(server.pid) };
     window = { start, end };
     // The probe comes after the window, so the collection's pause is in no latency counted (the
@@ -279,6 +297,8 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs, probe, prob
     end.commits = commits.count;
     end.commitsAt = commits.at;
     window.memory = memory;
+    window.tokensPerReply = model.active.size ? model.emitted / model.started : NaN;
+    model.release();
   })();
   const timedOut = Symbol('timeout');
   const outcome = await Promise.race([all, sleep(timeoutMs).then(() => timedOut)]);
@@ -288,12 +308,14 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs, probe, prob
     failures.push(`not finished within ${timeoutMs} ms (${finished}/${streams} streams, ${followersDone} followers)`);
     requests.forEach((r) => r.destroy());
   }
+  model.release();
   await watchWindow;
-  return { clientSamples, followerSamples, failures, window, samples, clientTokens, followerTokens, allStarted: model.allStartedAt !== null };
+  return {
+    rampMs, clientSamples, followerSamples, failures, window, samples, clientTokens, followerTokens, allStarted: model.allStartedAt !== null };
 }
 
 function afterGc(idle, live) {
-  if (!live) return { live: 0 };
+  if (!idle || !live) return { live: 0 };
   const per = (field) => round((live[field] - idle[field]) / live.live / 1024, 1);
   const mib = (m) => ({ heapUsedMiB: round(m.heapUsed / 2 ** 20, 1), externalMiB: round(m.external / 2 ** 20, 1), arrayBuffersMiB: round(m.arrayBuffers / 2 ** 20, 1), rssMiB: round(m.rss / 2 ** 20, 1) });
   return {
@@ -330,8 +352,7 @@ export async function liveStreams(
   { levels = [100, 500, 1000], tokensPerS = 30, replyS = 10, postgresUrl, script = DIST_MAIN, env = {}, nodeArgs = [], snapshotDir } = {},
   log = console.log,
 ) {
-  const tokens = Math.round(tokensPerS * replyS);
-  const model = await startTimedModel({ tokensPerS, tokens });
+  const model = await startTimedModel({ tokensPerS });
   const tmp = tempDir('live');
   const schema = `bench_live_${Date.now()}`;
   const targets = { sqlite: `sqlite:${join(tmp.dir, 'live.sqlite')}` };
@@ -340,7 +361,7 @@ export async function liveStreams(
     url.searchParams.set('schema', schema);
     targets.postgres = url.toString();
   }
-  const results = { tokensPerS, replyS, tokensPerReply: tokens, levels: [] };
+  const results = { tokensPerS, windowS: replyS, levels: [] };
   try {
     for (const [database, databaseUrl] of Object.entries(targets)) {
       for (const streams of levels) {
@@ -348,7 +369,7 @@ export async function liveStreams(
         const server = await startServer({
           label: `live-${database}-${streams}`,
           // The heap probe: memory after a full collection, on request only (no collection otherwise).
-          nodeArgs: ['--expose-gc', '--import', join(BENCH_DIR, 'lib', 'heap-probe.mjs'), ...nodeArgs],
+          nodeArgs: [...(process.env.LIVE_STREAMS_NO_PROBE ? [] : ['--expose-gc', '--import', join(BENCH_DIR, 'lib', 'heap-probe.mjs')]), ...nodeArgs],
           script,
           env: {
             HEAP_PROBE_PORT: String(probePort),
@@ -368,18 +389,18 @@ export async function liveStreams(
         try {
           // A few turns first, so what loads lazily is loaded before the idle figure.
           model.reset(4);
-          await oneLevel(server, model, { streams: 4, tokens, timeoutMs: 60_000 });
+          await oneLevel(server, model, { streams: 4, windowMs: 1000, timeoutMs: 60_000 });
           await sleep(1000);
           const snap = (tag) => (snapshotDir ? join(snapshotDir, `live-${database}-${streams}-${tag}.heapsnapshot`) : undefined);
-          const idle = await memoryAfterGc(server, probePort, model, snap('idle'));
+          const noProbe = Boolean(process.env.LIVE_STREAMS_NO_PROBE);
+          const idle = noProbe ? null : await memoryAfterGc(server, probePort, model, snap('idle'));
           const idleMiB = memoryOf(server.pid).rssMiB;
           const eventLoop = monitorEventLoopDelay({ resolution: 10 });
           eventLoop.enable();
           const benchCpu = process.cpuUsage();
           const t0 = performance.now();
-          const probe = () => memoryAfterGc(server, probePort, model, snap('live'));
-          const probeLeadMs = snapshotDir ? 0.6 * replyS * 1000 : 3000;
-          const run = await oneLevel(server, model, { streams, tokens, timeoutMs: replyS * 1000 + 120_000, probe, probeLeadMs });
+          const probe = noProbe ? undefined : () => memoryAfterGc(server, probePort, model, snap('live'));
+          const run = await oneLevel(server, model, { streams, windowMs: replyS * 1000, timeoutMs: replyS * 1000 + 240_000, probe });
           eventLoop.disable();
           const benchCpuS = (process.cpuUsage(benchCpu).user + process.cpuUsage(benchCpu).system) / 1e6;
           const w = run.window;
@@ -403,7 +424,9 @@ export async function liveStreams(
             afterGc: afterGc(idle, w?.memory),
             benchCpuCores: round(benchCpuS / ((performance.now() - t0) / 1000), 2),
             benchEventLoopP99Ms: round(eventLoop.percentile(99) / 1e6, 1),
-            tokensSeen: { client: run.clientTokens, follower: run.followerTokens, expected: streams * tokens },
+            rampS: round(run.rampMs / 1000, 1),
+            tokensPerReplyAtProbe: round(w?.tokensPerReply, 0),
+            tokensSeen: { client: run.clientTokens, follower: run.followerTokens },
             failures: run.failures.length,
             firstFailures: [...new Set(run.failures)].slice(0, 5),
             loadAverage: os.loadavg().map((x) => round(x, 2)),
