@@ -2,15 +2,17 @@
 // model in this process streams `tokensPerS` tokens a second to each reply, each token stamped with
 // the moment it was written (`@<performance.now()> `); N streamed turns (POST /api/chat/stream) run
 // at once on one built server, each with one follower (GET …/messages/:id/stream) on a second
-// connection. Reports the latency each delta adds between the model writing it and a client
-// reading it (p50/p99, streaming client and follower apart), the server's commits per second (from
-// /metrics), its RSS per live stream ((RSS while streaming - RSS idle) / N) and its CPU (from
-// /proc/<pid>/stat), over the window in which all N replies stream. Single-user mode,
-// MAX_STREAMS_PER_ACTOR=0 (no per-actor cap on open streams), 127.0.0.1 only, bounded in time.
-// Memory: after the window, the server's heap, external memory and RSS right after a full
-// collection (bench/lib/heap-probe.mjs), per live stream and as the slope between levels;
-// `--snapshot-dir=<dir>` also writes heap snapshots idle and live (bench/heap-by-constructor.mjs compares them).
-// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=8] [--script=<other build>/dist/src/main.js] [--snapshot-dir=<dir>]`
+// connection. The streams open in slices of 100, the next once the last one's followers are
+// connected; the model holds every reply open until all N stream with their followers and the
+// window (`replyS`, 10 s) is over. Reports the latency each delta adds between the model writing
+// it and a client reading it (p50/p99, streaming client and follower apart), the server's commits
+// per second (from /metrics), its CPU (from /proc/<pid>/stat), the ramp's length, and its memory
+// per live stream: RSS while streaming − RSS idle, and (bench/lib/heap-probe.mjs) heap, external
+// memory and RSS right after a full collection, idle and after the window, per live stream and as
+// the slope between levels. Single-user mode, MAX_STREAMS_PER_ACTOR=0, 127.0.0.1 only, bounded in time.
+// `--snapshot-dir=<dir>` also writes heap snapshots idle and live (bench/heap-by-constructor.mjs
+// compares them); LIVE_STREAMS_TRACE=1 prints the ramp and the server's event-loop delay each second.
+// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=10] [--script=<other build>/dist/src/main.js] [--snapshot-dir=<dir>]`
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,12 +30,15 @@ const RAMP_WAIT_MS = 30_000;
 const STAMP = /@(\d+\.\d+) /g;
 
 /**
- * A model that streams stamped tokens at `tokensPerS`, every reply on its own phase: while
- * `held`, without end (so every reply still streams however long the clients take to connect),
- * then `release()` ends each reply after `tokensPerS` more tokens (one second).
+ * A model that streams stamped tokens, every reply on its own phase: while the clients connect,
+ * one token a second (each reply streams, and its text grows little however long that takes);
+ * after `full()`, `tokensPerS`; while `held`, without end; `release()` ends each reply after
+ * `tokensPerS` more tokens (one second).
  */
 async function startTimedModel({ tokensPerS }) {
-  const period = 1000 / tokensPerS;
+  const fast = 1000 / tokensPerS;
+  const slow = 1000;
+  let period = slow;
   const active = new Set();
   const model = { started: 0, finished: 0, active, firstFinishedAt: null, allStartedAt: null, expected: 0, held: true, emitted: 0 };
   const chunk = (delta, finish = null, extra = {}) =>
@@ -76,6 +81,12 @@ async function startTimedModel({ tokensPerS }) {
     url: `http://${HOST}:${server.address().port}/v1`,
     reset(expected) {
       Object.assign(model, { started: 0, finished: 0, firstFinishedAt: null, allStartedAt: null, expected, held: true, emitted: 0 });
+      period = slow;
+    },
+    full() {
+      period = fast;
+      const now = performance.now();
+      for (const s of active) s.nextAt = Math.min(s.nextAt, now + Math.random() * fast);
     },
     release() {
       model.held = false;
@@ -280,10 +291,13 @@ async function oneLevel(server, model, { streams, windowMs, timeoutMs, probe }) 
   const watchWindow = (async () => {
     // Steady state: every reply streaming and every follower connected.
     while ((model.allStartedAt === null || followersOpened + failures.length < streams) && model.finished === 0) await sleep(20);
+    // Every reply at full rate from here; a second for that to settle before the window.
+    model.full();
+    await sleep(1000);
     // The scrape waits its turn on a busy server: the window starts and ends when its answer is in.
     const startCommits = await commitsSoFar(server.port);
     const start = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: startCommits };
-    rampMs = start.at - rampStart;
+    rampMs = start.at - rampStart - 1000;
     // The model holds every reply until the window and the probe are over.
     await sleep(windowMs);
     const end = { at: performance.now(), cpu: cpuSeconds(server.pid) };
