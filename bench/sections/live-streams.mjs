@@ -2,12 +2,17 @@
 // model in this process streams `tokensPerS` tokens a second to each reply, each token stamped with
 // the moment it was written (`@<performance.now()> `); N streamed turns (POST /api/chat/stream) run
 // at once on one built server, each with one follower (GET …/messages/:id/stream) on a second
-// connection. Reports the latency each delta adds between the model writing it and a client
-// reading it (p50/p99, streaming client and follower apart), the server's commits per second (from
-// /metrics), its RSS per live stream ((RSS while streaming - RSS idle) / N) and its CPU (from
-// /proc/<pid>/stat), over the window in which all N replies stream. Single-user mode,
-// MAX_STREAMS_PER_ACTOR=0 (no per-actor cap on open streams), 127.0.0.1 only, bounded in time.
-// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=8] [--script=<other build>/dist/src/main.js]`
+// connection. The streams open in slices of 100, the next once the last one's followers are
+// connected; the model holds every reply open until all N stream with their followers and the
+// window (`replyS`, 10 s) is over. Reports the latency each delta adds between the model writing
+// it and a client reading it (p50/p99, streaming client and follower apart), the server's commits
+// per second (from /metrics), its CPU (from /proc/<pid>/stat), the ramp's length, and its memory
+// per live stream: RSS while streaming − RSS idle, and (bench/lib/heap-probe.mjs) heap, external
+// memory and RSS right after a full collection, idle and after the window, per live stream and as
+// the slope between levels. Single-user mode, MAX_STREAMS_PER_ACTOR=0, 127.0.0.1 only, bounded in time.
+// `--snapshot-dir=<dir>` also writes heap snapshots idle and live (bench/heap-by-constructor.mjs
+// compares them); LIVE_STREAMS_TRACE=1 prints the ramp and the server's event-loop delay each second.
+// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=10] [--script=<other build>/dist/src/main.js] [--snapshot-dir=<dir>]`
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -15,18 +20,27 @@ import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { DIST_MAIN, HOST, memoryOf, request, round, sleep, startServer, summarize, tempDir } from '../lib/common.mjs';
+import { BENCH_DIR, DIST_MAIN, freePort, HOST, memoryOf, request, round, sleep, startServer, summarize, tempDir } from '../lib/common.mjs';
 
 const TICK_MS = 4;
 const RAMP_SLICE = 100;
 const RAMP_MS = 250;
+/** A slice whose followers have not all connected by then opens the next anyway (a failed one never will). */
+const RAMP_WAIT_MS = 30_000;
 const STAMP = /@(\d+\.\d+) /g;
 
-/** A model that streams `tokens` stamped tokens per request at `tokensPerS`, every reply on its own phase. */
-async function startTimedModel({ tokensPerS, tokens }) {
-  const period = 1000 / tokensPerS;
+/**
+ * A model that streams stamped tokens, every reply on its own phase: while the clients connect,
+ * one token a second (each reply streams, and its text grows little however long that takes);
+ * after `full()`, `tokensPerS`; while `held`, without end; `release()` ends each reply after
+ * `tokensPerS` more tokens (one second).
+ */
+async function startTimedModel({ tokensPerS }) {
+  const fast = 1000 / tokensPerS;
+  const slow = 1000;
+  let period = slow;
   const active = new Set();
-  const model = { started: 0, finished: 0, active, firstFinishedAt: null, allStartedAt: null, expected: 0 };
+  const model = { started: 0, finished: 0, active, firstFinishedAt: null, allStartedAt: null, expected: 0, held: true, emitted: 0 };
   const chunk = (delta, finish = null, extra = {}) =>
     `data: ${JSON.stringify({ id: 'chatcmpl-live', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
   const ticker = setInterval(() => {
@@ -38,12 +52,14 @@ async function startTimedModel({ tokensPerS, tokens }) {
       }
       while (s.left > 0 && s.nextAt <= now) {
         s.res.write(chunk({ content: `@${performance.now().toFixed(2)} ` }));
-        s.left -= 1;
+        s.sent += 1;
+        model.emitted += 1;
+        if (!model.held) s.left -= 1;
         s.nextAt += period;
       }
       if (s.left === 0) {
         s.res.write(chunk({}, 'stop'));
-        s.res.write(`data: ${JSON.stringify({ id: 'chatcmpl-live', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [], usage: { prompt_tokens: 20, completion_tokens: tokens, total_tokens: 20 + tokens } })}\n\n`);
+        s.res.write(`data: ${JSON.stringify({ id: 'chatcmpl-live', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [], usage: { prompt_tokens: 20, completion_tokens: s.sent, total_tokens: 20 + s.sent } })}\n\n`);
         s.res.end('data: [DONE]\n\n');
         active.delete(s);
         model.finished += 1;
@@ -55,7 +71,7 @@ async function startTimedModel({ tokensPerS, tokens }) {
     for await (const _ of req);
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(chunk({ role: 'assistant', content: '' }));
-    active.add({ res, left: tokens, nextAt: performance.now() + Math.random() * period });
+    active.add({ res, left: tokensPerS, sent: 0, nextAt: performance.now() + Math.random() * period });
     model.started += 1;
     if (model.started === model.expected) model.allStartedAt = performance.now();
   });
@@ -64,7 +80,16 @@ async function startTimedModel({ tokensPerS, tokens }) {
   return Object.assign(model, {
     url: `http://${HOST}:${server.address().port}/v1`,
     reset(expected) {
-      Object.assign(model, { started: 0, finished: 0, firstFinishedAt: null, allStartedAt: null, expected });
+      Object.assign(model, { started: 0, finished: 0, firstFinishedAt: null, allStartedAt: null, expected, held: true, emitted: 0 });
+      period = slow;
+    },
+    full() {
+      period = fast;
+      const now = performance.now();
+      for (const s of active) s.nextAt = Math.min(s.nextAt, now + Math.random() * fast);
+    },
+    release() {
+      model.held = false;
     },
     close: () => {
       clearInterval(ticker);
@@ -152,7 +177,19 @@ async function commitsSoFar(port) {
   }
 }
 
-async function oneLevel(server, model, { streams, tokens, timeoutMs }) {
+/**
+ * The server's memory right after a full collection (bench/lib/heap-probe.mjs), in bytes, and
+ * how many replies were streaming then; `snapshot` also writes a heap snapshot to that file.
+ */
+async function memoryAfterGc(server, probePort, model, snapshot) {
+  const liveBefore = model.active.size;
+  const path = snapshot ? `/snapshot?file=${encodeURIComponent(snapshot)}` : '/';
+  const m = (await request(probePort, 'GET', path, undefined, 120_000)).body;
+  // The streams that ended while it ran make the figure a bound, not a count: both are kept.
+  return { live: model.active.size, liveBefore, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, rss: m.rss };
+}
+
+async function oneLevel(server, model, { streams, windowMs, timeoutMs, probe }) {
   model.reset(streams);
   const clientSamples = [];
   const followerSamples = [];
@@ -165,13 +202,19 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs }) {
   const requests = [];
   const all = new Promise((resolve) => {
     const check = () => finished === streams && followersDone === streams && resolve();
-    // Opened in slices of RAMP_SLICE every RAMP_MS, as clients arrive, not all in one burst past the listen backlog.
-    const open = (i) => {
-      if (i >= streams) return;
-      for (let j = i; j < Math.min(streams, i + RAMP_SLICE); j++) openOne(j);
-      setTimeout(() => open(i + RAMP_SLICE), RAMP_MS);
+    // Opened in slices of RAMP_SLICE, the next once the followers of the last have connected (at
+    // least RAMP_MS apart): a loaded server accepts one connection per turn of its event loop
+    // (libuv >= 1.45), and a burst beyond that fills its listen backlog (511) until the kernel drops them.
+    const open = async (i) => {
+      for (; i < streams; i += RAMP_SLICE) {
+        const end = Math.min(streams, i + RAMP_SLICE);
+        for (let j = i; j < end; j++) openOne(j);
+        const since = performance.now();
+        await sleep(RAMP_MS);
+        while (followersOpened + failures.length < end && performance.now() - since < RAMP_WAIT_MS) await sleep(20);
+      }
     };
-    open(0);
+    void open(0);
     function openOne(i) {
       const state = { carry: '', tokens: 0 };
       let gotDone = false;
@@ -227,27 +270,89 @@ async function oneLevel(server, model, { streams, tokens, timeoutMs }) {
     const live = model.allStartedAt !== null && model.firstFinishedAt === null;
     if (live) samples.push({ at: performance.now(), rssMiB: memoryOf(server.pid).rssMiB });
   }, 250);
+  let lastCpu = cpuSeconds(server.pid);
+  const trace = process.env.LIVE_STREAMS_TRACE
+    ? setInterval(() => {
+        const cpu = cpuSeconds(server.pid);
+        const t = performance.now();
+        void request(server.port, 'GET', '/health', undefined, 30_000).then(
+          () => console.error(`  [${streams}] /health answered in ${round(performance.now() - t, 1)} ms`),
+          (e) => console.error(`  [${streams}] /health failed: ${e.message}`),
+        );
+        const said = server.log.join('').match(/\[server\] event loop[^\n]*/g);
+        if (said) console.error(`  [${streams}] ${said.at(-1)}`);
+        console.error(`  [${streams}] model ${model.started}/${model.finished} live ${model.active.size}; streams done ${finished}; followers opened ${followersOpened} done ${followersDone}; failures ${failures.length}; server CPU ${round(cpu - lastCpu, 2)} cores`);
+        lastCpu = cpu;
+      }, 1000)
+    : undefined;
   let window = null;
+  let rampMs = NaN;
+  const rampStart = performance.now();
   const watchWindow = (async () => {
     // Steady state: every reply streaming and every follower connected.
-    while ((model.allStartedAt === null || followersOpened < streams) && model.finished === 0) await sleep(20);
+    while ((model.allStartedAt === null || followersOpened + failures.length < streams) && model.finished === 0) await sleep(20);
+    // Every reply at full rate from here; a second for that to settle before the window.
+    model.full();
+    await sleep(1000);
     // The scrape waits its turn on a busy server: the window starts and ends when its answer is in.
     const startCommits = await commitsSoFar(server.port);
     const start = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: startCommits };
-    while (model.firstFinishedAt === null && model.finished < streams) await sleep(20);
-    const endCommits = await commitsSoFar(server.port);
-    const end = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: endCommits };
+    rampMs = start.at - rampStart - 1000;
+    // The model holds every reply until the window and the probe are over.
+    await sleep(windowMs);
+    const end = { at: performance.now(), cpu: cpuSeconds(server.pid) };
     window = { start, end };
+    // The probe comes after the window, so the collection's pause is in no latency counted (the
+    // tokens of the window are delivered by then), and while almost every reply still streams.
+    const [commits, memory] = await Promise.all([
+      commitsSoFar(server.port).then((count) => ({ count, at: performance.now() })),
+      probe ? sleep(200).then(probe) : undefined,
+    ]);
+    end.commits = commits.count;
+    end.commitsAt = commits.at;
+    window.memory = memory;
+    window.tokensPerReply = model.active.size ? model.emitted / model.started : NaN;
+    model.release();
   })();
   const timedOut = Symbol('timeout');
   const outcome = await Promise.race([all, sleep(timeoutMs).then(() => timedOut)]);
   clearInterval(sampler);
+  clearInterval(trace);
   if (outcome === timedOut) {
     failures.push(`not finished within ${timeoutMs} ms (${finished}/${streams} streams, ${followersDone} followers)`);
     requests.forEach((r) => r.destroy());
   }
+  model.release();
   await watchWindow;
-  return { clientSamples, followerSamples, failures, window, samples, clientTokens, followerTokens, allStarted: model.allStartedAt !== null };
+  return {
+    rampMs, clientSamples, followerSamples, failures, window, samples, clientTokens, followerTokens, allStarted: model.allStartedAt !== null };
+}
+
+function afterGc(idle, live) {
+  if (!idle || !live) return { live: 0 };
+  const per = (field) => round((live[field] - idle[field]) / live.live / 1024, 1);
+  const mib = (m) => ({ heapUsedMiB: round(m.heapUsed / 2 ** 20, 1), externalMiB: round(m.external / 2 ** 20, 1), arrayBuffersMiB: round(m.arrayBuffers / 2 ** 20, 1), rssMiB: round(m.rss / 2 ** 20, 1) });
+  return {
+    live: live.live,
+    liveBefore: live.liveBefore,
+    idle: mib(idle),
+    streaming: mib(live),
+    heapPerStreamKiB: per('heapUsed'),
+    externalPerStreamKiB: per('external'),
+    rssPerStreamKiB: per('rss'),
+  };
+}
+
+/** Bytes each further live stream adds between two levels (after a full collection): the slope, free of each run's baseline. */
+export function memorySlopes(levels) {
+  const slopes = [];
+  for (let i = 1; i < levels.length; i++) {
+    const [a, b] = [levels[i - 1], levels[i]];
+    if (a.database !== b.database || !a.afterGc?.live || !b.afterGc?.live) continue;
+    const d = (field) => round(((b.afterGc.streaming[field] - a.afterGc.streaming[field]) * 1024) / (b.afterGc.live - a.afterGc.live), 1);
+    slopes.push({ database: a.database, from: a.afterGc.live, to: b.afterGc.live, heapKiB: d('heapUsedMiB'), externalKiB: d('externalMiB'), rssKiB: d('rssMiB') });
+  }
+  return slopes;
 }
 
 function summary(samples, window) {
@@ -258,11 +363,10 @@ function summary(samples, window) {
 }
 
 export async function liveStreams(
-  { levels = [100, 500, 1000], tokensPerS = 30, replyS = 10, postgresUrl, script = DIST_MAIN, env = {}, nodeArgs = [] } = {},
+  { levels = [100, 500, 1000], tokensPerS = 30, replyS = 10, postgresUrl, script = DIST_MAIN, env = {}, nodeArgs = [], snapshotDir } = {},
   log = console.log,
 ) {
-  const tokens = Math.round(tokensPerS * replyS);
-  const model = await startTimedModel({ tokensPerS, tokens });
+  const model = await startTimedModel({ tokensPerS });
   const tmp = tempDir('live');
   const schema = `bench_live_${Date.now()}`;
   const targets = { sqlite: `sqlite:${join(tmp.dir, 'live.sqlite')}` };
@@ -271,15 +375,19 @@ export async function liveStreams(
     url.searchParams.set('schema', schema);
     targets.postgres = url.toString();
   }
-  const results = { tokensPerS, replyS, tokensPerReply: tokens, levels: [] };
+  const results = { tokensPerS, windowS: replyS, levels: [] };
   try {
     for (const [database, databaseUrl] of Object.entries(targets)) {
       for (const streams of levels) {
+        const probePort = await freePort();
         const server = await startServer({
           label: `live-${database}-${streams}`,
-          nodeArgs,
+          // The heap probe: memory after a full collection, on request only (no collection otherwise).
+          nodeArgs: [...(process.env.LIVE_STREAMS_NO_PROBE ? [] : ['--expose-gc', '--import', join(BENCH_DIR, 'lib', 'heap-probe.mjs')]), ...nodeArgs],
           script,
           env: {
+            HEAP_PROBE_PORT: String(probePort),
+            ...(process.env.LIVE_STREAMS_TRACE ? { LIVE_STREAMS_TRACE: '1' } : {}),
             DATABASE_URL: database === 'sqlite' ? `sqlite:${join(tmp.dir, `live-${streams}.sqlite`)}` : databaseUrl,
             LLM_BASE_URL: model.url,
             LLM_MODEL: 'bench-model',
@@ -295,14 +403,18 @@ export async function liveStreams(
         try {
           // A few turns first, so what loads lazily is loaded before the idle figure.
           model.reset(4);
-          await oneLevel(server, model, { streams: 4, tokens, timeoutMs: 60_000 });
+          await oneLevel(server, model, { streams: 4, windowMs: 1000, timeoutMs: 60_000 });
           await sleep(1000);
+          const snap = (tag) => (snapshotDir ? join(snapshotDir, `live-${database}-${streams}-${tag}.heapsnapshot`) : undefined);
+          const noProbe = Boolean(process.env.LIVE_STREAMS_NO_PROBE);
+          const idle = noProbe ? null : await memoryAfterGc(server, probePort, model, snap('idle'));
           const idleMiB = memoryOf(server.pid).rssMiB;
           const eventLoop = monitorEventLoopDelay({ resolution: 10 });
           eventLoop.enable();
           const benchCpu = process.cpuUsage();
           const t0 = performance.now();
-          const run = await oneLevel(server, model, { streams, tokens, timeoutMs: replyS * 1000 + 120_000 });
+          const probe = noProbe ? undefined : () => memoryAfterGc(server, probePort, model, snap('live'));
+          const run = await oneLevel(server, model, { streams, windowMs: replyS * 1000, timeoutMs: replyS * 1000 + 240_000, probe });
           eventLoop.disable();
           const benchCpuS = (process.cpuUsage(benchCpu).user + process.cpuUsage(benchCpu).system) / 1e6;
           const w = run.window;
@@ -316,15 +428,19 @@ export async function liveStreams(
             allStreamedAtOnce: run.allStarted,
             client: summary(run.clientSamples, run.allStarted ? w : null),
             follower: summary(run.followerSamples, run.allStarted ? w : null),
-            commitsPerS: w ? round((w.end.commits - w.start.commits) / seconds, 0) : NaN,
+            commitsPerS: w ? round((w.end.commits - w.start.commits) / ((w.end.commitsAt - w.start.at) / 1000), 0) : NaN,
             progressTicksPerS: round(streams * (1000 / Number(env.STREAM_FLUSH_MS ?? 200)), 0),
             serverCpuCores: w ? round((w.end.cpu - w.start.cpu) / seconds, 2) : NaN,
             rssIdleMiB: round(idleMiB, 1),
             rssStreamingMiB: round(duringMiB, 1),
             rssPerStreamKiB: round(((duringMiB - idleMiB) * 1024) / streams, 1),
+            // After a full collection, idle and with `live` replies streaming: bytes of what is reachable.
+            afterGc: afterGc(idle, w?.memory),
             benchCpuCores: round(benchCpuS / ((performance.now() - t0) / 1000), 2),
             benchEventLoopP99Ms: round(eventLoop.percentile(99) / 1e6, 1),
-            tokensSeen: { client: run.clientTokens, follower: run.followerTokens, expected: streams * tokens },
+            rampS: round(run.rampMs / 1000, 1),
+            tokensPerReplyAtProbe: round(w?.tokensPerReply, 0),
+            tokensSeen: { client: run.clientTokens, follower: run.followerTokens },
             failures: run.failures.length,
             firstFailures: [...new Set(run.failures)].slice(0, 5),
             loadAverage: os.loadavg().map((x) => round(x, 2)),
@@ -334,6 +450,7 @@ export async function liveStreams(
             `  ${database} ${String(streams).padStart(5)} streams: added latency client p50/p99 ${level.client.p50Ms}/${level.client.p99Ms} ms, ` +
               `follower ${level.follower.p50Ms}/${level.follower.p99Ms} ms; ${level.commitsPerS} commits/s (${level.progressTicksPerS} progress ticks/s); ` +
               `server CPU ${level.serverCpuCores} cores; RSS ${level.rssIdleMiB} -> ${level.rssStreamingMiB} MiB (${level.rssPerStreamKiB} KiB/stream); ` +
+              `after GC with ${level.afterGc.liveBefore}-${level.afterGc.live} live: heap ${level.afterGc.heapPerStreamKiB}, external ${level.afterGc.externalPerStreamKiB}, RSS ${level.afterGc.rssPerStreamKiB} KiB/stream; ` +
               `bench CPU ${level.benchCpuCores}, its loop p99 ${level.benchEventLoopP99Ms} ms; failures ${level.failures}; load ${level.loadAverage.join(' ')}`,
           );
           if (level.failures) log(`    ${level.firstFailures.join('\n    ')}\n    server log: ${server.log.join('').slice(-1500).replace(/\n/g, '\n      ')}`);
@@ -342,6 +459,8 @@ export async function liveStreams(
         }
       }
     }
+    results.memorySlopes = memorySlopes(results.levels);
+    for (const m of results.memorySlopes) log(`  ${m.database} ${m.from} -> ${m.to} live streams, per further stream after GC: heap ${m.heapKiB} KiB, external ${m.externalKiB} KiB, RSS ${m.rssKiB} KiB`);
   } finally {
     await model.close();
     tmp.remove();
@@ -362,6 +481,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     replyS: Number(arg('reply-s') ?? 10),
     postgresUrl: process.env.BENCH_DATABASE_URL,
     script: arg('script') ? resolve(arg('script')) : DIST_MAIN,
+    snapshotDir: arg('snapshot-dir') ? resolve(arg('snapshot-dir')) : undefined,
   });
   console.log(JSON.stringify(result, null, 2));
 }

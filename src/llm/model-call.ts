@@ -31,7 +31,11 @@ export class ModelCall {
   }
 
   restart(): void {
-    clearTimeout(this.timer);
+    // Called for every streamed chunk: the same timer is moved, not a new one made each time.
+    if (this.timer) {
+      this.timer.refresh();
+      return;
+    }
     this.timer = setTimeout(() => {
       this.timedOut = true;
       this.controller.abort(new Error('deadline'));

@@ -3,6 +3,7 @@ import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/compl
 import { ModelUnavailableError } from './llm.errors.js';
 import { ModelCall } from './model-call.js';
 import type { Completion, CompletionRequest, LlmPort, ToolCall } from './llm.port.js';
+import { GrowingText } from '../common/growing-text.js';
 import { ToolCallAssembler, toWireMessages, toWireTools } from './openai-wire.js';
 
 /** Where the SDK goes without LLM_BASE_URL. */
@@ -65,7 +66,8 @@ export class OpenAiLlm implements LlmPort {
     // piece and every silence between pieces.
     const call = new ModelCall(this.options.timeoutMs, request.signal, this.options.baseUrl ?? DEFAULT_BASE_URL);
     let model = this.body(request).model;
-    let content = '';
+    const content = new GrowingText();
+    let blank = true;
     let finished = false;
     let usage: Completion['usage'] = null;
     const toolCalls = new ToolCallAssembler();
@@ -81,7 +83,8 @@ export class OpenAiLlm implements LlmPort {
         const choice = chunk.choices?.[0];
         const text = choice?.delta?.content;
         if (text) {
-          content += text;
+          content.append(text);
+          blank &&= text.trim() === '';
           onDelta(text);
         }
         toolCalls.add(choice?.delta?.tool_calls);
@@ -90,8 +93,8 @@ export class OpenAiLlm implements LlmPort {
       // An aborted stream ends its loop quietly: find out why it ended before calling it done.
       if (call.signal.aborted) throw call.signal.reason ?? new Error('aborted');
       if (!finished) throw new ModelUnavailableError("The model's stream ended before the reply was finished");
-      if (content.trim() === '' && toolCalls.result.length === 0) throw new ModelUnavailableError('The model returned an empty reply');
-      return { content, model, usage, toolCalls: toolCalls.result };
+      if (blank && toolCalls.result.length === 0) throw new ModelUnavailableError('The model returned an empty reply');
+      return { content: content.toString(), model, usage, toolCalls: toolCalls.result };
     } catch (error) {
       throw call.failure(error);
     } finally {

@@ -7,6 +7,7 @@ import { httpErrorOf } from '../errors/http-error.filter.js';
 import { codeOfStatus } from '../errors/error-codes.js';
 import { failedStatus } from '../errors/http-status.js';
 import { EventStream, type StreamLimits } from './event-stream.js';
+import { GrowingText } from '../../../common/growing-text.js';
 
 const logger = new Logger('StreamTurn');
 
@@ -19,7 +20,8 @@ const logger = new Logger('StreamTurn');
 export async function streamTurn(res: Response, limits: StreamLimits, run: (events: TurnEvents) => Promise<ReplyOutcome>): Promise<void> {
   let sse: EventStream | undefined;
   let messageId = '';
-  let text = '';
+  // Only for the `partial` of an error event: kept joined, not as one string node per delta.
+  const text = new GrowingText();
   try {
     const outcome = await run({
       started: (turn) => {
@@ -36,7 +38,7 @@ export async function streamTurn(res: Response, limits: StreamLimits, run: (even
         });
       },
       delta: (piece) => {
-        text += piece;
+        text.append(piece);
         sse?.delta(piece);
       },
     });
@@ -47,7 +49,7 @@ export async function streamTurn(res: Response, limits: StreamLimits, run: (even
     if (!known) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     const statusCode = known?.status ?? 500;
     const code = typeof known?.extra?.code === 'string' ? known.extra.code : codeOfStatus(statusCode);
-    sse.send('error', { statusCode, code, message: known?.message ?? 'Internal server error', messageId, partial: text });
+    sse.send('error', { statusCode, code, message: known?.message ?? 'Internal server error', messageId, partial: text.toString() });
   } finally {
     sse?.end();
   }
