@@ -179,6 +179,38 @@ async function migratePostgres(url, schema) {
   await ds.destroy();
 }
 
+/**
+ * Callers with few messages searching a common word (SQLite): one with none, one with 10
+ * conversations (1,000 messages, taken from another actor), one with 30 (3,000). The walk over
+ * every actor's matches used to read most of them looking for theirs; their messages are now
+ * looked up one by one (ConversationSearchRepository.driveFromCallerRows).
+ */
+async function smallCallers(db, settings, log) {
+  const em = sqliteEm(db);
+  const take = db.prepare(`UPDATE conversations SET actor = ? WHERE rowid IN (SELECT rowid FROM conversations WHERE actor = 'api:user5' LIMIT ?)`);
+  take.run('api:small1000', 10);
+  take.run('api:small3000', 30);
+  const repo = new ConversationSearchRepository();
+  // The same search walking every actor's matches for the caller's, as for a large caller.
+  const walk = new ConversationSearchRepository();
+  walk.driveFromCallerRows = -1;
+  const out = {};
+  for (const actor of ['api:nobody', 'api:small1000', 'api:small3000']) {
+    for (const [name, text] of Object.entries({ common: QUERIES.common, twoCommon: QUERIES.twoCommon })) {
+      const now = await repo.search(em, actor, text, 20);
+      const before = await referenceSearch(em, actor, text, 20);
+      const figures = await measurePair(
+        { after: (t) => repo.search(em, actor, t, 20), walk: (t) => walk.search(em, actor, t, 20), reference: (t) => referenceSearch(em, actor, t, 20) },
+        text,
+        { ...settings, calls: 20, referenceCalls: 5 },
+      );
+      out[`${actor} ${name}`] = { q: text, hits: now.length, sameHitsAsReference: key(now) === key(before), ...figures };
+      log?.(`  ${actor} "${text}": ${now.length} hits, same as reference: ${key(now) === key(before)}; p50 ${figures.after.p50Ms.median} ms (walk ${figures.walk.p50Ms.median} ms, reference ${figures.reference.p50Ms.median} ms), p99 ${figures.after.p99Ms.median} ms (walk ${figures.walk.p99Ms.median} ms)`);
+    }
+  }
+  return out;
+}
+
 export async function searchCommonWords({ messages = 1_000_000, wordsPerMessage = 12, postgresUrl, repetitions = 3, calls = 50, referenceCalls = 20 } = {}, log) {
   const settings = { repetitions, calls, referenceCalls };
   const result = { messages, actorMessages: messages / 10, wordsPerMessage, settings };
@@ -190,6 +222,7 @@ export async function searchCommonWords({ messages = 1_000_000, wordsPerMessage 
     const db = new Database(file, { readonly: false });
     try {
       result.sqlite.queries = await compare(sqliteEm(db), settings, log);
+      result.sqlite.smallCallers = await smallCallers(db, settings, log);
     } finally {
       db.close();
     }

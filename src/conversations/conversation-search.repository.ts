@@ -56,6 +56,7 @@ const titleOf = (r: { conversationId: string; snippet: string }, score: number):
  */
 const CANDIDATES = 2_000;
 
+
 /**
  * Full-text search over titles and message contents, per dialect: SQLite FTS5 (bm25) or
  * PostgreSQL text search (ts_rank) on the `simple` configuration. Always filtered on the actor
@@ -72,6 +73,13 @@ export class ConversationSearchRepository {
    * below, bm25's own count (a few ms) is cheaper than marking up to 2,000 candidates. Tests lower it.
    */
   scoreFromHits = 100_000;
+  /**
+   * Up to how many messages a caller has (their conversations' `last_seq`, an upper bound) their
+   * messages are looked up one by one for common words, rather than walking every actor's
+   * matches: 40-60 µs a message, against a walk that, for a caller with few of the matches,
+   * reads most of them (200 ms for a word in most of 1,000,000 messages). Tests change it.
+   */
+  driveFromCallerRows = 2_000;
 
   async search(em: EntityManager, actor: string, text: string, limit: number): Promise<SearchHit[]> {
     const postgres = isPostgres(em);
@@ -121,26 +129,49 @@ export class ConversationSearchRepository {
     if (!query) return [];
     const words = ftsWords(text).map((w) => w.toLowerCase());
     const own = mayScore ? await this.ownWeights(em, words) : null;
-    // FTS5 walks its index newest rowid first and stops at the limit; messages_fts_owners keeps
-    // that walk to two integers per match (other actors' matches included) instead of a row of
-    // messages and one of conversations. The owner is checked again on conversations for the rows
-    // kept. bm25() is lower for better matches; with `own`, the same score is computed here.
-    const ranked = own
-      ? `highlight(messages_fts, 0, char(1), char(2)) AS marked, (SELECT sz FROM messages_fts_docsize WHERE id = messages_fts.rowid) AS size`
-      : `bm25(messages_fts) AS rank`;
-    const rows: Array<MessageRow & { marked?: string; size?: Uint8Array }> = await em.query(
-      `SELECT m.conversation_id AS conversationId, m.id AS messageId, m.seq AS messageSeq, m.thread AS messageThread, f.*
-         FROM (SELECT messages_fts.rowid AS matched, ${ranked}
-                 FROM messages_fts CROSS JOIN messages_fts_owners o ON o.message_rowid = messages_fts.rowid
-                WHERE messages_fts MATCH ? AND o.conversation_rowid IN (SELECT rowid FROM conversations WHERE actor = ?)
-                ORDER BY messages_fts.rowid DESC
-                LIMIT ${CANDIDATES}) f
-         CROSS JOIN messages m ON m.rowid = f.matched
-         CROSS JOIN conversations c ON c.id = m.conversation_id
-        WHERE c.actor = ?
-        ORDER BY f.matched DESC`,
-      [query, actor, actor],
-    );
+    const rows: Array<MessageRow & { rank?: number; marked?: string; size?: Uint8Array }> =
+      own && (await this.callerRowsAtMost(em, actor, this.driveFromCallerRows))
+        ? await em.query(
+            // A caller with few messages: each of theirs is looked up in the index (a point MATCH),
+            // instead of walking every actor's matches of a common word for theirs; only the rows
+            // kept are marked up for scoring.
+            `SELECT m.conversation_id AS conversationId, m.id AS messageId, m.seq AS messageSeq, m.thread AS messageThread, f.*
+               FROM (SELECT o.matched,
+                            (SELECT highlight(messages_fts, 0, char(1), char(2)) FROM messages_fts
+                              WHERE messages_fts MATCH ? AND messages_fts.rowid = o.matched) AS marked,
+                            (SELECT sz FROM messages_fts_docsize WHERE id = o.matched) AS size
+                       FROM (SELECT own.rowid AS matched FROM messages own
+                              WHERE own.conversation_id IN (SELECT id FROM conversations WHERE actor = ?)
+                                AND own.rowid IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND messages_fts.rowid = own.rowid)
+                              ORDER BY own.rowid DESC
+                              LIMIT ${CANDIDATES}) o) f
+               CROSS JOIN messages m ON m.rowid = f.matched
+               CROSS JOIN conversations c ON c.id = m.conversation_id
+              WHERE c.actor = ?
+              ORDER BY f.matched DESC`,
+            [query, actor, query, actor],
+          )
+        : await em.query(
+            // FTS5 walks its index newest rowid first and stops at the limit; messages_fts_owners keeps
+            // that walk to two integers per match (other actors' matches included) instead of a row of
+            // messages and one of conversations. The owner is checked again on conversations for the rows
+            // kept. bm25() is lower for better matches; with `own`, the same score is computed here.
+            `SELECT m.conversation_id AS conversationId, m.id AS messageId, m.seq AS messageSeq, m.thread AS messageThread, f.*
+               FROM (SELECT messages_fts.rowid AS matched, ${
+                 own
+                   ? `highlight(messages_fts, 0, char(1), char(2)) AS marked, (SELECT sz FROM messages_fts_docsize WHERE id = messages_fts.rowid) AS size`
+                   : `bm25(messages_fts) AS rank`
+               }
+                       FROM messages_fts CROSS JOIN messages_fts_owners o ON o.message_rowid = messages_fts.rowid
+                      WHERE messages_fts MATCH ? AND o.conversation_rowid IN (SELECT rowid FROM conversations WHERE actor = ?)
+                      ORDER BY messages_fts.rowid DESC
+                      LIMIT ${CANDIDATES}) f
+               CROSS JOIN messages m ON m.rowid = f.matched
+               CROSS JOIN conversations c ON c.id = m.conversation_id
+              WHERE c.actor = ?
+              ORDER BY f.matched DESC`,
+            [query, actor, actor],
+          );
     const scored: Candidate[] = [];
     for (const r of rows) {
       if (!own) {
@@ -161,6 +192,12 @@ export class ConversationSearchRepository {
    * when the words are common enough that bm25's own count would cost more than marking the
    * candidates: rare words, and words FTS5 may fold in ways not read here, keep bm25().
    */
+  /** Whether the caller has at most `limit` messages (an upper bound: every seq handed out). */
+  private async callerRowsAtMost(em: EntityManager, actor: string, limit: number): Promise<boolean> {
+    const [row] = (await em.query(`SELECT coalesce(sum(last_seq), 0) AS n FROM conversations WHERE actor = ?`, [actor])) as Array<{ n: number }>;
+    return Number(row?.n ?? 0) <= limit;
+  }
+
   private async ownWeights(em: EntityManager, words: string[]): Promise<{ weights: number[]; avgdl: number } | null> {
     if (words.length === 0 || !words.every((w) => PLAIN_WORD.test(w))) return null;
     const totals = await ftsTotals(em);

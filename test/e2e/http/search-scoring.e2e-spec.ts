@@ -51,6 +51,7 @@ type Scored = Array<{ messageId: string | null; score: number }>;
   });
   afterEach(() => {
     repo.scoreFromHits = 100_000;
+    repo.driveFromCallerRows = 2_000;
   });
   afterAll(async () => {
     await t.close();
@@ -69,6 +70,21 @@ type Scored = Array<{ messageId: string | null; score: number }>;
     expect(await search('ravioli')).toEqual(byBm25.one);
     expect(await search('Ravioli BASIL')).toEqual(byBm25.two);
     expect(JSON.stringify(byBm25)).not.toContain('bob');
+  });
+
+  it("looks up a small caller's messages one by one, with the same candidates and scores as the walk over every actor's matches", async () => {
+    repo.scoreFromHits = 0;
+    const lookedUp: Record<string, Scored> = {};
+    for (const q of ['ravioli', 'Ravioli BASIL', 'again ravioli', 'bob']) lookedUp[q] = await candidates(q, true);
+    // Walking the index instead (the caller counts as large).
+    repo.driveFromCallerRows = -1;
+    for (const [q, scored] of Object.entries(lookedUp)) {
+      expect(scored).toEqual(await candidates(q, true));
+      expect(scored).toEqual(await candidates(q, false));
+    }
+    expect(lookedUp['ravioli'].length).toBeGreaterThan(10);
+    // Bob's messages hold "bob": none of them is Alice's.
+    expect(lookedUp['bob']).toEqual([]);
   });
 
   it('leaves to bm25() what it cannot read with certainty: a mark character in a message, a word FTS5 folds', async () => {
