@@ -1,3 +1,5 @@
+import { GrowingText } from '../common/growing-text.js';
+
 /** A progress save of a reply being generated: its text so far, or (undefined) only a renewed lease. */
 export interface ProgressSave {
   readonly id: string;
@@ -18,7 +20,7 @@ export interface ProgressSaves {
  * requested.
  */
 export class ReplyProgress {
-  private text = '';
+  private readonly text = new GrowingText();
   private savedLength = 0;
   private lastSaveAt = Date.now();
 
@@ -29,7 +31,7 @@ export class ReplyProgress {
   ) {}
 
   get content(): string {
-    return this.text;
+    return this.text.toString();
   }
 
   start(): void {
@@ -37,7 +39,7 @@ export class ReplyProgress {
   }
 
   append(piece: string): void {
-    this.text += piece;
+    this.text.append(piece);
   }
 
   stop(): Promise<void> {
@@ -46,7 +48,7 @@ export class ReplyProgress {
 
   /** What a save now would write: the text when it changed, the lease alone when it is due; null: nothing. */
   pending(now: number, leaseEveryMs: number): ProgressSave | null {
-    if (this.text.length !== this.savedLength) return { id: this.replyId, content: this.text };
+    if (this.text.length !== this.savedLength) return { id: this.replyId, content: this.text.toString() };
     return now - this.lastSaveAt > leaseEveryMs ? { id: this.replyId } : null;
   }
 

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { GrowingText } from '../../common/growing-text.js';
 import { EventStream, NAMED_EVENTS, type StreamLimits } from '../http/sse/event-stream.js';
 import { functionCallItemId, messageItemId } from './openai-ids.js';
 import { outputText } from './openai-items.js';
@@ -18,7 +19,7 @@ export class ResponseEventStream {
   private sequence = 0;
   private readonly sse: EventStream;
   private readonly itemId: string;
-  private text = '';
+  private readonly text = new GrowingText();
   private messageOpen = false;
 
   constructor(
@@ -51,7 +52,7 @@ export class ResponseEventStream {
       this.sse.send('response.output_item.added', { output_index: 0, item: { id: this.itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] } });
       this.sse.send('response.content_part.added', { item_id: this.itemId, output_index: 0, content_index: 0, part: outputText('') });
     }
-    this.text += piece;
+    this.text.append(piece);
     this.sse.delta(piece);
   }
 
@@ -59,9 +60,10 @@ export class ResponseEventStream {
   finish(reply: Pick<ReplyView, 'functionCalls' | 'status'>, response: ResponseObject): void {
     let index = 0;
     if (this.messageOpen) {
-      const item = { id: this.itemId, type: 'message', status: reply.status === 'complete' ? 'completed' : 'incomplete', role: 'assistant', content: [outputText(this.text)] };
-      this.sse.send('response.output_text.done', { item_id: this.itemId, output_index: 0, content_index: 0, text: this.text, logprobs: [] });
-      this.sse.send('response.content_part.done', { item_id: this.itemId, output_index: 0, content_index: 0, part: outputText(this.text) });
+      const text = this.text.toString();
+      const item = { id: this.itemId, type: 'message', status: reply.status === 'complete' ? 'completed' : 'incomplete', role: 'assistant', content: [outputText(text)] };
+      this.sse.send('response.output_text.done', { item_id: this.itemId, output_index: 0, content_index: 0, text, logprobs: [] });
+      this.sse.send('response.content_part.done', { item_id: this.itemId, output_index: 0, content_index: 0, part: outputText(text) });
       this.sse.send('response.output_item.done', { output_index: 0, item });
       index = 1;
     }
@@ -85,7 +87,7 @@ export class ResponseEventStream {
 
   /** The text streamed so far (the output of a response that ends without the stored reply). */
   get streamedText(): string {
-    return this.text;
+    return this.text.toString();
   }
 
   end(): void {
