@@ -129,49 +129,17 @@ export class ConversationSearchRepository {
     if (!query) return [];
     const words = ftsWords(text).map((w) => w.toLowerCase());
     const own = mayScore ? await this.ownWeights(em, words) : null;
-    const rows: Array<MessageRow & { rank?: number; marked?: string; size?: Uint8Array }> =
-      own && (await this.callerRowsAtMost(em, actor, this.driveFromCallerRows))
-        ? await em.query(
-            // A caller with few messages: each of theirs is looked up in the index (a point MATCH),
-            // instead of walking every actor's matches of a common word for theirs; only the rows
-            // kept are marked up for scoring.
-            `SELECT m.conversation_id AS conversationId, m.id AS messageId, m.seq AS messageSeq, m.thread AS messageThread, f.*
-               FROM (SELECT o.matched,
-                            (SELECT highlight(messages_fts, 0, char(1), char(2)) FROM messages_fts
-                              WHERE messages_fts MATCH ? AND messages_fts.rowid = o.matched) AS marked,
-                            (SELECT sz FROM messages_fts_docsize WHERE id = o.matched) AS size
-                       FROM (SELECT own.rowid AS matched FROM messages own
-                              WHERE own.conversation_id IN (SELECT id FROM conversations WHERE actor = ?)
-                                AND own.rowid IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND messages_fts.rowid = own.rowid)
-                              ORDER BY own.rowid DESC
-                              LIMIT ${CANDIDATES}) o) f
-               CROSS JOIN messages m ON m.rowid = f.matched
-               CROSS JOIN conversations c ON c.id = m.conversation_id
-              WHERE c.actor = ?
-              ORDER BY f.matched DESC`,
-            [query, actor, query, actor],
-          )
-        : await em.query(
-            // FTS5 walks its index newest rowid first and stops at the limit; messages_fts_owners keeps
-            // that walk to two integers per match (other actors' matches included) instead of a row of
-            // messages and one of conversations. The owner is checked again on conversations for the rows
-            // kept. bm25() is lower for better matches; with `own`, the same score is computed here.
-            `SELECT m.conversation_id AS conversationId, m.id AS messageId, m.seq AS messageSeq, m.thread AS messageThread, f.*
-               FROM (SELECT messages_fts.rowid AS matched, ${
-                 own
-                   ? `highlight(messages_fts, 0, char(1), char(2)) AS marked, (SELECT sz FROM messages_fts_docsize WHERE id = messages_fts.rowid) AS size`
-                   : `bm25(messages_fts) AS rank`
-               }
-                       FROM messages_fts CROSS JOIN messages_fts_owners o ON o.message_rowid = messages_fts.rowid
-                      WHERE messages_fts MATCH ? AND o.conversation_rowid IN (SELECT rowid FROM conversations WHERE actor = ?)
-                      ORDER BY messages_fts.rowid DESC
-                      LIMIT ${CANDIDATES}) f
-               CROSS JOIN messages m ON m.rowid = f.matched
-               CROSS JOIN conversations c ON c.id = m.conversation_id
-              WHERE c.actor = ?
-              ORDER BY f.matched DESC`,
-            [query, actor, actor],
-          );
+    const candidates = own && (await this.callerRowsAtMost(em, actor, this.driveFromCallerRows)) ? lookedUpCandidates(query, actor) : walkedCandidates(query, actor, own !== null);
+    // The owner is checked again on conversations for the rows kept.
+    const rows: Array<MessageRow & { rank?: number; marked?: string; size?: Uint8Array }> = await em.query(
+      `SELECT m.conversation_id AS conversationId, m.id AS messageId, m.seq AS messageSeq, m.thread AS messageThread, f.*
+         FROM (${candidates.text}) f
+         CROSS JOIN messages m ON m.rowid = f.matched
+         CROSS JOIN conversations c ON c.id = m.conversation_id
+        WHERE c.actor = ?
+        ORDER BY f.matched DESC`,
+      [...candidates.params, actor],
+    );
     const scored: Candidate[] = [];
     for (const r of rows) {
       if (!own) {
@@ -255,6 +223,51 @@ export class ConversationSearchRepository {
     );
     return rows.map((r) => titleOf(r, 1_000 + Number(r.rank)));
   }
+}
+
+/** A subquery of the caller's newest matching messages (`matched`, a rowid), with what they are scored from. */
+interface CandidateQuery {
+  readonly text: string;
+  readonly params: unknown[];
+}
+
+/**
+ * FTS5 walks its index newest rowid first and stops at the limit; messages_fts_owners keeps that
+ * walk to two integers per match (other actors' matches included) instead of a row of messages
+ * and one of conversations. bm25() is lower for better matches; with `marked`, the score is
+ * computed in the service from the marks and the row's size instead.
+ */
+function walkedCandidates(query: string, actor: string, marked: boolean): CandidateQuery {
+  const scoredBy = marked
+    ? `highlight(messages_fts, 0, char(1), char(2)) AS marked, (SELECT sz FROM messages_fts_docsize WHERE id = messages_fts.rowid) AS size`
+    : `bm25(messages_fts) AS rank`;
+  return {
+    text: `SELECT messages_fts.rowid AS matched, ${scoredBy}
+             FROM messages_fts CROSS JOIN messages_fts_owners o ON o.message_rowid = messages_fts.rowid
+            WHERE messages_fts MATCH ? AND o.conversation_rowid IN (SELECT rowid FROM conversations WHERE actor = ?)
+            ORDER BY messages_fts.rowid DESC
+            LIMIT ${CANDIDATES}`,
+    params: [query, actor],
+  };
+}
+
+/**
+ * A caller with few messages: each of theirs is looked up in the index (a point MATCH), instead
+ * of walking every actor's matches of a common word for theirs; only the rows kept are marked up.
+ */
+function lookedUpCandidates(query: string, actor: string): CandidateQuery {
+  return {
+    text: `SELECT o.matched,
+                  (SELECT highlight(messages_fts, 0, char(1), char(2)) FROM messages_fts
+                    WHERE messages_fts MATCH ? AND messages_fts.rowid = o.matched) AS marked,
+                  (SELECT sz FROM messages_fts_docsize WHERE id = o.matched) AS size
+             FROM (SELECT own.rowid AS matched FROM messages own
+                    WHERE own.conversation_id IN (SELECT id FROM conversations WHERE actor = ?)
+                      AND own.rowid IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND messages_fts.rowid = own.rowid)
+                    ORDER BY own.rowid DESC
+                    LIMIT ${CANDIDATES}) o`,
+    params: [query, actor, query],
+  };
 }
 
 /**
