@@ -18,9 +18,22 @@ type Scored = Array<{ messageId: string | null; score: number }>;
     (await t.http().post('/api/chat').set(auth(key)).send({ message, conversationId }).expect(200)).body as { conversationId: string };
   const search = async (q: string, key = ALICE_KEY) =>
     (await t.http().get(`/api/conversations?q=${encodeURIComponent(q)}&limit=50`).set(auth(key)).expect(200)).body.items as Array<{ id: string; messageId: string; snippet: string }>;
-  /** The caller's candidates, best first, scored here (`own`) or by bm25(). */
-  const candidates = (q: string, own: boolean): Promise<Scored> =>
-    repo['sqliteMessages'](ds.manager, 'api:alice', q, own) as Promise<Scored>;
+  /** The statements of the last `candidates` call. */
+  let statements: string[] = [];
+  /** The caller's candidates, best first, scored here (`own`) or by bm25(); their statements in `statements`. */
+  const candidates = (q: string, own: boolean): Promise<Scored> => {
+    statements = [];
+    const recording = new Proxy(ds.manager, {
+      get: (target, name) => {
+        if (name === 'query') return (text: string, params?: unknown[]) => (statements.push(text), target.query(text, params));
+        const value: unknown = Reflect.get(target, name);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    return repo['sqliteMessages'](recording, 'api:alice', q, own) as Promise<Scored>;
+  };
+  /** Whether the last `candidates` call ranked with bm25() itself (own scoring fell back, or was not asked for). */
+  const usedBm25 = () => statements.some((text) => text.includes('bm25(messages_fts)'));
   /** Rows of messages_fts_owners that differ from what messages and conversations say (either way). */
   const ownerMismatches = async () =>
     Number(
@@ -64,6 +77,7 @@ type Scored = Array<{ messageId: string | null; score: number }>;
     repo.scoreFromHits = 0;
     for (const q of ['ravioli', 'Ravioli BASIL', 'basil basil', 'again ravioli']) {
       const own = await candidates(q, true);
+      expect(usedBm25()).toBe(false);
       expect(own.length).toBeGreaterThan(3);
       expect(own).toEqual(await candidates(q, false));
     }
@@ -75,11 +89,17 @@ type Scored = Array<{ messageId: string | null; score: number }>;
   it("looks up a small caller's messages one by one, with the same candidates and scores as the walk over every actor's matches", async () => {
     repo.scoreFromHits = 0;
     const lookedUp: Record<string, Scored> = {};
-    for (const q of ['ravioli', 'Ravioli BASIL', 'again ravioli', 'bob']) lookedUp[q] = await candidates(q, true);
+    for (const q of ['ravioli', 'Ravioli BASIL', 'again ravioli', 'bob']) {
+      lookedUp[q] = await candidates(q, true);
+      expect(statements.some((text) => text.includes('own.rowid'))).toBe(true);
+      expect(usedBm25()).toBe(false);
+    }
     // Walking the index instead (the caller counts as large).
     repo.driveFromCallerRows = -1;
     for (const [q, scored] of Object.entries(lookedUp)) {
       expect(scored).toEqual(await candidates(q, true));
+      expect(statements.some((text) => text.includes('own.rowid'))).toBe(false);
+      expect(usedBm25()).toBe(false);
       expect(scored).toEqual(await candidates(q, false));
     }
     expect(lookedUp['ravioli'].length).toBeGreaterThan(10);
