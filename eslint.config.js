@@ -107,6 +107,7 @@ const moduleOf = (file) => file.split('/')[1];
 const ALLOWED = [
   { file: 'src/chat/turn-store.ts', allow: ['conversations.repository'], reason: 'the turn writes conversation and message rows through the conversations repository' },
   { file: 'src/database/database.service.ts', imports: ['../metrics/metrics.js'], reason: 'reports commit latency and queue depth to the (optional) Metrics observer' },
+  { file: 'src/database/read-replicas.ts', imports: ['../metrics/metrics.js'], reason: "reports each replica's lag to the (optional) Metrics observer" },
   {
     file: 'src/config/app-config.spec.ts',
     imports: ['../portability/export-document.js'],

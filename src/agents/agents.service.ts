@@ -57,7 +57,7 @@ export class AgentsService {
   }
 
   list(actor: Actor): Promise<Agent[]> {
-    return this.db.read((em) => em.find(Agent, { where: { actor: actor.id }, order: { name: 'ASC', createdAt: 'ASC' } }));
+    return this.db.replicaRead(actor.id, (em) => em.find(Agent, { where: { actor: actor.id }, order: { name: 'ASC', createdAt: 'ASC' } }));
   }
 
   get(actor: Actor, id: string): Promise<Agent> {

@@ -118,6 +118,23 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads DATABASE_READ_URL: PostgreSQL standbys of a PostgreSQL primary, in its schema, skipped past 2 s of lag unless set', () => {
+    const primary = 'postgres://chat:s3cret@primary:5432/chat?schema=tenant_a';
+    expect(loadConfig({ DATABASE_URL: primary }).readReplicas).toEqual({ urls: [], maxLagMs: 2_000 });
+    const two = loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: ' postgres://r:s3cret@replica-1/chat , postgres://r@replica-2/chat?schema=tenant_a,', DATABASE_READ_MAX_LAG_MS: '500' });
+    expect(two.readReplicas).toEqual({ urls: ['postgres://r:s3cret@replica-1/chat', 'postgres://r@replica-2/chat'], maxLagMs: 500 });
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://r@replica/chat' })).toThrow(/DATABASE_READ_URL needs a postgres:\/\/ DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'sqlite:x.sqlite' })).toThrow(/entry 1 must be a postgres/);
+    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://r@replica/chat?schema=other' })).toThrow(/primary's schema/);
+    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_MAX_LAG_MS: '50' })).toThrow(/DATABASE_READ_MAX_LAG_MS/);
+    try {
+      loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://r:s3cret@[bad' });
+    } catch (error) {
+      expect((error as Error).message).toMatch(/entry 1 is not a valid/);
+      expect((error as Error).message).not.toContain('s3cret');
+    }
+  });
+
   it('bounds server-sent event streams: 1 MiB held back, dropped after 30 s stalled, 8 open per actor', () => {
     expect(loadConfig({})).toMatchObject({ sseMaxBufferBytes: 1024 * 1024, sseStallMs: 30_000, maxStreamsPerActor: 8 });
     const set = loadConfig({ SSE_MAX_BUFFER_BYTES: '65536', SSE_STALL_MS: '500', MAX_STREAMS_PER_ACTOR: '0' });

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { hashApiKey } from '../common/api-key-hash.js';
 import { normalizeHostName } from './host-names.js';
 import { isLoopbackHost } from './loopback.js';
-import { parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
+import { parseDatabaseUrl, parseReadUrls, type DatabaseTarget, type ReadReplicaTargets } from './database-url.js';
 import { ConfigError } from './config-error.js';
 import { text, type Env } from './env.js';
 import { parseTelegram, type TelegramConfig } from './telegram-config.js';
@@ -12,6 +12,8 @@ export interface AppConfig {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseTarget;
+  /** PostgreSQL standbys that serve the reads that may be a little behind (DATABASE_READ_URL); none by default. */
+  readonly readReplicas: ReadReplicaTargets;
   /** Bound to an address other machines reach: no single-user mode, and no start without any API key. */
   readonly requireApiKeys: boolean;
   /** Named SHA-256 hashes of the keys in API_KEYS (the keys themselves are not kept); empty means single-user mode. */
@@ -106,6 +108,7 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 
 export function loadConfig(env: Env = process.env): AppConfig {
   // "[::1]" is how people write IPv6 in URLs; listen() wants it bare.
+  const database = parseDatabaseUrl(text(env, 'DATABASE_URL') ?? 'sqlite:data/chat.sqlite');
   const host = (text(env, 'HOST') ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
   const apiKeys = parseApiKeys(text(env, 'API_KEYS'));
   const llm = parseLlm(env);
@@ -119,7 +122,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
     requireApiKeys: !isLoopbackHost(host),
-    database: parseDatabaseUrl(text(env, 'DATABASE_URL') ?? 'sqlite:data/chat.sqlite'),
+    database,
+    readReplicas: parseReadUrls(text(env, 'DATABASE_READ_URL'), database, integer(env, 'DATABASE_READ_MAX_LAG_MS', 2_000, 100, 3_600_000)),
     apiKeys,
     llm,
     historyWindow: integer(env, 'HISTORY_WINDOW', 20, 0, 1000),

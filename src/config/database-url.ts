@@ -41,3 +41,41 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
   const scheme = url.split(':')[0];
   throw new ConfigError(`DATABASE_URL scheme "${scheme}:" is not supported; use sqlite:<path> or postgres://…`);
 }
+
+/** Where reads that may be a little behind go (DATABASE_READ_URL), and how far behind they may be. */
+export interface ReadReplicaTargets {
+  /** Connection URLs of PostgreSQL standbys of the primary (they may hold passwords: never log them). */
+  readonly urls: readonly string[];
+  /** A replica further behind the primary than this is not read from. */
+  readonly maxLagMs: number;
+}
+
+/**
+ * DATABASE_READ_URL: one or more `postgres://` URLs, comma-separated, of streaming standbys of
+ * DATABASE_URL. Their tables are the primary's, so the schema is the primary's too.
+ */
+export function parseReadUrls(raw: string | undefined, primary: DatabaseTarget, maxLagMs: number): ReadReplicaTargets {
+  const urls = (raw ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  if (urls.length === 0) return { urls: [], maxLagMs };
+  if (primary.kind !== 'postgres') throw new ConfigError('DATABASE_READ_URL needs a postgres:// DATABASE_URL: replicas are PostgreSQL standbys');
+  if (urls.length > 16) throw new ConfigError(`DATABASE_READ_URL names ${urls.length} replicas; at most 16`);
+  return {
+    urls: urls.map((url, i) => {
+      let target: DatabaseTarget;
+      try {
+        target = parseDatabaseUrl(url);
+      } catch {
+        throw new ConfigError(`DATABASE_READ_URL entry ${i + 1} is not a valid postgres:// URL`);
+      }
+      if (target.kind !== 'postgres') throw new ConfigError(`DATABASE_READ_URL entry ${i + 1} must be a postgres:// URL`);
+      if (target.schema !== undefined && target.schema !== primary.schema) {
+        throw new ConfigError(`DATABASE_READ_URL entry ${i + 1} names schema "${target.schema}"; a replica has the primary's schema, leave it out`);
+      }
+      return target.url;
+    }),
+    maxLagMs,
+  };
+}

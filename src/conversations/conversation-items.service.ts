@@ -89,7 +89,7 @@ export class ConversationItemsService {
 
   /** Up to `limit` messages of the main thread's active path in `order`, from the message `from` (included) when given. */
   pathPage(actor: Actor, conversationId: string, page: { order: SortOrder; limit: number; from?: string }): Promise<Message[]> {
-    return this.db.read(async (em) => {
+    return this.db.replicaRead(actor.id, async (em) => {
       await ownedConversation(this.repo, em, actor, conversationId);
       let fromSeq: number | undefined;
       if (page.from !== undefined) {
@@ -129,7 +129,7 @@ export class ConversationItemsService {
 
   /** Up to `limit` of the actor's conversations (archived ones too) by last activity in `order`, after the conversation `after`. */
   list(actor: Actor, page: { order: SortOrder; limit: number; after?: string }): Promise<Conversation[]> {
-    return this.db.read(async (em) => {
+    return this.db.replicaRead(actor.id, async (em) => {
       let after: Conversation | undefined;
       if (page.after !== undefined) {
         after = (await this.repo.findOwned(em, actor.id, page.after)) ?? undefined;

@@ -125,7 +125,7 @@ export class ConversationsService {
    * below `before` (all when omitted), returned oldest first. Walks the path's own index.
    */
   messagesPage(actor: Actor, id: string, page: { before?: number; limit: number; thread?: string }): Promise<Message[]> {
-    return this.db.read(async (em) => {
+    return this.db.replicaRead(actor.id, async (em) => {
       await ownedConversation(this.repo, em, actor, id);
       return withBranches(this.tree, em, id, await this.repo.messagesBefore(em, id, page.before, page.limit, page.thread));
     });
@@ -186,7 +186,7 @@ export class ConversationsService {
    */
   getWithMessages(actor: Actor, id: string, options: { thread?: string; limit?: number } = {}): Promise<ConversationDetail> {
     const { thread, limit = DETAIL_MESSAGES } = options;
-    return this.db.read(async (em) => {
+    return this.db.replicaRead(actor.id, async (em) => {
       const [conversation] = await this.withTags(em, [await ownedConversation(this.repo, em, actor, id)]);
       // One extra message tells whether older ones exist.
       const newest = await this.repo.messagesBefore(em, id, undefined, limit + 1, thread);
@@ -203,7 +203,7 @@ export class ConversationsService {
   }
 
   async getState(actor: Actor, id: string): Promise<ConversationState> {
-    return (await this.db.read((em) => ownedConversation(this.repo, em, actor, id))).state;
+    return (await this.db.replicaRead(actor.id, (em) => ownedConversation(this.repo, em, actor, id))).state;
   }
 
   /** Replaces the state with `state` (a JSON object of at most 64 KB). */
@@ -240,7 +240,7 @@ export class ConversationsService {
   recent(actor: Actor, limit: number, window: { before?: Date; after?: Date } = {}): Promise<Conversation[]> {
     // The smallest id makes the keyset position "strictly before this instant".
     const start = window.before ? { updatedAt: window.before, id: '00000000-0000-0000-0000-000000000000' } : undefined;
-    return this.db.read(async (em) => {
+    return this.db.replicaRead(actor.id, async (em) => {
       const rows = await this.repo.listByActor(em, actor.id, limit, start);
       // Newest first: those after `after` are a prefix.
       const after = window.after;
@@ -256,7 +256,7 @@ export class ConversationsService {
   list(actor: Actor, limit: number, cursor?: string, agentId?: string | null, filters: ListFilters = {}): Promise<ConversationPage> {
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !after) throw new InvalidInputError('cursor is not one this service returned');
-    return this.db.read(async (em) => {
+    return this.db.replicaRead(actor.id, async (em) => {
       if (agentId) await this.agents.usableIn(em, actor, agentId);
       // One extra row tells whether another page exists without a COUNT.
       const rows = await this.repo.listByActor(em, actor.id, limit + 1, after, agentId, filters);
@@ -272,7 +272,7 @@ export class ConversationsService {
    */
   search(actor: Actor, text: string, limit: number): Promise<Array<{ conversation: Conversation } & SearchHit>> {
     if (!text.trim()) throw new InvalidInputError('q must not be empty');
-    return this.db.read(async (em) => {
+    return this.db.replicaRead(actor.id, async (em) => {
       const hits = await this.searchRepo.search(em, actor.id, text, limit);
       const found = await this.repo.findManyOwned(em, actor.id, hits.map((h) => h.conversationId));
       const byId = new Map((await this.withTags(em, found)).map((c) => [c.id, c]));

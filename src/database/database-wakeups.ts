@@ -23,6 +23,8 @@ const RECONNECT_MS = [250, 500, 1_000, 2_000, 5_000, 10_000];
 export class DatabaseWakeups implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(DatabaseWakeups.name);
   private readonly subscribers = new Map<string, Set<WakeSubscription>>();
+  /** Announcements that are not wake-ups: a payload starting with the prefix goes to its handler instead. */
+  private readonly prefixes: { prefix: string; handle: (rest: string) => void }[] = [];
   private readonly postgres: boolean;
   /** The NOTIFY channel of this schema (instances of other schemas in the database are not woken). */
   readonly channel: string;
@@ -78,6 +80,14 @@ export class DatabaseWakeups implements OnModuleInit, OnApplicationShutdown {
     if (this.postgres) await em.query('SELECT pg_notify($1, $2)', [this.channel, key]);
   }
 
+  /**
+   * PostgreSQL: payloads on this channel that start with `prefix` (which no wake-up key does)
+   * are handed to `handle`, from every instance, this one included.
+   */
+  onPrefix(prefix: string, handle: (rest: string) => void): void {
+    this.prefixes.push({ prefix, handle });
+  }
+
   /** Whether a change must be announced through the database (NOTIFY) for other instances to see it. */
   get acrossInstances(): boolean {
     return this.postgres;
@@ -110,7 +120,10 @@ export class DatabaseWakeups implements OnModuleInit, OnApplicationShutdown {
     const options = this.dataSource.options as { url?: string; schema?: string };
     const client = new pg.Client({ connectionString: options.url, application_name: `chat-memory-wakeups:${options.schema ?? 'public'}`, connectionTimeoutMillis: 5_000 });
     client.on('notification', (n) => {
-      if (n.channel === this.channel && n.payload) this.wake(n.payload, {});
+      if (n.channel !== this.channel || !n.payload) return;
+      const announcement = this.prefixes.find((p) => n.payload!.startsWith(p.prefix));
+      if (announcement) announcement.handle(n.payload.slice(announcement.prefix.length));
+      else this.wake(n.payload, {});
     });
     const lost = (why: string) => {
       if (this.listener !== client) return;

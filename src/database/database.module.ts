@@ -1,17 +1,20 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { DatabaseTarget } from '../config/database-url.js';
+import type { DatabaseTarget, ReadReplicaTargets } from '../config/database-url.js';
 import { dataSourceOptions, type EntityList } from './data-source-options.js';
 import { DatabaseService } from './database.service.js';
 import { DatabaseWakeups } from './database-wakeups.js';
 import { withMigrationLock } from './postgres-setup.js';
+import { READ_REPLICA_TARGETS, ReadReplicas } from './read-replicas.js';
 
-/** Opens the database, runs pending migrations at start, and closes it on shutdown. */
+const NO_REPLICAS: ReadReplicaTargets = { urls: [], maxLagMs: 2_000 };
+
+/** Opens the database (and its read replicas), runs pending migrations at start, and closes it on shutdown. */
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(target: DatabaseTarget, entities: EntityList): DynamicModule {
+  static forRoot(target: DatabaseTarget, entities: EntityList, replicas: ReadReplicaTargets = NO_REPLICAS): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -24,8 +27,13 @@ export class DatabaseModule {
           },
         }),
       ],
-      providers: [DatabaseService, DatabaseWakeups],
-      exports: [DatabaseService, DatabaseWakeups],
+      providers: [
+        DatabaseWakeups,
+        { provide: READ_REPLICA_TARGETS, useValue: replicas },
+        ReadReplicas,
+        DatabaseService,
+      ],
+      exports: [DatabaseService, DatabaseWakeups, ReadReplicas],
     };
   }
 }

@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
 import { isPostgres } from './dialect.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
+import { ReadReplicas } from './read-replicas.js';
 import { StorageError, storageErrorOf } from './storage.errors.js';
 import { deferWalFlushes } from './wal-durability.js';
 
@@ -42,6 +43,7 @@ export class DatabaseService implements OnApplicationShutdown {
   constructor(
     private readonly dataSource: DataSource,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
+    @Optional() private readonly replicas?: ReadReplicas,
   ) {
     this.queue =
       isPostgres(dataSource)
@@ -89,6 +91,32 @@ export class DatabaseService implements OnApplicationShutdown {
       return await (this.queue ? this.queue.read(work) : work(this.dataSource.manager));
     } catch (error) {
       throw storageErrorOf(error) ?? error;
+    }
+  }
+
+  /**
+   * Runs read-only `work` for `actor` on a read replica when one holds every write of that
+   * actor's and lags within DATABASE_READ_MAX_LAG_MS (read-replicas.ts), else on the primary.
+   * For what a caller lists, searches, exports and pages through: never inside a turn or a
+   * write, and never for a read whose answer decides a write. If the replica fails, the read is
+   * run again on the primary (a read has no effect to repeat).
+   */
+  async replicaRead<T>(actor: string, work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const replica = this.replicas?.managerFor(actor);
+    if (!replica) {
+      if (this.replicas?.enabled) this.metrics.replicaRoutedRead('primary');
+      return this.read(work);
+    }
+    try {
+      const result = await work(replica.manager);
+      this.metrics.replicaRoutedRead('replica');
+      return result;
+    } catch (error) {
+      if (isConnectionFailure(error)) this.replicas!.failed(replica.replica, error);
+      // Whatever failed there (a lost connection, a query cancelled by the replay, a row not
+      // replayed yet), the primary answers for itself.
+      this.metrics.replicaRoutedRead('primary');
+      return this.read(work);
     }
   }
 
@@ -142,4 +170,10 @@ export class DatabaseService implements OnApplicationShutdown {
       await em.query('DELETE FROM storage_probe WHERE id = 1');
     }).catch(() => undefined);
   }
+}
+
+/** Errors of the connection rather than of the query: no SQLSTATE, or class 08 (connection) or 57P (shutdown). */
+function isConnectionFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown; driverError?: { code?: unknown } }).driverError?.code ?? (error as { code?: unknown }).code;
+  return typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code) || code.startsWith('08') || code.startsWith('57P');
 }

@@ -82,7 +82,7 @@ export class MemoryService {
   }
 
   async list(actor: Actor, query: MemoryQuery): Promise<MemoryPage> {
-    return this.db.read(async (em) => {
+    return this.db.replicaRead(actor.id, async (em) => {
       const scope: AgentScope = query.agentId;
       if (query.q !== undefined) {
         return { items: await this.repo.search(em, actor.id, queryWords(query.q, { all: true }), scope, query.limit), nextCursor: null };
@@ -168,7 +168,7 @@ export class MemoryService {
 
   /** All of the actor's memories, oldest first (an export). */
   exportFor(actor: Actor): Promise<Memory[]> {
-    return this.db.read((em) => this.repo.allFor(em, actor.id, MAX_EXPORTED_MEMORIES));
+    return this.db.replicaRead(actor.id, (em) => this.repo.allFor(em, actor.id, MAX_EXPORTED_MEMORIES));
   }
 
   /**

@@ -20,6 +20,10 @@ export abstract class Metrics {
   abstract committed(seconds: number): void;
   /** Reads how many units of work wait in the database queue, when a scrape asks. */
   abstract watchQueueDepth(read: () => number): void;
+  /** Reads the lag of each read replica (seconds; null while it is down), when a scrape asks. */
+  abstract watchReplicaLag(read: () => ReadonlyArray<{ replica: string; seconds: number | null }>): void;
+  /** A read that could go to a replica ran on `target`. */
+  abstract replicaRoutedRead(target: 'replica' | 'primary'): void;
   /** An error answer: HTTP status and the domain code (or `none`). */
   abstract errorAnswered(status: number, code: string): void;
 }
@@ -38,6 +42,8 @@ class NoMetrics extends Metrics {
   followerRead(): void {}
   committed(): void {}
   watchQueueDepth(): void {}
+  watchReplicaLag(): void {}
+  replicaRoutedRead(): void {}
   errorAnswered(): void {}
 }
 

@@ -24,6 +24,7 @@ export class PromMetrics extends Metrics {
   private readonly followers = new Gauge({ name: 'chat_active_followers', help: 'Clients following a reply from the database', registers: [this.registry] });
   private readonly followerReads = new Counter({ name: 'chat_follower_reads_total', help: 'Reads of a followed reply from the database, by cause: first, wake (a save woke it), poll (fallback timer)', labelNames: ['cause'], registers: [this.registry] });
   private readonly commitSeconds = new Histogram({ name: 'db_commit_duration_seconds', help: 'SQLite: one group commit; PostgreSQL: one transaction', buckets: FAST_BUCKETS, registers: [this.registry] });
+  private readonly routedReads = new Counter({ name: 'db_replica_routed_reads_total', help: 'Reads that may be served by a read replica, by where they ran: replica, or primary (none configured, lagging, down, or the actor wrote since)', labelNames: ['target'], registers: [this.registry] });
   private readonly errors = new Counter({ name: 'http_errors_total', help: 'Error answers by status and error code', labelNames: ['status', 'code'], registers: [this.registry] });
 
   turnEnded(outcome: string, seconds: number): void {
@@ -70,6 +71,24 @@ export class PromMetrics extends Metrics {
         this.set(read());
       },
     });
+  }
+
+  watchReplicaLag(read: () => ReadonlyArray<{ replica: string; seconds: number | null }>): void {
+    this.registry.removeSingleMetric('db_replica_lag_seconds');
+    new Gauge({
+      name: 'db_replica_lag_seconds',
+      help: 'How far each read replica may be behind the primary (an upper bound, to within the 100 ms poll); absent while the replica is down',
+      labelNames: ['replica'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { replica, seconds } of read()) if (seconds !== null) this.set({ replica }, seconds);
+      },
+    });
+  }
+
+  replicaRoutedRead(target: 'replica' | 'primary'): void {
+    this.routedReads.inc({ target });
   }
 
   errorAnswered(status: number, code: string): void {

@@ -70,7 +70,7 @@ export class PortabilityService {
 
   /** One conversation of the actor in the export format (version 2, the whole tree, unless asked for 1). */
   exportConversation(actor: Actor, id: string, version: ExportVersion = EXPORT_VERSION): Promise<ConversationExport> {
-    return this.db.read(async (em) => this.exportIn(em, actor, await ownedConversation(this.conversations, em, actor, id), new Date(), version));
+    return this.db.replicaRead(actor.id, async (em) => this.exportIn(em, actor, await ownedConversation(this.conversations, em, actor, id), new Date(), version));
   }
 
   /** The same, as a Markdown transcript of the active paths. */
@@ -88,10 +88,10 @@ export class PortabilityService {
   async exportAccount(actor: Actor, version: ExportVersion = EXPORT_VERSION): Promise<AccountExport> {
     const exportedAt = new Date();
     const agents = await this.agents.list(actor);
-    const ids = await this.db.read((em) => this.whole.conversationIdsOf(em, actor.id));
+    const ids = await this.db.replicaRead(actor.id, (em) => this.whole.conversationIdsOf(em, actor.id));
     const conversations: ConversationExport[] = [];
     for (const id of ids) {
-      const doc = await this.db.read(async (em) => {
+      const doc = await this.db.replicaRead(actor.id, async (em) => {
         const conversation = await this.conversations.findOwned(em, actor.id, id);
         return conversation ? this.exportIn(em, actor, conversation, exportedAt, version) : null;
       });

@@ -25,7 +25,7 @@ export class UsageService {
 
   report(actor: Actor, query: UsageQuery): Promise<UsageReport> {
     if (query.from >= query.to) throw new InvalidInputError('from must be before to');
-    return this.db.read(async (em) => {
+    return this.db.replicaRead(actor.id, async (em) => {
       if (query.agentId) await this.agents.usableIn(em, actor, query.agentId);
       return this.messages.totals(em, actor.id, query);
     });

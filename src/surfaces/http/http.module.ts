@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ReadYourWritesInterceptor } from './read-your-writes.interceptor.js';
 import { RateLimitGuard } from './hardening/rate-limit.guard.js';
 import { ChatModule } from '../../chat/chat.module.js';
 import { ConversationsModule } from '../../conversations/conversations.module.js';
@@ -34,7 +35,7 @@ import { SharedReadLimit } from './hardening/shared-read-limit.guard.js';
 @Module({
   imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule, PortabilityModule, MemoryModule, SharingModule],
   controllers: [ChatController, PortabilityController, ArchiveImportsController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController, MemoriesController, SharesController, SharedController],
-  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, HttpDrain, IdempotentChat, StreamSlots, SharedReadLimit],
+  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }, HttpDrain, IdempotentChat, StreamSlots, SharedReadLimit],
   // Other surfaces' streams count against the same MAX_STREAMS_PER_ACTOR.
   exports: [StreamSlots],
 })

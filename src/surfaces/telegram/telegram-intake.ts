@@ -2,9 +2,10 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { BotError, type Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { TelegramConfig } from '../../config/telegram-config.js';
+import { ReadReplicas } from '../../database/read-replicas.js';
 import { TelegramInboxService } from '../../telegram-inbox/telegram-inbox.service.js';
 import { ChatQueues } from './chat-queues.js';
-import { routeUpdate, type Routing } from './routing.js';
+import { actorOfChat, routeUpdate, type Routing } from './routing.js';
 import { refusalText, TEXTS } from './texts.js';
 import { TELEGRAM_BOT, TELEGRAM_CONFIG } from './telegram.tokens.js';
 import { UpdateDeferred } from './update-deferred.js';
@@ -36,6 +37,7 @@ export class TelegramIntake implements OnApplicationShutdown {
     @Inject(TELEGRAM_BOT) private readonly bot: Bot,
     @Inject(TELEGRAM_CONFIG) config: TelegramConfig,
     private readonly inbox: TelegramInboxService,
+    private readonly replicas: ReadReplicas,
   ) {
     this.allowedUsers = config.allowedUsers ? new Set(config.allowedUsers) : null;
   }
@@ -119,8 +121,13 @@ export class TelegramIntake implements OnApplicationShutdown {
     await this.inbox.renewLeases(this.botId()).catch((error: Error) => this.logger.warn(`Could not renew update leases: ${error.message}`));
   }
 
-  /** Runs the bot's handlers; false when the update was deferred and stays pending. */
+  /**
+   * Runs the bot's handlers; false when the update was deferred and stays pending. An update may
+   * write (a turn, a command), so with read replicas its chat's reads go to the primary until the
+   * replicas hold what it wrote.
+   */
   private async handle(update: Update): Promise<boolean> {
+    const ended = this.replicas.writeBegan(this.actorOf(update));
     try {
       await this.bot.handleUpdate(update);
     } catch (error) {
@@ -132,8 +139,17 @@ export class TelegramIntake implements OnApplicationShutdown {
       }
       const message = cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
       this.logger.error(`Update ${update.update_id} failed: ${message}`);
+    } finally {
+      await ended();
     }
     return true;
+  }
+
+  /** Whose conversations an update is about (as the bot's handlers decide it, routing.ts). */
+  private actorOf(update: Update): string {
+    const message = update.message ?? update.callback_query?.message;
+    const user = update.message?.from ?? update.callback_query?.from;
+    return message && user ? actorOfChat(message.chat, user.id).id : `telegram:update:${update.update_id}`;
   }
 
   private async refuse(routing: Extract<Routing, { kind: 'refuse' }>): Promise<void> {
