@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory,live-streams] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory,live-streams,capacity] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
@@ -29,7 +29,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory,live-streams, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory,live-streams,capacity, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -160,6 +160,13 @@ try {
     log('\n[extra] Long-term memory: turn time at 100,000 memories per actor, and a retrieval check (echo model)');
     const { longMemory } = await import('./sections/long-memory.mjs');
     results.longMemory = await longMemory({ quick }, log);
+  }
+  if (only?.includes('capacity')) {
+    log('\n[extra] Storage per message and WAL per turn, for the capacity plan (SQLite; PostgreSQL too with BENCH_DATABASE_URL)');
+    const { capacity } = await import('./sections/capacity.mjs');
+    results.capacity = await capacity({ postgresUrl: process.env.BENCH_DATABASE_URL, conversations: quick ? 50 : 200, turns: 10 }, log);
+    const { sqlite, postgres } = results.capacity;
+    log(`  bytes per message: SQLite ${sqlite.bytesPerMessage}${postgres ? `, PostgreSQL ${postgres.bytesPerMessage}; WAL per turn ${postgres.walBytesPerTurn} B` : ''} (${sqlite.contentBytesPerMessage} B of text each)`);
   }
   if (only?.includes('pg-turns')) {
     log('\n[extra] Chat turns over HTTP on PostgreSQL: the service vs the hand-written pg reference (BENCH_DATABASE_URL)');
