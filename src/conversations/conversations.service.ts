@@ -149,10 +149,15 @@ export class ConversationsService {
   /**
    * What many followers read at once, in one read: for each, the actor's message as stored, or
    * null when `getMessage` must answer instead (not the actor's, gone, or a `streaming` reply
-   * whose lease ran out, which it closes).
+   * whose lease ran out, which it closes). `asOf` (a performance.now() reading, after every
+   * wake-up these reads answer): with read replicas, they run on one that holds every commit
+   * before it, so no follower reads an older text than the save that woke it.
    */
-  followedMessages(reads: ReadonlyArray<{ readonly actor: Actor; readonly conversationId: string; readonly messageId: string }>): Promise<Array<Message | null>> {
-    return this.db.read(async (em) => {
+  followedMessages(
+    reads: ReadonlyArray<{ readonly actor: Actor; readonly conversationId: string; readonly messageId: string }>,
+    asOf = performance.now(),
+  ): Promise<Array<Message | null>> {
+    return this.db.replicaReadAsOf(asOf, async (em) => {
       const found = new Map((await this.repo.messagesWithOwners(em, [...new Set(reads.map((r) => r.messageId))])).map((f) => [f.message.id, f]));
       const now = new Date();
       return reads.map((read) => {

@@ -102,7 +102,19 @@ export class DatabaseService implements OnApplicationShutdown {
    * run again on the primary (a read has no effect to repeat).
    */
   async replicaRead<T>(actor: string, work: (em: EntityManager) => Promise<T>): Promise<T> {
-    const replica = this.replicas?.managerFor(actor);
+    return this.onReplica(this.replicas?.managerFor(actor) ?? null, work);
+  }
+
+  /**
+   * Runs read-only `work` that must see every write committed before `asOf` (a
+   * performance.now() reading: followers woken by a commit) on a read replica that holds them,
+   * else on the primary; as `replicaRead`, a failed replica read is run again on the primary.
+   */
+  async replicaReadAsOf<T>(asOf: number, work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.onReplica(this.replicas?.enabled ? await this.replicas.managerAsOf(asOf) : null, work);
+  }
+
+  private async onReplica<T>(replica: { manager: EntityManager; replica: number } | null, work: (em: EntityManager) => Promise<T>): Promise<T> {
     if (!replica) {
       if (this.replicas?.enabled) this.metrics.replicaRoutedRead('primary');
       return this.read(work);

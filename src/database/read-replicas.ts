@@ -40,6 +40,8 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
   private readonly writes: RecentWrites;
   private next = 0;
   private timer?: NodeJS.Timeout;
+  /** The poll running now, and when it read the primary's position (a replica it finds caught up holds every write before that). */
+  private inFlight: { readonly startedAt: number; readonly done: Promise<void> } | null = null;
   private stopped = false;
   private readonly warned = new Set<string>();
 
@@ -63,7 +65,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     if (!this.enabled) return;
     this.wakeups.onPrefix(WRITE_PREFIX, (key) => this.writes.heard(key, performance.now()));
-    void this.poll();
+    void this.pollForever();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -98,8 +100,25 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
   /** Where `actor`'s read may run, if not on the primary. */
   managerFor(actor: string): { manager: EntityManager; replica: number } | null {
     if (!this.enabled) return null;
+    return this.serving(this.writes.writtenAt(RecentWrites.keyOf(actor)));
+  }
+
+  /**
+   * Where a read that must see every write committed before `asOf` (a performance.now()
+   * reading) may run, if not on the primary: a replica known to hold them, else one a poll
+   * started now finds caught up (followers woken by a commit read right after it; a replica on
+   * the same network replays it within a millisecond or so), else none.
+   */
+  async managerAsOf(asOf: number): Promise<{ manager: EntityManager; replica: number } | null> {
+    if (!this.enabled) return null;
+    const known = this.serving(asOf);
+    if (known) return known;
+    await this.pollStartedAfter(asOf);
+    return this.serving(asOf);
+  }
+
+  private serving(writtenAt: number): { manager: EntityManager; replica: number } | null {
     const now = performance.now();
-    const writtenAt = this.writes.writtenAt(RecentWrites.keyOf(actor));
     for (let tried = 0; tried < this.replicas.length; tried++) {
       const index = (this.next + tried) % this.replicas.length;
       const source = this.replicas[index].source;
@@ -130,19 +149,41 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
     await this.primary.query('SELECT pg_notify($1, $2)', [this.wakeups.channel, WRITE_PREFIX + key]).catch(() => undefined);
   }
 
-  private async poll(): Promise<void> {
+  private async pollForever(): Promise<void> {
+    if (this.stopped) return;
+    await this.pollStartedAfter(performance.now());
+    if (!this.stopped) {
+      this.timer = setTimeout(() => void this.pollForever(), REPLICA_POLL_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Waits for a poll that read the primary after `t`: the one running, if it started after `t`, else the next (one at a time). */
+  private async pollStartedAfter(t: number): Promise<void> {
+    for (;;) {
+      const current = this.inFlight;
+      if (current && current.startedAt > t) return current.done;
+      if (current) {
+        await current.done;
+        continue;
+      }
+      const startedAt = performance.now();
+      const done = this.poll(startedAt).finally(() => {
+        if (this.inFlight?.done === done) this.inFlight = null;
+      });
+      this.inFlight = { startedAt, done };
+      return done;
+    }
+  }
+
+  private async poll(sentAt: number): Promise<void> {
     if (this.stopped) return;
     try {
-      const sentAt = performance.now();
       const [row] = (await this.primary.query('SELECT pg_current_wal_flush_lsn()::text AS lsn')) as { lsn: string }[];
       this.freshness.primaryAt(sentAt, parseLsn(row.lsn));
       await Promise.all(this.replicas.map((_, i) => this.pollReplica(i)));
     } catch {
       // The primary is not answering: the replicas' freshness cannot be known, and ages past the bound.
-    }
-    if (!this.stopped) {
-      this.timer = setTimeout(() => void this.poll(), REPLICA_POLL_MS);
-      this.timer.unref();
     }
   }
 

@@ -1,6 +1,8 @@
+import { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
+import { deltaText, openEventStream, type SseEvent } from '../../support/sse-client.js';
 import { postgresBinaries, startPrimaryAndStandby, type PrimaryAndStandby } from '../../support/pg-standby.js';
 import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
-import { until } from '../../support/until.js';
+import { deferred, until } from '../../support/until.js';
 
 /**
  * Read replicas for real: a primary and a streaming standby of it (`pg_basebackup -R`) of
@@ -16,6 +18,7 @@ if (DIALECT === 'postgres' && !bin && process.env.REQUIRE_POSTGRES) throw new Er
 
 (DIALECT === 'postgres' && bin ? describe : describe.skip)('read replicas', () => {
   let cluster: PrimaryAndStandby;
+  let fake: FakeOpenAiServer;
   let tmp: ReturnType<typeof tempDir>;
   let a: TestApp;
   let b: TestApp;
@@ -23,8 +26,16 @@ if (DIALECT === 'postgres' && !bin && process.env.REQUIRE_POSTGRES) throw new Er
 
   beforeAll(async () => {
     cluster = await startPrimaryAndStandby(bin!);
+    fake = await FakeOpenAiServer.start();
     tmp = tempDir();
     const env = (maxLagMs: number) => ({
+      LLM_BASE_URL: fake.url,
+      LLM_API_KEY: 'sk-test-secret',
+      LLM_MODEL: 'fake-model',
+      LLM_MAX_RETRIES: '0',
+      SUMMARY_MODE: 'off',
+      STREAM_FLUSH_MS: '30',
+      FOLLOW_POLL_MS: '60000',
       DATABASE_URL: `${cluster.primaryUrl}?schema=chat`,
       DATABASE_READ_URL: cluster.standbyUrl,
       DATABASE_READ_MAX_LAG_MS: String(maxLagMs),
@@ -38,6 +49,7 @@ if (DIALECT === 'postgres' && !bin && process.env.REQUIRE_POSTGRES) throw new Er
     await b?.close();
     await strict?.close();
     await cluster?.remove();
+    await fake?.close();
     tmp?.remove();
   }, SLOW_MS);
 
@@ -102,6 +114,38 @@ if (DIALECT === 'postgres' && !bin && process.env.REQUIRE_POSTGRES) throw new Er
     const seen = (await detail(a, id)).body;
     expect(seen.title).toBe('Changed behind the service');
     expect(seen.messages).toHaveLength(4);
+  }, SLOW_MS);
+
+  it("has followers read a reply's progress from the standby, each save as it is committed, on another instance", async () => {
+    const gates = [deferred(), deferred(), deferred()];
+    fake.enqueue({ kind: 'stream', chunks: ['one ', 'two ', 'three'], gates: gates.map((g) => g.promise) });
+    const client = await openEventStream(`${await a.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'count' } });
+    const [start] = await client.collect((e) => e.event === 'conversation');
+    const { conversationId, messageId } = start.data;
+    const before = await replicaReads(b);
+    const follower = await openEventStream(`${await b.url()}/api/conversations/${conversationId}/messages/${messageId}/stream`, { headers: auth(ALICE_KEY) });
+    expect(follower.status).toBe(200);
+    const seen: SseEvent[] = [];
+    const reading = (async () => {
+      for (let e = await follower.next(); e; e = await follower.next()) seen.push(e);
+    })();
+    gates[0].resolve();
+    await until(() => deltaText(seen) === 'one ', 15_000);
+    // The standby stops replaying: the save that wakes the follower now is not on it, so its read goes to the primary.
+    await pauseReplay();
+    try {
+      gates[1].resolve();
+      await until(() => deltaText(seen) === 'one two ', 15_000);
+    } finally {
+      await cluster.query('standby', 'SELECT pg_wal_replay_resume()');
+    }
+    gates[2].resolve();
+    await reading;
+    await client.collect();
+    // Every save reached the follower (a read older than the save that woke it would lose one, with polling a minute apart).
+    expect(deltaText(seen)).toBe('one two three');
+    expect(seen.at(-1)).toEqual({ event: 'done', data: expect.objectContaining({ status: 'complete', reply: 'one two three' }) });
+    expect(await replicaReads(b)).toBeGreaterThanOrEqual(before + 3);
   }, SLOW_MS);
 
   it('skips a standby that lags past DATABASE_READ_MAX_LAG_MS', async () => {
