@@ -235,7 +235,15 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
 /** The primary's options (entities, schema, driver settings) on the replica's URL, without migrations. */
 function replicaOptions(primary: DataSourceOptions, url: string): DataSourceOptions {
   const options = primary as DataSourceOptions & { type: 'postgres'; extra?: Record<string, unknown> };
-  return { ...options, url, migrationsRun: false, migrations: [], extra: { ...options.extra, connectionTimeoutMillis: POLL_TIMEOUT_MS, application_name: 'chat-memory-read' } };
+  // A standby is read-only: nothing may be created on it at connect (TypeORM's extensions check).
+  return {
+    ...options,
+    url,
+    migrationsRun: false,
+    migrations: [],
+    installExtensions: false,
+    extra: { ...options.extra, connectionTimeoutMillis: POLL_TIMEOUT_MS, application_name: 'chat-memory-read' },
+  };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
