@@ -168,10 +168,12 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** Commits so far, and the seconds they took in all (BEGIN to durable COMMIT), from /metrics. */
 async function commitsSoFar(port) {
   try {
-    const text = (await request(port, 'GET', '/metrics', undefined, 60_000)).body;
-    return Number(/^db_commit_duration_seconds_count\s+(\d+)/m.exec(String(text))?.[1] ?? NaN);
+    const text = String((await request(port, 'GET', '/metrics', undefined, 60_000)).body);
+    const sum = Number(/^db_commit_duration_seconds_sum\s+([\d.e+-]+)/m.exec(text)?.[1] ?? NaN);
+    return Object.assign(Number(/^db_commit_duration_seconds_count\s+(\d+)/m.exec(text)?.[1] ?? NaN), { sum });
   } catch {
     return NaN;
   }
@@ -310,6 +312,7 @@ async function oneLevel(server, model, { streams, windowMs, timeoutMs, probe }) 
     ]);
     end.commits = commits.count;
     end.commitsAt = commits.at;
+    window.commitMs = ((commits.count.sum - startCommits.sum) * 1000) / (commits.count - startCommits);
     window.memory = memory;
     window.tokensPerReply = model.active.size ? model.emitted / model.started : NaN;
     model.release();
@@ -429,6 +432,8 @@ export async function liveStreams(
             client: summary(run.clientSamples, run.allStarted ? w : null),
             follower: summary(run.followerSamples, run.allStarted ? w : null),
             commitsPerS: w ? round((w.end.commits - w.start.commits) / ((w.end.commitsAt - w.start.at) / 1000), 0) : NaN,
+            // BEGIN to durable COMMIT, the mean of the window's commits: what a progress tick waits for.
+            commitMeanMs: round(w?.commitMs, 1),
             progressTicksPerS: round(streams * (1000 / Number(env.STREAM_FLUSH_MS ?? 200)), 0),
             serverCpuCores: w ? round((w.end.cpu - w.start.cpu) / seconds, 2) : NaN,
             // The figure that survives a loaded machine: the server's CPU per token the model streamed in the window.
@@ -450,7 +455,7 @@ export async function liveStreams(
           results.levels.push(level);
           log(
             `  ${database} ${String(streams).padStart(5)} streams: added latency client p50/p99 ${level.client.p50Ms}/${level.client.p99Ms} ms, ` +
-              `follower ${level.follower.p50Ms}/${level.follower.p99Ms} ms; ${level.commitsPerS} commits/s (${level.progressTicksPerS} progress ticks/s); ` +
+              `follower ${level.follower.p50Ms}/${level.follower.p99Ms} ms; ${level.commitsPerS} commits/s of ${level.commitMeanMs} ms (${level.progressTicksPerS} progress ticks/s); ` +
               `server CPU ${level.serverCpuCores} cores (${level.serverCpuUsPerToken} µs per model token); RSS ${level.rssIdleMiB} -> ${level.rssStreamingMiB} MiB (${level.rssPerStreamKiB} KiB/stream); ` +
               `after GC with ${level.afterGc.liveBefore}-${level.afterGc.live} live: heap ${level.afterGc.heapPerStreamKiB}, external ${level.afterGc.externalPerStreamKiB}, RSS ${level.afterGc.rssPerStreamKiB} KiB/stream; ` +
               `bench CPU ${level.benchCpuCores}, its loop p99 ${level.benchEventLoopP99Ms} ms; failures ${level.failures}; load ${level.loadAverage.join(' ')}`,
@@ -488,4 +493,6 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     nodeArgs: arg('cpu-prof-dir') ? ['--cpu-prof', `--cpu-prof-dir=${resolve(arg('cpu-prof-dir'))}`, '--import', join(BENCH_DIR, 'lib', 'exit-on-signal.mjs')] : [],
   });
   console.log(JSON.stringify(result, null, 2));
+  // Sockets of the last requests would keep the process up for minutes after the work is done.
+  process.exit(0);
 }

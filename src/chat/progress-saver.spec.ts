@@ -44,16 +44,37 @@ describe('ProgressSaver', () => {
     const replies = ['a', 'b', 'c'].map((id) => reply(id));
     replies.forEach((r, i) => r.append(`text ${i}`));
     await until(() => store.saves.length >= 1);
+    // The lease (a minute) is not due: the saves leave it as it is.
     expect(store.saves[0]).toEqual([
-      { id: 'a', content: 'text 0' },
-      { id: 'b', content: 'text 1' },
-      { id: 'c', content: 'text 2' },
+      { id: 'a', content: 'text 0', renewLease: false },
+      { id: 'b', content: 'text 1', renewLease: false },
+      { id: 'c', content: 'text 2', renewLease: false },
     ]);
     // Nothing new since: the next ticks only ask, together, whether a stop was requested.
     await until(() => store.checks.length >= 1);
     expect(store.checks[0]).toEqual(['a', 'b', 'c']);
     expect(store.saves).toHaveLength(1);
     await Promise.all(replies.map((r) => r.stop()));
+  });
+
+  it('renews a lease when a third of REPLY_LEASE_MS has passed since its last renewal, not with every save', async () => {
+    const short = new ProgressSaver(store as unknown as TurnStore, loadConfig({ STREAM_FLUSH_MS: '10', REPLY_LEASE_MS: '1000' }));
+    try {
+      const progress = new ReplyProgress(short, 'a', () => undefined);
+      progress.start();
+      // A new piece every tick: every tick saves text, about 33 of them until the lease is due.
+      const feeding = setInterval(() => progress.append('x'), 5);
+      await until(() => store.saves.some((batch) => batch.some((s) => s.renewLease)), 10_000);
+      clearInterval(feeding);
+      const saves = store.saves.flat();
+      const renewedAt = saves.findIndex((s) => s.renewLease);
+      expect(saves.filter((s) => s.content !== undefined).length).toBeGreaterThan(renewedAt);
+      expect(renewedAt).toBeGreaterThan(0);
+      expect(saves[renewedAt].content).toBeDefined();
+      await progress.stop();
+    } finally {
+      short.onModuleDestroy();
+    }
   });
 
   it('splits a tick of many replies into units of 100 (one commit on SQLite, one statement each on PostgreSQL)', async () => {

@@ -73,11 +73,11 @@ export class ProgressSaver implements ProgressSaves, OnModuleDestroy {
   }
 
   private async save(batch: ReadonlyArray<{ progress: ReplyProgress; save: ProgressSave }>): Promise<void> {
+    const askedAt = Date.now();
     try {
       const saved = await this.turns.saveProgress(batch.map((b) => b.save));
-      const at = Date.now();
       for (const { progress, save } of batch) {
-        if (saved.has(save.id)) progress.saved(save, at);
+        if (saved.has(save.id)) progress.saved(save, askedAt);
         else progress.cancelled();
       }
     } catch (error) {

@@ -183,7 +183,7 @@ export class ReplyGenerator {
       let separator = round > 0 && progress.content.trim() !== '' ? '\n\n' : '';
       const add = (piece: string) => {
         // NUL cannot be stored in PostgreSQL text nor read back by an import.
-        const text = bounds.admit(progress.content.length, (separator + piece).replaceAll('\u0000', ''));
+        const text = bounds.admit(progress.length, (separator ? separator + piece : piece).replaceAll('\u0000', ''));
         separator = '';
         if (!text) return;
         if (firstText) {

@@ -1,0 +1,58 @@
+import { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
+import { deltaText, openEventStream, type SseEvent } from '../../support/sse-client.js';
+import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+
+/**
+ * The progress saver renews a reply's lease only when it is due (a third of REPLY_LEASE_MS),
+ * not with every save of its text. A reply that streams for several leases must still hold
+ * its thread all along: a new turn that met an expired lease would close the reply as
+ * interrupted and go ahead, so here every one of them must be refused as busy.
+ */
+describe('progress saves of a reply streaming longer than its lease', () => {
+  const env = { LLM_TIMEOUT_MS: '10000', STREAM_FLUSH_MS: '50', REPLY_LEASE_MS: '1000' };
+  let fake: FakeOpenAiServer;
+  let tmp: ReturnType<typeof tempDir>;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    fake = await FakeOpenAiServer.start();
+    tmp = tempDir();
+    t = await startTestApp({ dbPath: `${tmp.dir}/leases.sqlite`, llmBaseUrl: fake.url, env });
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+    tmp.remove();
+  });
+
+  it('keeps the lease through the stream (a new turn is refused as busy until the end), and stores the whole reply', async () => {
+    // 36 chunks 100 ms apart: about 3.6 s, more than three leases.
+    const chunks = Array.from({ length: 36 }, (_, i) => `w${i} `);
+    fake.enqueue({ kind: 'stream', chunks, chunkDelayMs: 100 });
+    const client = await openEventStream(`${await t.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'long' } });
+    const [start] = await client.collect((e) => e.event === 'conversation');
+    const { conversationId } = start.data;
+    const events: SseEvent[] = [];
+    let ended = false;
+    const reading = (async () => {
+      for (let e = await client.next(); e; e = await client.next()) events.push(e);
+      ended = true;
+    })();
+    let refused = 0;
+    while (!ended && events.every((e) => e.event !== 'done')) {
+      const res = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'meanwhile', conversationId });
+      if (events.some((e) => e.event === 'done')) break;
+      expect(res.status).toBe(409);
+      refused += 1;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    await reading;
+    // Tries spread over the whole stream, well past the first lease's end.
+    expect(refused).toBeGreaterThanOrEqual(10);
+    expect(events.at(-1)).toEqual({ event: 'done', data: expect.objectContaining({ status: 'complete' }) });
+    expect(deltaText(events)).toBe(chunks.join(''));
+    const stored = (await t.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200)).body.messages;
+    expect(stored.map((m: { status: string }) => m.status)).toEqual(['complete', 'complete']);
+    expect(stored.at(-1).content).toBe(chunks.join(''));
+  });
+});
