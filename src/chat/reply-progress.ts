@@ -58,10 +58,10 @@ export class ReplyProgress {
     return this.saves.remove(this);
   }
 
-  /** What a save now would write: the text when it changed, the lease when it is due; null: nothing. */
-  pending(now: number, leaseEveryMs: number): ProgressSave | null {
+  /** What a save now would write: the text when it changed (and `withText`), the lease when it is due; null: nothing. */
+  pending(now: number, leaseEveryMs: number, withText = true): ProgressSave | null {
     const renewLease = now - this.leaseAt > leaseEveryMs;
-    if (this.text.length !== this.savedLength) return { id: this.replyId, content: this.text.toString(), renewLease };
+    if (withText && this.text.length !== this.savedLength) return { id: this.replyId, content: this.text.toString(), renewLease };
     return renewLease ? { id: this.replyId, renewLease } : null;
   }
 
