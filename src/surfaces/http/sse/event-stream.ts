@@ -25,7 +25,14 @@ function writeGathered(): void {
   flushScheduled = false;
   const streams = [...gathering];
   gathering.clear();
-  for (const stream of streams) stream.writeOut();
+  for (const stream of streams) {
+    try {
+      stream.writeOut();
+    } catch (error) {
+      // One broken answer must not keep the others' frames back.
+      logger.error(`Could not write a server-sent event stream: ${(error as Error).message}`);
+    }
+  }
 }
 
 type Queued =
