@@ -12,7 +12,7 @@
 // the slope between levels. Single-user mode, MAX_STREAMS_PER_ACTOR=0, 127.0.0.1 only, bounded in time.
 // `--snapshot-dir=<dir>` also writes heap snapshots idle and live (bench/heap-by-constructor.mjs
 // compares them); LIVE_STREAMS_TRACE=1 prints the ramp and the server's event-loop delay each second.
-// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=10] [--script=<other build>/dist/src/main.js] [--snapshot-dir=<dir>]`
+// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=10] [--script=<other build>/dist/src/main.js] [--snapshot-dir=<dir>] [--cpu-prof-dir=<dir>]`
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -168,10 +168,12 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** Commits so far, and the seconds they took in all (BEGIN to durable COMMIT), from /metrics. */
 async function commitsSoFar(port) {
   try {
-    const text = (await request(port, 'GET', '/metrics', undefined, 60_000)).body;
-    return Number(/^db_commit_duration_seconds_count\s+(\d+)/m.exec(String(text))?.[1] ?? NaN);
+    const text = String((await request(port, 'GET', '/metrics', undefined, 60_000)).body);
+    const sum = Number(/^db_commit_duration_seconds_sum\s+([\d.e+-]+)/m.exec(text)?.[1] ?? NaN);
+    return Object.assign(Number(/^db_commit_duration_seconds_count\s+(\d+)/m.exec(text)?.[1] ?? NaN), { sum });
   } catch {
     return NaN;
   }
@@ -296,11 +298,11 @@ async function oneLevel(server, model, { streams, windowMs, timeoutMs, probe }) 
     await sleep(1000);
     // The scrape waits its turn on a busy server: the window starts and ends when its answer is in.
     const startCommits = await commitsSoFar(server.port);
-    const start = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: startCommits };
+    const start = { at: performance.now(), cpu: cpuSeconds(server.pid), commits: startCommits, emitted: model.emitted };
     rampMs = start.at - rampStart - 1000;
     // The model holds every reply until the window and the probe are over.
     await sleep(windowMs);
-    const end = { at: performance.now(), cpu: cpuSeconds(server.pid) };
+    const end = { at: performance.now(), cpu: cpuSeconds(server.pid), emitted: model.emitted };
     window = { start, end };
     // The probe comes after the window, so the collection's pause is in no latency counted (the
     // tokens of the window are delivered by then), and while almost every reply still streams.
@@ -310,6 +312,7 @@ async function oneLevel(server, model, { streams, windowMs, timeoutMs, probe }) 
     ]);
     end.commits = commits.count;
     end.commitsAt = commits.at;
+    window.commitMs = ((commits.count.sum - startCommits.sum) * 1000) / (commits.count - startCommits);
     window.memory = memory;
     window.tokensPerReply = model.active.size ? model.emitted / model.started : NaN;
     model.release();
@@ -429,8 +432,12 @@ export async function liveStreams(
             client: summary(run.clientSamples, run.allStarted ? w : null),
             follower: summary(run.followerSamples, run.allStarted ? w : null),
             commitsPerS: w ? round((w.end.commits - w.start.commits) / ((w.end.commitsAt - w.start.at) / 1000), 0) : NaN,
+            // BEGIN to durable COMMIT, the mean of the window's commits: what a progress tick waits for.
+            commitMeanMs: round(w?.commitMs, 1),
             progressTicksPerS: round(streams * (1000 / Number(env.STREAM_FLUSH_MS ?? 200)), 0),
             serverCpuCores: w ? round((w.end.cpu - w.start.cpu) / seconds, 2) : NaN,
+            // The figure that survives a loaded machine: the server's CPU per token the model streamed in the window.
+            serverCpuUsPerToken: w ? round(((w.end.cpu - w.start.cpu) * 1e6) / (w.end.emitted - w.start.emitted), 1) : NaN,
             rssIdleMiB: round(idleMiB, 1),
             rssStreamingMiB: round(duringMiB, 1),
             rssPerStreamKiB: round(((duringMiB - idleMiB) * 1024) / streams, 1),
@@ -448,8 +455,8 @@ export async function liveStreams(
           results.levels.push(level);
           log(
             `  ${database} ${String(streams).padStart(5)} streams: added latency client p50/p99 ${level.client.p50Ms}/${level.client.p99Ms} ms, ` +
-              `follower ${level.follower.p50Ms}/${level.follower.p99Ms} ms; ${level.commitsPerS} commits/s (${level.progressTicksPerS} progress ticks/s); ` +
-              `server CPU ${level.serverCpuCores} cores; RSS ${level.rssIdleMiB} -> ${level.rssStreamingMiB} MiB (${level.rssPerStreamKiB} KiB/stream); ` +
+              `follower ${level.follower.p50Ms}/${level.follower.p99Ms} ms; ${level.commitsPerS} commits/s of ${level.commitMeanMs} ms (${level.progressTicksPerS} progress ticks/s); ` +
+              `server CPU ${level.serverCpuCores} cores (${level.serverCpuUsPerToken} µs per model token); RSS ${level.rssIdleMiB} -> ${level.rssStreamingMiB} MiB (${level.rssPerStreamKiB} KiB/stream); ` +
               `after GC with ${level.afterGc.liveBefore}-${level.afterGc.live} live: heap ${level.afterGc.heapPerStreamKiB}, external ${level.afterGc.externalPerStreamKiB}, RSS ${level.afterGc.rssPerStreamKiB} KiB/stream; ` +
               `bench CPU ${level.benchCpuCores}, its loop p99 ${level.benchEventLoopP99Ms} ms; failures ${level.failures}; load ${level.loadAverage.join(' ')}`,
           );
@@ -482,6 +489,10 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     postgresUrl: process.env.BENCH_DATABASE_URL,
     script: arg('script') ? resolve(arg('script')) : DIST_MAIN,
     snapshotDir: arg('snapshot-dir') ? resolve(arg('snapshot-dir')) : undefined,
+    // A CPU profile of each server (written when it stops): `node bench/profile-summary.mjs <file>`.
+    nodeArgs: arg('cpu-prof-dir') ? ['--cpu-prof', `--cpu-prof-dir=${resolve(arg('cpu-prof-dir'))}`, '--import', join(BENCH_DIR, 'lib', 'exit-on-signal.mjs')] : [],
   });
   console.log(JSON.stringify(result, null, 2));
+  // Sockets of the last requests would keep the process up for minutes after the work is done.
+  process.exit(0);
 }

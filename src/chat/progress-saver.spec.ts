@@ -1,5 +1,5 @@
 import { loadConfig } from '../config/app-config.js';
-import { ProgressSaver } from './progress-saver.js';
+import { MAX_TEXTS_PER_TICK, ProgressSaver } from './progress-saver.js';
 import { ReplyProgress, type ProgressSave } from './reply-progress.js';
 import type { TurnStore } from './turn-store.js';
 import { until } from '../../test/support/until.js';
@@ -11,8 +11,17 @@ function fakeStore() {
     checks: [] as string[][],
     refuse: new Set<string>(),
     gate: null as Promise<void> | null,
+    /** The saves asked in one synchronous run: one tick's. */
+    ticks: [] as ProgressSave[][],
+    inTick: false,
     async saveProgress(saves: readonly ProgressSave[]): Promise<Set<string>> {
       store.saves.push([...saves]);
+      if (!store.inTick) {
+        store.inTick = true;
+        store.ticks.push([]);
+        queueMicrotask(() => (store.inTick = false));
+      }
+      store.ticks.at(-1)!.push(...saves);
       if (store.gate) await store.gate;
       return new Set(saves.map((s) => s.id).filter((id) => !store.refuse.has(id)));
     },
@@ -44,10 +53,11 @@ describe('ProgressSaver', () => {
     const replies = ['a', 'b', 'c'].map((id) => reply(id));
     replies.forEach((r, i) => r.append(`text ${i}`));
     await until(() => store.saves.length >= 1);
+    // The lease (a minute) is not due: the saves leave it as it is.
     expect(store.saves[0]).toEqual([
-      { id: 'a', content: 'text 0' },
-      { id: 'b', content: 'text 1' },
-      { id: 'c', content: 'text 2' },
+      { id: 'a', content: 'text 0', renewLease: false },
+      { id: 'b', content: 'text 1', renewLease: false },
+      { id: 'c', content: 'text 2', renewLease: false },
     ]);
     // Nothing new since: the next ticks only ask, together, whether a stop was requested.
     await until(() => store.checks.length >= 1);
@@ -56,11 +66,47 @@ describe('ProgressSaver', () => {
     await Promise.all(replies.map((r) => r.stop()));
   });
 
+  it('renews a lease when a third of REPLY_LEASE_MS has passed since its last renewal, not with every save', async () => {
+    const short = new ProgressSaver(store as unknown as TurnStore, loadConfig({ STREAM_FLUSH_MS: '10', REPLY_LEASE_MS: '1000' }));
+    try {
+      const progress = new ReplyProgress(short, 'a', () => undefined);
+      progress.start();
+      // A new piece every tick: every tick saves text, about 33 of them until the lease is due.
+      const feeding = setInterval(() => progress.append('x'), 5);
+      await until(() => store.saves.some((batch) => batch.some((s) => s.renewLease)), 10_000);
+      clearInterval(feeding);
+      const saves = store.saves.flat();
+      const renewedAt = saves.findIndex((s) => s.renewLease);
+      expect(saves.filter((s) => s.content !== undefined).length).toBeGreaterThan(renewedAt);
+      expect(renewedAt).toBeGreaterThan(0);
+      expect(saves[renewedAt].content).toBeDefined();
+      await progress.stop();
+    } finally {
+      short.onModuleDestroy();
+    }
+  });
+
   it('splits a tick of many replies into units of 100 (one commit on SQLite, one statement each on PostgreSQL)', async () => {
     const replies = Array.from({ length: 250 }, (_, i) => reply(`r${i}`));
     replies.forEach((r) => r.append('x'));
     await until(() => store.saves.length >= 3);
     expect(store.saves.slice(0, 3).map((s) => s.length)).toEqual([100, 100, 50]);
+    await Promise.all(replies.map((r) => r.stop()));
+  });
+
+  it('saves at most MAX_TEXTS_PER_TICK texts a tick, those saved longest ago first, so each reply waits a bounded number of ticks', async () => {
+    const replies = Array.from({ length: 1200 }, (_, i) => reply(`r${i}`));
+    const texts = (tick: ProgressSave[]) => tick.filter((s) => s.content !== undefined).map((s) => s.id);
+    replies.forEach((r) => r.append('x'));
+    await until(() => store.ticks.length >= 3);
+    expect(store.ticks.slice(0, 3).map((t) => texts(t).length)).toEqual([MAX_TEXTS_PER_TICK, MAX_TEXTS_PER_TICK, 200]);
+    // Each reply once, in order: the first ticks' replies do not come round again before the others.
+    expect(store.ticks.slice(0, 3).flatMap(texts)).toEqual(replies.map((r) => r.replyId));
+    // New text for all: the line goes on from the replies saved longest ago.
+    const seen = store.ticks.length;
+    replies.forEach((r) => r.append('y'));
+    await until(() => store.ticks.length >= seen + 1);
+    expect(texts(store.ticks[seen])[0]).toBe('r0');
     await Promise.all(replies.map((r) => r.stop()));
   });
 

@@ -10,6 +10,13 @@ import { TurnStore } from './turn-store.js';
 const SAVES_PER_UNIT = 100;
 
 /**
+ * Texts saved in one tick, at most: the work of a tick, and so the wait for its commit, stays
+ * bounded however many replies stream. Beyond it, the replies whose text was saved longest ago
+ * go first, the others in the next tick (their leases are renewed meanwhile when due).
+ */
+export const MAX_TEXTS_PER_TICK = 500;
+
+/**
  * Saves the progress of every reply this instance generates on one timer, every
  * `STREAM_FLUSH_MS`: all of a tick's saves share a commit (on PostgreSQL, one statement per 100
  * replies), instead of one transaction per reply per tick. Replies with nothing new are only
@@ -60,9 +67,12 @@ export class ProgressSaver implements ProgressSaves, OnModuleDestroy {
     const now = Date.now();
     const saves: Array<{ progress: ReplyProgress; save: ProgressSave }> = [];
     const idle: ReplyProgress[] = [];
+    let texts = 0;
+    // `live` is kept in the order the texts were last saved (see `save`): the longest waiting first.
     for (const progress of this.live) {
       this.inTick.add(progress);
-      const save = progress.pending(now, this.config.replyLeaseMs / 3);
+      const save = progress.pending(now, this.config.replyLeaseMs / 3, texts < MAX_TEXTS_PER_TICK);
+      if (save?.content !== undefined) texts += 1;
       if (save) saves.push({ progress, save });
       else idle.push(progress);
     }
@@ -73,12 +83,17 @@ export class ProgressSaver implements ProgressSaves, OnModuleDestroy {
   }
 
   private async save(batch: ReadonlyArray<{ progress: ReplyProgress; save: ProgressSave }>): Promise<void> {
+    const askedAt = Date.now();
     try {
       const saved = await this.turns.saveProgress(batch.map((b) => b.save));
-      const at = Date.now();
       for (const { progress, save } of batch) {
-        if (saved.has(save.id)) progress.saved(save, at);
-        else progress.cancelled();
+        if (!saved.has(save.id)) {
+          progress.cancelled();
+          continue;
+        }
+        progress.saved(save, askedAt);
+        // To the end of the line for the next text save (unless it stopped meanwhile).
+        if (save.content !== undefined && this.live.delete(progress)) this.live.add(progress);
       }
     } catch (error) {
       // The final save still happens when each reply ends; a missed tick only delays followers.

@@ -183,7 +183,8 @@ export class ReplyGenerator {
       let separator = round > 0 && progress.content.trim() !== '' ? '\n\n' : '';
       const add = (piece: string) => {
         // NUL cannot be stored in PostgreSQL text nor read back by an import.
-        const text = bounds.admit(progress.content.length, (separator + piece).replaceAll('\u0000', ''));
+        const joined = separator ? separator + piece : piece;
+        const text = bounds.admit(progress.length, joined.includes('\u0000') ? joined.replaceAll('\u0000', '') : joined);
         separator = '';
         if (!text) return;
         if (firstText) {

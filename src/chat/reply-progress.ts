@@ -1,9 +1,15 @@
 import { GrowingText } from '../common/growing-text.js';
 
-/** A progress save of a reply being generated: its text so far, or (undefined) only a renewed lease. */
+/** A progress save of a reply being generated: its text so far (undefined: unchanged), and whether its lease is renewed. */
 export interface ProgressSave {
   readonly id: string;
   readonly content?: string;
+  /**
+   * The lease is renewed when due (a third of REPLY_LEASE_MS after the last renewal), not by
+   * every save: an unchanged lease keeps the save off the lease index (and, on PostgreSQL, lets
+   * it be a HOT update).
+   */
+  readonly renewLease: boolean;
 }
 
 /** The shared saver a reply's progress registers with (ProgressSaver). */
@@ -22,7 +28,8 @@ export interface ProgressSaves {
 export class ReplyProgress {
   private readonly text = new GrowingText();
   private savedLength = 0;
-  private lastSaveAt = Date.now();
+  /** The turn's first commit gave the reply its lease. */
+  private leaseAt = Date.now();
 
   constructor(
     private readonly saves: ProgressSaves,
@@ -32,6 +39,11 @@ export class ReplyProgress {
 
   get content(): string {
     return this.text.toString();
+  }
+
+  /** The text's length, without joining its pieces (which `content` does: per delta, that was a copy of the whole text). */
+  get length(): number {
+    return this.text.length;
   }
 
   start(): void {
@@ -46,16 +58,18 @@ export class ReplyProgress {
     return this.saves.remove(this);
   }
 
-  /** What a save now would write: the text when it changed, the lease alone when it is due; null: nothing. */
-  pending(now: number, leaseEveryMs: number): ProgressSave | null {
-    if (this.text.length !== this.savedLength) return { id: this.replyId, content: this.text.toString() };
-    return now - this.lastSaveAt > leaseEveryMs ? { id: this.replyId } : null;
+  /** What a save now would write: the text when it changed (and `withText`), the lease when it is due; null: nothing. */
+  pending(now: number, leaseEveryMs: number, withText = true): ProgressSave | null {
+    const renewLease = now - this.leaseAt > leaseEveryMs;
+    if (withText && this.text.length !== this.savedLength) return { id: this.replyId, content: this.text.toString(), renewLease };
+    return renewLease ? { id: this.replyId, renewLease } : null;
   }
 
-  /** `save` is durable. */
-  saved(save: ProgressSave, at: number): void {
+  /** `save`, asked for at `askedAt`, is durable. */
+  saved(save: ProgressSave, askedAt: number): void {
     if (save.content !== undefined) this.savedLength = save.content.length;
-    this.lastSaveAt = at;
+    // Counted from before the statement, which computed the lease's end later still: never late.
+    if (save.renewLease) this.leaseAt = askedAt;
   }
 
   /** A stop was requested (or the reply is gone). */

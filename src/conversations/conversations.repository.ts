@@ -73,10 +73,11 @@ export function replayedOf(messages: EntityRows<Message>, r: ReplayedRow): Repla
 }
 
 /** Columns of a message that change after it is appended (a reply as it is generated). */
-/** A progress save of a reply being generated: its text so far, or (undefined) only a renewed lease. */
+/** A progress save of a reply being generated: its text so far (undefined: unchanged), and whether its lease is renewed. */
 export interface ProgressSave {
   readonly id: string;
   readonly content?: string;
+  readonly renewLease: boolean;
 }
 
 export type MessageChanges = Partial<
@@ -354,9 +355,10 @@ export class ConversationsRepository {
   }
 
   /**
-   * Saves the text generated so far (`content`; undefined: only the lease) of several replies at
-   * once, each unless a stop was requested for it; returns the ids saved. On PostgreSQL it is one
-   * statement, which also notifies `channel` of each id saved (delivered on commit).
+   * Saves the text generated so far (`content`; undefined: unchanged) of several replies at
+   * once, and renews the lease of those whose `renewLease` is set, each unless a stop was
+   * requested for it; returns the ids saved. On PostgreSQL it is one statement, which also
+   * notifies `channel` of each id saved (delivered on commit).
    */
   async saveProgress(em: EntityManager, saves: readonly ProgressSave[], leaseUntil: Date, channel: string): Promise<Set<string>> {
     const rows = EntityRows.of(em, Message);
@@ -364,16 +366,19 @@ export class ConversationsRepository {
     if (isPostgres(em)) {
       const result = await sql<{ id: string }>(
         em,
-        'WITH saved AS (UPDATE "messages" AS m SET "content" = COALESCE(v.content, m."content"), "lease_until" = ? ' +
-          'FROM unnest(?::varchar[], ?::text[]) AS v(id, content) WHERE m."id" = v.id AND m."cancel_requested_at" IS NULL RETURNING m."id") ' +
+        'WITH saved AS (UPDATE "messages" AS m SET "content" = COALESCE(v.content, m."content"), ' +
+          '"lease_until" = CASE WHEN v.renew THEN ?::timestamp ELSE m."lease_until" END ' +
+          'FROM unnest(?::varchar[], ?::text[], ?::boolean[]) AS v(id, content, renew) WHERE m."id" = v.id AND m."cancel_requested_at" IS NULL RETURNING m."id") ' +
           'SELECT "id", pg_notify(?, "id") FROM saved',
-        [lease, saves.map((s) => s.id), saves.map((s) => s.content ?? null), channel],
+        [lease, saves.map((s) => s.id), saves.map((s) => s.content ?? null), saves.map((s) => s.renewLease), channel],
       );
       return new Set(result.rows.map((r) => r.id));
     }
+    // SQLite: a statement a reply, each prepared once (one statement for all, as VALUES or a JSON array, was slower).
     const saved = new Set<string>();
-    for (const { id, content } of saves) {
-      if (await this.updateMessage(em, id, { ...(content === undefined ? {} : { content }), leaseUntil }, true)) saved.add(id);
+    for (const save of saves) {
+      const [statement, params] = sqliteSave(save, lease);
+      if ((await sql(em, statement, params)).affected > 0) saved.add(save.id);
     }
     return saved;
   }
@@ -505,4 +510,12 @@ export class ConversationsRepository {
     const result = await em.delete(Conversation, { id, actor });
     return (result.affected ?? 0) > 0;
   }
+}
+
+/** The SQLite statement of one progress save: the text, the lease, or both. */
+function sqliteSave(save: ProgressSave, lease: unknown): [string, unknown[]] {
+  const where = ' WHERE "id" = ? AND "cancel_requested_at" IS NULL';
+  if (save.content === undefined) return [`UPDATE "messages" SET "lease_until" = ?${where}`, [lease, save.id]];
+  if (!save.renewLease) return [`UPDATE "messages" SET "content" = ?${where}`, [save.content, save.id]];
+  return [`UPDATE "messages" SET "content" = ?, "lease_until" = ?${where}`, [save.content, lease, save.id]];
 }

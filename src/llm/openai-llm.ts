@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
+import { readCompletionChunks } from './completion-chunks.js';
 import { ModelUnavailableError } from './llm.errors.js';
 import { ModelCall } from './model-call.js';
 import type { Completion, CompletionRequest, LlmPort, ToolCall } from './llm.port.js';
@@ -72,11 +73,11 @@ export class OpenAiLlm implements LlmPort {
     let usage: Completion['usage'] = null;
     const toolCalls = new ToolCallAssembler();
     try {
-      const stream = await this.client.chat.completions.create(
-        { ...this.body(request), stream: true, stream_options: { include_usage: true } },
-        { signal: call.signal },
-      );
-      for await (const chunk of stream) {
+      // The SDK makes the request and answers its errors; its body is read by readCompletionChunks (why: there).
+      const response = await this.client.chat.completions
+        .create({ ...this.body(request), stream: true, stream_options: { include_usage: true } }, { signal: call.signal })
+        .asResponse();
+      await readCompletionChunks(response, (chunk) => {
         call.restart();
         if (chunk.model) model = chunk.model;
         if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
@@ -89,7 +90,7 @@ export class OpenAiLlm implements LlmPort {
         }
         toolCalls.add(choice?.delta?.tool_calls);
         if (choice?.finish_reason) finished = true;
-      }
+      });
       // An aborted stream ends its loop quietly: find out why it ended before calling it done.
       if (call.signal.aborted) throw call.signal.reason ?? new Error('aborted');
       if (!finished) throw new ModelUnavailableError("The model's stream ended before the reply was finished");
