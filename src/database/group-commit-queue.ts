@@ -2,6 +2,7 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { sleep } from '../common/sleep.js';
 import { StorageBusyError, StorageUnavailableError, storageErrorOf } from './storage.errors.js';
 import type { WalDurability } from './wal-durability.js';
+import { sql } from './sql.js';
 
 interface Unit {
   readonly write: boolean;
@@ -169,16 +170,16 @@ export class GroupCommitQueue {
         if (group.length === 1) {
           outcomes.push({ ok: true, value: await unit.work(em) });
         } else {
-          await em.query('SAVEPOINT unit');
+          await sql(em, 'SAVEPOINT unit');
           try {
             const value = await unit.work(em);
-            await em.query('RELEASE unit');
+            await sql(em, 'RELEASE unit');
             outcomes.push({ ok: true, value });
           } catch (error) {
             // SQLite rolled the whole transaction back (a full disk, an I/O error): the group fails with this error.
             if (!this.raw.inTransaction) throw error;
-            await em.query('ROLLBACK TO unit');
-            await em.query('RELEASE unit');
+            await sql(em, 'ROLLBACK TO unit');
+            await sql(em, 'RELEASE unit');
             outcomes.push({ ok: false, value: error });
           }
         }

@@ -21,6 +21,10 @@ export interface SqlResult<R> {
 /** Runs one statement in `em`'s transaction (or on its own when `em` has none). */
 export async function sql<R = Record<string, unknown>>(em: EntityManager, text: string, params: readonly unknown[] = []): Promise<SqlResult<R>> {
   const postgres = isPostgres(em);
+  if (!postgres) {
+    const connection = sqliteConnectionOf(em);
+    if (connection) return onSqlite<R>(connection, text, params);
+  }
   const runner = em.queryRunner ?? em.connection.createQueryRunner();
   try {
     if (postgres) {
@@ -33,6 +37,55 @@ export async function sql<R = Record<string, unknown>>(em: EntityManager, text: 
     return { rows, affected: result.affected ?? rows.length };
   } finally {
     if (!em.queryRunner) await runner.release();
+  }
+}
+
+/** The part of a better-sqlite3 connection and statement used here. */
+interface SqliteConnection {
+  readonly open: boolean;
+  prepare(text: string): SqliteStatement;
+}
+interface SqliteStatement {
+  readonly reader: boolean;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number };
+}
+
+/**
+ * The better-sqlite3 driver's one connection, which every query runner of the data source
+ * shares (transactions are the write queue's business, not the runner's).
+ */
+function sqliteConnectionOf(em: EntityManager): SqliteConnection | undefined {
+  const connection = (em.connection.driver as unknown as { databaseConnection?: SqliteConnection }).databaseConnection;
+  return connection?.open && typeof connection.prepare === 'function' ? connection : undefined;
+}
+
+const sqliteStatements = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
+
+/**
+ * SQLite: the statement run synchronously on the connection, prepared once per text, as
+ * TypeORM's query runner would run it (booleans bound as 0/1, errors as QueryFailedError) but
+ * without its per-call promises (its query events, statement look-up and logging hooks, none
+ * of which this application uses): most of a statement's cost outside SQLite itself.
+ */
+function onSqlite<R>(connection: SqliteConnection, text: string, params: readonly unknown[]): SqlResult<R> {
+  const values = params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+  try {
+    let cache = sqliteStatements.get(connection);
+    if (!cache) sqliteStatements.set(connection, (cache = new Map()));
+    let statement = cache.get(text);
+    if (statement === undefined) {
+      statement = connection.prepare(text);
+      // Texts built from data (an import's multi-row INSERT) are not kept past the bound.
+      if (cache.size < MAX_NAMED) cache.set(text, statement);
+    }
+    if (statement.reader) {
+      const rows = statement.all(...values) as R[];
+      return { rows, affected: rows.length };
+    }
+    return { rows: [], affected: statement.run(...values).changes };
+  } catch (error) {
+    throw new QueryFailedError(text, values, error as Error);
   }
 }
 

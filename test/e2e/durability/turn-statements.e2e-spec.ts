@@ -1,12 +1,13 @@
 import pg from 'pg';
-import { DataSource, type QueryRunner } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { rawConnection } from '../../support/storage-faults.js';
 import { ALICE_KEY, asActor, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
 
 /** Statements that only open, divide or close transactions. */
 const CONTROL = /^(START TRANSACTION|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
 
 /**
- * What one chat turn sends the database, counted on every query runner: on PostgreSQL each
+ * What one chat turn sends the database, counted on every `pg` client or SQLite statement: on PostgreSQL each
  * statement is a round trip, which bounds a turn's throughput more than anything else there.
  * The promise stays: the question and the empty reply commit together (with the row lock)
  * before the model is called, and the reply is stored by one statement before it is answered.
@@ -24,10 +25,6 @@ describe('statements of one chat turn', () => {
     tmp = tempDir();
     t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
     const ds = t.app.get(DataSource);
-    const runner = ds.createQueryRunner();
-    const proto = Object.getPrototypeOf(runner) as QueryRunner;
-    await runner.release();
-    const query = proto.query;
     const record = (text: string, named = false) => {
       const statement = text.replace(/\s+/g, ' ').trim();
       sent?.push(statement);
@@ -47,13 +44,16 @@ describe('statements of one chat turn', () => {
         pg.Client.prototype.query = clientQuery;
       };
     } else {
-      proto.query = function counted(this: QueryRunner, text: string, ...rest: unknown[]) {
-        record(text);
-        return (query as (...args: unknown[]) => Promise<unknown>).call(this, text, ...rest);
-      } as QueryRunner['query'];
-      restore = () => {
-        proto.query = query;
-      };
+      // The turn's statements run straight on better-sqlite3's statements, TypeORM's the same way: count each run there.
+      const statement = Object.getPrototypeOf(rawConnection(ds).prepare('SELECT 1')) as Record<'all' | 'run' | 'get', (...args: unknown[]) => unknown>;
+      const originals = { all: statement.all, run: statement.run, get: statement.get };
+      for (const method of ['all', 'run', 'get'] as const) {
+        statement[method] = function counted(this: { source: string }, ...args: unknown[]) {
+          record(this.source);
+          return originals[method].apply(this, args);
+        };
+      }
+      restore = () => Object.assign(statement, originals);
     }
   });
   afterAll(async () => {
