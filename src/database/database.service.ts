@@ -4,6 +4,7 @@ import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
 import { isPostgres } from './dialect.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
 import { StorageError, storageErrorOf } from './storage.errors.js';
+import { postgresTransaction } from './sql.js';
 import { deferWalFlushes } from './wal-durability.js';
 
 /** How long another process may hold SQLite's write lock before a unit of work fails as busy. */
@@ -78,7 +79,7 @@ export class DatabaseService implements OnApplicationShutdown {
   /** PostgreSQL: the whole transaction, BEGIN to COMMIT, is what a caller waits for. */
   private async timedTransaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     const start = performance.now();
-    const result = await this.dataSource.transaction(work);
+    const result = await postgresTransaction(this.dataSource, work);
     this.metrics.committed(secondsSince(start));
     return result;
   }

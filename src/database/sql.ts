@@ -25,12 +25,16 @@ export async function sql<R = Record<string, unknown>>(em: EntityManager, text: 
     const connection = sqliteConnectionOf(em);
     if (connection) return onSqlite<R>(connection, text, params);
   }
+  // PostgreSQL outside a transaction: the pool lends a connection for the one statement.
+  if (postgres && !em.queryRunner) return onPostgresPool<R>(postgresPoolOf(em.connection), text, params);
   const runner = em.queryRunner ?? em.connection.createQueryRunner();
   try {
     if (postgres) {
       // As TypeORM's own query does: a released runner's connection may serve another transaction by now.
       if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
-      return await onPostgres<R>((await runner.connect()) as PgClient, text, params);
+      // A runner in a transaction holds its connection already: no promise to take it again.
+      const held = (runner as unknown as { databaseConnection?: PgClient }).databaseConnection;
+      return await onPostgres<R>(held ?? ((await runner.connect()) as PgClient), text, params);
     }
     const result = await runner.query(text, [...params], true);
     const rows = (result.records ?? []) as R[];
@@ -89,9 +93,85 @@ function onSqlite<R>(connection: SqliteConnection, text: string, params: readonl
   }
 }
 
-/** The part of a `pg` client used here. */
+/** The part of a `pg` client (or pool) used here. */
 interface PgClient {
   query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(text: string): Promise<unknown>;
+}
+
+interface PgPool {
+  connect(): Promise<PgPooledClient>;
+}
+interface PgPooledClient extends PgClient {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
+  release(error?: Error): void;
+}
+
+/** The PostgreSQL driver's pool (the connections TypeORM's query runners borrow too). */
+function postgresPoolOf(dataSource: DataSource): PgPool {
+  return (dataSource.driver as unknown as { master: PgPool }).master;
+}
+
+/**
+ * One statement on a connection of the pool, without a TypeORM query runner around it. As the
+ * runner does, a connection that fails meanwhile is given back as broken (the pool drops it),
+ * and a statement that fails leaves it in the pool.
+ */
+async function onPostgresPool<R>(pool: PgPool, text: string, params: readonly unknown[]): Promise<SqlResult<R>> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost = error;
+  };
+  client.on('error', onError);
+  try {
+    return await onPostgres<R>(client, text, params);
+  } finally {
+    client.removeListener('error', onError);
+    client.release(lost);
+  }
+}
+
+/**
+ * A transaction on PostgreSQL, as `DataSource.transaction` runs it (a connection of the pool,
+ * `START TRANSACTION`, `work` with an entity manager bound to it, `COMMIT`, or `ROLLBACK` and
+ * the error), with the transaction's statements sent straight on the connection: TypeORM's
+ * transaction events and per-query hooks, which this application does not use, were a good
+ * share of a turn's promises. TypeORM calls inside `work` see the transaction open and nest in
+ * savepoints, as in its own.
+ */
+export async function postgresTransaction<T>(dataSource: DataSource, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  const runner = dataSource.createQueryRunner();
+  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+  try {
+    const client = (await runner.connect()) as PgClient;
+    await control(client, 'START TRANSACTION');
+    state.isTransactionActive = true;
+    state.transactionDepth = 1;
+    try {
+      const result = await work(runner.manager);
+      await control(client, 'COMMIT');
+      return result;
+    } catch (error) {
+      // As TypeORM does: a failed ROLLBACK (the connection lost) leaves the first error to report.
+      await control(client, 'ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      state.isTransactionActive = false;
+      state.transactionDepth = 0;
+    }
+  } finally {
+    await runner.release();
+  }
+}
+
+async function control(client: PgClient, text: string): Promise<void> {
+  try {
+    await client.query(text);
+  } catch (error) {
+    throw new QueryFailedError(text, [], error as Error);
+  }
 }
 
 /**
