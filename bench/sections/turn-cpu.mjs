@@ -47,8 +47,10 @@ export async function turnCpu({ builds = {}, postgresUrl, path, repetitions = 3,
     const cpu = Object.fromEntries(Object.keys(targets).map((name) => [name, { user: 0, system: 0, postgres: 0, ok: 0 }]));
     let n = 5_000_000;
     const run = async (name, seconds, measured = true) => {
-      const pids = measured ? await backends() : [];
-      const pgBefore = processesSeconds(pids);
+      // Per backend: a pool closes idle connections (after 10 s) and opens new ones, so the
+      // backends are listed again after the slice, and each counts what it used since the first
+      // reading (all of it, for one that began during the slice).
+      const pgBefore = measured ? processesCpu(await backends()) : new Map();
       const before = cpuSeconds(servers[name].pid);
       const result = await load({
         port: servers[name].port,
@@ -63,7 +65,7 @@ export async function turnCpu({ builds = {}, postgresUrl, path, repetitions = 3,
       if (measured) {
         cpu[name].user += after.user - before.user;
         cpu[name].system += after.system - before.system;
-        cpu[name].postgres += processesSeconds(pids) - pgBefore;
+        for (const [pid, seconds] of processesCpu(await backends())) cpu[name].postgres += seconds - (pgBefore.get(pid) ?? 0);
         cpu[name].ok += result.ok;
       }
       return result;
@@ -107,17 +109,18 @@ function cpuSeconds(pid) {
   return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }
 
-function processesSeconds(pids) {
-  let total = 0;
+/** CPU seconds (user + system) each of `pids` has used so far; a process gone meanwhile is left out. */
+function processesCpu(pids) {
+  const seconds = new Map();
   for (const pid of pids) {
     try {
       const { user, system } = cpuSeconds(pid);
-      total += user + system;
+      seconds.set(pid, user + system);
     } catch {
-      // The backend ended: its CPU is lost to both readings alike.
+      // The backend ended.
     }
   }
-  return total;
+  return seconds;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
