@@ -1,7 +1,7 @@
 // Summarises a V8 .cpuprofile (from `npm run bench -- --profile`, or node --cpu-prof):
 // self time by package, and the functions with the most self and inclusive time.
 //
-//   node bench/profile-summary.mjs bench/results/profiles/<file>.cpuprofile [--top=25] [--filter=text] [--from-ms=N]
+//   node bench/profile-summary.mjs bench/results/profiles/<file>.cpuprofile [--top=25] [--filter=text] [--from-ms=N | --last-ms=N]
 //
 // --from-ms skips the first N ms of the profile (start-up and seeding), leaving the load.
 import { readFileSync } from 'node:fs';
@@ -13,9 +13,10 @@ if (!file) {
 }
 const top = Number(rest.find((a) => a.startsWith('--top='))?.slice(6) ?? 25);
 const filter = rest.find((a) => a.startsWith('--filter='))?.slice(9);
-const fromUs = Number(rest.find((a) => a.startsWith('--from-ms='))?.slice(10) ?? 0) * 1000;
-
 const profile = JSON.parse(readFileSync(file, 'utf8'));
+// --last-ms=N keeps only the profile's last N ms (the load, when it ran last).
+const lastMs = rest.find((a) => a.startsWith('--last-ms='))?.slice(10);
+const fromUs = lastMs ? profile.endTime - profile.startTime - Number(lastMs) * 1000 : Number(rest.find((a) => a.startsWith('--from-ms='))?.slice(10) ?? 0) * 1000;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { ConsoleLogger } from '@nestjs/common';
 import { AppLogger, type AppLoggerOptions } from './app-logger.js';
 import { runInRequestScope } from './request-scope.js';
 
@@ -67,5 +69,24 @@ describe('AppLogger', () => {
     const [line] = written(() => runInRequestScope({ requestId: 'req-2', actor: () => 'api:bob' }, () => new AppLogger({ format: 'json', level: 'log', terminal: true }).log('hello', 'ChatService')));
     expect(line.endsWith('\n')).toBe(true);
     expect(JSON.parse(line)).toMatchObject({ level: 'log', context: 'ChatService', message: 'hello', requestId: 'req-2', actor: 'api:bob' });
+  });
+
+  it("stamps each line with Nest's timestamp of the second it is written in", () => {
+    jest.useFakeTimers({ now: Date.UTC(2026, 11, 2, 0, 30, 15, 400) });
+    try {
+      const logger = text();
+      const stampOf = (line: string) => line.replace(/^\[Nest\] \d+ +- /, '').replace(/ +LOG .*\n$/s, '');
+      const nest = (write: () => void) => stampOf(written(write)[0]);
+      const first = nest(() => logger.log('one', 'Test'));
+      expect(first).toBe(nest(() => new ConsoleLogger({ colors: false }).log('one', 'Test')));
+      jest.setSystemTime(Date.UTC(2026, 11, 2, 0, 30, 15, 999));
+      expect(nest(() => logger.log('two', 'Test'))).toBe(first);
+      jest.setSystemTime(Date.UTC(2026, 11, 2, 0, 30, 16, 0));
+      const next = nest(() => logger.log('three', 'Test'));
+      expect(next).not.toBe(first);
+      expect(next).toBe(nest(() => new ConsoleLogger({ colors: false }).log('three', 'Test')));
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -24,6 +24,9 @@ export interface AppLoggerOptions {
  */
 export class AppLogger extends ConsoleLogger {
   private readonly startUpChatter: boolean;
+  /** The last second formatted, and its text: every request writes a line, and Intl formatting is not cheap. */
+  private stampSecond = -1;
+  private stamp = '';
 
   constructor(options: AppLoggerOptions) {
     const json = options.format === 'json';
@@ -35,6 +38,16 @@ export class AppLogger extends ConsoleLogger {
       logLevels: LEVELS.slice(0, LEVELS.indexOf(options.level) + 1),
     });
     this.startUpChatter = LEVELS.indexOf(options.level) >= LEVELS.indexOf('debug');
+  }
+
+  /** Nest's timestamp (to the second), formatted once per second. */
+  protected override getTimestamp(): string {
+    const second = Math.floor(Date.now() / 1000);
+    if (second !== this.stampSecond) {
+      this.stamp = super.getTimestamp();
+      this.stampSecond = second;
+    }
+    return this.stamp;
   }
 
   protected override printMessages(

@@ -1,5 +1,6 @@
-import type { ValidationError } from '@nestjs/common';
-import { listProblems } from './bounded-validation-pipe.js';
+import { BadRequestException, type ValidationError } from '@nestjs/common';
+import { IsString } from 'class-validator';
+import { BoundedValidationPipe, listProblems } from './bounded-validation-pipe.js';
 
 const error = (property: string, constraints: Record<string, string>, children: ValidationError[] = []): ValidationError => ({ property, constraints, children });
 
@@ -15,5 +16,24 @@ describe('listProblems: the messages of a validation 400', () => {
     expect(listed).toHaveLength(10);
     expect(listed[0]).toBe('property k0 should not exist');
     expect(listed[9]).toBe('property k9 should not exist (and 990 more problems)');
+  });
+});
+
+describe('BoundedValidationPipe', () => {
+  class Dto {
+    @IsString()
+    message!: string;
+  }
+  const pipe = new BoundedValidationPipe();
+
+  it('answers a custom parameter (the actor, a header) as it is, without validating it or making a promise', () => {
+    const actor = { id: 'api:alice' };
+    expect(pipe.transform(actor, { type: 'custom', metatype: Dto })).toBe(actor);
+  });
+
+  it('still validates bodies against their DTO, as a 400', async () => {
+    await expect(pipe.transform({ message: 42 }, { type: 'body', metatype: Dto })).rejects.toBeInstanceOf(BadRequestException);
+    await expect(pipe.transform({ message: 'hi', extra: 1 }, { type: 'body', metatype: Dto })).rejects.toBeInstanceOf(BadRequestException);
+    await expect(pipe.transform({ message: 'hi' }, { type: 'body', metatype: Dto })).resolves.toBeInstanceOf(Dto);
   });
 });

@@ -15,10 +15,14 @@ export class BoundedValidationPipe extends ValidationPipe {
     super({ whitelist: true, forbidNonWhitelisted: true, transform: true, exceptionFactory: (errors) => new BadRequestException(listProblems(errors)) });
   }
 
-  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A custom parameter (the actor, a header) is never validated and comes back as it is:
+    // answered without the validation path's promises, on every route of every request
+    // (Nest awaits whatever a pipe returns).
+    if (metadata.type === 'custom') return value as Promise<unknown>;
     if ((metadata.type === 'body' || metadata.type === 'query') && this.toValidate(metadata)) {
       const problem = shapeProblem(value, DTO_SHAPE_LIMITS);
-      if (problem) throw new BadRequestException(`${problem} in this request`);
+      if (problem) return Promise.reject(new BadRequestException(`${problem} in this request`));
     }
     return super.transform(value, metadata);
   }
