@@ -1,8 +1,9 @@
 import { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
-import { deltaText, openEventStream, type SseEvent } from '../../support/sse-client.js';
+import { followedReply } from '../../support/followed-reply.js';
+import { deltaText } from '../../support/sse-client.js';
 import { postgresBinaries, startPrimaryAndStandby, type PrimaryAndStandby } from '../../support/pg-standby.js';
 import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
-import { deferred, until } from '../../support/until.js';
+import { until } from '../../support/until.js';
 
 /**
  * Read replicas for real: a primary and a streaming standby of it (`pg_basebackup -R`) of
@@ -117,18 +118,9 @@ if (DIALECT === 'postgres' && !bin && process.env.REQUIRE_POSTGRES) throw new Er
   }, SLOW_MS);
 
   it("has followers read a reply's progress from the standby, each save as it is committed, on another instance", async () => {
-    const gates = [deferred(), deferred(), deferred()];
-    fake.enqueue({ kind: 'stream', chunks: ['one ', 'two ', 'three'], gates: gates.map((g) => g.promise) });
-    const client = await openEventStream(`${await a.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'count' } });
-    const [start] = await client.collect((e) => e.event === 'conversation');
-    const { conversationId, messageId } = start.data;
-    const before = await replicaReads(b);
-    const follower = await openEventStream(`${await b.url()}/api/conversations/${conversationId}/messages/${messageId}/stream`, { headers: auth(ALICE_KEY) });
-    expect(follower.status).toBe(200);
-    const seen: SseEvent[] = [];
-    const reading = (async () => {
-      for (let e = await follower.next(); e; e = await follower.next()) seen.push(e);
-    })();
+    let before = 0;
+    const { status, gates, seen, finished } = await followedReply(fake, a, b, { beforeFollow: async () => void (before = await replicaReads(b)) });
+    expect(status).toBe(200);
     gates[0].resolve();
     await until(() => deltaText(seen) === 'one ', 15_000);
     // The standby stops replaying: the save that wakes the follower now is not on it, so its read goes to the primary.
@@ -140,8 +132,7 @@ if (DIALECT === 'postgres' && !bin && process.env.REQUIRE_POSTGRES) throw new Er
       await cluster.query('standby', 'SELECT pg_wal_replay_resume()');
     }
     gates[2].resolve();
-    await reading;
-    await client.collect();
+    await finished();
     // Every save reached the follower (a read older than the save that woke it would lose one, with polling a minute apart).
     expect(deltaText(seen)).toBe('one two three');
     expect(seen.at(-1)).toEqual({ event: 'done', data: expect.objectContaining({ status: 'complete', reply: 'one two three' }) });

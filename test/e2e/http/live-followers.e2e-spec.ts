@@ -1,8 +1,9 @@
 import pg from 'pg';
 import { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
-import { deltaText, openEventStream, type SseEvent } from '../../support/sse-client.js';
-import { ALICE_KEY, auth, databaseUrlFor, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
-import { deferred, until } from '../../support/until.js';
+import { followedReply } from '../../support/followed-reply.js';
+import { deltaText } from '../../support/sse-client.js';
+import { databaseUrlFor, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { until } from '../../support/until.js';
 
 /**
  * Followers are woken by the database on every progress save instead of polling: in process on
@@ -38,18 +39,9 @@ describe('followers woken by the database', () => {
 
   /** A reply of three chunks, each sent when the test opens its gate, generated on `generator`, followed on `follower`. */
   async function followGated(generator: TestApp, followerApp: TestApp, between?: () => Promise<void>) {
-    const gates = [deferred(), deferred(), deferred()];
-    fake.enqueue({ kind: 'stream', chunks: ['one ', 'two ', 'three'], gates: gates.map((g) => g.promise) });
-    const client = await openEventStream(`${await generator.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'count' } });
-    const [start] = await client.collect((e) => e.event === 'conversation');
-    const { conversationId, messageId } = start.data;
-    const before = await readsOf(followerApp);
-    const follower = await openEventStream(`${await followerApp.url()}/api/conversations/${conversationId}/messages/${messageId}/stream`, { headers: auth(ALICE_KEY) });
-    expect(follower.status).toBe(200);
-    const seen: SseEvent[] = [];
-    const reading = (async () => {
-      for (let e = await follower.next(); e; e = await follower.next()) seen.push(e);
-    })();
+    let before = { first: 0, wake: 0, poll: 0 };
+    const { status, gates, seen, finished } = await followedReply(fake, generator, followerApp, { beforeFollow: async () => void (before = await readsOf(followerApp)) });
+    expect(status).toBe(200);
     gates[0].resolve();
     await until(() => deltaText(seen) === 'one ', 15_000);
     // Many STREAM_FLUSH_MS ticks with nothing new: a polling follower would read on each.
@@ -59,8 +51,7 @@ describe('followers woken by the database', () => {
     await until(() => deltaText(seen) === 'one two ', 15_000);
     await pause(600);
     gates[2].resolve();
-    await reading;
-    await client.collect();
+    await finished();
     expect(deltaText(seen)).toBe('one two three');
     expect(seen.at(-1)).toEqual({ event: 'done', data: expect.objectContaining({ status: 'complete', reply: 'one two three' }) });
     const after = await readsOf(followerApp);
