@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory,live-streams,capacity] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory,live-streams,capacity,read-replicas] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
@@ -29,7 +29,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory,live-streams,capacity, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory,live-streams,capacity,read-replicas, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -167,6 +167,13 @@ try {
     results.capacity = await capacity({ postgresUrl: process.env.BENCH_DATABASE_URL, conversations: quick ? 50 : 200, turns: 10 }, log);
     const { sqlite, postgres } = results.capacity;
     log(`  bytes per message: SQLite ${sqlite.bytesPerMessage}${postgres ? `, PostgreSQL ${postgres.bytesPerMessage}; WAL per turn ${postgres.walBytesPerTurn} B` : ''} (${sqlite.contentBytesPerMessage} B of text each)`);
+  }
+  if (only?.includes('read-replicas')) {
+    log('\n[extra] Read replicas: the service without and with DATABASE_READ_URL (BENCH_DATABASE_URL, a primary; BENCH_READ_URL, a standby of it)');
+    const { readReplicas } = await import('./sections/read-replicas.mjs');
+    results.readReplicas = await readReplicas({ postgresUrl: process.env.BENCH_DATABASE_URL, readUrl: process.env.BENCH_READ_URL, ...(quick ? { slices: 2, sliceS: 3 } : {}) }, log);
+    const { turns, lists } = results.readReplicas;
+    log(`  turns/s ${turns.primaryOnly.perSecond} -> ${turns.withReplica.perSecond}; primary CPU per list ${lists.primaryOnly.primaryCpuMsPerRequest} -> ${lists.withReplica.primaryCpuMsPerRequest} ms`);
   }
   if (only?.includes('pg-turns')) {
     log('\n[extra] Chat turns over HTTP on PostgreSQL: the service vs the hand-written pg reference (BENCH_DATABASE_URL)');
