@@ -113,6 +113,8 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
     if (!this.enabled) return null;
     const known = this.serving(asOf);
     if (known) return known;
+    // With every replica down, a poll would only wait out their timeouts: the primary answers now.
+    if (!this.replicas.some((_, i) => this.freshness.view(i).healthy)) return null;
     await this.pollStartedAfter(asOf);
     return this.serving(asOf);
   }
