@@ -133,6 +133,7 @@ export class Summarizer implements BeforeApplicationShutdown {
       const content = completion.content.trim();
       if (!content) throw new Error('the model returned an empty summary');
       const written = await this.summaries.saveFold({
+        actor: messages[0].actor,
         conversationId,
         thread,
         content,

@@ -113,7 +113,7 @@ export class TurnStore {
         await this.tree.leavePathBelow(em, conversation.id, threadName, parent.seq);
       }
       const follows = parent === undefined ? leaf : parent;
-      const thread = await this.repo.upsertThread(em, conversation.id, threadName, request.threadSystem, now, head.thread);
+      const thread = await this.repo.upsertThread(em, conversation, threadName, request.threadSystem, now, head.thread);
       // A last user message is the question; the inputs before it (or all, after function outputs) are history.
       const last = inputs[inputs.length - 1];
       const asked = last.role === 'user' ? last : null;
@@ -214,7 +214,7 @@ export class TurnStore {
       }
       this.assertRoomForTurn(conversation, 1);
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
-      const thread = await this.repo.upsertThread(em, conversation.id, threadName, undefined, now);
+      const thread = await this.repo.upsertThread(em, conversation, threadName, undefined, now);
       const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation));
       // The answer replaced leaves the active path; the new one takes its place.
       if (last !== question) await this.tree.leavePathBelow(em, conversation.id, threadName, question.seq);

@@ -63,8 +63,8 @@ export class ConversationItemsRepository {
     await sql(em, 'DELETE FROM "messages" WHERE "id" = ?', [message.id]);
   }
 
-  async insertResponseRecord(em: EntityManager, messageId: string, request: ResponseRequest, now: Date): Promise<void> {
-    const record = Object.assign(new ResponseRecord(), { messageId, request, createdAt: now });
+  async insertResponseRecord(em: EntityManager, actor: string, messageId: string, request: ResponseRequest, now: Date): Promise<void> {
+    const record = Object.assign(new ResponseRecord(), { messageId, actor, request, createdAt: now });
     await EntityRows.of(em, ResponseRecord).insert(em, [record]);
   }
 

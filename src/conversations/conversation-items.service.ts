@@ -76,7 +76,7 @@ export class ConversationItemsService {
 
   private async appendIn(em: EntityManager, conversation: Conversation, items: readonly ItemDraft[], leaf: Message | null): Promise<Message[]> {
     if (items.length === 0) return [];
-    await this.repo.upsertThread(em, conversation.id, MAIN_THREAD, undefined, new Date());
+    await this.repo.upsertThread(em, conversation, MAIN_THREAD, undefined, new Date());
     const drafts = [];
     let parentId = leaf?.id ?? null;
     for (const item of items) {

@@ -1,4 +1,4 @@
-import { Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import type { Conversation } from './conversation.entity.js';
 
 /** A label on a conversation (listing filter `tag=`). */
@@ -14,4 +14,8 @@ export class ConversationTag {
 
   @PrimaryColumn({ type: 'varchar', length: 50 })
   tag: string;
+
+  /** The conversation's actor, copied here so that every per-actor table is keyed by it (docs/operations.md, "Distributing by actor"). */
+  @Column({ type: 'varchar', length: 200 })
+  actor: string;
 }

@@ -206,6 +206,7 @@ export class ConversationsRepository {
       Object.assign(new Message(), {
         id: draft.id ?? randomUUID(),
         conversationId: conversation.id,
+        actor: conversation.actor,
         seq: firstSeq + i,
         thread: draft.thread ?? MAIN_THREAD,
         role: draft.role,
@@ -262,13 +263,21 @@ export class ConversationsRepository {
    * The thread row, created when first used; `systemPrompt` (when given) replaces the thread's
    * own. `known`: the row (or null: none) as already read in this transaction.
    */
-  async upsertThread(em: EntityManager, conversationId: string, name: string, requestedPrompt: string | undefined, now: Date, known?: Thread | null): Promise<Thread> {
+  async upsertThread(
+    em: EntityManager,
+    conversation: Pick<Conversation, 'id' | 'actor'>,
+    name: string,
+    requestedPrompt: string | undefined,
+    now: Date,
+    known?: Thread | null,
+  ): Promise<Thread> {
+    const conversationId = conversation.id;
     // A blank prompt clears the thread's own instructions.
     const systemPrompt = requestedPrompt === undefined ? undefined : requestedPrompt.trim() === '' ? null : requestedPrompt;
     const threads = EntityRows.of(em, Thread);
     const existing = known === undefined ? await this.findThread(em, conversationId, name) : known;
     if (!existing) {
-      const thread = Object.assign(new Thread(), { conversationId, name, systemPrompt: systemPrompt ?? null, createdAt: now, updatedAt: now });
+      const thread = Object.assign(new Thread(), { conversationId, actor: conversation.actor, name, systemPrompt: systemPrompt ?? null, createdAt: now, updatedAt: now });
       await threads.insert(em, [thread]);
       return thread;
     }
@@ -433,9 +442,10 @@ export class ConversationsRepository {
     return tags;
   }
 
-  async replaceTags(em: EntityManager, conversationId: string, tags: readonly string[]): Promise<void> {
+  async replaceTags(em: EntityManager, conversation: Pick<Conversation, 'id' | 'actor'>, tags: readonly string[]): Promise<void> {
+    const conversationId = conversation.id;
     await em.delete(ConversationTag, { conversationId });
-    if (tags.length) await em.insert(ConversationTag, tags.map((tag) => ({ conversationId, tag })));
+    if (tags.length) await em.insert(ConversationTag, tags.map((tag) => ({ conversationId, actor: conversation.actor, tag })));
   }
 
   async updateFlags(em: EntityManager, id: string, changes: { title?: string; archived?: boolean; pinned?: boolean }): Promise<void> {

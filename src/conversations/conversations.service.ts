@@ -299,7 +299,7 @@ export class ConversationsService {
       };
       await this.repo.updateFlags(em, id, flags);
       Object.assign(conversation, flags);
-      if (changes.tags !== undefined) await this.repo.replaceTags(em, id, normalizeTags(changes.tags));
+      if (changes.tags !== undefined) await this.repo.replaceTags(em, conversation, normalizeTags(changes.tags));
       return (await this.withTags(em, [conversation]))[0];
     });
   }

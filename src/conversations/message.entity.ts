@@ -85,6 +85,10 @@ export class Message {
   @Column({ name: 'conversation_id', type: 'varchar', length: 36 })
   conversationId: string;
 
+  /** The conversation's actor, copied here so that every per-actor table is keyed by it (docs/operations.md, "Distributing by actor"). */
+  @Column({ type: 'varchar', length: 200 })
+  actor: string;
+
   @ManyToOne('Conversation', (c: Conversation) => c.messages, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'conversation_id' })
   conversation?: Relation<Conversation>;

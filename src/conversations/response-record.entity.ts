@@ -24,6 +24,10 @@ export class ResponseRecord {
   @JoinColumn({ name: 'message_id' })
   message?: Relation<Message>;
 
+  /** The conversation's actor, copied here so that every per-actor table is keyed by it (docs/operations.md, "Distributing by actor"). */
+  @Column({ type: 'varchar', length: 200 })
+  actor: string;
+
   @Column({ type: 'simple-json' })
   request: ResponseRequest;
 

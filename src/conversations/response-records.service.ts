@@ -36,7 +36,7 @@ export class ResponseRecordsService {
   }
 
   /** Records the request a reply answers (its message exists: it is written once the turn has started). */
-  record(messageId: string, request: ResponseRequest): Promise<void> {
-    return this.db.transaction((em) => this.items.insertResponseRecord(em, messageId, request, new Date()));
+  record(actor: Actor, messageId: string, request: ResponseRequest): Promise<void> {
+    return this.db.transaction((em) => this.items.insertResponseRecord(em, actor.id, messageId, request, new Date()));
   }
 }

@@ -6,6 +6,8 @@ import type { Message } from './message.entity.js';
 import type { Summary } from './summary.entity.js';
 
 export interface Fold {
+  /** The conversation's actor (a message of the fold tells it). */
+  readonly actor: string;
   readonly conversationId: string;
   readonly thread: string;
   readonly content: string;
@@ -44,6 +46,7 @@ export class SummariesService {
       return this.summaries.replaceSummaryIf(
         em,
         {
+          actor: fold.actor,
           conversationId: fold.conversationId,
           thread: fold.thread,
           content: fold.content,

@@ -17,6 +17,10 @@ export class Summary {
   @PrimaryColumn({ type: 'varchar', length: 64 })
   thread: string;
 
+  /** The conversation's actor, copied here so that every per-actor table is keyed by it (docs/operations.md, "Distributing by actor"). */
+  @Column({ type: 'varchar', length: 200 })
+  actor: string;
+
   @Column({ type: 'text' })
   content: string;
 

@@ -20,6 +20,10 @@ export class Thread {
   @PrimaryColumn({ type: 'varchar', length: 64 })
   name: string;
 
+  /** The conversation's actor, copied here so that every per-actor table is keyed by it (docs/operations.md, "Distributing by actor"). */
+  @Column({ type: 'varchar', length: 200 })
+  actor: string;
+
   /** The thread's own instructions (`system` on a chat request), kept for its later turns. */
   @Column({ name: 'system_prompt', type: 'text', nullable: true })
   systemPrompt: string | null;

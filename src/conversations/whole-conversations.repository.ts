@@ -92,24 +92,26 @@ export class WholeConversationsRepository {
     return Object.assign(new Conversation(), row, { tags: [] });
   }
 
-  async insertThreads(em: EntityManager, rows: ReadonlyArray<Pick<Thread, 'conversationId' | 'name' | 'systemPrompt' | 'createdAt' | 'updatedAt'>>): Promise<void> {
-    await this.insertChunked(em, Thread, rows);
+  // The rows below belong to `actor`'s conversations: each row carries the actor (it keys every per-actor table).
+
+  async insertThreads(em: EntityManager, actor: string, rows: ReadonlyArray<Pick<Thread, 'conversationId' | 'name' | 'systemPrompt' | 'createdAt' | 'updatedAt'>>): Promise<void> {
+    await this.insertChunked(em, Thread, rows.map((r) => ({ ...r, actor })));
   }
 
-  async insertMessages(em: EntityManager, rows: readonly MessageRow[]): Promise<void> {
-    const full = rows.map((r) => ({ ...r, leaseUntil: null, cancelRequestedAt: null }));
+  async insertMessages(em: EntityManager, actor: string, rows: readonly MessageRow[]): Promise<void> {
+    const full = rows.map((r) => ({ ...r, actor, leaseUntil: null, cancelRequestedAt: null }));
     await this.insertChunked(em, Message, full);
   }
 
-  async insertSummaries(em: EntityManager, rows: readonly Summary[]): Promise<void> {
-    await this.insertChunked(em, Summary, rows);
+  async insertSummaries(em: EntityManager, actor: string, rows: ReadonlyArray<Omit<Summary, 'actor'>>): Promise<void> {
+    await this.insertChunked(em, Summary, rows.map((r) => ({ ...r, actor })));
   }
 
-  async insertTags(em: EntityManager, conversationId: string, tags: readonly string[]): Promise<void> {
+  async insertTags(em: EntityManager, actor: string, conversationId: string, tags: readonly string[]): Promise<void> {
     await this.insertChunked(
       em,
       ConversationTag,
-      tags.map((tag) => ({ conversationId, tag })),
+      tags.map((tag) => ({ conversationId, tag, actor })),
     );
   }
 

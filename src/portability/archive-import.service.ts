@@ -136,8 +136,8 @@ export class ArchiveImportService {
         await this.db.transaction(async (em) => {
           await this.limits.assertRoomForConversation(em, actor);
           await this.whole.insertConversation(em, rows.conversation);
-          await this.whole.insertThreads(em, [rows.thread]);
-          await this.whole.insertMessages(em, rows.messages);
+          await this.whole.insertThreads(em, actor.id, [rows.thread]);
+          await this.whole.insertMessages(em, actor.id, rows.messages);
         });
       } catch (error) {
         if (!(error instanceof LimitReachedError)) throw error;

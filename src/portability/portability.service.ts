@@ -150,10 +150,10 @@ export class PortabilityService {
         updatedAt: now,
       };
       const conversation = await this.whole.insertConversation(em, row);
-      await this.whole.insertThreads(em, parsed.threads.map((t) => ({ conversationId, ...t })));
-      await this.whole.insertMessages(em, tree.rows);
-      await this.whole.insertSummaries(em, parsed.summaries.map((s) => ({ conversationId, ...s })));
-      await this.whole.insertTags(em, conversationId, parsed.tags);
+      await this.whole.insertThreads(em, actor.id, parsed.threads.map((t) => ({ conversationId, ...t })));
+      await this.whole.insertMessages(em, actor.id, tree.rows);
+      await this.whole.insertSummaries(em, actor.id, parsed.summaries.map((s) => ({ conversationId, ...s })));
+      await this.whole.insertTags(em, actor.id, conversationId, parsed.tags);
       return Object.assign(conversation, { tags: parsed.tags });
     });
   }
@@ -196,11 +196,12 @@ export class PortabilityService {
       });
       await this.whole.insertThreads(
         em,
+        actor.id,
         threads.map((t) => ({ conversationId: forkId, name: t.name, systemPrompt: t.systemPrompt, createdAt: t.createdAt, updatedAt: t.updatedAt })),
       );
-      await this.whole.insertMessages(em, copyTree(messages, from, (m) => forkedMessage(m, forkId)));
-      await this.whole.insertSummaries(em, summaries.map((s) => ({ ...s, conversationId: forkId })));
-      await this.whole.insertTags(em, forkId, tags);
+      await this.whole.insertMessages(em, actor.id, copyTree(messages, from, (m) => forkedMessage(m, forkId)));
+      await this.whole.insertSummaries(em, actor.id, summaries.map((s) => ({ ...s, conversationId: forkId })));
+      await this.whole.insertTags(em, actor.id, forkId, tags);
       return forkId;
     });
   }
@@ -248,8 +249,8 @@ export class PortabilityService {
       });
       const row = { id: conversationId, actor: actor.id, title: forkTitle(shared.title), agentId: null, state: {}, archived: false, pinned: false, lastSeq: rows.length, createdAt: now, updatedAt: now };
       await this.whole.insertConversation(em, row);
-      await this.whole.insertThreads(em, [{ conversationId, name: MAIN_THREAD, systemPrompt: null, createdAt: now, updatedAt: now }]);
-      await this.whole.insertMessages(em, rows);
+      await this.whole.insertThreads(em, actor.id, [{ conversationId, name: MAIN_THREAD, systemPrompt: null, createdAt: now, updatedAt: now }]);
+      await this.whole.insertMessages(em, actor.id, rows);
       return conversationId;
     });
   }

@@ -58,7 +58,7 @@ export class OpenAiResponsesController {
     const createdAt = new Date();
     let saved: Promise<void> = Promise.resolve();
     const result = await this.chat.send(actor, chat, (turn) => {
-      saved = this.saveRecord(turn, record);
+      saved = this.saveRecord(actor, turn, record);
     });
     await saved;
     const view: ReplyView = {
@@ -108,7 +108,7 @@ export class OpenAiResponsesController {
       const outcome = await this.chat.stream(actor, chat, {
         started: (started) => {
           turn = started;
-          saved = this.saveRecord(started, record);
+          saved = this.saveRecord(actor, started, record);
           events = new ResponseEventStream(res, this.config, started.reply.id);
           events.started(toOpenAiResponse(viewOf(started, { status: 'streaming', content: '', model: started.model, usage: null, error: null }), record, []));
         },
@@ -163,8 +163,8 @@ export class OpenAiResponsesController {
   }
 
   /** The request is recorded once the turn has started; the reply does not depend on it (it reads back without it). */
-  private saveRecord(turn: StartedTurn, record: ResponseRequest): Promise<void> {
-    return this.records.record(turn.reply.id, record).catch((error: unknown) => {
+  private saveRecord(actor: Actor, turn: StartedTurn, record: ResponseRequest): Promise<void> {
+    return this.records.record(actor, turn.reply.id, record).catch((error: unknown) => {
       logger.warn(`The request of response ${turn.reply.id} was not recorded: ${String(error)}`);
     });
   }
