@@ -46,6 +46,7 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
     Object.assign(new Message(), {
       id: randomUUID(),
       conversationId,
+      actor: 'api:alice',
       parentId: null,
       onPath: true,
       pinned: true,
@@ -129,6 +130,7 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
     await ds.manager.insert(Conversation, c);
     const thread = Object.assign(new Thread(), {
       conversationId: c.id,
+      actor: c.actor,
       name: 'research',
       systemPrompt: null,
       createdAt: new Date('2026-03-01T00:00:00.001Z'),
