@@ -76,7 +76,10 @@ async function fullDiskScenario(app: TestApp, disk: { fill(): Promise<void> | vo
   expect(refused.length).toBeGreaterThan(0);
   for (const turn of refused) {
     expect(turn.status).toBe(507);
-    expect(turn.body).toMatchObject({ statusCode: 507, code: 'storage_full' });
+    // The question may still fit where the reply does not (it depends on where the page fills up):
+    // then the answer says the reply was not stored, with the same status.
+    expect(turn.body).toMatchObject({ statusCode: 507 });
+    expect(['storage_full', 'reply_not_stored']).toContain(turn.body.code);
     expect(Number(turn.retryAfter)).toBeGreaterThan(0);
   }
   // The service answered: nothing hangs in a transaction, and every 200 is really stored.
