@@ -12,10 +12,10 @@ export type MemoryMode = (typeof MEMORY_MODES)[number];
 @Entity('agents')
 @Index('idx_agents_actor_name', ['actor', 'name'])
 export class Agent {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @PrimaryColumn({ type: 'varchar', length: 36, primaryKeyConstraintName: 'pk_agents' })
   id: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @PrimaryColumn({ type: 'varchar', length: 200, primaryKeyConstraintName: 'pk_agents' })
   actor: string;
 
   @Column({ type: 'varchar', length: 100 })

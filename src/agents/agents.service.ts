@@ -87,6 +87,11 @@ export class AgentsService {
     return em.findOne(Agent, { where: { id } });
   }
 
+  /** The ids of the actor's agents, within the caller's unit of work. */
+  async idsIn(em: EntityManager, actor: Actor): Promise<string[]> {
+    return (await em.find(Agent, { select: { id: true }, where: { actor: actor.id } })).map((a) => a.id);
+  }
+
   /** Erases every agent of the actor, within the caller's unit of work (erasing an account); returns how many. */
   async eraseFor(em: EntityManager, actor: Actor): Promise<number> {
     return (await em.delete(Agent, { actor: actor.id })).affected ?? 0;

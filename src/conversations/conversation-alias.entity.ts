@@ -23,7 +23,10 @@ export class ConversationAlias {
   conversationId: string;
 
   @ManyToOne('Conversation', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'conversation_id' })
+  @JoinColumn([
+    { name: 'conversation_id', referencedColumnName: 'id', foreignKeyConstraintName: 'fk_conversation_aliases_conversation' },
+    { name: 'actor', referencedColumnName: 'actor', foreignKeyConstraintName: 'fk_conversation_aliases_conversation' },
+  ])
   conversation?: Relation<Conversation>;
 
   @Column({ name: 'created_at', type: Date })

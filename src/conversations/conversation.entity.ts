@@ -1,5 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryColumn, type Relation } from 'typeorm';
-import type { Agent } from '../agents/agent.entity.js';
+import { Column, Entity, Index, OneToMany, PrimaryColumn, type Relation } from 'typeorm';
 import type { Message } from './message.entity.js';
 
 /**
@@ -17,11 +16,11 @@ export type ConversationState = Record<string, any>;
 // Full-text index of titles, made by the migrations (SQLite FTS5 table, PostgreSQL GIN expression index).
 @Index('idx_conversations_title_fts', { synchronize: false })
 export class Conversation {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @PrimaryColumn({ type: 'varchar', length: 36, primaryKeyConstraintName: 'pk_conversations' })
   id: string;
 
-  /** Owner, e.g. `api:alice` or `telegram:42`. */
-  @Column({ type: 'varchar', length: 200 })
+  /** Owner, e.g. `api:alice` or `telegram:42`; part of the key, as in every per-actor table (ready to distribute by actor). */
+  @PrimaryColumn({ type: 'varchar', length: 200, primaryKeyConstraintName: 'pk_conversations' })
   actor: string;
 
   @Column({ type: 'varchar', length: 200 })
@@ -31,11 +30,8 @@ export class Conversation {
   @Column({ name: 'agent_id', type: 'varchar', length: 36, nullable: true })
   agentId: string | null;
 
-  // Deleting an agent decides explicitly what happens to its conversations (see AgentsService);
-  // SET NULL only guarantees no reference ever dangles.
-  @ManyToOne('Agent', { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'agent_id' })
-  agent?: Relation<Agent> | null;
+  // No foreign key to agents: an agent offered by another actor may be bound (not co-located by
+  // actor), and deleting an agent detaches its conversations explicitly (ConversationsService.deleteAgent, AgentsService.eraseFor).
 
   @Column({ type: 'simple-json' })
   state: ConversationState;

@@ -65,7 +65,7 @@ export function replyErrorOf(m: Pick<Message, 'errorCode' | 'errorMessage'>): Re
 
 @Entity('messages')
 // Unique per conversation, and the index every history read walks backwards (ORDER BY seq DESC LIMIT n).
-@Index('uq_messages_conversation_seq', ['conversationId', 'seq'], { unique: true })
+@Index('uq_messages_conversation_seq', ['conversationId', 'seq', 'actor'], { unique: true })
 // Tiny (only replies in progress): lets the janitor find replies whose generator died.
 @Index('idx_messages_streaming_lease', ['leaseUntil'], { where: "status = 'streaming'" })
 // Full-text index of contents, made by the migrations (SQLite: the FTS5 table; PostgreSQL: the table messages_search, 1764610000000).
@@ -79,18 +79,21 @@ export function replyErrorOf(m: Pick<Message, 'errorCode' | 'errorMessage'>): Re
 // The pinned messages of a thread's active path, which every turn sends (docs/memory.md).
 @Index('idx_messages_pinned', ['conversationId', 'thread', 'seq'], { where: 'pinned = 1 AND on_path = 1' })
 export class Message {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @PrimaryColumn({ type: 'varchar', length: 36, primaryKeyConstraintName: 'pk_messages' })
   id: string;
 
   @Column({ name: 'conversation_id', type: 'varchar', length: 36 })
   conversationId: string;
 
   /** The conversation's actor, copied here so that every per-actor table is keyed by it (docs/operations.md, "Distributing by actor"). */
-  @Column({ type: 'varchar', length: 200 })
+  @PrimaryColumn({ type: 'varchar', length: 200, primaryKeyConstraintName: 'pk_messages' })
   actor: string;
 
   @ManyToOne('Conversation', (c: Conversation) => c.messages, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'conversation_id' })
+  @JoinColumn([
+    { name: 'conversation_id', referencedColumnName: 'id', foreignKeyConstraintName: 'fk_messages_conversation' },
+    { name: 'actor', referencedColumnName: 'actor', foreignKeyConstraintName: 'fk_messages_conversation' },
+  ])
   conversation?: Relation<Conversation>;
 
   /** The thread the message belongs to (`main` unless a request names another). */

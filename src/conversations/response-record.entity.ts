@@ -17,15 +17,18 @@ export interface ResponseRequest {
 /** A reply's request as a response: one row per reply made on the OpenAI surface; it goes with its message. */
 @Entity('response_records')
 export class ResponseRecord {
-  @PrimaryColumn({ name: 'message_id', type: 'varchar', length: 36 })
+  @PrimaryColumn({ name: 'message_id', type: 'varchar', length: 36, primaryKeyConstraintName: 'pk_response_records' })
   messageId: string;
 
   @ManyToOne('Message', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'message_id' })
+  @JoinColumn([
+    { name: 'message_id', referencedColumnName: 'id', foreignKeyConstraintName: 'fk_response_records_message' },
+    { name: 'actor', referencedColumnName: 'actor', foreignKeyConstraintName: 'fk_response_records_message' },
+  ])
   message?: Relation<Message>;
 
   /** The conversation's actor, copied here so that every per-actor table is keyed by it (docs/operations.md, "Distributing by actor"). */
-  @Column({ type: 'varchar', length: 200 })
+  @PrimaryColumn({ type: 'varchar', length: 200, primaryKeyConstraintName: 'pk_response_records' })
   actor: string;
 
   @Column({ type: 'simple-json' })

@@ -7,18 +7,21 @@ import type { Conversation } from './conversation.entity.js';
  */
 @Entity('summaries')
 export class Summary {
-  @PrimaryColumn({ name: 'conversation_id', type: 'varchar', length: 36 })
+  @PrimaryColumn({ name: 'conversation_id', type: 'varchar', length: 36, primaryKeyConstraintName: 'pk_summaries' })
   conversationId: string;
 
   @ManyToOne('Conversation', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'conversation_id' })
+  @JoinColumn([
+    { name: 'conversation_id', referencedColumnName: 'id', foreignKeyConstraintName: 'fk_summaries_conversation' },
+    { name: 'actor', referencedColumnName: 'actor', foreignKeyConstraintName: 'fk_summaries_conversation' },
+  ])
   conversation?: Relation<Conversation>;
 
-  @PrimaryColumn({ type: 'varchar', length: 64 })
+  @PrimaryColumn({ type: 'varchar', length: 64, primaryKeyConstraintName: 'pk_summaries' })
   thread: string;
 
   /** The conversation's actor, copied here so that every per-actor table is keyed by it (docs/operations.md, "Distributing by actor"). */
-  @Column({ type: 'varchar', length: 200 })
+  @PrimaryColumn({ type: 'varchar', length: 200, primaryKeyConstraintName: 'pk_summaries' })
   actor: string;
 
   @Column({ type: 'text' })

@@ -10,18 +10,21 @@ export const THREAD_NAME = /^[a-z0-9_-]{1,64}$/;
  */
 @Entity('threads')
 export class Thread {
-  @PrimaryColumn({ name: 'conversation_id', type: 'varchar', length: 36 })
+  @PrimaryColumn({ name: 'conversation_id', type: 'varchar', length: 36, primaryKeyConstraintName: 'pk_threads' })
   conversationId: string;
 
   @ManyToOne('Conversation', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'conversation_id' })
+  @JoinColumn([
+    { name: 'conversation_id', referencedColumnName: 'id', foreignKeyConstraintName: 'fk_threads_conversation' },
+    { name: 'actor', referencedColumnName: 'actor', foreignKeyConstraintName: 'fk_threads_conversation' },
+  ])
   conversation?: Relation<Conversation>;
 
-  @PrimaryColumn({ type: 'varchar', length: 64 })
+  @PrimaryColumn({ type: 'varchar', length: 64, primaryKeyConstraintName: 'pk_threads' })
   name: string;
 
   /** The conversation's actor, copied here so that every per-actor table is keyed by it (docs/operations.md, "Distributing by actor"). */
-  @Column({ type: 'varchar', length: 200 })
+  @PrimaryColumn({ type: 'varchar', length: 200, primaryKeyConstraintName: 'pk_threads' })
   actor: string;
 
   /** The thread's own instructions (`system` on a chat request), kept for its later turns. */

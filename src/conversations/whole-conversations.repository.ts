@@ -115,6 +115,13 @@ export class WholeConversationsRepository {
     );
   }
 
+  /** Unbinds every conversation, whoever's, from these agents (they are being deleted). */
+  async detachAgents(em: EntityManager, agentIds: readonly string[]): Promise<void> {
+    for (let i = 0; i < agentIds.length; i += INSERT_CHUNK) {
+      await em.update(Conversation, { agentId: In(agentIds.slice(i, i + INSERT_CHUNK)) }, { agentId: null });
+    }
+  }
+
   /** Up to `limit` of the actor's conversation ids, for erasing in batches. */
   async someConversationIdsOf(em: EntityManager, actor: string, limit: number): Promise<string[]> {
     const rows = await em

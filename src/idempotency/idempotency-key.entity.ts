@@ -30,7 +30,10 @@ export class IdempotencyKey {
   conversationId: string | null;
 
   @ManyToOne('Conversation', { onDelete: 'CASCADE', nullable: true })
-  @JoinColumn({ name: 'conversation_id' })
+  @JoinColumn([
+    { name: 'conversation_id', referencedColumnName: 'id', foreignKeyConstraintName: 'fk_idempotency_keys_conversation' },
+    { name: 'actor', referencedColumnName: 'actor', foreignKeyConstraintName: 'fk_idempotency_keys_conversation' },
+  ])
   conversation?: Relation<Conversation> | null;
 
   @Column({ name: 'message_id', type: 'varchar', length: 36, nullable: true })

@@ -17,11 +17,11 @@ export const MAX_MEMORY_CHARS = 1000;
 // Full-text index of texts, made by the migrations (SQLite: the FTS5 table memories_fts; PostgreSQL: a GIN expression index).
 @Index('idx_memories_fts', { synchronize: false })
 export class Memory {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @PrimaryColumn({ type: 'varchar', length: 36, primaryKeyConstraintName: 'pk_memories' })
   id: string;
 
   /** Owner, e.g. `api:alice` or `telegram:42`. */
-  @Column({ type: 'varchar', length: 200 })
+  @PrimaryColumn({ type: 'varchar', length: 200, primaryKeyConstraintName: 'pk_memories' })
   actor: string;
 
   /** Read only in this agent's conversations; null: in all of the actor's conversations. */

@@ -280,6 +280,9 @@ export class PortabilityService {
       totals.tags += batch.tags;
     }
     await this.db.transaction(async (em) => {
+      // Other actors' conversations with these agents (offered ones) go on without one: no
+      // foreign key does it (an offered agent is another actor's row, docs/operations.md).
+      await this.whole.detachAgents(em, await this.agents.idsIn(em, actor));
       totals.agents += await this.agents.eraseFor(em, actor);
       // Memories the model wrote while the conversations were being erased.
       totals.memories += await this.memories.eraseIn(em, actor);

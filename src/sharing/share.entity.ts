@@ -19,24 +19,27 @@ export interface SharedMessage {
  * its owner, or retention) deletes its shares through the foreign key.
  */
 @Entity('shares')
-@Index('uq_shares_token_hash', ['tokenHash'], { unique: true })
+@Index('uq_shares_token_hash', ['tokenHash', 'actor'], { unique: true })
 // The owner's listing of one conversation's shares, and the cascade from a deleted conversation.
 @Index('idx_shares_conversation', ['conversationId', 'createdAt'])
 // The owner's shares as a whole (the account export), keyed by actor like every per-actor table.
 @Index('idx_shares_actor', ['actor', 'createdAt'])
 export class Share {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @PrimaryColumn({ type: 'varchar', length: 36, primaryKeyConstraintName: 'pk_shares' })
   id: string;
 
   /** The owner, e.g. `api:alice`: who made it, and the only one who lists or revokes it. */
-  @Column({ type: 'varchar', length: 200 })
+  @PrimaryColumn({ type: 'varchar', length: 200, primaryKeyConstraintName: 'pk_shares' })
   actor: string;
 
   @Column({ name: 'conversation_id', type: 'varchar', length: 36 })
   conversationId: string;
 
   @ManyToOne('Conversation', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'conversation_id' })
+  @JoinColumn([
+    { name: 'conversation_id', referencedColumnName: 'id', foreignKeyConstraintName: 'fk_shares_conversation' },
+    { name: 'actor', referencedColumnName: 'actor', foreignKeyConstraintName: 'fk_shares_conversation' },
+  ])
   conversation?: Relation<Conversation>;
 
   /** Hex SHA-256 of the token (the token itself is answered once, when the share is made). */

@@ -68,8 +68,9 @@ export class PgActorKeys1764750000000 implements MigrationInterface {
     for (const table of ['messages_search', 'response_records']) {
       await q.query(`ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_message" FOREIGN KEY ("message_id", "actor") REFERENCES "messages"("id", "actor") ON DELETE CASCADE`);
     }
-    // Deleting an agent leaves its conversations without one: only agent_id is cleared, the actor stays.
-    await q.query(`ALTER TABLE "conversations" ADD CONSTRAINT "fk_conversations_agent" FOREIGN KEY ("agent_id", "actor") REFERENCES "agents"("id", "actor") ON DELETE SET NULL ("agent_id")`);
+    // No foreign key from conversations to agents any more: a conversation may be bound to an agent
+    // another actor offers (so not on the same node), and deleting an agent detaches its
+    // conversations in code (ConversationsService.deleteAgent, AgentsService.eraseFor).
 
     // The search row takes the message's own actor: no join to conversations on every insert.
     await q.query(
