@@ -144,7 +144,7 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
     expect(created.expiresAt).toBe(expiresAt);
     await anyone.get(`/api/shared/${created.token}`).expect(200);
     // Moved into the past by hand: waiting for a clock is no test.
-    await t.app.get(DataSource).getRepository(Share).update(created.id, { expiresAt: new Date(Date.now() - 1000) });
+    await t.app.get(DataSource).getRepository(Share).update({ id: created.id }, { expiresAt: new Date(Date.now() - 1000) });
     const res = await anyone.get(`/api/shared/${created.token}`).expect(404);
     expect(res.body.code).toBe('share_not_found');
     await bob.post(`/api/shared/${created.token}/fork`).expect(404);
