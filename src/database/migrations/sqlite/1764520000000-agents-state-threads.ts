@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { withoutForeignKeys } from './without-foreign-keys.js';
 
 /** Agents, conversation state, threads, and tool calls on replies (SQLite). */
 export class AgentsStateThreads1764520000000 implements MigrationInterface {
@@ -12,19 +13,7 @@ export class AgentsStateThreads1764520000000 implements MigrationInterface {
   transaction = false as const;
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`PRAGMA foreign_keys = OFF`);
-    await q.query(`BEGIN IMMEDIATE`);
-    try {
-      await this.change(q);
-      const broken = await q.query(`PRAGMA foreign_key_check`);
-      if (broken.length > 0) throw new Error(`foreign key check failed after the migration: ${JSON.stringify(broken.slice(0, 5))}`);
-      await q.query(`COMMIT`);
-    } catch (error) {
-      await q.query(`ROLLBACK`);
-      throw error;
-    } finally {
-      await q.query(`PRAGMA foreign_keys = ON`);
-    }
+    await withoutForeignKeys(q, () => this.change(q));
   }
 
   private async change(q: QueryRunner): Promise<void> {

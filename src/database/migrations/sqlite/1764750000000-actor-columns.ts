@@ -1,5 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { KEYED_INDEXES, REBUILT_TABLES } from './1764750000000-actor-keys-tables.js';
+import { withoutForeignKeys } from './without-foreign-keys.js';
 
 /**
  * Every per-actor table keyed by its actor, as on PostgreSQL (1764750000000-actor-keys there,
@@ -8,9 +9,7 @@ import { KEYED_INDEXES, REBUILT_TABLES } from './1764750000000-actor-keys-tables
  * one), filled from the conversations; then the tables are rebuilt with their new keys. A
  * rebuild keeps each row's rowid, which the full-text tables (external content) and
  * `messages_fts_owners` are keyed by, and makes the tables' indexes, views and triggers again.
- * Foreign keys must be off (else dropping a table would cascade-delete its children), and that
- * pragma works only outside a transaction: the migration opens its own, and checks the keys at
- * the end.
+ * Foreign keys are off meanwhile and checked at the end (without-foreign-keys.ts).
  */
 export class ActorColumns1764750000000 implements MigrationInterface {
   name = 'ActorColumns1764750000000';
@@ -18,45 +17,23 @@ export class ActorColumns1764750000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await withoutForeignKeys(q, async () => {
-    for (const table of ['messages', 'conversation_tags', 'summaries', 'threads']) {
-      await q.query(`ALTER TABLE "${table}" ADD COLUMN "actor" varchar(200) NOT NULL DEFAULT ('')`);
-      await q.query(`UPDATE "${table}" SET "actor" = COALESCE((SELECT c."actor" FROM "conversations" c WHERE c."id" = "${table}"."conversation_id"), '')`);
-    }
-    await q.query(`ALTER TABLE "response_records" ADD COLUMN "actor" varchar(200) NOT NULL DEFAULT ('')`);
-    await q.query(`UPDATE "response_records" SET "actor" = COALESCE((SELECT m."actor" FROM "messages" m WHERE m."id" = "response_records"."message_id"), '')`);
-    await rebuild(q, 'keyed');
+      for (const table of ['messages', 'conversation_tags', 'summaries', 'threads']) {
+        await q.query(`ALTER TABLE "${table}" ADD COLUMN "actor" varchar(200) NOT NULL DEFAULT ('')`);
+        await q.query(`UPDATE "${table}" SET "actor" = COALESCE((SELECT c."actor" FROM "conversations" c WHERE c."id" = "${table}"."conversation_id"), '')`);
+      }
+      await q.query(`ALTER TABLE "response_records" ADD COLUMN "actor" varchar(200) NOT NULL DEFAULT ('')`);
+      await q.query(`UPDATE "response_records" SET "actor" = COALESCE((SELECT m."actor" FROM "messages" m WHERE m."id" = "response_records"."message_id"), '')`);
+      await rebuild(q, 'keyed');
     });
   }
 
   async down(q: QueryRunner): Promise<void> {
     await withoutForeignKeys(q, async () => {
-    await rebuild(q, 'before');
-    for (const table of ['messages', 'conversation_tags', 'summaries', 'threads', 'response_records']) {
-      await q.query(`ALTER TABLE "${table}" DROP COLUMN "actor"`);
-    }
+      await rebuild(q, 'before');
+      for (const table of ['messages', 'conversation_tags', 'summaries', 'threads', 'response_records']) {
+        await q.query(`ALTER TABLE "${table}" DROP COLUMN "actor"`);
+      }
     });
-  }
-}
-
-/** Runs `work` in a transaction of its own with foreign keys off, and checks them before committing. */
-async function withoutForeignKeys(q: QueryRunner, work: () => Promise<void>): Promise<void> {
-  // TypeORM's undo opens a transaction whatever `transaction` says (nothing ran in it yet): close
-  // it for the pragma, and open one again for TypeORM to record the undo in.
-  const outer = q.isTransactionActive;
-  if (outer) await q.commitTransaction();
-  await q.query(`PRAGMA foreign_keys = OFF`);
-  await q.query(`BEGIN IMMEDIATE`);
-  try {
-    await work();
-    const broken = (await q.query('PRAGMA foreign_key_check')) as unknown[];
-    if (broken.length > 0) throw new Error(`rebuilding the per-actor tables left ${broken.length} row(s) whose parent is missing`);
-    await q.query(`COMMIT`);
-  } catch (error) {
-    await q.query(`ROLLBACK`);
-    throw error;
-  } finally {
-    await q.query(`PRAGMA foreign_keys = ON`);
-    if (outer) await q.startTransaction();
   }
 }
 
