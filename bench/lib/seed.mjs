@@ -43,12 +43,14 @@ export function templateSeeder(db, templateId) {
     { id: '@id', actor: '@actor', title: '@title', last_seq: '@lastSeq', created_at: '@createdAt', updated_at: '@updatedAt' },
     'id = @template',
   );
+  // A row of a conversation carries its actor (every key includes it), where the schema has the column.
+  const withActor = (table) => (columnsOf(db, table).includes('actor') ? { actor: '@actor' } : {});
   // Since messages form a tree, each clone follows the one before it (or, off the active path, sits beside it).
   const tree = columnsOf(db, 'messages').includes('parent_id');
   const message = cloneStatement(
     db,
     'messages',
-    { id: '@id', conversation_id: '@conversationId', seq: '@seq', created_at: '@createdAt', ...(tree ? { parent_id: '@parentId', on_path: '@onPath' } : {}) },
+    { id: '@id', conversation_id: '@conversationId', seq: '@seq', created_at: '@createdAt', ...(tree ? { parent_id: '@parentId', on_path: '@onPath' } : {}), ...withActor('messages') },
     'id = @templateMessage',
   );
   // Other per-conversation rows (threads, ...): same rows, new conversation id (and a new id if they have one).
@@ -58,7 +60,7 @@ export function templateSeeder(db, templateId) {
     .map((t) => t.name)
     .filter((t) => columnsOf(db, t).includes('conversation_id'))
     .map((t) =>
-      cloneStatement(db, t, { conversation_id: '@conversationId', ...(columnsOf(db, t).includes('id') ? { id: SQL_UUID } : {}) }, 'conversation_id = @template'),
+      cloneStatement(db, t, { conversation_id: '@conversationId', ...(columnsOf(db, t).includes('id') ? { id: SQL_UUID } : {}), ...withActor(t) }, 'conversation_id = @template'),
     );
 
   return {
@@ -83,7 +85,7 @@ export function templateSeeder(db, templateId) {
             updatedAt: sqlDate(updated),
             template: templateId,
           });
-          for (const child of children) child.run({ conversationId: id, template: templateId });
+          for (const child of children) child.run({ conversationId: id, actor, template: templateId });
           // `branchEvery`: every so many answers on the path get an earlier answer beside them (a branch point off the path).
           let parentId = null;
           let question = null;
@@ -98,6 +100,7 @@ export function templateSeeder(db, templateId) {
               seq,
               createdAt: sqlDate(created + seq * 1000 - 1000),
               templateMessage: role === 'user' ? userId : assistantId,
+              actor,
               ...(tree ? { parentId: sibling ? question : parentId, onPath: sibling ? 0 : 1 } : {}),
             });
             if (sibling) {
