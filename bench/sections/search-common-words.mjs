@@ -156,8 +156,9 @@ async function seedPostgres(client, messages, wordsPerMessage) {
     [messages],
   );
   await client.query(
-    `INSERT INTO messages (id, conversation_id, seq, role, content, status, model, created_at, thread, tokens)
-     SELECT md5('m' || n)::uuid::text, md5('c' || ((n - 1) / 100))::uuid::text, (n - 1) % 100 + 1,
+    `INSERT INTO messages (id, conversation_id, actor, seq, role, content, status, model, created_at, thread, tokens)
+     SELECT md5('m' || n)::uuid::text, md5('c' || ((n - 1) / 100))::uuid::text,
+            CASE WHEN ((n - 1) / 100) % 10 = 0 THEN '${ACTOR}' ELSE 'api:user' || (((n - 1) / 100) % 97) END, (n - 1) % 100 + 1,
             CASE WHEN n % 2 = 1 THEN 'user' ELSE 'assistant' END,
             (SELECT string_agg((${words})[1 + floor(${SEARCH_WORDS.length} * random() ^ 2)::int], ' ') FROM generate_series(1, ${Number(wordsPerMessage)} + 0 * n))
               || CASE WHEN n % 50000 IN (0, 1) THEN ' zanzibar' ELSE '' END,
@@ -187,9 +188,16 @@ async function migratePostgres(url, schema) {
  */
 async function smallCallers(db, settings, log) {
   const em = sqliteEm(db);
-  const take = db.prepare(`UPDATE conversations SET actor = ? WHERE rowid IN (SELECT rowid FROM conversations WHERE actor = 'api:user5' LIMIT ?)`);
-  take.run('api:small1000', 10);
-  take.run('api:small3000', 30);
+  // Conversations handed to another actor, with their messages (the actor is part of their keys).
+  const take = db.transaction((actor, count) => {
+    db.pragma('defer_foreign_keys = ON');
+    const ids = db.prepare(`SELECT id FROM conversations WHERE actor = 'api:user5' LIMIT ?`).pluck().all(count);
+    const list = ids.map(() => '?').join(', ');
+    db.prepare(`UPDATE conversations SET actor = ? WHERE id IN (${list})`).run(actor, ...ids);
+    db.prepare(`UPDATE messages SET actor = ? WHERE conversation_id IN (${list})`).run(actor, ...ids);
+  });
+  take('api:small1000', 10);
+  take('api:small3000', 30);
   const repo = new ConversationSearchRepository();
   // The same search walking every actor's matches for the caller's, as for a large caller.
   const walk = new ConversationSearchRepository();

@@ -49,7 +49,7 @@ export async function seedSqlite(file, messages, wordsPerMessage = 12) {
     `INSERT INTO conversations (id, actor, title, last_seq, created_at, updated_at, agent_id, state, archived, pinned) VALUES (?, ?, ?, ?, ?, ?, NULL, '{}', 0, 0)`,
   );
   const insertMessage = db.prepare(
-    `INSERT INTO messages (id, conversation_id, seq, role, content, status, model, created_at, thread, tokens) VALUES (?, ?, ?, ?, ?, 'complete', 'echo', ?, 'main', 20)`,
+    `INSERT INTO messages (id, conversation_id, actor, seq, role, content, status, model, created_at, thread, tokens) VALUES (?, ?, ?, ?, ?, ?, 'complete', 'echo', ?, 'main', 20)`,
   );
   const perConversation = 100;
   const started = Date.now();
@@ -61,7 +61,7 @@ export async function seedSqlite(file, messages, wordsPerMessage = 12) {
       insertConversation.run(id, actor, `Conversation ${c} about ${WORDS[c % WORDS.length]}`, perConversation, sqlDate(t0), sqlDate(t0 + c));
       for (let s = 1; s <= perConversation; s++) {
         const n = c * perConversation + s;
-        insertMessage.run(randomUUID(), id, s, s % 2 ? 'user' : 'assistant', sentence(rand, n, wordsPerMessage), sqlDate(t0 + n));
+        insertMessage.run(randomUUID(), id, actor, s, s % 2 ? 'user' : 'assistant', sentence(rand, n, wordsPerMessage), sqlDate(t0 + n));
       }
     }
   })();
