@@ -188,6 +188,43 @@ describe('ChatService', () => {
     expect(await turn).toMatchObject({ status: 'cancelled', content: 'partial ' });
   });
 
+  /** A model that goes on after its call is aborted: it never settles, and keeps writing until told by the test. */
+  function deafStep(pieces: number): { step: Step; later: { more: () => void } } {
+    const later = { more: () => undefined as void };
+    const step: Step = (_req, onDelta) => {
+      for (let i = 0; i < pieces; i++) onDelta('x'.repeat(1000));
+      later.more = () => onDelta('after the stop');
+      return new Promise(() => undefined);
+    };
+    return { step, later };
+  }
+
+  it('ends a reply cut at MAX_REPLY_CHARS even when the model call ignores the abort and never settles', async () => {
+    const deaf = deafStep(150);
+    llm.steps.push(deaf.step);
+    const outcome = await chat.stream(alice, { message: 'write forever' }, { started: () => undefined, delta: () => undefined });
+    expect(outcome).toMatchObject({ status: 'truncated', error: { code: 'reply_too_long' } });
+    expect(outcome.content).toHaveLength(100_000);
+    deaf.later.more();
+    const { messages } = await onlyConversation();
+    expect(messages[1]).toMatchObject({ status: 'truncated', leaseUntil: null });
+    expect(messages[1].content).toHaveLength(100_000);
+    // The thread is free for the next turn.
+    await chat.send(alice, { message: 'next', conversationId: messages[1].conversationId });
+  });
+
+  it('ends a cancelled reply even when the model call ignores the abort, and keeps nothing written after the stop', async () => {
+    const deaf = deafStep(1);
+    llm.steps.push(deaf.step);
+    const turn = chat.stream(alice, { message: 'long story' }, { started: () => undefined, delta: () => undefined });
+    await until(() => llm.calls.length === 1);
+    const { messages } = await onlyConversation();
+    await chat.cancel(alice, messages[1].conversationId, messages[1].id);
+    await until(async () => (await onlyConversation()).messages[1].status !== 'streaming');
+    deaf.later.more();
+    expect(await turn).toMatchObject({ status: 'cancelled', content: 'x'.repeat(1000) });
+  });
+
   it('regenerates the last answer as a sibling reply, keeping the replaced one readable', async () => {
     llm.steps.push(async () => ({ content: 'first answer', model: 'scripted', usage: null, toolCalls: [] }));
     const first = await chat.send(alice, { message: 'question' });

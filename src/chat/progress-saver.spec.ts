@@ -66,6 +66,17 @@ describe('ProgressSaver', () => {
     await Promise.all(replies.map((r) => r.stop()));
   });
 
+  it('never renews the lease of a reply that was cut or stopped, though its text is still saved', () => {
+    const progress = new ReplyProgress(saver, 'a', () => undefined);
+    progress.append('text');
+    const later = Date.now() + 60_000;
+    expect(progress.pending(later, 1000)).toEqual({ id: 'a', content: 'text', renewLease: true });
+    progress.halt();
+    expect(progress.pending(later, 1000)).toEqual({ id: 'a', content: 'text', renewLease: false });
+    progress.saved({ id: 'a', content: 'text', renewLease: false }, later);
+    expect(progress.pending(later, 1000)).toBeNull();
+  });
+
   it('renews a lease when a third of REPLY_LEASE_MS has passed since its last renewal, not with every save', async () => {
     const short = new ProgressSaver(store as unknown as TurnStore, loadConfig({ STREAM_FLUSH_MS: '10', REPLY_LEASE_MS: '1000' }));
     try {

@@ -39,6 +39,14 @@ export interface GenerationMode {
   readonly options?: ModelOptions;
 }
 
+/**
+ * How long a model call may take to return once its reply was cut or stopped. Aborting the call
+ * ends it at once with every port and server we know; this bounds the rest (a transport that
+ * does not end the body, a port that ignores the signal), so a reply always ends, its lease is
+ * let go, and the thread takes its next turn.
+ */
+export const STOP_GRACE_MS = 2_000;
+
 /** Model and tool names come from the model server; stored names fit the model column (200). */
 const MAX_MODEL_NAME_CHARS = 200;
 const MAX_TOOL_NAME_CHARS = MAX_MODEL_NAME_CHARS;
@@ -69,6 +77,8 @@ export class ReplyGenerator {
   async run(turn: StartedTurn, mode: GenerationMode): Promise<ReplyOutcome> {
     const stop = new AbortController();
     const progress = new ReplyProgress(this.progressSaver, turn.reply.id, () => stop.abort());
+    // A stopped reply is no longer being generated: its lease is not renewed again.
+    stop.signal.addEventListener('abort', () => progress.halt(), { once: true });
     const bounds = new ReplyBounds(this.config, () => stop.abort());
     const toolRecords: ToolCallRecord[] = [];
     const clientCalls: FunctionCallRecord[] = [];
@@ -182,6 +192,8 @@ export class ReplyGenerator {
       // Text written in an earlier round and text of this one are separate paragraphs.
       let separator = round > 0 && progress.content.trim() !== '' ? '\n\n' : '';
       const add = (piece: string) => {
+        // Nothing a model sends after the cut or the stop is kept, whatever the port does.
+        if (signal.aborted) return;
         // NUL cannot be stored in PostgreSQL text nor read back by an import.
         const joined = separator ? separator + piece : piece;
         const text = bounds.admit(progress.length, joined.includes('\u0000') ? joined.replaceAll('\u0000', '') : joined);
@@ -194,7 +206,7 @@ export class ReplyGenerator {
         progress.append(text);
         mode.onDelta?.(text);
       };
-      const completion = await this.call(request, mode, add);
+      const completion = await this.call(request, mode, add, signal);
       if (!mode.stream && completion.content) add(completion.content);
       usage = addUsage(usage, completion.usage);
       if (completion.toolCalls.length === 0 || bounds.reason) return { ...completion, usage };
@@ -226,11 +238,11 @@ export class ReplyGenerator {
     return runUpdateState(this.conversations, actor, turn.conversation.id, call.arguments);
   }
 
-  /** One model call, timed for the metrics whether it answers or fails. */
-  private async call(request: CompletionRequest, mode: GenerationMode, add: (piece: string) => void): Promise<Completion> {
+  /** One model call, timed for the metrics whether it answers or fails, and given up STOP_GRACE_MS after `signal` aborts. */
+  private async call(request: CompletionRequest, mode: GenerationMode, add: (piece: string) => void, signal: AbortSignal): Promise<Completion> {
     const start = performance.now();
     try {
-      const completion = mode.stream ? await this.llm.stream(request, add) : await this.llm.complete(request);
+      const completion = await giveUpAfterStop(mode.stream ? this.llm.stream(request, add) : this.llm.complete(request), signal);
       this.metrics.modelCall('ok', secondsSince(start));
       return completion;
     } catch (error) {
@@ -248,6 +260,26 @@ export class ReplyGenerator {
     this.logger.warn(`Reply ${turn.reply.id} in conversation ${turn.conversation.id} failed: ${cause.code}`);
     return { status: 'failed', content: partial, model, usage: null, error: { code: cause.code, message: cause.message } };
   }
+}
+
+/** `call`, or a ModelCancelledError once `signal` has been aborted for STOP_GRACE_MS (the call is left to end on its own). */
+function giveUpAfterStop(call: Promise<Completion>, signal: AbortSignal): Promise<Completion> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const givenUp = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      timer = setTimeout(() => reject(new ModelCancelledError()), STOP_GRACE_MS);
+      timer.unref();
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  // The abandoned call may still reject later: that is no longer anyone's concern.
+  call.catch(() => undefined);
+  return Promise.race([call, givenUp]).finally(() => {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort!);
+  });
 }
 
 function addUsage(total: Completion['usage'], more: Completion['usage']): Completion['usage'] {

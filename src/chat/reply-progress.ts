@@ -30,6 +30,8 @@ export class ReplyProgress {
   private savedLength = 0;
   /** The turn's first commit gave the reply its lease. */
   private leaseAt = Date.now();
+  /** Cut or stopped: the generation is ending, so the lease is no longer renewed (the text still is saved). */
+  private halted = false;
 
   constructor(
     private readonly saves: ProgressSaves,
@@ -54,13 +56,18 @@ export class ReplyProgress {
     this.text.append(piece);
   }
 
+  /** The reply was cut or stopped: from now on its lease is never renewed. */
+  halt(): void {
+    this.halted = true;
+  }
+
   stop(): Promise<void> {
     return this.saves.remove(this);
   }
 
   /** What a save now would write: the text when it changed (and `withText`), the lease when it is due; null: nothing. */
   pending(now: number, leaseEveryMs: number, withText = true): ProgressSave | null {
-    const renewLease = now - this.leaseAt > leaseEveryMs;
+    const renewLease = !this.halted && now - this.leaseAt > leaseEveryMs;
     if (withText && this.text.length !== this.savedLength) return { id: this.replyId, content: this.text.toString(), renewLease };
     return renewLease ? { id: this.replyId, renewLease } : null;
   }

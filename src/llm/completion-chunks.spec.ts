@@ -56,3 +56,40 @@ describe('readCompletionChunks', () => {
     expect(await textsOf([event('whole'), event('cut').slice(0, -2)])).toEqual(['whole']);
   });
 });
+
+describe('readCompletionChunks, stopped by its signal', () => {
+  /** A body that sends a burst of events, then neither ends nor errors: a transport that does not end the body when the call is aborted. */
+  function burstThenSilence(events: number): Response {
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(Array.from({ length: events }, () => event('xxxx')).join('')));
+      },
+      pull: () => new Promise(() => undefined),
+    });
+    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  }
+
+  it('stops handing out chunks at once and ends, even when the body never ends', async () => {
+    const stop = new AbortController();
+    let seen = 0;
+    const read = readCompletionChunks(
+      burstThenSilence(1000),
+      () => {
+        seen += 1;
+        // Cut in the middle of one network read's burst of events.
+        if (seen === 10) stop.abort(new Error('cut'));
+      },
+      stop.signal,
+    );
+    await expect(read).rejects.toThrow('cut');
+    expect(seen).toBe(10);
+  });
+
+  it('ends a read that waits on the network when the signal aborts', async () => {
+    const stop = new AbortController();
+    const read = readCompletionChunks(burstThenSilence(1), () => undefined, stop.signal);
+    setTimeout(() => stop.abort(new Error('stopped')), 20);
+    await expect(read).rejects.toThrow('stopped');
+  });
+});

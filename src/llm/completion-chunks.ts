@@ -17,11 +17,19 @@ export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
  * Here each network read costs one promise, and the text is parsed by eventsource-parser.
  *
  * `onChunk` is called for each chunk, in order. Resolves when the body ends; rejects with
- * what the body threw (an abort, a broken connection) or an APIError / ModelUnavailableError.
+ * what the body threw (a broken connection), an APIError / ModelUnavailableError, or the
+ * signal's reason once `signal` aborts. The signal is obeyed here, not left to the transport:
+ * an aborted fetch does not always end a body that is being read, and a fast model's burst
+ * holds many more events in the read already made, so a cut reply kept reading (and its
+ * generation never ended) while the model went on.
  */
-export async function readCompletionChunks(response: Response, onChunk: (chunk: ChatCompletionChunk) => void): Promise<void> {
+export async function readCompletionChunks(response: Response, onChunk: (chunk: ChatCompletionChunk) => void, signal?: AbortSignal): Promise<void> {
   if (!response.body) throw new ModelUnavailableError("The model's answer has no body");
+  signal?.throwIfAborted();
   const reader = response.body.getReader();
+  // Cancelling the reader settles a read waiting on the network (as the end of the body).
+  const onAbort = () => void reader.cancel().catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
   const decoder = new TextDecoder();
   let done = false;
   let failure: Error | null = null;
@@ -31,7 +39,7 @@ export async function readCompletionChunks(response: Response, onChunk: (chunk: 
       failure ??= new ModelUnavailableError(`The model's stream could not be read: ${error.message}`);
     },
     onEvent: (event: EventSourceMessage) => {
-      if (done || failure) return;
+      if (done || failure || signal?.aborted) return;
       if (event.data.startsWith('[DONE]')) {
         done = true;
         return;
@@ -55,17 +63,20 @@ export async function readCompletionChunks(response: Response, onChunk: (chunk: 
   try {
     for (;;) {
       const { value, done: end } = await reader.read();
+      signal?.throwIfAborted();
       if (end) {
         ended = true;
         break;
       }
       parser.feed(decoder.decode(value, { stream: true }));
+      signal?.throwIfAborted();
       if (failure) throw failure;
     }
     // An event without its closing blank line is not dispatched, as with the SDK.
     parser.feed(decoder.decode());
     if (failure) throw failure;
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     // Stopped before the end (a bad event, a delta that threw): let go of the connection.
     if (!ended) void reader.cancel().catch(() => undefined);
   }

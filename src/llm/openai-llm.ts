@@ -90,7 +90,7 @@ export class OpenAiLlm implements LlmPort {
         }
         toolCalls.add(choice?.delta?.tool_calls);
         if (choice?.finish_reason) finished = true;
-      });
+      }, call.signal);
       // An aborted stream ends its loop quietly: find out why it ended before calling it done.
       if (call.signal.aborted) throw call.signal.reason ?? new Error('aborted');
       if (!finished) throw new ModelUnavailableError("The model's stream ended before the reply was finished");
