@@ -398,6 +398,8 @@ export async function liveStreams(
             LLM_MAX_RETRIES: '0',
             SUMMARY_MODE: 'off',
             MAX_STREAMS_PER_ACTOR: '0',
+            MAX_GENERATIONS_PER_ACTOR: '0',
+            MAX_GENERATIONS: '0',
             RATE_LIMIT_PER_MINUTE: '0',
             LOG_LEVEL: 'warn',
             ...env,

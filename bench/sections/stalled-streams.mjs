@@ -76,6 +76,8 @@ export async function stalledStreams({ clients = 10, replyMiB = 20, script = DIS
       STREAM_FLUSH_MS: '1000',
       // All clients are the single user here; the point is the buffers, not the per-actor cap.
       MAX_STREAMS_PER_ACTOR: '0',
+      MAX_GENERATIONS_PER_ACTOR: '0',
+      MAX_GENERATIONS: '0',
       MAX_REPLY_CHARS: String(REPLY_CHARS),
       ...env,
     },

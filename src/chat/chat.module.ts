@@ -4,6 +4,7 @@ import { LlmModule } from '../llm/llm.module.js';
 import { ContextModule } from '../context/context.module.js';
 import { ChatService } from './chat.service.js';
 import { ReplyGenerator } from './reply-generator.js';
+import { GenerationSlots } from './generation-slots.js';
 import { ProgressSaver } from './progress-saver.js';
 import { FollowerReads } from './follower-reads.js';
 import { ReplyJanitor } from './reply-janitor.js';
@@ -16,7 +17,7 @@ import { MemoryModule } from '../memory/memory.module.js';
 
 @Module({
   imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule, MemoryModule],
-  providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, ProgressSaver, FollowerReads, ReplyJanitor, Summarizer, UnstoredTurns],
+  providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, GenerationSlots, ProgressSaver, FollowerReads, ReplyJanitor, Summarizer, UnstoredTurns],
   exports: [ChatService, Summarizer],
 })
 export class ChatModule {}

@@ -22,6 +22,7 @@ import { ChatTurnFailedError } from './chat.errors.js';
 import { ChatService } from './chat.service.js';
 import { UnstoredTurns } from './unstored-turn.js';
 import { ReplyGenerator } from './reply-generator.js';
+import { GenerationSlots } from './generation-slots.js';
 import { ProgressSaver } from './progress-saver.js';
 import { FollowerReads } from './follower-reads.js';
 import { Summarizer } from './summarizer.js';
@@ -86,7 +87,7 @@ describe('ChatService', () => {
     });
     module = await Test.createTestingModule({
       imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule, MemoryModule],
-      providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, ProgressSaver, FollowerReads, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }],
+      providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, GenerationSlots, ProgressSaver, FollowerReads, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();
     chat = module.get(ChatService);

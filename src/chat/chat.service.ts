@@ -11,7 +11,8 @@ import type { ContextPreview, ReplyOutcome, StartedTurn, TurnOverride, TurnReque
 import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
-import { ReplyGenerator, type ModelOptions } from './reply-generator.js';
+import { ReplyGenerator, type GenerationMode, type ModelOptions } from './reply-generator.js';
+import { GenerationSlots } from './generation-slots.js';
 import { FollowerReads } from './follower-reads.js';
 import { UnstoredTurns, type UnstoredReply, type UnstoredRequest } from './unstored-turn.js';
 import type { ReplyError } from '../common/domain-error.js';
@@ -104,6 +105,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     private readonly planner: TurnPlanner,
     private readonly conversations: ConversationsService,
     private readonly generator: ReplyGenerator,
+    private readonly slots: GenerationSlots,
     private readonly unstored: UnstoredTurns,
     private readonly wakeups: DatabaseWakeups,
     private readonly reads: FollowerReads,
@@ -121,45 +123,48 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
    * question is stored; the model is called once what it returns settles (it must not throw).
    */
   async send(actor: Actor, request: ChatRequest, onStarted?: (turn: StartedTurn) => void | Promise<void>): Promise<ChatResult> {
-    const turn = await this.startTurn(actor, request);
-    await onStarted?.(turn);
-    return toResult(turn, await this.track(this.generator.run(turn, { stream: false, options: request.options })));
+    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, request));
+    try {
+      await onStarted?.(turn);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return toResult(turn, await this.generate(turn, { stream: false, options: request.options }, release));
   }
 
   /** One turn whose reply streams to `events`; resolves with the stored outcome. */
   async stream(actor: Actor, request: ChatRequest, events: TurnEvents): Promise<ReplyOutcome> {
-    const turn = await this.startTurn(actor, request);
-    events.started(turn);
-    return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }));
+    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, request));
+    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, events);
   }
 
   /** A turn that stores nothing (no conversation): its input is the whole history; `onDelta` streams the reply. */
-  answerUnstored(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<UnstoredReply> {
-    return this.track(this.unstored.run(actor, request, onDelta));
+  async answerUnstored(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<UnstoredReply> {
+    const release = this.slots.take(actor.id);
+    return this.track(this.unstored.run(actor, request, onDelta).finally(release));
   }
 
   /** Edits a user message: its sibling with the new text, answered; that branch becomes the thread's active path. */
   async edit(actor: Actor, conversationId: string, messageId: string, request: EditRequest): Promise<ChatResult> {
-    const turn = await this.startTurn(actor, { message: request.message, conversationId }, messageId);
-    return toResult(turn, await this.track(this.generator.run(turn, { stream: false, options: request.options })));
+    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId }, messageId));
+    return toResult(turn, await this.generate(turn, { stream: false, options: request.options }, release));
   }
 
   async editStream(actor: Actor, conversationId: string, messageId: string, request: EditRequest, events: TurnEvents): Promise<ReplyOutcome> {
-    const turn = await this.startTurn(actor, { message: request.message, conversationId }, messageId);
-    events.started(turn);
-    return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }));
+    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId }, messageId));
+    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, events);
   }
 
   /** Answers a thread's last question again: a sibling answer, which becomes the active path (the earlier one stays readable). */
   async regenerate(actor: Actor, conversationId: string, request: RegenerateRequest = {}): Promise<ChatResult> {
-    const turn = await this.startRegeneration(actor, conversationId, request);
-    return toResult(turn, await this.track(this.generator.run(turn, { stream: false, options: request.options })));
+    const { turn, release } = await this.begin(actor, () => this.startRegeneration(actor, conversationId, request));
+    return toResult(turn, await this.generate(turn, { stream: false, options: request.options }, release));
   }
 
   async regenerateStream(actor: Actor, conversationId: string, request: RegenerateRequest, events: TurnEvents): Promise<ReplyOutcome> {
-    const turn = await this.startRegeneration(actor, conversationId, request);
-    events.started(turn);
-    return this.track(this.generator.run(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }));
+    const { turn, release } = await this.begin(actor, () => this.startRegeneration(actor, conversationId, request));
+    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, events);
   }
 
   /**
@@ -259,6 +264,28 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   private startRegeneration(actor: Actor, conversationId: string, request: RegenerateRequest): Promise<StartedTurn> {
     return this.turns.startRegeneration(actor, conversationId, request.thread ?? MAIN_THREAD, this.planner.plan);
+  }
+
+  /** Takes a generation place (MAX_GENERATIONS_PER_ACTOR) before anything is stored, then starts the turn. */
+  private async begin(actor: Actor, start: () => Promise<StartedTurn>): Promise<{ turn: StartedTurn; release: () => void }> {
+    const release = this.slots.take(actor.id);
+    try {
+      return { turn: await start(), release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Generates the reply of a started turn, holding its generation place until the reply ends (the client may have gone). */
+  private generate(turn: StartedTurn, mode: GenerationMode, release: () => void, events?: TurnEvents): Promise<ReplyOutcome> {
+    try {
+      events?.started(turn);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return this.track(this.generator.run(turn, mode).finally(release));
   }
 
   private track<T>(work: Promise<T>): Promise<T> {

@@ -82,6 +82,9 @@ export interface AppConfig {
   readonly sseStallMs: number;
   /** Server-sent event streams one actor may have open at once, in this process; 0: no limit. */
   readonly maxStreamsPerActor: number;
+  /** Replies being generated at once per actor, and in all, in this process (0: no limit). */
+  readonly maxGenerationsPerActor: number;
+  readonly maxGenerations: number;
   /** The Telegram bot; null when TELEGRAM_BOT_TOKEN is unset (the surface is off). */
   readonly telegram: TelegramConfig | null;
   /** Conversations not updated for this many days are deleted in the background; null: kept forever. */
@@ -147,6 +150,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     sseMaxBufferBytes: integer(env, 'SSE_MAX_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
     sseStallMs: integer(env, 'SSE_STALL_MS', 30_000, 100, 3_600_000),
     maxStreamsPerActor: integer(env, 'MAX_STREAMS_PER_ACTOR', 8, 0, 100_000),
+    maxGenerationsPerActor: integer(env, 'MAX_GENERATIONS_PER_ACTOR', 32, 0, 100_000),
+    maxGenerations: integer(env, 'MAX_GENERATIONS', 2_000, 0, 1_000_000),
     corsOrigins: parseOrigins(text(env, 'CORS_ORIGINS')),
     allowedHosts: parseAllowedHosts(text(env, 'ALLOWED_HOSTS')),
     // On a public address the API is rate limited unless told otherwise.

@@ -20,7 +20,8 @@ describe('a fast stream past MAX_REPLY_CHARS ends on every streaming surface', (
   const reply = async (conversationId: string): Promise<Json> => (await http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200)).body.messages.at(-1);
 
   let healthChecks = 0;
-  let polling: NodeJS.Timeout;
+  let polling: NodeJS.Timeout | undefined;
+  afterAll(() => clearInterval(polling));
   beforeAll(() => {
     polling = setInterval(() => void http().get('/health').then((res) => (healthChecks += res.status === 200 ? 1 : 0), () => undefined), 100);
   });
@@ -40,7 +41,7 @@ describe('a fast stream past MAX_REPLY_CHARS ends on every streaming surface', (
 
   it('on /api/ui/chat (the AI SDK transport)', async () => {
     burst();
-    const stream = await uiTransport(await fixture.app.url(), ALICE_KEY).sendMessages({ chatId: 'fast-ui', messages: [userMessage('write a lot, fast')], trigger: 'submit-message', messageId: undefined });
+    const stream = await uiTransport(await fixture.app.url(), ALICE_KEY).sendMessages({ chatId: 'fast-ui', messages: [userMessage('write a lot, fast')], trigger: 'submit-message', messageId: undefined, abortSignal: undefined });
     const { chunks, message } = await readChunks(stream);
     expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'length' });
     expect(textOf(message)).toHaveLength(LIMIT);
