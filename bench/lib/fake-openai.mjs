@@ -1,10 +1,11 @@
 // A minimal OpenAI-compatible chat completions server on 127.0.0.1 for benchmarks (the bench
 // runs plain Node and cannot import test/fakes/*.ts). It keeps nothing per request, so the
-// memory of the service under test is the only thing that can grow.
+// memory of the service under test is the only thing that can grow; `onRequest` (optional) is
+// handed each request body, for a section that checks what the model was sent.
 import { createServer } from 'node:http';
 import { HOST } from './common.mjs';
 
-export async function startFakeOpenAi() {
+export async function startFakeOpenAi({ onRequest } = {}) {
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -15,6 +16,7 @@ export async function startFakeOpenAi() {
       } catch {
         /* answered anyway */
       }
+      onRequest?.(body);
       const last = body.messages?.at(-1)?.content ?? '';
       const text = `reply to: ${String(last).slice(0, 80)}`;
       const usage = { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 };
