@@ -102,7 +102,7 @@ export class ReplyGenerator {
     this.metrics.turnEnded(outcome.status, secondsSince(start));
     if (outcome.usage) this.metrics.tokens(outcome.usage.promptTokens, outcome.usage.completionTokens);
     // What the reply was given, as planned last (a summary catching up plans the turn again).
-    outcome = { ...outcome, memoryIds: turn.context.memoryIds };
+    outcome = { ...outcome, memoryIds: turn.context.memoryIds, recalledMessageIds: turn.context.recalledMessageIds };
     try {
       await this.turns.finishReply(turn.conversation.id, turn.reply.id, outcome);
     } catch (error) {

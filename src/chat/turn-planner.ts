@@ -5,6 +5,7 @@ import { ContextAssembler } from '../context/context-assembler.js';
 import { STRETCH_MAX } from '../context/context-planner.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import { memoryModeOf, memoryToolsOf } from './memory-mode.js';
+import type { ContextMessage, ContextRecall } from '../context/context-sources.js';
 import type { HistoryReader, TurnDraft, TurnPlan } from './turn.js';
 
 /**
@@ -50,7 +51,21 @@ export class TurnPlanner {
     // A preview has no question to match: it shows the pinned memories only.
     const memories = mode === 'off' || this.config.memoryTokenBudget === 0 ? null : await history.memories(question?.content ?? null);
     const memoryIdsShown = memoryToolsOf(mode, agent).length > 0;
-    const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history: messages, newMessage, instructions, pinned, memories, memoryIdsShown });
+    // Recall is long-term memory too: off with it (the agent's memoryMode, a temporary chat), or by RECALL_MODE.
+    const recallOn = mode !== 'off' && this.config.recallMode === 'on' && this.config.recallTokenBudget > 0;
+    const recalled = recallOn ? notInContext(draft.recalled ?? [], conversation.id, messages, pinned, draft.beforeSeq) : null;
+    const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history: messages, newMessage, instructions, pinned, memories, memoryIdsShown, recalled });
     return { model, context, questionTokens, summaryCoversSeq: summary?.coversSeq ?? null };
   };
+}
+
+/**
+ * The recalled messages the context does not already hold: of this conversation, only those
+ * older than every history message the plan may send (the part that has left the window) and
+ * not pinned; of other conversations, all.
+ */
+function notInContext(recalled: readonly ContextRecall[], conversationId: string, history: readonly ContextMessage[], pinned: readonly ContextMessage[], beforeSeq: number): ContextRecall[] {
+  const oldest = history[0]?.seq ?? beforeSeq;
+  const pinnedSeqs = new Set(pinned.map((m) => m.seq));
+  return recalled.filter((r) => r.conversationId !== conversationId || (r.seq < oldest && !pinnedSeqs.has(r.seq)));
 }

@@ -122,7 +122,7 @@ export class TurnStore {
       const stored = earlier.length ? await this.repo.appendMessages(em, conversation, this.chained(earlier, threadName, parentId), now) : [];
       parentId = stored.at(-1)?.id ?? parentId;
       const question = asked ? { content: asked.content, tokens: null } : null;
-      const draft = { conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question, override: request.override };
+      const draft = { conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question, override: request.override, recalled: request.recalled };
       // A branch moved the active path since the head was read: its summary may no longer stand for it.
       const known = parent === undefined ? { thread: threadName, summary: head.summary } : undefined;
       const planned = await plan(draft, this.history(em, conversation, known));
@@ -138,7 +138,7 @@ export class TurnStore {
       );
       const reply = rows[rows.length - 1];
       const questionRow = asked ? rows[0] : stored[stored.length - 1];
-      return { conversation, created: !conversationId, agent, thread, question: questionRow, reply, ...this.planned(planned), override: request.override };
+      return { conversation, created: !conversationId, agent, thread, question: questionRow, reply, ...this.planned(planned), override: request.override, recalled: request.recalled };
     });
   }
 
@@ -232,7 +232,7 @@ export class TurnStore {
     // After function outputs there is no question: the history up to the reply is sent.
     const asked = question.role === 'user';
     return this.db.read(async (em) => {
-      const draft = { conversation, agent, thread, beforeSeq: asked ? question.seq : question.seq + 1, question: asked ? question : null, override: turn.override };
+      const draft = { conversation, agent, thread, beforeSeq: asked ? question.seq : question.seq + 1, question: asked ? question : null, override: turn.override, recalled: turn.recalled };
       const planned = await plan(draft, this.history(em, conversation));
       return { ...turn, ...this.planned(planned) };
     });
@@ -320,7 +320,7 @@ export class TurnStore {
 
   private placeholder(thread: string, planned: TurnPlan, now: Date, questionId: string): NewMessage {
     const { model, context } = planned;
-    return { role: 'assistant', thread, parentId: questionId, content: '', status: 'streaming', model, leaseUntil: this.leaseFrom(now), memoryIds: context.memoryIds };
+    return { role: 'assistant', thread, parentId: questionId, content: '', status: 'streaming', model, leaseUntil: this.leaseFrom(now), memoryIds: context.memoryIds, recalledMessageIds: context.recalledMessageIds };
   }
 
   /**
@@ -372,6 +372,7 @@ export class TurnStore {
         ...(outcome.functionCalls?.length ? { functionCalls: outcome.functionCalls } : {}),
         tokens: outcome.tokens ?? null,
         ...(outcome.memoryIds ? { memoryIds: outcome.memoryIds.length ? [...outcome.memoryIds] : null } : {}),
+        ...(outcome.recalledMessageIds ? { recalledMessageIds: outcome.recalledMessageIds.length ? [...outcome.recalledMessageIds] : null } : {}),
         leaseUntil: null,
       }, this.wakeups.channel);
       // The conversation's updated_at was bumped when the turn started; bumping it again would rewrite its index entry.

@@ -1,6 +1,6 @@
 import type { Agent } from '../agents/agent.entity.js';
 import type { ReplyError } from '../common/domain-error.js';
-import type { ContextMemory, ContextMessage, ContextSummary } from '../context/context-sources.js';
+import type { ContextMemory, ContextMessage, ContextRecall, ContextSummary } from '../context/context-sources.js';
 import type { PlannedContext } from '../context/context-planner.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
 import type { ItemDraft } from '../conversations/conversation-items.service.js';
@@ -30,6 +30,8 @@ export interface TurnRequest {
   readonly items?: readonly ItemDraft[];
   /** Settings of this turn alone. */
   readonly override?: TurnOverride;
+  /** Messages of the actor's past matching the question, found before the turn's transaction (best first). */
+  readonly recalled?: readonly ContextRecall[];
 }
 
 /** What one turn asks for besides the conversation's own settings. */
@@ -56,6 +58,8 @@ export interface StartedTurn {
   readonly summaryCoversSeq: number;
   /** This turn's own settings, kept for a plan made again. */
   readonly override?: TurnOverride;
+  /** What recall found for the question, kept for a plan made again. */
+  readonly recalled?: readonly ContextRecall[];
 }
 
 export interface ContextPreview {
@@ -81,6 +85,8 @@ export interface ReplyOutcome {
   readonly tokens?: number;
   /** The long-term memories the reply was given. */
   readonly memoryIds?: readonly string[];
+  /** The recalled messages the reply was given. */
+  readonly recalledMessageIds?: readonly string[];
 }
 
 /** What a turn is planned from, once the store has found (or made) its conversation and thread. */
@@ -94,6 +100,8 @@ export interface TurnDraft {
   /** The question the model answers; null to preview what the next turn would send (or when the stored history ends the input). */
   readonly question: { readonly content: string; readonly tokens: number | null } | null;
   readonly override?: TurnOverride;
+  /** Messages of the actor's past matching the question (best first); the plan keeps those not already in the context. */
+  readonly recalled?: readonly ContextRecall[];
 }
 
 /** Chat's decisions for a turn: the model, and what it is sent. */

@@ -28,6 +28,9 @@ export interface AppConfig {
   readonly memoryMode: 'off' | 'read' | 'on';
   /** The memories a turn is given cost at most this many tokens (part of the context budget). */
   readonly memoryTokenBudget: number;
+  /** Whether turns recall matching messages of the actor's other conversations (RECALL_MODE), and within how many tokens. */
+  readonly recallMode: 'off' | 'on';
+  readonly recallTokenBudget: number;
   /** MAX_MEMORIES_PER_ACTOR: how many long-term memories one actor may keep (0: no limit). */
   readonly maxMemoriesPerActor: number;
   readonly systemPrompt: string | undefined;
@@ -134,6 +137,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     summaryMode: summaryMode(env, llm),
     memoryMode: oneOf(env, 'MEMORY_MODE', ['off', 'read', 'on'] as const, 'on'),
     memoryTokenBudget: integer(env, 'MEMORY_TOKEN_BUDGET', 1000, 0, 1_000_000),
+    recallMode: oneOf(env, 'RECALL_MODE', ['off', 'on'] as const, 'on'),
+    recallTokenBudget: integer(env, 'RECALL_TOKEN_BUDGET', 1500, 0, 1_000_000),
     maxMemoriesPerActor: integer(env, 'MAX_MEMORIES_PER_ACTOR', 10_000, 0, 100_000_000),
     systemPrompt: text(env, 'SYSTEM_PROMPT'),
     maxMessageChars: integer(env, 'MAX_MESSAGE_CHARS', 32_000, 1, 1_000_000),

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ContextAgent, ContextMessage, ContextSources } from './context-sources.js';
 import { planContext, type HistoryItem, type PlannedContext } from './context-planner.js';
-import { memoryHeader, memoryLine, stateMessage, summaryMessage } from './state-message.js';
+import { memoryHeader, memoryLine, RECALL_HEADER, recallExcerpt, stateMessage, summaryMessage } from './state-message.js';
 import { TokenCounter } from './token-counter.js';
 
 /**
@@ -64,9 +64,22 @@ export class ContextAssembler {
           }),
         }
       : null;
+    // Recalled excerpts change with every question: counted, not cached (the header is).
+    const recall = sources.recalled?.length
+      ? {
+          header: RECALL_HEADER,
+          headerTokens: this.tokens.countCached(RECALL_HEADER, model),
+          budget: this.config.recallTokenBudget,
+          excerpts: sources.recalled.map((r) => {
+            const content = recallExcerpt(r);
+            // The blank line that joins it counts too.
+            return { id: r.id, content, tokens: this.tokens.count(content, model) + 1 };
+          }),
+        }
+      : null;
     const stretch = this.config.summaryMode === 'rolling';
     const budgetSource = agent?.contextTokenBudget != null ? "the agent's contextTokenBudget" : 'CONTEXT_TOKEN_BUDGET';
-    return planContext({ budget: this.budgetFor(agent), budgetSource, window: this.config.historyWindow, system, summary, history, newMessage: sources.newMessage, stretch, pinned, memories });
+    return planContext({ budget: this.budgetFor(agent), budgetSource, window: this.config.historyWindow, system, summary, history, newMessage: sources.newMessage, stretch, pinned, memories, recall });
   }
 
   count(text: string, model: string): number {

@@ -146,4 +146,37 @@ describe('function calls and their outputs', () => {
     expect(plan.oldestIncludedSeq).toBe(4);
     expect(plan.totalTokens).toBe(TOKENS_PER_REQUEST + 9 + 2 * 14);
   });
+
+  describe('recall', () => {
+    const recall = (budget: number, tokens: number[]) => ({
+      header: 'Past:',
+      headerTokens: 2,
+      budget,
+      excerpts: tokens.map((t, i) => ({ id: `r${i + 1}`, content: `excerpt ${i + 1}`, tokens: t })),
+    });
+    const memories = { header: 'Memories:', headerTokens: 2, budget: 100, lines: [{ id: 'mem', content: '- likes tea', tokens: 4 }] };
+
+    it('sends the excerpts that fit RECALL_TOKEN_BUDGET as one system message after the memories, best first, and names them', () => {
+      // 4 + 2 (header) + 10 + 10 fit in 28; the third (10 more) does not, the fourth (2) does.
+      const plan = planContext(input({ memories, recall: recall(28, [10, 10, 10, 2]) }));
+      expect(plan.messages.slice(0, 3).map((m) => m.content)).toEqual(['sys', 'Memories:\n- likes tea', 'Past:\n\nexcerpt 1\n\nexcerpt 2\n\nexcerpt 4']);
+      expect(plan.parts[2]).toEqual({ kind: 'recall', role: 'system', tokens: TOKENS_PER_MESSAGE + 2 + 22 });
+      expect(plan.recalledMessageIds).toEqual(['r1', 'r2', 'r4']);
+      expect(plan.parts.reduce((sum, p) => sum + p.tokens, 0) + TOKENS_PER_REQUEST).toBe(plan.totalTokens);
+    });
+
+    it('gives recall only what the context has left, before the summary and the history', () => {
+      const fixed = TOKENS_PER_REQUEST + 9 + 11;
+      const plan = planContext(input({ budget: fixed + TOKENS_PER_MESSAGE + 2 + 10, recall: recall(1000, [10, 10]) }));
+      expect(plan.recalledMessageIds).toEqual(['r1']);
+      expect(plan.messages.map((m) => m.content)).toEqual(['sys', 'Past:\n\nexcerpt 1', 'new']);
+      expect(plan.totalTokens).toBeLessThanOrEqual(plan.budget);
+    });
+
+    it('sends nothing of recall when not even one excerpt fits, and records none', () => {
+      const plan = planContext(input({ recall: recall(5, [10]) }));
+      expect(plan.parts.map((p) => p.kind)).not.toContain('recall');
+      expect(plan.recalledMessageIds).toEqual([]);
+    });
+  });
 });

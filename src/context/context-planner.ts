@@ -1,6 +1,7 @@
 import type { PromptMessage } from '../llm/llm.port.js';
 import { DomainError } from '../common/domain-error.js';
 import { memoryMessage, selectMemories, type MemoryOffer } from './memory-selection.js';
+import { recallMessage, selectRecall, type RecallOffer } from './recall-selection.js';
 import { TOKENS_PER_MESSAGE, TOKENS_PER_REQUEST } from './token-counter.js';
 
 /** A stored message that may be replayed, with its content's token count. */
@@ -31,6 +32,8 @@ export interface PlanInput {
   readonly pinned?: readonly HistoryItem[];
   /** Long-term memories offered (pinned, then best match), sent as one system message within their own budget. */
   readonly memories?: MemoryOffer | null;
+  /** Excerpts of the actor's past matching the new message (best first), sent as one system message after the memories within their own budget. */
+  readonly recall?: RecallOffer | null;
   /**
    * The most recent replayable messages, oldest first: the last `window`, and with `stretch`
    * also the older ones the summary does not cover yet (at most STRETCH_MAX of them).
@@ -46,7 +49,7 @@ export interface PlanInput {
   readonly newMessage: { readonly content: string; readonly tokens: number } | null;
 }
 
-export type PartKind = 'system' | 'memory' | 'summary' | 'pinned' | 'history' | 'message';
+export type PartKind = 'system' | 'memory' | 'recall' | 'summary' | 'pinned' | 'history' | 'message';
 
 export interface PlannedContext {
   readonly messages: PromptMessage[];
@@ -65,6 +68,8 @@ export interface PlannedContext {
   readonly summaryIncluded: boolean;
   /** The long-term memories sent, in the order the model reads them (none: []). */
   readonly memoryIds: readonly string[];
+  /** The recalled messages sent, best match first (none: []). */
+  readonly recalledMessageIds: readonly string[];
   /** The oldest message replayed (null when none): everything before it is out of the window. */
   readonly oldestIncludedSeq: number | null;
 }
@@ -122,6 +127,8 @@ export function planContext(input: PlanInput): PlannedContext {
   // Memories come before the summary and the history: within their own budget, and what the context has left.
   const memories = selectMemories(input.memories ?? null, input.budget - total);
   total += memories.tokens;
+  const recall = selectRecall(input.recall ?? null, input.budget - total);
+  total += recall.tokens;
   const summaryIncluded = input.summary !== null && total + cost(input.summary.tokens) <= input.budget;
   if (summaryIncluded) total += cost(input.summary!.tokens);
 
@@ -155,6 +162,10 @@ export function planContext(input: PlanInput): PlannedContext {
     messages.push({ role: 'system', content: memoryMessage(input.memories!, memories.lines) });
     parts.push({ kind: 'memory', role: 'system', tokens: memories.tokens });
   }
+  if (recall.excerpts.length > 0) {
+    messages.push({ role: 'system', content: recallMessage(input.recall!, recall.excerpts) });
+    parts.push({ kind: 'recall', role: 'system', tokens: recall.tokens });
+  }
   if (summaryIncluded) {
     messages.push({ role: 'system', content: input.summary!.content });
     parts.push({ kind: 'summary', role: 'system', tokens: cost(input.summary!.tokens), seq: input.summary!.coversSeq });
@@ -180,6 +191,7 @@ export function planContext(input: PlanInput): PlannedContext {
     uncoveredOmitted: input.stretch ? window.slice(0, window.length - kept.length).filter((m) => m.seq > coveredThrough).length : 0,
     summaryIncluded,
     memoryIds: memories.lines.map((l) => l.id),
+    recalledMessageIds: recall.excerpts.map((e) => e.id),
     oldestIncludedSeq: paired[0]?.seq ?? null,
   };
 }

@@ -48,6 +48,21 @@ export interface ContextSources {
   readonly memories?: readonly ContextMemory[] | null;
   /** The model may forget memories by id (the forget tool is offered): the ids are shown. */
   readonly memoryIdsShown?: boolean;
+  /** Messages of the actor's past that match the new message (best first); null or absent: recall is off. */
+  readonly recalled?: readonly ContextRecall[] | null;
+}
+
+/** A message of the actor's past recalled into a turn, with its neighbour turn for context. */
+export interface ContextRecall {
+  readonly id: string;
+  readonly conversationId: string;
+  readonly seq: number;
+  readonly conversationTitle: string;
+  readonly createdAt: Date;
+  readonly role: 'user' | 'assistant';
+  readonly content: string;
+  /** The turn answering it (for a question) or asked before it (for an answer); null when there is none. */
+  readonly neighbour: { readonly role: 'user' | 'assistant'; readonly content: string; readonly before: boolean } | null;
 }
 
 /** A long-term memory a turn may read. */

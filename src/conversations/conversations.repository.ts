@@ -35,6 +35,8 @@ export interface NewMessage {
   readonly callId?: string | null;
   /** A reply: the long-term memories its turn was given. */
   readonly memoryIds?: readonly string[] | null;
+  /** A reply: the messages recall gave its turn. */
+  readonly recalledMessageIds?: readonly string[] | null;
 }
 
 /** A stored message as the model is sent it again. */
@@ -98,6 +100,7 @@ export type MessageChanges = Partial<
     | 'createdAt'
     | 'functionCalls'
     | 'memoryIds'
+    | 'recalledMessageIds'
     | 'pinned'
   >
 >;
@@ -228,6 +231,7 @@ export class ConversationsRepository {
         onPath: true,
         pinned: false,
         memoryIds: draft.memoryIds?.length ? [...draft.memoryIds] : null,
+        recalledMessageIds: draft.recalledMessageIds?.length ? [...draft.recalledMessageIds] : null,
         createdAt: now,
       }),
     );

@@ -162,6 +162,10 @@ export class Message {
   @Column({ name: 'memory_ids', type: 'simple-json', nullable: true })
   memoryIds: string[] | null;
 
+  /** The messages of the actor's past a reply was given by recall, best match first (null: none, or a message that is no reply). */
+  @Column({ name: 'recalled_message_ids', type: 'simple-json', nullable: true })
+  recalledMessageIds: string[] | null;
+
   /** Why a reply failed or was cut: a stable code (each surface maps it to its protocol), and a readable message. */
   @Column({ name: 'error_code', type: 'varchar', length: 32, nullable: true })
   errorCode: ReplyErrorCode | null;

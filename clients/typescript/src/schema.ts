@@ -970,10 +970,10 @@ export interface components {
         ContextPartDto: {
             content: string;
             /**
-             * @description memory: the long-term memories sent; pinned: a pinned message, sent whatever the window.
+             * @description memory: the long-term memories sent; recall: excerpts of the actor's earlier conversations matching the message; pinned: a pinned message, sent whatever the window.
              * @enum {string}
              */
-            kind: "system" | "memory" | "summary" | "pinned" | "history";
+            kind: "system" | "memory" | "recall" | "summary" | "pinned" | "history";
             /** @enum {string} */
             role: "system" | "user" | "assistant";
             /** @description The stored message (history), or the last seq the summary covers. */
@@ -995,6 +995,8 @@ export interface components {
             omittedForBudget: number;
             /** @description Replayable messages older than what is sent (covered by the summary, or forgotten). */
             outsideWindow: number;
+            /** @description The recalled messages sent (none without a message to match). */
+            recalledMessageIds: string[];
             /** @description The summary covers the thread up to this seq. */
             summaryCoversSeq: number | null;
             summaryIncluded: boolean;
@@ -1525,6 +1527,8 @@ export interface components {
             /** @description Pinned: always sent to the model while on the active path (PATCH .../messages/{messageId}). */
             pinned: boolean;
             promptTokens: number | null;
+            /** @description A reply: the messages of the actor's past that recall gave its turn, best match first (ids; a message may be deleted since). */
+            recalledMessageIds: string[];
             /** @enum {string} */
             role: "user" | "assistant" | "system" | "tool";
             /** @description The order messages were stored in, 1-based and unique in the conversation; along any branch it only grows (the active path may skip numbers that belong to other branches). */

@@ -146,6 +146,7 @@ export class ConversationsController {
       summaryCoversSeq: preview.summaryCoversSeq,
       summaryIncluded: context.summaryIncluded,
       memoryIds: [...context.memoryIds],
+      recalledMessageIds: [...context.recalledMessageIds],
     };
   }
 

@@ -242,6 +242,8 @@ export class MessageDto {
   toolCalls: ToolCallDto[];
   @ApiProperty({ type: [String], description: 'A reply: the long-term memories its turn was given (ids; a memory may be deleted since).' })
   memoryIds: string[];
+  @ApiProperty({ type: [String], description: "A reply: the messages of the actor's past that recall gave its turn, best match first (ids; a message may be deleted since)." })
+  recalledMessageIds: string[];
   @ApiProperty({ description: 'Pinned: always sent to the model while on the active path (PATCH .../messages/{messageId}).' })
   pinned: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
@@ -363,6 +365,7 @@ export function toMessageDto(m: Message): MessageDto {
     versions: (m.otherAnswers ?? m.versions ?? []).map(versionDto),
     toolCalls: m.toolCalls ?? [],
     memoryIds: m.memoryIds ?? [],
+    recalledMessageIds: m.recalledMessageIds ?? [],
     pinned: m.pinned ?? false,
   };
 }

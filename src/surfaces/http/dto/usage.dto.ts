@@ -51,7 +51,7 @@ export class ContextQueryDto {
 }
 
 export class ContextPartDto {
-  @ApiProperty({ enum: ['system', 'memory', 'summary', 'pinned', 'history'], description: 'memory: the long-term memories sent; pinned: a pinned message, sent whatever the window.' }) kind: string;
+  @ApiProperty({ enum: ['system', 'memory', 'recall', 'summary', 'pinned', 'history'], description: "memory: the long-term memories sent; recall: excerpts of the actor's earlier conversations matching the message; pinned: a pinned message, sent whatever the window." }) kind: string;
   @ApiProperty({ enum: ['system', 'user', 'assistant'] }) role: string;
   @ApiProperty() content: string;
   @ApiProperty({ description: 'Tokens this message costs, chat format included.' }) tokens: number;
@@ -71,4 +71,5 @@ export class ContextPreviewDto {
   @ApiProperty({ type: Number, nullable: true, description: 'The summary covers the thread up to this seq.' }) summaryCoversSeq: number | null;
   @ApiProperty() summaryIncluded: boolean;
   @ApiProperty({ type: [String], description: 'The long-term memories sent (without a message to match, only the pinned ones).' }) memoryIds: string[];
+  @ApiProperty({ type: [String], description: 'The recalled messages sent (none without a message to match).' }) recalledMessageIds: string[];
 }

@@ -1,0 +1,48 @@
+import { TOKENS_PER_MESSAGE } from './token-counter.js';
+
+/** One recalled message, shown with its neighbour turn, as one excerpt of the recall message, with that excerpt's tokens. */
+export interface RecallExcerpt {
+  /** The recalled message (not its neighbour): what the reply records in `recalledMessageIds`. */
+  readonly id: string;
+  readonly content: string;
+  readonly tokens: number;
+}
+
+/** The recall message's header and the excerpts offered, best match first. */
+export interface RecallOffer {
+  readonly header: string;
+  readonly headerTokens: number;
+  readonly excerpts: readonly RecallExcerpt[];
+  /** RECALL_TOKEN_BUDGET: the recall message costs at most this, chat format included. */
+  readonly budget: number;
+}
+
+export interface RecallSelection {
+  readonly excerpts: RecallExcerpt[];
+  /** The recall message's cost (chat format included); 0 when no excerpt fits. */
+  readonly tokens: number;
+}
+
+/**
+ * The excerpts a turn is given: best match first, each one that still fits within `room` (the
+ * smaller of the recall budget and what the context has left), skipping one that does not, so
+ * one long excerpt does not keep out shorter ones after it. Nothing when not even the header
+ * and one excerpt fit.
+ */
+export function selectRecall(offer: RecallOffer | null, room: number): RecallSelection {
+  if (!offer || offer.excerpts.length === 0) return { excerpts: [], tokens: 0 };
+  const limit = Math.min(offer.budget, room);
+  let total = TOKENS_PER_MESSAGE + offer.headerTokens;
+  const excerpts: RecallExcerpt[] = [];
+  for (const excerpt of offer.excerpts) {
+    if (total + excerpt.tokens > limit) continue;
+    total += excerpt.tokens;
+    excerpts.push(excerpt);
+  }
+  return excerpts.length === 0 ? { excerpts: [], tokens: 0 } : { excerpts, tokens: total };
+}
+
+/** The recall message as the model reads it: the header, then the excerpts, a blank line apart. */
+export function recallMessage(offer: RecallOffer, excerpts: readonly RecallExcerpt[]): string {
+  return [offer.header, ...excerpts.map((e) => e.content)].join('\n\n');
+}
