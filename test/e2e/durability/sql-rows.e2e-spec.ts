@@ -51,6 +51,7 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
       onPath: true,
       pinned: true,
       memoryIds: ['3f6c1a52-8a0e-4e57-9b1c-2d4e6f8a0b1c'],
+      recalledMessageIds: ['5b7d2c63-9b1f-4f68-8c2d-3e5f7a9b1c2d'],
       functionCalls: [{ callId: 'call_1', name: 'lookup', arguments: '{"q":"a ? $1"}' }],
       callId: null,
       thread: 'side',
