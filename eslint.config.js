@@ -15,7 +15,7 @@ const SURFACES = 'surfaces';
 // The domain: modules that own a concept (and their tables). Absent folders cost nothing.
 const DOMAIN = [
   'chat', 'conversations', 'portability', 'agents', 'context', 'memory', 'idempotency', 'usage',
-  'retention', 'rate-limits', 'telegram-inbox', 'actor-auth', 'metrics', 'logging', 'sharing',
+  'retention', 'rate-limits', 'telegram-inbox', 'actor-auth', 'metrics', 'logging', 'sharing', 'recall',
 ];
 // Ports: the outer edges the domain leaves through. They import no domain module and no surface.
 const PORTS = ['llm', 'database', 'config', 'common'];
@@ -119,6 +119,11 @@ const ALLOWED = [
   { file: 'src/usage/usage.service.ts', allow: ['conversations.repository'], reason: "token totals per model and day are a query on messages, MessageUsageRepository's" },
   { file: 'src/retention/retention.service.ts', allow: ['conversations.repository'], reason: 'deletes expired conversations in short batches through StaleConversationsRepository' },
   { file: 'src/retention/retention.service.spec.ts', allow: ['conversations.repository'], reason: 'drives the retention service with the real repository' },
+  {
+    file: 'src/recall/**/*.ts',
+    allow: ['conversations.repository'],
+    reason: "ranked search reads the caller's messages, titles and full-text indexes through MessageSearchRepository, and the conversations it found through ConversationsRepository",
+  },
   {
     file: 'src/portability/**/*.ts',
     allow: ['conversations.repository'],

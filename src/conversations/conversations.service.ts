@@ -8,7 +8,6 @@ import type { Conversation, ConversationState } from './conversation.entity.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
 import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError, MessageNotFoundError } from './conversation.errors.js';
 import { ConversationLimits } from './conversation-limits.js';
-import { ConversationSearchRepository, type SearchHit } from './conversation-search.repository.js';
 import { ConversationsRepository, type ListFilters } from './conversations.repository.js';
 import type { Message } from './message.entity.js';
 import { ownedConversation } from './ownership.js';
@@ -61,7 +60,6 @@ export class ConversationsService {
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
     private readonly agents: AgentsService,
-    private readonly searchRepo: ConversationSearchRepository,
     private readonly limits: ConversationLimits,
     private readonly tree: MessageTreeRepository,
     private readonly summaries: SummariesRepository,
@@ -268,23 +266,6 @@ export class ConversationsService {
       const items = await this.withTags(em, rows.slice(0, limit));
       const last = items.at(-1);
       return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
-    });
-  }
-
-  /**
-   * Full-text search over the actor's titles and messages (archived ones included), ranked,
-   * one hit per conversation with a snippet and the best-matching message.
-   */
-  search(actor: Actor, text: string, limit: number): Promise<Array<{ conversation: Conversation } & SearchHit>> {
-    if (!text.trim()) throw new InvalidInputError('q must not be empty');
-    return this.db.replicaRead(actor.id, async (em) => {
-      const hits = await this.searchRepo.search(em, actor.id, text, limit);
-      const found = await this.repo.findManyOwned(em, actor.id, hits.map((h) => h.conversationId));
-      const byId = new Map((await this.withTags(em, found)).map((c) => [c.id, c]));
-      return hits.flatMap((hit) => {
-        const conversation = byId.get(hit.conversationId);
-        return conversation ? [{ ...hit, conversation }] : [];
-      });
     });
   }
 

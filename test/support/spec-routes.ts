@@ -46,7 +46,9 @@ export function routePath(route: SpecRoute, ids: RouteIds): string {
         ? (ids.share ?? ids.conversation)
         : ids.conversation;
   const message = route.operationId.startsWith('editMessage') ? (ids.userMessage ?? ids.message) : ids.message;
-  return route.path.replace('{id}', id).replace('{messageId}', message).replace('{token}', ids.shareToken ?? UNKNOWN_SHARE_TOKEN);
+  const path = route.path.replace('{id}', id).replace('{messageId}', message).replace('{token}', ids.shareToken ?? UNKNOWN_SHARE_TOKEN);
+  // A route whose query is required gets one.
+  return route.operationId === 'searchMessages' ? `${path}?q=trip` : path;
 }
 
 /** A token of the right shape that no share has. */

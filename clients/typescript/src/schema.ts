@@ -580,6 +580,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's messages best matching a question or some words, across conversations, ranked
+         * @description Several hits per conversation, each with its place (conversationId, seq, thread) and a snippet. Archived conversations are included; replies still being generated are not. Page with cursor.
+         */
+        get: operations["searchMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/shared/{token}": {
         parameters: {
             query?: never;
@@ -1558,6 +1578,33 @@ export interface components {
              * @example 502
              */
             statusCode: number;
+        };
+        MessageHitDto: {
+            /** Format: uuid */
+            conversationId: string;
+            conversationTitle: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            messageId: string;
+            /** @description Whether the message is on its thread's active path (false: on a branch left aside; select it to continue from there). */
+            onPath: boolean;
+            /** @enum {string} */
+            role: "user" | "assistant" | "system" | "tool";
+            /** @description How well the message matches (higher is better); comparable within one search only. */
+            score: number;
+            /** @description The message's place in its conversation (GET /api/conversations/{id}/messages?before=seq+1 reads up to it). */
+            seq: number;
+            /** @description A piece of the message around the matched words, each in [brackets]. */
+            snippet: string;
+            /** @description The thread the message belongs to. */
+            thread: string;
+        };
+        MessageSearchPageDto: {
+            /** @description Best first. */
+            items: components["schemas"]["MessageHitDto"][];
+            /** @description Pass as cursor, with the same query, for the next page; null: no more. */
+            nextCursor: string | null;
         };
         MessagesPageDto: {
             /** @description Oldest first within the page. */
@@ -6648,6 +6695,117 @@ export interface operations {
             };
             /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    searchMessages: {
+        parameters: {
+            query: {
+                /** @description Only messages created after this instant (ISO 8601). */
+                after?: string;
+                /** @description An agent id, or "none" for conversations without an agent. */
+                agentId?: string;
+                /** @description Only messages created before this instant (ISO 8601). */
+                before?: string;
+                /** @description Only messages of this conversation. */
+                conversationId?: string;
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                limit?: number;
+                /** @description Words to look for, as one would ask (any word matches; messages holding more of them, and rarer ones, rank first; stemmed; stop words ignored). "a phrase" in double quotes, -word to exclude, word* for a prefix. */
+                q: string;
+                /** @description Only messages of this role. */
+                role?: "user" | "assistant" | "system" | "tool";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSearchPageDto"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (validation, malformed JSON, message too long) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,8 +4,9 @@ import type { Actor } from '../../actor-auth/actor.js';
 import type { AgentsService } from '../../agents/agents.service.js';
 import type { Conversation } from '../../conversations/conversation.entity.js';
 import type { ConversationsService } from '../../conversations/conversations.service.js';
-import type { Message } from '../../conversations/message.entity.js';
+import { MESSAGE_ROLES, type Message } from '../../conversations/message.entity.js';
 import { MAIN_THREAD } from '../../conversations/thread.entity.js';
+import type { RecallService } from '../../recall/recall.service.js';
 import { cutText, MAX_MESSAGE_CHARS } from './cut-text.js';
 import { asTool, toolResult } from './tool-results.js';
 
@@ -20,6 +21,7 @@ const OFF_PATH_NOTE = ' (in another branch, a version of the conversation other 
 export interface HistoryDeps {
   readonly conversations: ConversationsService;
   readonly agents: AgentsService;
+  readonly recall: RecallService;
 }
 
 const id = z.string().min(1).max(64).describe('A conversation id, as the other tools answer it');
@@ -35,6 +37,20 @@ const hit = z.object({
     .describe('Whether that message is on the conversation\'s current branch, the one get_conversation reads (false: another version, kept aside); null when only the title matched'),
   updatedAt: z.string(),
 });
+const messageHit = z.object({
+  messageId: z.string(),
+  conversationId: z.string(),
+  conversationTitle: z.string(),
+  seq: z.number().int().describe("The message's place in its conversation"),
+  role: z.string(),
+  createdAt: z.string(),
+  snippet: z.string().describe('The matched words in [brackets]'),
+  onPath: z.boolean().describe("Whether the message is on the conversation's current branch, the one get_conversation reads"),
+  score: z.number().describe('Higher is better; comparable within one search only'),
+});
+const QUERY_HELP =
+  'Words or a whole question: any word matches, messages holding more of them (and rarer ones) rank first; word forms and stop words do not matter. ' +
+  '"a phrase" in double quotes, -word to exclude, word* for a prefix';
 const summary = z.object({ id: z.string(), title: z.string(), agentId: z.string().nullable(), createdAt: z.string(), updatedAt: z.string() });
 const message = z.object({
   id: z.string(),
@@ -66,10 +82,11 @@ export function registerHistoryTools(server: McpServer, actor: Actor, deps: Hist
     {
       title: 'Search conversations',
       description:
-        "Full-text search over the user's conversation titles and messages (archived ones included). " +
-        'One hit per conversation, best first, with a snippet and the best-matching message. Read one with get_conversation.',
+        "Ranked search over the user's conversation titles and messages (archived ones included): ask in words or a whole question. " +
+        'One hit per conversation, best first, with a snippet and the best-matching message. Read one with get_conversation; ' +
+        'for every matching message, several per conversation, use search_messages.',
       inputSchema: {
-        query: z.string().trim().min(1).max(MAX_QUERY_CHARS).describe('Words to look for'),
+        query: z.string().trim().min(1).max(MAX_QUERY_CHARS).describe(QUERY_HELP),
         limit: z.number().int().min(1).max(MAX_SEARCH_HITS).optional().describe(`At most this many hits (default 10, at most ${MAX_SEARCH_HITS})`),
       },
       outputSchema: { hits: z.array(hit) },
@@ -77,7 +94,7 @@ export function registerHistoryTools(server: McpServer, actor: Actor, deps: Hist
     },
     ({ query, limit }) =>
       asTool(async () => {
-        const found = await deps.conversations.search(actor, query, limit ?? 10);
+        const found = await deps.recall.searchConversations(actor, query, limit ?? 10);
         const hits = found.map((h) => ({
           conversationId: h.conversation.id,
           title: h.conversation.title,
@@ -90,6 +107,56 @@ export function registerHistoryTools(server: McpServer, actor: Actor, deps: Hist
           ? hits.map((h, i) => `${i + 1}. "${h.title}" (conversation ${h.conversationId}, updated ${h.updatedAt})\n   ${h.snippet}${h.onPath === false ? OFF_PATH_NOTE : ''}`).join('\n')
           : `No conversation matches "${query}".`;
         return toolResult(text, { hits });
+      }),
+  );
+
+  server.registerTool(
+    'search_messages',
+    {
+      title: 'Search messages',
+      description:
+        "The user's messages best matching a question or some words, across all conversations (several per conversation), best first, " +
+        'each with its conversation, date, role and a snippet. Narrow with before/after (created strictly before / after), role or conversationId; ' +
+        'for more, call again with cursor = nextCursor. Read around a hit with get_conversation.',
+      inputSchema: {
+        query: z.string().trim().min(1).max(MAX_QUERY_CHARS).describe(QUERY_HELP),
+        limit: z.number().int().min(1).max(MAX_SEARCH_HITS).optional().describe(`At most this many hits (default 10, at most ${MAX_SEARCH_HITS})`),
+        before: isoDate.optional(),
+        after: isoDate.optional(),
+        role: z.enum(MESSAGE_ROLES).optional().describe('Only messages of this role (user: what the user said)'),
+        conversationId: id.optional(),
+        cursor: z.string().max(200).optional().describe('The nextCursor of the previous call with the same query'),
+      },
+      outputSchema: { hits: z.array(messageHit), nextCursor: z.string().nullable() },
+      annotations: readOnly,
+    },
+    ({ query, limit, before, after, role, conversationId, cursor }) =>
+      asTool(async () => {
+        const page = await deps.recall.searchMessages(actor, query, {
+          limit: limit ?? 10,
+          cursor,
+          role,
+          conversationId,
+          before: before === undefined ? undefined : new Date(before),
+          after: after === undefined ? undefined : new Date(after),
+        });
+        const hits = page.items.map((h) => ({
+          messageId: h.messageId,
+          conversationId: h.conversationId,
+          conversationTitle: h.conversationTitle,
+          seq: h.seq,
+          role: h.role,
+          createdAt: h.createdAt.toISOString(),
+          snippet: h.snippet,
+          onPath: h.onPath,
+          score: h.score,
+        }));
+        const text = hits.length
+          ? hits
+              .map((h, i) => `${i + 1}. [${h.createdAt}] ${h.role} in "${h.conversationTitle}" (conversation ${h.conversationId}, message ${h.seq})\n   ${h.snippet}${h.onPath ? '' : OFF_PATH_NOTE}`)
+              .join('\n') + (page.nextCursor ? `\nMore: call again with cursor=${page.nextCursor}` : '')
+          : `No message matches "${query}".`;
+        return toolResult(text, { hits, nextCursor: page.nextCursor });
       }),
   );
 

@@ -7,6 +7,7 @@ import type { Actor } from '../../actor-auth/actor.js';
 import { CurrentActor } from '../../actor-auth/current-actor.decorator.js';
 import { AgentsService } from '../../agents/agents.service.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
+import { RecallService } from '../../recall/recall.service.js';
 import { registerHistoryTools } from './history-tools.js';
 
 const SERVER_INFO = { name: 'chat-memory', version: '0.1.0' };
@@ -23,6 +24,7 @@ export class McpController {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly agents: AgentsService,
+    private readonly recall: RecallService,
   ) {}
 
   @Post()
@@ -30,7 +32,7 @@ export class McpController {
     const server = new McpServer(SERVER_INFO, {
       instructions: "Tools to search and read the user's stored conversations with AI assistants. Read-only.",
     });
-    registerHistoryTools(server, actor, { conversations: this.conversations, agents: this.agents });
+    registerHistoryTools(server, actor, { conversations: this.conversations, agents: this.agents, recall: this.recall });
     // No sessions, and JSON answers rather than a stream: every request is complete in itself.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

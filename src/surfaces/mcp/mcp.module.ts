@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../../agents/agents.module.js';
 import { ConversationsModule } from '../../conversations/conversations.module.js';
+import { RecallModule } from '../../recall/recall.module.js';
 import { McpController } from './mcp.controller.js';
 
 /** The Model Context Protocol surface: a user's history as tools for agents and desktop clients. */
 @Module({
-  imports: [ConversationsModule, AgentsModule],
+  imports: [ConversationsModule, AgentsModule, RecallModule],
   controllers: [McpController],
 })
 export class McpSurfaceModule {}

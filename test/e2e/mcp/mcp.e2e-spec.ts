@@ -40,7 +40,7 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
 
   it('lists the read-only history tools, each with input and output schemas', async () => {
     const { tools } = await alice.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_conversation', 'recent_conversations', 'search_conversations']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_conversation', 'recent_conversations', 'search_conversations', 'search_messages']);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');

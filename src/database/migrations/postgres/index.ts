@@ -17,7 +17,8 @@ import { PgOpenAiItems1764650000000 } from './1764650000000-openai-items.js';
 import { PgShares1764670000000 } from './1764670000000-shares.js';
 import { PgSearchSkipStreaming1764680000000 } from './1764680000000-search-skip-streaming.js';
 import { PgActorKeys1764750000000 } from './1764750000000-actor-keys.js';
+import { PgRankedSearch1764810000000 } from './1764810000000-ranked-search.js';
 import { PgRecalledMessageIds1764830000000 } from './1764830000000-recalled-message-ids.js';
 
 /** Every PostgreSQL migration, oldest first. A new one must be added here. */
-export const POSTGRES_MIGRATIONS = [PgInitialSchema1764500000000, PgIdempotencyKeys1764510000000, PgAgentsStateThreads1764520000000, PgContextSummaries1764530000000, PgIdempotencyConversationFk1764540000000, PgSearchTags1764550000000, PgApiKeys1764560000000, PgStorageProbe1764580000000, PgTelegramUpdates1764590000000, PgRateLimitCounters1764596000000, PgReplyErrorCodes1764600000000, PgMessagesSearch1764610000000, PgMessageTree1764620000000, PgMemories1764630000000, PgConversationAliases1764640000000, PgOpenAiItems1764650000000, PgShares1764670000000, PgSearchSkipStreaming1764680000000, PgActorKeys1764750000000, PgRecalledMessageIds1764830000000];
+export const POSTGRES_MIGRATIONS = [PgInitialSchema1764500000000, PgIdempotencyKeys1764510000000, PgAgentsStateThreads1764520000000, PgContextSummaries1764530000000, PgIdempotencyConversationFk1764540000000, PgSearchTags1764550000000, PgApiKeys1764560000000, PgStorageProbe1764580000000, PgTelegramUpdates1764590000000, PgRateLimitCounters1764596000000, PgReplyErrorCodes1764600000000, PgMessagesSearch1764610000000, PgMessageTree1764620000000, PgMemories1764630000000, PgConversationAliases1764640000000, PgOpenAiItems1764650000000, PgShares1764670000000, PgSearchSkipStreaming1764680000000, PgActorKeys1764750000000, PgRankedSearch1764810000000, PgRecalledMessageIds1764830000000];

@@ -23,6 +23,7 @@ import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
+import { RecallService } from '../../../recall/recall.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { toChatResponse } from '../dto/chat-result.mapper.js';
 import { ChatResponseDto, RegenerateRequestDto } from '../dto/chat.dto.js';
@@ -60,6 +61,7 @@ export class ConversationsController {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly chat: ChatService,
+    private readonly recall: RecallService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -76,7 +78,7 @@ export class ConversationsController {
     if (query.q !== undefined) {
       const combined = (['cursor', 'agentId', 'archived', 'pinned', 'tag'] as const).filter((k) => query[k] !== undefined);
       if (combined.length) throw new BadRequestException(`${combined.join(', ')} cannot be combined with q: search answers one ranked page over all conversations`);
-      const hits = await this.conversations.search(actor, query.q, limit);
+      const hits = await this.recall.searchConversations(actor, query.q, limit);
       return {
         items: hits.map((h) => ({ ...toConversationSummary(h.conversation), snippet: h.snippet, messageId: h.messageId, messageSeq: h.messageSeq, messageThread: h.messageThread, onPath: h.onPath })),
         nextCursor: null,

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { ConversationsModule } from '../conversations/conversations.module.js';
+import { RecallService } from './recall.service.js';
+
+/** Ranked search over an actor's history (and, for the turn, what of it to recall). */
+@Module({
+  imports: [ConversationsModule],
+  providers: [RecallService],
+  exports: [RecallService],
+})
+export class RecallModule {}
