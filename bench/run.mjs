@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory,live-streams,capacity,read-replicas,recall] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,hostile-imports,stalled-streams,long-memory,live-streams,capacity,read-replicas,recall] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
@@ -29,7 +29,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,stalled-streams,long-memory,live-streams,capacity,read-replicas,recall, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,hostile-imports,stalled-streams,long-memory,live-streams,capacity,read-replicas,recall, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -145,6 +145,12 @@ try {
     const { hostileBodies } = await import('./sections/hostile-bodies.mjs');
     results.hostileBodies = await hostileBodies({ rounds: quick ? 1 : 3, script: process.env.BENCH_SERVER_SCRIPT });
     log(JSON.stringify(results.hostileBodies, null, 2));
+  }
+  if (only?.includes('hostile-imports')) {
+    log('\n[extra] Archives made to be expensive through POST /api/imports (dry runs): the answer, and /health meanwhile');
+    const { hostileImports } = await import('./sections/hostile-imports.mjs');
+    results.hostileImports = await hostileImports({ quick, script: process.env.BENCH_SERVER_SCRIPT });
+    log(JSON.stringify(results.hostileImports, null, 2));
   }
   if (only?.includes('stalled-streams')) {
     log('\n[extra] Streamed replies to clients that stop reading (10 clients)');

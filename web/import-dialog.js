@@ -85,7 +85,7 @@ async function check(file) {
     return;
   }
   if (seq !== chosen.seq) return; // another file was chosen meanwhile
-  const n = report.imported.length;
+  const n = report.importedCount;
   show({
     status: `${file.name} is ${FORMATS[report.format]}: ${n ? `${count(n, 'conversation')} to import (${count(messagesOf(report), 'message')})` : 'nothing to import'}${skippedText(report, 'to skip')}.`,
     report: reportView(report, false),
@@ -113,7 +113,7 @@ async function confirmImport() {
     /** @type {Report} */
     const report = await api.upload('api/imports', file);
     if (seq !== chosen.seq) return;
-    show({ status: `Imported ${count(report.imported.length, 'conversation')} (${count(messagesOf(report), 'message')})${skippedText(report, 'skipped')}.`, report: reportView(report, true), error: '' });
+    show({ status: `Imported ${count(report.importedCount, 'conversation')} (${count(messagesOf(report), 'message')})${skippedText(report, 'skipped')}.`, report: reportView(report, true), error: '' });
   } catch (error) {
     if (seq !== chosen.seq) return;
     // A file that went wrong part way keeps the conversations stored before that point.
@@ -151,7 +151,7 @@ function refusal(file, error) {
 const messagesOf = (report) => report.imported.reduce((sum, c) => sum + c.messages, 0);
 
 /** @param {Report} report @param {string} verb */
-const skippedText = (report, verb) => (report.skipped.length ? `, ${number(report.skipped.length)} ${verb}` : '');
+const skippedText = (report, verb) => (report.skippedCount ? `, ${number(report.skippedCount)} ${verb}` : '');
 
 /**
  * What the report says, section by section: the conversations (links once stored), those
@@ -169,6 +169,7 @@ function reportView(report, final) {
           const detail = `${count(c.messages, 'message')}${c.branches ? `, ${count(c.branches, 'branch point')}` : ''}`;
           return [c.id ? conversationLink(c.id, c.title) : el('span', 'import-title', c.title), ` · ${detail}`];
         }),
+        report.importedCount,
       ),
     );
   }
@@ -177,6 +178,7 @@ function reportView(report, final) {
       section(
         final ? 'Skipped' : 'To skip',
         report.skipped.map((s) => [el('span', 'import-title', s.title || s.sourceId || `Entry ${s.index + 1}`), `: ${s.reason}`]),
+        report.skippedCount,
       ),
     );
   }
@@ -189,13 +191,14 @@ function reportView(report, final) {
 }
 
 /**
- * A heading and a list of entries (the first SHOWN of them).
+ * A heading and a list of entries (the first SHOWN of them; the report itself lists only the first of a long list).
  * @param {string} title
  * @param {Array<Array<Node | string>>} entries
+ * @param {number} [total] how many there are in all
  */
-function section(title, entries) {
+function section(title, entries, total = entries.length) {
   const box = el('section', 'import-section');
-  const heading = el('h3', '', `${title} (${number(entries.length)})`);
+  const heading = el('h3', '', `${title} (${number(total)})`);
   const list = el('ul', 'import-list');
   list.append(
     ...entries.slice(0, SHOWN).map((parts) => {
@@ -205,7 +208,8 @@ function section(title, entries) {
     }),
   );
   box.append(heading, list);
-  if (entries.length > SHOWN) box.append(el('p', 'dialog-note', `…and ${number(entries.length - SHOWN)} more.`));
+  const shown = Math.min(entries.length, SHOWN);
+  if (total > shown) box.append(el('p', 'dialog-note', `…and ${number(total - shown)} more.`));
   return box;
 }
 

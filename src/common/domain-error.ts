@@ -19,6 +19,7 @@ export const DOMAIN_ERROR_CODES = [
   'archive_zip_unsupported',
   'archive_zip_without_conversations',
   'archive_unzipped_too_large',
+  'archive_too_many_conversations',
   'context_over_budget',
   'agent_not_found',
   'agent_in_use',

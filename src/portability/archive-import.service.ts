@@ -7,34 +7,21 @@ import { ConversationLimits } from '../conversations/conversation-limits.js';
 import { LimitReachedError } from '../conversations/conversation.errors.js';
 import { WholeConversationsRepository } from '../conversations/whole-conversations.repository.js';
 import { DatabaseService } from '../database/database.service.js';
-import { type ImportedMemory, MemoryService } from '../memory/memory.service.js';
+import { type ImportedMemory, MAX_EXPORTED_MEMORIES, MemoryService } from '../memory/memory.service.js';
 import { ArchiveError, ArchiveTooLargeError } from './archives/archive.errors.js';
 import { archiveRows } from './archives/archive-rows.js';
-import { type ArchiveConversation, type DroppedParts, noDroppedParts } from './archives/archive.types.js';
+import type { ArchiveConversation, DroppedParts } from './archives/archive.types.js';
 import { isObject } from './archives/archive-values.js';
+import { EventLoopTurns } from './archives/event-loop-turns.js';
 import { openUpload } from './archives/open-upload.js';
-import { planAgents, type ImportedAgentReport } from './account-agents.js';
+import type { OwnExportPart } from './archives/read-own-export.js';
+import { planAgents } from './account-agents.js';
+import { type ArchiveImportReport, emptyReport, reportImported, reportSkipped } from './import-report.js';
 import { MAX_REPLY_CHARS, MAX_SYSTEM_PROMPT_CHARS } from './export-document.js';
 import { parseConversationExport } from './export-parse.js';
 import { PortabilityService } from './portability.service.js';
 
-export interface ImportedArchiveConversation {
-  /** The new conversation's id; null in a dry run. */
-  id: string | null;
-  sourceId: string;
-  title: string;
-  messages: number;
-  /** Messages with more than one child: where versions diverge. */
-  branches: number;
-}
-
-export interface SkippedArchiveConversation {
-  /** Position in the file, from 0. */
-  index: number;
-  sourceId: string | null;
-  title: string | null;
-  reason: string;
-}
+export type { ArchiveImportReport } from './import-report.js';
 
 export interface ImportArchiveOptions {
   dryRun: boolean;
@@ -42,23 +29,6 @@ export interface ImportArchiveOptions {
   maxBytes: number;
   /** Declared as application/zip: refused if it is not one (a ZIP is recognized by its first bytes anyway). */
   declaredZip?: boolean;
-}
-
-export interface ArchiveImportReport {
-  format: 'chatgpt' | 'open-webui' | 'chat-memory' | 'empty';
-  dryRun: boolean;
-  /** The ZIP entry that was read (e.g. conversations.json), or null when the upload was JSON. */
-  zipEntry: string | null;
-  imported: ImportedArchiveConversation[];
-  skipped: SkippedArchiveConversation[];
-  /** What the imported conversations had that is not text, counted (plus reasoning, which is not stored). */
-  dropped: DroppedParts;
-  /** The agents of a chat-memory account export, each created, reused or renamed (or skipped, with why). */
-  agents: ImportedAgentReport[];
-  /** Of those, the ones skipped (not valid): their conversations come without an agent. */
-  agentsNotImported: number;
-  /** The long-term memories of a chat-memory account export: how many were (or would be) taken, or why none were. */
-  memories: { imported: number; skipped: number; reason: string | null };
 }
 
 /**
@@ -86,34 +56,21 @@ export class ArchiveImportService {
    */
   async importArchive(actor: Actor, body: AsyncIterable<Buffer | string>, options: ImportArchiveOptions): Promise<ArchiveImportReport> {
     const upload = await openUpload(bounded(body, options.maxBytes), {
-      maxDocumentBytes: options.maxBytes,
       declaredZip: options.declaredZip ?? false,
       maxUnzippedBytes: this.config.importUnzippedLimitBytes,
+      limits: { maxMemories: this.config.maxMemoriesPerActor > 0 ? Math.min(this.config.maxMemoriesPerActor, MAX_EXPORTED_MEMORIES) : MAX_EXPORTED_MEMORIES },
+      turns: new EventLoopTurns(),
     });
     const { opened } = upload;
-    const report: ArchiveImportReport = {
-      format: opened.format,
-      dryRun: options.dryRun,
-      zipEntry: upload.entry,
-      imported: [],
-      skipped: [],
-      dropped: noDroppedParts(),
-      agents: [],
-      agentsNotImported: 0,
-      memories: { imported: 0, skipped: 0, reason: null },
-    };
+    const report = emptyReport(opened.format, options.dryRun, upload.entry);
     try {
       const room = await this.roomLeft(actor, options.dryRun);
       if (opened.format === 'chat-memory') {
-        await this.importOwnExport(actor, opened.document, report, room);
+        await this.importOwnExport(actor, opened.parts, report, room);
       } else {
         for await (const entry of opened.entries) {
-          if (entry.kind === 'skipped') {
-            const { index, sourceId, title, reason } = entry.skipped;
-            report.skipped.push({ index, sourceId, title, reason });
-            continue;
-          }
-          await this.importOne(actor, entry.index, entry.conversation, report, room);
+          if (entry.kind === 'skipped') reportSkipped(report, entry.skipped);
+          else await this.importOne(actor, entry.index, entry.conversation, report, room);
         }
       }
       await upload.finish();
@@ -126,7 +83,7 @@ export class ArchiveImportService {
   }
 
   private async importOne(actor: Actor, index: number, conversation: ArchiveConversation, report: ArchiveImportReport, room: Room): Promise<void> {
-    const skip = (reason: string) => report.skipped.push({ index, sourceId: conversation.sourceId, title: conversation.title, reason });
+    const skip = (reason: string) => reportSkipped(report, { index, sourceId: conversation.sourceId, title: conversation.title, reason });
     const problem = this.problemOf(conversation);
     if (problem) return void skip(problem);
     if (room.full) return void skip(room.full);
@@ -148,7 +105,7 @@ export class ArchiveImportService {
       room.full = quotaMessage(this.config.maxConversationsPerActor);
       return void skip(room.full);
     }
-    report.imported.push({
+    reportImported(report, {
       id: report.dryRun ? null : rows.conversation.id,
       sourceId: conversation.sourceId,
       title: rows.conversation.title,
@@ -177,63 +134,65 @@ export class ArchiveImportService {
   }
 
   /**
-   * Our own account export: its agents first (see planAgents), then each conversation through the
-   * conversation importer, linked to the caller's agent that stands for the one it had in the file.
+   * Our own export, a part at a time: its agents first (see planAgents), then each conversation
+   * through the conversation importer, linked to the caller's agent that stands for the one it had
+   * in the file, then its memories.
    */
-  private async importOwnExport(actor: Actor, document: Record<string, unknown>, report: ArchiveImportReport, room: Room): Promise<void> {
-    const linked = await this.importAgents(actor, Array.isArray(document.agents) ? document.agents : [], report);
-    // A single conversation's export is one conversation too.
-    const docs: unknown[] = Array.isArray(document.conversations) ? document.conversations : 'conversation' in document ? [document] : [];
-    for (const [index, doc] of docs.entries()) {
-      const named = nameOf(doc);
-      const skip = (reason: string) => report.skipped.push({ index, ...named, reason });
-      if (room.full) {
-        skip(room.full);
-        continue;
+  private async importOwnExport(actor: Actor, parts: AsyncGenerator<OwnExportPart>, report: ArchiveImportReport, room: Room): Promise<void> {
+    let linked = new Map<string, string>();
+    for await (const part of parts) {
+      if (part.kind === 'agents') linked = await this.importAgents(actor, part.agents, part.notRead, report);
+      else if (part.kind === 'memories') await this.importMemories(actor, part.memories, part.notRead, report);
+      else if (part.kind === 'skipped') reportSkipped(report, part.skipped);
+      else await this.importOwnConversation(actor, part.index, part.document, linked, report, room);
+    }
+  }
+
+  private async importOwnConversation(actor: Actor, index: number, doc: unknown, linked: ReadonlyMap<string, string>, report: ArchiveImportReport, room: Room): Promise<void> {
+    const named = nameOf(doc);
+    const skip = (reason: string) => reportSkipped(report, { index, ...named, reason });
+    if (room.full) return skip(room.full);
+    let parsed: Awaited<ReturnType<typeof parseConversationExport>>;
+    try {
+      parsed = await parseConversationExport(doc, { maxMessageChars: this.config.maxMessageChars });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return skip(error.message);
+    }
+    const maxMessages = this.config.maxMessagesPerConversation;
+    if (maxMessages > 0 && parsed.messages.length > maxMessages) {
+      return skip(`${parsed.messages.length} messages; the limit is ${maxMessages} per conversation (MAX_MESSAGES_PER_CONVERSATION)`);
+    }
+    let id: string | null = null;
+    if (report.dryRun) {
+      if (room.left !== null && --room.left < 0) {
+        room.full = quotaMessage(this.config.maxConversationsPerActor);
+        return skip(room.full);
       }
-      let parsed: Awaited<ReturnType<typeof parseConversationExport>>;
+    } else {
       try {
-        parsed = await parseConversationExport(doc, { maxMessageChars: this.config.maxMessageChars });
+        id = (await this.portability.importConversation(actor, doc, linkedAgent(doc, linked))).id;
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        skip(error.message);
-        continue;
+        if (error instanceof LimitReachedError && /MAX_CONVERSATIONS_PER_ACTOR/.test(error.message)) room.full = error.message;
+        return skip(error.message);
       }
-      const maxMessages = this.config.maxMessagesPerConversation;
-      if (maxMessages > 0 && parsed.messages.length > maxMessages) {
-        skip(`${parsed.messages.length} messages; the limit is ${maxMessages} per conversation (MAX_MESSAGES_PER_CONVERSATION)`);
-        continue;
-      }
-      let id: string | null = null;
-      if (report.dryRun) {
-        if (room.left !== null && --room.left < 0) {
-          room.full = quotaMessage(this.config.maxConversationsPerActor);
-          skip(room.full);
-          continue;
-        }
-      } else {
-        try {
-          id = (await this.portability.importConversation(actor, doc, linkedAgent(doc, linked))).id;
-        } catch (error) {
-          if (!(error instanceof DomainError)) throw error;
-          if (error instanceof LimitReachedError && /MAX_CONVERSATIONS_PER_ACTOR/.test(error.message)) room.full = error.message;
-          skip(error.message);
-          continue;
-        }
-      }
-      const versions = parsed.messages.reduce((n, m) => n + (m.versions?.length ?? 0), 0);
-      const branches = parsed.tree ? parsed.tree.branchPoints : parsed.messages.filter((m) => (m.versions?.length ?? 0) > 0).length;
-      report.imported.push({ id, sourceId: named.sourceId ?? '', title: parsed.title, messages: parsed.messages.length + versions, branches });
     }
-    await this.importMemories(actor, document.memories, report);
+    const versions = parsed.messages.reduce((n, m) => n + (m.versions?.length ?? 0), 0);
+    const branches = parsed.tree ? parsed.tree.branchPoints : parsed.messages.filter((m) => (m.versions?.length ?? 0) > 0).length;
+    reportImported(report, { id, sourceId: named.sourceId ?? '', title: parsed.title, messages: parsed.messages.length + versions, branches });
   }
 
   /**
    * The memories of an account export, after its conversations: taken all or nothing (as
    * POST /api/memories/import takes them), or none, with the reason, when one is not valid.
    */
-  private async importMemories(actor: Actor, raw: unknown, report: ArchiveImportReport): Promise<void> {
-    if (!Array.isArray(raw) || raw.length === 0) return;
+  private async importMemories(actor: Actor, raw: readonly unknown[], notRead: number, report: ArchiveImportReport): Promise<void> {
+    if (raw.length === 0) return;
+    if (notRead > 0) {
+      report.memories = { imported: 0, skipped: raw.length + notRead, reason: `${raw.length + notRead} memories; at most ${raw.length} are taken at once` };
+      return;
+    }
     const items = raw.filter((m): m is ImportedMemory => isObject(m) && typeof m.text === 'string' && (m.pinned === undefined || typeof m.pinned === 'boolean'));
     if (items.length < raw.length) {
       report.memories = { imported: 0, skipped: raw.length, reason: `${raw.length - items.length} of the memories have no text` };
@@ -249,8 +208,10 @@ export class ArchiveImportService {
   }
 
   /** Creates (or reuses) the file's agents, unless a dry run; answers the caller's agent id for each agent id of the file. */
-  private async importAgents(actor: Actor, rawAgents: readonly unknown[], report: ArchiveImportReport): Promise<Map<string, string>> {
+  private async importAgents(actor: Actor, rawAgents: readonly unknown[], notRead: number, report: ArchiveImportReport): Promise<Map<string, string>> {
     const linked = new Map<string, string>();
+    // Past the agents read, each is counted as not imported; its conversations come without an agent.
+    report.agentsNotImported += notRead;
     if (rawAgents.length === 0) return linked;
     for (const planned of planAgents(rawAgents, await this.agents.list(actor))) {
       report.agents.push(planned.report);

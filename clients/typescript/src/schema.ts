@@ -890,10 +890,16 @@ export interface components {
              * @enum {string}
              */
             format: "chatgpt" | "open-webui" | "chat-memory" | "empty";
+            /** @description The first 10,000 of them (titles and source ids cut to 200 characters). */
             imported: components["schemas"]["ImportedArchiveConversationDto"][];
+            /** @description Conversations imported (in a dry run: that would be). */
+            importedCount: number;
             /** @description The long-term memories of a chat-memory account export, taken after its conversations (0 for other formats). */
             memories: components["schemas"]["ImportedMemoriesDto"];
+            /** @description The first 100 of them with their reasons (titles and source ids cut to 200 characters, reasons to 1,000). */
             skipped: components["schemas"]["SkippedArchiveConversationDto"][];
+            /** @description Conversations skipped. */
+            skippedCount: number;
             /** @description The ZIP entry read (e.g. "conversations.json"); null when the upload was JSON. */
             zipEntry: string | null;
         };
@@ -1240,7 +1246,7 @@ export interface components {
          * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
          * @enum {string}
          */
-        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "archive_format_unknown" | "archive_malformed" | "archive_too_large" | "archive_zip_invalid" | "archive_zip_unsupported" | "archive_zip_without_conversations" | "archive_unzipped_too_large" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "memory_not_found" | "share_not_found" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
+        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "archive_format_unknown" | "archive_malformed" | "archive_too_large" | "archive_zip_invalid" | "archive_zip_unsupported" | "archive_zip_without_conversations" | "archive_unzipped_too_large" | "archive_too_many_conversations" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "memory_not_found" | "share_not_found" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
         ErrorDto: {
             /**
              * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.

@@ -48,3 +48,16 @@ export function placeholderFor(images: number, files: number): string {
   if (files > 0) parts.push(files === 1 ? '1 file' : `${files} files`);
   return `[not imported: ${parts.join(', ')}]`;
 }
+
+/** NUL written as JSON: the only way it can be in a string of valid JSON. */
+const ESCAPED_NUL = '\\u0000';
+const withoutNul = (_key: string, value: unknown): unknown => (typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '') : value);
+
+/**
+ * JSON of an archive, parsed, with NUL taken out of every string value: PostgreSQL text cannot
+ * hold it and an export holding it would not import back (replies from the model lose it the
+ * same way). The slower path runs only for text that has an escaped NUL.
+ */
+export function parseArchiveJson(json: string): unknown {
+  return json.includes(ESCAPED_NUL) ? (JSON.parse(json, withoutNul) as unknown) : (JSON.parse(json) as unknown);
+}

@@ -61,11 +61,24 @@ export class ZipWithoutArchiveError extends ArchiveError {
   }
 }
 
-/** The entry decompresses to more than the bound (a zip bomb, or an archive too large to import). */
+/** The entry decompresses to more than the bound, or far more than its compressed size (a zip bomb, or an archive too large to import). */
 export class UnzippedTooLargeError extends ArchiveError {
   readonly code = 'archive_unzipped_too_large';
-  constructor(readonly maxBytes: number) {
-    super(`The ZIP entry decompresses to more than ${maxBytes} bytes (IMPORT_UNZIPPED_LIMIT_BYTES)`);
+  constructor(readonly maxBytes: number, ratio?: { unzipped: number; compressed: number; max: number }) {
+    super(
+      ratio
+        ? `The ZIP entry decompresses to more than ${ratio.max} times its compressed size (${ratio.unzipped} bytes from ${ratio.compressed}): ` +
+            'no archive of conversations compresses that well'
+        : `The ZIP entry decompresses to more than ${maxBytes} bytes (IMPORT_UNZIPPED_LIMIT_BYTES)`,
+    );
+  }
+}
+
+/** More conversations (valid or not) than one import reads: the work of an import is bounded. */
+export class TooManyConversationsError extends ArchiveError {
+  readonly code = 'archive_too_many_conversations';
+  constructor(readonly max: number) {
+    super(`The archive holds more than ${max} conversations; import it in parts of at most ${max}`);
   }
 }
 

@@ -81,11 +81,29 @@ export interface ArchiveLimits {
   maxDepth: number;
 }
 
-export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
+/** The bounds of reading one archive, over those of each conversation. */
+export interface ArchiveReadLimits extends ArchiveLimits {
+  /** Conversations (read or skipped) in one archive: past them the import is refused, so its work is bounded. */
+  maxConversations: number;
+  /** A conversation of our own export whose JSON is larger than this is skipped unparsed. */
+  maxOwnConversationBytes: number;
+  /** Agents of our own export read: the rest are skipped. */
+  maxAgents: number;
+  /** Memories of our own export read: past them none is taken. */
+  maxMemories: number;
+}
+
+export const DEFAULT_ARCHIVE_LIMITS: ArchiveReadLimits = {
   // Parsing 4 MiB of JSON and building its tree takes about 100 ms here: the longest the event loop waits.
   maxConversationBytes: 4 * 1024 * 1024,
   maxNodes: 50_000,
   maxDepth: 10_000,
+  // About 100,000 tiny invalid conversations are read and skipped in a second or two.
+  maxConversations: 100_000,
+  // Our own export parses faster than other tools' archives (no tree to rebuild; messages are checked a slice at a time).
+  maxOwnConversationBytes: 16 * 1024 * 1024,
+  maxAgents: 1_000,
+  maxMemories: 100_000,
 };
 
 export function noDroppedParts(): DroppedParts {

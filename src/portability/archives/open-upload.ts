@@ -42,7 +42,7 @@ export async function openUpload(source: AsyncIterable<Buffer>, options: OpenUpl
   }
   if (!zip) return { opened: await readArchive(replayed, options), entry: null, finish: async () => {}, close: async () => void (await input.return?.()) };
 
-  const reader = new ZipEntryReader(replayed, options.maxUnzippedBytes);
+  const reader = new ZipEntryReader(replayed, options.maxUnzippedBytes, options.turns);
   try {
     for (;;) {
       const entry = await reader.next();

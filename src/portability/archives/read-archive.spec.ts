@@ -42,9 +42,39 @@ describe('readArchive: detection', () => {
     expect(await all(opened)).toHaveLength(1);
   });
 
-  it('detects our own account export and hands back the document', async () => {
-    const document = { format: 'chat-memory.account', version: 1, conversations: [] };
-    expect(await readArchive(chunked(`\ufeff${JSON.stringify(document)}`, 1))).toEqual({ format: 'chat-memory', document });
+  it('detects our own account export and reads it a part at a time', async () => {
+    const conversation = { format: 'chat-memory.conversation', version: 2, conversation: { title: 'one' } };
+    const document = { format: 'chat-memory.account', version: 1, agents: [{ name: 'A' }], conversations: [conversation], memories: [{ text: 'm' }] };
+    const opened = await readArchive(chunked(`\ufeff${JSON.stringify(document)}`, 1));
+    if (opened.format !== 'chat-memory') throw new Error(opened.format);
+    const parts = [];
+    for await (const part of opened.parts) parts.push(part);
+    expect(parts).toEqual([
+      { kind: 'agents', agents: [{ name: 'A' }], notRead: 0 },
+      { kind: 'conversation', index: 0, document: conversation },
+      { kind: 'memories', memories: [{ text: 'm' }], notRead: 0 },
+    ]);
+  });
+
+  it('takes NUL out of every text of a conversation (PostgreSQL text cannot hold it)', async () => {
+    const nul = '\u0000';
+    const conversation = chatGptConversation({
+      id: `a${nul}b`,
+      title: `Ti${nul}tle`,
+      nodes: [
+        ['r', null, null],
+        ['u', 'r', { role: 'user', text: `he${nul}llo` }],
+        ['a', 'u', { role: 'assistant', text: `wor${nul}ld${nul}`, model: `gpt${nul}-4` }],
+      ],
+    });
+    const [entry] = await all(await readArchive(chunked(JSON.stringify([conversation]), 5)));
+    if (entry.kind !== 'conversation') throw new Error(entry.skipped.reason);
+    expect(JSON.stringify(entry.conversation)).not.toContain('\\u0000');
+    expect(entry.conversation.title).toBe('Title');
+    expect(entry.conversation.messages.map((m) => [m.content, m.model])).toEqual([
+      ['hello', null],
+      ['world', 'gpt-4'],
+    ]);
   });
 
   it('an empty array is an empty archive', async () => {
@@ -115,7 +145,7 @@ describe('readArchive: detection', () => {
     expect(source.destroyed).toBe(true);
   });
 
-  it('lets other work run between two conversations', async () => {
+  it('lets other work run between two conversations once a slice of work went by', async () => {
     const opened = await readArchive(chunked(JSON.stringify(Array.from({ length: 20 }, (_, i) => gpt(`c${i}`))), 1 << 20));
     let ticks = 0;
     let running = true;
@@ -125,7 +155,11 @@ describe('readArchive: detection', () => {
     };
     setImmediate(tick);
     const ticksAt: number[] = [];
-    for await (const _entry of (opened as { entries: AsyncIterable<ArchiveEntry> }).entries) ticksAt.push(ticks);
+    for await (const _entry of (opened as { entries: AsyncIterable<ArchiveEntry> }).entries) {
+      ticksAt.push(ticks);
+      // Each conversation costs its consumer more than a slice (storing it, say).
+      for (const until = performance.now() + 12; performance.now() < until; );
+    }
     running = false;
     // Everything arrived in one chunk: only the reader's own yields let the ticker in.
     for (let i = 1; i < ticksAt.length; i++) expect(ticksAt[i]).toBeGreaterThan(ticksAt[i - 1]);

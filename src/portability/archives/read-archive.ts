@@ -1,28 +1,26 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { MalformedArchiveError, UnknownArchiveFormatError } from './archive.errors.js';
-import { type ArchiveEntry, type ArchiveLimits, type ArchiveSource, DEFAULT_ARCHIVE_LIMITS, type SkippedConversation } from './archive.types.js';
-import { isObject, type JsonObject } from './archive-values.js';
+import { TooManyConversationsError, UnknownArchiveFormatError } from './archive.errors.js';
+import { type ArchiveEntry, type ArchiveLimits, type ArchiveReadLimits, type ArchiveSource, DEFAULT_ARCHIVE_LIMITS, type SkippedConversation } from './archive.types.js';
+import { isObject, parseArchiveJson } from './archive-values.js';
 import { looksLikeChatGpt, readChatGptConversation } from './chatgpt-reader.js';
 import { type ArrayElement, splitJsonArray } from './json-array-splitter.js';
+import { EventLoopTurns } from './event-loop-turns.js';
 import { looksLikeOpenWebUi, readOpenWebUiChat } from './open-webui-reader.js';
-
-/** Our own exports start with this; they are read by the existing importer, not here. */
-const OWN_FORMAT_PREFIX = 'chat-memory.';
+import { type OwnExportPart, readOwnExport } from './read-own-export.js';
 /** Elements looked at to tell the format before giving up (a damaged first entry should not hide the rest). */
 const DETECTION_LOOKAHEAD = 10;
 
 export type OpenedArchive =
-  /** Our own export, parsed whole (it is bounded by `maxDocumentBytes`): hand it to our importer. */
-  | { format: 'chat-memory'; document: JsonObject }
+  /** Our own export, a part at a time (its conversations for our conversation importer). */
+  | { format: 'chat-memory'; parts: AsyncGenerator<OwnExportPart> }
   /** Another tool's archive: conversations one at a time, in file order. */
   | { format: ArchiveSource; entries: AsyncGenerator<ArchiveEntry> }
   /** An empty array: nothing to import, whatever tool wrote it. */
   | { format: 'empty'; entries: AsyncGenerator<ArchiveEntry> };
 
 export interface ReadArchiveOptions {
-  limits?: Partial<ArchiveLimits>;
-  /** The largest own-format document (an object, parsed at once). */
-  maxDocumentBytes?: number;
+  limits?: Partial<ArchiveReadLimits>;
+  /** Shared by everything one import reads, so that its turns are given by time, whatever reads. */
+  turns?: EventLoopTurns;
 }
 
 type Chunk = Buffer | Uint8Array | string;
@@ -40,7 +38,8 @@ const READERS: Record<ArchiveSource, (raw: unknown, index: number, limits: Archi
  * throws MalformedArchiveError if the file breaks off later: the caller decides about what was read.
  */
 export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArchiveOptions = {}): Promise<OpenedArchive> {
-  const limits: ArchiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
+  const limits: ArchiveReadLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
+  const turns = options.turns ?? new EventLoopTurns();
   const input = source[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let first = -1;
@@ -57,7 +56,7 @@ export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArc
   }
   const replayed = replay(head, input);
   const byte = String.fromCharCode(head[head.length - 1][first]);
-  if (byte === '{') return readOwnDocument(replayed, options.maxDocumentBytes ?? 256 * 1024 * 1024);
+  if (byte === '{') return { format: 'chat-memory', parts: await readOwnExport(replayed, limits, turns) };
   if (byte !== '[') throw new UnknownArchiveFormatError(`it does not start with "[" or "{" but with ${JSON.stringify(byte)}`);
 
   const elements = splitJsonArray(replayed, limits.maxConversationBytes);
@@ -75,7 +74,7 @@ export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArc
     }
     let value: unknown;
     try {
-      value = JSON.parse(element.json);
+      value = parseArchiveJson(element.json);
     } catch (error) {
       pending.push({ index: element.index, sourceId: null, title: null, reason: `not valid JSON: ${(error as Error).message}` });
       continue;
@@ -85,7 +84,7 @@ export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArc
       pending.push({ index: element.index, sourceId: null, title: null, reason: 'neither a ChatGPT conversation nor an Open WebUI chat' });
       continue;
     }
-    return { format, entries: entriesOf(format, pending, { index: element.index, value }, elements, limits) };
+    return { format, entries: entriesOf(format, pending, { index: element.index, value }, elements, limits, turns) };
   }
   await elements.return(undefined);
   throw new UnknownArchiveFormatError(
@@ -98,15 +97,17 @@ async function* entriesOf(
   pending: SkippedConversation[],
   first: { index: number; value: unknown },
   elements: AsyncGenerator<ArrayElement>,
-  limits: ArchiveLimits,
+  limits: ArchiveReadLimits,
+  turns: EventLoopTurns,
 ): AsyncGenerator<ArchiveEntry> {
   const read = READERS[format];
   try {
     for (const skipped of pending) yield { kind: 'skipped', skipped };
     yield read(first.value, first.index, limits);
     for await (const element of elements) {
-      // Other requests get the event loop between two conversations.
-      await nextTurn();
+      // Other requests get the event loop between two conversations, once a slice of work went by.
+      await turns.give();
+      if (element.index >= limits.maxConversations) throw new TooManyConversationsError(limits.maxConversations);
       yield readElement(element, read, limits);
     }
   } finally {
@@ -119,7 +120,7 @@ function readElement(element: ArrayElement, read: (raw: unknown, index: number, 
   if ('oversized' in element) return { kind: 'skipped', skipped: oversizedSkip(element, limits) };
   let value: unknown;
   try {
-    value = JSON.parse(element.json);
+    value = parseArchiveJson(element.json);
   } catch (error) {
     return { kind: 'skipped', skipped: { index: element.index, sourceId: null, title: null, reason: `not valid JSON: ${(error as Error).message}` } };
   }
@@ -158,26 +159,6 @@ function nameOf(element: { head: string; tail: string }): { sourceId: string | n
       pick(element.tail, new RegExp(`"conversation_id"${value}`, 'g'), 'last') ?? pick(element.head, new RegExp(`^\\{\\s*"id"${value}`, 'g'), 'first'),
     title: pick(element.head.slice(0, 1024), new RegExp(`"title"${value}`, 'g'), 'first'),
   };
-}
-
-async function readOwnDocument(source: AsyncIterable<Buffer>, maxBytes: number): Promise<OpenedArchive> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of source) {
-    size += chunk.length;
-    if (size > maxBytes) throw new UnknownArchiveFormatError(`an object larger than ${maxBytes} bytes`);
-    chunks.push(chunk);
-  }
-  let document: unknown;
-  try {
-    document = JSON.parse(Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw new MalformedArchiveError((error as Error).message, 0);
-  }
-  if (isObject(document) && typeof document.format === 'string' && document.format.startsWith(OWN_FORMAT_PREFIX)) {
-    return { format: 'chat-memory', document };
-  }
-  throw new UnknownArchiveFormatError('an object without "format": "chat-memory.account"');
 }
 
 function toBuffer(chunk: Chunk): Buffer {

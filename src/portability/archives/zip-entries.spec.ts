@@ -1,6 +1,13 @@
 import { strToU8, zipSync } from 'fflate';
-import { UnzippedTooLargeError } from './archive.errors.js';
-import { startsLikeZip, ZipEntryReader } from './zip-entries.js';
+import { UnzippedTooLargeError, ZipInvalidError } from './archive.errors.js';
+import { linearChatGptConversation } from './archive-builders.js';
+import { MAX_JSON_ENTRIES_TRIED, MAX_UNZIPPED_RATIO, startsLikeZip, ZipEntryReader } from './zip-entries.js';
+
+async function readAll(entry: { data: AsyncGenerator<Buffer> }): Promise<number> {
+  let read = 0;
+  for await (const chunk of entry.data) read += chunk.length;
+  return read;
+}
 
 async function* chunks(bytes: Uint8Array, size: number): AsyncGenerator<Buffer> {
   for (let at = 0; at < bytes.length; at += size) yield Buffer.from(bytes.subarray(at, at + size));
@@ -45,5 +52,42 @@ describe('ZipEntryReader', () => {
       })(),
     ).rejects.toBeInstanceOf(UnzippedTooLargeError);
     expect(read).toBeLessThanOrEqual(4 * 1024 * 1024);
+  });
+
+  it('refuses an entry that decompresses to far more than its compressed size, from its first slices, whatever the bound', async () => {
+    const zip = zipSync({ 'conversations.json': new Uint8Array(64 * 1024 * 1024).fill(0x20) }, { level: 9 });
+    const reader = new ZipEntryReader(chunks(zip, 64 * 1024), 1024 * 1024 * 1024);
+    let read = 0;
+    // Refused as the entry is announced, or at its first bytes.
+    const reading = (async () => {
+      for await (const chunk of (await reader.next())!.data) read += chunk.length;
+    })();
+    await expect(reading).rejects.toThrow(UnzippedTooLargeError);
+    await expect(reading).rejects.toThrow(`more than ${MAX_UNZIPPED_RATIO} times its compressed size`);
+    expect(read).toBeLessThan(2 * 1024 * 1024);
+  });
+
+  it('reads an archive as JSON compresses (well under the ratio), to its end', async () => {
+    const text = JSON.stringify(Array.from({ length: 300 }, (_, i) => linearChatGptConversation(`c${i}`, 20)), null, 2);
+    const zip = zipSync({ 'conversations.json': strToU8(text) }, { level: 9 });
+    expect(text.length / zip.length).toBeLessThan(MAX_UNZIPPED_RATIO);
+    const reader = new ZipEntryReader(chunks(zip, 16 * 1024), 1024 * 1024 * 1024);
+    expect(await readAll((await reader.next())!)).toBe(Buffer.byteLength(text));
+  });
+
+  it(`gives up past ${MAX_JSON_ENTRIES_TRIED} .json entries`, async () => {
+    const files = Object.fromEntries(Array.from({ length: MAX_JSON_ENTRIES_TRIED + 1 }, (_, i) => [`f${i}.json`, strToU8('{}')]));
+    const reader = new ZipEntryReader(chunks(zipSync(files), 4096), 1024);
+    let tried = 0;
+    await expect(
+      (async () => {
+        for (let entry = await reader.next(); entry; entry = await reader.next()) {
+          tried++;
+          await readAll(entry);
+        }
+      })(),
+    ).rejects.toThrow(ZipInvalidError);
+    expect(tried).toBeLessThanOrEqual(MAX_JSON_ENTRIES_TRIED);
+    expect(reader.jsonNames).toHaveLength(10);
   });
 });

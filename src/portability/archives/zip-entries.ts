@@ -1,8 +1,9 @@
 import { Inflate, Unzip, type UnzipFile } from 'fflate';
 import { UnzippedTooLargeError, ZipInvalidError, ZipUnsupportedError } from './archive.errors.js';
+import type { EventLoopTurns } from './event-loop-turns.js';
 
-/** Compressed bytes handed to the decompressor at a time: deflate expands at most ~1032x, so one step yields at most ~16 MB. */
-const SLICE_BYTES = 16 * 1024;
+/** Compressed bytes handed to the decompressor at a time: deflate expands at most ~1032x, so one step yields at most ~4 MB (a few tens of ms). */
+const SLICE_BYTES = 4 * 1024;
 const LOCAL_HEADER = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const EMPTY_ARCHIVE = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
 const STORED = 0;
@@ -11,6 +12,17 @@ const AES = 99;
 const ENCRYPTED_FLAG = 1;
 const UTF8_NAME_FLAG = 0x800;
 const EMPTY = new Uint8Array(0);
+/**
+ * An entry may decompress to at most this many times the compressed bytes read since it began: JSON
+ * archives compress 5 to 20 times; a zip bomb (deflate reaches ~1,000) is refused after a slice.
+ */
+export const MAX_UNZIPPED_RATIO = 100;
+/** The ratio is checked once an entry has decompressed to this much (a small entry may compress well). */
+const RATIO_CHECKED_FROM = 1024 * 1024;
+/** .json entries tried as the archive, at most (the ZIP is refused past them). */
+export const MAX_JSON_ENTRIES_TRIED = 100;
+/** .json entry names kept to tell the caller what the ZIP held. */
+const NAMES_KEPT = 10;
 
 /** Whether these first bytes of an upload are those of a ZIP (a first entry, or an empty archive). */
 export function startsLikeZip(head: Buffer): boolean {
@@ -50,6 +62,8 @@ interface Candidate {
   /** Given up (not the archive, or failed): its further bytes are dropped as they are decompressed. */
   dropped: boolean;
   unzipped: number;
+  /** Compressed bytes read when the entry began. */
+  compressedAtStart: number;
   failure: Error | null;
 }
 
@@ -62,8 +76,12 @@ interface Candidate {
  * than stored or deflate, with ZipUnsupportedError; damaged data with ZipInvalidError.
  */
 export class ZipEntryReader {
-  /** The candidate .json entries seen, for the error that says none was an archive. */
+  /** The first candidate .json entries seen, for the error that says none was an archive. */
   readonly jsonNames: string[] = [];
+  /** Candidate .json entries seen. */
+  private jsonEntries = 0;
+  /** Compressed bytes handed to the decompressor so far. */
+  private compressed = 0;
   private readonly unzip: Unzip;
   private readonly input: AsyncIterator<Buffer>;
   private readonly slices: Buffer[] = [];
@@ -79,6 +97,7 @@ export class ZipEntryReader {
   constructor(
     source: AsyncIterable<Buffer>,
     private readonly maxUnzippedBytes: number,
+    private readonly turns?: EventLoopTurns,
   ) {
     this.input = source[Symbol.asyncIterator]();
     this.unzip = new Unzip((file) => this.onFile(file));
@@ -128,6 +147,8 @@ export class ZipEntryReader {
   /** Decompresses one more slice; false at the end of the upload. */
   private async pump(): Promise<boolean> {
     if (this.failure) throw this.failure;
+    // Each slice is bounded work; a run of them (entries passed over, a fast reader) lets other requests in.
+    await this.turns?.give();
     if (this.slices.length === 0) {
       if (this.ended) return false;
       const next = await this.input.next();
@@ -147,6 +168,7 @@ export class ZipEntryReader {
     this.recent.push(Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength));
     // A local header is at most 30 + 2 x 65535 bytes; keep a little more than that.
     while (this.recent.length > 1 + Math.ceil((30 + 2 * 65535) / SLICE_BYTES)) this.recent.shift();
+    this.compressed += slice.byteLength;
     try {
       this.unzip.push(slice, final);
     } catch (error) {
@@ -158,8 +180,14 @@ export class ZipEntryReader {
   private onFile(file: UnzipFile): void {
     const name = file.name;
     if (name.endsWith('/') || !isCandidate(name)) return this.start(file, null);
-    this.jsonNames.push(name);
-    const candidate: Candidate = { name, queue: [], done: false, dropped: false, unzipped: 0, failure: null };
+    if (++this.jsonEntries > MAX_JSON_ENTRIES_TRIED) {
+      this.failure ??= new ZipInvalidError(`it holds more than ${MAX_JSON_ENTRIES_TRIED} .json files, none of them read as an archive`);
+      return this.start(file, null);
+    }
+    if (this.jsonNames.length < NAMES_KEPT) this.jsonNames.push(name);
+    // The slice that announced the entry counts whole: its data may begin anywhere in it.
+    const compressedAtStart = this.compressed - SLICE_BYTES;
+    const candidate: Candidate = { name, queue: [], done: false, dropped: false, unzipped: 0, compressedAtStart, failure: null };
     this.waiting.push(candidate);
     const flags = this.flagsOf(name, file.compression);
     if (flags & ENCRYPTED_FLAG || file.compression === AES) candidate.failure = new ZipUnsupportedError(name, 'is encrypted');
@@ -179,6 +207,11 @@ export class ZipEntryReader {
       candidate.unzipped += data.length;
       if (candidate.unzipped > this.maxUnzippedBytes) {
         candidate.failure = new UnzippedTooLargeError(this.maxUnzippedBytes);
+        return this.drop(candidate);
+      }
+      const compressed = this.compressed - candidate.compressedAtStart;
+      if (candidate.unzipped > RATIO_CHECKED_FROM && candidate.unzipped > MAX_UNZIPPED_RATIO * compressed) {
+        candidate.failure = new UnzippedTooLargeError(this.maxUnzippedBytes, { unzipped: candidate.unzipped, compressed, max: MAX_UNZIPPED_RATIO });
         return this.drop(candidate);
       }
       if (data.length > 0) candidate.queue.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));

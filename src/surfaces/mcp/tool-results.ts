@@ -43,6 +43,7 @@ export const TOOL_ERROR_TEXTS = {
   archive_zip_unsupported: null,
   archive_zip_without_conversations: null,
   archive_unzipped_too_large: null,
+  archive_too_many_conversations: null,
   context_over_budget: null,
   agent_not_found: asItSays,
   agent_in_use: null,

@@ -34,6 +34,7 @@ export const OPENAI_CODES: Record<DomainErrorCode, string> = {
   archive_zip_unsupported: 'invalid_value',
   archive_zip_without_conversations: 'invalid_value',
   archive_unzipped_too_large: 'invalid_value',
+  archive_too_many_conversations: 'invalid_value',
   context_over_budget: 'context_length_exceeded',
   agent_not_found: 'model_not_found',
   agent_in_use: 'invalid_state',

@@ -33,6 +33,7 @@ export const ERROR_TEXTS = {
   archive_zip_unsupported: null,
   archive_zip_without_conversations: null,
   archive_unzipped_too_large: null,
+  archive_too_many_conversations: null,
   chat_turn_failed: TEXTS.apology,
   reply_not_stored: TEXTS.storage,
   model_unavailable: TEXTS.apology,

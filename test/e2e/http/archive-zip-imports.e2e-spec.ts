@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { strToU8, Zip, ZipDeflate, zipSync, type Zippable } from 'fflate';
-import { linearChatGptConversation, openWebUiChat } from '../../../src/portability/archives/archive-builders.js';
+import { chatGptConversation, linearChatGptConversation, openWebUiChat } from '../../../src/portability/archives/archive-builders.js';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
 import { ALICE_KEY, auth } from '../../support/test-app.js';
 
@@ -104,7 +104,12 @@ describe('POST /api/imports with a ZIP archive', () => {
   });
 
   it('refuses an entry that decompresses past IMPORT_UNZIPPED_LIMIT_BYTES (a zip bomb) with 413, the body within its own limit', async () => {
-    const bomb = zipSync({ 'conversations.json': json([linearChatGptConversation('gpt-bomb', 1, 8 * 1024 * 1024)]) }, { level: 9 });
+    // Words in a random order compress about as well as real text: the ratio check passes, the limit stops it.
+    const words = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', 'sed', 'do', 'eiusmod', 'tempor', 'incididunt', 'ut', 'labore', 'magna'];
+    let seed = 1;
+    const text = Array.from({ length: 500_000 }, () => words[((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) % words.length]).join(' ');
+    const conversation = chatGptConversation({ id: 'gpt-bomb', nodes: [['r', null, null], ['u', 'r', { role: 'user', text }]] });
+    const bomb = zipSync({ 'conversations.json': json([conversation]) }, { level: 9 });
     expect(bomb.length).toBeLessThan(BODY_LIMIT);
     const res = await upload(bomb).expect(413);
     expect(res.body).toMatchObject({ statusCode: 413, code: 'archive_unzipped_too_large', imported: [] });

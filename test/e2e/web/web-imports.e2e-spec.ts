@@ -152,7 +152,7 @@ function importTests(): void {
     await page.route('**/api/imports**', async (route) => {
       const request = route.request();
       sent.push({ type: request.headers()['content-type'], size: request.postDataBuffer()?.length ?? 0 });
-      const report = { format: 'chatgpt', dryRun: true, imported: [{ id: null, sourceId: 'z', title: 'Zipped', messages: 2, branches: 0 }], skipped: [], agentsNotImported: 0 };
+      const report = { format: 'chatgpt', dryRun: true, importedCount: 1, imported: [{ id: null, sourceId: 'z', title: 'Zipped', messages: 2, branches: 0 }], skippedCount: 0, skipped: [], agentsNotImported: 0 };
       const dropped = { images: 0, files: 0, toolMessages: 0, reasoning: 0, hiddenMessages: 0, other: 0 };
       await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...report, dropped }) });
     });

@@ -60,8 +60,12 @@ export class ArchiveImportReportDto {
   @ApiProperty({ enum: ARCHIVE_FORMATS, description: 'What the file was read as.' }) format: (typeof ARCHIVE_FORMATS)[number];
   @ApiProperty() dryRun: boolean;
   @ApiProperty({ type: String, nullable: true, description: 'The ZIP entry read (e.g. "conversations.json"); null when the upload was JSON.' }) zipEntry: string | null;
-  @ApiProperty({ type: [ImportedArchiveConversationDto] }) imported: ImportedArchiveConversationDto[];
-  @ApiProperty({ type: [SkippedArchiveConversationDto] }) skipped: SkippedArchiveConversationDto[];
+  @ApiProperty({ description: 'Conversations imported (in a dry run: that would be).' }) importedCount: number;
+  @ApiProperty({ type: [ImportedArchiveConversationDto], description: 'The first 10,000 of them (titles and source ids cut to 200 characters).' })
+  imported: ImportedArchiveConversationDto[];
+  @ApiProperty({ description: 'Conversations skipped.' }) skippedCount: number;
+  @ApiProperty({ type: [SkippedArchiveConversationDto], description: 'The first 100 of them with their reasons (titles and source ids cut to 200 characters, reasons to 1,000).' })
+  skipped: SkippedArchiveConversationDto[];
   @ApiProperty({ type: DroppedPartsDto, description: 'Totals over the imported conversations of what is not text.' }) dropped: DroppedPartsDto;
   @ApiProperty({ type: [ImportedAgentDto], description: 'The agents of a chat-memory account export, imported before its conversations, which are linked to them.' })
   agents: ImportedAgentDto[];
@@ -76,7 +80,7 @@ export class StoredBeforeErrorDto {
   @ApiProperty() title: string;
 }
 
-/** An archive refused as a whole (400, 413; `code` archive_format_unknown, archive_malformed, archive_too_large, archive_zip_invalid, archive_zip_unsupported, archive_zip_without_conversations or archive_unzipped_too_large): which formats were expected, or where it went wrong. */
+/** An archive refused as a whole (400, 413; `code` archive_format_unknown, archive_malformed, archive_too_large, archive_zip_invalid, archive_zip_unsupported, archive_zip_without_conversations, archive_unzipped_too_large or archive_too_many_conversations): which formats were expected, or where it went wrong. */
 export class ArchiveErrorDto extends ErrorDto {
   @ApiPropertyOptional({ type: [StoredBeforeErrorDto], description: 'Conversations stored before the file went wrong part way (each was complete).' })
   imported?: StoredBeforeErrorDto[];

@@ -25,6 +25,7 @@ export const HTTP_STATUS = {
   archive_zip_unsupported: 400,
   archive_zip_without_conversations: 400,
   archive_unzipped_too_large: 413,
+  archive_too_many_conversations: 413,
   context_over_budget: 400,
   agent_not_found: 404,
   agent_in_use: 409,
