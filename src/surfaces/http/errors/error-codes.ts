@@ -27,8 +27,11 @@ export const HTTP_STATUS_CODES = {
 /** A code this surface answers with when no domain error gave one. */
 export type HttpStatusCode = (typeof HTTP_STATUS_CODES)[keyof typeof HTTP_STATUS_CODES];
 
-/** Codes that never reach an error body: a stopped reply ends as `cancelled`. */
-const NEVER_ANSWERED: readonly DomainErrorCode[] = ['model_cancelled'];
+/**
+ * Codes that never reach an error body: a stopped reply ends as `cancelled`; another actor's
+ * conversation is answered as `conversation_not_found`.
+ */
+const NEVER_ANSWERED: readonly DomainErrorCode[] = ['model_cancelled', 'conversation_forbidden'];
 
 /** Every `code` an error body of the REST API can carry, in the documented order. */
 export const ERROR_BODY_CODES: readonly string[] = [
