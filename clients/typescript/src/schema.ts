@@ -10,7 +10,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's agents, by name */
+        /**
+         * The caller's agents, by name, a page at a time
+         * @description Pages of `limit` agents (200 unless set: all of them under the default MAX_AGENTS_PER_ACTOR); follow nextCursor for the next.
+         */
         get: operations["listAgents"];
         put?: never;
         /** Create an agent */
@@ -841,6 +844,8 @@ export interface components {
         };
         AgentListDto: {
             items: components["schemas"]["AgentDto"][];
+            /** @description Pass as cursor for the next page; null on the last. */
+            nextCursor: string | null;
         };
         ArchiveErrorDto: {
             /**
@@ -1927,7 +1932,11 @@ export type $defs = Record<string, never>;
 export interface operations {
     listAgents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2064,6 +2073,15 @@ export interface operations {
             };
             /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The caller has as many agents as MAX_AGENTS_PER_ACTOR allows (code `limit_reached`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5735,6 +5753,15 @@ export interface operations {
             };
             /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The file's agents would take the caller past MAX_AGENTS_PER_ACTOR (code `limit_reached`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
