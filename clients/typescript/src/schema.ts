@@ -592,7 +592,7 @@ export interface paths {
         };
         /**
          * Read a shared conversation (no key needed)
-         * @description The title and the messages of the snapshot (role, content, model, createdAt), nothing else. An unknown, expired or revoked token answers 404, all alike. Limited per client address (SHARED_READS_PER_MINUTE, 429 with Retry-After).
+         * @description The title and the messages of the snapshot (role, content, model, createdAt), nothing else. An unknown, malformed, expired or revoked token answers 404, all alike. Limited per client address (SHARED_READS_PER_MINUTE, 429 with Retry-After).
          */
         get: operations["readShared"];
         put?: never;
@@ -6685,7 +6685,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The token of the link (/s/<token>). */
+                /** @description The token of the link (/s/<token>): 43 characters of A-Z, a-z, 0-9, "_" and "-". Any other text answers 404, like an unknown token. */
                 token: string;
             };
             cookie?: never;
@@ -6783,7 +6783,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The token of the link (/s/<token>). */
+                /** @description The token of the link (/s/<token>): 43 characters of A-Z, a-z, 0-9, "_" and "-". Any other text answers 404, like an unknown token. */
                 token: string;
             };
             cookie?: never;
