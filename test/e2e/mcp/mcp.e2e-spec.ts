@@ -254,6 +254,39 @@ describe('MCP server limits and single-user mode', () => {
     }
   });
 
+  it('answers eight concurrent largest batches of get_conversation with bounded answers, /health answered throughout', async () => {
+    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    try {
+      const base = await t.url();
+      // A conversation whose page of 50 messages is as large as a tool answers: every message cut at 4,000 characters.
+      const id = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'w'.repeat(10_000) }).expect(200)).body.conversationId;
+      for (let i = 0; i < 24; i++) await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: id, message: `${i} ${'w'.repeat(10_000)}` }).expect(200);
+      let polling = true;
+      const health: number[] = [];
+      const poll = (async () => {
+        while (polling) {
+          health.push((await t.http().get('/health')).status);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })();
+      const answers = await Promise.all(Array.from({ length: 8 }, () => sendBatch(base, ALICE_KEY, batchOf(10, 'get_conversation', { id, limit: 50 }), '2025-03-26')));
+      polling = false;
+      await poll;
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        const results = JSON.parse(answer.text) as Array<{ result: { structuredContent: { messages: unknown[] } } }>;
+        expect(results).toHaveLength(10);
+        for (const r of results) expect(r.result.structuredContent.messages).toHaveLength(50);
+        // Ten answers of at most 50 messages of at most 4,000 characters, each twice (text and structured).
+        expect(answer.text.length).toBeLessThan(10 * 50 * 4_000 * 2 * 1.25);
+      }
+      expect(health.length).toBeGreaterThan(0);
+      expect(health.every((status) => status === 200)).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('applies the Host/Origin guard in single-user mode (no keys): a foreign Origin is refused before the body is read', async () => {
     const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, env: { API_KEYS: '' } });
     try {
