@@ -7,11 +7,32 @@ import { api, state } from './state.js';
 /** @typedef {import('./state.js').Agent} Agent */
 /** @typedef {import('./state.js').Schemas} Schemas */
 
+/** The page stops following nextCursor after this many pages (200 agents each). */
+const MAX_AGENT_PAGES = 50;
+
+/**
+ * Every agent of the caller, following nextCursor page by page (one page holds them all under
+ * the default MAX_AGENTS_PER_ACTOR).
+ * @returns {Promise<Agent[]>}
+ */
+export async function fetchAgents() {
+  /** @type {Agent[]} */
+  const items = [];
+  /** @type {string | null} */
+  let cursor = null;
+  for (let page = 0; page < MAX_AGENT_PAGES; page++) {
+    /** @type {Schemas['AgentListDto']} */
+    const agents = await api.json('GET', cursor ? `api/agents?cursor=${encodeURIComponent(cursor)}` : 'api/agents');
+    items.push(...agents.items);
+    cursor = agents.nextCursor;
+    if (!cursor) break;
+  }
+  return items;
+}
+
 export async function loadAgents() {
   try {
-    /** @type {Schemas['AgentListDto']} */
-    const agents = await api.json('GET', 'api/agents');
-    setAgents(agents.items);
+    setAgents(await fetchAgents());
   } catch (error) {
     showError(error);
   }

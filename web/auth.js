@@ -2,7 +2,7 @@
 // The API key: whether one is needed (single-user mode answers without one), asking for it,
 // keeping it in localStorage, and saying how the page is signed in.
 import { ApiError } from './api.js';
-import { setAgents } from './agents.js';
+import { fetchAgents, setAgents } from './agents.js';
 import { $ } from './dom.js';
 import { describe, showError } from './errors.js';
 import { api, state, writeStoredKey } from './state.js';
@@ -16,9 +16,7 @@ import { api, state, writeStoredKey } from './state.js';
 export async function connect() {
   for (;;) {
     try {
-      /** @type {Schemas['AgentListDto']} */
-      const agents = await api.json('GET', 'api/agents');
-      setAgents(agents.items);
+      setAgents(await fetchAgents());
       state.singleUser = !state.key;
       renderAuthStatus();
       return true;

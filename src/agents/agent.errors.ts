@@ -8,6 +8,22 @@ export class AgentNotFoundError extends DomainError {
   }
 }
 
+/** The actor has as many agents as MAX_AGENTS_PER_ACTOR allows. */
+export class AgentLimitError extends DomainError {
+  readonly code = 'limit_reached';
+  constructor(readonly limit: number) {
+    super(`You have ${limit} agents, as many as allowed (MAX_AGENTS_PER_ACTOR): delete some first`);
+  }
+}
+
+/** A list cursor this service did not write. */
+export class InvalidAgentCursorError extends DomainError {
+  readonly code = 'invalid_input';
+  constructor() {
+    super('cursor is not one this service returned');
+  }
+}
+
 /** Deleting an agent that still has conversations needs an explicit choice of what happens to them. */
 export class AgentInUseError extends DomainError {
   readonly code = 'agent_in_use';

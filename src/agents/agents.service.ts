@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
+import { decodeAgentCursor, encodeAgentCursor } from './agent-cursor.js';
 import { Agent, type AgentTool, type MemoryMode } from './agent.entity.js';
-import { AgentNotFoundError } from './agent.errors.js';
+import { AgentLimitError, AgentNotFoundError, InvalidAgentCursorError } from './agent.errors.js';
 
 export interface AgentFields {
   readonly name: string;
@@ -20,20 +22,31 @@ export interface AgentFields {
   readonly memoryMode?: MemoryMode | null;
 }
 
+/** A page of the actor's agents, by name; `nextCursor` (null on the last page) asks for the next. */
+export interface AgentPage {
+  readonly items: Agent[];
+  readonly nextCursor: string | null;
+}
+
 /** What deleting an agent does to its conversations; without a choice, a used agent is not deleted. */
 export type AgentConversationsOnDelete = 'refuse' | 'detach' | 'delete';
 
 /**
  * Agents, always on behalf of their owner. Promises: another actor's agent is
- * AgentNotFoundError (never revealed). Deleting one goes through ConversationsService.deleteAgent,
+ * AgentNotFoundError (never revealed); an actor has at most MAX_AGENTS_PER_ACTOR agents, however
+ * they are made (the API, an import). Deleting one goes through ConversationsService.deleteAgent,
  * which decides what happens to its conversations.
  */
 @Injectable()
 export class AgentsService {
-  constructor(private readonly db: DatabaseService) {}
+  constructor(
+    private readonly db: DatabaseService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   create(actor: Actor, fields: AgentFields): Promise<Agent> {
     return this.db.transaction(async (em) => {
+      await this.assertRoom(em, actor);
       const now = new Date();
       const agent = em.create(Agent, {
         id: randomUUID(),
@@ -56,8 +69,37 @@ export class AgentsService {
     });
   }
 
+  /** Refuses (AgentLimitError) one more agent past MAX_AGENTS_PER_ACTOR. */
+  private async assertRoom(em: EntityManager, actor: Actor): Promise<void> {
+    const max = this.config.maxAgentsPerActor;
+    if (max <= 0) return;
+    // Counting stops at the limit: the cost does not grow past it.
+    if ((await em.count(Agent, { where: { actor: actor.id }, take: max })) >= max) throw new AgentLimitError(max);
+  }
+
+  /** Every agent of the actor, by name (at most MAX_AGENTS_PER_ACTOR, unless made before a lower limit). */
   list(actor: Actor): Promise<Agent[]> {
-    return this.db.replicaRead(actor.id, (em) => em.find(Agent, { where: { actor: actor.id }, order: { name: 'ASC', createdAt: 'ASC' } }));
+    return this.db.replicaRead(actor.id, (em) => em.find(Agent, { where: { actor: actor.id }, order: { name: 'ASC', createdAt: 'ASC', id: 'ASC' } }));
+  }
+
+  /** One page of the actor's agents in list order, after `cursor` (the nextCursor of the page before). */
+  page(actor: Actor, query: { readonly limit: number; readonly cursor?: string }): Promise<AgentPage> {
+    const after = query.cursor === undefined ? undefined : decodeAgentCursor(query.cursor);
+    if (query.cursor !== undefined && !after) return Promise.reject(new InvalidAgentCursorError());
+    return this.db.replicaRead(actor.id, async (em) => {
+      const qb = em.createQueryBuilder(Agent, 'a').where('a.actor = :actor', { actor: actor.id });
+      if (after) {
+        qb.andWhere('(a.name > :name OR (a.name = :name AND (a.created_at > :at OR (a.created_at = :at AND a.id > :id))))', {
+          name: after.name,
+          at: after.createdAt,
+          id: after.id,
+        });
+      }
+      const rows = await qb.orderBy('a.name', 'ASC').addOrderBy('a.created_at', 'ASC').addOrderBy('a.id', 'ASC').limit(query.limit + 1).getMany();
+      const items = rows.slice(0, query.limit);
+      const last = items[items.length - 1];
+      return { items, nextCursor: rows.length > query.limit && last ? encodeAgentCursor(last) : null };
+    });
   }
 
   get(actor: Actor, id: string): Promise<Agent> {

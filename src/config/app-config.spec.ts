@@ -151,6 +151,9 @@ describe('loadConfig', () => {
     expect(loadConfig({}).maxMemoriesPerActor).toBe(10_000);
     expect(loadConfig({ MAX_MEMORIES_PER_ACTOR: '0' }).maxMemoriesPerActor).toBe(0);
     expect(() => loadConfig({ MAX_MEMORIES_PER_ACTOR: '-1' })).toThrow(/MAX_MEMORIES_PER_ACTOR/);
+    expect(loadConfig({}).maxAgentsPerActor).toBe(200);
+    expect(loadConfig({ MAX_AGENTS_PER_ACTOR: '0' }).maxAgentsPerActor).toBe(0);
+    expect(() => loadConfig({ MAX_AGENTS_PER_ACTOR: 'many' })).toThrow(/MAX_AGENTS_PER_ACTOR/);
     expect(() => loadConfig({ MEMORY_MODE: 'yes' })).toThrow(/^MEMORY_MODE must be one of off, read, on, got "yes"/);
     expect(() => loadConfig({ MEMORY_TOKEN_BUDGET: '-1' })).toThrow(/^MEMORY_TOKEN_BUDGET must be/);
     expect(() => loadConfig({ MEMORY_TOKEN_BUDGET: 'lots' })).toThrow(/^MEMORY_TOKEN_BUDGET must be/);

@@ -33,6 +33,8 @@ export interface AppConfig {
   readonly recallTokenBudget: number;
   /** MAX_MEMORIES_PER_ACTOR: how many long-term memories one actor may keep (0: no limit). */
   readonly maxMemoriesPerActor: number;
+  /** MAX_AGENTS_PER_ACTOR: how many agents one actor may have (0: no limit). */
+  readonly maxAgentsPerActor: number;
   readonly systemPrompt: string | undefined;
   readonly maxMessageChars: number;
   /** A reply (its text, and each tool call's arguments) is cut at this many characters. */
@@ -140,6 +142,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     recallMode: oneOf(env, 'RECALL_MODE', ['off', 'on'] as const, 'on'),
     recallTokenBudget: integer(env, 'RECALL_TOKEN_BUDGET', 1500, 0, 1_000_000),
     maxMemoriesPerActor: integer(env, 'MAX_MEMORIES_PER_ACTOR', 10_000, 0, 100_000_000),
+    maxAgentsPerActor: integer(env, 'MAX_AGENTS_PER_ACTOR', 200, 0, 1_000_000),
     systemPrompt: text(env, 'SYSTEM_PROMPT'),
     maxMessageChars: integer(env, 'MAX_MESSAGE_CHARS', 32_000, 1, 1_000_000),
     // At most what an import reads back as a reply (portability/export-document.ts), so every export imports.

@@ -10,7 +10,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's agents, by name */
+        /**
+         * The caller's agents, by name, a page at a time
+         * @description Pages of `limit` agents (200 unless set: all of them under the default MAX_AGENTS_PER_ACTOR); follow nextCursor for the next.
+         */
         get: operations["listAgents"];
         put?: never;
         /** Create an agent */
@@ -609,7 +612,7 @@ export interface paths {
         };
         /**
          * Read a shared conversation (no key needed)
-         * @description The title and the messages of the snapshot (role, content, model, createdAt), nothing else. An unknown, expired or revoked token answers 404, all alike. Limited per client address (SHARED_READS_PER_MINUTE, 429 with Retry-After).
+         * @description The title and the messages of the snapshot (role, content, model, createdAt), nothing else. An unknown, malformed, expired or revoked token answers 404, all alike. Limited per client address (SHARED_READS_PER_MINUTE, 429 with Retry-After).
          */
         get: operations["readShared"];
         put?: never;
@@ -861,6 +864,8 @@ export interface components {
         };
         AgentListDto: {
             items: components["schemas"]["AgentDto"][];
+            /** @description Pass as cursor for the next page; null on the last. */
+            nextCursor: string | null;
         };
         ArchiveErrorDto: {
             /**
@@ -1246,7 +1251,7 @@ export interface components {
          * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
          * @enum {string}
          */
-        ErrorCode: "conversation_not_found" | "conversation_forbidden" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "archive_format_unknown" | "archive_malformed" | "archive_too_large" | "archive_zip_invalid" | "archive_zip_unsupported" | "archive_zip_without_conversations" | "archive_unzipped_too_large" | "archive_too_many_conversations" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "memory_not_found" | "share_not_found" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
+        ErrorCode: "conversation_not_found" | "conversation_busy" | "conversation_state" | "message_not_found" | "invalid_input" | "limit_reached" | "import_rejected" | "archive_format_unknown" | "archive_malformed" | "archive_too_large" | "archive_zip_invalid" | "archive_zip_unsupported" | "archive_zip_without_conversations" | "archive_unzipped_too_large" | "archive_too_many_conversations" | "context_over_budget" | "agent_not_found" | "agent_in_use" | "memory_not_found" | "share_not_found" | "idempotency_key_reused" | "idempotency_key_in_progress" | "too_many_requests" | "chat_turn_failed" | "reply_not_stored" | "model_unavailable" | "model_timeout" | "interrupted" | "reply_too_long" | "reply_timeout" | "storage_full" | "storage_unavailable" | "storage_busy" | "telegram_inbox_full" | "telegram_update_too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "unprocessable" | "headers_too_large" | "internal" | "bad_gateway" | "unavailable" | "timeout";
         ErrorDto: {
             /**
              * @description The stable machine code of the error (docs/api.md, Error codes): act on it, not on `message`.
@@ -1984,7 +1989,11 @@ export type $defs = Record<string, never>;
 export interface operations {
     listAgents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2121,6 +2130,15 @@ export interface operations {
             };
             /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The caller has as many agents as MAX_AGENTS_PER_ACTOR allows (code `limit_reached`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2561,7 +2579,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The conversation belongs to another actor; or in single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2711,7 +2729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The conversation belongs to another actor; or in single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5799,6 +5817,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description The file's agents would take the caller past MAX_AGENTS_PER_ACTOR (code `limit_reached`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Request body larger than the limit */
             413: {
                 headers: {
@@ -6826,7 +6853,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The token of the link (/s/<token>). */
+                /** @description The token of the link (/s/<token>): 43 characters of A-Z, a-z, 0-9, "_" and "-". Any other text answers 404, like an unknown token. */
                 token: string;
             };
             cookie?: never;
@@ -6924,7 +6951,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The token of the link (/s/<token>). */
+                /** @description The token of the link (/s/<token>): 43 characters of A-Z, a-z, 0-9, "_" and "-". Any other text answers 404, like an unknown token. */
                 token: string;
             };
             cookie?: never;

@@ -18,7 +18,7 @@ export async function useAgent(
     io.out('No agent: your next message starts a plain conversation.\n');
     return { agent: undefined, conversationId: undefined };
   }
-  const { items } = await call(io.url, client.GET('/api/agents'));
+  const items = await allAgents(client, io);
   if (!name) {
     if (!items.length) io.out('No agents yet: /agent NAME creates one.\n');
     for (const a of items) io.out(`${a.id === current?.id ? '*' : ' '} ${a.emoji ? `${a.emoji} ` : ''}${a.name}\n`);
@@ -33,6 +33,22 @@ export async function useAgent(
   const where = conversationId ? 'continuing its latest conversation' : 'your next message starts a conversation';
   io.out(`Agent ${agent.name}: ${where}.\n`);
   return { agent, conversationId };
+}
+
+/** The console follows nextCursor this many pages at most (200 agents each). */
+const MAX_AGENT_PAGES = 50;
+
+/** Every agent of the caller, page by page (one page under the default MAX_AGENTS_PER_ACTOR). */
+async function allAgents(client: ChatMemoryClient, io: ConsoleIo): Promise<Agent[]> {
+  const items: Agent[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_AGENT_PAGES; page++) {
+    const result = await call(io.url, client.GET('/api/agents', { params: { query: cursor ? { cursor } : {} } }));
+    items.push(...result.items);
+    cursor = result.nextCursor ?? undefined;
+    if (!cursor) break;
+  }
+  return items;
 }
 
 async function activeConversation(client: ChatMemoryClient, io: ConsoleIo, agentId: string): Promise<string | undefined> {

@@ -5,7 +5,6 @@ import { ErrorDto } from './dto/error.dto.js';
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input (validation, malformed JSON, message too long)',
   401: 'Missing or invalid API key',
-  403: 'The conversation belongs to another actor',
   404: 'No such conversation (or it belongs to another actor)',
   409: 'A reply is still being generated in this conversation, or there is nothing to regenerate',
   413: 'Request body larger than the limit',

@@ -66,18 +66,31 @@ export async function createHttpApp(root: DynamicModule, config: AppConfig, opti
   return app;
 }
 
+/** How long a refused connection may take to receive its answer before it is cut anyway. */
+const CLIENT_ERROR_LINGER_MS = 5_000;
+
 /**
  * Requests Node's HTTP parser refuses before any handler runs (headers over 16 KB, a broken
- * request line, an unknown Expect) still get the JSON error body.
+ * request line, an unknown Expect, headers not complete within the server's headersTimeout)
+ * still get the JSON error body; then the connection is destroyed, not only half-closed, so a
+ * client that never closes its side (Slowloris) holds no descriptor.
  */
 function answerClientErrorsWithJson(server: Server): void {
-  const reply = (socket: Duplex, status: number) => {
-    const body = JSON.stringify(errorBody(status, status === 431 ? 'Request headers too large' : 'Malformed request'));
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const reply = (socket: Duplex, status: number, message: string) => {
+    const body = JSON.stringify(errorBody(status, message));
+    const answer = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+    // A client that does not read cannot keep the socket either.
+    const linger = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+    socket.end(answer, () => {
+      clearTimeout(linger);
+      socket.destroy();
+    });
   };
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable) return socket.destroy();
-    reply(socket, error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400);
+    if (error.code === 'HPE_HEADER_OVERFLOW') return reply(socket, 431, 'Request headers too large');
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return reply(socket, 408, 'The request did not arrive in time');
+    reply(socket, 400, 'Malformed request');
   });
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(417, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody(417, 'Only "Expect: 100-continue" is supported')));

@@ -23,7 +23,8 @@ const HOST_REFUSED =
  * mode, and 400, 413 and 415 for a body that is malformed, too large or not JSON (a body is
  * checked before routing, so even routes that take none refuse a bad one); and on every keyed route: 429 from the per-actor rate
  * limit (RateLimitGuard, a global guard, so on every route with a key), and 409 `limit_reached`
- * when POST /api/conversations meets the caller's quota.
+ * when POST /api/conversations meets the caller's quota, or an import's agents meet
+ * MAX_AGENTS_PER_ACTOR (AgentsService refuses, whoever creates the agent).
  */
 export function documentCommonAnswers(document: OpenAPIObject): void {
   for (const item of Object.values(document.paths)) {
@@ -52,6 +53,9 @@ export function documentCommonAnswers(document: OpenAPIObject): void {
       };
       if (operation.operationId === 'createConversation' && !operation.responses['409']) {
         operation.responses['409'] = { description: 'The caller has as many conversations as allowed (code `limit_reached`)', content: ERROR_CONTENT };
+      }
+      if (operation.operationId === 'importArchive' && !operation.responses['409']) {
+        operation.responses['409'] = { description: "The file's agents would take the caller past MAX_AGENTS_PER_ACTOR (code `limit_reached`)", content: ERROR_CONTENT };
       }
     }
   }

@@ -8,7 +8,9 @@ import { CurrentActor } from '../../actor-auth/current-actor.decorator.js';
 import { AgentsService } from '../../agents/agents.service.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
 import { RecallService } from '../../recall/recall.service.js';
+import { RateCost } from '../http/hardening/rate-cost.js';
 import { registerHistoryTools } from './history-tools.js';
+import { batchRefusal, callsIn, protocolVersionOf } from './json-rpc-batch.js';
 
 const SERVER_INFO = { name: 'chat-memory', version: '0.1.0' };
 
@@ -16,7 +18,8 @@ const SERVER_INFO = { name: 'chat-memory', version: '0.1.0' };
  * The MCP surface at /mcp: Streamable HTTP, stateless. Each POST gets a server and transport of
  * its own, bound to the caller, so any instance can answer any request (no session to find).
  * As a Nest route it passes the same gates as the REST API: authentication before the body
- * is read, ActorGuard, the per-actor rate limit, and the single-user Host/Origin guard.
+ * is read, ActorGuard, the per-actor rate limit (each message of a batch counts), and the
+ * single-user Host/Origin guard.
  */
 @ApiExcludeController()
 @Controller('mcp')
@@ -28,7 +31,10 @@ export class McpController {
   ) {}
 
   @Post()
+  @RateCost(callsIn)
   async post(@CurrentActor() actor: Actor, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const refusal = batchRefusal(req.body, protocolVersionOf(req));
+    if (refusal) return void res.status(400).json({ jsonrpc: '2.0', error: { code: -32600, message: refusal }, id: null });
     const server = new McpServer(SERVER_INFO, {
       instructions: "Tools to search and read the user's stored conversations with AI assistants. Read-only.",
     });

@@ -84,7 +84,7 @@ export function openAiAnswerOf(error: unknown): OpenAiAnswer | null {
   const code = domain instanceof ChatTurnFailedError ? OPENAI_CODES[domain.reason] : OPENAI_CODES[domain.code];
   const message = domain instanceof ConversationBusyError ? 'Another response is being generated in this conversation; wait for it to finish' : domain.message;
   const retry = domain instanceof TooManyRequestsError ? domain.retryAfterSeconds : (httpErrorOf(domain)?.retryAfterSeconds ?? undefined);
-  return { status: status === 403 ? 404 : status, message: domain instanceof ChatTurnFailedError ? `${message}. Your input was saved in the conversation.` : message, code, param: null, retryAfterSeconds: retry };
+  return { status, message: domain instanceof ChatTurnFailedError ? `${message}. Your input was saved in the conversation.` : message, code, param: null, retryAfterSeconds: retry };
 }
 
 /** Writes an OpenAI error body (or ends a response whose headers are already out). */

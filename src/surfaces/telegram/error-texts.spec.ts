@@ -1,7 +1,7 @@
 import { ChatTurnFailedError, ReplyNotStoredError } from '../../chat/chat.errors.js';
 import { DOMAIN_ERROR_CODES } from '../../common/domain-error.js';
 import { AgentInUseError } from '../../agents/agent.errors.js';
-import { ConversationBusyError, InvalidInputError } from '../../conversations/conversation.errors.js';
+import { ConversationBusyError, ConversationNotFoundError, ForbiddenConversationError, InvalidInputError } from '../../conversations/conversation.errors.js';
 import { StorageFullError } from '../../database/storage.errors.js';
 import { ERROR_TEXTS, errorText } from './error-texts.js';
 import { TEXTS } from './texts.js';
@@ -21,5 +21,9 @@ describe('ERROR_TEXTS, what a Telegram user reads for each error code', () => {
   it('repeats what the user can fix, and leaves the unexpected to the generic failure', () => {
     expect(errorText(new InvalidInputError('message must not be empty'))).toBe('Sorry: message must not be empty.');
     expect(errorText(new AgentInUseError('a', 2))).toBeNull();
+  });
+
+  it("reads another actor's conversation exactly like a missing one", () => {
+    expect(errorText(new ForbiddenConversationError('c'))).toBe(errorText(new ConversationNotFoundError('c')));
   });
 });

@@ -11,7 +11,8 @@ const sorry = (error: DomainError) => `Sorry: ${error.message}.`;
 export const ERROR_TEXTS = {
   // The current conversation was deleted between finding it and using it (another instance).
   conversation_not_found: TEXTS.failure,
-  conversation_forbidden: null,
+  // Another actor's conversation reads exactly like a missing one.
+  conversation_forbidden: TEXTS.failure,
   conversation_busy: TEXTS.busy,
   conversation_state: null,
   message_not_found: null,

@@ -145,3 +145,65 @@ describe('agents', () => {
     await alice.get(`/api/conversations/${b.body.conversationId}`).expect(404);
   });
 });
+
+describe('agents: MAX_AGENTS_PER_ACTOR and paging', () => {
+  const fixture = useAppWithFakeModel({ MAX_AGENTS_PER_ACTOR: '3' });
+  const alice = asActor(() => fixture.app, ALICE_KEY);
+  const bob = asActor(() => fixture.app, BOB_KEY);
+  type Agent = { id: string; name: string };
+
+  it('refuses an agent past MAX_AGENTS_PER_ACTOR with 409 limit_reached, storing nothing; deleting one makes room', async () => {
+    const made: Agent[] = [];
+    for (const name of ['one', 'two', 'three']) made.push((await alice.post('/api/agents', { name }).expect(201)).body);
+    const refused = await alice.post('/api/agents', { name: 'four' }).expect(409);
+    expect(refused.body).toMatchObject({ statusCode: 409, code: 'limit_reached', message: expect.stringContaining('MAX_AGENTS_PER_ACTOR') });
+    expect((await alice.get('/api/agents').expect(200)).body.items).toHaveLength(3);
+    // Per actor: bob has room of his own.
+    await bob.post('/api/agents', { name: 'bob' }).expect(201);
+    await alice.delete(`/api/agents/${made[0].id}`).expect(200);
+    await alice.post('/api/agents', { name: 'four' }).expect(201);
+  });
+
+  it('holds the limit on an import of an account export too (the import creates agents through the same service)', async () => {
+    // Alice's export carries her three agents; bob has one already.
+    const exported = (await alice.get('/api/me/export').expect(200)).body;
+    expect(exported.agents).toHaveLength(3);
+    const answer = await fixture.app.http().post('/api/imports').set('Authorization', `Bearer ${BOB_KEY}`).set('Content-Type', 'application/json').send(JSON.stringify(exported));
+    expect(answer.status).toBeLessThan(500);
+    expect((await bob.get('/api/agents').expect(200)).body.items.length).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('GET /api/agents, paged', () => {
+  const fixture = useAppWithFakeModel();
+  const alice = asActor(() => fixture.app, ALICE_KEY);
+  type Agent = { id: string; name: string };
+
+  it('pages by name with limit and nextCursor, every agent exactly once; without limit one page holds them all', async () => {
+    // Two agents with one name: the order still has no ties.
+    for (const name of ['Zed', 'Amy', 'Bo', 'Amy', 'Cy']) await alice.post('/api/agents', { name }).expect(201);
+    const all = (await alice.get('/api/agents').expect(200)).body as { items: Agent[]; nextCursor: string | null };
+    expect(all.nextCursor).toBeNull();
+    expect(all.items.map((a) => a.name)).toEqual(['Amy', 'Amy', 'Bo', 'Cy', 'Zed']);
+    const seen: Agent[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor ? `?limit=2&cursor=${encodeURIComponent(cursor)}` : '?limit=2';
+      const page = (await alice.get(`/api/agents${query}`).expect(200)).body as { items: Agent[]; nextCursor: string | null };
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items);
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(seen.map((a) => a.id)).toEqual(all.items.map((a) => a.id));
+    expect(pages).toBe(3);
+  });
+
+  it('refuses a cursor it did not write, and a limit out of range (400)', async () => {
+    for (const query of ['?cursor=not-a-cursor', '?limit=0', '?limit=201', '?limit=x']) {
+      const res = await alice.get(`/api/agents${query}`).expect(400);
+      expect(res.body).toMatchObject({ statusCode: 400 });
+    }
+  });
+});

@@ -50,6 +50,7 @@ interface Fixtures {
   chatId: string;
   conversationsCursor: string;
   memoriesCursor: string;
+  agentsCursor: string;
 }
 
 /** A request of one operation: its URL (path and query), body, and for an invalid one what is broken. */
@@ -125,6 +126,7 @@ describe('requests generated from docs/openapi.json: the valid accepted, the inv
       return res.body;
     };
     const agent = (await ok('post', '/api/agents', { name: 'Generated', tools: ['update_state'] })).id;
+    await ok('post', '/api/agents', { name: 'Generated too' });
     const turn = await ok('post', '/api/chat', { message: 'a first question' });
     await ok('post', '/api/chat', { message: 'another conversation' });
     await ok('post', '/api/ui/chat', { id: 'generated-chat', message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] } });
@@ -139,6 +141,7 @@ describe('requests generated from docs/openapi.json: the valid accepted, the inv
       chatId: 'generated-chat',
       conversationsCursor: (await ok('get', '/api/conversations?limit=1')).nextCursor,
       memoriesCursor: (await ok('get', '/api/memories?limit=1')).nextCursor,
+      agentsCursor: (await ok('get', '/api/agents?limit=1')).nextCursor,
     };
   });
   afterAll(async () => {
@@ -152,7 +155,7 @@ describe('requests generated from docs/openapi.json: the valid accepted, the inv
 
   /** Opaque values only the server makes: a generated one is any text, which it cannot have returned. */
   const opaque = (name: string, operationId: string): fc.Arbitrary<string> | null =>
-    name === 'cursor' ? fc.constant(operationId === 'listMemories' ? fx.memoriesCursor : fx.conversationsCursor) : null;
+    name === 'cursor' ? fc.constant({ listMemories: fx.memoriesCursor, listAgents: fx.agentsCursor }[operationId] ?? fx.conversationsCursor) : null;
 
   const pathOf = (op: SpecOperation) =>
     op.template.startsWith('/api/ui/chat/')

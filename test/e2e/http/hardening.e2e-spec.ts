@@ -1,6 +1,9 @@
 import type { LoggerService } from '@nestjs/common';
+import { connect, type Socket } from 'node:net';
+import type { Server } from 'node:http';
 import { CapturingLogger } from '../../support/capturing-logger.js';
 import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { until } from '../../support/until.js';
 
 describe('hardening: headers, CORS, rate limit, quotas, request logs', () => {
   let tmp: ReturnType<typeof tempDir>;
@@ -15,6 +18,41 @@ describe('hardening: headers, CORS, rate limit, quotas, request logs', () => {
       await t.close();
     }
   };
+
+  it('closes a connection whose headers do not arrive in time fully (Slowloris), after a JSON 408', async () => {
+    await withApp({}, async (t) => {
+      const server = t.app.getHttpServer() as Server & { connectionsCheckingInterval: number };
+      // Low, so the test does not wait out Node's minute (set before it listens: the check timer starts then).
+      server.headersTimeout = 300;
+      server.connectionsCheckingInterval = 50;
+      const url = new URL(await t.url());
+      const open = (head: string) => {
+        // A client that never ends its side: only the server can free the connection.
+        const socket: Socket = connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
+        const seen = { text: '', ended: false };
+        socket.on('data', (chunk: Buffer) => (seen.text += chunk.toString('utf8')));
+        socket.on('end', () => (seen.ended = true));
+        socket.on('error', () => undefined);
+        socket.write(head);
+        return { socket, seen };
+      };
+      const connections = () => new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+      const clients = [open('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n'), open('GET /health HTTP/1.1\r\nHost: 127.0')];
+      try {
+        await until(() => clients.every((c) => c.seen.ended), 10_000);
+        for (const { seen } of clients) {
+          expect(seen.text).toMatch(/^HTTP\/1\.1 408 /);
+          expect(JSON.parse(seen.text.slice(seen.text.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 408, code: 'request_timeout' });
+        }
+        // The server let go of the connections although the clients keep theirs open.
+        await until(async () => (await connections()) === 0, 5_000);
+      } finally {
+        for (const { socket } of clients) socket.destroy();
+      }
+      // And it still serves.
+      await t.http().get('/health').expect(200);
+    });
+  });
 
   it('sends security headers: a strict policy for the API, a looser one for the docs pages', async () => {
     await withApp({}, async (t) => {

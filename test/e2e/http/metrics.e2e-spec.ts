@@ -108,6 +108,27 @@ describe('GET /metrics (Prometheus)', () => {
     expect(Object.keys(spec.paths)).not.toContain('/metrics');
   });
 
+  it('refuses a loopback caller that names another host (a DNS-rebinding page), with API keys configured too', async () => {
+    // The test apps have API keys, so the Host/Origin guard of single-user mode lets these through to the route.
+    const app = await start();
+    for (const [header, value] of [
+      ['Host', 'attacker.example'],
+      ['Host', 'attacker.example:3000'],
+      ['Origin', 'http://attacker.example'],
+    ]) {
+      const res = await app.http().get('/metrics').set(header, value).expect(403);
+      expect({ header, code: res.body.code, message: res.body.message }).toEqual({ header, code: 'forbidden', message: expect.stringMatching(/METRICS_TOKEN/) });
+    }
+    // This machine's names, and the operator's own (ALLOWED_HOSTS), still read it.
+    await app.http().get('/metrics').set('Host', 'localhost:3000').expect(200);
+    await app.http().get('/metrics').set('Origin', 'http://127.0.0.1:3000').expect(200);
+    await (await start({ ALLOWED_HOSTS: 'chat.example.com' })).http().get('/metrics').set('Host', 'chat.example.com').expect(200);
+    // With METRICS_TOKEN the token decides, under any Host.
+    const tokened = await start({ METRICS_TOKEN: TOKEN });
+    await tokened.http().get('/metrics').set('Host', 'attacker.example').expect(401);
+    await tokened.http().get('/metrics').set('Host', 'metrics.internal').set(auth(TOKEN)).expect(200);
+  });
+
   it('needs Authorization: Bearer <METRICS_TOKEN> once it is set, even on loopback', async () => {
     const app = await start({ METRICS_TOKEN: TOKEN });
     const none = await app.http().get('/metrics').expect(401);

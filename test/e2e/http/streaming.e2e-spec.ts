@@ -61,9 +61,11 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
     expect(unauthenticated.status).toBe(401);
 
     const own = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'mine' }).expect(200);
+    // Another actor's conversation answers exactly like an unknown one.
     const foreign = await stream({ message: 'x', conversationId: own.body.conversationId }, BOB_KEY);
-    expect(foreign.status).toBe(403);
-    expect(foreign.json).toMatchObject({ statusCode: 403 });
+    const unknown = await stream({ message: 'x', conversationId: '00000000-0000-4000-8000-000000000000' }, BOB_KEY);
+    expect(foreign.status).toBe(404);
+    expect(foreign.json).toEqual({ ...unknown.json, message: unknown.json.message.replace('00000000-0000-4000-8000-000000000000', own.body.conversationId) });
   });
 
   it('refuses a second send while a reply is streaming (409), storing nothing for it', async () => {

@@ -13,6 +13,12 @@ const INITIALIZE = JSON.stringify({
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
+/** A JSON-RPC batch of `n` tool calls, as a client of protocol version 2025-03-26 (the one version with batches) may send. */
+const batchOf = (n: number, name = 'recent_conversations', args: Record<string, unknown> = {}) =>
+  JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name, arguments: args } })));
+const sendBatch = (base: string, key: string, body: string, version?: string) =>
+  sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...auth(key), ...MCP_HEADERS, ...(version ? { 'MCP-Protocol-Version': version } : {}) }, body });
+
 describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
   const fixture = useAppWithFakeModel();
   let base: string;
@@ -168,6 +174,32 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
     expect(JSON.parse(malformed.text)).toMatchObject({ statusCode: 400 });
   });
 
+  it('answers a small JSON-RPC batch under protocol version 2025-03-26 (or no version header), one answer per call', async () => {
+    for (const version of ['2025-03-26', undefined]) {
+      const res = await sendBatch(base, ALICE_KEY, batchOf(3, 'get_conversation', { id: paged, limit: 1 }), version);
+      expect(res.status).toBe(200);
+      const answers = JSON.parse(res.text) as Array<{ id: number; result: { structuredContent: { id: string } } }>;
+      expect(answers.map((a) => [a.id, a.result.structuredContent.id]).sort()).toEqual([
+        [1, paged],
+        [2, paged],
+        [3, paged],
+      ]);
+    }
+  });
+
+  it('refuses a batch under the protocol versions without batches (2025-06-18 on), and a batch over 10 calls, running none of it', async () => {
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const res = await sendBatch(base, ALICE_KEY, batchOf(2), version);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining(`protocol version ${version}`) } });
+    }
+    const large = await sendBatch(base, ALICE_KEY, batchOf(11, 'get_conversation', { id: paged }), '2025-03-26');
+    expect(large.status).toBe(400);
+    expect(JSON.parse(large.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('at most 10') } });
+    // The largest allowed batch still runs.
+    expect((await sendBatch(base, ALICE_KEY, batchOf(10), '2025-03-26')).status).toBe(200);
+  });
+
   it('is not part of the REST OpenAPI document', async () => {
     const spec = (await fixture.app.http().get('/api/docs-json').expect(200)).body as { paths: Record<string, unknown> };
     expect(Object.keys(spec.paths).filter((p) => p.startsWith('/mcp'))).toEqual([]);
@@ -199,6 +231,57 @@ describe('MCP server limits and single-user mode', () => {
       expect((await callTool(bob, 'recent_conversations')).isError).toBeFalsy();
       await alice.close();
       await bob.close();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts every call of a JSON-RPC batch against the rate limit, not the batch as one request', async () => {
+    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, env: { RATE_LIMIT_PER_MINUTE: '5' } });
+    try {
+      const base = await t.url();
+      // Six calls in one request are six requests: over a limit of five.
+      const six = await sendBatch(base, ALICE_KEY, batchOf(6));
+      expect(six.status).toBe(429);
+      expect(six.headers['retry-after']).toBeDefined();
+      // Three and three: the second batch goes over.
+      expect((await sendBatch(base, BOB_KEY, batchOf(3))).status).toBe(200);
+      const again = await sendBatch(base, BOB_KEY, batchOf(3));
+      expect(again.status).toBe(429);
+      expect(JSON.parse(again.text)).toMatchObject({ statusCode: 429, code: 'too_many_requests' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers eight concurrent largest batches of get_conversation with bounded answers, /health answered throughout', async () => {
+    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    try {
+      const base = await t.url();
+      // A conversation whose page of 50 messages is as large as a tool answers: every message cut at 4,000 characters.
+      const id = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'w'.repeat(10_000) }).expect(200)).body.conversationId;
+      for (let i = 0; i < 24; i++) await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: id, message: `${i} ${'w'.repeat(10_000)}` }).expect(200);
+      let polling = true;
+      const health: number[] = [];
+      const poll = (async () => {
+        while (polling) {
+          health.push((await t.http().get('/health')).status);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })();
+      const answers = await Promise.all(Array.from({ length: 8 }, () => sendBatch(base, ALICE_KEY, batchOf(10, 'get_conversation', { id, limit: 50 }), '2025-03-26')));
+      polling = false;
+      await poll;
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        const results = JSON.parse(answer.text) as Array<{ result: { structuredContent: { messages: unknown[] } } }>;
+        expect(results).toHaveLength(10);
+        for (const r of results) expect(r.result.structuredContent.messages).toHaveLength(50);
+        // Ten answers of at most 50 messages of at most 4,000 characters, each twice (text and structured).
+        expect(answer.text.length).toBeLessThan(10 * 50 * 4_000 * 2 * 1.25);
+      }
+      expect(health.length).toBeGreaterThan(0);
+      expect(health.every((status) => status === 200)).toBe(true);
     } finally {
       await t.close();
     }

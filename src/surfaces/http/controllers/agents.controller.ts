@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { AgentsService } from '../../../agents/agents.service.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
-import { AgentDeletedDto, AgentDto, AgentListDto, CreateAgentDto, DeleteAgentQueryDto, toAgentDto, UpdateAgentDto } from '../dto/agent.dto.js';
-import { AgentInUseErrorDto } from '../dto/error.dto.js';
+import { AGENT_PAGE_MAX, AgentDeletedDto, AgentDto, AgentListDto, CreateAgentDto, DeleteAgentQueryDto, ListAgentsQueryDto, toAgentDto, UpdateAgentDto } from '../dto/agent.dto.js';
+import { AgentInUseErrorDto, ErrorDto } from '../dto/error.dto.js';
 import { ApiCreated } from '../created-location.js';
 
 @ApiTags('agents')
@@ -22,16 +22,22 @@ export class AgentsController {
   @ApiOperation({ operationId: 'createAgent', summary: 'Create an agent' })
   @ApiCreated(AgentDto, (agent) => `/api/agents/${agent.id}`)
   @ApiErrors([400, 401])
+  @ApiResponse({ status: 409, description: 'The caller has as many agents as MAX_AGENTS_PER_ACTOR allows (code `limit_reached`)', type: ErrorDto })
   async create(@CurrentActor() actor: Actor, @Body() body: CreateAgentDto): Promise<AgentDto> {
     return toAgentDto(await this.agents.create(actor, body));
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listAgents', summary: "The caller's agents, by name" })
+  @ApiOperation({
+    operationId: 'listAgents',
+    summary: "The caller's agents, by name, a page at a time",
+    description: `Pages of \`limit\` agents (${AGENT_PAGE_MAX} unless set: all of them under the default MAX_AGENTS_PER_ACTOR); follow nextCursor for the next.`,
+  })
   @ApiOkResponse({ type: AgentListDto })
   @ApiErrors([400, 401])
-  async list(@CurrentActor() actor: Actor): Promise<AgentListDto> {
-    return { items: (await this.agents.list(actor)).map(toAgentDto) };
+  async list(@CurrentActor() actor: Actor, @Query() query: ListAgentsQueryDto): Promise<AgentListDto> {
+    const page = await this.agents.page(actor, { limit: query.limit ?? AGENT_PAGE_MAX, cursor: query.cursor });
+    return { items: page.items.map(toAgentDto), nextCursor: page.nextCursor };
   }
 
   @Get(':id')

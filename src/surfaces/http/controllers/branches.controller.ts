@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, ParseUUIDPipe, Post, Query, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
@@ -11,7 +11,6 @@ import { toChatResponse } from '../dto/chat-result.mapper.js';
 import { ChatResponseDto, EditMessageRequestDto } from '../dto/chat.dto.js';
 import { MessageDto, MessagesPageDto, MessagesPageQueryDto, toMessageDto, toMessagesPage } from '../dto/conversation.dto.js';
 import { ChatErrorDto } from '../dto/error.dto.js';
-import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
 import { CountedStream } from '../sse/stream-slots.js';
 import { streamTurn } from '../sse/stream-turn.js';
@@ -24,7 +23,6 @@ const EDIT =
 @ApiTags('messages')
 @ApiBearerAuth()
 @Controller('api/conversations/:id')
-@UseFilters(ConcealForeignConversationFilter)
 export class BranchesController {
   constructor(
     private readonly chat: ChatService,

@@ -36,7 +36,7 @@ export class ChatController {
   })
   @ApiIdempotencyKey()
   @ApiOkResponse({ type: ChatResponseDto })
-  @ApiErrors([400, 401, 403, 404, 413, 422])
+  @ApiErrors([400, 401, 404, 413, 422])
   @ApiErrors([409, 502, 504], ChatErrorDto)
   async send(
     @CurrentActor() actor: Actor,
@@ -63,7 +63,7 @@ export class ChatController {
   @ApiIdempotencyKey()
   @ApiEventStream(TURN_EVENTS)
   @CountedStream()
-  @ApiErrors([400, 401, 403, 404, 413, 422])
+  @ApiErrors([400, 401, 404, 413, 422])
   @ApiErrors([409], ChatErrorDto)
   async stream(
     @CurrentActor() actor: Actor,

@@ -1,10 +1,9 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Put, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
-import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 
 const STATE_SCHEMA = { type: 'object', additionalProperties: true } as const;
 
@@ -15,7 +14,6 @@ const STATE_SCHEMA = { type: 'object', additionalProperties: true } as const;
 @ApiTags('state')
 @ApiBearerAuth()
 @Controller('api/conversations/:id/state')
-@UseFilters(ConcealForeignConversationFilter)
 export class ConversationStateController {
   constructor(private readonly conversations: ConversationsService) {}
 

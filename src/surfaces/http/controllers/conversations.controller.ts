@@ -14,7 +14,6 @@ import {
   Post,
   Query,
   Res,
-  UseFilters,
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -47,7 +46,6 @@ import { ChatErrorDto } from '../dto/error.dto.js';
 import { ContextPreviewDto, ContextQueryDto } from '../dto/usage.dto.js';
 import { TOKENS_PER_MESSAGE } from '../../../context/token-counter.js';
 import { MAIN_THREAD } from '../../../conversations/thread.entity.js';
-import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
 import { CountedStream } from '../sse/stream-slots.js';
 import { streamTurn } from '../sse/stream-turn.js';
@@ -56,7 +54,6 @@ import { ApiCreated } from '../created-location.js';
 @ApiTags('conversations')
 @ApiBearerAuth()
 @Controller('api/conversations')
-@UseFilters(ConcealForeignConversationFilter)
 export class ConversationsController {
   constructor(
     private readonly conversations: ConversationsService,

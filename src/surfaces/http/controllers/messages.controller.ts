@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, ParseUUIDPipe, Patch, Post, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, ParseUUIDPipe, Patch, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
@@ -8,7 +8,6 @@ import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { MessageDto, PinMessageDto, toMessageDto } from '../dto/conversation.dto.js';
-import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 import { EventStream } from '../sse/event-stream.js';
 import { ApiEventStream } from '../sse/sse-docs.js';
 import { CountedStream } from '../sse/stream-slots.js';
@@ -18,7 +17,6 @@ import { sendOutcome, storedOutcome } from '../sse/stream-turn.js';
 @ApiTags('messages')
 @ApiBearerAuth()
 @Controller('api/conversations/:id/messages/:messageId')
-@UseFilters(ConcealForeignConversationFilter)
 export class MessagesController {
   constructor(
     private readonly chat: ChatService,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query, Res, type StreamableFile, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query, Res, type StreamableFile } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
@@ -10,7 +10,6 @@ import { download, safeFilename } from '../download.js';
 import { ConversationDetailDto, ConversationSummaryDto, toConversationDetail, toConversationSummary } from '../dto/conversation.dto.js';
 import { ChatErrorDto } from '../dto/error.dto.js';
 import { ConversationExportDto, ExportQueryDto, ForkRequestDto, ImportErrorDto, ImportQueryDto } from '../dto/portability.dto.js';
-import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 import { ApiCreated } from '../created-location.js';
 
 const DOWNLOAD_HEADERS = {
@@ -21,7 +20,6 @@ const DOWNLOAD_HEADERS = {
 @ApiTags('conversations')
 @ApiBearerAuth()
 @Controller('api/conversations')
-@UseFilters(ConcealForeignConversationFilter)
 export class PortabilityController {
   constructor(
     private readonly portability: PortabilityService,

@@ -1,11 +1,10 @@
-import { BadRequestException, Controller, Get, Header, Param, Post, UseGuards, type PipeTransform } from '@nestjs/common';
+import { Controller, Get, Header, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { Public } from '../../../actor-auth/public.decorator.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { PortabilityService } from '../../../portability/portability.service.js';
-import { SHARE_TOKEN_PATTERN } from '../../../sharing/share-token.js';
 import { SharingService } from '../../../sharing/sharing.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { ApiCreated } from '../created-location.js';
@@ -14,15 +13,12 @@ import { ErrorDto } from '../dto/error.dto.js';
 import { SharedConversationDto, toSharedConversationDto } from '../dto/share.dto.js';
 import { SharedReadLimit } from '../hardening/shared-read-limit.guard.js';
 
-/** A token in a path: one of the shape this service makes, else 400 (a well-formed unknown token is 404, like a revoked one). */
-class ShareTokenPipe implements PipeTransform<string, string> {
-  transform(value: string): string {
-    if (!SHARE_TOKEN_PATTERN.test(value)) throw new BadRequestException('token must be a share token (43 characters of A-Z, a-z, 0-9, "_" and "-")');
-    return value;
-  }
-}
-
-const TOKEN_PARAM = { name: 'token', description: 'The token of the link (/s/<token>).', schema: { type: 'string', pattern: SHARE_TOKEN_PATTERN.source } };
+// A token of another shape is answered 404 like any unknown one (SharingService.read), so a reader learns nothing from its shape.
+const TOKEN_PARAM = {
+  name: 'token',
+  description: 'The token of the link (/s/<token>): 43 characters of A-Z, a-z, 0-9, "_" and "-". Any other text answers 404, like an unknown token.',
+  schema: { type: 'string' },
+};
 
 /** The reader's side of a share link: read it without a key, or continue it as a conversation of one's own. */
 @ApiTags('sharing')
@@ -44,7 +40,7 @@ export class SharedController {
     operationId: 'readShared',
     summary: 'Read a shared conversation (no key needed)',
     description:
-      'The title and the messages of the snapshot (role, content, model, createdAt), nothing else. An unknown, expired or revoked ' +
+      'The title and the messages of the snapshot (role, content, model, createdAt), nothing else. An unknown, malformed, expired or revoked ' +
       'token answers 404, all alike. Limited per client address (SHARED_READS_PER_MINUTE, 429 with Retry-After).',
     security: [],
   })
@@ -61,7 +57,7 @@ export class SharedController {
       'RateLimit-Policy': { description: '`<limit>;w=60`.', schema: { type: 'string' } },
     },
   })
-  async read(@Param('token', ShareTokenPipe) token: string): Promise<SharedConversationDto> {
+  async read(@Param('token') token: string): Promise<SharedConversationDto> {
     return toSharedConversationDto(await this.sharing.read(token));
   }
 
@@ -75,7 +71,7 @@ export class SharedController {
   @ApiCreated(ConversationDetailDto, (c) => `/api/conversations/${c.id}`)
   @ApiParam(TOKEN_PARAM)
   @ApiErrors([400, 401, 404, 409])
-  async fork(@CurrentActor() actor: Actor, @Param('token', ShareTokenPipe) token: string): Promise<ConversationDetailDto> {
+  async fork(@CurrentActor() actor: Actor, @Param('token') token: string): Promise<ConversationDetailDto> {
     const id = await this.portability.forkShared(actor, token);
     return toConversationDetail(await this.conversations.getWithMessages(actor, id));
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, UseFilters } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
@@ -6,13 +6,11 @@ import { SharingService } from '../../../sharing/sharing.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { ApiCreated } from '../created-location.js';
 import { CreatedShareDto, CreateShareDto, ShareListDto, toShareDto } from '../dto/share.dto.js';
-import { ConcealForeignConversationFilter } from '../errors/conceal-foreign-conversation.filter.js';
 
 /** The owner's side of share links: make one of a conversation, list them, revoke one. */
 @ApiTags('sharing')
 @ApiBearerAuth()
 @Controller('api')
-@UseFilters(ConcealForeignConversationFilter)
 export class SharesController {
   constructor(private readonly sharing: SharingService) {}
 

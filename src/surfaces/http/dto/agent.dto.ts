@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { AGENT_TOOLS, MEMORY_MODES, type Agent, type AgentTool, type MemoryMode } from '../../../agents/agent.entity.js';
 
@@ -103,8 +104,29 @@ export class AgentDto {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
+/** One page holds every agent an actor may have under the default MAX_AGENTS_PER_ACTOR. */
+export const AGENT_PAGE_MAX = 200;
+
+export class ListAgentsQueryDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: AGENT_PAGE_MAX, default: AGENT_PAGE_MAX })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(AGENT_PAGE_MAX)
+  limit?: number;
+
+  // A cursor holds the last agent's name (up to 100 characters), hence longer than other lists' cursors.
+  @ApiPropertyOptional({ description: 'The nextCursor of the previous page.', maxLength: 1000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  cursor?: string;
+}
+
 export class AgentListDto {
   @ApiProperty({ type: [AgentDto] }) items: AgentDto[];
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor for the next page; null on the last.' }) nextCursor: string | null;
 }
 
 export class AgentDeletedDto {

@@ -11,6 +11,7 @@ export const HTTP_STATUS_CODES = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
@@ -27,8 +28,11 @@ export const HTTP_STATUS_CODES = {
 /** A code this surface answers with when no domain error gave one. */
 export type HttpStatusCode = (typeof HTTP_STATUS_CODES)[keyof typeof HTTP_STATUS_CODES];
 
-/** Codes that never reach an error body: a stopped reply ends as `cancelled`. */
-const NEVER_ANSWERED: readonly DomainErrorCode[] = ['model_cancelled'];
+/**
+ * Codes that never reach an error body: a stopped reply ends as `cancelled`; another actor's
+ * conversation is answered as `conversation_not_found`.
+ */
+const NEVER_ANSWERED: readonly DomainErrorCode[] = ['model_cancelled', 'conversation_forbidden'];
 
 /** Every `code` an error body of the REST API can carry, in the documented order. */
 export const ERROR_BODY_CODES: readonly string[] = [

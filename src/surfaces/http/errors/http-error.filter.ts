@@ -6,7 +6,7 @@ import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.err
 import { DomainError } from '../../../common/domain-error.js';
 import { StorageError, storageErrorOf } from '../../../database/storage.errors.js';
 import { ContextOverBudgetError } from '../../../context/context-planner.js';
-import { ConversationBusyError, ForbiddenConversationError } from '../../../conversations/conversation.errors.js';
+import { ConversationBusyError, ConversationNotFoundError, ForbiddenConversationError } from '../../../conversations/conversation.errors.js';
 import { ImportRejectedError } from '../../../portability/import-problems.js';
 import { ArchiveError } from '../../../portability/archives/archive.errors.js';
 import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
@@ -27,8 +27,10 @@ export interface HttpError {
 export function httpErrorOf(error: unknown): HttpError | null {
   if (error instanceof HttpException) return { status: error.getStatus(), message: httpMessage(error) };
   // A driver error that reached here without passing the database service still means the database, not a bug.
-  const known = error instanceof DomainError ? error : storageErrorOf(error);
-  if (!known) return null;
+  const found = error instanceof DomainError ? error : storageErrorOf(error);
+  if (!found) return null;
+  // Another actor's conversation is answered as a missing one on every route: status, message and code alike.
+  const known = found instanceof ForbiddenConversationError ? new ConversationNotFoundError(found.conversationId) : found;
   const status = httpStatusOf(known);
   if (status === UNEXPECTED) return null;
   const details = detailsOf(known);
@@ -45,7 +47,6 @@ export function httpStatusOf(error: DomainError): number {
 
 /** What an answer says besides its status: the message, and the fields a client acts on. */
 function detailsOf(error: DomainError): Omit<HttpError, 'status'> {
-  if (error instanceof ForbiddenConversationError) return { message: 'This conversation belongs to another actor' };
   if (error instanceof ImportRejectedError) return { message: error.message, extra: { problems: error.problems } };
   // An archive that goes wrong part way says which conversations before that point were stored.
   if (error instanceof ArchiveError) return { message: error.message, extra: { code: error.code, imported: error.imported } };

@@ -37,7 +37,8 @@ describe('HTTP_STATUS, the one map from domain error codes to HTTP statuses', ()
 
   it('answers errors by their code; a wrapping error by what it wraps', () => {
     expect(httpErrorOf(new ConversationNotFoundError('c1'))).toEqual({ status: 404, message: 'Conversation c1 not found', extra: { code: 'conversation_not_found' } });
-    expect(httpErrorOf(new ForbiddenConversationError('c1'))?.status).toBe(403);
+    // Another actor's conversation answers exactly like a missing one, on every route.
+    expect(httpErrorOf(new ForbiddenConversationError('c1'))).toEqual(httpErrorOf(new ConversationNotFoundError('c1')));
     expect(httpErrorOf(new ChatTurnFailedError('model_timeout', 'slow', 'c', 'u', 'm'))).toMatchObject({ status: 504, extra: { code: 'chat_turn_failed', conversationId: 'c', userMessageId: 'u', messageId: 'm' } });
     expect(httpErrorOf(new ChatTurnFailedError('interrupted', 'gone', 'c', 'u', 'm'))?.status).toBe(502);
     expect(httpErrorOf(new ReplyNotStoredError(new StorageFullError('full'), 'c', 'u', 'm'))).toMatchObject({ status: 507, retryAfterSeconds: 30, extra: { code: 'reply_not_stored' } });

@@ -10,8 +10,8 @@ export const UNEXPECTED = 500;
  */
 export const HTTP_STATUS = {
   conversation_not_found: 404,
-  // Resource routes conceal it as 404 (ConcealForeignConversationFilter); elsewhere it is 403.
-  conversation_forbidden: 403,
+  // Answered exactly as conversation_not_found (httpErrorOf), so ids cannot be probed.
+  conversation_forbidden: 404,
   conversation_busy: 409,
   conversation_state: 409,
   message_not_found: 404,

@@ -20,17 +20,15 @@ const logger = new Logger('HostGuard');
  * browsers always send it. The Telegram webhook is mounted ahead of this (its secret is its check).
  */
 export function hostGuard(config: AppConfig, authenticator: Pick<ApiKeyAuthenticator, 'isSingleUser'>): RequestHandler {
-  const extra = new Set(config.allowedHosts);
-  const allowedName = (name: string | null) => name !== null && (isLoopbackHost(name) || extra.has(name));
-  const cors = new Set(config.corsOrigins);
+  const namesOf = ownNames(config);
+  const extra = config.allowedHosts;
 
   return (req: Request, res: Response, next: NextFunction) => {
     const host = req.headers.host;
     const origin = req.headers.origin;
-    const hostOk = host === undefined || allowedName(normalizeHostPort(host));
-    const originOk = origin === undefined || cors.has(origin) || allowedName(originHostName(origin));
+    const { hostOk, originOk } = namesOf(req);
     if (hostOk && originOk) return next();
-    if (!hostOk && extra.size > 0) return refuse(res, `Host ${quote(host)} is not allowed: it is neither a loopback name nor in ALLOWED_HOSTS`);
+    if (!hostOk && extra.length > 0) return refuse(res, `Host ${quote(host)} is not allowed: it is neither a loopback name nor in ALLOWED_HOSTS`);
     // Only a foreign request costs the look-up of stored keys.
     authenticator.isSingleUser().then(
       (singleUser) => {
@@ -48,6 +46,24 @@ export function hostGuard(config: AppConfig, authenticator: Pick<ApiKeyAuthentic
         sendError(res, 503, 'Could not check the API keys; retry later');
       },
     );
+  };
+}
+
+/**
+ * Whether a request's `Host` and `Origin` name this service as its own users reach it: a
+ * loopback name or ALLOWED_HOSTS (and, for Origin, CORS_ORIGINS). A request without the header
+ * passes that half: browsers always send Host, and Origin on every request that could write.
+ */
+export function ownNames(config: AppConfig): (req: Request) => { hostOk: boolean; originOk: boolean } {
+  const extra = new Set(config.allowedHosts);
+  const allowedName = (name: string | null) => name !== null && (isLoopbackHost(name) || extra.has(name));
+  const cors = new Set(config.corsOrigins);
+  return (req) => {
+    const { host, origin } = req.headers;
+    return {
+      hostOk: host === undefined || allowedName(normalizeHostPort(host)),
+      originOk: origin === undefined || cors.has(origin) || allowedName(originHostName(origin)),
+    };
   };
 }
 
