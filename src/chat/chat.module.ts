@@ -14,9 +14,10 @@ import { TurnStore } from './turn-store.js';
 import { UnstoredTurns } from './unstored-turn.js';
 import { AgentsModule } from '../agents/agents.module.js';
 import { MemoryModule } from '../memory/memory.module.js';
+import { RecallModule } from '../recall/recall.module.js';
 
 @Module({
-  imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule, MemoryModule],
+  imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule, MemoryModule, RecallModule],
   providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, GenerationSlots, ProgressSaver, FollowerReads, ReplyJanitor, Summarizer, UnstoredTurns],
   exports: [ChatService, Summarizer],
 })

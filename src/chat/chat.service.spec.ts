@@ -11,6 +11,7 @@ import {
 } from '../conversations/conversation.errors.js';
 import { AgentsModule } from '../agents/agents.module.js';
 import { MemoryModule } from '../memory/memory.module.js';
+import { RecallModule } from '../recall/recall.module.js';
 import { ContextModule } from '../context/context.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
@@ -86,7 +87,7 @@ describe('ChatService', () => {
       REPLY_LEASE_MS: '1000',
     });
     module = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule, MemoryModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule, MemoryModule, RecallModule],
       providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, GenerationSlots, ProgressSaver, FollowerReads, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();

@@ -13,9 +13,11 @@ import { ChatTurnFailedError } from './chat.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { ReplyGenerator, type GenerationMode, type ModelOptions } from './reply-generator.js';
 import { GenerationSlots } from './generation-slots.js';
+import { TurnRecall } from '../recall/turn-recall.js';
+import type { ContextRecall } from '../context/context-sources.js';
 import { FollowerReads } from './follower-reads.js';
 import { UnstoredTurns, type UnstoredReply, type UnstoredRequest } from './unstored-turn.js';
-import type { ReplyError } from '../common/domain-error.js';
+import { DomainError, type ReplyError } from '../common/domain-error.js';
 
 export interface ChatRequest {
   readonly message: string;
@@ -106,6 +108,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     private readonly conversations: ConversationsService,
     private readonly generator: ReplyGenerator,
     private readonly slots: GenerationSlots,
+    private readonly recall: TurnRecall,
     private readonly unstored: UnstoredTurns,
     private readonly wakeups: DatabaseWakeups,
     private readonly reads: FollowerReads,
@@ -246,7 +249,9 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     return { model: plan.model, encoding: this.planner.encodingName(plan.model), context: plan.context, outsideWindow, summaryCoversSeq: plan.summaryCoversSeq };
   }
 
-  private startTurn(actor: Actor, request: ChatRequest, edited?: string): Promise<StartedTurn> {
+  private async startTurn(actor: Actor, request: ChatRequest, edited?: string): Promise<StartedTurn> {
+    const asked = request.items ? [...request.items].reverse().find((i) => i.role === 'user')?.content : request.message;
+    const recalled = asked ? await this.recalled(actor, asked) : [];
     const turn = {
       content: request.message,
       conversationId: request.conversationId,
@@ -258,8 +263,20 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       editMessageId: edited,
       items: request.items,
       override: request.override,
+      recalled,
     };
     return this.turns.startTurn(actor, turn, this.planner.plan);
+  }
+
+  /** What recall finds for the message; recall is an aid: when it fails, the turn goes on without it. */
+  private async recalled(actor: Actor, message: string): Promise<ContextRecall[]> {
+    try {
+      return await this.recall.forMessage(actor, message);
+    } catch (error) {
+      if (error instanceof DomainError) return [];
+      this.logger.warn(`Recall failed; the turn goes on without it: ${(error as Error).message}`);
+      return [];
+    }
   }
 
   private startRegeneration(actor: Actor, conversationId: string, request: RegenerateRequest): Promise<StartedTurn> {

@@ -181,4 +181,28 @@ describe('TurnPlanner', () => {
       await expect(planner.plan(draft(), new FakeHistory(long, null, [1]))).rejects.toThrow(/pinned messages/);
     });
   });
+
+  describe('recall', () => {
+    const recalled = [
+      { id: 'other', conversationId: 'c2', seq: 7, conversationTitle: 'Trip', createdAt: new Date('2026-01-02T00:00:00Z'), role: 'user' as const, content: 'We went to Porto', neighbour: null },
+      { id: 'old', conversationId: 'c1', seq: 2, conversationTitle: 'Here', createdAt: new Date('2026-01-03T00:00:00Z'), role: 'assistant' as const, content: 'm2 again', neighbour: null },
+      { id: 'window', conversationId: 'c1', seq: 9, conversationTitle: 'Here', createdAt: new Date('2026-01-04T00:00:00Z'), role: 'user' as const, content: 'm9', neighbour: null },
+    ];
+
+    it("sends other conversations' matches and this one's messages older than the window, never what the window holds", async () => {
+      const plan = await (await plannerWith()).plan(draft({ beforeSeq: 11, recalled }), new FakeHistory(messages(10)));
+      expect(plan.context.recalledMessageIds).toEqual(['other', 'old']);
+      const recall = plan.context.messages.find((m) => typeof m.content === 'string' && m.content.includes('We went to Porto'));
+      expect(recall?.content).toContain('[2026-01-02, "Trip"]\nuser: We went to Porto');
+    });
+
+    it('sends nothing recalled with RECALL_MODE=off, an agent whose memory is off, or a temporary chat', async () => {
+      const history = () => new FakeHistory(messages(10));
+      expect((await (await plannerWith({ RECALL_MODE: 'off' })).plan(draft({ beforeSeq: 11, recalled }), history())).context.recalledMessageIds).toEqual([]);
+      const quiet = agent({ memoryMode: 'off' } as Partial<Agent>);
+      expect((await (await plannerWith()).plan(draft({ beforeSeq: 11, recalled, agent: quiet }), history())).context.recalledMessageIds).toEqual([]);
+      const temporary = { ...conversation, memory: false } as unknown as Conversation;
+      expect((await (await plannerWith()).plan(draft({ beforeSeq: 11, recalled, conversation: temporary }), history())).context.recalledMessageIds).toEqual([]);
+    });
+  });
 });

@@ -10,6 +10,7 @@ import { ConversationsRepository } from './conversations.repository.js';
 import { ConversationsService } from './conversations.service.js';
 import { ConversationTreeService } from './conversation-tree.service.js';
 import { MessageSearchRepository } from './message-search.repository.js';
+import { RecallExcerptsRepository } from './recall-excerpts.repository.js';
 import { MessageTreeRepository } from './message-tree.repository.js';
 import { MessageUsageRepository } from './message-usage.repository.js';
 import { StaleConversationsRepository } from './stale-conversations.repository.js';
@@ -20,7 +21,7 @@ import { WholeConversationsRepository } from './whole-conversations.repository.j
 
 @Module({
   imports: [AgentsModule],
-  providers: [ConversationsRepository, MessageSearchRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
-  exports: [ConversationsRepository, MessageSearchRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
+  providers: [ConversationsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
+  exports: [ConversationsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
 })
 export class ConversationsModule {}

@@ -27,6 +27,11 @@ export interface MessageFilters {
   /** null: conversations without an agent. */
   readonly agentId?: string | null;
   readonly excludeConversationIds?: readonly string[];
+  /**
+   * Only what a turn may recall: questions and answers on their thread's active path, in
+   * conversations whose long-term memory is on (`memory: false`, a temporary chat, is never recalled).
+   */
+  readonly recallable?: boolean;
 }
 
 /** A message holding a term: how often, its length in the index's tokens, and its age order (higher is newer). */

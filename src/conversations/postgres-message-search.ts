@@ -52,8 +52,11 @@ function filterSql(actor: string, f: MessageFilters, p: Params): { join: string;
     const agent = f.agentId === null ? 'IS NULL' : `= ${p.add(f.agentId)}`;
     where.push(`s.conversation_id IN (SELECT id FROM conversations WHERE actor = ${p.add(actor)} AND agent_id ${agent})`);
   }
+  if (f.recallable) {
+    where.push(`m.on_path = 1 AND m.role IN ('user', 'assistant') AND s.conversation_id IN (SELECT id FROM conversations WHERE actor = ${p.add(actor)} AND memory)`);
+  }
   return {
-    join: f.role === undefined ? '' : 'JOIN messages m ON m.id = s.message_id AND m.actor = s.actor',
+    join: f.role === undefined && !f.recallable ? '' : 'JOIN messages m ON m.id = s.message_id AND m.actor = s.actor',
     where: where.length ? ` AND ${where.join(' AND ')}` : '',
   };
 }

@@ -69,6 +69,10 @@ function filterSql(actor: string, f: MessageFilters): { join: string; where: str
     where.push(`m.conversation_id IN (SELECT id FROM conversations WHERE actor = ? AND agent_id ${f.agentId === null ? 'IS NULL' : '= ?'})`);
     params.push(actor, ...(f.agentId === null ? [] : [f.agentId]));
   }
+  if (f.recallable) {
+    where.push(`m.on_path = 1 AND m.role IN ('user', 'assistant') AND m.conversation_id IN (SELECT id FROM conversations WHERE actor = ? AND memory = 1)`);
+    params.push(actor);
+  }
   if (where.length === 0) return { join: '', where: '', params };
   return { join: 'CROSS JOIN messages m ON m.rowid = messages_fts.rowid', where: ` AND m.actor = ? AND ${where.join(' AND ')}`, params: [actor, ...params] };
 }

@@ -73,6 +73,8 @@ export async function startTestApp(options: {
     // Tests send many requests a minute; the limiter has tests of its own.
     RATE_LIMIT_PER_MINUTE: '0',
     AUTH_FAILURES_PER_MINUTE: '0',
+    // Recall would add excerpts of a suite's earlier turns to the prompts specs compare exactly; the recall specs turn it on.
+    RECALL_MODE: 'off',
     ...(options.llmBaseUrl
       ? { LLM_BASE_URL: options.llmBaseUrl, LLM_API_KEY: 'sk-test-secret', LLM_MODEL: 'fake-model', LLM_MAX_RETRIES: '0', SUMMARY_MODE: 'off' }
       : {}),

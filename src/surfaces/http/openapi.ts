@@ -24,6 +24,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('state', "A conversation's session state")
     .addTag('agents', 'Named system prompts, model settings and tools for conversations')
     .addTag('memories', 'Long-term memories: facts about the caller that every later turn reads')
+    .addTag('search', "Ranked search over the caller's messages across conversations (any word, stemmed, best first)")
     .addTag('usage', "The caller's token usage")
     .addTag('ui-chat', "A backend for the Vercel AI SDK's useChat: its UI message stream, resume and stop (docs/ai-sdk.md)")
     .addTag('sharing', 'Read-only links to a snapshot of a conversation: make, list, revoke, read without a key, continue as your own')
