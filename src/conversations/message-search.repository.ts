@@ -78,10 +78,12 @@ export interface TitleMatch {
 
 /** The statements of one dialect. */
 export interface MessageSearchDialect {
-  termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number): Promise<TermMatches>;
+  /** `frequencies` false: every match counts once (tf 1), which spares re-reading each matched text (a turn's recall). */
+  termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number, frequencies: boolean): Promise<TermMatches>;
   termCount(em: EntityManager, actor: string, term: SearchTerm): Promise<number>;
   totals(em: EntityManager, actor: string): Promise<CallerTotals>;
-  details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[]): Promise<Map<string, MessageHitDetails>>;
+  /** `snippets` false: the snippet is left empty (what a turn's recall does not show). */
+  details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[], snippets: boolean): Promise<Map<string, MessageHitDetails>>;
   titleMatches(em: EntityManager, actor: string, query: SearchQuery, limit: number): Promise<TitleMatch[]>;
 }
 
@@ -101,8 +103,8 @@ export class MessageSearchRepository implements MessageSearchDialect {
     return isPostgres(em) ? this.postgres : this.sqlite;
   }
 
-  termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number): Promise<TermMatches> {
-    return this.of(em).termMatches(em, actor, query, term, filters, cap);
+  termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number, frequencies = true): Promise<TermMatches> {
+    return this.of(em).termMatches(em, actor, query, term, filters, cap, frequencies);
   }
 
   termCount(em: EntityManager, actor: string, term: SearchTerm): Promise<number> {
@@ -113,8 +115,8 @@ export class MessageSearchRepository implements MessageSearchDialect {
     return this.of(em).totals(em, actor);
   }
 
-  details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[]): Promise<Map<string, MessageHitDetails>> {
-    return keys.length === 0 ? Promise.resolve(new Map()) : this.of(em).details(em, actor, query, keys);
+  details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[], snippets = true): Promise<Map<string, MessageHitDetails>> {
+    return keys.length === 0 ? Promise.resolve(new Map()) : this.of(em).details(em, actor, query, keys, snippets);
   }
 
   titleMatches(em: EntityManager, actor: string, query: SearchQuery, limit: number): Promise<TitleMatch[]> {

@@ -73,9 +73,9 @@ function tfSql(term: SearchTerm, p: Params): string {
  * 1764810000000). A row's length is its number of distinct lexemes (the actor's aside).
  */
 export class PostgresMessageSearch implements MessageSearchDialect {
-  async termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number): Promise<TermMatches> {
+  async termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number, frequencies: boolean): Promise<TermMatches> {
     const p = new Params();
-    const tf = tfSql(query.terms[term], p);
+    const tf = frequencies ? tfSql(query.terms[term], p) : '1';
     const match = matchSql(actor, [query.terms[term]], query.excluded, p);
     const f = filterSql(actor, filters, p);
     const rows: Array<{ k: string; conversationId: string; tf: number; size: number; newness: number }> = await em.query(
@@ -106,13 +106,13 @@ export class PostgresMessageSearch implements MessageSearchDialect {
     return { docs: Number(row?.docs ?? 0), length: Number(row?.length ?? 0) };
   }
 
-  async details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[]): Promise<Map<string, MessageHitDetails>> {
+  async details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[], snippets: boolean): Promise<Map<string, MessageHitDetails>> {
     const p = new Params();
-    const q = anyOf(query.terms, p);
+    const snippet = snippets ? `ts_headline('english', m.content, ${anyOf(query.terms, p)}, 'StartSel=[, StopSel=], MaxWords=20, MinWords=6, ShortWord=1')` : `''`;
     const rows: Array<{ id: string; conversationId: string; title: string; seq: number; thread: string; role: MessageRole; createdAt: Date; onPath: number; snippet: string }> =
       await em.query(
         `SELECT m.id, m.conversation_id AS "conversationId", c.title, m.seq, m.thread, m.role, m.created_at AS "createdAt", m.on_path AS "onPath",
-                ts_headline('english', m.content, ${q}, 'StartSel=[, StopSel=], MaxWords=20, MinWords=6, ShortWord=1') AS snippet
+                ${snippet} AS snippet
            FROM messages m JOIN conversations c ON c.id = m.conversation_id AND c.actor = m.actor
           WHERE m.actor = ${p.add(actor)} AND m.id = ANY(${p.add(keys)})`,
         p.values,

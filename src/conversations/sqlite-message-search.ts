@@ -84,11 +84,12 @@ function filterSql(actor: string, f: MessageFilters): { join: string; where: str
  * from `messages_fts_docsize`. bm25() is never called: it counts every actor's rows.
  */
 export class SqliteMessageSearch implements MessageSearchDialect {
-  async termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number): Promise<TermMatches> {
+  async termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number, frequencies: boolean): Promise<TermMatches> {
     const f = filterSql(actor, filters);
+    const marks = frequencies ? `highlight(messages_fts, 0, char(1), '')` : `char(1)`;
     const rows: Array<{ k: number; conversationId: string; tf: number; size: Uint8Array }> = await em.query(
       `WITH f AS MATERIALIZED (
-         SELECT messages_fts.rowid AS k, highlight(messages_fts, 0, char(1), '') AS h
+         SELECT messages_fts.rowid AS k, ${marks} AS h
            FROM messages_fts ${f.join}
           WHERE messages_fts MATCH ?${f.where}
           ORDER BY messages_fts.rowid DESC LIMIT ${Number(cap)})
@@ -118,10 +119,18 @@ export class SqliteMessageSearch implements MessageSearchDialect {
     return { docs: sizes.length, length };
   }
 
-  async details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[]): Promise<Map<string, MessageHitDetails>> {
-    // By rowid on the FTS table itself, so that the MATCH runs once, for those rows only.
-    const rows: Array<{ k: number; id: string; conversationId: string; title: string; seq: number; thread: string; role: MessageRole; createdAt: string; onPath: number; snippet: string }> =
-      await em.query(
+  async details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[], snippets: boolean): Promise<Map<string, MessageHitDetails>> {
+    // By rowid on the FTS table itself, so that the MATCH runs once, for those rows only; without snippets, no MATCH at all.
+    type Row = { k: number; id: string; conversationId: string; title: string; seq: number; thread: string; role: MessageRole; createdAt: string; onPath: number; snippet: string };
+    const rows: Row[] = !snippets
+      ? await em.query(
+          `SELECT m.rowid AS k, m.id AS id, m.conversation_id AS conversationId, c.title AS title, m.seq AS seq, m.thread AS thread,
+                  m.role AS role, m.created_at AS createdAt, m.on_path AS onPath, '' AS snippet
+             FROM messages m CROSS JOIN conversations c ON c.id = m.conversation_id AND c.actor = m.actor
+            WHERE m.rowid IN (${keys.map(() => '?').join(', ')}) AND m.actor = ?`,
+          [...keys.map(Number), actor],
+        )
+      : await em.query(
         `SELECT messages_fts.rowid AS k, m.id AS id, m.conversation_id AS conversationId, c.title AS title, m.seq AS seq, m.thread AS thread,
                 m.role AS role, m.created_at AS createdAt, m.on_path AS onPath, snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet
            FROM messages_fts

@@ -17,9 +17,11 @@ const RECALL_CANDIDATES_PER_TERM = 400;
 const QUESTION_CHARS = 2_000;
 
 /**
- * What of the actor's past a new message brings back: the messages of their conversations that
- * best match it (ranked as search ranks, with the actor's own statistics), questions and
- * answers on the active path of conversations whose memory is on, each with its neighbour turn.
+ * What of the actor's past a new message brings back: the questions and answers of their
+ * conversations that best match it, on the active path of conversations whose memory is on, each
+ * with its neighbour turn. Ranked as search ranks, with the actor's own statistics, but each
+ * match counted once: a turn waits for it, and re-reading every matched text for its word counts
+ * is most of a search's time.
  * Run before the turn's transaction, so the search holds no lock; the plan then drops what the
  * context already holds (this conversation's window) and keeps what fits the budget.
  */
@@ -43,10 +45,10 @@ export class TurnRecall {
     const query = parseSearchQuery(message.slice(0, QUESTION_CHARS).replace(/["*]|(^|\s)-+/g, ' '));
     if (query.terms.length === 0) return [];
     return this.db.replicaRead(actor.id, async (em) => {
-      const ranked = await rankMessages(em, this.search, this.ranking.statistics, actor.id, query, { recallable: true }, RECALL_CANDIDATES_PER_TERM);
+      const ranked = await rankMessages(em, this.search, this.ranking.statistics, actor.id, query, { recallable: true }, RECALL_CANDIDATES_PER_TERM, false);
       const best = ranked.slice(0, RECALL_OFFERED);
       if (best.length === 0) return [];
-      const details = await this.search.details(em, actor.id, query, best.map((r) => r.key));
+      const details = await this.search.details(em, actor.id, query, best.map((r) => r.key), false);
       const hits = best.flatMap((r) => details.get(r.key) ?? []);
       const texts = await this.excerpts.withNeighbours(em, actor.id, hits.map((h) => h.messageId));
       return hits.flatMap((hit) => {
