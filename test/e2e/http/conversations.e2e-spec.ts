@@ -86,7 +86,7 @@ describe('/api/conversations (listing, reading, deleting)', () => {
     expect(res.body.messages[3].content).toContain('I received 2 earlier messages of history');
     for (const m of res.body.messages) {
       expect(Object.keys(m).sort()).toEqual(
-        ['completionTokens', 'content', 'createdAt', 'error', 'id', 'memoryIds', 'model', 'onPath', 'parentId', 'pinned', 'promptTokens', 'role', 'seq', 'siblingCount', 'siblingIds', 'siblingIndex', 'status', 'thread', 'toolCalls', 'versions'],
+        ['completionTokens', 'content', 'createdAt', 'error', 'id', 'memoryIds', 'model', 'onPath', 'parentId', 'pinned', 'promptTokens', 'recalledMessageIds', 'role', 'seq', 'siblingCount', 'siblingIds', 'siblingIndex', 'status', 'thread', 'toolCalls', 'versions'],
       );
     }
   });
