@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,hostile-imports,stalled-streams,long-memory,live-streams,capacity,read-replicas,recall] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,hostile-imports,stalled-streams,long-memory,live-streams,capacity,read-replicas,recall,recall-cost] [-- --profile]`
 //
 // Benchmarks the built service (dist/) on 127.0.0.1 only: chat turns over HTTP next to a
 // hand-written Express + better-sqlite3 reference, the storage cost of a turn against the
@@ -29,7 +29,7 @@ const args = process.argv.slice(2);
 const unknown = args.filter((a) => !/^--(quick|profile|only=[a-z,-]+|memory-max-s=\d+)$/.test(a));
 if (unknown.length) {
   console.error(
-    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,hostile-imports,stalled-streams,long-memory,live-streams,capacity,read-replicas,recall, --memory-max-s=N`,
+    `bench: unknown argument(s) ${unknown.join(' ')}; use --quick, --profile, --only=http,turn-cost,reads,startup,memory,soak,archive-import,search,search-common,databases,pg-turns,hostile-bodies,hostile-imports,stalled-streams,long-memory,live-streams,capacity,read-replicas,recall,recall-cost, --memory-max-s=N`,
   );
   process.exit(2);
 }
@@ -171,6 +171,11 @@ try {
     log("\n[extra] Recall on LoCoMo (../shared/data/locomo): evidence turns found by each search and carried into a new conversation's first turn, beside BM25");
     const { recall } = await import('./sections/recall.mjs');
     results.recall = await recall({ quick }, log);
+  }
+  if (only?.includes('recall-cost')) {
+    log('\n[extra] Recall: what it adds to a turn when all of the actor\'s 100,000 messages match (RECALL_MODE on and off in alternating slices)');
+    const { recallCost } = await import('./sections/recall-cost.mjs');
+    results.recallCost = await recallCost({ quick }, log);
   }
   if (only?.includes('capacity')) {
     log('\n[extra] Storage per message and WAL per turn, for the capacity plan (SQLite; PostgreSQL too with BENCH_DATABASE_URL)');
@@ -378,6 +383,14 @@ function report(r) {
       actual: all.messageSearch ? `${all.messageSearch.p99Ms} ms` : r.recall.availability.messageSearch,
       met: Boolean(all.messageSearch) && all.messageSearch.p99Ms <= 50,
     });
+  }
+  if (r.recallCost) {
+    const x = r.recallCost;
+    row('Recall cost', 'turn p50 at 100,000 messages, recall on', x.withRecallP50, 'ms', 3);
+    row('Recall cost', 'turn p50 at 100,000 messages, recall off', x.withoutRecallP50, 'ms', 3);
+    row('Recall cost', 'added by recall (p50)', x.addedP50, 'ms', 3);
+    row('Recall cost', 'TurnRecall.forMessage alone (p50)', x.recallAloneP50, 'ms', 3);
+    targets.push({ name: 'recall: added to a turn p50 at 100,000 messages of the actor', target: '<= 2 ms', actual: `${round(x.addedP50.median, 2)} ms`, met: x.addedP50.median <= 2 });
   }
   if (r.reads) {
     const x = r.reads;

@@ -72,8 +72,10 @@ export class ContextAssembler {
           budget: this.config.recallTokenBudget,
           excerpts: sources.recalled.map((r) => {
             const content = recallExcerpt(r);
-            // The blank line that joins it counts too.
-            return { id: r.id, content, tokens: this.tokens.count(content, model) + 1 };
+            // Stored texts carry their counts: only the title is counted (cached: titles repeat),
+            // plus a bound for the date, the role prefixes and the line breaks that join them.
+            const tokens = r.tokens != null ? r.tokens + this.tokens.countCached(r.conversationTitle, model) + EXCERPT_FRAME : this.tokens.count(content, model) + 1;
+            return { id: r.id, content, tokens };
           }),
         }
       : null;
@@ -90,6 +92,13 @@ export class ContextAssembler {
     return this.tokens.encodingName(model);
   }
 }
+
+/**
+ * What an excerpt costs at most besides its texts and its title: the date and brackets
+ * (`[2026-01-02, "`, `"]`), the role prefixes (`user: `, `assistant: `), the line breaks and the
+ * blank line that joins it to the next.
+ */
+const EXCERPT_FRAME = 20;
 
 /** What is sent again: questions and answers with text or calls, and the outputs of calls. */
 function replayable(m: ContextMessage): boolean {

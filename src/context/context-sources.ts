@@ -63,6 +63,8 @@ export interface ContextRecall {
   readonly content: string;
   /** The turn answering it (for a question) or asked before it (for an answer); null when there is none. */
   readonly neighbour: { readonly role: 'user' | 'assistant'; readonly content: string; readonly before: boolean } | null;
+  /** The tokens of the content and the neighbour's, as counted when they were stored (null: count them now). */
+  readonly tokens?: number | null;
 }
 
 /** A long-term memory a turn may read. */

@@ -10,9 +10,9 @@ import { RecallService } from './recall.service.js';
 import { parseSearchQuery } from './search-query.js';
 
 /** How many of the best matches a turn is offered; the context plan keeps those that fit RECALL_TOKEN_BUDGET. */
-export const RECALL_OFFERED = 24;
+export const RECALL_OFFERED = 16;
 /** How many of a word's newest matches are weighed for a turn: fewer than a search weighs, as a turn waits for it. */
-const RECALL_CANDIDATES_PER_TERM = 400;
+const RECALL_CANDIDATES_PER_TERM = 100;
 /** A question is read up to here for its words (its first terms are what the parser keeps anyway). */
 const QUESTION_CHARS = 2_000;
 
@@ -80,5 +80,6 @@ function excerptOf(hit: MessageHitDetails, own: ExcerptMessage, texts: ReadonlyM
     role: hit.role === 'assistant' ? 'assistant' : 'user',
     content: own.content,
     neighbour: shown ? { role: shown.role as 'user' | 'assistant', content: shown.content, before } : null,
+    tokens: own.tokens === null || (shown && shown.tokens === null) ? null : own.tokens + (shown?.tokens ?? 0),
   };
 }
