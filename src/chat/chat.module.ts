@@ -5,6 +5,7 @@ import { ContextModule } from '../context/context.module.js';
 import { ChatService } from './chat.service.js';
 import { ReplyGenerator } from './reply-generator.js';
 import { GenerationSlots } from './generation-slots.js';
+import { RepliesAwaitingStorage } from './replies-awaiting-storage.js';
 import { ProgressSaver } from './progress-saver.js';
 import { FollowerReads } from './follower-reads.js';
 import { ReplyJanitor } from './reply-janitor.js';
@@ -18,7 +19,7 @@ import { RecallModule } from '../recall/recall.module.js';
 
 @Module({
   imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule, MemoryModule, RecallModule],
-  providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, GenerationSlots, ProgressSaver, FollowerReads, ReplyJanitor, Summarizer, UnstoredTurns],
+  providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, GenerationSlots, RepliesAwaitingStorage, ProgressSaver, FollowerReads, ReplyJanitor, Summarizer, UnstoredTurns],
   exports: [ChatService, Summarizer],
 })
 export class ChatModule {}

@@ -24,6 +24,7 @@ import { ChatService } from './chat.service.js';
 import { UnstoredTurns } from './unstored-turn.js';
 import { ReplyGenerator } from './reply-generator.js';
 import { GenerationSlots } from './generation-slots.js';
+import { RepliesAwaitingStorage } from './replies-awaiting-storage.js';
 import { ProgressSaver } from './progress-saver.js';
 import { FollowerReads } from './follower-reads.js';
 import { Summarizer } from './summarizer.js';
@@ -88,7 +89,7 @@ describe('ChatService', () => {
     });
     module = await Test.createTestingModule({
       imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule, MemoryModule, RecallModule],
-      providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, GenerationSlots, ProgressSaver, FollowerReads, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }],
+      providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, GenerationSlots, RepliesAwaitingStorage, ProgressSaver, FollowerReads, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();
     chat = module.get(ChatService);

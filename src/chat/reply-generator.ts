@@ -14,6 +14,7 @@ import { ReplyNotStoredError } from './chat.errors.js';
 import { ReplyBounds } from './reply-bounds.js';
 import { ReplyProgress } from './reply-progress.js';
 import { ProgressSaver } from './progress-saver.js';
+import { RepliesAwaitingStorage } from './replies-awaiting-storage.js';
 import { Summarizer } from './summarizer.js';
 import { runUpdateState, UPDATE_STATE_TOOL } from './tools/update-state.tool.js';
 import { FORGET_TOOL, REMEMBER_TOOL, runForget, runRemember } from './tools/memory.tools.js';
@@ -69,6 +70,7 @@ export class ReplyGenerator {
     private readonly summarizer: Summarizer,
     private readonly memories: MemoryService,
     private readonly progressSaver: ProgressSaver,
+    private readonly awaitingStorage: RepliesAwaitingStorage,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
@@ -108,7 +110,8 @@ export class ReplyGenerator {
     } catch (error) {
       const storage = storageErrorOf(error);
       if (!storage) throw error;
-      void this.finishLater(turn, outcome);
+      this.awaitingStorage.add(turn.reply.id, storage);
+      void this.finishLater(turn, outcome).finally(() => this.awaitingStorage.remove(turn.reply.id));
       throw new ReplyNotStoredError(storage, turn.conversation.id, turn.question.id, turn.reply.id);
     }
     if (outcome.status === 'complete' || outcome.status === 'truncated') this.summarizer.afterTurn(turn, outcome.tokens ?? null);

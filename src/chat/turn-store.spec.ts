@@ -11,6 +11,7 @@ import { ConversationsService } from '../conversations/conversations.service.js'
 import { DatabaseModule } from '../database/database.module.js';
 import { ENTITIES } from '../entities.js';
 import { TurnStore } from './turn-store.js';
+import { RepliesAwaitingStorage } from './replies-awaiting-storage.js';
 import type { PlanTurn, TurnDraft } from './turn.js';
 
 /** A plan that sends only the question, and records what the store asked. */
@@ -37,7 +38,7 @@ describe('TurnStore', () => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', REPLY_LEASE_MS: '60000' });
     module = await Test.createTestingModule({
       imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, MemoryModule],
-      providers: [TurnStore],
+      providers: [TurnStore, RepliesAwaitingStorage],
     }).compile();
     await module.init();
     store = module.get(TurnStore);

@@ -21,6 +21,7 @@ import { ConversationAliasesRepository } from '../conversations/conversation-ali
 import { ConversationsRepository, type NewMessage, type ProgressSave } from '../conversations/conversations.repository.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { closeIfExpired } from '../conversations/reply-lease.js';
+import { RepliesAwaitingStorage } from './replies-awaiting-storage.js';
 import type { Message } from '../conversations/message.entity.js';
 import { MessageTreeRepository } from '../conversations/message-tree.repository.js';
 import { SummariesRepository } from '../conversations/summaries.repository.js';
@@ -54,6 +55,7 @@ export class TurnStore {
     private readonly memories: MemoryService,
     private readonly reads: TurnReadsRepository,
     private readonly wakeups: DatabaseWakeups,
+    private readonly awaitingStorage: RepliesAwaitingStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -423,7 +425,9 @@ export class TurnStore {
    */
   private async refuseIfBusy(em: EntityManager, conversationId: string, thread: string, now: Date, leaf?: Message | null): Promise<Message | null> {
     const last = leaf === undefined ? await this.repo.lastMessage(em, conversationId, thread) : leaf;
-    if (last?.status === 'streaming' && !(await closeIfExpired(this.repo, em, last, now))) throw new ConversationBusyError(conversationId, last.id);
+    if (last?.status === 'streaming' && !(await closeIfExpired(this.repo, em, last, now))) {
+      throw this.awaitingStorage.causeFor(last.id) ?? new ConversationBusyError(conversationId, last.id);
+    }
     return last;
   }
 

@@ -159,8 +159,13 @@ onSqlite('a full SQLite database', () => {
       const last = events.at(-1)!;
       expect(last.event).toBe('error');
       expect(last.data).toMatchObject({ statusCode: 507, messageId: opened!.data.messageId });
-      await freeSqliteLimit(ds);
       const { conversationId, messageId } = opened!.data as { conversationId: string; messageId: string };
+      // The next turn is refused for the full disk (the reply still waits to be stored), not as busy.
+      const next = await app.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'and then?', conversationId });
+      expect(next.status).toBe(507);
+      expect(next.body).toMatchObject({ code: 'storage_full' });
+      expect(next.headers['retry-after']).toBeDefined();
+      await freeSqliteLimit(ds);
       await until(async () => {
         const c = await app.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY));
         const reply = c.body.messages?.find((m: { id: string }) => m.id === messageId);
