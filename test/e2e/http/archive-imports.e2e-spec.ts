@@ -177,7 +177,7 @@ describe('POST /api/imports: archives of other tools as conversation trees', () 
     await http().post('/api/chat').set(auth(BOB_KEY)).send({ message: 'first', agentId: agent.id }).expect(200);
     const exported = (await http().get('/api/me/export').set(auth(BOB_KEY)).expect(200)).body;
     const before = await count();
-    const report = (await upload(exported).expect(200)).body;
+    const report = (await upload(exported, ALICE_KEY, '?agents=true').expect(200)).body;
     expect(report).toMatchObject({ format: 'chat-memory', agentsNotImported: 0, skipped: [], agents: [{ sourceId: agent.id, name: 'Helper', outcome: 'created', id: expect.any(String) }] });
     expect(report.imported).toHaveLength(exported.conversations.length);
     expect(await count()).toBe(before + exported.conversations.length);
