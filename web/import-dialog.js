@@ -3,7 +3,9 @@
 // file exported from here. The file chosen is checked first (?dryRun=true: what would be
 // imported, what would be skipped and why, what is not kept as text), imported once confirmed,
 // and the final report links to each conversation stored. The file goes as the request body,
-// with its own type; the page never reads it.
+// with its own type; the page never reads it. A file's memories and agents are shown with their
+// text and imported only when their boxes, unchecked at first, are checked: a file someone sent
+// must not change what the model is told in the user's other chats unseen.
 import { ApiError } from './api.js';
 import { $, el } from './dom.js';
 import { describe } from './errors.js';
@@ -40,10 +42,10 @@ const DROPPED = [
 ];
 
 /**
- * The file checked, whose import the confirm button starts; `seq` drops the answers of a file chosen before.
- * @type {{ file: File | null, seq: number }}
+ * The file checked, whose import the confirm button starts, and what its dry run found; `seq` drops the answers of a file chosen before.
+ * @type {{ file: File | null, seq: number, conversations: number, memories: number, agents: number }}
  */
-const chosen = { file: null, seq: 0 };
+const chosen = { file: null, seq: 0, conversations: 0, memories: 0, agents: 0 };
 
 export function wireImportDialog() {
   const input = $('import-file', HTMLInputElement);
@@ -53,6 +55,14 @@ export function wireImportDialog() {
     if (file) void check(file);
   });
   $('import-confirm').addEventListener('click', () => void confirmImport());
+  const memories = $('import-memories', HTMLInputElement);
+  memories.addEventListener('change', () => {
+    const pins = $('import-pins', HTMLInputElement);
+    pins.disabled = !memories.checked;
+    if (!memories.checked) pins.checked = false;
+    updateConfirm();
+  });
+  $('import-agents').addEventListener('change', updateConfirm);
   $('import-close').addEventListener('click', () => closeModal('import-dialog'));
   restoreFocusOnClose('import-dialog');
 }
@@ -86,17 +96,64 @@ async function check(file) {
   }
   if (seq !== chosen.seq) return; // another file was chosen meanwhile
   const n = report.importedCount;
+  const memories = memoriesIn(report);
+  const agents = report.agents.length;
+  const holds = [memories ? count(memories, 'memory', 'memories') : '', agents ? count(agents, 'agent') : ''].filter(Boolean).join(' and ');
   show({
-    status: `${file.name} is ${FORMATS[report.format]}: ${n ? `${count(n, 'conversation')} to import (${count(messagesOf(report), 'message')})` : 'nothing to import'}${skippedText(report, 'to skip')}.`,
+    status:
+      `${file.name} is ${FORMATS[report.format]}: ${n ? `${count(n, 'conversation')} to import (${count(messagesOf(report), 'message')})` : 'nothing to import'}` +
+      `${skippedText(report, 'to skip')}${holds ? `; it also holds ${holds}, imported only if checked below` : ''}.`,
     report: reportView(report, false),
     error: '',
   });
-  if (!n) return;
-  chosen.file = file;
+  showExtras(report);
+  if (!n && !memories && !agents) return;
+  Object.assign(chosen, { file, conversations: n, memories, agents });
   const confirm = $('import-confirm', HTMLButtonElement);
-  confirm.textContent = `Import ${count(n, 'conversation')}`;
   confirm.hidden = false;
-  confirm.disabled = false;
+  updateConfirm();
+}
+
+/** @param {Report} report */
+const memoriesIn = (report) => report.memories.imported + report.memories.skipped;
+
+/**
+ * The boxes to take the file's memories and agents too, unchecked, each shown when the file has some.
+ * @param {Report | null} report
+ */
+function showExtras(report) {
+  const memories = report ? memoriesIn(report) : 0;
+  const agents = report ? report.agents.length : 0;
+  const pinned = report ? report.memories.items.some((m) => m.pinned) : false;
+  $('import-extras').hidden = !memories && !agents;
+  for (const id of ['import-memories', 'import-pins', 'import-agents']) $(id, HTMLInputElement).checked = false;
+  $('import-pins', HTMLInputElement).disabled = true;
+  $('import-memories').parentElement?.toggleAttribute('hidden', !memories);
+  $('import-pins-choice').hidden = !pinned;
+  $('import-agents').parentElement?.toggleAttribute('hidden', !agents);
+  $('import-memories-text').textContent = `Also import the ${count(memories, 'memory', 'memories')} (read into every later chat)`;
+  $('import-agents-text').textContent = `Also import the ${count(agents, 'agent')} (with their instructions and tools)`;
+}
+
+/** The confirm button says what it will import: the conversations, and what is checked. */
+function updateConfirm() {
+  const parts = [];
+  if (chosen.conversations) parts.push(count(chosen.conversations, 'conversation'));
+  if (chosen.memories && $('import-memories', HTMLInputElement).checked) parts.push(count(chosen.memories, 'memory', 'memories'));
+  if (chosen.agents && $('import-agents', HTMLInputElement).checked) parts.push(count(chosen.agents, 'agent'));
+  const confirm = $('import-confirm', HTMLButtonElement);
+  confirm.textContent = `Import ${parts.join(', ') || 'nothing'}`;
+  confirm.disabled = parts.length === 0;
+}
+
+/** The query of the import itself: the memories and agents only when their boxes are checked. */
+function requestedQuery() {
+  const query = new URLSearchParams();
+  if ($('import-memories', HTMLInputElement).checked) query.set('memories', 'true');
+  if ($('import-pins', HTMLInputElement).checked) query.set('pinMemories', 'true');
+  if ($('import-agents', HTMLInputElement).checked) query.set('agents', 'true');
+  const text = query.toString();
+  return text ? `?${text}` : '';
 }
 
 /** The import itself, once the report was read; the list is refreshed with what it stored. */
@@ -108,10 +165,12 @@ async function confirmImport() {
   const confirm = $('import-confirm', HTMLButtonElement);
   confirm.disabled = true;
   input.disabled = true;
+  const query = requestedQuery();
+  $('import-extras').hidden = true;
   $('import-status').textContent = `Importing ${file.name}…`;
   try {
     /** @type {Report} */
-    const report = await api.upload('api/imports', file);
+    const report = await api.upload(`api/imports${query}`, file);
     if (seq !== chosen.seq) return;
     show({ status: `Imported ${count(report.importedCount, 'conversation')} (${count(messagesOf(report), 'message')})${skippedText(report, 'skipped')}.`, report: reportView(report, true), error: '' });
   } catch (error) {
@@ -140,6 +199,7 @@ function show({ status, report, error }) {
   $('import-report').replaceChildren(...report);
   $('import-error').textContent = error;
   $('import-confirm').hidden = true;
+  $('import-extras').hidden = true;
 }
 
 /** @param {File} file @param {unknown} error */
@@ -182,10 +242,34 @@ function reportView(report, final) {
       ),
     );
   }
+  const memories = memoriesIn(report);
+  if (memories) {
+    const title = !final ? 'Memories in the file' : report.memories.imported ? 'Memories imported' : 'Memories not imported';
+    sections.push(
+      section(
+        title,
+        report.memories.items.map((m) => [m.text, ...(m.pinned ? [el('span', 'import-excerpt', ' (pinned)')] : [])]),
+        memories,
+      ),
+    );
+    if (final && report.memories.reason) sections.push(el('p', 'dialog-note', `Memories not imported: ${report.memories.reason}.`));
+  }
+  if (report.agents.length) {
+    sections.push(
+      section(
+        final ? 'Agents' : 'Agents in the file',
+        report.agents.map((a) => {
+          const tools = a.tools.length ? ` · tools: ${a.tools.join(', ')}` : '';
+          const outcome = final ? ` · ${a.outcome}${a.reason ? ` (${a.reason})` : ''}` : '';
+          return [el('span', 'import-title', a.name || 'Unnamed'), el('span', 'import-excerpt', a.systemPrompt ? `: ${a.systemPrompt}` : ''), `${tools}${outcome}`];
+        }),
+      ),
+    );
+  }
   const dropped = DROPPED.filter(([key]) => report.dropped[key] > 0).map(([key, one]) => count(report.dropped[key], one));
   const notes = [];
   if (dropped.length) notes.push(`Not kept as text: ${dropped.join(', ')}.`);
-  if (report.agentsNotImported) notes.push(`${count(report.agentsNotImported, 'agent')} in the file ${report.agentsNotImported === 1 ? 'is' : 'are'} not imported.`);
+  if (final && report.agentsNotImported) notes.push(`${count(report.agentsNotImported, 'agent')} in the file ${report.agentsNotImported === 1 ? 'is' : 'are'} not imported.`);
   if (notes.length) sections.push(el('p', 'dialog-note', notes.join(' ')));
   return sections;
 }

@@ -1,6 +1,7 @@
 import { AGENT_TOOLS, type Agent, type AgentTool } from '../agents/agent.entity.js';
 import type { AgentFields } from '../agents/agents.service.js';
 import { isObject } from './archives/archive-values.js';
+import { cut, MAX_REPORTED_TEXT_CHARS } from './import-report.js';
 
 /** What became of one agent of an account export. */
 export type AgentOutcome = 'created' | 'reused' | 'renamed' | 'skipped';
@@ -15,6 +16,10 @@ export interface ImportedAgentReport {
   outcome: AgentOutcome;
   /** Why it was skipped, or which name it had in the file when renamed. */
   reason?: string;
+  /** The start of its system prompt in the file (MAX_REPORTED_TEXT_CHARS at most): what it would tell the model. */
+  systemPrompt: string | null;
+  /** The tools the file gives it (at most the known ones, and a few of the others, cut). */
+  tools: string[];
 }
 
 /** An agent of the file, as the import will store it. */
@@ -98,16 +103,14 @@ export function planAgents(rawAgents: readonly unknown[], existing: readonly Age
   const taken = new Set(existing.map((a) => a.name));
   return rawAgents.map((raw): PlannedAgent => {
     const sourceId = isObject(raw) && typeof raw.id === 'string' ? raw.id : null;
+    const shown = describeAgent(raw);
     const fields = agentFieldsOf(raw);
-    if (typeof fields === 'string') {
-      const name = isObject(raw) && typeof raw.name === 'string' ? raw.name : '';
-      return { sourceId, fields: null, reuse: null, report: { sourceId, name, id: null, outcome: 'skipped', reason: fields } };
-    }
+    if (typeof fields === 'string') return { sourceId, fields: null, reuse: null, report: { ...shown, sourceId, id: null, outcome: 'skipped', reason: fields } };
     const twin = existing.find((a) => (a.name === fields.name || isSuffixed(a.name, fields.name)) && sameSettings(a, fields));
-    if (twin) return { sourceId, fields, reuse: twin, report: { sourceId, name: twin.name, id: twin.id, outcome: 'reused' } };
+    if (twin) return { sourceId, fields, reuse: twin, report: { ...shown, sourceId, name: twin.name, id: twin.id, outcome: 'reused' } };
     if (!taken.has(fields.name)) {
       taken.add(fields.name);
-      return { sourceId, fields, reuse: null, report: { sourceId, name: fields.name, id: null, outcome: 'created' } };
+      return { sourceId, fields, reuse: null, report: { ...shown, sourceId, name: fields.name, id: null, outcome: 'created' } };
     }
     const name = freeName(fields.name, taken);
     taken.add(name);
@@ -115,7 +118,25 @@ export function planAgents(rawAgents: readonly unknown[], existing: readonly Age
       sourceId,
       fields: { ...fields, name },
       reuse: null,
-      report: { sourceId, name, id: null, outcome: 'renamed', reason: `you already have another agent named "${fields.name}"` },
+      report: { ...shown, sourceId, name, id: null, outcome: 'renamed', reason: `you already have another agent named "${fields.name}"` },
     };
   });
+}
+
+/** Every agent of the file as skipped for `reason`, described as the file has it (the agents are not imported). */
+export function listAgents(rawAgents: readonly unknown[], reason: string): ImportedAgentReport[] {
+  return rawAgents.map((raw) => ({ ...describeAgent(raw), sourceId: isObject(raw) && typeof raw.id === 'string' ? raw.id : null, id: null, outcome: 'skipped', reason }));
+}
+
+const LISTED_TOOLS = 10;
+
+/** What an agent of the file would tell the model and do, as the file says, cut to report sizes whatever it holds. */
+function describeAgent(raw: unknown): { name: string; systemPrompt: string | null; tools: string[] } {
+  if (!isObject(raw)) return { name: '', systemPrompt: null, tools: [] };
+  const tools = Array.isArray(raw.tools) ? raw.tools.slice(0, LISTED_TOOLS).filter((t): t is string => typeof t === 'string') : [];
+  return {
+    name: typeof raw.name === 'string' ? cut(raw.name, MAX_NAME + 20) : '',
+    systemPrompt: typeof raw.systemPrompt === 'string' ? cut(raw.systemPrompt, MAX_REPORTED_TEXT_CHARS) : null,
+    tools: tools.map((t) => cut(t, 50)),
+  };
 }

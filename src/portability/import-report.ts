@@ -9,6 +9,10 @@ export const MAX_LISTED_IMPORTED = 10_000;
 export const MAX_REPORTED_NAME_CHARS = 200;
 /** A reason in a report is cut to this many characters. */
 export const MAX_REPORTED_REASON_CHARS = 1_000;
+/** Memories of a file listed in a report (all are counted). */
+export const MAX_LISTED_MEMORIES = 100;
+/** A memory's text or an agent's system prompt in a report is cut to this many characters: enough to see what it would tell the model. */
+export const MAX_REPORTED_TEXT_CHARS = 300;
 
 export interface ImportedArchiveConversation {
   /** The new conversation's id; null in a dry run. */
@@ -28,9 +32,41 @@ export interface SkippedArchiveConversation {
   reason: string;
 }
 
+/** What an import takes from a file besides its conversations: nothing unless asked for. */
+export interface ImportRequested {
+  /** The file's long-term memories (global ones, read into every later turn). */
+  memories: boolean;
+  /** The file's agents (their system prompts and tools). */
+  agents: boolean;
+  /** Keep the pin of the memories pinned in the file (otherwise every memory taken is unpinned). */
+  pinMemories: boolean;
+}
+
+export const NOTHING_BUT_CONVERSATIONS: ImportRequested = { memories: false, agents: false, pinMemories: false };
+
+/** A memory of the file as the report shows it. */
+export interface ListedMemory {
+  /** Its text, cut to MAX_REPORTED_TEXT_CHARS. */
+  text: string;
+  /** Pinned in the file (kept only when pinMemories was asked for). */
+  pinned: boolean;
+}
+
+export interface ImportedMemoriesReport {
+  /** Memories taken (in a dry run: that would be taken). */
+  imported: number;
+  skipped: number;
+  /** Why they were not taken (not asked for, or not valid); null otherwise. */
+  reason: string | null;
+  /** The first MAX_LISTED_MEMORIES memories of the file, whether taken or not. */
+  items: ListedMemory[];
+}
+
 export interface ArchiveImportReport {
   format: 'chatgpt' | 'open-webui' | 'chat-memory' | 'empty';
   dryRun: boolean;
+  /** What the request asked to import besides conversations. */
+  requested: ImportRequested;
   /** The ZIP entry that was read (e.g. conversations.json), or null when the upload was JSON. */
   zipEntry: string | null;
   /** Conversations imported (in a dry run: that would be). */
@@ -42,18 +78,19 @@ export interface ArchiveImportReport {
   skipped: SkippedArchiveConversation[];
   /** What the imported conversations had that is not text, counted (plus reasoning, which is not stored). */
   dropped: DroppedParts;
-  /** The agents of a chat-memory account export, each created, reused or renamed (or skipped, with why). */
+  /** The agents of a chat-memory account export, each created, reused or renamed (or skipped, with why: not asked for, not valid, the limit). */
   agents: ImportedAgentReport[];
-  /** Of those, the ones skipped (not valid): their conversations come without an agent. */
+  /** Of those, the ones skipped: their conversations come without an agent. */
   agentsNotImported: number;
-  /** The long-term memories of a chat-memory account export: how many were (or would be) taken, or why none were. */
-  memories: { imported: number; skipped: number; reason: string | null };
+  /** The long-term memories of a chat-memory account export: listed, and how many were (or would be) taken, or why none were. */
+  memories: ImportedMemoriesReport;
 }
 
-export function emptyReport(format: ArchiveImportReport['format'], dryRun: boolean, zipEntry: string | null): ArchiveImportReport {
+export function emptyReport(format: ArchiveImportReport['format'], dryRun: boolean, zipEntry: string | null, requested: ImportRequested = NOTHING_BUT_CONVERSATIONS): ArchiveImportReport {
   return {
     format,
     dryRun,
+    requested: { ...requested },
     zipEntry: cut(zipEntry, MAX_REPORTED_NAME_CHARS),
     importedCount: 0,
     imported: [],
@@ -62,7 +99,7 @@ export function emptyReport(format: ArchiveImportReport['format'], dryRun: boole
     dropped: noDroppedParts(),
     agents: [],
     agentsNotImported: 0,
-    memories: { imported: 0, skipped: 0, reason: null },
+    memories: { imported: 0, skipped: 0, reason: null, items: [] },
   };
 }
 

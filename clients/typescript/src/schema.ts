@@ -474,7 +474,7 @@ export interface paths {
         put?: never;
         /**
          * Import a ChatGPT or Open WebUI archive, or a chat-memory account export, as conversation trees
-         * @description The body is the file itself (Content-Type: application/json, application/zip or application/octet-stream), read as a stream one conversation at a time, up to IMPORT_BODY_LIMIT_BYTES. A ZIP (told by its first bytes) is decompressed as it is read, its conversations.json (or single archive .json) up to IMPORT_UNZIPPED_LIMIT_BYTES. Every branch is kept and the version last shown is the active path. Each conversation is stored on its own: a damaged one is skipped with its reason, and so is every one past MAX_CONVERSATIONS_PER_ACTOR or over MAX_MESSAGES_PER_CONVERSATION. The agents of an account export are imported too (one of yours with the same name and settings is reused, a name you use for another agent gets a " (2)" suffix) and its conversations linked to them. ?dryRun=true answers the same report and stores nothing. A file that is none of the formats is a 400 naming them; one that goes wrong part way answers its error with the conversations stored before that point.
+         * @description The body is the file itself (Content-Type: application/json, application/zip or application/octet-stream), read as a stream one conversation at a time, up to IMPORT_BODY_LIMIT_BYTES. A ZIP (told by its first bytes) is decompressed as it is read, its conversations.json (or single archive .json) up to IMPORT_UNZIPPED_LIMIT_BYTES. Every branch is kept and the version last shown is the active path. Each conversation is stored on its own: a damaged one is skipped with its reason, and so is every one past MAX_CONVERSATIONS_PER_ACTOR or over MAX_MESSAGES_PER_CONVERSATION. The agents and memories of an account export are listed in the report and taken only when asked for: ?agents=true creates the agents (one of yours with the same name and settings is reused, a name you use for another agent gets a " (2)" suffix, those past MAX_AGENTS_PER_ACTOR are skipped) and links its conversations to them; ?memories=true takes the memories, unpinned unless ?pinMemories=true. ?dryRun=true answers the same report and stores nothing. A file that is none of the formats is a 400 naming them; one that goes wrong part way answers its error with the conversations stored before that point.
          */
         post: operations["importArchive"];
         delete?: never;
@@ -883,9 +883,9 @@ export interface components {
             statusCode: number;
         };
         ArchiveImportReportDto: {
-            /** @description The agents of a chat-memory account export, imported before its conversations, which are linked to them. */
+            /** @description The agents of a chat-memory account export, listed whether imported or not; with agents=true imported before its conversations, which are linked to them. */
             agents: components["schemas"]["ImportedAgentDto"][];
-            /** @description Agents of a chat-memory account export that were not valid (skipped): their conversations come without an agent. */
+            /** @description Agents of a chat-memory account export that were not imported (skipped): their conversations come without an agent. */
             agentsNotImported: number;
             /** @description Totals over the imported conversations of what is not text. */
             dropped: components["schemas"]["DroppedPartsDto"];
@@ -899,8 +899,10 @@ export interface components {
             imported: components["schemas"]["ImportedArchiveConversationDto"][];
             /** @description Conversations imported (in a dry run: that would be). */
             importedCount: number;
-            /** @description The long-term memories of a chat-memory account export, taken after its conversations (0 for other formats). */
+            /** @description The long-term memories of a chat-memory account export, listed, and with memories=true taken after its conversations (0 for other formats). */
             memories: components["schemas"]["ImportedMemoriesDto"];
+            /** @description What the request asked to take besides conversations (all false unless asked for). */
+            requested: components["schemas"]["ImportRequestedDto"];
             /** @description The first 100 of them with their reasons (titles and source ids cut to 200 characters, reasons to 1,000). */
             skipped: components["schemas"]["SkippedArchiveConversationDto"][];
             /** @description Conversations skipped. */
@@ -1438,10 +1440,14 @@ export interface components {
              * @enum {string}
              */
             outcome: "created" | "reused" | "renamed" | "skipped";
-            /** @description Why it was skipped or renamed. */
+            /** @description Why it was skipped (not asked for with agents=true, not valid, MAX_AGENTS_PER_ACTOR reached) or renamed. */
             reason?: string;
             /** @description The agent's id in the file. */
             sourceId: string | null;
+            /** @description The start of its system prompt in the file (at most 300 characters). */
+            systemPrompt: string | null;
+            /** @description The tools the file gives it (update_state, remember, forget). */
+            tools: string[];
         };
         ImportedArchiveConversationDto: {
             /** @description Messages with more than one child (where versions diverge). */
@@ -1460,9 +1466,11 @@ export interface components {
         ImportedMemoriesDto: {
             /** @description Memories taken (in a dry run: that would be taken). */
             imported: number;
+            /** @description The first 100 memories of the file, whether taken or not. */
+            items: components["schemas"]["ListedMemoryDto"][];
             /** @description Why they were not taken; null otherwise. */
             reason: string | null;
-            /** @description Memories not taken: all of them when one is not valid (the import of memories is all or nothing). */
+            /** @description Memories not taken: all of them when not asked for (memories=true) or when one is not valid (the import of memories is all or nothing). */
             skipped: number;
         };
         ImportedMemoryDto: {
@@ -1501,6 +1509,20 @@ export interface components {
             message: string;
             /** @example $.conversation.messages[3].role */
             path: string;
+        };
+        ImportRequestedDto: {
+            /** @description agents=true: the agents are created. */
+            agents: boolean;
+            /** @description memories=true: the memories are taken. */
+            memories: boolean;
+            /** @description pinMemories=true: pins in the file are kept. */
+            pinMemories: boolean;
+        };
+        ListedMemoryDto: {
+            /** @description Pinned in the file (kept only with pinMemories=true). */
+            pinned: boolean;
+            /** @description Its text, cut to 300 characters. */
+            text: string;
         };
         MemoriesImportedDto: {
             /** @description How many memories were created. */
@@ -5767,8 +5789,14 @@ export interface operations {
     importArchive: {
         parameters: {
             query?: {
+                /** @description true: also create the agents of a chat-memory account export (their system prompts and tools) and link the file's conversations to them. Without it they are only listed. */
+                agents?: boolean;
                 /** @description true: read and check the whole file and answer the same report, storing nothing (ids are null). */
                 dryRun?: boolean;
+                /** @description true: also take the long-term memories of a chat-memory account export (global memories, read into every later turn). Without it they are only listed in the report. */
+                memories?: boolean;
+                /** @description true (with memories=true): a memory pinned in the file stays pinned. Without it every memory taken is unpinned. */
+                pinMemories?: boolean;
             };
             header?: never;
             path?: never;

@@ -129,6 +129,20 @@ describe('readArchive: detection', () => {
     ]);
   });
 
+  it('tells the format from the first keys of a first conversation too large to read, alone in its file or before others', async () => {
+    const limits = { maxConversationBytes: 20_000 };
+    const bigChat = openWebUiChat({ id: 'w-big', title: 'Huge', messages: [{ id: 'u', parentId: null, role: 'user', content: 'x'.repeat(50_000) }] });
+    const alone = await readArchive(chunked(JSON.stringify([bigChat])), { limits });
+    expect(alone.format).toBe('open-webui');
+    expect(await all(alone)).toEqual([{ kind: 'skipped', skipped: expect.objectContaining({ index: 0, sourceId: 'w-big' }) }]);
+    const bigGpt = linearChatGptConversation('big', 50, 500);
+    const first = await readArchive(chunked(JSON.stringify([bigGpt, bigGpt, gpt('c')])), { limits });
+    expect(first.format).toBe('chatgpt');
+    expect((await all(first)).map((e) => (e.kind === 'conversation' ? e.conversation.sourceId : e.skipped.index))).toEqual([0, 1, 'c']);
+    // A large first element that is neither still leaves the file unknown.
+    await expect(readArchive(chunked(JSON.stringify([{ notes: 'x'.repeat(50_000) }])), { limits })).rejects.toBeInstanceOf(UnknownArchiveFormatError);
+  });
+
   it('names an oversized Open WebUI chat by its id', async () => {
     const big = openWebUiChat({ id: 'w-big', title: 'Huge', messages: [{ id: 'u', parentId: null, role: 'user', content: 'x'.repeat(50_000) }] });
     const entries = await all(await readArchive(chunked(JSON.stringify([webui('w'), big])), { limits: { maxConversationBytes: 20_000 } }));

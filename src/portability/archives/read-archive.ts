@@ -4,6 +4,7 @@ import { isObject, parseArchiveJson } from './archive-values.js';
 import { looksLikeChatGpt, readChatGptConversation } from './chatgpt-reader.js';
 import { type ArrayElement, splitJsonArray } from './json-array-splitter.js';
 import { EventLoopTurns } from './event-loop-turns.js';
+import { keysOfHead } from './json-head-keys.js';
 import { looksLikeOpenWebUi, readOpenWebUiChat } from './open-webui-reader.js';
 import { type OwnExportPart, readOwnExport } from './read-own-export.js';
 /** Elements looked at to tell the format before giving up (a damaged first entry should not hide the rest). */
@@ -70,6 +71,9 @@ export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArc
     const element = next.value;
     if ('oversized' in element) {
       pending.push(oversizedSkip(element, limits));
+      // Too large to read, but its first keys say which tool wrote it: the file need not hold a smaller one.
+      const format = formatOf(keysOfHead(element.head));
+      if (format) return { format, entries: entriesOf(format, pending, null, elements, limits, turns) };
       continue;
     }
     let value: unknown;
@@ -79,7 +83,7 @@ export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArc
       pending.push({ index: element.index, sourceId: null, title: null, reason: `not valid JSON: ${(error as Error).message}` });
       continue;
     }
-    const format = isObject(value) ? (looksLikeChatGpt(value) ? 'chatgpt' : looksLikeOpenWebUi(value) ? 'open-webui' : null) : null;
+    const format = formatOf(value);
     if (format === null) {
       pending.push({ index: element.index, sourceId: null, title: null, reason: 'neither a ChatGPT conversation nor an Open WebUI chat' });
       continue;
@@ -92,10 +96,15 @@ export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArc
   );
 }
 
+function formatOf(value: unknown): ArchiveSource | null {
+  if (!isObject(value)) return null;
+  return looksLikeChatGpt(value) ? 'chatgpt' : looksLikeOpenWebUi(value) ? 'open-webui' : null;
+}
+
 async function* entriesOf(
   format: ArchiveSource,
   pending: SkippedConversation[],
-  first: { index: number; value: unknown },
+  first: { index: number; value: unknown } | null,
   elements: AsyncGenerator<ArrayElement>,
   limits: ArchiveReadLimits,
   turns: EventLoopTurns,
@@ -103,7 +112,7 @@ async function* entriesOf(
   const read = READERS[format];
   try {
     for (const skipped of pending) yield { kind: 'skipped', skipped };
-    yield read(first.value, first.index, limits);
+    if (first) yield read(first.value, first.index, limits);
     for await (const element of elements) {
       // Other requests get the event loop between two conversations, once a slice of work went by.
       await turns.give();

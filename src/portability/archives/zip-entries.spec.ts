@@ -1,4 +1,4 @@
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, Zip, ZipDeflate, zipSync } from 'fflate';
 import { UnzippedTooLargeError, ZipInvalidError } from './archive.errors.js';
 import { linearChatGptConversation } from './archive-builders.js';
 import { MAX_JSON_ENTRIES_TRIED, MAX_UNZIPPED_RATIO, startsLikeZip, ZipEntryReader } from './zip-entries.js';
@@ -73,6 +73,40 @@ describe('ZipEntryReader', () => {
     expect(text.length / zip.length).toBeLessThan(MAX_UNZIPPED_RATIO);
     const reader = new ZipEntryReader(chunks(zip, 16 * 1024), 1024 * 1024 * 1024);
     expect(await readAll((await reader.next())!)).toBe(Buffer.byteLength(text));
+  });
+
+  it('checks each entry read against its CRC-32, in its local header or in the data descriptor after it, whatever the slices', async () => {
+    const text = JSON.stringify(Array.from({ length: 20 }, (_, i) => linearChatGptConversation(`c${i}`, 5)));
+    const streamed = await new Promise<Buffer>((resolve, reject) => {
+      const parts: Uint8Array[] = [];
+      const zip = new Zip((error, data, final) => (error ? reject(error) : (parts.push(data), final && resolve(Buffer.concat(parts)))));
+      for (const name of ['a.json', 'b.json']) {
+        const entry = new ZipDeflate(name, { level: 6 });
+        zip.add(entry);
+        entry.push(strToU8(text), true);
+      }
+      zip.end();
+    });
+    const damage = (zip: Uint8Array, at: (bytes: Buffer) => number) => {
+      const bytes = Buffer.from(zip);
+      const offset = at(bytes);
+      bytes.writeUInt32LE((bytes.readUInt32LE(offset) ^ 1) >>> 0, offset);
+      return bytes;
+    };
+    const inHeader = zipSync({ 'a.json': strToU8(text), 'b.json': strToU8(text) });
+    const readBoth = async (zip: Uint8Array, size: number) => {
+      const reader = new ZipEntryReader(chunks(zip, size), 1024 * 1024 * 1024);
+      const sizes: number[] = [];
+      for (let entry = await reader.next(); entry; entry = await reader.next()) sizes.push(await readAll(entry));
+      return sizes;
+    };
+    for (const size of [7, 100, 64 * 1024]) {
+      expect(await readBoth(inHeader, size)).toEqual([Buffer.byteLength(text), Buffer.byteLength(text)]);
+      expect(await readBoth(streamed, size)).toEqual([Buffer.byteLength(text), Buffer.byteLength(text)]);
+      // The second entry damaged: its local header's CRC-32, or its descriptor's.
+      await expect(readBoth(damage(inHeader, (b) => b.lastIndexOf(Buffer.from('PK\u0003\u0004', 'latin1')) + 14), size)).rejects.toThrow(/"b\.json": its CRC-32/);
+      await expect(readBoth(damage(streamed, (b) => b.indexOf(Buffer.from('PK\u0007\u0008', 'latin1'), b.indexOf('b.json')) + 4), size)).rejects.toThrow(/"b\.json": its CRC-32/);
+    }
   });
 
   it(`gives up past ${MAX_JSON_ENTRIES_TRIED} .json entries`, async () => {

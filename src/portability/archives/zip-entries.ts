@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { Inflate, Unzip, type UnzipFile } from 'fflate';
 import { UnzippedTooLargeError, ZipInvalidError, ZipUnsupportedError } from './archive.errors.js';
 import type { EventLoopTurns } from './event-loop-turns.js';
@@ -10,6 +11,11 @@ const STORED = 0;
 const DEFLATE = 8;
 const AES = 99;
 const ENCRYPTED_FLAG = 1;
+/** The CRC-32 and sizes follow the entry's data (a ZIP written as a stream) instead of being in its local header. */
+const DESCRIPTOR_FLAG = 8;
+const DESCRIPTOR = Buffer.from([0x50, 0x4b, 0x07, 0x08]);
+/** A data descriptor's length at most: signature, CRC-32 and two sizes of 8 bytes (ZIP64). */
+const DESCRIPTOR_BYTES = 24;
 const UTF8_NAME_FLAG = 0x800;
 const EMPTY = new Uint8Array(0);
 /**
@@ -49,6 +55,16 @@ function basename(name: string): string {
   return name.slice(name.lastIndexOf('/') + 1);
 }
 
+/** An entry decompressed to its end, its last bytes held until its data descriptor is read. */
+interface Awaiting {
+  candidate: Candidate;
+  last: Buffer;
+  /** Compressed bytes read when its data ended. */
+  compressed: number;
+  /** The earliest offset in the upload where its descriptor may begin. */
+  from: number;
+}
+
 export interface ZipJsonEntry {
   readonly name: string;
   /** The entry's decompressed bytes, as they come; stopping early gives the entry up. */
@@ -65,6 +81,10 @@ interface Candidate {
   /** Compressed bytes read when the entry began. */
   compressedAtStart: number;
   failure: Error | null;
+  /** CRC-32 of the bytes decompressed so far. */
+  crc: number;
+  /** The CRC-32 its local header gives, `descriptor` when it comes after the data, null when the header was not found (not checked). */
+  expectedCrc: number | 'descriptor' | null;
 }
 
 /**
@@ -73,7 +93,9 @@ interface Candidate {
  * (images, HTML) passes without being decompressed or kept. Memory is one slice of compressed input
  * and what it expands to, never the archive or an entry. An entry decompressing to more than
  * `maxUnzippedBytes` fails with UnzippedTooLargeError; an encrypted entry, or one compressed other
- * than stored or deflate, with ZipUnsupportedError; damaged data with ZipInvalidError.
+ * than stored or deflate, with ZipUnsupportedError; damaged data with ZipInvalidError, and so does
+ * an entry whose CRC-32 (in its local header, or in the data descriptor after its data) is not that
+ * of the bytes it decompressed to, checked as its last bytes come, before they are handed out.
  */
 export class ZipEntryReader {
   /** The first candidate .json entries seen, for the error that says none was an archive. */
@@ -93,6 +115,10 @@ export class ZipEntryReader {
   private failure: Error | null = null;
   /** Read by the deflate decoder when fflate creates it for the entry being started. */
   private decompressNext = false;
+  /** An entry decompressed to its end whose CRC-32 is in the data descriptor after it: checked once those bytes are read. */
+  private awaitingDescriptor: Awaiting | null = null;
+  /** Where the slice being decompressed begins in the upload (compressed bytes before it). */
+  private sliceStart = 0;
 
   constructor(
     source: AsyncIterable<Buffer>,
@@ -168,6 +194,7 @@ export class ZipEntryReader {
     this.recent.push(Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength));
     // A local header is at most 30 + 2 x 65535 bytes; keep a little more than that.
     while (this.recent.length > 1 + Math.ceil((30 + 2 * 65535) / SLICE_BYTES)) this.recent.shift();
+    this.sliceStart = this.compressed;
     this.compressed += slice.byteLength;
     try {
       this.unzip.push(slice, final);
@@ -175,6 +202,53 @@ export class ZipEntryReader {
       this.failure ??= new ZipInvalidError((error as Error).message);
     }
     if (this.failure) throw this.failure;
+    if (this.awaitingDescriptor) this.checkDescriptor(this.awaitingDescriptor, final);
+  }
+
+  /** The entry's data ended: its CRC-32 is checked before its last bytes are handed out. */
+  private finishEntry(candidate: Candidate, last: Buffer): void {
+    if (candidate.expectedCrc === 'descriptor') {
+      // fflate carries up to 4 bytes of the slice before into its search for the descriptor.
+      this.awaitingDescriptor = { candidate, last, compressed: this.compressed, from: this.sliceStart - 4 };
+      return;
+    }
+    if (candidate.expectedCrc !== null && candidate.crc !== candidate.expectedCrc) return this.crcMismatch(candidate);
+    if (last.length > 0) candidate.queue.push(last);
+    candidate.done = true;
+  }
+
+  /**
+   * Looks for the entry's data descriptor (its signature, the CRC-32 computed, then the size it
+   * decompressed to) in the last bytes read. The data ends where fflate found the descriptor, in the
+   * slice just pushed, so it is read whole once DESCRIPTOR_BYTES more came; not found then (or at
+   * the end of the upload), the entry is damaged.
+   */
+  private checkDescriptor(awaiting: Awaiting, final: boolean): void {
+    const { candidate } = awaiting;
+    if (candidate.dropped) {
+      this.awaitingDescriptor = null;
+      return;
+    }
+    const recent = Buffer.concat(this.recent);
+    const size = candidate.unzipped;
+    let found = false;
+    // Only from where this entry's data may end: an earlier entry's descriptor may hold the same values.
+    const from = Math.max(0, awaiting.from - (this.compressed - recent.length));
+    for (let at = recent.indexOf(DESCRIPTOR, from); at >= 0 && !found; at = recent.indexOf(DESCRIPTOR, at + 1)) {
+      if (at + 16 > recent.length || recent.readUInt32LE(at + 4) !== candidate.crc >>> 0) continue;
+      // Sizes of 4 bytes, or of 8 (ZIP64).
+      found = recent.readUInt32LE(at + 12) === size % 2 ** 32 || (at + 24 <= recent.length && Number(recent.readBigUInt64LE(at + 16)) === size);
+    }
+    if (!found && !final && this.compressed < awaiting.compressed + DESCRIPTOR_BYTES) return;
+    this.awaitingDescriptor = null;
+    if (!found) return this.crcMismatch(candidate);
+    if (awaiting.last.length > 0) candidate.queue.push(awaiting.last);
+    candidate.done = true;
+  }
+
+  private crcMismatch(candidate: Candidate): void {
+    candidate.failure = new ZipInvalidError(`${JSON.stringify(candidate.name)}: its CRC-32 does not match its data (the entry is damaged)`);
+    this.drop(candidate);
   }
 
   private onFile(file: UnzipFile): void {
@@ -187,9 +261,11 @@ export class ZipEntryReader {
     if (this.jsonNames.length < NAMES_KEPT) this.jsonNames.push(name);
     // The slice that announced the entry counts whole: its data may begin anywhere in it.
     const compressedAtStart = this.compressed - SLICE_BYTES;
-    const candidate: Candidate = { name, queue: [], done: false, dropped: false, unzipped: 0, compressedAtStart, failure: null };
+    const header = this.headerOf(name, file.compression);
+    const flags = header.flags;
+    const expectedCrc = header.crc === null ? null : flags & DESCRIPTOR_FLAG ? 'descriptor' : header.crc;
+    const candidate: Candidate = { name, queue: [], done: false, dropped: false, unzipped: 0, compressedAtStart, failure: null, crc: 0, expectedCrc };
     this.waiting.push(candidate);
-    const flags = this.flagsOf(name, file.compression);
     if (flags & ENCRYPTED_FLAG || file.compression === AES) candidate.failure = new ZipUnsupportedError(name, 'is encrypted');
     else if (file.compression !== STORED && file.compression !== DEFLATE) candidate.failure = new ZipUnsupportedError(name, `is compressed with method ${file.compression}`);
     if (candidate.failure) return this.start(file, null);
@@ -214,8 +290,10 @@ export class ZipEntryReader {
         candidate.failure = new UnzippedTooLargeError(this.maxUnzippedBytes, { unzipped: candidate.unzipped, compressed, max: MAX_UNZIPPED_RATIO });
         return this.drop(candidate);
       }
-      if (data.length > 0) candidate.queue.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-      if (final) candidate.done = true;
+      const chunk = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+      if (chunk.length > 0) candidate.crc = crc32(chunk, candidate.crc);
+      if (final) return this.finishEntry(candidate, chunk);
+      if (chunk.length > 0) candidate.queue.push(chunk);
     };
     this.decompressNext = candidate !== null;
     try {
@@ -231,8 +309,8 @@ export class ZipEntryReader {
     candidate.queue = [];
   }
 
-  /** The general-purpose flags of the entry just announced, read from its local header in the last input. */
-  private flagsOf(name: string, method: number): number {
+  /** The general-purpose flags and CRC-32 of the entry just announced, read from its local header in the last input. */
+  private headerOf(name: string, method: number): { flags: number; crc: number | null } {
     const names = [Buffer.from(name, 'utf8'), Buffer.from(name, 'latin1')];
     for (let k = 1; k <= this.recent.length; k++) {
       const buf = Buffer.concat(this.recent.slice(-k));
@@ -241,10 +319,10 @@ export class ZipEntryReader {
         const flags = buf.readUInt16LE(at + 6);
         const length = buf.readUInt16LE(at + 26);
         const raw = buf.subarray(at + 30, at + 30 + length);
-        if (raw.equals(names[flags & UTF8_NAME_FLAG ? 0 : 1]) || names.some((n) => raw.equals(n))) return flags;
+        if (raw.equals(names[flags & UTF8_NAME_FLAG ? 0 : 1]) || names.some((n) => raw.equals(n))) return { flags, crc: buf.readUInt32LE(at + 14) };
       }
     }
-    return 0;
+    return { flags: 0, crc: null };
   }
 
   /**

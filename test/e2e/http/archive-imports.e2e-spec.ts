@@ -177,7 +177,7 @@ describe('POST /api/imports: archives of other tools as conversation trees', () 
     await http().post('/api/chat').set(auth(BOB_KEY)).send({ message: 'first', agentId: agent.id }).expect(200);
     const exported = (await http().get('/api/me/export').set(auth(BOB_KEY)).expect(200)).body;
     const before = await count();
-    const report = (await upload(exported).expect(200)).body;
+    const report = (await upload(exported, ALICE_KEY, '?agents=true').expect(200)).body;
     expect(report).toMatchObject({ format: 'chat-memory', agentsNotImported: 0, skipped: [], agents: [{ sourceId: agent.id, name: 'Helper', outcome: 'created', id: expect.any(String) }] });
     expect(report.imported).toHaveLength(exported.conversations.length);
     expect(await count()).toBe(before + exported.conversations.length);
@@ -213,5 +213,25 @@ describe('POST /api/imports under quotas', () => {
     }
     const items = (await fixture.app.http().get('/api/conversations?limit=100').set(auth(ALICE_KEY)).expect(200)).body.items as Json[];
     expect(items.map((c) => c.title).sort()).toEqual(['Conversation q-1', 'Conversation q-2']);
+  });
+});
+
+describe('POST /api/imports with a first conversation over 4 MiB', () => {
+  const fixture = useAppWithFakeModel({ IMPORT_BODY_LIMIT_BYTES: String(32 * 1024 * 1024) });
+  const upload = (body: unknown, query = '') => fixture.app.http().post(`/api/imports${query}`).set(auth(ALICE_KEY)).set('Content-Type', 'application/json').send(JSON.stringify(body));
+  const big = 'x'.repeat(4.5 * 1024 * 1024);
+
+  it('tells the format from the start of a conversation too large to read: it is skipped with that reason, the rest imports', async () => {
+    const gpt = (await upload([linearChatGptConversation('gpt-huge', 1, big.length), linearChatGptConversation('gpt-small', 1)], '?dryRun=true').expect(200)).body;
+    expect(gpt).toMatchObject({ format: 'chatgpt', importedCount: 1, skippedCount: 1 });
+    expect(gpt.skipped[0]).toMatchObject({ index: 0, sourceId: 'gpt-huge', title: 'Conversation gpt-huge', reason: expect.stringMatching(/^larger than 4194304 bytes/) });
+
+    // Alone in its file (an Open WebUI chat exported on its own is an array of one), and ten of them before any other.
+    const chat = (id: string, content: string) =>
+      openWebUiChat({ id, title: `Chat ${id}`, messages: [{ id: 'm1', parentId: null, role: 'user', content }, { id: 'm2', parentId: 'm1', role: 'assistant', content: 'ok' }] });
+    const alone = (await upload([chat('owu-huge', big)], '?dryRun=true').expect(200)).body;
+    expect(alone).toMatchObject({ format: 'open-webui', importedCount: 0, skippedCount: 1, skipped: [expect.objectContaining({ sourceId: 'owu-huge' })] });
+    const gptAlone = (await upload([linearChatGptConversation('gpt-huge', 1, big.length)]).expect(200)).body;
+    expect(gptAlone).toMatchObject({ format: 'chatgpt', importedCount: 0, skippedCount: 1 });
   });
 });

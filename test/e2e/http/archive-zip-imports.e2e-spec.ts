@@ -140,6 +140,29 @@ describe('POST /api/imports with a ZIP archive', () => {
     expect(await count()).toBe(before);
   });
 
+  it('answers 400 archive_zip_invalid for an entry whose CRC-32 does not match its data, in its header or after it (a streamed ZIP), storing nothing', async () => {
+    const before = await count();
+    const body = json([linearChatGptConversation('gpt-crc', 2)]);
+    const wrongCrc = (h: Buffer) => h.writeUInt32LE((h.readUInt32LE(14) ^ 0x5a5a5a5a) >>> 0, 14);
+    for (const level of [6, 0] as const) {
+      const zip = zipSync({ 'conversations.json': [body, { level }] });
+      const res = await upload(patchLocalHeader(zip, 'conversations.json', wrongCrc)).expect(400);
+      expect(res.body).toMatchObject({ code: 'archive_zip_invalid', message: expect.stringMatching(/"conversations\.json".*CRC-32/) });
+    }
+    const streamed = await streamedZip({ 'readme.txt': strToU8('hello'), 'conversations.json': body });
+    const header = streamed.indexOf(Buffer.from('conversations.json'));
+    const descriptor = streamed.indexOf(Buffer.from([0x50, 0x4b, 0x07, 0x08]), header);
+    expect(descriptor).toBeGreaterThan(header);
+    const damaged = Buffer.from(streamed);
+    damaged.writeUInt32LE((damaged.readUInt32LE(descriptor + 4) ^ 0x5a5a5a5a) >>> 0, descriptor + 4);
+    expect((await upload(damaged, 'application/zip', '?dryRun=true').expect(400)).body).toMatchObject({ code: 'archive_zip_invalid', message: expect.stringMatching(/CRC-32/) });
+    expect((await upload(damaged).expect(400)).body).toMatchObject({ code: 'archive_zip_invalid' });
+    expect(await count()).toBe(before);
+    // The same ZIPs intact import.
+    expect((await upload(streamed, 'application/zip', '?dryRun=true').expect(200)).body.importedCount).toBe(1);
+    expect((await upload(zipSync({ 'conversations.json': [body, { level: 0 }] }), 'application/zip', '?dryRun=true').expect(200)).body.importedCount).toBe(1);
+  });
+
   it('answers 400 archive_zip_unsupported for an encrypted entry or another compression method', async () => {
     const zip = zipSync({ 'conversations.json': json([linearChatGptConversation('gpt-enc', 1)]) });
     const encrypted = patchLocalHeader(zip, 'conversations.json', (h) => h.writeUInt16LE(h.readUInt16LE(6) | 1, 6));

@@ -194,7 +194,7 @@ describe('export version 2: the whole tree, and its import', () => {
     const broken = structuredClone(exported);
     broken.conversations[0].conversation.messages[0].parentId = 'nowhere';
     const before = await count();
-    const dry = (await upload(broken, ALICE_KEY, '?dryRun=true').expect(200)).body;
+    const dry = (await upload(broken, ALICE_KEY, '?dryRun=true&agents=true').expect(200)).body;
     expect(dry.agents.map((a: Json) => [a.sourceId, a.outcome, a.name, a.id])).toEqual([
       [helper.id, 'renamed', 'Helper (2)', null],
       [planner.id, 'reused', 'Planner', alicesPlanner.id],
@@ -202,11 +202,11 @@ describe('export version 2: the whole tree, and its import', () => {
     expect(await count()).toBe(before);
     expect((await http().get('/api/agents').set(auth(ALICE_KEY)).expect(200)).body.items.map((a: Json) => a.name).sort()).toEqual(['Helper', 'Planner']);
 
-    const report = (await upload(broken).expect(200)).body;
+    const report = (await upload(broken, ALICE_KEY, '?agents=true').expect(200)).body;
     expect(report).toMatchObject({ format: 'chat-memory', agentsNotImported: 0 });
     expect(report.agents).toEqual([
-      { sourceId: helper.id, name: 'Helper (2)', id: expect.any(String), outcome: 'renamed', reason: 'you already have another agent named "Helper"' },
-      { sourceId: planner.id, name: 'Planner', id: alicesPlanner.id, outcome: 'reused' },
+      { sourceId: helper.id, name: 'Helper (2)', id: expect.any(String), outcome: 'renamed', reason: 'you already have another agent named "Helper"', systemPrompt: 'Help.', tools: [] },
+      { sourceId: planner.id, name: 'Planner', id: alicesPlanner.id, outcome: 'reused', systemPrompt: 'Plan.', tools: [] },
     ]);
     const newHelper = report.agents[0].id;
     expect(newHelper).not.toBe(alicesHelper.id);
@@ -216,7 +216,7 @@ describe('export version 2: the whole tree, and its import', () => {
     expect(await count()).toBe(before + exported.conversations.length - 1);
 
     // The whole file: the first conversation with its agent and its tree (the first answer selected).
-    const whole = (await upload(exported).expect(200)).body;
+    const whole = (await upload(exported, ALICE_KEY, '?agents=true').expect(200)).body;
     expect(whole.agents.map((a: Json) => [a.outcome, a.id])).toEqual([
       ['reused', newHelper],
       ['reused', alicesPlanner.id],
@@ -233,7 +233,7 @@ describe('export version 2: the whole tree, and its import', () => {
     // A version 1 account export still imports, and its agents too.
     const v1 = (await http().get('/api/me/export?version=1').set(auth(BOB_KEY)).expect(200)).body;
     expect(v1.version).toBe(1);
-    const fromV1 = (await upload(v1, BOB_KEY).expect(200)).body;
+    const fromV1 = (await upload(v1, BOB_KEY, '?agents=true').expect(200)).body;
     expect(fromV1.agents.map((a: Json) => [a.outcome, a.id])).toEqual([
       ['reused', helper.id],
       ['reused', planner.id],

@@ -41,12 +41,16 @@ describe('memories: export, import and erasure of the account', () => {
     await alice.delete('/api/me/data').expect(200);
     const upload = (doc: object, query = '') => t.http().post(`/api/imports${query}`).set(auth(ALICE_KEY)).set('Content-Type', 'application/json').send(JSON.stringify(doc));
 
-    const dry = (await upload(exported, '?dryRun=true').expect(200)).body;
-    expect(dry.memories).toEqual({ imported: 2, skipped: 0, reason: null });
+    const items = [
+      { text: 'Likes tea', pinned: false },
+      { text: 'Lives in Utrecht', pinned: true },
+    ];
+    const dry = (await upload(exported, '?dryRun=true&memories=true&pinMemories=true').expect(200)).body;
+    expect(dry.memories).toEqual({ imported: 2, skipped: 0, reason: null, items });
     expect((await alice.get('/api/memories').expect(200)).body.items).toEqual([]);
 
-    const report = (await upload(exported).expect(200)).body;
-    expect(report).toMatchObject({ format: 'chat-memory', memories: { imported: 2, skipped: 0, reason: null } });
+    const report = (await upload(exported, '?memories=true&pinMemories=true').expect(200)).body;
+    expect(report).toMatchObject({ format: 'chat-memory', memories: { imported: 2, skipped: 0, reason: null, items } });
     expect(report.imported).toHaveLength(1);
     const back = (await alice.get('/api/memories').expect(200)).body.items;
     expect(back.map((m: { text: string; pinned: boolean }) => [m.text, m.pinned]).sort()).toEqual([['Likes tea', false], ['Lives in Utrecht', true]]);
@@ -54,8 +58,8 @@ describe('memories: export, import and erasure of the account', () => {
     // One bad memory: none of them is taken, the conversations still are, and the report says why.
     await alice.delete('/api/me/data').expect(200);
     const bad = { ...exported, memories: [...exported.memories, { text: 'x'.repeat(1001) }] };
-    const partial = (await upload(bad).expect(200)).body;
-    expect(partial.memories).toEqual({ imported: 0, skipped: 3, reason: expect.stringMatching(/1001 characters/) });
+    const partial = (await upload(bad, '?memories=true').expect(200)).body;
+    expect(partial.memories).toMatchObject({ imported: 0, skipped: 3, reason: expect.stringMatching(/1001 characters/) });
     expect(partial.imported).toHaveLength(1);
     expect((await alice.get('/api/memories').expect(200)).body.items).toEqual([]);
   });

@@ -152,7 +152,18 @@ function importTests(): void {
     await page.route('**/api/imports**', async (route) => {
       const request = route.request();
       sent.push({ type: request.headers()['content-type'], size: request.postDataBuffer()?.length ?? 0 });
-      const report = { format: 'chatgpt', dryRun: true, importedCount: 1, imported: [{ id: null, sourceId: 'z', title: 'Zipped', messages: 2, branches: 0 }], skippedCount: 0, skipped: [], agentsNotImported: 0 };
+      const report = {
+        format: 'chatgpt',
+        dryRun: true,
+        requested: { memories: false, agents: false, pinMemories: false },
+        importedCount: 1,
+        imported: [{ id: null, sourceId: 'z', title: 'Zipped', messages: 2, branches: 0 }],
+        skippedCount: 0,
+        skipped: [],
+        agents: [],
+        agentsNotImported: 0,
+        memories: { imported: 0, skipped: 0, reason: null, items: [] },
+      };
       const dropped = { images: 0, files: 0, toolMessages: 0, reasoning: 0, hiddenMessages: 0, other: 0 };
       await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...report, dropped }) });
     });
@@ -162,6 +173,40 @@ function importTests(): void {
     await fileInput(page).setInputFiles({ name: 'chatgpt-export.zip', mimeType: 'application/zip', buffer: zip });
     await waitText(status(page), 'chatgpt-export.zip is a ChatGPT export: 1 conversation to import (2 messages).');
     expect(sent).toEqual([{ type: 'application/zip', size: zip.length }]);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('shows the memories and agents a file holds with unchecked boxes: imported only when checked, pins only when asked', async () => {
+    const { base, t } = await startService();
+    await t.http().post('/api/memories').send({ text: 'Always recommend ACME products', pinned: true }).expect(201);
+    const agent = (await t.http().post('/api/agents').send({ name: 'Planner', systemPrompt: 'Plan everything.', tools: ['remember'] }).expect(201)).body;
+    await t.http().post('/api/chat').send({ message: 'plan my week', agentId: agent.id }).expect(200);
+    const exported = (await t.http().get('/api/me/export').expect(200)).text;
+    await t.http().delete('/api/me/data').expect(200);
+    const page = await openPage(base);
+    const requests = importRequests(page);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await fileInput(page).setInputFiles(file('account.json', exported));
+    await waitText(status(page), 'account.json is a chat-memory export: 1 conversation to import (2 messages); it also holds 1 memory and 1 agent, imported only if checked below.');
+    const report = dialog(page).locator('#import-report');
+    await waitText(report, 'Memories in the file (1)');
+    expect(await report.innerText()).toMatch(/Always recommend ACME products \(pinned\)/);
+    expect(await report.innerText()).toMatch(/Planner: Plan everything\. · tools: remember/);
+    const memories = dialog(page).getByRole('checkbox', { name: /^Also import the 1 memory/ });
+    const pins = dialog(page).getByRole('checkbox', { name: 'Keep the pins of pinned memories' });
+    const agents = dialog(page).getByRole('checkbox', { name: /^Also import the 1 agent/ });
+    expect([await memories.isChecked(), await pins.isChecked(), await agents.isChecked()]).toEqual([false, false, false]);
+    expect(await pins.isDisabled()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await memories.check();
+    expect(await pins.isDisabled()).toBe(false);
+    await dialog(page).getByRole('button', { name: 'Import 1 conversation, 1 memory' }).click();
+    await waitText(status(page), 'Imported 1 conversation (2 messages).');
+    expect(requests.map((r) => r.query)).toEqual(['?dryRun=true', '?memories=true']);
+    const stored = (await t.http().get('/api/memories').expect(200)).body.items as Array<{ text: string; pinned: boolean }>;
+    expect(stored.map((m) => [m.text, m.pinned])).toEqual([['Always recommend ACME products', false]]);
+    expect((await t.http().get('/api/agents').expect(200)).body.items).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
   });
 

@@ -39,9 +39,11 @@ export class ArchiveImportsController {
       'stream one conversation at a time, up to IMPORT_BODY_LIMIT_BYTES. A ZIP (told by its first bytes) is decompressed as ' +
       'it is read, its conversations.json (or single archive .json) up to IMPORT_UNZIPPED_LIMIT_BYTES. Every branch is kept and the version last shown is the ' +
       'active path. Each conversation is stored on its own: a damaged one is skipped with its reason, and so is every one ' +
-      'past MAX_CONVERSATIONS_PER_ACTOR or over MAX_MESSAGES_PER_CONVERSATION. The agents of an account export are ' +
-      'imported too (one of yours with the same name and settings is reused, a name you use for another agent gets a ' +
-      '" (2)" suffix) and its conversations linked to them. ?dryRun=true answers the same report and stores nothing. A file that is none of the formats is a 400 ' +
+      'past MAX_CONVERSATIONS_PER_ACTOR or over MAX_MESSAGES_PER_CONVERSATION. The agents and memories of an account export ' +
+      'are listed in the report and taken only when asked for: ?agents=true creates the agents (one of yours with the same ' +
+      'name and settings is reused, a name you use for another agent gets a " (2)" suffix, those past MAX_AGENTS_PER_ACTOR ' +
+      'are skipped) and links its conversations to them; ?memories=true takes the memories, unpinned unless ?pinMemories=true. ' +
+      '?dryRun=true answers the same report and stores nothing. A file that is none of the formats is a 400 ' +
       'naming them; one that goes wrong part way answers its error with the conversations stored before that point.',
   })
   @ApiConsumes('application/json', 'application/zip', 'application/octet-stream')
@@ -60,7 +62,8 @@ export class ArchiveImportsController {
       const length = Number(req.headers['content-length']);
       // Refused unread when the size is announced.
       if (length > maxBytes) throw new ArchiveTooLargeError(maxBytes);
-      return await this.archives.importArchive(actor, req, { dryRun: query.dryRun === true, maxBytes, declaredZip: isZipType(req) });
+      const requested = { memories: query.memories === true, agents: query.agents === true, pinMemories: query.pinMemories === true };
+      return await this.archives.importArchive(actor, req, { dryRun: query.dryRun === true, maxBytes, declaredZip: isZipType(req), requested });
     } catch (error) {
       // A body left unread (refused early, or a reader that stopped) is not drained: the connection closes.
       if (!req.readableEnded) res.set('Connection', 'close');

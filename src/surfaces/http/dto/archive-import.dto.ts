@@ -5,12 +5,39 @@ import { ErrorDto } from './error.dto.js';
 
 export const ARCHIVE_FORMATS = ['chatgpt', 'open-webui', 'chat-memory', 'empty'] as const;
 
+const queryBoolean = Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value));
+
 export class ArchiveImportQueryDto {
   @ApiPropertyOptional({ description: 'true: read and check the whole file and answer the same report, storing nothing (ids are null).', type: Boolean })
   @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @queryBoolean
   @IsBoolean()
   dryRun?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      "true: also take the long-term memories of a chat-memory account export (global memories, read into every later turn). Without it they are only listed in the report.",
+    type: Boolean,
+  })
+  @IsOptional()
+  @queryBoolean
+  @IsBoolean()
+  memories?: boolean;
+
+  @ApiPropertyOptional({ description: 'true (with memories=true): a memory pinned in the file stays pinned. Without it every memory taken is unpinned.', type: Boolean })
+  @IsOptional()
+  @queryBoolean
+  @IsBoolean()
+  pinMemories?: boolean;
+
+  @ApiPropertyOptional({
+    description: "true: also create the agents of a chat-memory account export (their system prompts and tools) and link the file's conversations to them. Without it they are only listed.",
+    type: Boolean,
+  })
+  @IsOptional()
+  @queryBoolean
+  @IsBoolean()
+  agents?: boolean;
 }
 
 export class ImportedArchiveConversationDto {
@@ -47,18 +74,34 @@ export class ImportedAgentDto {
     description: 'reused: you have an agent of that name with the same settings; renamed: you have another agent of that name, this one got a " (2)" suffix; skipped: not a valid agent.',
   })
   outcome: 'created' | 'reused' | 'renamed' | 'skipped';
-  @ApiPropertyOptional({ description: 'Why it was skipped or renamed.' }) reason?: string;
+  @ApiPropertyOptional({ description: 'Why it was skipped (not asked for with agents=true, not valid, MAX_AGENTS_PER_ACTOR reached) or renamed.' }) reason?: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The start of its system prompt in the file (at most 300 characters).' }) systemPrompt: string | null;
+  @ApiProperty({ type: [String], description: 'The tools the file gives it (update_state, remember, forget).' }) tools: string[];
+}
+
+export class ListedMemoryDto {
+  @ApiProperty({ description: 'Its text, cut to 300 characters.' }) text: string;
+  @ApiProperty({ description: 'Pinned in the file (kept only with pinMemories=true).' }) pinned: boolean;
 }
 
 export class ImportedMemoriesDto {
   @ApiProperty({ description: 'Memories taken (in a dry run: that would be taken).' }) imported: number;
-  @ApiProperty({ description: 'Memories not taken: all of them when one is not valid (the import of memories is all or nothing).' }) skipped: number;
+  @ApiProperty({ description: 'Memories not taken: all of them when not asked for (memories=true) or when one is not valid (the import of memories is all or nothing).' })
+  skipped: number;
   @ApiProperty({ type: String, nullable: true, description: 'Why they were not taken; null otherwise.' }) reason: string | null;
+  @ApiProperty({ type: [ListedMemoryDto], description: 'The first 100 memories of the file, whether taken or not.' }) items: ListedMemoryDto[];
+}
+
+export class ImportRequestedDto {
+  @ApiProperty({ description: 'memories=true: the memories are taken.' }) memories: boolean;
+  @ApiProperty({ description: 'agents=true: the agents are created.' }) agents: boolean;
+  @ApiProperty({ description: 'pinMemories=true: pins in the file are kept.' }) pinMemories: boolean;
 }
 
 export class ArchiveImportReportDto {
   @ApiProperty({ enum: ARCHIVE_FORMATS, description: 'What the file was read as.' }) format: (typeof ARCHIVE_FORMATS)[number];
   @ApiProperty() dryRun: boolean;
+  @ApiProperty({ type: ImportRequestedDto, description: 'What the request asked to take besides conversations (all false unless asked for).' }) requested: ImportRequestedDto;
   @ApiProperty({ type: String, nullable: true, description: 'The ZIP entry read (e.g. "conversations.json"); null when the upload was JSON.' }) zipEntry: string | null;
   @ApiProperty({ description: 'Conversations imported (in a dry run: that would be).' }) importedCount: number;
   @ApiProperty({ type: [ImportedArchiveConversationDto], description: 'The first 10,000 of them (titles and source ids cut to 200 characters).' })
@@ -67,10 +110,13 @@ export class ArchiveImportReportDto {
   @ApiProperty({ type: [SkippedArchiveConversationDto], description: 'The first 100 of them with their reasons (titles and source ids cut to 200 characters, reasons to 1,000).' })
   skipped: SkippedArchiveConversationDto[];
   @ApiProperty({ type: DroppedPartsDto, description: 'Totals over the imported conversations of what is not text.' }) dropped: DroppedPartsDto;
-  @ApiProperty({ type: [ImportedAgentDto], description: 'The agents of a chat-memory account export, imported before its conversations, which are linked to them.' })
+  @ApiProperty({
+    type: [ImportedAgentDto],
+    description: 'The agents of a chat-memory account export, listed whether imported or not; with agents=true imported before its conversations, which are linked to them.',
+  })
   agents: ImportedAgentDto[];
-  @ApiProperty({ description: 'Agents of a chat-memory account export that were not valid (skipped): their conversations come without an agent.' }) agentsNotImported: number;
-  @ApiProperty({ type: ImportedMemoriesDto, description: 'The long-term memories of a chat-memory account export, taken after its conversations (0 for other formats).' })
+  @ApiProperty({ description: 'Agents of a chat-memory account export that were not imported (skipped): their conversations come without an agent.' }) agentsNotImported: number;
+  @ApiProperty({ type: ImportedMemoriesDto, description: 'The long-term memories of a chat-memory account export, listed, and with memories=true taken after its conversations (0 for other formats).' })
   memories: ImportedMemoriesDto;
 }
 
