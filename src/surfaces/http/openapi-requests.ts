@@ -66,8 +66,8 @@ export function documentRequestRules(document: OpenAPIObject): void {
     for (const operation of Object.values(item) as Operation[]) {
       if (!operation || typeof operation !== 'object' || !operation.responses) continue;
       for (const parameter of operation.parameters ?? []) {
-        // Path ids are UUIDs, but for a path parameter that states its own pattern (a useChat chat id).
-        if (parameter.in === 'path' && parameter.schema?.type === 'string' && !parameter.schema.pattern) parameter.schema.format = 'uuid';
+        // Path ids are UUIDs, but for a path parameter that states its own shape: a pattern (a useChat chat id) or a length (a share token, any text).
+        if (parameter.in === 'path' && parameter.schema?.type === 'string' && !parameter.schema.pattern && (parameter.schema as { minLength?: number }).minLength === undefined) parameter.schema.format = 'uuid';
         if (parameter.in === 'query') noNul(parameter.schema);
       }
       noNul(operation.requestBody?.content?.['application/json']?.schema);

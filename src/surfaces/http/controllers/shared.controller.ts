@@ -17,9 +17,9 @@ import { SharedReadLimit } from '../hardening/shared-read-limit.guard.js';
 const TOKEN_PARAM = {
   name: 'token',
   description: 'The token of the link (/s/<token>): 43 characters of A-Z, a-z, 0-9, "_" and "-". Any other text answers 404, like an unknown token.',
-  // Any text is taken (and answered 404 unless it is a live link's), so the document promises no shape: a pattern
-  // matching every text also keeps the document's default for path ids (UUID) off it.
-  schema: { type: 'string', pattern: '^[\\s\\S]*$' },
+  // Any text is taken (and answered 404 unless it is a live link's), so the document promises no shape; a stated
+  // length keeps the document's default for path ids (UUID) off it.
+  schema: { type: 'string', minLength: 0 },
 };
 
 /** The reader's side of a share link: read it without a key, or continue it as a conversation of one's own. */
