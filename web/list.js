@@ -29,7 +29,7 @@ export async function loadList(more) {
   if (list.query) {
     if (more) list.searchLimit = SEARCH_CHATS_MORE;
     params.set('q', list.query);
-    params.set('limit', String(list.searchLimit));
+    params.set('limit', String(list.searchLimit + 1)); // one more: whether "More chats" has more to show
   } else if (more && list.nextCursor) params.set('cursor', list.nextCursor);
   filterParams(params);
   const hadFocus = document.activeElement === $('load-more');
@@ -38,7 +38,8 @@ export async function loadList(more) {
     /** @type {Schemas['ConversationPageDto']} */
     const page = await api.json('GET', `api/conversations?${params}`);
     if (seq !== list.seq) return; // a newer request (another search) won
-    list.items = more && !list.query ? [...list.items, ...page.items] : page.items;
+    list.items = list.query ? page.items.slice(0, list.searchLimit) : more ? [...list.items, ...page.items] : page.items;
+    list.moreFound = Boolean(list.query) && page.items.length > list.searchLimit && list.searchLimit < SEARCH_CHATS_MORE;
     list.nextCursor = page.nextCursor;
     noteTags(page.items);
     renderList();
@@ -121,7 +122,6 @@ export function renderList() {
   );
   $('list-status').textContent = items.length ? '' : emptyListText();
   $('chat-results-heading').hidden = !query;
-  const moreChats = Boolean(query) && items.length >= state.list.searchLimit && state.list.searchLimit < SEARCH_CHATS_MORE;
-  $('load-more').hidden = !nextCursor && !moreChats;
+  $('load-more').hidden = query ? !state.list.moreFound : !nextCursor;
   $('load-more').textContent = query ? 'More chats' : 'Show more';
 }

@@ -81,6 +81,7 @@ export const state = {
     archived: false, // the "Archived" view: archived conversations only
     tag: '', // only conversations with this tag ('' for all)
     searchLimit: SEARCH_CHATS, // how many conversations a search lists
+    moreFound: false, // the search found more conversations than it lists, and "More chats" lists them
   },
   /** The messages a search found (GET /api/search), below the conversations it found. */
   hits: {

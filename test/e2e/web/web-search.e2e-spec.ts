@@ -54,13 +54,16 @@ function searchTests(): void {
     expect(await hits(page, 'Garden notes').count()).toBe(4); // several per conversation
     await listLink(page, 'Garden notes').waitFor(); // the conversations found come first
     await page.getByRole('heading', { name: 'Chats' }).waitFor();
+    expect(await page.locator('#conversation-list a').count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'More chats' }).isVisible()).toBe(false); // nothing more to list
     // Who said it, and plain text: no Markdown markers, the message's own brackets kept, HTML as text.
     const inGarden = (seq: number) => found(page).locator(`a[data-message-seq="${seq}"]`, { hasText: 'Garden notes' });
     const first = inGarden(1);
     const second = inGarden(2);
     expect(await first.locator('.conversation-meta').textContent()).toMatch(/^You · /);
     expect(await second.locator('.conversation-meta').textContent()).toMatch(/^Assistant · /);
-    const snippets = await found(page).locator('.conversation-snippet').allTextContents();
+    const snippets = await page.locator('#conversation-list .conversation-snippet, #message-results .conversation-snippet').allTextContents();
+    expect(snippets.length).toBe(8);
     for (const text of snippets) expect(text).not.toMatch(/\*\*|##|\]\(|`|\[tomato|tomatoes\]/i);
     expect(await first.locator('.conversation-snippet').textContent()).toContain('How do I grow tomatoes on a balcony?');
     expect(await second.locator('.conversation-snippet').textContent()).toBe('Tomatoes water the tomatoes daily');
@@ -128,6 +131,7 @@ function searchTests(): void {
     expect(new Set(all).size).toBe(28);
     await page.getByRole('button', { name: 'More chats' }).click();
     await page.locator('#conversation-list a').nth(6).waitFor();
+    expect(await page.locator('#conversation-list a').count()).toBe(7);
     expect(await page.getByRole('button', { name: 'More chats' }).isVisible()).toBe(false);
 
     // A message left aside by an edit says so, and opens on its branch.
