@@ -90,7 +90,8 @@ export function onSearchInput() {
     state.list.searchLimit = SEARCH_CHATS;
     state.hits.items = [];
     state.hits.nextCursor = null;
-    void refreshList();
+    void loadList(false);
+    void loadMessageHits(false, Boolean(state.list.query));
   }, 250);
 }
 

@@ -21,8 +21,9 @@ const SPEAKER = { user: 'You', assistant: 'Assistant', system: 'System prompt', 
  * Reads the message results of the search in the box: again from the best (as many as shown, so
  * results read again after a change keep their length), or the next page after those shown.
  * @param {boolean} more
+ * @param {boolean} [announce] tell screen readers how many were found (a new search)
  */
-export async function loadMessageHits(more) {
+export async function loadMessageHits(more, announce = false) {
   const hits = state.hits;
   const seq = ++hits.seq;
   const query = state.list.query;
@@ -53,10 +54,18 @@ export async function loadMessageHits(more) {
   hits.items = next ? [...hits.items, ...page.items] : page.items;
   hits.nextCursor = page.nextCursor;
   renderMessageHits();
+  if (announce) $('announcer').textContent = foundText(page);
   if (!next) return;
   $('announcer').textContent = `${page.items.length} more ${page.items.length === 1 ? 'message' : 'messages'} shown.`;
   // The button gone with the last page: continue from the first message just shown.
   if (hadFocus && button.hidden) $('message-results').querySelectorAll('a')[shown]?.focus();
+}
+
+/** @param {Schemas['MessageSearchPageDto']} page */
+function foundText(page) {
+  const n = page.items.length;
+  if (n === 0) return 'No message found.';
+  return `${n}${page.nextCursor ? ' or more' : ''} ${n === 1 && !page.nextCursor ? 'message' : 'messages'} found, listed below the conversations.`;
 }
 
 export function renderMessageHits() {

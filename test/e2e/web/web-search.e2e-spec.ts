@@ -52,6 +52,7 @@ function searchTests(): void {
     await found(page).getByRole('link').nth(5).waitFor();
     expect(await hits(page).count()).toBe(6);
     expect(await hits(page, 'Garden notes').count()).toBe(4); // several per conversation
+    await waitText(page.locator('#announcer'), '6 messages found, listed below the conversations.');
     await listLink(page, 'Garden notes').waitFor(); // the conversations found come first
     await page.getByRole('heading', { name: 'Chats' }).waitFor();
     expect(await page.locator('#conversation-list a').count()).toBe(2);
@@ -93,9 +94,10 @@ function searchTests(): void {
 
     // Clearing the search leaves the list of conversations alone.
     await search(page).fill('');
-    await listLink(page, 'Pasta').waitFor();
+    await page.getByRole('heading', { name: 'Chats' }).waitFor({ state: 'hidden' });
     await found(page).waitFor({ state: 'hidden' });
-    expect(await page.getByRole('heading', { name: 'Chats' }).isVisible()).toBe(false);
+    expect(await page.locator('#conversation-list a').count()).toBe(2);
+    expect(await page.locator('#conversation-list .conversation-snippet').count()).toBe(0);
   });
 
   it('shows more messages and more chats on request, and opens a message of another version on its branch', async () => {
@@ -118,12 +120,14 @@ function searchTests(): void {
     await search(page).fill('kiwi');
     await found(page).getByRole('link').nth(19).waitFor();
     expect(await hits(page).count()).toBe(20);
+    await waitText(page.locator('#announcer'), '20 or more messages found');
     expect(await page.locator('#conversation-list a').count()).toBe(5);
     const moreMessages = page.getByRole('button', { name: 'More messages' });
     await moreMessages.focus();
     await page.keyboard.press('Enter');
     await found(page).getByRole('link').nth(27).waitFor();
     expect(await hits(page).count()).toBe(28);
+    await waitText(page.locator('#announcer'), '8 more messages shown.');
     expect(cursors.at(-1)).not.toBe(''); // the next page followed nextCursor
     expect(await moreMessages.isVisible()).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.closest('#message-results') !== null)).toBe(true); // the focus goes on, to the first new one
