@@ -8,6 +8,8 @@
 //   auth.js          the API key: asking for it, keeping it
 //   agents.js        the agent picker and agents' names
 //   list.js          the conversation list and its search
+//   message-results.js  the messages a search found, below the conversations it found
+//   snippet.js       search snippets as plain text, the words found marked
 //   navigation.js    the address (#/c/<id>), opening a conversation, a new chat
 //   conversation.js  the messages shown, painted as they change
 //   earlier.js       older messages: "Show earlier messages", loading back to a search result
@@ -44,6 +46,7 @@ import { hideError } from './errors.js';
 import { wireImportDialog } from './import-dialog.js';
 import { wireListFilters } from './list-filters.js';
 import { loadList, onSearchInput, probeSearch, refreshList, renderList } from './list.js';
+import { loadMessageHits, renderMessageHits } from './message-results.js';
 import { navigate, route } from './navigation.js';
 import { wireShortcuts } from './shortcuts.js';
 import { NARROW, state } from './state.js';
@@ -65,7 +68,10 @@ async function forgetKey() {
   storeKey(null);
   state.current = null;
   state.list.items = [];
+  state.hits.items = [];
+  state.hits.nextCursor = null;
   renderList();
+  renderMessageHits();
   renderConversation();
   history.replaceState(null, '', location.pathname);
   if (await connect()) {
@@ -110,18 +116,9 @@ function wire() {
   $('open-drawer').addEventListener('click', openDrawer);
   $('close-drawer').addEventListener('click', () => closeDrawer());
   $('backdrop').addEventListener('click', () => closeDrawer());
-  $('conversation-list').addEventListener('click', (event) => {
-    // Clicking the open conversation again reloads it (and closes the drawer, as any choice does).
-    const link = event.target instanceof Element ? event.target.closest('a') : null;
-    if (link) {
-      const { messageId: id, messageSeq, messageThread: thread, onPath } = link.dataset;
-      state.highlight = id ? { id, seq: Number(messageSeq), thread, onPath: onPath !== 'false' } : null;
-    }
-    if (link && link.getAttribute('href') === location.hash) {
-      event.preventDefault();
-      void route();
-    }
-  });
+  $('conversation-list').addEventListener('click', openResult);
+  $('message-results').addEventListener('click', openResult);
+  $('more-hits').addEventListener('click', () => void loadMessageHits(true));
   $('key-dialog').addEventListener('cancel', (event) => event.preventDefault()); // a key is needed
   document.addEventListener('keydown', (event) => {
     // Escape in a dialog opened from the drawer closes only the dialog.
@@ -134,6 +131,23 @@ function wire() {
   window.addEventListener('hashchange', () => void route());
   syncDrawer();
   wirePanels();
+}
+
+/**
+ * A click in the list or the messages found: a search result carries the message to show (read
+ * by navigation.js). Clicking the open conversation again reloads it (and closes the drawer, as
+ * any choice does), at the message clicked.
+ * @param {MouseEvent} event
+ */
+function openResult(event) {
+  const link = event.target instanceof Element ? event.target.closest('a') : null;
+  if (!link) return;
+  const { messageId: id, messageSeq, messageThread: thread, onPath } = link.dataset;
+  state.highlight = id ? { id, seq: Number(messageSeq), thread, onPath: onPath !== 'false' } : null;
+  if (link.getAttribute('href') === location.hash) {
+    event.preventDefault();
+    void route();
+  }
 }
 
 /** The agents, threads, state, context, account and import panels. */

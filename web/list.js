@@ -1,34 +1,50 @@
 // @ts-check
-// The conversation list, with search where the server offers it (GET /api/conversations?q=).
+// The conversation list, with search where the server offers it (GET /api/conversations?q=): a
+// search lists the best few conversations first ("More chats" lists more), then the messages it
+// found (message-results.js).
 import { ApiError } from './api.js';
 import { agentName } from './agents.js';
-import { $, el } from './dom.js';
+import { $, el, listDate } from './dom.js';
 import { showError } from './errors.js';
 import { emptyListText, filterParams, noteTags } from './list-filters.js';
-import { api, PAGE_SIZE, state } from './state.js';
+import { loadMessageHits } from './message-results.js';
+import { snippetView } from './snippet.js';
+import { api, PAGE_SIZE, SEARCH_CHATS, SEARCH_CHATS_MORE, state } from './state.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
 
+/** Reads the list again, and the messages found when a search is shown. */
 export async function refreshList() {
-  await loadList(false);
+  await Promise.all([loadList(false), loadMessageHits(false)]);
 }
 
-/** @param {boolean} more the next page, after those shown */
+/**
+ * @param {boolean} more the next page, after those shown; for a search, which answers one ranked
+ * page, more conversations of it ("More chats")
+ */
 export async function loadList(more) {
   const list = state.list;
   const seq = ++list.seq;
   const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
-  if (list.query) params.set('q', list.query); // a search answers one ranked page
-  else if (more && list.nextCursor) params.set('cursor', list.nextCursor);
+  if (list.query) {
+    if (more) list.searchLimit = SEARCH_CHATS_MORE;
+    params.set('q', list.query);
+    params.set('limit', String(list.searchLimit + 1)); // one more: whether "More chats" has more to show
+  } else if (more && list.nextCursor) params.set('cursor', list.nextCursor);
   filterParams(params);
+  const hadFocus = document.activeElement === $('load-more');
+  const shown = list.items.length;
   try {
     /** @type {Schemas['ConversationPageDto']} */
     const page = await api.json('GET', `api/conversations?${params}`);
     if (seq !== list.seq) return; // a newer request (another search) won
-    list.items = more ? [...list.items, ...page.items] : page.items;
+    list.items = list.query ? page.items.slice(0, list.searchLimit) : more ? [...list.items, ...page.items] : page.items;
+    list.moreFound = Boolean(list.query) && page.items.length > list.searchLimit && list.searchLimit < SEARCH_CHATS_MORE;
     list.nextCursor = page.nextCursor;
     noteTags(page.items);
     renderList();
+    // The button gone with the last page: continue from the first conversation just shown.
+    if (more && hadFocus && $('load-more').hidden) $('conversation-list').querySelectorAll('a')[shown]?.focus();
   } catch (error) {
     if (seq !== list.seq) return;
     if (list.query && unknownQ(error)) {
@@ -60,6 +76,7 @@ function setSearchable(searchable) {
   if (!searchable) {
     state.list.query = '';
     $('search', HTMLInputElement).value = '';
+    void loadMessageHits(false);
   }
 }
 
@@ -70,7 +87,11 @@ export function onSearchInput() {
   searchTimer = setTimeout(() => {
     state.list.query = $('search', HTMLInputElement).value.trim();
     state.list.nextCursor = null;
-    void refreshList();
+    state.list.searchLimit = SEARCH_CHATS;
+    state.hits.items = [];
+    state.hits.nextCursor = null;
+    void loadList(false);
+    void loadMessageHits(false, Boolean(state.list.query));
   }, 250);
 }
 
@@ -90,9 +111,9 @@ export function renderList() {
       }
       link.append(el('span', 'conversation-title', c.title || 'Untitled'));
       const tags = c.tags.map((tag) => `#${tag}`).join(' ');
-      const meta = [c.pinned ? 'Pinned' : null, c.archived ? 'Archived' : null, c.agentId ? agentName(c.agentId) : null, tags, when(c.updatedAt)].filter(Boolean).join(' · ');
+      const meta = [c.pinned ? 'Pinned' : null, c.archived ? 'Archived' : null, c.agentId ? agentName(c.agentId) : null, tags, listDate(c.updatedAt)].filter(Boolean).join(' · ');
       link.append(el('span', 'conversation-meta', meta));
-      if (query && c.snippet) link.append(snippetView(c.snippet));
+      if (query && c.snippet) link.append(snippetView(c.snippet, query));
       // Opening it switches to that version (navigation.js): said before it is clicked.
       if (query && c.messageId && c.onPath === false) link.append(el('span', 'conversation-meta branch-note', 'In another version of the conversation'));
       const item = el('li');
@@ -101,26 +122,7 @@ export function renderList() {
     }),
   );
   $('list-status').textContent = items.length ? '' : emptyListText();
-  $('load-more').hidden = !nextCursor;
-}
-
-/**
- * A search snippet: the matched words come in [brackets], shown marked.
- * @param {string} snippet
- */
-function snippetView(snippet) {
-  const span = el('span', 'conversation-snippet');
-  snippet.split(/(\[[^\]]*\])/).forEach((part, i) => {
-    if (i % 2 === 1) span.append(el('mark', '', part.slice(1, -1)));
-    else if (part) span.append(part);
-  });
-  return span;
-}
-
-/** @param {string} iso */
-function when(iso) {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const today = new Date().toDateString() === date.toDateString();
-  return today ? date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : date.toLocaleDateString();
+  $('chat-results-heading').hidden = !query;
+  $('load-more').hidden = query ? !state.list.moreFound : !nextCursor;
+  $('load-more').textContent = query ? 'More chats' : 'Show more';
 }

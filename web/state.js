@@ -8,6 +8,7 @@ import { createApi } from './api.js';
 /** @typedef {Schemas['AgentDto']} Agent */
 /** @typedef {Schemas['ConversationSummaryDto']} ConversationSummary */
 /** @typedef {Schemas['MessageDto']} Message */
+/** @typedef {Schemas['MessageHitDto']} MessageHit */
 
 /**
  * A message as the page keeps it: the API's fields that the view uses. `id` is null until the
@@ -53,6 +54,9 @@ import { createApi } from './api.js';
  */
 
 export const PAGE_SIZE = 30;
+export const SEARCH_CHATS = 5; // conversations shown first for a search, above its messages ("More chats": SEARCH_CHATS_MORE)
+export const SEARCH_CHATS_MORE = 50;
+export const SEARCH_HITS = 20; // messages per page of a search's message results
 export const EARLIER_PAGE_SIZE = 100; // older messages fetched per "Show earlier messages"
 export const MAX_PAGE_SIZE = 200; // the most GET .../messages answers at once
 export const SEARCH_REACH = 5000; // at most this many older messages are loaded to reach the message a search found
@@ -76,6 +80,16 @@ export const state = {
     seq: 0, // numbers the list requests: only the newest one's answer is shown
     archived: false, // the "Archived" view: archived conversations only
     tag: '', // only conversations with this tag ('' for all)
+    searchLimit: SEARCH_CHATS, // how many conversations a search lists
+    moreFound: false, // the search found more conversations than it lists, and "More chats" lists them
+  },
+  /** The messages a search found (GET /api/search), below the conversations it found. */
+  hits: {
+    /** @type {MessageHit[]} */
+    items: [],
+    /** @type {string | null} */
+    nextCursor: null,
+    seq: 0, // numbers the requests: only the newest one's answer is shown
   },
   /** @type {Highlight | null} */
   highlight: null,
