@@ -1,4 +1,4 @@
-import { TOKENS_PER_MESSAGE } from './token-counter.js';
+import { fitInOrder } from './fit-in-order.js';
 
 /** A long-term memory a turn may be given, as one line of the memory message, with that line's tokens. */
 export interface MemoryLine {
@@ -29,16 +29,9 @@ export interface MemorySelection {
  * short ones after it. Nothing when not even the header and one line fit.
  */
 export function selectMemories(offer: MemoryOffer | null, room: number): MemorySelection {
-  const limit = Math.min(offer?.budget ?? 0, room);
   if (!offer || offer.lines.length === 0) return { lines: [], tokens: 0 };
-  let total = TOKENS_PER_MESSAGE + offer.headerTokens;
-  const lines: MemoryLine[] = [];
-  for (const line of offer.lines) {
-    if (total + line.tokens > limit) continue;
-    total += line.tokens;
-    lines.push(line);
-  }
-  return lines.length === 0 ? { lines: [], tokens: 0 } : { lines, tokens: total };
+  const { items, tokens } = fitInOrder(offer.lines, offer.headerTokens, Math.min(offer.budget, room));
+  return { lines: items, tokens };
 }
 
 /** The memory message as the model reads it: the header, then one line per memory. */

@@ -1,4 +1,4 @@
-import { TOKENS_PER_MESSAGE } from './token-counter.js';
+import { fitInOrder } from './fit-in-order.js';
 
 /** One recalled message, shown with its neighbour turn, as one excerpt of the recall message, with that excerpt's tokens. */
 export interface RecallExcerpt {
@@ -31,15 +31,8 @@ export interface RecallSelection {
  */
 export function selectRecall(offer: RecallOffer | null, room: number): RecallSelection {
   if (!offer || offer.excerpts.length === 0) return { excerpts: [], tokens: 0 };
-  const limit = Math.min(offer.budget, room);
-  let total = TOKENS_PER_MESSAGE + offer.headerTokens;
-  const excerpts: RecallExcerpt[] = [];
-  for (const excerpt of offer.excerpts) {
-    if (total + excerpt.tokens > limit) continue;
-    total += excerpt.tokens;
-    excerpts.push(excerpt);
-  }
-  return excerpts.length === 0 ? { excerpts: [], tokens: 0 } : { excerpts, tokens: total };
+  const { items, tokens } = fitInOrder(offer.excerpts, offer.headerTokens, Math.min(offer.budget, room));
+  return { excerpts: items, tokens };
 }
 
 /** The recall message as the model reads it: the header, then the excerpts, a blank line apart. */
