@@ -135,6 +135,6 @@ function dialogTests(): void {
       await errorBanner(page).waitFor();
       await check('the error banner');
       expect(await page.evaluate(() => document.activeElement !== null)).toBe(true);
-    });
+    }, 60_000);
   }
 }
