@@ -13,6 +13,8 @@ import { parseSearchQuery } from './search-query.js';
 export const RECALL_OFFERED = 16;
 /** How many of a word's newest matches are weighed for a turn: fewer than a search weighs, as a turn waits for it. */
 const RECALL_CANDIDATES_PER_TERM = 100;
+/** A word held by more than this share of the actor's messages is not searched for recall. */
+const COMMON_SHARE = 0.5;
 /** A question is read up to here for its words (its first terms are what the parser keeps anyway). */
 const QUESTION_CHARS = 2_000;
 
@@ -45,7 +47,14 @@ export class TurnRecall {
     const query = parseSearchQuery(message.slice(0, QUESTION_CHARS).replace(/["*]|(^|\s)-+/g, ' '));
     if (query.terms.length === 0) return [];
     return this.db.replicaRead(actor.id, async (em) => {
-      const ranked = await rankMessages(em, this.search, this.ranking.statistics, actor.id, query, { recallable: true }, RECALL_CANDIDATES_PER_TERM, false);
+      // A word in most of the actor's messages tells nothing about which to recall (BM25's
+      // classic weight for it is below zero): such words are left out, and a message made only
+      // of them recalls nothing, without reading any of their matches.
+      const { docs } = await this.ranking.statistics.totals(em, actor.id);
+      const telling: typeof query.terms[number][] = [];
+      for (const term of query.terms) if ((await this.ranking.statistics.termHits(em, actor.id, term)) <= docs * COMMON_SHARE) telling.push(term);
+      if (telling.length === 0) return [];
+      const ranked = await rankMessages(em, this.search, this.ranking.statistics, actor.id, { ...query, terms: telling }, { recallable: true }, RECALL_CANDIDATES_PER_TERM, false);
       const best = ranked.slice(0, RECALL_OFFERED);
       if (best.length === 0) return [];
       const details = await this.search.details(em, actor.id, query, best.map((r) => r.key), false);
