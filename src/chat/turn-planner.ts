@@ -5,6 +5,7 @@ import { ContextAssembler } from '../context/context-assembler.js';
 import { STRETCH_MAX } from '../context/context-planner.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import { memoryModeOf, memoryToolsOf } from './memory-mode.js';
+import { recallIsOn } from '../recall/turn-recall.js';
 import type { ContextMessage, ContextRecall } from '../context/context-sources.js';
 import type { HistoryReader, TurnDraft, TurnPlan } from './turn.js';
 
@@ -52,7 +53,7 @@ export class TurnPlanner {
     const memories = mode === 'off' || this.config.memoryTokenBudget === 0 ? null : await history.memories(question?.content ?? null);
     const memoryIdsShown = memoryToolsOf(mode, agent).length > 0;
     // Recall is long-term memory too: off with it (the agent's memoryMode, a temporary chat), or by RECALL_MODE.
-    const recallOn = mode !== 'off' && this.config.recallMode === 'on' && this.config.recallTokenBudget > 0;
+    const recallOn = mode !== 'off' && recallIsOn(this.config);
     const recalled = recallOn ? notInContext(draft.recalled ?? [], conversation.id, messages, pinned, draft.beforeSeq) : null;
     const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history: messages, newMessage, instructions, pinned, memories, memoryIdsShown, recalled });
     return { model, context, questionTokens, summaryCoversSeq: summary?.coversSeq ?? null };

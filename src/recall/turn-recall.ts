@@ -37,12 +37,8 @@ export class TurnRecall {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  get enabled(): boolean {
-    return this.config.recallMode === 'on' && this.config.recallTokenBudget > 0;
-  }
-
   async forMessage(actor: Actor, message: string): Promise<ContextRecall[]> {
-    if (!this.enabled || message.trim() === '') return [];
+    if (!recallIsOn(this.config) || message.trim() === '') return [];
     // A chat message is not a search: quotes, a leading '-' and '*' are its punctuation, not syntax.
     const query = parseSearchQuery(message.slice(0, QUESTION_CHARS).replace(/["*]|(^|\s)-+/g, ' '));
     if (query.terms.length === 0) return [];
@@ -66,6 +62,11 @@ export class TurnRecall {
       });
     });
   }
+}
+
+/** RECALL_MODE and RECALL_TOKEN_BUDGET, the operator's switch: the search runs, and the plan sends what it found, only when on. */
+export function recallIsOn(config: Pick<AppConfig, 'recallMode' | 'recallTokenBudget'>): boolean {
+  return config.recallMode === 'on' && config.recallTokenBudget > 0;
 }
 
 /** A hit with its neighbour: the answer that follows a question on the path, or the message an answer follows. */
