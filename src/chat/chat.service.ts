@@ -127,19 +127,13 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
    */
   async send(actor: Actor, request: ChatRequest, onStarted?: (turn: StartedTurn) => void | Promise<void>): Promise<ChatResult> {
     const { turn, release } = await this.begin(actor, () => this.startTurn(actor, request));
-    try {
-      await onStarted?.(turn);
-    } catch (error) {
-      release();
-      throw error;
-    }
-    return toResult(turn, await this.generate(turn, { stream: false, options: request.options }, release));
+    return toResult(turn, await this.generate(turn, { stream: false, options: request.options }, release, onStarted));
   }
 
   /** One turn whose reply streams to `events`; resolves with the stored outcome. */
   async stream(actor: Actor, request: ChatRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const { turn, release } = await this.begin(actor, () => this.startTurn(actor, request));
-    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, events);
+    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
   }
 
   /** A turn that stores nothing (no conversation): its input is the whole history; `onDelta` streams the reply. */
@@ -156,7 +150,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   async editStream(actor: Actor, conversationId: string, messageId: string, request: EditRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId }, messageId));
-    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, events);
+    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
   }
 
   /** Answers a thread's last question again: a sibling answer, which becomes the active path (the earlier one stays readable). */
@@ -167,7 +161,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   async regenerateStream(actor: Actor, conversationId: string, request: RegenerateRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const { turn, release } = await this.begin(actor, () => this.startRegeneration(actor, conversationId, request));
-    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, events);
+    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
   }
 
   /**
@@ -295,9 +289,9 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   }
 
   /** Generates the reply of a started turn, holding its generation place until the reply ends (the client may have gone). */
-  private generate(turn: StartedTurn, mode: GenerationMode, release: () => void, events?: TurnEvents): Promise<ReplyOutcome> {
+  private async generate(turn: StartedTurn, mode: GenerationMode, release: () => void, started?: (turn: StartedTurn) => void | Promise<void>): Promise<ReplyOutcome> {
     try {
-      events?.started(turn);
+      await started?.(turn);
     } catch (error) {
       release();
       throw error;
