@@ -27,11 +27,6 @@ export interface MessageFilters {
   /** null: conversations without an agent. */
   readonly agentId?: string | null;
   readonly excludeConversationIds?: readonly string[];
-  /**
-   * Only what a turn may recall: questions and answers on their thread's active path, in
-   * conversations whose long-term memory is on (`memory: false`, a temporary chat, is never recalled).
-   */
-  readonly recallable?: boolean;
 }
 
 /** A message holding a term: how often, its length in the index's tokens, and its age order (higher is newer). */
@@ -76,14 +71,38 @@ export interface TitleMatch {
   readonly snippet: string;
 }
 
+/** A recallable message holding a term, as a turn weighs it: its length in tokens as stored (model tokens). */
+export interface RecallMatch {
+  /** Which of the terms asked for. */
+  readonly term: number;
+  readonly messageId: string;
+  readonly conversationId: string;
+  readonly length: number;
+  readonly newness: number;
+}
+
+/** A turn's recall candidates, every term's newest `cap` in one read, and the counts asked for. */
+export interface RecallMatches {
+  readonly rows: readonly RecallMatch[];
+  /** Per term: true when none of its recallable matches was left out by the cap. */
+  readonly complete: readonly boolean[];
+  /** Per term asked to be counted: how many of the caller's messages hold it (recallable or not). */
+  readonly counts: ReadonlyMap<number, number>;
+}
+
 /** The statements of one dialect. */
 export interface MessageSearchDialect {
-  /** `frequencies` false: every match counts once (tf 1), which spares re-reading each matched text (a turn's recall). */
-  termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number, frequencies: boolean): Promise<TermMatches>;
+  /**
+   * For a turn: each term's newest `cap` recallable matches (tf 1) and, for the terms in
+   * `count`, the caller's messages holding it, in one statement.
+   */
+  recallMatches(em: EntityManager, actor: string, terms: readonly SearchTerm[], count: ReadonlySet<number>, cap: number): Promise<RecallMatches>;
+  /** The caller's questions and answers and their total length in stored tokens, what a turn's recall weighs lengths by. */
+  recallTotals(em: EntityManager, actor: string): Promise<CallerTotals>;
+  termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number): Promise<TermMatches>;
   termCount(em: EntityManager, actor: string, term: SearchTerm): Promise<number>;
   totals(em: EntityManager, actor: string): Promise<CallerTotals>;
-  /** `snippets` false: the snippet is left empty (what a turn's recall does not show). */
-  details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[], snippets: boolean): Promise<Map<string, MessageHitDetails>>;
+  details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[]): Promise<Map<string, MessageHitDetails>>;
   titleMatches(em: EntityManager, actor: string, query: SearchQuery, limit: number): Promise<TitleMatch[]>;
 }
 
@@ -103,20 +122,29 @@ export class MessageSearchRepository implements MessageSearchDialect {
     return isPostgres(em) ? this.postgres : this.sqlite;
   }
 
-  termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number, frequencies = true): Promise<TermMatches> {
-    return this.of(em).termMatches(em, actor, query, term, filters, cap, frequencies);
+  termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number): Promise<TermMatches> {
+    return this.of(em).termMatches(em, actor, query, term, filters, cap);
   }
 
   termCount(em: EntityManager, actor: string, term: SearchTerm): Promise<number> {
     return this.of(em).termCount(em, actor, term);
   }
 
+  recallMatches(em: EntityManager, actor: string, terms: readonly SearchTerm[], count: ReadonlySet<number>, cap: number): Promise<RecallMatches> {
+    if (terms.length === 0) return Promise.resolve({ rows: [], complete: [], counts: new Map() });
+    return this.of(em).recallMatches(em, actor, terms, count, cap);
+  }
+
+  recallTotals(em: EntityManager, actor: string): Promise<CallerTotals> {
+    return this.of(em).recallTotals(em, actor);
+  }
+
   totals(em: EntityManager, actor: string): Promise<CallerTotals> {
     return this.of(em).totals(em, actor);
   }
 
-  details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[], snippets = true): Promise<Map<string, MessageHitDetails>> {
-    return keys.length === 0 ? Promise.resolve(new Map()) : this.of(em).details(em, actor, query, keys, snippets);
+  details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[]): Promise<Map<string, MessageHitDetails>> {
+    return keys.length === 0 ? Promise.resolve(new Map()) : this.of(em).details(em, actor, query, keys);
   }
 
   titleMatches(em: EntityManager, actor: string, query: SearchQuery, limit: number): Promise<TitleMatch[]> {

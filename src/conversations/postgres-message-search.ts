@@ -4,12 +4,14 @@ import type {
   MessageFilters,
   MessageHitDetails,
   MessageSearchDialect,
+  RecallMatches,
   SearchQuery,
   SearchTerm,
   TermMatches,
   TitleMatch,
 } from './message-search.repository.js';
 import type { MessageRole } from './message.entity.js';
+import { recallMatchesOf, type RecallRow } from './recall-matches.js';
 
 /** Placeholders numbered as parameters are added. */
 class Params {
@@ -52,11 +54,8 @@ function filterSql(actor: string, f: MessageFilters, p: Params): { join: string;
     const agent = f.agentId === null ? 'IS NULL' : `= ${p.add(f.agentId)}`;
     where.push(`s.conversation_id IN (SELECT id FROM conversations WHERE actor = ${p.add(actor)} AND agent_id ${agent})`);
   }
-  if (f.recallable) {
-    where.push(`m.on_path = 1 AND m.role IN ('user', 'assistant') AND s.conversation_id IN (SELECT id FROM conversations WHERE actor = ${p.add(actor)} AND memory)`);
-  }
   return {
-    join: f.role === undefined && !f.recallable ? '' : 'JOIN messages m ON m.id = s.message_id AND m.actor = s.actor',
+    join: f.role === undefined ? '' : 'JOIN messages m ON m.id = s.message_id AND m.actor = s.actor',
     where: where.length ? ` AND ${where.join(' AND ')}` : '',
   };
 }
@@ -73,9 +72,9 @@ function tfSql(term: SearchTerm, p: Params): string {
  * 1764810000000). A row's length is its number of distinct lexemes (the actor's aside).
  */
 export class PostgresMessageSearch implements MessageSearchDialect {
-  async termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number, frequencies: boolean): Promise<TermMatches> {
+  async termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number): Promise<TermMatches> {
     const p = new Params();
-    const tf = frequencies ? tfSql(query.terms[term], p) : '1';
+    const tf = tfSql(query.terms[term], p);
     const match = matchSql(actor, [query.terms[term]], query.excluded, p);
     const f = filterSql(actor, filters, p);
     const rows: Array<{ k: string; conversationId: string; tf: number; size: number; newness: number }> = await em.query(
@@ -89,6 +88,33 @@ export class PostgresMessageSearch implements MessageSearchDialect {
       rows: rows.map((r) => ({ key: r.k, conversationId: r.conversationId, tf: Number(r.tf), length: Math.max(1, Number(r.size)), newness: Number(r.newness) })),
       complete: rows.length < cap,
     };
+  }
+
+  async recallMatches(em: EntityManager, actor: string, terms: readonly SearchTerm[], count: ReadonlySet<number>, cap: number): Promise<RecallMatches> {
+    const p = new Params();
+    const arms = terms.map(
+      (term, t) => `(SELECT ${t} AS t, m.id AS id, m.conversation_id AS "conversationId", coalesce(m.tokens, length(m.content) / 4 + 1) AS length,
+                            extract(epoch FROM s.created_at) * 1000 + s.seq / 1e6 AS newness, NULL::bigint AS n
+                       FROM messages_search s JOIN messages m ON m.id = s.message_id AND m.actor = s.actor
+                       JOIN conversations c ON c.id = m.conversation_id AND c.actor = m.actor
+                      WHERE ${matchSql(actor, [term], [], p)} AND m.on_path = 1 AND m.role IN ('user', 'assistant') AND c.memory
+                      ORDER BY s.created_at DESC, s.seq DESC LIMIT ${Number(cap)})`,
+    );
+    const counted = [...count].map(
+      (t) => `(SELECT ${Number(t)}, NULL, NULL, NULL::integer, NULL::numeric, (SELECT count(*) FROM messages_search s WHERE ${matchSql(actor, [terms[t]], [], p)}))`,
+    );
+    const rows: RecallRow[] = await em.query([...arms, ...counted].join('\nUNION ALL\n'), p.values);
+    return recallMatchesOf(rows, terms.length, cap);
+  }
+
+  async recallTotals(em: EntityManager, actor: string): Promise<CallerTotals> {
+    const [row] = (await em.query(
+      `SELECT count(*) AS docs, coalesce(sum(coalesce(m.tokens, length(m.content) / 4 + 1)), 0) AS length
+         FROM conversations c JOIN messages m ON m.conversation_id = c.id AND m.actor = c.actor
+        WHERE c.actor = $1 AND m.role IN ('user', 'assistant')`,
+      [actor],
+    )) as Array<{ docs: string; length: string }>;
+    return { docs: Number(row?.docs ?? 0), length: Number(row?.length ?? 0) };
   }
 
   async termCount(em: EntityManager, actor: string, term: SearchTerm): Promise<number> {
@@ -106,9 +132,9 @@ export class PostgresMessageSearch implements MessageSearchDialect {
     return { docs: Number(row?.docs ?? 0), length: Number(row?.length ?? 0) };
   }
 
-  async details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[], snippets: boolean): Promise<Map<string, MessageHitDetails>> {
+  async details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[]): Promise<Map<string, MessageHitDetails>> {
     const p = new Params();
-    const snippet = snippets ? `ts_headline('english', m.content, ${anyOf(query.terms, p)}, 'StartSel=[, StopSel=], MaxWords=20, MinWords=6, ShortWord=1')` : `''`;
+    const snippet = `ts_headline('english', m.content, ${anyOf(query.terms, p)}, 'StartSel=[, StopSel=], MaxWords=20, MinWords=6, ShortWord=1')`;
     const rows: Array<{ id: string; conversationId: string; title: string; seq: number; thread: string; role: MessageRole; createdAt: Date; onPath: number; snippet: string }> =
       await em.query(
         `SELECT m.id, m.conversation_id AS "conversationId", c.title, m.seq, m.thread, m.role, m.created_at AS "createdAt", m.on_path AS "onPath",

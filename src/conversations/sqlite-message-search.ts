@@ -4,12 +4,15 @@ import type {
   MessageFilters,
   MessageHitDetails,
   MessageSearchDialect,
+  RecallMatches,
   SearchQuery,
   SearchTerm,
   TermMatches,
   TitleMatch,
 } from './message-search.repository.js';
+import { storedDate } from '../database/dialect.js';
 import type { MessageRole } from './message.entity.js';
+import { recallMatchesOf, type RecallRow } from './recall-matches.js';
 
 /**
  * The token standing for an actor in `messages_fts`'s `owner` column (migration 1764810000000):
@@ -36,7 +39,6 @@ function contentMatch(terms: readonly SearchTerm[], excluded: readonly SearchTer
 
 /** SQLite's datetime text, as TypeORM stores it (UTC). */
 const sqliteDate = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
-const dateOf = (v: string | Date) => (v instanceof Date ? v : new Date(`${v.replace(' ', 'T')}Z`));
 
 /** SQLite's varint (sqlite3GetVarint): big-endian 7-bit groups, the ninth byte whole. */
 export function readVarint(bytes: Uint8Array, offset = 0): number {
@@ -69,10 +71,6 @@ function filterSql(actor: string, f: MessageFilters): { join: string; where: str
     where.push(`m.conversation_id IN (SELECT id FROM conversations WHERE actor = ? AND agent_id ${f.agentId === null ? 'IS NULL' : '= ?'})`);
     params.push(actor, ...(f.agentId === null ? [] : [f.agentId]));
   }
-  if (f.recallable) {
-    where.push(`m.on_path = 1 AND m.role IN ('user', 'assistant') AND m.conversation_id IN (SELECT id FROM conversations WHERE actor = ? AND memory = 1)`);
-    params.push(actor);
-  }
   if (where.length === 0) return { join: '', where: '', params };
   return { join: 'CROSS JOIN messages m ON m.rowid = messages_fts.rowid', where: ` AND m.actor = ? AND ${where.join(' AND ')}`, params: [actor, ...params] };
 }
@@ -84,12 +82,11 @@ function filterSql(actor: string, f: MessageFilters): { join: string; where: str
  * from `messages_fts_docsize`. bm25() is never called: it counts every actor's rows.
  */
 export class SqliteMessageSearch implements MessageSearchDialect {
-  async termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number, frequencies: boolean): Promise<TermMatches> {
+  async termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number): Promise<TermMatches> {
     const f = filterSql(actor, filters);
-    const marks = frequencies ? `highlight(messages_fts, 0, char(1), '')` : `char(1)`;
     const rows: Array<{ k: number; conversationId: string; tf: number; size: Uint8Array }> = await em.query(
       `WITH f AS MATERIALIZED (
-         SELECT messages_fts.rowid AS k, ${marks} AS h
+         SELECT messages_fts.rowid AS k, highlight(messages_fts, 0, char(1), '') AS h
            FROM messages_fts ${f.join}
           WHERE messages_fts MATCH ?${f.where}
           ORDER BY messages_fts.rowid DESC LIMIT ${Number(cap)})
@@ -102,6 +99,37 @@ export class SqliteMessageSearch implements MessageSearchDialect {
       rows: rows.map((r) => ({ key: String(r.k), conversationId: r.conversationId, tf: Math.max(1, Number(r.tf)), length: contentTokens(r.size), newness: Number(r.k) })),
       complete: rows.length < cap,
     };
+  }
+
+  async recallMatches(em: EntityManager, actor: string, terms: readonly SearchTerm[], count: ReadonlySet<number>, cap: number): Promise<RecallMatches> {
+    // Each term's arm walks the index newest first within the caller's rows and stops at the
+    // cap; a recallable row is checked on the row itself and its conversation's key, never by
+    // listing the caller's conversations. Lengths are the stored token counts, read with the row.
+    const arms = terms.map(
+      (_, t) => `SELECT * FROM (
+         SELECT ${t} AS t, m.id AS id, m.conversation_id AS conversationId, coalesce(m.tokens, length(m.content) / 4 + 1) AS length, messages_fts.rowid AS newness, NULL AS n
+           FROM messages_fts CROSS JOIN messages m ON m.rowid = messages_fts.rowid
+           CROSS JOIN conversations c ON c.id = m.conversation_id AND c.actor = m.actor
+          WHERE messages_fts MATCH ? AND m.actor = ? AND m.on_path = 1 AND m.role IN ('user', 'assistant') AND c.memory = 1
+          ORDER BY messages_fts.rowid DESC LIMIT ${Number(cap)})`,
+    );
+    const counted = [...count].map((t) => `SELECT ${Number(t)}, NULL, NULL, NULL, NULL, (SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?)`);
+    const params = [...terms.flatMap((term) => [contentMatch([term], [], actor), actor]), ...[...count].map((t) => contentMatch([terms[t]], [], actor))];
+    const rows: RecallRow[] = await em.query(
+      [...arms, ...counted].join('\nUNION ALL\n'),
+      params,
+    );
+    return recallMatchesOf(rows, terms.length, cap);
+  }
+
+  async recallTotals(em: EntityManager, actor: string): Promise<CallerTotals> {
+    const [row] = (await em.query(
+      `SELECT count(*) AS docs, coalesce(sum(coalesce(m.tokens, length(m.content) / 4 + 1)), 0) AS length
+         FROM conversations c CROSS JOIN messages m ON m.conversation_id = c.id AND m.actor = c.actor
+        WHERE c.actor = ? AND m.role IN ('user', 'assistant')`,
+      [actor],
+    )) as Array<{ docs: number; length: number }>;
+    return { docs: Number(row?.docs ?? 0), length: Number(row?.length ?? 0) };
   }
 
   async termCount(em: EntityManager, actor: string, term: SearchTerm): Promise<number> {
@@ -119,26 +147,18 @@ export class SqliteMessageSearch implements MessageSearchDialect {
     return { docs: sizes.length, length };
   }
 
-  async details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[], snippets: boolean): Promise<Map<string, MessageHitDetails>> {
-    // By rowid on the FTS table itself, so that the MATCH runs once, for those rows only; without snippets, no MATCH at all.
+  async details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[], ): Promise<Map<string, MessageHitDetails>> {
+    // By rowid on the FTS table itself, so that the MATCH runs once, for those rows only.
     type Row = { k: number; id: string; conversationId: string; title: string; seq: number; thread: string; role: MessageRole; createdAt: string; onPath: number; snippet: string };
-    const rows: Row[] = !snippets
-      ? await em.query(
-          `SELECT m.rowid AS k, m.id AS id, m.conversation_id AS conversationId, c.title AS title, m.seq AS seq, m.thread AS thread,
-                  m.role AS role, m.created_at AS createdAt, m.on_path AS onPath, '' AS snippet
-             FROM messages m CROSS JOIN conversations c ON c.id = m.conversation_id AND c.actor = m.actor
-            WHERE m.rowid IN (${keys.map(() => '?').join(', ')}) AND m.actor = ?`,
-          [...keys.map(Number), actor],
-        )
-      : await em.query(
-        `SELECT messages_fts.rowid AS k, m.id AS id, m.conversation_id AS conversationId, c.title AS title, m.seq AS seq, m.thread AS thread,
-                m.role AS role, m.created_at AS createdAt, m.on_path AS onPath, snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet
-           FROM messages_fts
-           CROSS JOIN messages m ON m.rowid = messages_fts.rowid
-           CROSS JOIN conversations c ON c.id = m.conversation_id AND c.actor = m.actor
-          WHERE messages_fts MATCH ? AND messages_fts.rowid IN (${keys.map(() => '?').join(', ')}) AND m.actor = ?`,
-        [contentMatch(query.terms, []), ...keys.map(Number), actor],
-      );
+    const rows: Row[] = await em.query(
+      `SELECT messages_fts.rowid AS k, m.id AS id, m.conversation_id AS conversationId, c.title AS title, m.seq AS seq, m.thread AS thread,
+              m.role AS role, m.created_at AS createdAt, m.on_path AS onPath, snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet
+         FROM messages_fts
+         CROSS JOIN messages m ON m.rowid = messages_fts.rowid
+         CROSS JOIN conversations c ON c.id = m.conversation_id AND c.actor = m.actor
+        WHERE messages_fts MATCH ? AND messages_fts.rowid IN (${keys.map(() => '?').join(', ')}) AND m.actor = ?`,
+      [contentMatch(query.terms, []), ...keys.map(Number), actor],
+    );
     return new Map(
       rows.map((r) => [
         String(r.k),
@@ -149,7 +169,7 @@ export class SqliteMessageSearch implements MessageSearchDialect {
           seq: Number(r.seq),
           thread: r.thread,
           role: r.role,
-          createdAt: dateOf(r.createdAt),
+          createdAt: storedDate(r.createdAt),
           snippet: r.snippet,
           onPath: Number(r.onPath) === 1,
         },

@@ -27,3 +27,8 @@ export function forUpdate(em: EntityManager): string {
 export function utcDaySql(em: EntityManager, column: string): string {
   return isPostgres(em) ? `to_char(${column}, 'YYYY-MM-DD')` : `substr(${column}, 1, 10)`;
 }
+
+/** A datetime read by a raw query: SQLite keeps it as UTC text (as TypeORM writes it), PostgreSQL hands out a Date. */
+export function storedDate(value: string | Date): Date {
+  return value instanceof Date ? value : new Date(`${value.replace(' ', 'T')}Z`);
+}

@@ -25,9 +25,20 @@ export class CallerStatistics {
     return this.cached(`t\u0000${actor}`, () => this.repo.totals(em, actor));
   }
 
+  /** The caller's questions and answers in stored tokens, what a turn's recall weighs lengths by. */
+  recallTotals(em: EntityManager, actor: string): Promise<CallerTotals> {
+    return this.cached(`r\u0000${actor}`, () => this.repo.recallTotals(em, actor));
+  }
+
+  /** The figure kept for `term`, if it is still fresh: a turn reads the others with its matches. */
+  keptTermHits(actor: string, term: SearchTerm): number | undefined {
+    const seen = this.kept.get(termKey(actor, term));
+    return seen && Date.now() - seen.at < this.maxAgeMs ? (seen.value as number) : undefined;
+  }
+
   /** The caller's messages holding `term`; `known` when the caller just read all of them. */
   termHits(em: EntityManager, actor: string, term: SearchTerm, known?: number): Promise<number> {
-    const key = `n\u0000${actor}\u0000${term.kind}\u0000${term.words.join(' ')}`;
+    const key = termKey(actor, term);
     if (known !== undefined) {
       this.remember(key, known);
       return Promise.resolve(known);
@@ -49,3 +60,5 @@ export class CallerStatistics {
     this.kept.set(key, { value, at: Date.now() });
   }
 }
+
+const termKey = (actor: string, term: SearchTerm) => `n\u0000${actor}\u0000${term.kind}\u0000${term.words.join(' ')}`;

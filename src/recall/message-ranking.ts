@@ -26,14 +26,13 @@ export async function rankMessages(
   query: SearchQuery,
   filters: MessageFilters,
   cap: number,
-  frequencies = true,
 ): Promise<RankedMessage[]> {
   if (query.terms.length === 0) return [];
   const totals = await statistics.totals(em, actor);
   const averageLength = totals.docs > 0 ? totals.length / totals.docs : 1;
   const byKey = new Map<string, { conversationId: string; newness: number; parts: number[] }>();
   for (let i = 0; i < query.terms.length; i++) {
-    const matches = await repo.termMatches(em, actor, query, i, filters, cap, frequencies);
+    const matches = await repo.termMatches(em, actor, query, i, filters, cap);
     // A whole list of the term's rows, unfiltered, is its count; otherwise it is counted (or kept).
     const whole = matches.complete && !filtered(filters) && query.excluded.length === 0;
     const weight = idf(totals.docs, await statistics.termHits(em, actor, query.terms[i], whole ? matches.rows.length : undefined));

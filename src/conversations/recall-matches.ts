@@ -1,0 +1,28 @@
+import type { RecallMatch, RecallMatches } from './message-search.repository.js';
+
+/** A row of a recall statement: a term's match (`id` set), or a term's count (`n` set). */
+export interface RecallRow {
+  readonly t: number | string;
+  readonly id: string | null;
+  readonly conversationId: string | null;
+  readonly length: number | string | null;
+  readonly newness: number | string | null;
+  readonly n: number | string | null;
+}
+
+/** A recall statement's rows as matches per term, whether each term's list is whole, and the counts. */
+export function recallMatchesOf(rows: readonly RecallRow[], terms: number, cap: number): RecallMatches {
+  const matches: RecallMatch[] = [];
+  const perTerm = new Array<number>(terms).fill(0);
+  const counts = new Map<number, number>();
+  for (const r of rows) {
+    const term = Number(r.t);
+    if (r.id === null) {
+      counts.set(term, Number(r.n ?? 0));
+      continue;
+    }
+    perTerm[term] += 1;
+    matches.push({ term, messageId: r.id, conversationId: String(r.conversationId), length: Math.max(1, Number(r.length)), newness: Number(r.newness) });
+  }
+  return { rows: matches, complete: perTerm.map((n) => n < cap), counts };
+}
