@@ -14,15 +14,19 @@ const CONTROL = /^(START TRANSACTION|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/
 describe('statements of one chat turn', () => {
   let tmp: ReturnType<typeof tempDir>;
   let t: TestApp;
+  /** The same service with recall on (the test apps run with it off). */
+  let r: TestApp;
   let sent: string[] | null = null;
   /** PostgreSQL: the statements sent as named prepared statements (parsed once per connection). */
   let prepared: Set<string> | null = null;
   let restore: () => void;
   const alice = asActor(() => t, ALICE_KEY);
+  const recalling = asActor(() => r, ALICE_KEY);
 
   beforeAll(async () => {
     tmp = tempDir();
     t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    r = await startTestApp({ dbPath: `${tmp.dir}/recall.sqlite`, env: { RECALL_MODE: 'on' } });
     const ds = t.app.get(DataSource);
     const runner = ds.createQueryRunner();
     const proto = Object.getPrototypeOf(runner) as QueryRunner;
@@ -59,14 +63,15 @@ describe('statements of one chat turn', () => {
   afterAll(async () => {
     restore();
     await t.close();
+    await r.close();
     tmp.remove();
   });
 
-  async function turnOn(conversationId: string, message: string): Promise<string[]> {
+  async function turnOn(conversationId: string, message: string, who = alice): Promise<string[]> {
     sent = [];
     prepared = new Set();
     try {
-      await alice.post('/api/chat', { message, conversationId }).expect(200);
+      await who.post('/api/chat', { message, conversationId }).expect(200);
       return sent;
     } finally {
       sent = null;
@@ -101,5 +106,21 @@ describe('statements of one chat turn', () => {
       'user:complete',
       'assistant:complete',
     ]);
+  });
+
+  it("recall adds two statements: every word's matches with the counts not kept, then the best hits with their neighbour turns", async () => {
+    await recalling.post('/api/chat', { message: 'The lighthouse keeper feeds three gulls' }).expect(200);
+    const { conversationId } = (await recalling.post('/api/chat', { message: 'Something else entirely' }).expect(200)).body;
+    // The first turn of the conversation read the caller's totals, which are then kept a while.
+    await turnOn(conversationId, 'Who feeds the gulls?', recalling);
+    const statements = await turnOn(conversationId, 'Who is the lighthouse keeper?', recalling);
+    const work = statements.filter((s) => !CONTROL.test(s));
+    expect({ count: work.length, work }).toEqual({ count: DIALECT === 'postgres' ? 8 : 9, work: expect.any(Array) });
+    // Both run before the turn's transaction: the search holds no lock.
+    expect(work[0]).toMatch(/messages_(fts|search)/);
+    expect(work[1]).toMatch(/^SELECT 0 AS part, x\.id/);
+    expect(work[2]).toMatch(/FROM "conversations" WHERE "id" = (\?|\$1) AND "actor" = (\?|\$2)( FOR UPDATE)?$/);
+    const { body } = await recalling.get(`/api/conversations/${conversationId}/messages`).expect(200);
+    expect(body.items.at(-1).recalledMessageIds.length).toBeGreaterThan(0);
   });
 });
