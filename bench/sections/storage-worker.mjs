@@ -8,7 +8,7 @@
 // ConversationsService, ConversationsRepository) on a real SQLite file opened the way the
 // service opens it; raw SQL is used only to seed and to read file statistics.
 import 'reflect-metadata';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
@@ -185,6 +185,9 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
         for (let i = 0; i < walBatchTurns; i++) await turn();
         walPerTurn.push(fileSize(`${dbPath}-wal`) / walBatchTurns);
       }
+      // What the WAL's pages are for: the last batch's frames, each named by the table or index
+      // owning its page (dbstat), per turn.
+      const walFramesByTree = walFramesPerTree(raw, `${dbPath}-wal`, walBatchTurns);
 
       const x = {
         length: c.length,
@@ -202,6 +205,7 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
         allocatedBytesPerTurn: (after.allocated - before.allocated) / payloadTurns,
         writeSyscallBytesPerTurn: w0 === undefined ? null : (w1 - w0) / payloadTurns,
         walBytesPerTurn: spread(walPerTurn),
+        walFramesByTree,
         pageSize: after.pageSize,
         fileBytes: fileSize(dbPath),
       };
@@ -209,7 +213,8 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
       process.stdout.write(
         `  length ${x.length}${x.branchPoints ? ` (${x.branchPoints} branch points)` : ''}: p50 ${x.p50Ms.median.toFixed(3)} ms, p99 ${x.p99Ms.median.toFixed(3)} ms, ` +
           `${x.statementsPreparedPerTurn.toFixed(2)} statements prepared, payload ${x.payloadBytesPerTurn.toFixed(0)} B/turn, ` +
-          `WAL ${x.walBytesPerTurn.median.toFixed(0)} B/turn\n`,
+          `WAL ${x.walBytesPerTurn.median.toFixed(0)} B/turn\n` +
+          `    WAL frames per turn by table or index: ${Object.entries(walFramesByTree).map(([name, n]) => `${name} ${n}`).join(', ')}\n`,
       );
     }
     return { lengths: results };
@@ -303,3 +308,17 @@ const options = JSON.parse(optionsJson);
 const result = section === 'turn-cost' ? await turnCost(options) : section === 'reads' ? await reads(options) : null;
 if (!result) throw new Error(`unknown section ${section}`);
 writeFileSync(outFile, JSON.stringify(result));
+
+/** The WAL's frames per turn by the table or index owning each page, most first (pages no tree owns: free-list and header pages). */
+function walFramesPerTree(raw, walPath, turns) {
+  const wal = readFileSync(walPath);
+  if (wal.length < 32) return {};
+  const frame = 24 + wal.readUInt32BE(8);
+  const owner = new Map(raw.prepare('SELECT pageno, name FROM dbstat').raw().all());
+  const counts = new Map();
+  for (let offset = 32; offset + frame <= wal.length; offset += frame) {
+    const name = owner.get(wal.readUInt32BE(offset)) ?? '(other pages)';
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => [name, Math.round((10 * n) / turns) / 10]));
+}
