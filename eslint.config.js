@@ -42,6 +42,8 @@ function entityClasses(module) {
  */
 function restrictionsFor(module) {
   const list = [];
+  // TypeORM's deep paths are its internals: they move between versions without notice.
+  list.push({ id: 'typeorm-internals', regex: '^typeorm/', message: 'Import TypeORM by its package name only; its deep paths are internals.' });
   if (module !== SURFACES) {
     list.push({ id: 'no-surface', regex: into([SURFACES]), message: 'Domain and ports never import a surface (surfaces -> domain -> ports).' });
   }

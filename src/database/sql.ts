@@ -1,6 +1,8 @@
 import { type DataSource, type EntityManager, type EntityMetadata, type EntityTarget, type ObjectLiteral, QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
-import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { isPostgres } from './dialect.js';
+
+/** A column of an entity's metadata, by the public API's types. */
+type ColumnMetadata = EntityMetadata['columns'][number];
 
 /**
  * Constant SQL with bound parameters, for the statements every chat turn runs.
