@@ -18,7 +18,10 @@ import {
   MessageNotFoundError,
 } from '../conversations/conversation.errors.js';
 import { ConversationAliasesRepository } from '../conversations/conversation-aliases.repository.js';
-import { ConversationsRepository, type NewMessage, type ProgressSave } from '../conversations/conversations.repository.js';
+import { ConversationsRepository } from '../conversations/conversations.repository.js';
+import { ThreadsRepository } from '../conversations/threads.repository.js';
+import { ReplyRowsRepository, type ProgressSave } from '../conversations/reply-rows.repository.js';
+import { MessagesRepository, type NewMessage } from '../conversations/messages.repository.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { closeIfExpired } from '../conversations/reply-lease.js';
 import { RepliesAwaitingStorage } from './replies-awaiting-storage.js';
@@ -47,6 +50,9 @@ export class TurnStore {
   constructor(
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
+    private readonly threadRows: ThreadsRepository,
+    private readonly replyRows: ReplyRowsRepository,
+    private readonly messageRows: MessagesRepository,
     private readonly tree: MessageTreeRepository,
     private readonly summaries: SummariesRepository,
     private readonly agents: AgentsService,
@@ -115,13 +121,13 @@ export class TurnStore {
         await this.tree.leavePathBelow(em, conversation.id, threadName, parent.seq);
       }
       const follows = parent === undefined ? leaf : parent;
-      const thread = await this.repo.upsertThread(em, conversation, threadName, request.threadSystem, now, head.thread);
+      const thread = await this.threadRows.upsertThread(em, conversation, threadName, request.threadSystem, now, head.thread);
       // A last user message is the question; the inputs before it (or all, after function outputs) are history.
       const last = inputs[inputs.length - 1];
       const asked = last.role === 'user' ? last : null;
       const earlier = asked ? inputs.slice(0, -1) : inputs;
       let parentId = follows?.id ?? null;
-      const stored = earlier.length ? await this.repo.appendMessages(em, conversation, this.chained(earlier, threadName, parentId), now) : [];
+      const stored = earlier.length ? await this.messageRows.appendMessages(em, conversation, this.chained(earlier, threadName, parentId), now) : [];
       parentId = stored.at(-1)?.id ?? parentId;
       const question = asked ? { content: asked.content, tokens: null } : null;
       const draft = { conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question, override: request.override, recalled: request.recalled };
@@ -129,7 +135,7 @@ export class TurnStore {
       const known = parent === undefined ? { thread: threadName, summary: head.summary } : undefined;
       const planned = await plan(draft, this.history(em, conversation, known));
       const questionId = asked ? randomUUID() : parentId!;
-      const rows = await this.repo.appendMessages(
+      const rows = await this.messageRows.appendMessages(
         em,
         conversation,
         [
@@ -176,7 +182,7 @@ export class TurnStore {
   private async claimAlias(em: EntityManager, actor: Actor, alias: string, conversationId: string, thread: string, now: Date): Promise<void> {
     if (await this.aliases.claim(em, actor.id, alias, conversationId, now)) return;
     const winner = await this.aliases.find(em, actor.id, alias);
-    const running = winner ? await this.repo.lastMessage(em, winner, thread) : null;
+    const running = winner ? await this.messageRows.lastMessage(em, winner, thread) : null;
     throw new ConversationBusyError(winner ?? conversationId, running?.id ?? '');
   }
 
@@ -189,14 +195,14 @@ export class TurnStore {
   ): Promise<{ parent: Message | null | undefined; threadName: string }> {
     const namedId = request.editMessageId ?? request.parentMessageId;
     if (!namedId) return { parent: undefined, threadName };
-    const named = await this.repo.findMessage(em, conversationId, namedId);
+    const named = await this.messageRows.findMessage(em, conversationId, namedId);
     if (!named) throw new MessageNotFoundError(namedId);
     if (request.thread && request.thread !== named.thread) {
       throw new InvalidInputError(`message ${namedId} is in thread "${named.thread}", not "${request.thread}"`);
     }
     if (!request.editMessageId) return { parent: named, threadName: named.thread };
     if (named.role !== 'user') throw new ConversationStateError('Only a user message can be edited; regenerate a reply instead');
-    const parent = named.parentId ? await this.repo.findMessage(em, conversationId, named.parentId) : null;
+    const parent = named.parentId ? await this.messageRows.findMessage(em, conversationId, named.parentId) : null;
     return { parent, threadName: named.thread };
   }
 
@@ -210,17 +216,17 @@ export class TurnStore {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
       const last = await this.refuseIfBusy(em, conversation.id, threadName, now);
       const question =
-        last?.role === 'user' ? last : last?.role === 'assistant' && last.parentId ? await this.repo.findMessage(em, conversation.id, last.parentId) : null;
+        last?.role === 'user' ? last : last?.role === 'assistant' && last.parentId ? await this.messageRows.findMessage(em, conversation.id, last.parentId) : null;
       if (!question || question.role !== 'user') {
         throw new ConversationStateError('There is no question to answer again in this thread');
       }
       this.assertRoomForTurn(conversation, 1);
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
-      const thread = await this.repo.upsertThread(em, conversation, threadName, undefined, now);
+      const thread = await this.threadRows.upsertThread(em, conversation, threadName, undefined, now);
       const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation));
       // The answer replaced leaves the active path; the new one takes its place.
       if (last !== question) await this.tree.leavePathBelow(em, conversation.id, threadName, question.seq);
-      const reply = await this.repo.appendMessage(em, conversation, this.placeholder(threadName, planned, now, question.id), now);
+      const reply = await this.messageRows.appendMessage(em, conversation, this.placeholder(threadName, planned, now, question.id), now);
       return { conversation, created: false, agent, thread, question, reply, ...this.planned(planned) };
     });
   }
@@ -249,12 +255,12 @@ export class TurnStore {
     return this.db.read(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId);
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
-      const thread = (await this.repo.findThread(em, conversation.id, threadName)) ?? { name: threadName, systemPrompt: null };
+      const thread = (await this.threadRows.findThread(em, conversation.id, threadName)) ?? { name: threadName, systemPrompt: null };
       const beforeSeq = conversation.lastSeq + 1;
       const planned = await plan({ conversation, agent, thread, beforeSeq, question: null }, this.history(em, conversation));
       const oldest = planned.context.oldestIncludedSeq ?? beforeSeq;
       // Older than what is sent, less those that were in the window but did not fit the budget.
-      const outsideWindow = (await this.repo.countReplayableBefore(em, conversation.id, threadName, oldest)) - planned.context.omittedForBudget;
+      const outsideWindow = (await this.messageRows.countReplayableBefore(em, conversation.id, threadName, oldest)) - planned.context.omittedForBudget;
       return { plan: planned, outsideWindow };
     });
   }
@@ -267,7 +273,7 @@ export class TurnStore {
   pinMessage(actor: Actor, conversationId: string, messageId: string, pinned: boolean, plan: PlanTurn): Promise<void> {
     return this.db.transaction(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
-      const message = await this.repo.findMessage(em, conversation.id, messageId);
+      const message = await this.messageRows.findMessage(em, conversation.id, messageId);
       if (!message) throw new MessageNotFoundError(messageId);
       if (pinned === message.pinned) return;
       if (pinned) {
@@ -275,7 +281,7 @@ export class TurnStore {
         if (!replayable) throw new ConversationStateError('Only a complete user or assistant message can be pinned');
         if (message.onPath) {
           const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
-          const thread = (await this.repo.findThread(em, conversation.id, message.thread)) ?? { name: message.thread, systemPrompt: null };
+          const thread = (await this.threadRows.findThread(em, conversation.id, message.thread)) ?? { name: message.thread, systemPrompt: null };
           const history = this.history(em, conversation);
           const withIt: HistoryReader = {
             ...history,
@@ -289,7 +295,7 @@ export class TurnStore {
           await plan({ conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question: { content: '', tokens: 0 } }, withIt);
         }
       }
-      await this.repo.updateMessage(em, message.id, { pinned });
+      await this.replyRows.updateMessage(em, message.id, { pinned });
     });
   }
 
@@ -302,7 +308,7 @@ export class TurnStore {
     return {
       summary: (thread) => (known?.thread === thread ? Promise.resolve(known.summary) : this.summaries.findSummary(em, conversationId, thread)),
       window: (thread, beforeSeq, limit) => this.reads.recentWithPinned(em, conversationId, thread, beforeSeq, limit, MAX_PINNED_READ),
-      recent: (thread, beforeSeq, limit, afterSeq) => this.repo.recentHistory(em, conversationId, thread, beforeSeq, limit, afterSeq),
+      recent: (thread, beforeSeq, limit, afterSeq) => this.messageRows.recentHistory(em, conversationId, thread, beforeSeq, limit, afterSeq),
       // The owner's memories, whoever published the agent.
       memories: (question) => this.memories.forTurnIn(em, { id: conversation.actor }, conversation.agentId, question),
     };
@@ -334,14 +340,14 @@ export class TurnStore {
     const lease = this.leaseFrom(new Date());
     const channel = this.wakeups.channel;
     // PostgreSQL: one statement commits on its own (no BEGIN/COMMIT round trips) and notifies.
-    const saved = await this.db.statement((em) => this.repo.saveProgress(em, saves, lease, channel));
+    const saved = await this.db.statement((em) => this.replyRows.saveProgress(em, saves, lease, channel));
     for (const save of saves) if (saved.has(save.id)) this.wakeups.committed(save.id, save.content);
     return saved;
   }
 
   /** A cheap read for generators with nothing to save: which of them were asked to stop? */
   cancelRequested(replyIds: readonly string[]): Promise<Set<string>> {
-    return this.db.read((em) => this.repo.cancelRequested(em, replyIds));
+    return this.db.read((em) => this.replyRows.cancelRequested(em, replyIds));
   }
 
   /**
@@ -362,7 +368,7 @@ export class TurnStore {
   private storeOutcome(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
     // One statement: on PostgreSQL it commits on its own, without the round trips of BEGIN and COMMIT.
     return this.db.statement(async (em) => {
-      const stored = await this.repo.finishMessage(em, replyId, {
+      const stored = await this.replyRows.finishMessage(em, replyId, {
         status: outcome.status,
         content: outcome.content,
         model: outcome.model,
@@ -389,7 +395,7 @@ export class TurnStore {
   requestCancel(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
     return this.db.transaction(async (em) => {
       await ownedConversation(this.repo, em, actor, conversationId);
-      const message = await this.repo.findMessage(em, conversationId, messageId);
+      const message = await this.messageRows.findMessage(em, conversationId, messageId);
       if (!message) throw new MessageNotFoundError(messageId);
       if (message.status !== 'streaming') return message;
       const now = new Date();
@@ -397,7 +403,7 @@ export class TurnStore {
         message.leaseUntil && message.leaseUntil < now
           ? { status: 'cancelled' as const, cancelRequestedAt: now, leaseUntil: null }
           : { cancelRequestedAt: now };
-      await this.repo.updateMessage(em, message.id, changes);
+      await this.replyRows.updateMessage(em, message.id, changes);
       return Object.assign(message, changes);
     });
   }
@@ -406,10 +412,10 @@ export class TurnStore {
   async sweepExpired(): Promise<number> {
     const closed = await this.db.transaction(async (em) => {
       const now = new Date();
-      const expired = await this.repo.expiredReplies(em, now, 500);
+      const expired = await this.replyRows.expiredReplies(em, now, 500);
       const ids: string[] = [];
       for (const message of expired) {
-        if (!(await closeIfExpired(this.repo, em, message, now))) continue;
+        if (!(await closeIfExpired(this.replyRows, em, message, now))) continue;
         await this.wakeups.notifyIn(em, message.id);
         ids.push(message.id);
       }
@@ -424,8 +430,8 @@ export class TurnStore {
    * leaf (null: an empty thread). `leaf`: the leaf already read in this transaction.
    */
   private async refuseIfBusy(em: EntityManager, conversationId: string, thread: string, now: Date, leaf?: Message | null): Promise<Message | null> {
-    const last = leaf === undefined ? await this.repo.lastMessage(em, conversationId, thread) : leaf;
-    if (last?.status === 'streaming' && !(await closeIfExpired(this.repo, em, last, now))) {
+    const last = leaf === undefined ? await this.messageRows.lastMessage(em, conversationId, thread) : leaf;
+    if (last?.status === 'streaming' && !(await closeIfExpired(this.replyRows, em, last, now))) {
       throw this.awaitingStorage.causeFor(last.id) ?? new ConversationBusyError(conversationId, last.id);
     }
     return last;

@@ -9,6 +9,9 @@ import { ConversationBusyError, ConversationNotFoundError, InvalidInputError, Li
 import { ConversationItemsRepository, type SortOrder } from './conversation-items.repository.js';
 import { ConversationLimits } from './conversation-limits.js';
 import { ConversationsRepository } from './conversations.repository.js';
+import { ThreadsRepository } from './threads.repository.js';
+import { ReplyRowsRepository } from './reply-rows.repository.js';
+import { MessagesRepository } from './messages.repository.js';
 import type { FunctionCallRecord, Message, MessageRole } from './message.entity.js';
 import { ownedConversation } from './ownership.js';
 import { closeIfExpired } from './reply-lease.js';
@@ -37,6 +40,9 @@ export class ConversationItemsService {
   constructor(
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
+    private readonly threadRows: ThreadsRepository,
+    private readonly replyRows: ReplyRowsRepository,
+    private readonly messageRows: MessagesRepository,
     private readonly items: ConversationItemsRepository,
     private readonly limits: ConversationLimits,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -59,8 +65,8 @@ export class ConversationItemsService {
     items.forEach((item) => this.assertValid(item));
     return this.db.transaction(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
-      const leaf = await this.repo.lastMessage(em, conversation.id, MAIN_THREAD);
-      if (leaf?.status === 'streaming' && !(await closeIfExpired(this.repo, em, leaf, new Date()))) throw new ConversationBusyError(conversation.id, leaf.id);
+      const leaf = await this.messageRows.lastMessage(em, conversation.id, MAIN_THREAD);
+      if (leaf?.status === 'streaming' && !(await closeIfExpired(this.replyRows, em, leaf, new Date()))) throw new ConversationBusyError(conversation.id, leaf.id);
       const max = this.config.maxMessagesPerConversation;
       if (max > 0 && conversation.lastSeq + items.length > max) {
         throw new LimitReachedError(`This conversation has reached the limit of ${max} messages (MAX_MESSAGES_PER_CONVERSATION); start a new one`);
@@ -76,7 +82,7 @@ export class ConversationItemsService {
 
   private async appendIn(em: EntityManager, conversation: Conversation, items: readonly ItemDraft[], leaf: Message | null): Promise<Message[]> {
     if (items.length === 0) return [];
-    await this.repo.upsertThread(em, conversation, MAIN_THREAD, undefined, new Date());
+    await this.threadRows.upsertThread(em, conversation, MAIN_THREAD, undefined, new Date());
     const drafts = [];
     let parentId = leaf?.id ?? null;
     for (const item of items) {
@@ -84,7 +90,7 @@ export class ConversationItemsService {
       drafts.push({ id, parentId, role: item.role, content: item.content, functionCalls: item.functionCalls?.length ? item.functionCalls : null, callId: item.callId ?? null });
       parentId = id;
     }
-    return this.repo.appendMessages(em, conversation, drafts, new Date());
+    return this.messageRows.appendMessages(em, conversation, drafts, new Date());
   }
 
   /** Up to `limit` messages of the main thread's active path in `order`, from the message `from` (included) when given. */
@@ -93,7 +99,7 @@ export class ConversationItemsService {
       await ownedConversation(this.repo, em, actor, conversationId);
       let fromSeq: number | undefined;
       if (page.from !== undefined) {
-        const from = await this.repo.findMessage(em, conversationId, page.from);
+        const from = await this.messageRows.findMessage(em, conversationId, page.from);
         if (!from || !from.onPath || from.thread !== MAIN_THREAD) throw new MessageNotFoundError(page.from);
         fromSeq = from.seq;
       }
@@ -108,11 +114,11 @@ export class ConversationItemsService {
   remove(actor: Actor, conversationId: string, messageId: string, change?: (m: Message) => Pick<Message, 'functionCalls'> | null): Promise<Conversation> {
     return this.db.transaction(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
-      const message = await this.repo.findMessage(em, conversationId, messageId);
+      const message = await this.messageRows.findMessage(em, conversationId, messageId);
       if (!message) throw new MessageNotFoundError(messageId);
-      if (message.status === 'streaming' && !(await closeIfExpired(this.repo, em, message, new Date()))) throw new ConversationBusyError(conversation.id, message.id);
+      if (message.status === 'streaming' && !(await closeIfExpired(this.replyRows, em, message, new Date()))) throw new ConversationBusyError(conversation.id, message.id);
       const rewritten = change?.(message) ?? null;
-      if (rewritten) await this.repo.updateMessage(em, message.id, rewritten);
+      if (rewritten) await this.replyRows.updateMessage(em, message.id, rewritten);
       else await this.items.removeMessage(em, message);
       return conversation;
     });

@@ -5,6 +5,8 @@ import { DatabaseService } from '../database/database.service.js';
 import { ConversationBusyError, InvalidInputError, MessageNotFoundError } from './conversation.errors.js';
 import type { Conversation } from './conversation.entity.js';
 import { ConversationsRepository } from './conversations.repository.js';
+import { ReplyRowsRepository } from './reply-rows.repository.js';
+import { MessagesRepository } from './messages.repository.js';
 import { withBranches } from './branches.js';
 import type { Message } from './message.entity.js';
 import { MessageTreeRepository } from './message-tree.repository.js';
@@ -21,6 +23,8 @@ export class ConversationTreeService {
   constructor(
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
+    private readonly replyRows: ReplyRowsRepository,
+    private readonly messageRows: MessagesRepository,
     private readonly tree: MessageTreeRepository,
   ) {}
 
@@ -40,7 +44,7 @@ export class ConversationTreeService {
    */
   async branchIn(em: EntityManager, actor: Actor, id: string, messageId?: string): Promise<{ conversation: Conversation; leaf: Message; messages: Message[] }> {
     const conversation = await ownedConversation(this.repo, em, actor, id);
-    const leaf = messageId ? await this.repo.findMessage(em, id, messageId) : await this.repo.lastMessage(em, id, MAIN_THREAD);
+    const leaf = messageId ? await this.messageRows.findMessage(em, id, messageId) : await this.messageRows.lastMessage(em, id, MAIN_THREAD);
     if (messageId && !leaf) throw new MessageNotFoundError(messageId);
     const messages = leaf ? (await this.tree.branchTo(em, leaf)).filter((m) => m.status !== 'streaming') : [];
     const last = messages.at(-1);
@@ -56,11 +60,11 @@ export class ConversationTreeService {
   select(actor: Actor, id: string, messageId: string): Promise<Message> {
     return this.db.transaction(async (em) => {
       await ownedConversation(this.repo, em, actor, id, true);
-      const message = await this.repo.findMessage(em, id, messageId);
+      const message = await this.messageRows.findMessage(em, id, messageId);
       if (!message) throw new MessageNotFoundError(messageId);
       const now = new Date();
-      const leaf = await this.repo.lastMessage(em, id, message.thread);
-      if (leaf && !(await closeIfExpired(this.repo, em, leaf, now))) throw new ConversationBusyError(id, leaf.id);
+      const leaf = await this.messageRows.lastMessage(em, id, message.thread);
+      if (leaf && !(await closeIfExpired(this.replyRows, em, leaf, now))) throw new ConversationBusyError(id, leaf.id);
       await this.tree.activate(em, message, true);
       await this.repo.touchConversation(em, id, now);
       return (await withBranches(this.tree, em, id, [message]))[0];

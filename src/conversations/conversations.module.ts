@@ -7,6 +7,9 @@ import { ConversationItemsService } from './conversation-items.service.js';
 import { ResponseRecordsService } from './response-records.service.js';
 import { ConversationLimits } from './conversation-limits.js';
 import { ConversationsRepository } from './conversations.repository.js';
+import { MessagesRepository } from './messages.repository.js';
+import { ReplyRowsRepository } from './reply-rows.repository.js';
+import { ThreadsRepository } from './threads.repository.js';
 import { ConversationsService } from './conversations.service.js';
 import { ConversationTreeService } from './conversation-tree.service.js';
 import { MessageSearchRepository } from './message-search.repository.js';
@@ -21,7 +24,7 @@ import { WholeConversationsRepository } from './whole-conversations.repository.j
 
 @Module({
   imports: [AgentsModule],
-  providers: [ConversationsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
-  exports: [ConversationsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
+  providers: [ConversationsRepository, MessagesRepository, ReplyRowsRepository, ThreadsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
+  exports: [ConversationsRepository, MessagesRepository, ReplyRowsRepository, ThreadsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
 })
 export class ConversationsModule {}

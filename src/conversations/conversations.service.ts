@@ -9,6 +9,9 @@ import { decodeCursor, encodeCursor } from './conversation-cursor.js';
 import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError, MessageNotFoundError } from './conversation.errors.js';
 import { ConversationLimits } from './conversation-limits.js';
 import { ConversationsRepository, type ListFilters } from './conversations.repository.js';
+import { ThreadsRepository } from './threads.repository.js';
+import { ReplyRowsRepository } from './reply-rows.repository.js';
+import { MessagesRepository } from './messages.repository.js';
 import type { Message } from './message.entity.js';
 import { ownedConversation } from './ownership.js';
 import { closeIfExpired } from './reply-lease.js';
@@ -59,6 +62,9 @@ export class ConversationsService {
   constructor(
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
+    private readonly threadRows: ThreadsRepository,
+    private readonly replyRows: ReplyRowsRepository,
+    private readonly messageRows: MessagesRepository,
     private readonly agents: AgentsService,
     private readonly limits: ConversationLimits,
     private readonly tree: MessageTreeRepository,
@@ -125,7 +131,7 @@ export class ConversationsService {
   messagesPage(actor: Actor, id: string, page: { before?: number; limit: number; thread?: string }): Promise<Message[]> {
     return this.db.replicaRead(actor.id, async (em) => {
       await ownedConversation(this.repo, em, actor, id);
-      return withBranches(this.tree, em, id, await this.repo.messagesBefore(em, id, page.before, page.limit, page.thread));
+      return withBranches(this.tree, em, id, await this.messageRows.messagesBefore(em, id, page.before, page.limit, page.thread));
     });
   }
 
@@ -138,7 +144,7 @@ export class ConversationsService {
     // A read, unless the reply must be closed: a follower's or a cancel's read commits nothing.
     const message = await this.db.read(async (em) => {
       await ownedConversation(this.repo, em, actor, conversationId);
-      return this.repo.findMessage(em, conversationId, messageId);
+      return this.messageRows.findMessage(em, conversationId, messageId);
     });
     if (message && (message.status !== 'streaming' || (message.leaseUntil && message.leaseUntil >= new Date()))) return message;
     return this.db.transaction((em) => this.readMessage(em, actor, conversationId, messageId));
@@ -156,7 +162,7 @@ export class ConversationsService {
     asOf = performance.now(),
   ): Promise<Array<Message | null>> {
     return this.db.replicaReadAsOf(asOf, async (em) => {
-      const found = new Map((await this.repo.messagesWithOwners(em, [...new Set(reads.map((r) => r.messageId))])).map((f) => [f.message.id, f]));
+      const found = new Map((await this.replyRows.messagesWithOwners(em, [...new Set(reads.map((r) => r.messageId))])).map((f) => [f.message.id, f]));
       const now = new Date();
       return reads.map((read) => {
         const hit = found.get(read.messageId);
@@ -176,9 +182,9 @@ export class ConversationsService {
 
   private async readMessage(em: EntityManager, actor: Actor, conversationId: string, messageId: string): Promise<Message> {
     await ownedConversation(this.repo, em, actor, conversationId);
-    const message = await this.repo.findMessage(em, conversationId, messageId);
+    const message = await this.messageRows.findMessage(em, conversationId, messageId);
     if (!message) throw new MessageNotFoundError(messageId);
-    await closeIfExpired(this.repo, em, message, new Date());
+    await closeIfExpired(this.replyRows, em, message, new Date());
     return message;
   }
 
@@ -192,15 +198,15 @@ export class ConversationsService {
     return this.db.replicaRead(actor.id, async (em) => {
       const [conversation] = await this.withTags(em, [await ownedConversation(this.repo, em, actor, id)]);
       // One extra message tells whether older ones exist.
-      const newest = await this.repo.messagesBefore(em, id, undefined, limit + 1, thread);
+      const newest = await this.messageRows.messagesBefore(em, id, undefined, limit + 1, thread);
       const messages = await withBranches(this.tree, em, id, newest.slice(-limit));
       return {
         conversation,
-        threads: await this.repo.listThreads(em, id),
+        threads: await this.threadRows.listThreads(em, id),
         messages,
         nextBefore: newest.length > limit ? messages[0].seq : null,
         summary: await this.summaries.findSummary(em, id, thread ?? MAIN_THREAD),
-        usage: await this.repo.usageTotals(em, id),
+        usage: await this.messageRows.usageTotals(em, id),
       };
     });
   }

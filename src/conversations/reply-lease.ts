@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { ReplyError } from '../common/domain-error.js';
-import type { ConversationsRepository } from './conversations.repository.js';
+import type { ReplyRowsRepository } from './reply-rows.repository.js';
 import type { Message } from './message.entity.js';
 
 /** What a reply whose generator died is closed with. */
@@ -14,7 +14,7 @@ export const INTERRUPTED: ReplyError = {
  * failed as interrupted. True when it is (now) closed. A reader or a new turn that meets a dead
  * generator's reply closes it, so nobody waits on it.
  */
-export async function closeIfExpired(repo: ConversationsRepository, em: EntityManager, message: Message, now: Date): Promise<boolean> {
+export async function closeIfExpired(repo: ReplyRowsRepository, em: EntityManager, message: Message, now: Date): Promise<boolean> {
   if (message.status !== 'streaming') return true;
   if (message.leaseUntil && message.leaseUntil >= now) return false;
   const changes = message.cancelRequestedAt

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '../database/database.service.js';
 import { SummariesRepository } from './summaries.repository.js';
-import { ConversationsRepository } from './conversations.repository.js';
+import { MessagesRepository } from './messages.repository.js';
 import type { Message } from './message.entity.js';
 import type { Summary } from './summary.entity.js';
 
@@ -24,7 +24,7 @@ export interface Fold {
 export class SummariesService {
   constructor(
     private readonly db: DatabaseService,
-    private readonly repo: ConversationsRepository,
+    private readonly messageRows: MessagesRepository,
     private readonly summaries: SummariesRepository,
   ) {}
 
@@ -34,7 +34,7 @@ export class SummariesService {
       const previous = await this.summaries.findSummary(em, conversationId, thread);
       const from = previous?.coversSeq ?? 0;
       if (outsideBefore - 1 <= from) return null;
-      const messages = await this.repo.replayableBetween(em, conversationId, thread, from, outsideBefore, limit);
+      const messages = await this.messageRows.replayableBetween(em, conversationId, thread, from, outsideBefore, limit);
       return messages.length ? { previous, messages } : null;
     });
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { EntityRows, sql } from '../database/sql.js';
-import { PINNED_ON_PATH_SQL, RECENT_HISTORY_SQL, replayedOf, type ReplayedMessage, type ReplayedRow } from './conversations.repository.js';
+import { PINNED_ON_PATH_SQL, RECENT_HISTORY_SQL, replayedOf, type ReplayedMessage, type ReplayedRow } from './messages.repository.js';
 import { Message } from './message.entity.js';
 import { Summary } from './summary.entity.js';
 import { Thread } from './thread.entity.js';

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { ConversationsRepository } from '../conversations/conversations.repository.js';
+import { ReplyRowsRepository } from '../conversations/reply-rows.repository.js';
 import { DatabaseService } from '../database/database.service.js';
 import { rowLock } from '../database/dialect.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
@@ -30,7 +30,7 @@ export type Claim =
 export class IdempotencyService {
   constructor(
     private readonly db: DatabaseService,
-    private readonly conversations: ConversationsRepository,
+    private readonly replyRows: ReplyRowsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -59,7 +59,7 @@ export class IdempotencyService {
 
   private async replyInProgress(em: EntityManager, messageId: string | null, now: Date): Promise<boolean> {
     if (!messageId) return false;
-    const reply = await this.conversations.replyLease(em, messageId);
+    const reply = await this.replyRows.replyLease(em, messageId);
     return reply?.status === 'streaming' && reply.leaseUntil !== null && reply.leaseUntil >= now;
   }
 

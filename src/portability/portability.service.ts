@@ -12,6 +12,8 @@ import type { Conversation } from '../conversations/conversation.entity.js';
 import type { Summary } from '../conversations/summary.entity.js';
 import { ConversationBusyError, LimitReachedError, MessageNotFoundError } from '../conversations/conversation.errors.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
+import { ThreadsRepository } from '../conversations/threads.repository.js';
+import { MessagesRepository } from '../conversations/messages.repository.js';
 import { exportAgent, exportConversation } from './export-build.js';
 import { ACCOUNT_EXPORT_FORMAT, EXPORT_VERSION, type AccountExport, type ConversationExport, type ExportVersion } from './export-document.js';
 import { parseConversationExport } from './export-parse.js';
@@ -57,6 +59,8 @@ export class PortabilityService {
   constructor(
     private readonly db: DatabaseService,
     private readonly conversations: ConversationsRepository,
+    private readonly threadRows: ThreadsRepository,
+    private readonly messageRows: MessagesRepository,
     private readonly whole: WholeConversationsRepository,
     private readonly summaries: SummariesRepository,
     private readonly agents: AgentsService,
@@ -171,13 +175,13 @@ export class PortabilityService {
     await this.conversationsService.getMessage(actor, id, fromMessageId);
     return this.db.transaction(async (em) => {
       const source = await ownedConversation(this.conversations, em, actor, id);
-      const from = await this.conversations.findMessage(em, id, fromMessageId);
+      const from = await this.messageRows.findMessage(em, id, fromMessageId);
       if (!from) throw new MessageNotFoundError(fromMessageId);
       if (from.status === 'streaming') throw new ConversationBusyError(id, from.id);
       await this.limits.assertRoomForConversation(em, actor);
       const messages = await this.whole.messagesUpTo(em, id, from.seq);
       const used = new Set(messages.map((m) => m.thread));
-      const threads = (await this.conversations.listThreads(em, id)).filter((t) => used.has(t.name));
+      const threads = (await this.threadRows.listThreads(em, id)).filter((t) => used.has(t.name));
       const summaries = (await this.whole.summariesOf(em, id)).filter((s) => used.has(s.thread) && s.coversSeq <= from.seq);
       const tags = await this.whole.tagsOf(em, id);
       const now = new Date();
@@ -295,12 +299,12 @@ export class PortabilityService {
   private async exportIn(em: EntityManager, actor: Actor, conversation: Conversation, exportedAt: Date, version: ExportVersion): Promise<ConversationExport> {
     const id = conversation.id;
     const agent = conversation.agentId ? await this.agents.attachedIn(em, conversation.agentId) : null;
-    const all = await this.conversations.allMessages(em, id);
+    const all = await this.messageRows.allMessages(em, id);
     const common = {
       conversation,
       tags: await this.whole.tagsOf(em, id),
       agent: agent ? exportAgent(agent, agent.actor === actor.id) : null,
-      threads: await this.conversations.listThreads(em, id),
+      threads: await this.threadRows.listThreads(em, id),
     };
     if (version === 2) {
       // The whole tree as stored, and every summary: one of a branch left aside stands again when that branch is selected.
