@@ -11,6 +11,7 @@ import { FollowerReads } from './follower-reads.js';
 import { ReplyJanitor } from './reply-janitor.js';
 import { Summarizer } from './summarizer.js';
 import { TurnPlanner } from './turn-planner.js';
+import { ReplyStore } from './reply-store.js';
 import { TurnStore } from './turn-store.js';
 import { UnstoredTurns } from './unstored-turn.js';
 import { AgentsModule } from '../agents/agents.module.js';
@@ -19,7 +20,7 @@ import { RecallModule } from '../recall/recall.module.js';
 
 @Module({
   imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule, MemoryModule, RecallModule],
-  providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, GenerationSlots, RepliesAwaitingStorage, ProgressSaver, FollowerReads, ReplyJanitor, Summarizer, UnstoredTurns],
+  providers: [ChatService, TurnPlanner, TurnStore, ReplyStore, ReplyGenerator, GenerationSlots, RepliesAwaitingStorage, ProgressSaver, FollowerReads, ReplyJanitor, Summarizer, UnstoredTurns],
   exports: [ChatService, Summarizer],
 })
 export class ChatModule {}

@@ -6,6 +6,7 @@ import { ConversationsService } from '../conversations/conversations.service.js'
 import { DatabaseWakeups } from '../database/database-wakeups.js';
 import type { FunctionCallRecord, Message } from '../conversations/message.entity.js';
 import { TurnPlanner } from './turn-planner.js';
+import { ReplyStore } from './reply-store.js';
 import { TurnStore } from './turn-store.js';
 import type { ContextPreview, ReplyOutcome, StartedTurn, TurnOverride, TurnRequest } from './turn.js';
 import { Metrics, NO_METRICS } from '../metrics/metrics.js';
@@ -104,6 +105,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   constructor(
     private readonly turns: TurnStore,
+    private readonly replies: ReplyStore,
     private readonly planner: TurnPlanner,
     private readonly conversations: ConversationsService,
     private readonly generator: ReplyGenerator,
@@ -221,7 +223,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
    * it to close. Returns the message as it then stands; an already finished reply is unchanged.
    */
   async cancel(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
-    let message = await this.turns.requestCancel(actor, conversationId, messageId);
+    let message = await this.replies.requestCancel(actor, conversationId, messageId);
     const deadline = Date.now() + Math.max(2_000, this.config.streamFlushMs * 10);
     while (message.status === 'streaming' && Date.now() < deadline) {
       await sleep(Math.min(50, this.config.streamFlushMs));

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/app-config.js';
 import { MAX_TEXTS_PER_TICK, ProgressSaver } from './progress-saver.js';
 import { ReplyProgress, type ProgressSave } from './reply-progress.js';
-import type { TurnStore } from './turn-store.js';
+import type { ReplyStore } from './reply-store.js';
 import { until } from '../../test/support/until.js';
 
 /** A turn store that records the saves asked of it; `refuse` holds the ids a stop was requested for. */
@@ -39,7 +39,7 @@ describe('ProgressSaver', () => {
   let saver: ProgressSaver;
   beforeEach(() => {
     store = fakeStore();
-    saver = new ProgressSaver(store as unknown as TurnStore, config);
+    saver = new ProgressSaver(store as unknown as ReplyStore, config);
   });
   afterEach(() => saver.onModuleDestroy());
 
@@ -78,7 +78,7 @@ describe('ProgressSaver', () => {
   });
 
   it('renews a lease when a third of REPLY_LEASE_MS has passed since its last renewal, not with every save', async () => {
-    const short = new ProgressSaver(store as unknown as TurnStore, loadConfig({ STREAM_FLUSH_MS: '10', REPLY_LEASE_MS: '1000' }));
+    const short = new ProgressSaver(store as unknown as ReplyStore, loadConfig({ STREAM_FLUSH_MS: '10', REPLY_LEASE_MS: '1000' }));
     try {
       const progress = new ReplyProgress(short, 'a', () => undefined);
       progress.start();

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ProgressSave, ProgressSaves, ReplyProgress } from './reply-progress.js';
-import { TurnStore } from './turn-store.js';
+import { ReplyStore } from './reply-store.js';
 
 /**
  * Saves statements of this many replies go to the database as one unit of work; the units of
@@ -33,7 +33,7 @@ export class ProgressSaver implements ProgressSaves, OnModuleDestroy {
   private tick: Promise<void> | null = null;
 
   constructor(
-    private readonly turns: TurnStore,
+    private readonly replies: ReplyStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -85,7 +85,7 @@ export class ProgressSaver implements ProgressSaves, OnModuleDestroy {
   private async save(batch: ReadonlyArray<{ progress: ReplyProgress; save: ProgressSave }>): Promise<void> {
     const askedAt = Date.now();
     try {
-      const saved = await this.turns.saveProgress(batch.map((b) => b.save));
+      const saved = await this.replies.saveProgress(batch.map((b) => b.save));
       for (const { progress, save } of batch) {
         if (!saved.has(save.id)) {
           progress.cancelled();
@@ -103,7 +103,7 @@ export class ProgressSaver implements ProgressSaves, OnModuleDestroy {
 
   private async checkCancelled(idle: readonly ReplyProgress[]): Promise<void> {
     try {
-      const cancelled = await this.turns.cancelRequested(idle.map((p) => p.replyId));
+      const cancelled = await this.replies.cancelRequested(idle.map((p) => p.replyId));
       for (const progress of idle) if (cancelled.has(progress.replyId)) progress.cancelled();
     } catch (error) {
       this.logger.warn(`Could not check ${idle.length} replies for stop requests: ${(error as Error).message}`);

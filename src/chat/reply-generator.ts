@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import type { FunctionCallRecord, ToolCallRecord } from '../conversations/message.entity.js';
 import type { ReplyOutcome, StartedTurn } from './turn.js';
-import { TurnStore } from './turn-store.js';
+import { ReplyStore } from './reply-store.js';
 import { ModelCancelledError, ModelUnavailableError } from '../llm/llm.errors.js';
 import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage, type ToolChoice, type ToolSpec } from '../llm/llm.port.js';
 import { TokenCounter } from '../context/token-counter.js';
@@ -64,7 +64,7 @@ export class ReplyGenerator {
   private readonly logger = new Logger(ReplyGenerator.name);
 
   constructor(
-    private readonly turns: TurnStore,
+    private readonly replies: ReplyStore,
     private readonly conversations: ConversationsService,
     private readonly tokens: TokenCounter,
     private readonly summarizer: Summarizer,
@@ -106,7 +106,7 @@ export class ReplyGenerator {
     // What the reply was given, as planned last (a summary catching up plans the turn again).
     outcome = { ...outcome, memoryIds: turn.context.memoryIds, recalledMessageIds: turn.context.recalledMessageIds };
     try {
-      await this.turns.finishReply(turn.conversation.id, turn.reply.id, outcome);
+      await this.replies.finishReply(turn.conversation.id, turn.reply.id, outcome);
     } catch (error) {
       const storage = storageErrorOf(error);
       if (!storage) throw error;
@@ -127,7 +127,7 @@ export class ReplyGenerator {
     for (let pause = 250; Date.now() + pause < deadline; pause *= 2) {
       await sleep(pause);
       try {
-        await this.turns.finishReply(turn.conversation.id, turn.reply.id, outcome);
+        await this.replies.finishReply(turn.conversation.id, turn.reply.id, outcome);
         this.logger.log(`Reply ${turn.reply.id} stored after the database refused it at first`);
         return;
       } catch (error) {

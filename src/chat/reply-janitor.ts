@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { TurnStore } from './turn-store.js';
+import { ReplyStore } from './reply-store.js';
 
 /**
  * Closes, as failed, replies left `streaming` by a generator that died (a crashed or killed
@@ -13,7 +13,7 @@ export class ReplyJanitor implements OnApplicationBootstrap, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private readonly turns: TurnStore,
+    private readonly replies: ReplyStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -29,7 +29,7 @@ export class ReplyJanitor implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async sweep(): Promise<void> {
     try {
-      const closed = await this.turns.sweepExpired();
+      const closed = await this.replies.sweepExpired();
       if (closed > 0) this.logger.warn(`Closed ${closed} interrupted repl${closed === 1 ? 'y' : 'ies'} (failed, or cancelled if a stop was pending)`);
     } catch (error) {
       this.logger.warn(`Reply sweep failed: ${(error as Error).message}`);

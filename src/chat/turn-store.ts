@@ -6,13 +6,11 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { Agent } from '../agents/agent.entity.js';
 import { AgentsService } from '../agents/agents.service.js';
 import { DatabaseService } from '../database/database.service.js';
-import { DatabaseWakeups } from '../database/database-wakeups.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
 import { ConversationLimits } from '../conversations/conversation-limits.js';
 import {
   LimitReachedError,
   ConversationBusyError,
-  ConversationNotFoundError,
   ConversationStateError,
   InvalidInputError,
   MessageNotFoundError,
@@ -20,7 +18,7 @@ import {
 import { ConversationAliasesRepository } from '../conversations/conversation-aliases.repository.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
 import { ThreadsRepository } from '../conversations/threads.repository.js';
-import { ReplyRowsRepository, type ProgressSave } from '../conversations/reply-rows.repository.js';
+import { ReplyRowsRepository } from '../conversations/reply-rows.repository.js';
 import { MessagesRepository, type NewMessage } from '../conversations/messages.repository.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { closeIfExpired } from '../conversations/reply-lease.js';
@@ -34,16 +32,18 @@ import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { titleFromMessage, UNTITLED } from '../conversations/title.js';
 import type { ItemDraft } from '../conversations/conversation-items.service.js';
 import { MemoryService } from '../memory/memory.service.js';
-import type { HistoryReader, PlanTurn, ReplyOutcome, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
+import { leaseFrom } from './reply-store.js';
+import type { HistoryReader, PlanTurn, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
 
 /** A turn reads at most this many pinned messages of its path (each must also fit the budget). */
 const MAX_PINNED_READ = 200;
 
 /**
- * The life of a chat turn in the database. Promises: a question and its reply are adjacent
- * (`seq` n and n+1); while a reply is `streaming` its conversation takes no other turn
- * (ConversationBusyError), on any instance, because the lock is the reply row itself; a reply
- * whose generator stops renewing its lease is closed as failed, never left hanging.
+ * The start of a chat turn in the database (and what reads a turn's plan: a regeneration, a
+ * replan, a preview, a pin). Promises: a question and its reply are adjacent (`seq` n and
+ * n+1); while a reply is `streaming` its conversation takes no other turn
+ * (ConversationBusyError), on any instance, because the lock is the reply row itself. What
+ * happens to the reply after it starts is ReplyStore's.
  */
 @Injectable()
 export class TurnStore {
@@ -60,7 +60,6 @@ export class TurnStore {
     private readonly aliases: ConversationAliasesRepository,
     private readonly memories: MemoryService,
     private readonly reads: TurnReadsRepository,
-    private readonly wakeups: DatabaseWakeups,
     private readonly awaitingStorage: RepliesAwaitingStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -328,101 +327,7 @@ export class TurnStore {
 
   private placeholder(thread: string, planned: TurnPlan, now: Date, questionId: string): NewMessage {
     const { model, context } = planned;
-    return { role: 'assistant', thread, parentId: questionId, content: '', status: 'streaming', model, leaseUntil: this.leaseFrom(now), memoryIds: context.memoryIds, recalledMessageIds: context.recalledMessageIds };
-  }
-
-  /**
-   * Saves the text generated so far (or only renews the lease) of replies being generated, all
-   * in one commit, each unless a stop was requested for it; their followers are woken once it
-   * is durable. Returns the ids saved: a reply missing from it must stop.
-   */
-  async saveProgress(saves: readonly ProgressSave[]): Promise<Set<string>> {
-    const lease = this.leaseFrom(new Date());
-    const channel = this.wakeups.channel;
-    // PostgreSQL: one statement commits on its own (no BEGIN/COMMIT round trips) and notifies.
-    const saved = await this.db.statement((em) => this.replyRows.saveProgress(em, saves, lease, channel));
-    for (const save of saves) if (saved.has(save.id)) this.wakeups.committed(save.id, save.content);
-    return saved;
-  }
-
-  /** A cheap read for generators with nothing to save: which of them were asked to stop? */
-  cancelRequested(replyIds: readonly string[]): Promise<Set<string>> {
-    return this.db.read((em) => this.replyRows.cancelRequested(em, replyIds));
-  }
-
-  /**
-   * Stores how the reply ended. If the conversation was deleted
-   * meanwhile there is nothing to store into: ConversationNotFoundError, so no surface reports
-   * a reply as stored that is not.
-   */
-  async finishReply(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
-    try {
-      // On PostgreSQL the save NOTIFYs the followers of every instance itself, on its commit.
-      await this.storeOutcome(conversationId, replyId, outcome);
-    } finally {
-      // Followers read the row again: the outcome, or the conversation gone.
-      this.wakeups.committed(replyId);
-    }
-  }
-
-  private storeOutcome(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
-    // One statement: on PostgreSQL it commits on its own, without the round trips of BEGIN and COMMIT.
-    return this.db.statement(async (em) => {
-      const stored = await this.replyRows.finishMessage(em, replyId, {
-        status: outcome.status,
-        content: outcome.content,
-        model: outcome.model,
-        promptTokens: outcome.usage?.promptTokens ?? null,
-        completionTokens: outcome.usage?.completionTokens ?? null,
-        errorCode: outcome.error?.code ?? null,
-        errorMessage: outcome.error?.message ?? null,
-        toolCalls: outcome.toolCalls?.length ? outcome.toolCalls : null,
-        ...(outcome.functionCalls?.length ? { functionCalls: outcome.functionCalls } : {}),
-        tokens: outcome.tokens ?? null,
-        ...(outcome.memoryIds ? { memoryIds: outcome.memoryIds.length ? [...outcome.memoryIds] : null } : {}),
-        ...(outcome.recalledMessageIds ? { recalledMessageIds: outcome.recalledMessageIds.length ? [...outcome.recalledMessageIds] : null } : {}),
-        leaseUntil: null,
-      }, this.wakeups.channel);
-      // The conversation's updated_at was bumped when the turn started; bumping it again would rewrite its index entry.
-      if (!stored) throw new ConversationNotFoundError(conversationId);
-    });
-  }
-
-  /**
-   * Asks the generator of a `streaming` reply to stop (it may run on another instance). A reply
-   * whose generator is gone is closed as cancelled at once. Returns the message as it is now.
-   */
-  requestCancel(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
-    return this.db.transaction(async (em) => {
-      await ownedConversation(this.repo, em, actor, conversationId);
-      const message = await this.messageRows.findMessage(em, conversationId, messageId);
-      if (!message) throw new MessageNotFoundError(messageId);
-      if (message.status !== 'streaming') return message;
-      const now = new Date();
-      const changes =
-        message.leaseUntil && message.leaseUntil < now
-          ? { status: 'cancelled' as const, cancelRequestedAt: now, leaseUntil: null }
-          : { cancelRequestedAt: now };
-      await this.replyRows.updateMessage(em, message.id, changes);
-      return Object.assign(message, changes);
-    });
-  }
-
-  /** Closes replies whose generators died (their instance stopped). Returns how many. */
-  async sweepExpired(): Promise<number> {
-    const closed = await this.db.transaction(async (em) => {
-      const now = new Date();
-      const expired = await this.replyRows.expiredReplies(em, now, 500);
-      const ids: string[] = [];
-      for (const message of expired) {
-        if (!(await closeIfExpired(this.replyRows, em, message, now))) continue;
-        await this.wakeups.notifyIn(em, message.id);
-        ids.push(message.id);
-      }
-      return { ids, count: expired.length };
-    });
-    for (const id of closed.ids) this.wakeups.committed(id);
-    return closed.count;
+    return { role: 'assistant', thread, parentId: questionId, content: '', status: 'streaming', model, leaseUntil: leaseFrom(this.config, now), memoryIds: context.memoryIds, recalledMessageIds: context.recalledMessageIds };
   }
 
   /**
@@ -435,10 +340,6 @@ export class TurnStore {
       throw this.awaitingStorage.causeFor(last.id) ?? new ConversationBusyError(conversationId, last.id);
     }
     return last;
-  }
-
-  private leaseFrom(now: Date): Date {
-    return new Date(now.getTime() + this.config.replyLeaseMs);
   }
 
   private assertValidContent(content: string): void {
