@@ -29,6 +29,7 @@ import { ProgressSaver } from './progress-saver.js';
 import { FollowerReads } from './follower-reads.js';
 import { Summarizer } from './summarizer.js';
 import { TurnPlanner } from './turn-planner.js';
+import { ReplyStore } from './reply-store.js';
 import { TurnStore } from './turn-store.js';
 import { until } from '../../test/support/until.js';
 
@@ -89,7 +90,7 @@ describe('ChatService', () => {
     });
     module = await Test.createTestingModule({
       imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule, MemoryModule, RecallModule],
-      providers: [ChatService, TurnPlanner, TurnStore, ReplyGenerator, GenerationSlots, RepliesAwaitingStorage, ProgressSaver, FollowerReads, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }],
+      providers: [ChatService, TurnPlanner, TurnStore, ReplyStore, ReplyGenerator, GenerationSlots, RepliesAwaitingStorage, ProgressSaver, FollowerReads, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }],
     }).compile();
     await module.init();
     chat = module.get(ChatService);
