@@ -19,6 +19,7 @@ import { requireJsonBodies } from './hardening/json-content-type.js';
 import { requestLog, requestScope } from './hardening/request-log.js';
 import { securityHeaders } from './hardening/security-headers.js';
 import { mountOpenApi } from './openapi.js';
+import { mcpBodyErrors } from '../mcp/json-rpc-errors.js';
 
 /**
  * Builds the whole HTTP application (not yet listening) around `root`, the application's
@@ -52,6 +53,8 @@ export async function createHttpApp(root: DynamicModule, config: AppConfig, opti
   const check = { verify: createJsonBodyCheck(bodyShapeLimits(config)) };
   // Not an archive upload (POST /api/imports): that route reads its body as a stream, bounded itself.
   app.useBodyParser('json', { limit: config.bodyLimitBytes, type: isParsedJsonBody, ...check });
+  // A /mcp body the parsers refuse is answered in JSON-RPC's terms (Parse error), as MCP clients expect.
+  app.use(mcpBodyErrors);
   // A body in any other type gets a 415 that says so, not a complaint about missing fields.
   app.use(requireJsonBodies);
   // After the body parsers, whose stream callbacks run outside any request's async context.
