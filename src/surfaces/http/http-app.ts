@@ -20,6 +20,9 @@ import { requestLog, requestScope } from './hardening/request-log.js';
 import { securityHeaders } from './hardening/security-headers.js';
 import { mountOpenApi } from './openapi.js';
 import { mcpBodyErrors } from '../mcp/json-rpc-errors.js';
+import { mcpOAuthRoutes } from '../mcp/oauth/mcp-oauth-routes.js';
+import { PUBLIC_BASE_URL_SETTING } from '../mcp/oauth/resource-metadata.js';
+import { OAuthService } from '../../oauth/oauth.service.js';
 
 /**
  * Builds the whole HTTP application (not yet listening) around `root`, the application's
@@ -40,6 +43,9 @@ export async function createHttpApp(root: DynamicModule, config: AppConfig, opti
   if (config.corsOrigins.length) {
     app.enableCors({ origin: [...config.corsOrigins], exposedHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 });
   }
+  // The OAuth server of /mcp: public, and its SDK handlers read their own form and JSON bodies.
+  app.set(PUBLIC_BASE_URL_SETTING, config.publicBaseUrl);
+  app.use(mcpOAuthRoutes(app.get(OAuthService), config.publicBaseUrl));
   // Before the body parser: an unknown caller's body is refused unread.
   app.use(authenticateBeforeBody(app));
   // An authenticated import may be as large as an export gets; the parser after it then skips the body.

@@ -146,12 +146,12 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
     expect(textOf(result)).toMatch(field);
   });
 
-  it('refuses a caller without a valid key with the usual JSON 401 and WWW-Authenticate: Bearer', async () => {
+  it('refuses a caller without a valid key with the usual JSON 401, its WWW-Authenticate naming the resource metadata', async () => {
     await expect(connectMcp(base)).rejects.toThrow(/401/);
     await expect(connectMcp(base, 'not-a-real-key-000')).rejects.toThrow(/401/);
     const res = await sendRaw(base, { method: 'POST', path: '/mcp', headers: MCP_HEADERS, body: INITIALIZE });
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(res.headers['www-authenticate']).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
     expect(JSON.parse(res.text)).toMatchObject({ statusCode: 401, error: 'Unauthorized', message: expect.stringContaining('API key') });
   });
 
