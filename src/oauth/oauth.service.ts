@@ -225,6 +225,11 @@ export class OAuthService {
     return (await this.tokens.revokeClientFor(actor.id, clientId, new Date())) > 0;
   }
 
+  /** Account erasure: every token of the actor, live or not. */
+  eraseFor(actor: Actor): Promise<void> {
+    return this.tokens.deleteFor(actor.id);
+  }
+
   private async issue(actor: string, clientId: string, scopes: string, now: Date): Promise<IssuedTokens> {
     const access = secret(ACCESS_TOKEN_PREFIX);
     const refresh = secret(REFRESH_TOKEN_PREFIX);

@@ -193,6 +193,14 @@ describe('OAuth 2.1 for MCP hosts (the SDK client’s own OAuth flow)', () => {
     await expect(mcpClient(provider)).rejects.toThrow();
   });
 
+  it('ends a user’s connections when the user erases the account', async () => {
+    const { provider } = await connectHost(BOB_KEY);
+    await (await mcpClient(provider)).close();
+    await fixture.app.http().delete('/api/me/data').set(keyHeader(BOB_KEY)).expect(200);
+    expect((await fixture.app.http().get('/oauth/connections').set(keyHeader(BOB_KEY)).expect(200)).body.items).toEqual([]);
+    await expect(mcpClient(provider)).rejects.toThrow();
+  });
+
   it('needs the user’s own key to approve: without it the consent call is a 401, and a decided request cannot be approved again', async () => {
     const provider = new HostProvider();
     await auth(provider, { serverUrl: mcpUrl });
