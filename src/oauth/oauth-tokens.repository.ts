@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull, MoreThan } from 'typeorm';
+import { IsNull, LessThan, MoreThan, Not } from 'typeorm';
 import { DatabaseService } from '../database/database.service.js';
 import { OAuthToken } from './oauth-token.entity.js';
 
@@ -9,7 +9,12 @@ export class OAuthTokensRepository {
   constructor(private readonly db: DatabaseService) {}
 
   async insert(token: OAuthToken): Promise<void> {
-    await this.db.transaction((em) => em.insert(OAuthToken, token));
+    await this.db.transaction(async (em) => {
+      // The actor's dead tokens (expired or revoked) go as new ones come, so the rows per actor stay those in use.
+      await em.delete(OAuthToken, { actor: token.actor, refreshExpiresAt: LessThan(token.createdAt) });
+      await em.delete(OAuthToken, { actor: token.actor, revokedAt: Not(IsNull()) });
+      await em.insert(OAuthToken, token);
+    });
   }
 
   /** The live token whose access token has this hash. */
