@@ -15,7 +15,7 @@ const SURFACES = 'surfaces';
 // The domain: modules that own a concept (and their tables). Absent folders cost nothing.
 const DOMAIN = [
   'chat', 'conversations', 'portability', 'agents', 'context', 'memory', 'idempotency', 'usage',
-  'retention', 'rate-limits', 'telegram-inbox', 'actor-auth', 'metrics', 'logging', 'sharing', 'recall',
+  'retention', 'rate-limits', 'telegram-inbox', 'actor-auth', 'metrics', 'logging', 'sharing', 'recall', 'oauth',
 ];
 // Ports: the outer edges the domain leaves through. They import no domain module and no surface.
 const PORTS = ['llm', 'database', 'config', 'common'];

@@ -11,6 +11,9 @@ import { Memory } from './memory/memory.entity.js';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity.js';
 import { TelegramUpdate } from './telegram-inbox/telegram-update.entity.js';
 import { Share } from './sharing/share.entity.js';
+import { OAuthClient } from './oauth/oauth-client.entity.js';
+import { OAuthGrant } from './oauth/oauth-grant.entity.js';
+import { OAuthToken } from './oauth/oauth-token.entity.js';
 
 /** Every table's entity, each from the module that owns it: the data source is opened with these. */
-export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate, ConversationAlias, ResponseRecord, Memory, Share];
+export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate, ConversationAlias, ResponseRecord, Memory, Share, OAuthClient, OAuthGrant, OAuthToken];

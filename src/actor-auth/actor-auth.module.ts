@@ -5,10 +5,12 @@ import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { AuthFailureLimit } from './auth-failure-limit.js';
 import { RequestAuthenticator } from './request-authenticator.js';
+import { OAuthModule } from '../oauth/oauth.module.js';
 
 /** Who is calling: API keys for HTTP, and the global guard that denies by default. */
 @Global()
 @Module({
+  imports: [OAuthModule],
   providers: [
     ApiKeysService,
     ApiKeyAuthenticator,

@@ -6,10 +6,11 @@ import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { SharingModule } from '../sharing/sharing.module.js';
 import { ArchiveImportService } from './archive-import.service.js';
 import { PortabilityService } from './portability.service.js';
+import { OAuthModule } from '../oauth/oauth.module.js';
 
 /** Conversations as files (export, import, fork) and an actor's data as a whole (account export, erasure), archives of other tools. */
 @Module({
-  imports: [ConversationsModule, AgentsModule, IdempotencyModule, MemoryModule, SharingModule],
+  imports: [ConversationsModule, AgentsModule, IdempotencyModule, MemoryModule, SharingModule, OAuthModule],
   providers: [PortabilityService, ArchiveImportService],
   exports: [PortabilityService, ArchiveImportService],
 })

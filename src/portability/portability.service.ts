@@ -28,6 +28,7 @@ import { WholeConversationsRepository, type MessageRow } from '../conversations/
 import { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { shareRecord, SharingService } from '../sharing/sharing.service.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
+import { OAuthService } from '../oauth/oauth.service.js';
 
 /** Conversations erased per transaction, so that erasing a large account never holds the database for long. */
 export const ERASE_BATCH = 500;
@@ -69,6 +70,7 @@ export class PortabilityService {
     private readonly limits: ConversationLimits,
     private readonly memories: MemoryService,
     private readonly sharing: SharingService,
+    private readonly oauth: OAuthService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -260,7 +262,7 @@ export class PortabilityService {
   }
 
   /**
-   * Erases everything of the actor: its idempotency keys, its conversations with their
+   * Erases everything of the actor: its MCP hosts' OAuth tokens, its idempotency keys, its conversations with their
    * messages, threads, summaries and tags (ERASE_BATCH per transaction), then its agents (a
    * conversation of another actor that used one of them is kept, without an agent). Answers
    * what was removed. Nothing of another actor is deleted.
@@ -268,6 +270,8 @@ export class PortabilityService {
   async eraseAccount(actor: Actor): Promise<ErasedData> {
     const totals = { conversations: 0, messages: 0, threads: 0, summaries: 0, tags: 0, agents: 0, idempotencyKeys: 0, memories: 0 };
     totals.memories += await this.memories.eraseFor(actor);
+    // The MCP hosts it connected lose their access first.
+    await this.oauth.eraseFor(actor);
     totals.idempotencyKeys += await this.db.transaction((em) => this.idempotency.eraseFor(em, actor));
     for (;;) {
       const batch = await this.db.transaction(async (em) => {

@@ -85,6 +85,10 @@ function answerProblems(req: IncomingMessage, res: ServerResponse, text: string,
       const openAi = (value as { error?: { message?: unknown; type?: unknown } } | null)?.error;
       return openAi && typeof openAi === 'object' && typeof openAi.message === 'string' && typeof openAi.type === 'string' ? null : `not an OpenAI error body: ${text.slice(0, 120)}`;
     }
+    // The OAuth server of /mcp answers in OAuth's shape (RFC 6749 section 5.2): { error, error_description }.
+    // Its SDK handlers are mounted routers, which rewrite req.url; originalUrl keeps the path.
+    const originalPath = ((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? url).split('?')[0];
+    if (originalPath.startsWith('/oauth/') && typeof (value as { error?: unknown } | null)?.error === 'string') return null;
     const code = (value as { code?: unknown } | null)?.code;
     if (typeof code !== 'string') return `no code in ${text.slice(0, 120)}`;
     return codes.has(code) ? null : `code ${code} is not documented (ErrorCode in docs/openapi.json)`;

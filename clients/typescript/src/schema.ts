@@ -16,7 +16,10 @@ export interface paths {
          */
         get: operations["listAgents"];
         put?: never;
-        /** Create an agent */
+        /**
+         * Create an agent
+         * @description A conversation started with the agent's id gets its system prompt, model settings and tools. Answers 201 with a Location header.
+         */
         post: operations["createAgent"];
         delete?: never;
         options?: never;
@@ -31,7 +34,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One agent */
+        /**
+         * One agent
+         * @description Another caller's agent answers 404, like a missing one.
+         */
         get: operations["getAgent"];
         put?: never;
         post?: never;
@@ -42,7 +48,10 @@ export interface paths {
         delete: operations["deleteAgent"];
         options?: never;
         head?: never;
-        /** Change some fields of an agent (null clears one) */
+        /**
+         * Change some fields of an agent (null clears one)
+         * @description Only the fields sent change; null clears an optional field (the name cannot be cleared).
+         */
         patch: operations["updateAgent"];
         trace?: never;
     };
@@ -99,7 +108,10 @@ export interface paths {
          */
         get: operations["listConversations"];
         put?: never;
-        /** Create an empty conversation, optionally with an agent and an initial state */
+        /**
+         * Create an empty conversation, optionally with an agent and an initial state
+         * @description For a client that wants the id before the first message, or a conversation that starts with a state. memory=false makes a temporary chat: no long-term memory is read or written. Answers 201 with a Location header.
+         */
         post: operations["createConversation"];
         delete?: never;
         options?: never;
@@ -114,15 +126,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A conversation with its state, threads and messages in order (one thread's with ?thread=) */
+        /**
+         * A conversation with its state, threads and messages in order (one thread's with ?thread=)
+         * @description The main thread unless ?thread= names another, its messages along the active path in order (limit: only the newest). Another caller's conversation answers 404, like a missing one.
+         */
         get: operations["getConversation"];
         put?: never;
         post?: never;
-        /** Delete a conversation and all its messages */
+        /**
+         * Delete a conversation and all its messages
+         * @description Its threads, messages, summaries and share links go with it, at once and for good.
+         */
         delete: operations["deleteConversation"];
         options?: never;
         head?: never;
-        /** Rename, archive, pin or re-tag a conversation */
+        /**
+         * Rename, archive, pin or re-tag a conversation
+         * @description Only the fields sent change; its messages and updatedAt stay as they are.
+         */
         patch: operations["updateConversation"];
         trace?: never;
     };
@@ -373,7 +394,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A conversation's share links, newest first (without their tokens) */
+        /**
+         * A conversation's share links, newest first (without their tokens)
+         * @description Each link's id and dates; a token is shown only once, in the answer that makes the link.
+         */
         get: operations["listShares"];
         put?: never;
         /**
@@ -394,15 +418,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The state object itself */
+        /**
+         * The state object itself
+         * @description The free-form JSON object (at most 64 KB) the conversation carries for all its threads: its session state (docs/sessions.md).
+         */
         get: operations["getState"];
-        /** Replace the state with the body */
+        /**
+         * Replace the state with the body
+         * @description The whole object is replaced: fields not sent are gone. At most 64 KB.
+         */
         put: operations["replaceState"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Apply the body to the state as a JSON merge patch (RFC 7396) */
+        /**
+         * Apply the body to the state as a JSON merge patch (RFC 7396)
+         * @description Fields sent are set, fields sent as null are removed, nested objects merge; the result is answered.
+         */
         patch: operations["patchState"];
         trace?: never;
     };
@@ -433,7 +466,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The most recently updated conversation of an agent (agentId=none: without an agent; omitted: any) */
+        /**
+         * The most recently updated conversation of an agent (agentId=none: without an agent; omitted: any)
+         * @description The conversation to continue, for clients that keep no id: the newest by last update, with its latest messages (limit). 404 when the caller has none that matches.
+         */
         get: operations["getActiveConversation"];
         put?: never;
         post?: never;
@@ -536,7 +572,10 @@ export interface paths {
          */
         get: operations["listMemories"];
         put?: never;
-        /** Remember a fact (read by later turns) */
+        /**
+         * Remember a fact (read by later turns)
+         * @description Global, or scoped to one agent (agentId); a pinned memory enters every turn, the others when they match the question. Answers 201 with a Location header.
+         */
         post: operations["createMemory"];
         delete?: never;
         options?: never;
@@ -551,15 +590,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One memory */
+        /**
+         * One memory
+         * @description Another caller's memory answers 404, like a missing one.
+         */
         get: operations["getMemory"];
         put?: never;
         post?: never;
-        /** Forget a memory (no later turn reads it) */
+        /**
+         * Forget a memory (no later turn reads it)
+         * @description Deleted for good; turns already answered keep what they said.
+         */
         delete: operations["deleteMemory"];
         options?: never;
         head?: never;
-        /** Edit, pin or unpin, or rescope a memory */
+        /**
+         * Edit, pin or unpin, or rescope a memory
+         * @description Only the fields sent change; agentId null makes the memory global.
+         */
         patch: operations["updateMemory"];
         trace?: never;
     };
@@ -653,7 +701,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a share link: it answers 404 from now on, on every instance */
+        /**
+         * Revoke a share link: it answers 404 from now on, on every instance
+         * @description The link stops working at once; a conversation a reader already continued from it stays theirs.
+         */
         delete: operations["revokeShare"];
         options?: never;
         head?: never;
@@ -747,7 +798,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's token usage, in total, per model and per UTC day */
+        /**
+         * The caller's token usage, in total, per model and per UTC day
+         * @description Token counts of the caller's replies between from and to (the last 30 days unless set), optionally for one agent (agentId=none: conversations without an agent).
+         */
         get: operations["getUsage"];
         put?: never;
         post?: never;
@@ -959,10 +1013,7 @@ export interface components {
             parentMessageId?: string;
             /** @description Sets the thread's own system prompt, kept for its later turns (not stored as a message). */
             system?: string;
-            /**
-             * @description The thread to talk in; each has its own history.
-             * @default main
-             */
+            /** @description The thread to talk in; each has its own history. Default: `main`. */
             thread?: string;
         };
         ChatResponseDto: {
@@ -1166,10 +1217,7 @@ export interface components {
              * @description Bind the conversation to one of your agents.
              */
             agentId?: string;
-            /**
-             * @description false: a temporary chat, whose turns neither read nor write long-term memories.
-             * @default true
-             */
+            /** @description false: a temporary chat, whose turns neither read nor write long-term memories. Default: `true`. */
             memory?: boolean;
             /** @description Initial state: a JSON object of at most 64 KB. */
             state?: {
@@ -1291,7 +1339,7 @@ export interface components {
         ExportedConversationDto: {
             /** @description Informative: POST /api/conversations/import binds the agent given as ?agentId=, if any; POST /api/imports of an account export, the agent imported from the file's `agents`. */
             agent?: components["schemas"]["ExportedAgentDto"] | (never | null);
-            /** @default false */
+            /** @description Default: `false`. */
             archived?: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -1301,7 +1349,7 @@ export interface components {
              */
             id?: string;
             messages: components["schemas"]["ExportedMessageDto"][];
-            /** @default false */
+            /** @description Default: `false`. */
             pinned?: boolean;
             /** @description A JSON object of at most 64 KB; default {}. */
             state?: {
@@ -1381,13 +1429,13 @@ export interface components {
             upToMessageId: string;
         };
         ExportedSummaryDto: {
-            /** @default 0 */
+            /** @description Default: `0`. */
             completionTokens?: number;
             content: string;
             /** @description The summary covers the messages of its thread up to this seq (of this document); in version 2 it stands for the branch holding the message of that seq. */
             coversSeq: number;
             model: string;
-            /** @default 0 */
+            /** @description Default: `0`. */
             promptTokens?: number;
             /** @example main */
             thread: string;
@@ -1666,10 +1714,7 @@ export interface components {
         };
         RegenerateRequestDto: {
             options?: components["schemas"]["ModelOptionsDto"];
-            /**
-             * @description The thread to talk in; each has its own history.
-             * @default main
-             */
+            /** @description The thread to talk in; each has its own history. Default: `main`. */
             thread?: string;
         };
         ReplyCutReasonDto: {
@@ -1863,14 +1908,10 @@ export interface components {
                 [key: string]: unknown;
             }[];
             options?: components["schemas"]["ModelOptionsDto"];
-            /**
-             * @description The thread of the conversation to talk in.
-             * @default main
-             */
+            /** @description The thread of the conversation to talk in. Default: `main`. */
             thread?: string;
             /**
-             * @description `submit-message` answers the new user message; `regenerate-message` answers the last question again (a sibling answer).
-             * @default submit-message
+             * @description `submit-message` answers the new user message; `regenerate-message` answers the last question again (a sibling answer). Default: `submit-message`.
              * @enum {string}
              */
             trigger?: "submit-message" | "regenerate-message";

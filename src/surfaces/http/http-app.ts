@@ -19,6 +19,10 @@ import { requireJsonBodies } from './hardening/json-content-type.js';
 import { requestLog, requestScope } from './hardening/request-log.js';
 import { securityHeaders } from './hardening/security-headers.js';
 import { mountOpenApi } from './openapi.js';
+import { mcpBodyErrors } from '../mcp/json-rpc-errors.js';
+import { mcpOAuthRoutes } from '../mcp/oauth/mcp-oauth-routes.js';
+import { PUBLIC_BASE_URL_SETTING } from '../mcp/oauth/resource-metadata.js';
+import { OAuthService } from '../../oauth/oauth.service.js';
 
 /**
  * Builds the whole HTTP application (not yet listening) around `root`, the application's
@@ -39,6 +43,9 @@ export async function createHttpApp(root: DynamicModule, config: AppConfig, opti
   if (config.corsOrigins.length) {
     app.enableCors({ origin: [...config.corsOrigins], exposedHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 });
   }
+  // The OAuth server of /mcp: public, and its SDK handlers read their own form and JSON bodies.
+  app.set(PUBLIC_BASE_URL_SETTING, config.publicBaseUrl);
+  app.use(mcpOAuthRoutes(app.get(OAuthService), config.publicBaseUrl));
   // Before the body parser: an unknown caller's body is refused unread.
   app.use(authenticateBeforeBody(app));
   // An authenticated import may be as large as an export gets; the parser after it then skips the body.
@@ -52,6 +59,8 @@ export async function createHttpApp(root: DynamicModule, config: AppConfig, opti
   const check = { verify: createJsonBodyCheck(bodyShapeLimits(config)) };
   // Not an archive upload (POST /api/imports): that route reads its body as a stream, bounded itself.
   app.useBodyParser('json', { limit: config.bodyLimitBytes, type: isParsedJsonBody, ...check });
+  // A /mcp body the parsers refuse is answered in JSON-RPC's terms (Parse error), as MCP clients expect.
+  app.use(mcpBodyErrors);
   // A body in any other type gets a 415 that says so, not a complaint about missing fields.
   app.use(requireJsonBodies);
   // After the body parsers, whose stream callbacks run outside any request's async context.

@@ -3,6 +3,8 @@ import { NO_NUL_PATTERN } from './dto/text-patterns.js';
 
 interface Schema {
   $ref?: string;
+  default?: unknown;
+  description?: string;
   type?: string;
   format?: string;
   pattern?: string;
@@ -29,7 +31,8 @@ const OWN_PARSER = new Set(['importConversation']);
  * infer: every path parameter is a UUID (each goes through ParseUUIDPipe), and a JSON body
  * validated by the pipe (whitelist, forbidNonWhitelisted) refuses unknown fields, nested
  * objects too. Free-form objects (the session state) have no `properties` and stay open.
- * The contract spec checks both against the server.
+ * The contract spec checks both against the server. A request field's default is said in
+ * words (see defaultsInWords).
  */
 export function documentRequestRules(document: OpenAPIObject): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
@@ -62,6 +65,28 @@ export function documentRequestRules(document: OpenAPIObject): void {
     noNul(schema.items);
     for (const list of [schema.allOf, schema.anyOf, schema.oneOf]) for (const s of list ?? []) noNul(s);
   };
+  // A request field the server fills in when it is absent: said in its description, not as `default`, which
+  // openapi-typescript's default settings (and other generators) turn into a field the client must send.
+  const worded = new Set<string>();
+  const defaultsInWords = (schema: Schema | undefined): void => {
+    if (!schema || typeof schema !== 'object') return;
+    if (typeof schema.$ref === 'string') {
+      const name = schema.$ref.split('/').pop() ?? '';
+      if (worded.has(name)) return;
+      worded.add(name);
+      return defaultsInWords(schemas[name]);
+    }
+    for (const property of Object.values(schema.properties ?? {})) {
+      if (property && typeof property === 'object' && 'default' in property) {
+        const said = `Default: \`${typeof property.default === 'string' ? property.default : JSON.stringify(property.default)}\`.`;
+        property.description = property.description ? `${property.description} ${said}` : said;
+        delete property.default;
+      }
+      defaultsInWords(property);
+    }
+    defaultsInWords(schema.items);
+    for (const list of [schema.allOf, schema.anyOf, schema.oneOf]) for (const s of list ?? []) defaultsInWords(s);
+  };
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item) as Operation[]) {
       if (!operation || typeof operation !== 'object' || !operation.responses) continue;
@@ -71,6 +96,7 @@ export function documentRequestRules(document: OpenAPIObject): void {
         if (parameter.in === 'query') noNul(parameter.schema);
       }
       noNul(operation.requestBody?.content?.['application/json']?.schema);
+      defaultsInWords(operation.requestBody?.content?.['application/json']?.schema);
       if (OWN_PARSER.has(operation.operationId ?? '')) continue;
       close(operation.requestBody?.content?.['application/json']?.schema);
     }

@@ -39,6 +39,8 @@ export class McpController {
       instructions: "Tools to search and read the user's stored conversations with AI assistants. Read-only.",
     });
     registerHistoryTools(server, actor, { conversations: this.conversations, agents: this.agents, recall: this.recall });
+    // The SDK advertises list changes with the first tool; a stateless server has no stream to send them on.
+    server.server.registerCapabilities({ tools: { listChanged: false } });
     // No sessions, and JSON answers rather than a stream: every request is complete in itself.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { ERROR_BODY_CODES } from '../../../src/surfaces/http/errors/error-codes.js';
 import { generateClientSchema } from '../../../scripts/client-schema.js';
 import { buildOpenApiSpec } from '../../../scripts/openapi-spec.js';
 import { CLIENT_SCHEMA_FILE, OPENAPI_FILE } from '../../../scripts/paths.js';
@@ -74,6 +77,40 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
     // Markdown outside a code span reads <API key> as an HTML tag, which Swagger UI drops.
     const outsideCode = (spec.info.description as string).replace(/`[^`]*`/g, '');
     expect(outsideCode).not.toMatch(/<[A-Za-z]/);
+  });
+
+  it('gives every operation a description, beside its summary (Spectral and Redocly: operation-description)', () => {
+    const bare = operations.filter(({ op }) => typeof op.description !== 'string' || op.description.trim() === '').map(({ route }) => route);
+    expect(bare).toEqual([]);
+  });
+
+  it('lists every code an error body can carry in the error tables of docs/api.md', () => {
+    const apiDoc = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+    const section = /### Error codes\n([\s\S]*?)\n### /.exec(apiDoc)?.[1] ?? '';
+    expect(ERROR_BODY_CODES.filter((code) => !section.includes(`\`${code}\``))).toEqual([]);
+  });
+
+  it("gives a client generated with openapi-typescript's defaults optional request fields where the server has a default", async () => {
+    // The common way: no options, so defaultNonNullable is on and a property with a `default` becomes required.
+    const schema = astToString(await openapiTS(JSON.parse(committed), {}));
+    const calls = [
+      "const chat: components['schemas']['ChatRequestDto'] = { message: 'hi' };",
+      "const regenerate: components['schemas']['RegenerateRequestDto'] = {};",
+      "const created: components['schemas']['CreateConversationDto'] = {};",
+      "const ui: components['schemas']['UiChatRequestDto'] = { id: 'c1', messages: [] };",
+      'export { chat, regenerate, created, ui };',
+    ].join('\n');
+    const files: Record<string, string> = { '/schema.ts': schema, '/calls.ts': `import type { components } from './schema.js';\n${calls}\n` };
+    const options: ts.CompilerOptions = { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, types: [] };
+    const host = ts.createCompilerHost(options);
+    const read = host.readFile.bind(host);
+    host.readFile = (name) => (name.replace(/\.js$/, '.ts') in files ? files[name.replace(/\.js$/, '.ts')] : read(name));
+    host.fileExists = ((exists) => (name: string) => name in files || exists(name))(host.fileExists.bind(host));
+    const getSource = host.getSourceFile.bind(host);
+    host.getSourceFile = (name, version) => (name in files ? ts.createSourceFile(name, files[name], version) : getSource(name, version));
+    const program = ts.createProgram(['/calls.ts'], options, host);
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(problems).toEqual([]);
   });
 
   it('types every property the server reads as a number as a number (a bare decorator on `number | null` used to give type: object)', () => {

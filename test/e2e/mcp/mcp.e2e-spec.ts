@@ -146,12 +146,12 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
     expect(textOf(result)).toMatch(field);
   });
 
-  it('refuses a caller without a valid key with the usual JSON 401 and WWW-Authenticate: Bearer', async () => {
+  it('refuses a caller without a valid key with the usual JSON 401, its WWW-Authenticate naming the resource metadata', async () => {
     await expect(connectMcp(base)).rejects.toThrow(/401/);
     await expect(connectMcp(base, 'not-a-real-key-000')).rejects.toThrow(/401/);
     const res = await sendRaw(base, { method: 'POST', path: '/mcp', headers: MCP_HEADERS, body: INITIALIZE });
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(res.headers['www-authenticate']).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
     expect(JSON.parse(res.text)).toMatchObject({ statusCode: 401, error: 'Unauthorized', message: expect.stringContaining('API key') });
   });
 
@@ -163,15 +163,41 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
     }
   });
 
-  it('answers HTTP mistakes with clear errors: a body that is not JSON, an Accept without event streams, malformed JSON', async () => {
+  it('answers HTTP mistakes with clear errors: a body that is not JSON, an Accept without event streams', async () => {
     const headers = { ...auth(ALICE_KEY), ...MCP_HEADERS };
     const wrongType = await sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...headers, 'Content-Type': 'text/plain' }, body: INITIALIZE });
     expect(wrongType.status).toBe(415);
     const wrongAccept = await sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...headers, Accept: 'application/json' }, body: INITIALIZE });
     expect(wrongAccept.status).toBe(406);
-    const malformed = await sendRaw(base, { method: 'POST', path: '/mcp', headers, body: '{"jsonrpc":' });
-    expect(malformed.status).toBe(400);
-    expect(JSON.parse(malformed.text)).toMatchObject({ statusCode: 400 });
+  });
+
+  it('answers malformed JSON with a JSON-RPC Parse error (-32700), as the JSON-RPC specification requires', async () => {
+    const headers = { ...auth(ALICE_KEY), ...MCP_HEADERS };
+    for (const body of ['{"jsonrpc":', '{"jsonrpc": "2.0", "id": 1,}', 'nonsense']) {
+      const res = await sendRaw(base, { method: 'POST', path: '/mcp', headers, body });
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('Parse error') } });
+    }
+    // JSON the shape check refuses (here a NUL in a string) is an Invalid Request.
+    const nul = await sendRaw(base, { method: 'POST', path: '/mcp', headers, body: '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"\\u0000"}}' });
+    expect(nul.status).toBe(400);
+    expect(JSON.parse(nul.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('Invalid Request') } });
+  });
+
+  it('advertises no list-change notifications: a stateless server can never send one', () => {
+    expect(alice.getServerCapabilities()?.tools).toEqual({ listChanged: false });
+  });
+
+  it('refuses a foreign Origin with 403 even with a valid key (DNS rebinding), and serves its own pages and clients without Origin', async () => {
+    const withOrigin = (origin: string): typeof fetch => ((input: string | URL | Request, init?: RequestInit) =>
+      fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), Origin: origin } })) as typeof fetch;
+    await expect(connectMcp(base, ALICE_KEY, { fetch: withOrigin('http://attacker.example') })).rejects.toThrow(/403/);
+    const res = await sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...auth(ALICE_KEY), ...MCP_HEADERS, Origin: 'http://attacker.example' }, body: INITIALIZE });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.text)).toMatchObject({ statusCode: 403, message: expect.stringContaining('Origin') });
+    const local = await connectMcp(base, ALICE_KEY, { fetch: withOrigin(base) });
+    expect((await callTool(local, 'recent_conversations')).isError).toBeFalsy();
+    await local.close();
   });
 
   it('answers a small JSON-RPC batch under protocol version 2025-03-26 (or no version header), one answer per call', async () => {

@@ -19,7 +19,7 @@ export class AgentsController {
   ) {}
 
   @Post()
-  @ApiOperation({ operationId: 'createAgent', summary: 'Create an agent' })
+  @ApiOperation({ operationId: 'createAgent', summary: 'Create an agent', description: "A conversation started with the agent's id gets its system prompt, model settings and tools. Answers 201 with a Location header." })
   @ApiCreated(AgentDto, (agent) => `/api/agents/${agent.id}`)
   @ApiErrors([400, 401])
   @ApiResponse({ status: 409, description: 'The caller has as many agents as MAX_AGENTS_PER_ACTOR allows (code `limit_reached`)', type: ErrorDto })
@@ -41,7 +41,7 @@ export class AgentsController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getAgent', summary: 'One agent' })
+  @ApiOperation({ operationId: 'getAgent', summary: 'One agent', description: "Another caller's agent answers 404, like a missing one." })
   @ApiOkResponse({ type: AgentDto })
   @ApiErrors([400, 401, 404])
   async get(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<AgentDto> {
@@ -49,7 +49,7 @@ export class AgentsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ operationId: 'updateAgent', summary: 'Change some fields of an agent (null clears one)' })
+  @ApiOperation({ operationId: 'updateAgent', summary: 'Change some fields of an agent (null clears one)', description: 'Only the fields sent change; null clears an optional field (the name cannot be cleared).' })
   @ApiOkResponse({ type: AgentDto })
   @ApiErrors([400, 401, 404])
   async update(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateAgentDto): Promise<AgentDto> {

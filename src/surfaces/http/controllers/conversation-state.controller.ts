@@ -18,7 +18,7 @@ export class ConversationStateController {
   constructor(private readonly conversations: ConversationsService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'getState', summary: 'The state object itself' })
+  @ApiOperation({ operationId: 'getState', summary: 'The state object itself', description: 'The free-form JSON object (at most 64 KB) the conversation carries for all its threads: its session state (docs/sessions.md).' })
   @ApiOkResponse({ schema: STATE_SCHEMA })
   @ApiErrors([400, 401, 404])
   get(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<Record<string, unknown>> {
@@ -26,7 +26,7 @@ export class ConversationStateController {
   }
 
   @Put()
-  @ApiOperation({ operationId: 'replaceState', summary: 'Replace the state with the body' })
+  @ApiOperation({ operationId: 'replaceState', summary: 'Replace the state with the body', description: 'The whole object is replaced: fields not sent are gone. At most 64 KB.' })
   @ApiBody({ schema: STATE_SCHEMA })
   @ApiOkResponse({ schema: STATE_SCHEMA })
   @ApiErrors([400, 401, 404, 413])
@@ -35,7 +35,7 @@ export class ConversationStateController {
   }
 
   @Patch()
-  @ApiOperation({ operationId: 'patchState', summary: 'Apply the body to the state as a JSON merge patch (RFC 7396)' })
+  @ApiOperation({ operationId: 'patchState', summary: 'Apply the body to the state as a JSON merge patch (RFC 7396)', description: 'Fields sent are set, fields sent as null are removed, nested objects merge; the result is answered.' })
   @ApiConsumes('application/merge-patch+json', 'application/json')
   @ApiBody({ schema: STATE_SCHEMA })
   @ApiOkResponse({ schema: STATE_SCHEMA })

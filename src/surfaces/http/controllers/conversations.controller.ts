@@ -87,7 +87,7 @@ export class ConversationsController {
   }
 
   @Post()
-  @ApiOperation({ operationId: 'createConversation', summary: 'Create an empty conversation, optionally with an agent and an initial state' })
+  @ApiOperation({ operationId: 'createConversation', summary: 'Create an empty conversation, optionally with an agent and an initial state', description: 'For a client that wants the id before the first message, or a conversation that starts with a state. memory=false makes a temporary chat: no long-term memory is read or written. Answers 201 with a Location header.' })
   @ApiCreated(ConversationDetailDto, (c) => `/api/conversations/${c.id}`)
   @ApiErrors([400, 401, 404])
   async create(@CurrentActor() actor: Actor, @Body() body: CreateConversationDto): Promise<ConversationDetailDto> {
@@ -100,6 +100,7 @@ export class ConversationsController {
   @ApiOperation({
     operationId: 'getActiveConversation',
     summary: "The most recently updated conversation of an agent (agentId=none: without an agent; omitted: any)",
+    description: 'The conversation to continue, for clients that keep no id: the newest by last update, with its latest messages (limit). 404 when the caller has none that matches.',
   })
   @ApiOkResponse({ type: ConversationDetailDto })
   @ApiErrors([400, 401, 404])
@@ -110,7 +111,7 @@ export class ConversationsController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getConversation', summary: "A conversation with its state, threads and messages in order (one thread's with ?thread=)" })
+  @ApiOperation({ operationId: 'getConversation', summary: "A conversation with its state, threads and messages in order (one thread's with ?thread=)", description: "The main thread unless ?thread= names another, its messages along the active path in order (limit: only the newest). Another caller's conversation answers 404, like a missing one." })
   @ApiOkResponse({ type: ConversationDetailDto })
   @ApiErrors([400, 401, 404])
   async get(
@@ -150,7 +151,7 @@ export class ConversationsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ operationId: 'updateConversation', summary: 'Rename, archive, pin or re-tag a conversation' })
+  @ApiOperation({ operationId: 'updateConversation', summary: 'Rename, archive, pin or re-tag a conversation', description: 'Only the fields sent change; its messages and updatedAt stay as they are.' })
   @ApiOkResponse({ type: ConversationSummaryDto })
   @ApiErrors([400, 401, 404])
   async update(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateConversationDto): Promise<ConversationSummaryDto> {
@@ -174,7 +175,7 @@ export class ConversationsController {
 
   @Delete(':id')
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({ operationId: 'deleteConversation', summary: 'Delete a conversation and all its messages' })
+  @ApiOperation({ operationId: 'deleteConversation', summary: 'Delete a conversation and all its messages', description: 'Its threads, messages, summaries and share links go with it, at once and for good.' })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors([400, 401, 404])
   async delete(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<void> {

@@ -33,7 +33,7 @@ export class MemoriesController {
   }
 
   @Post()
-  @ApiOperation({ operationId: 'createMemory', summary: 'Remember a fact (read by later turns)' })
+  @ApiOperation({ operationId: 'createMemory', summary: 'Remember a fact (read by later turns)', description: 'Global, or scoped to one agent (agentId); a pinned memory enters every turn, the others when they match the question. Answers 201 with a Location header.' })
   @ApiCreated(MemoryDto, (memory) => `/api/memories/${memory.id}`)
   @ApiErrors([400, 401, 404])
   @ApiResponse({ status: 409, description: LIMIT, type: ErrorDto })
@@ -55,7 +55,7 @@ export class MemoriesController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getMemory', summary: 'One memory' })
+  @ApiOperation({ operationId: 'getMemory', summary: 'One memory', description: "Another caller's memory answers 404, like a missing one." })
   @ApiOkResponse({ type: MemoryDto })
   @ApiErrors([400, 401, 404])
   async get(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<MemoryDto> {
@@ -63,7 +63,7 @@ export class MemoriesController {
   }
 
   @Patch(':id')
-  @ApiOperation({ operationId: 'updateMemory', summary: 'Edit, pin or unpin, or rescope a memory' })
+  @ApiOperation({ operationId: 'updateMemory', summary: 'Edit, pin or unpin, or rescope a memory', description: 'Only the fields sent change; agentId null makes the memory global.' })
   @ApiOkResponse({ type: MemoryDto })
   @ApiErrors([400, 401, 404])
   async update(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateMemoryDto): Promise<MemoryDto> {
@@ -73,7 +73,7 @@ export class MemoriesController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'deleteMemory', summary: 'Forget a memory (no later turn reads it)' })
+  @ApiOperation({ operationId: 'deleteMemory', summary: 'Forget a memory (no later turn reads it)', description: 'Deleted for good; turns already answered keep what they said.' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiErrors([400, 401, 404])
   async delete(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<void> {

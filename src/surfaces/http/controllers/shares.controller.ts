@@ -36,7 +36,7 @@ export class SharesController {
   }
 
   @Get('conversations/:id/shares')
-  @ApiOperation({ operationId: 'listShares', summary: "A conversation's share links, newest first (without their tokens)" })
+  @ApiOperation({ operationId: 'listShares', summary: "A conversation's share links, newest first (without their tokens)", description: "Each link's id and dates; a token is shown only once, in the answer that makes the link." })
   @ApiOkResponse({ type: ShareListDto })
   @ApiErrors([400, 401, 404])
   async list(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<ShareListDto> {
@@ -45,7 +45,7 @@ export class SharesController {
 
   @Delete('shares/:id')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'revokeShare', summary: 'Revoke a share link: it answers 404 from now on, on every instance' })
+  @ApiOperation({ operationId: 'revokeShare', summary: 'Revoke a share link: it answers 404 from now on, on every instance', description: "The link stops working at once; a conversation a reader already continued from it stays theirs." })
   @ApiNoContentResponse({ description: 'Revoked.' })
   @ApiErrors([400, 401, 404])
   async revoke(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<void> {

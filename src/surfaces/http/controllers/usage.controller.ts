@@ -16,7 +16,7 @@ export class UsageController {
   constructor(private readonly usage: UsageService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'getUsage', summary: "The caller's token usage, in total, per model and per UTC day" })
+  @ApiOperation({ operationId: 'getUsage', summary: "The caller's token usage, in total, per model and per UTC day", description: "Token counts of the caller's replies between from and to (the last 30 days unless set), optionally for one agent (agentId=none: conversations without an agent)." })
   @ApiOkResponse({ type: UsageReportDto })
   @ApiErrors([400, 401, 404])
   async report(@CurrentActor() actor: Actor, @Query() query: UsageQueryDto): Promise<UsageReportDto> {

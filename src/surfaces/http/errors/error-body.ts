@@ -2,6 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
 import { codeOfStatus } from './error-codes.js';
 import { isOpenAiPath, openAiErrorBody } from '../../openai/openai-error.js';
+import { isMcpPath } from '../../mcp/json-rpc-errors.js';
+import { mcpChallenge } from '../../mcp/oauth/resource-metadata.js';
 
 /**
  * `{ statusCode, error, code, message, ...extra }`, the shape of every error answer. `code` is
@@ -19,7 +21,8 @@ export function sendError(response: Response, statusCode: number, message: strin
     return;
   }
   // RFC 6750: a 401 names the scheme to use (MCP clients read it to know a bearer key is wanted).
-  if (statusCode === 401) response.set('WWW-Authenticate', 'Bearer');
+  // On /mcp it also names the protected resource metadata, where MCP hosts start their OAuth flow (RFC 9728).
+  if (statusCode === 401) response.set('WWW-Authenticate', response.req && isMcpPath(response.req.path) ? mcpChallenge(response.req) : 'Bearer');
   // What answers a /v1 request before its controller (a missing key, a body refused, an unknown route) speaks OpenAI's shape.
   if (isOpenAiPath(response.req?.path)) {
     response.status(statusCode).json(openAiErrorBody(statusCode, message, statusCode === 401 ? 'invalid_api_key' : (extra.code ?? codeOfStatus(statusCode))));

@@ -5,6 +5,7 @@ import type { AppConfig } from '../../../config/app-config.js';
 import { normalizeHostPort, originHostName } from '../../../config/host-names.js';
 import { isLoopbackHost } from '../../../config/loopback.js';
 import { sendError } from '../errors/error-body.js';
+import { isMcpPath } from '../../mcp/json-rpc-errors.js';
 
 const logger = new Logger('HostGuard');
 
@@ -15,6 +16,8 @@ const logger = new Logger('HostGuard');
  * and module scripts, in `Origin`). So while no key exists, only loopback names, ALLOWED_HOSTS
  * and (for Origin) CORS_ORIGINS are answered; the rest gets a 403 before the body is read or any
  * handler runs. With keys the key is the protection, and only ALLOWED_HOSTS, when set, applies.
+ *
+ * `/mcp` always applies the Origin rule, keys or not, as the MCP transport specification requires.
  *
  * A request without Host (HTTP/1.0; Node refuses HTTP/1.1 without one) passes the Host rule:
  * browsers always send it. The Telegram webhook is mounted ahead of this (its secret is its check).
@@ -28,6 +31,11 @@ export function hostGuard(config: AppConfig, authenticator: Pick<ApiKeyAuthentic
     const origin = req.headers.origin;
     const { hostOk, originOk } = namesOf(req);
     if (hostOk && originOk) return next();
+    // The MCP transport specification requires a 403 for a foreign Origin whether or not keys exist:
+    // a page must not drive an MCP host's connection with the key the host holds.
+    if (!originOk && isMcpPath(req.path)) {
+      return refuse(res, `Origin ${quote(origin)} is not allowed on /mcp: only pages on localhost, 127.0.0.1, [::1], ALLOWED_HOSTS or CORS_ORIGINS may call it`);
+    }
     if (!hostOk && extra.length > 0) return refuse(res, `Host ${quote(host)} is not allowed: it is neither a loopback name nor in ALLOWED_HOSTS`);
     // Only a foreign request costs the look-up of stored keys.
     authenticator.isSingleUser().then(
