@@ -31,6 +31,7 @@ import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { titleFromMessage, UNTITLED } from '../conversations/title.js';
 import type { ItemDraft } from '../conversations/conversation-items.service.js';
 import { MemoryService } from '../memory/memory.service.js';
+import { assertRoundsKept, pendingCalls } from './function-rounds.js';
 import type { HistoryReader, PlanTurn, ReplyOutcome, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
 
 /** A turn reads at most this many pinned messages of its path (each must also fit the budget). */
@@ -115,6 +116,7 @@ export class TurnStore {
         await this.tree.leavePathBelow(em, conversation.id, threadName, parent.seq);
       }
       const follows = parent === undefined ? leaf : parent;
+      if (request.items) assertRoundsKept(await pendingCalls(follows, (id) => this.repo.findMessage(em, conversation.id, id)), inputs);
       const thread = await this.repo.upsertThread(em, conversation, threadName, request.threadSystem, now, head.thread);
       // A last user message is the question; the inputs before it (or all, after function outputs) are history.
       const last = inputs[inputs.length - 1];

@@ -8,6 +8,7 @@ import { InvalidInputError } from '../conversations/conversation.errors.js';
 import type { FunctionCallRecord } from '../conversations/message.entity.js';
 import { DatabaseService } from '../database/database.service.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
+import { assertRoundsKept } from './function-rounds.js';
 import type { ModelOptions } from './reply-generator.js';
 import { TurnPlanner } from './turn-planner.js';
 import type { TurnOverride } from './turn.js';
@@ -42,6 +43,7 @@ export class UnstoredTurns {
 
   async run(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<UnstoredReply> {
     if (request.items.length === 0) throw new InvalidInputError('input must not be empty');
+    assertRoundsKept([], request.items);
     const agent = request.agentId ? await this.db.read((em) => this.agents.usableIn(em, actor, request.agentId!)) : null;
     const last = request.items[request.items.length - 1];
     const asked = last.role === 'user' ? last : null;

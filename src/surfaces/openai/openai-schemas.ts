@@ -45,7 +45,30 @@ export const createItemsSchema = z.object({ items: z.array(inputItemSchema).min(
 
 const order = z.enum(['asc', 'desc']);
 const limit = z.coerce.number().int().min(1, 'limit is between 1 and 100').max(100, 'limit is between 1 and 100');
-export const listQuerySchema = z.object({ limit: limit.default(20), order: order.default('desc'), after: z.string().max(200).optional(), include: z.unknown().optional() }).strict();
+/** OpenAI's `include` values (ResponseIncludable): each names extra data of item kinds this service never holds, so none changes a listed item. */
+const INCLUDABLE = new Set([
+  'file_search_call.results',
+  'web_search_call.results',
+  'web_search_call.action.sources',
+  'message.input_image.image_url',
+  'computer_call_output.output.image_url',
+  'code_interpreter_call.outputs',
+  'reasoning.encrypted_content',
+  'message.output_text.logprobs',
+]);
+const includeQuery = z
+  .union([z.string(), z.array(z.string()).max(20, 'include holds at most 20 values')])
+  .transform((v) => (typeof v === 'string' ? [v] : v))
+  .refine((values) => values.every((v) => INCLUDABLE.has(v)), `include takes only ${[...INCLUDABLE].join(', ')}`);
+export const listQuerySchema = z.preprocess(
+  // The SDK sends arrays with brackets (`include[]=...`); the query parser keeps the key as written.
+  (query) => {
+    if (!query || typeof query !== 'object' || !('include[]' in query)) return query;
+    const { 'include[]': include, ...rest } = query as Record<string, unknown>;
+    return { ...rest, include };
+  },
+  z.object({ limit: limit.default(20), order: order.default('desc'), after: z.string().max(200).optional(), include: includeQuery.optional() }).strict(),
+);
 
 const functionTool = z.object({
   type: z.literal('function'),

@@ -1,0 +1,129 @@
+import OpenAI from 'openai';
+import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
+import { useAppWithFakeModel } from '../../support/app-fixture.js';
+import { apiError, openAiClient } from '../../support/openai-client.js';
+import { ALICE_KEY, type TestApp } from '../../support/test-app.js';
+
+type Sent = { role: string; content: string | null };
+
+/**
+ * What an app written against OpenAI sends reaches the model as OpenAI would use it, or is
+ * refused with a 400 naming the parameter: driven with the official SDK, on both databases.
+ */
+describe('openai: protocol fidelity', () => {
+  const fixture = useAppWithFakeModel({ SYSTEM_PROMPT: 'sys' });
+  let fake: FakeOpenAiServer;
+  let t: TestApp;
+  let alice: OpenAI;
+  beforeAll(async () => {
+    ({ app: t, fake } = fixture);
+    alice = openAiClient(await t.url(), ALICE_KEY);
+  });
+
+  const sent = () => (fake.lastCompletion.body.messages as Sent[]).map((m) => `${m.role}: ${m.content}`);
+  const itemTexts = async (conversation: string) =>
+    (await alice.conversations.items.list(conversation, { order: 'asc', limit: 100 })).data.map((i) =>
+      i.type === 'message' ? `${i.role}: ${(i.content[0] as { text: string }).text}` : i.type,
+    );
+
+  describe('developer and system messages in input', () => {
+    it('reach the model in their place, are stored as items, and are replayed on later turns', async () => {
+      const conversation = await alice.conversations.create({});
+      fake.enqueue({ kind: 'reply', text: 'Bonjour' });
+      await alice.responses.create({
+        model: 'fake-model',
+        conversation: conversation.id,
+        input: [
+          { role: 'developer', content: 'Always answer in French.' },
+          { role: 'user', content: 'Hello' },
+        ],
+      });
+      expect(sent()).toEqual(['system: sys', 'system: Always answer in French.', 'user: Hello']);
+      expect(await itemTexts(conversation.id)).toEqual(['system: Always answer in French.', 'user: Hello', 'assistant: Bonjour']);
+      fake.enqueue({ kind: 'reply', text: 'Ça va' });
+      await alice.responses.create({ model: 'fake-model', conversation: conversation.id, input: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'How are you?' }] });
+      expect(sent()).toEqual(['system: sys', 'system: Always answer in French.', 'user: Hello', 'assistant: Bonjour', 'system: Be brief.', 'user: How are you?']);
+    });
+
+    it('with store: false, reach the model in their place', async () => {
+      fake.enqueue({ kind: 'reply', text: 'Bonjour' });
+      await alice.responses.create({ model: 'fake-model', store: false, input: [{ role: 'developer', content: 'Always answer in French.' }, { role: 'user', content: 'Hello' }] });
+      expect(sent()).toEqual(['system: sys', 'system: Always answer in French.', 'user: Hello']);
+    });
+  });
+
+  it('conversations.items.list accepts include (sent as include[])', async () => {
+    const conversation = await alice.conversations.create({ items: [{ type: 'message', role: 'user', content: 'hi' }] });
+    const page = await alice.conversations.items.list(conversation.id, { include: ['message.output_text.logprobs'] });
+    expect(page.data.map((i) => i.type)).toEqual(['message']);
+    const bad = await apiError(alice.conversations.items.list(conversation.id, { include: ['no.such.thing' as 'message.output_text.logprobs'] }));
+    expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(bad.param).toBe('include');
+  });
+
+  describe('tool rounds', () => {
+    const tools = [{ type: 'function' as const, name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: null }];
+
+    /** A conversation whose last response asks for get_weather: its call id and the response. */
+    async function withPendingCall() {
+      const conversation = await alice.conversations.create({});
+      fake.enqueue({ kind: 'toolCalls', calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }] });
+      const asked = await alice.responses.create({ model: 'fake-model', conversation: conversation.id, input: 'Weather in Paris?', tools });
+      const call = asked.output.find((o) => o.type === 'function_call');
+      if (call?.type !== 'function_call') throw new Error('no call');
+      return { conversation: conversation.id, callId: call.call_id, response: asked };
+    }
+
+    it('an output for an unknown call_id is a 400 naming input, and nothing is stored', async () => {
+      const { conversation } = await withPendingCall();
+      const before = await itemTexts(conversation);
+      const calls = fake.completions.length;
+      const error = await apiError(alice.responses.create({ model: 'fake-model', conversation, tools, input: [{ type: 'function_call_output', call_id: 'call_unknown', output: 'x' }] }));
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(error.param).toBe('input');
+      expect(error.message).toContain('call_unknown');
+      expect(await itemTexts(conversation)).toEqual(before);
+      expect(fake.completions.length).toBe(calls);
+      // In a new conversation no call is pending at all.
+      expect(await apiError(alice.responses.create({ model: 'fake-model', input: [{ type: 'function_call_output', call_id: 'call_x', output: 'x' }] }))).toBeInstanceOf(OpenAI.BadRequestError);
+    });
+
+    it('a user message while a call is unanswered is a 400, in the conversation or after the response', async () => {
+      const { conversation, callId, response } = await withPendingCall();
+      const before = await itemTexts(conversation);
+      for (const where of [{ conversation }, { previous_response_id: response.id }]) {
+        const error = await apiError(alice.responses.create({ model: 'fake-model', ...where, tools, input: 'Never mind.' }));
+        expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+        expect(error.param).toBe('input');
+        expect(error.message).toContain(callId);
+      }
+      // The output first, then the message: a complete round.
+      fake.enqueue({ kind: 'reply', text: 'Sunny. And?' });
+      const answered = await alice.responses.create({
+        model: 'fake-model',
+        conversation,
+        tools,
+        input: [
+          { type: 'function_call_output', call_id: callId, output: 'sunny' },
+          { role: 'user', content: 'Never mind.' },
+        ],
+      });
+      expect(answered.output_text).toBe('Sunny. And?');
+      expect(await itemTexts(conversation)).toEqual([...before, 'function_call_output', 'user: Never mind.', 'assistant: Sunny. And?']);
+    });
+
+    it('two calls: answering one of them is a 400; answering both goes on', async () => {
+      const conversation = (await alice.conversations.create({})).id;
+      fake.enqueue({ kind: 'toolCalls', calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }, { name: 'get_weather', arguments: '{"city":"Rome"}' }] });
+      const asked = await alice.responses.create({ model: 'fake-model', conversation, input: 'Paris and Rome?', tools });
+      const ids = asked.output.flatMap((o) => (o.type === 'function_call' ? [o.call_id] : []));
+      expect(ids).toHaveLength(2);
+      const error = await apiError(alice.responses.create({ model: 'fake-model', conversation, tools, input: [{ type: 'function_call_output', call_id: ids[0], output: 'sunny' }] }));
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(error.message).toContain(ids[1]);
+      fake.enqueue({ kind: 'reply', text: 'Sunny and rainy' });
+      const done = await alice.responses.create({ model: 'fake-model', conversation, tools, input: ids.map((id, i) => ({ type: 'function_call_output' as const, call_id: id, output: ['sunny', 'rain'][i] })) });
+      expect(done.output_text).toBe('Sunny and rainy');
+    });
+  });
+});
