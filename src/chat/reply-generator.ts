@@ -213,6 +213,12 @@ export class ReplyGenerator {
       if (!mode.stream && completion.content) add(completion.content);
       usage = addUsage(usage, completion.usage);
       if (completion.toolCalls.length === 0 || bounds.reason) return { ...completion, usage };
+      // Offered none (the request declared none, or the rounds are spent), it asked for some anyway:
+      // nothing is run; its words, if any, are the answer.
+      if (request.tools?.length === 0) {
+        if (progress.content.trim() !== '') return { ...completion, toolCalls: [], usage };
+        throw new ModelUnavailableError(round === MAX_TOOL_ROUNDS ? `The model kept calling tools after ${MAX_TOOL_ROUNDS} rounds` : 'The model asked for a tool when none was offered');
+      }
       if (!completion.toolCalls.every((call) => bounds.admitsArguments(call.arguments))) return { ...completion, usage };
       // A call of the client's functions ends the reply: the client runs them and sends their outputs in its next request.
       const theirs = completion.toolCalls.filter((call) => forClient.has(call.name));
@@ -228,7 +234,7 @@ export class ReplyGenerator {
         messages.push({ role: 'tool', toolCallId: call.id, content: result });
       }
     }
-    // Offered no tools in the last round, it still asked for some: give up rather than loop.
+    // The last round offers no tools, so a call in it ends the loop above.
     throw new ModelUnavailableError(`The model kept calling tools after ${MAX_TOOL_ROUNDS} rounds`);
   }
 

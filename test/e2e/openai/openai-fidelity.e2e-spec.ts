@@ -112,6 +112,15 @@ describe('openai: protocol fidelity', () => {
       expect(await itemTexts(conversation)).toEqual([...before, 'function_call_output', 'user: Never mind.', 'assistant: Sunny. And?']);
     });
 
+    it('a request that declares no tools runs none: a call the model makes anyway is not answered on the server', async () => {
+      const before = fake.completions.length;
+      fake.enqueue({ kind: 'toolCalls', calls: [{ name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
+      const error = await apiError(alice.responses.create({ model: 'fake-model', input: 'Weather in Oslo?' }));
+      expect(error).toBeInstanceOf(OpenAI.InternalServerError);
+      expect(fake.completions.length).toBe(before + 1);
+      expect(fake.lastCompletion.body.tools).toBeUndefined();
+    });
+
     it('two calls: answering one of them is a 400; answering both goes on', async () => {
       const conversation = (await alice.conversations.create({})).id;
       fake.enqueue({ kind: 'toolCalls', calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }, { name: 'get_weather', arguments: '{"city":"Rome"}' }] });
