@@ -5,7 +5,7 @@ import type { FunctionCallRecord, ToolCallRecord } from '../conversations/messag
 import type { ReplyOutcome, StartedTurn } from './turn.js';
 import { TurnStore } from './turn-store.js';
 import { ModelCancelledError, ModelUnavailableError } from '../llm/llm.errors.js';
-import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage, type ToolChoice, type ToolSpec } from '../llm/llm.port.js';
+import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage, type ResponseFormat, type ToolChoice, type ToolSpec } from '../llm/llm.port.js';
 import { TokenCounter } from '../context/token-counter.js';
 import { sleep } from '../common/sleep.js';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
@@ -26,7 +26,12 @@ export const MAX_TOOL_ROUNDS = 4;
 
 export interface ModelOptions {
   readonly temperature?: number;
+  readonly topP?: number;
   readonly maxTokens?: number;
+  /** The shape of the reply's text (structured outputs); plain text when unset. */
+  readonly responseFormat?: ResponseFormat;
+  /** Whether the model may call several of the client's functions at once. */
+  readonly parallelToolCalls?: boolean;
   /** Functions the client runs itself (OpenAI function tools): a call of one ends the reply with it. */
   readonly clientTools?: readonly ToolSpec[];
   readonly toolChoice?: ToolChoice;
@@ -183,6 +188,7 @@ export class ReplyGenerator {
       model: turn.model,
       temperature: mode.options?.temperature ?? agent?.temperature ?? undefined,
       maxTokens: mode.options?.maxTokens ?? agent?.maxTokens ?? undefined,
+      ...modelSettingsOf(mode.options),
       signal,
     };
     let usage: Completion['usage'] = null;
@@ -289,6 +295,15 @@ function giveUpAfterStop(call: Promise<Completion>, signal: AbortSignal): Promis
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort!);
   });
+}
+
+/** A turn's own sampling and output settings as a model request carries them (only those asked for). */
+export function modelSettingsOf(options: ModelOptions | undefined): Pick<CompletionRequest, 'topP' | 'responseFormat' | 'parallelToolCalls'> {
+  return {
+    ...(options?.topP !== undefined ? { topP: options.topP } : {}),
+    ...(options?.responseFormat ? { responseFormat: options.responseFormat } : {}),
+    ...(options?.parallelToolCalls !== undefined ? { parallelToolCalls: options.parallelToolCalls } : {}),
+  };
 }
 
 function addUsage(total: Completion['usage'], more: Completion['usage']): Completion['usage'] {

@@ -9,7 +9,7 @@ import type { FunctionCallRecord } from '../conversations/message.entity.js';
 import { DatabaseService } from '../database/database.service.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import { assertRoundsKept } from './function-rounds.js';
-import type { ModelOptions } from './reply-generator.js';
+import { modelSettingsOf, type ModelOptions } from './reply-generator.js';
 import { TurnPlanner } from './turn-planner.js';
 import type { TurnOverride } from './turn.js';
 
@@ -68,6 +68,7 @@ export class UnstoredTurns {
       model: plan.model,
       temperature: options.temperature ?? agent?.temperature ?? undefined,
       maxTokens: options.maxTokens ?? agent?.maxTokens ?? undefined,
+      ...modelSettingsOf(options),
       tools,
       ...(tools.length && options.toolChoice ? { toolChoice: options.toolChoice } : {}),
     };

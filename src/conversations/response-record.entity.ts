@@ -12,6 +12,12 @@ export interface ResponseRequest {
   readonly maxOutputTokens: number | null;
   readonly tools: unknown[];
   readonly toolChoice: unknown;
+  /** Absent on records made before these were used: read back as their defaults. */
+  readonly topP?: number | null;
+  readonly parallelToolCalls?: boolean | null;
+  /** OpenAI's `text.format` as asked (`{ type: "text" }` when absent). */
+  readonly textFormat?: unknown;
+  readonly truncation?: 'auto' | 'disabled';
 }
 
 /** A reply's request as a response: one row per reply made on the OpenAI surface; it goes with its message. */

@@ -16,7 +16,7 @@ import { openAiAnswerOf, OpenAiErrorFilter } from './openai-error.filter.js';
 import { requiredResponseId } from './openai-ids.js';
 import { ResponseEventStream } from './openai-response-stream.js';
 import { toOpenAiResponse, turnOf, type ReplyView } from './openai-responses.js';
-import { createResponseSchema, parseOrRefuse } from './openai-schemas.js';
+import { createResponseSchema, parseOrRefuse, refuseUnsupported } from './openai-schemas.js';
 
 const logger = new Logger('OpenAiResponses');
 
@@ -42,6 +42,7 @@ export class OpenAiResponsesController {
 
   @Post()
   async create(@CurrentActor() actor: Actor, @Body() body: unknown, @Res() res: Response): Promise<void> {
+    refuseUnsupported(body);
     const input = parseOrRefuse(createResponseSchema, body);
     if (input.conversation && input.previous_response_id) {
       throw OpenAiError.invalid("'conversation' and 'previous_response_id' cannot be used together.", 'previous_response_id', 'mutually_exclusive_parameters');

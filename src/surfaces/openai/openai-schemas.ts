@@ -77,6 +77,22 @@ const functionTool = z.object({
   parameters: z.record(z.string(), z.unknown()).optional().nullable(),
   strict: z.boolean().optional().nullable(),
 });
+
+/** Structured outputs: the reply's text as any JSON object, or as JSON matching a schema (chat completions' `response_format`). */
+const textFormat = z.union([
+  z.object({ type: z.literal('text') }).strict(),
+  z.object({ type: z.literal('json_object') }).strict(),
+  z
+    .object({
+      type: z.literal('json_schema'),
+      name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a format name is 1 to 64 letters, digits, _ or -'),
+      schema: z.record(z.string(), z.unknown()),
+      description: z.string().max(4000).optional(),
+      strict: z.boolean().optional().nullable(),
+    })
+    .strict(),
+]);
+export type TextFormat = z.output<typeof textFormat>;
 const otherTool = z.object({ type: z.string() }).passthrough().transform((tool, ctx) => {
   ctx.addIssue({ code: 'custom', message: `tools of type ${tool.type} are not supported (function tools only)` });
   return z.NEVER;
@@ -100,16 +116,34 @@ export const createResponseSchema = z
       .optional()
       .nullable(),
     parallel_tool_calls: z.boolean().optional().nullable(),
-    top_p: z.number().optional().nullable(),
+    top_p: z.number().min(0).max(1).optional().nullable(),
     user: z.string().optional(),
     safety_identifier: z.string().optional(),
     prompt_cache_key: z.string().optional(),
     stream_options: z.unknown().optional(),
-    text: z.unknown().optional(),
+    text: z.object({ format: textFormat.optional().nullable(), verbosity: z.null().optional() }).strict().optional().nullable(),
     truncation: z.enum(['auto', 'disabled']).optional().nullable(),
-    include: z.array(z.string()).optional().nullable(),
+    include: z.array(z.string()).max(0).optional().nullable(),
+    background: z.literal(false).optional().nullable(),
   })
   .strict();
+
+/**
+ * Parameters of OpenAI's Responses API that a chat-completions model cannot honour: asking for
+ * any of them (a value other than null, false or an empty list) is refused as unsupported rather
+ * than ignored. The path names the parameter in the 400.
+ */
+const UNSUPPORTED = ['include', 'text.verbosity', 'reasoning', 'top_logprobs', 'max_tool_calls', 'service_tier', 'prompt', 'prompt_cache_retention', 'context_management', 'background'];
+
+/** Refuses the first unsupported parameter asked for: 400 `unsupported_parameter` naming it. */
+export function refuseUnsupported(body: unknown): void {
+  for (const path of UNSUPPORTED) {
+    let value: unknown = body;
+    for (const key of path.split('.')) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    const asked = value !== undefined && value !== null && value !== false && !(Array.isArray(value) && value.length === 0);
+    if (asked) throw OpenAiError.invalid(`Unsupported parameter: '${path}' is not supported by this service.`, path, 'unsupported_parameter');
+  }
+}
 export type CreateResponseBody = z.output<typeof createResponseSchema>;
 
 /** The body parsed with `schema`, or a 400 in OpenAI's shape naming the first offending parameter. */

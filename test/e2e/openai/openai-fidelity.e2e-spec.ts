@@ -135,4 +135,80 @@ describe('openai: protocol fidelity', () => {
       expect(done.output_text).toBe('Sunny and rainy');
     });
   });
+
+  describe('parameters', () => {
+    it('text.format json_schema is sent as response_format, parsed by responses.parse(), and echoed', async () => {
+      const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false };
+      fake.enqueue({ kind: 'reply', text: '{"name":"Ada"}' });
+      const parsed = await alice.responses.parse({ model: 'fake-model', input: 'Who?', text: { format: { type: 'json_schema', name: 'person', schema, strict: true } } });
+      expect(fake.lastCompletion.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'person', schema, strict: true } });
+      expect(parsed.output_parsed).toEqual({ name: 'Ada' });
+      expect(parsed.text?.format).toEqual({ type: 'json_schema', name: 'person', schema, strict: true });
+      expect((await alice.responses.retrieve(parsed.id)).text?.format).toEqual({ type: 'json_schema', name: 'person', schema, strict: true });
+      fake.enqueue({ kind: 'reply', text: '{}' });
+      const json = await alice.responses.create({ model: 'fake-model', input: 'JSON please', text: { format: { type: 'json_object' } } });
+      expect(fake.lastCompletion.body.response_format).toEqual({ type: 'json_object' });
+      expect(json.text?.format).toEqual({ type: 'json_object' });
+      // Streamed and unstored alike.
+      fake.enqueue({ kind: 'stream', chunks: ['{"name":', '"Bo"}'] });
+      const streamed = await alice.responses.stream({ model: 'fake-model', store: false, input: 'Who?', text: { format: { type: 'json_schema', name: 'person', schema } } }).finalResponse();
+      expect(fake.lastCompletion.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'person', schema } });
+      expect(streamed.text?.format).toMatchObject({ type: 'json_schema', name: 'person' });
+      // Plain text sends no response_format.
+      await alice.responses.create({ model: 'fake-model', input: 'plain', text: { format: { type: 'text' } } });
+      expect(fake.lastCompletion.body.response_format).toBeUndefined();
+    });
+
+    it('top_p, parallel_tool_calls and a tool\'s strict reach the model and are echoed as used', async () => {
+      const tools = [{ type: 'function' as const, name: 'f', parameters: { type: 'object', properties: {}, additionalProperties: false }, strict: true }];
+      const answer = await alice.responses.create({ model: 'fake-model', input: 'x', top_p: 0.5, parallel_tool_calls: false, tools });
+      expect(fake.lastCompletion.body).toMatchObject({ top_p: 0.5, parallel_tool_calls: false });
+      expect((fake.lastCompletion.body.tools as Array<{ function: { strict?: boolean } }>)[0].function.strict).toBe(true);
+      expect(answer).toMatchObject({ top_p: 0.5, parallel_tool_calls: false, tools: [{ name: 'f', strict: true }] });
+      expect(await alice.responses.retrieve(answer.id)).toMatchObject({ top_p: 0.5, parallel_tool_calls: false });
+      // Without them nothing is sent; the echo says what was used.
+      const plain = await alice.responses.create({ model: 'fake-model', input: 'y' });
+      expect(fake.lastCompletion.body).not.toHaveProperty('top_p');
+      expect(fake.lastCompletion.body).not.toHaveProperty('parallel_tool_calls');
+      expect(plain).toMatchObject({ top_p: null, truncation: 'auto', text: { format: { type: 'text' } } });
+      await alice.responses.create({ model: 'fake-model', input: 'z', store: false, top_p: 0.25 });
+      expect(fake.lastCompletion.body.top_p).toBe(0.25);
+    });
+
+    it('truncation: "auto" leaves the oldest items out to fit; "disabled" refuses what does not fit whole', async () => {
+      const long = (i: number) => `${i} ` + 'word '.repeat(600);
+      const conversation = await alice.conversations.create({ items: Array.from({ length: 20 }, (_, i) => ({ type: 'message' as const, role: 'user' as const, content: long(i) })) });
+      const before = await itemTexts(conversation.id);
+      const calls = fake.completions.length;
+      const refused = await apiError(alice.responses.create({ model: 'fake-model', conversation: conversation.id, input: 'Sum up.', truncation: 'disabled' }));
+      expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(refused.code).toBe('context_length_exceeded');
+      expect(fake.completions.length).toBe(calls);
+      expect(await itemTexts(conversation.id)).toEqual(before);
+      const auto = await alice.responses.create({ model: 'fake-model', conversation: conversation.id, input: 'Sum up.', truncation: 'auto' });
+      expect(auto.truncation).toBe('auto');
+      expect((fake.lastCompletion.body.messages as Sent[]).length).toBeLessThan(22);
+      // What fits whole is answered with truncation disabled, and echoed so.
+      const small = await alice.responses.create({ model: 'fake-model', input: 'short', truncation: 'disabled' });
+      expect(small).toMatchObject({ status: 'completed', truncation: 'disabled' });
+    });
+
+    it('what a chat-completions model cannot do is a 400 unsupported_parameter naming it', async () => {
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ include: ['message.output_text.logprobs'] }, 'include'],
+        [{ text: { verbosity: 'low' } }, 'text.verbosity'],
+        [{ reasoning: { effort: 'low' } }, 'reasoning'],
+        [{ top_logprobs: 2 }, 'top_logprobs'],
+        [{ max_tool_calls: 2 }, 'max_tool_calls'],
+        [{ service_tier: 'flex' }, 'service_tier'],
+        [{ prompt: { id: 'pmpt_1' } }, 'prompt'],
+      ];
+      for (const [extra, param] of cases) {
+        const error = await apiError(alice.responses.create({ model: 'fake-model', input: 'x', ...extra } as never));
+        expect([param, error.status, error.code, error.param]).toEqual([param, 400, 'unsupported_parameter', param]);
+      }
+      // Their empty or default values ask for nothing.
+      await alice.responses.create({ model: 'fake-model', input: 'x', include: [], text: { verbosity: null } } as never);
+    });
+  });
 });
