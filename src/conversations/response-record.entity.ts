@@ -18,6 +18,10 @@ export interface ResponseRequest {
   /** OpenAI's `text.format` as asked (`{ type: "text" }` when absent). */
   readonly textFormat?: unknown;
   readonly truncation?: 'auto' | 'disabled';
+  /** How many messages the request stored right before its reply (its input items). */
+  readonly inputCount?: number;
+  /** Made with `background: true`. */
+  readonly background?: boolean;
 }
 
 /** A reply's request as a response: one row per reply made on the OpenAI surface; it goes with its message. */

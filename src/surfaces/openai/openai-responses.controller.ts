@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Inject, Logger, Param, Post, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Logger, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../actor-auth/actor.js';
@@ -13,12 +13,20 @@ import { ResponseRecordsService } from '../../conversations/response-records.ser
 import { StreamSlots } from '../http/sse/stream-slots.js';
 import { OpenAiError } from './openai-error.js';
 import { openAiAnswerOf, OpenAiErrorFilter } from './openai-error.filter.js';
-import { requiredResponseId } from './openai-ids.js';
+import { requiredResponseId, responseId } from './openai-ids.js';
 import { ResponseEventStream } from './openai-response-stream.js';
 import { toOpenAiResponse, turnOf, type ReplyView } from './openai-responses.js';
-import { createResponseSchema, parseOrRefuse, refuseUnsupported } from './openai-schemas.js';
+import { createResponseSchema, listQuerySchema, parseOrRefuse, refuseUnsupported } from './openai-schemas.js';
+import { listOf } from './openai-conversations.js';
+import { itemsOf } from './openai-items.js';
+import { ConversationItemsService } from '../../conversations/conversation-items.service.js';
 
 const logger = new Logger('OpenAiResponses');
+
+/** A reply that is not the caller's (or not one) answers as an unknown response. */
+const unknownResponse = (id: string) => (error: unknown) => {
+  throw (error as { code?: string }).code === 'message_not_found' ? OpenAiError.notFound('Response', id) : error;
+};
 
 /** `model: "agent:<name or id>"` talks with one of the caller's agents. */
 const AGENT_MODEL = /^agent:(.+)$/;
@@ -36,6 +44,7 @@ export class OpenAiResponsesController {
     private readonly chat: ChatService,
     private readonly records: ResponseRecordsService,
     private readonly agents: AgentsService,
+    private readonly items: ConversationItemsService,
     private readonly slots: StreamSlots,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -78,15 +87,34 @@ export class OpenAiResponsesController {
 
   @Get(':id')
   async get(@CurrentActor() actor: Actor, @Param('id') id: string) {
-    const { message, request } = await this.records.find(actor, requiredResponseId(id)).catch((error: unknown) => {
-      throw (error as { code?: string }).code === 'message_not_found' ? OpenAiError.notFound('Response', id) : error;
-    });
+    const { message, request } = await this.records.find(actor, requiredResponseId(id)).catch(unknownResponse(id));
     const usage = message.promptTokens === null && message.completionTokens === null ? null : { promptTokens: message.promptTokens ?? 0, completionTokens: message.completionTokens ?? 0 };
     const error = message.errorCode ? { code: message.errorCode, message: message.errorMessage ?? '' } : null;
     return toOpenAiResponse(
       { messageId: message.id, conversationId: message.conversationId, createdAt: message.createdAt, status: message.status, content: message.content, functionCalls: message.functionCalls ?? [], model: message.model, usage, error },
       request,
     );
+  }
+
+  /** The items a response was asked with (at most the 100 of one input): paged in memory, as items are. */
+  @Get(':id/input_items')
+  async inputItems(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: unknown) {
+    const page = parseOrRefuse(listQuerySchema, query);
+    const inputs = await this.records.inputs(actor, requiredResponseId(id)).catch(unknownResponse(id));
+    const items = inputs.flatMap(itemsOf) as Array<Record<string, unknown> & { id: string }>;
+    if (page.order === 'desc') items.reverse();
+    const at = page.after === undefined ? -1 : items.findIndex((i) => i.id === page.after);
+    if (page.after !== undefined && at < 0) throw OpenAiError.notFound('Item', page.after, 'after');
+    const rest = items.slice(at + 1);
+    return listOf(rest.slice(0, page.limit), rest.length > page.limit);
+  }
+
+  /** Deletes the reply a response is: its conversation goes on without it (what followed it follows its parent). */
+  @Delete(':id')
+  async delete(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    const { message } = await this.records.find(actor, requiredResponseId(id)).catch(unknownResponse(id));
+    await this.items.remove(actor, message.conversationId, message.id);
+    return { id: responseId(message.id), object: 'response.deleted' as const, deleted: true };
   }
 
   private async stream(actor: Actor, chat: ReturnType<typeof turnOf>['chat'], record: ResponseRequest, res: Response): Promise<void> {

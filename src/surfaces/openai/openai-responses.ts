@@ -133,6 +133,7 @@ export function turnOf(body: CreateResponseBody, previous: { conversationId: str
     parallelToolCalls: body.parallel_tool_calls ?? null,
     textFormat: format ?? null,
     truncation: body.truncation ?? 'auto',
+    inputCount: items.length,
   };
   return { chat, record };
 }

@@ -211,4 +211,31 @@ describe('openai: protocol fidelity', () => {
       await alice.responses.create({ model: 'fake-model', input: 'x', include: [], text: { verbosity: null } } as never);
     });
   });
+
+  describe('response routes', () => {
+    it('inputItems.list: the items a response was asked with, paged', async () => {
+      const conversation = await alice.conversations.create({ items: [{ type: 'message', role: 'user', content: 'before' }] });
+      fake.enqueue({ kind: 'reply', text: 'ok' });
+      const answer = await alice.responses.create({ model: 'fake-model', conversation: conversation.id, input: [{ role: 'developer', content: 'Be kind.' }, { role: 'user', content: 'Hi' }] });
+      const texts = (items: Array<{ type: string; role?: string; content?: unknown }>) => items.map((i) => `${i.role}: ${(i.content as Array<{ text: string }>)[0].text}`);
+      const all = [];
+      for await (const item of alice.responses.inputItems.list(answer.id, { order: 'asc', limit: 1 })) all.push(item);
+      expect(texts(all as never)).toEqual(['system: Be kind.', 'user: Hi']);
+      expect(texts((await alice.responses.inputItems.list(answer.id)).data as never)).toEqual(['user: Hi', 'system: Be kind.']);
+      // A reply made on the REST API answered the message before it.
+      const rest = (await t.http().post('/api/chat').set('Authorization', `Bearer ${ALICE_KEY}`).send({ message: 'from rest' }).expect(200)).body;
+      expect(texts((await alice.responses.inputItems.list(`resp_${rest.messageId}`)).data as never)).toEqual(['user: from rest']);
+      expect(await apiError(alice.responses.inputItems.list('resp_00000000-0000-4000-8000-000000000000'))).toBeInstanceOf(OpenAI.NotFoundError);
+    });
+
+    it('delete: the response is gone, its conversation goes on without it', async () => {
+      const conversation = await alice.conversations.create({});
+      fake.enqueue({ kind: 'reply', text: 'to delete' });
+      const answer = await alice.responses.create({ model: 'fake-model', conversation: conversation.id, input: 'q' });
+      await alice.responses.delete(answer.id);
+      expect(await apiError(alice.responses.retrieve(answer.id))).toBeInstanceOf(OpenAI.NotFoundError);
+      expect(await itemTexts(conversation.id)).toEqual(['user: q']);
+      expect(await apiError(alice.responses.delete(answer.id))).toBeInstanceOf(OpenAI.NotFoundError);
+    });
+  });
 });
