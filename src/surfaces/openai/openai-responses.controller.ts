@@ -16,7 +16,8 @@ import { openAiAnswerOf, OpenAiErrorFilter } from './openai-error.filter.js';
 import { requiredResponseId, responseId } from './openai-ids.js';
 import { ResponseEventStream } from './openai-response-stream.js';
 import { toOpenAiResponse, turnOf, type ReplyView } from './openai-responses.js';
-import { createResponseSchema, listQuerySchema, parseOrRefuse, refuseUnsupported } from './openai-schemas.js';
+import { createResponseSchema, listQuerySchema, parseOrRefuse, refuseUnsupported, retrieveQuerySchema } from './openai-schemas.js';
+import type { Message } from '../../conversations/message.entity.js';
 import { listOf } from './openai-conversations.js';
 import { itemsOf } from './openai-items.js';
 import { ConversationItemsService } from '../../conversations/conversation-items.service.js';
@@ -27,6 +28,13 @@ const logger = new Logger('OpenAiResponses');
 const unknownResponse = (id: string) => (error: unknown) => {
   throw (error as { code?: string }).code === 'message_not_found' ? OpenAiError.notFound('Response', id) : error;
 };
+
+/** A stored reply as a response's parts. */
+function viewOf(message: Message): ReplyView {
+  const usage = message.promptTokens === null && message.completionTokens === null ? null : { promptTokens: message.promptTokens ?? 0, completionTokens: message.completionTokens ?? 0 };
+  const error = message.errorCode ? { code: message.errorCode, message: message.errorMessage ?? '' } : null;
+  return { messageId: message.id, conversationId: message.conversationId, createdAt: message.createdAt, status: message.status, content: message.content, functionCalls: message.functionCalls ?? [], model: message.model, usage, error };
+}
 
 /** `model: "agent:<name or id>"` talks with one of the caller's agents. */
 const AGENT_MODEL = /^agent:(.+)$/;
@@ -86,14 +94,36 @@ export class OpenAiResponsesController {
   }
 
   @Get(':id')
-  async get(@CurrentActor() actor: Actor, @Param('id') id: string) {
+  async get(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: unknown, @Res({ passthrough: true }) res: Response) {
+    const asked = parseOrRefuse(retrieveQuerySchema, query);
+    refuseUnsupported({ include: asked.include });
     const { message, request } = await this.records.find(actor, requiredResponseId(id)).catch(unknownResponse(id));
-    const usage = message.promptTokens === null && message.completionTokens === null ? null : { promptTokens: message.promptTokens ?? 0, completionTokens: message.completionTokens ?? 0 };
-    const error = message.errorCode ? { code: message.errorCode, message: message.errorMessage ?? '' } : null;
-    return toOpenAiResponse(
-      { messageId: message.id, conversationId: message.conversationId, createdAt: message.createdAt, status: message.status, content: message.content, functionCalls: message.functionCalls ?? [], model: message.model, usage, error },
-      request,
-    );
+    if (asked.stream !== 'true') return toOpenAiResponse(viewOf(message), request);
+    this.slots.take(actor.id, res);
+    await this.replay(actor, message, request, asked.starting_after ?? null, res);
+    return undefined;
+  }
+
+  /**
+   * A response's events replayed from the database and followed to its end, from any instance:
+   * numbered so that every replay agrees (see Replay), the events up to `startingAfter` left out.
+   */
+  private async replay(actor: Actor, message: Message, request: ResponseRequest | null, startingAfter: number | null, res: Response): Promise<void> {
+    const events = new ResponseEventStream(res, this.config, message.id, { startingAfter });
+    try {
+      events.started(toOpenAiResponse({ ...viewOf(message), status: 'streaming', content: '', functionCalls: [], usage: null, error: null }, request, []));
+      const final = await this.chat.follow(actor, message.conversationId, message.id, (piece) => events.delta(piece), events.clientGone);
+      // Still being generated (the client left, or this instance is stopping): no closing events; the client follows again.
+      if (final.status === 'streaming') return;
+      const view = viewOf(final);
+      events.finish(view, toOpenAiResponse(view, request));
+    } catch (error) {
+      const answer = openAiAnswerOf(error);
+      if (!answer) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      events.error(answer?.message ?? 'Internal server error', answer?.code ?? 'internal');
+    } finally {
+      events.end();
+    }
   }
 
   /** The items a response was asked with (at most the 100 of one input): paged in memory, as items are. */

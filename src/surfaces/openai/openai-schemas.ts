@@ -70,6 +70,23 @@ export const listQuerySchema = z.preprocess(
   z.object({ limit: limit.default(20), order: order.default('desc'), after: z.string().max(200).optional(), include: includeQuery.optional() }).strict(),
 );
 
+/** GET /v1/responses/{id}: the response, or with `stream=true` its events replayed and followed, after `starting_after`. */
+export const retrieveQuerySchema = z.preprocess(
+  (query) => {
+    if (!query || typeof query !== 'object' || !('include[]' in query)) return query;
+    const { 'include[]': include, ...rest } = query as Record<string, unknown>;
+    return { ...rest, include };
+  },
+  z
+    .object({
+      stream: z.enum(['true', 'false']).optional(),
+      starting_after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+      include_obfuscation: z.enum(['true', 'false']).optional(),
+      include: z.union([z.string(), z.array(z.string())]).optional(),
+    })
+    .strict(),
+);
+
 const functionTool = z.object({
   type: z.literal('function'),
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a function name is 1 to 64 letters, digits, _ or -'),

@@ -3,6 +3,7 @@ import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
 import { apiError, openAiClient } from '../../support/openai-client.js';
 import { ALICE_KEY, type TestApp } from '../../support/test-app.js';
+import { until } from '../../support/until.js';
 
 type Sent = { role: string; content: string | null };
 
@@ -236,6 +237,66 @@ describe('openai: protocol fidelity', () => {
       expect(await apiError(alice.responses.retrieve(answer.id))).toBeInstanceOf(OpenAI.NotFoundError);
       expect(await itemTexts(conversation.id)).toEqual(['user: q']);
       expect(await apiError(alice.responses.delete(answer.id))).toBeInstanceOf(OpenAI.NotFoundError);
+    });
+
+    it('retrieve with stream: true replays the events, numbered alike in every replay, from starting_after', async () => {
+      fake.enqueue({ kind: 'reply', text: 'The whole answer' });
+      const answer = await alice.responses.create({ model: 'fake-model', input: 'replay me' });
+      const collect = async (starting_after?: number) => {
+        const events: Array<{ type: string; sequence_number: number; delta?: string; response?: { output_text?: string; status: string } }> = [];
+        for await (const event of await alice.responses.retrieve(answer.id, { stream: true, ...(starting_after === undefined ? {} : { starting_after }) })) events.push(event as never);
+        return events;
+      };
+      const whole = await collect();
+      expect(whole.slice(0, 4).map((e) => e.type)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added']);
+      expect(whole.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('')).toBe('The whole answer');
+      expect(whole.at(-1)).toMatchObject({ type: 'response.completed', response: { status: 'completed' } });
+      const numbers = whole.map((e) => e.sequence_number);
+      expect([...numbers].sort((a, b) => a - b)).toEqual(numbers);
+      expect(new Set(numbers).size).toBe(numbers.length);
+      // From the middle of the text: the rest of it, and the same numbers as the whole replay.
+      const after = 3 + 'The whole'.length;
+      const rest = await collect(after);
+      expect(rest.every((e) => e.sequence_number > after)).toBe(true);
+      expect(rest.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('')).toBe(' answer');
+      expect(rest.filter((e) => e.type !== 'response.output_text.delta').map((e) => e.sequence_number)).toEqual(whole.filter((e) => e.type !== 'response.output_text.delta' && e.sequence_number > after).map((e) => e.sequence_number));
+      expect(rest.at(-1)!.sequence_number).toBe(whole.at(-1)!.sequence_number);
+      expect(await apiError(alice.responses.retrieve(answer.id, { stream: true, starting_after: -1 }) as Promise<unknown>)).toBeInstanceOf(OpenAI.BadRequestError);
+    });
+
+    it('a stream the client left is followed again with responses.stream({ response_id }) until the reply ends', async () => {
+      let release!: () => void;
+      const hold = new Promise<void>((resolve) => (release = resolve));
+      const words = ['one two three four five six seven ', 'eight nine ten ', 'eleven twelve thirteen fourteen fifteen sixteen'];
+      fake.enqueue({ kind: 'stream', chunks: words, gates: [undefined, undefined, hold] });
+      const stream = alice.responses.stream({ model: 'fake-model', input: 'leave and come back' });
+      const ended = stream.done().catch(() => undefined);
+      const created = await new Promise<string>((resolve) => stream.on('response.created', (e) => resolve(e.response.id)));
+      await new Promise<void>((resolve) => stream.on('response.output_text.delta', () => resolve()));
+      stream.abort();
+      await ended;
+      // Its replay, followed while the reply is held: the text saved so far, in chunks numbered by where they end.
+      const text = words.join('');
+      const seen: Array<{ delta: string; sequence_number: number }> = [];
+      const first = alice.responses.stream({ response_id: created });
+      first.on('response.output_text.delta', (e) => seen.push(e));
+      await until(async () => seen.map((e) => e.delta).join('').length >= 32);
+      first.abort();
+      await first.done().catch(() => undefined);
+      expect(seen[0]).toEqual(expect.objectContaining({ delta: text.slice(0, 32), sequence_number: 3 + 32 }));
+      // Resumed after the first chunk, by the SDK (it filters a whole replay) and by the server: the same rest.
+      const resumed = alice.responses.stream({ response_id: created, starting_after: seen[0].sequence_number });
+      const deltas: string[] = [];
+      resumed.on('response.output_text.delta', (e) => deltas.push(e.delta));
+      const raw = alice.responses.retrieve(created, { stream: true, starting_after: seen[0].sequence_number });
+      // Either follows the reply or replays it whole, depending on timing: the same events either way.
+      release();
+      const final = await resumed.finalResponse();
+      expect(final).toMatchObject({ id: created, status: 'completed', output_text: text });
+      expect(deltas.join('')).toBe(text.slice(32));
+      const rawDeltas: string[] = [];
+      for await (const event of await raw) if (event.type === 'response.output_text.delta') rawDeltas.push(event.delta);
+      expect(rawDeltas.join('')).toBe(text.slice(32));
     });
   });
 });
