@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Inject, Logger, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Logger, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../actor-auth/actor.js';
@@ -67,11 +67,15 @@ export class OpenAiResponsesController {
     if (input.store === false && (input.conversation || input.previous_response_id)) {
       throw OpenAiError.invalid("store: false keeps nothing, so it cannot continue a stored 'conversation' or 'previous_response_id'.", 'store', 'unsupported_value');
     }
+    if (input.background && input.store === false) {
+      throw OpenAiError.invalid('background mode keeps the response to be polled, so it needs store: true.', 'background', 'unsupported_value');
+    }
     const previous = input.previous_response_id ? await this.previousReply(actor, input.previous_response_id) : null;
     const { chat, record } = turnOf(input, previous, await this.agentOf(actor, input.model));
     // A stream holds a connection and its buffer for as long as the reply: MAX_STREAMS_PER_ACTOR, as on the REST streams.
     if (input.stream) this.slots.take(actor.id, res);
     if (input.store === false) return this.unstored(actor, chat, record, input.stream === true, res);
+    if (input.background) return this.background(actor, chat, record, input.stream === true, res);
     if (input.stream) return this.stream(actor, chat, record, res);
     const createdAt = new Date();
     let saved: Promise<void> = Promise.resolve();
@@ -105,6 +109,27 @@ export class OpenAiResponsesController {
   }
 
   /**
+   * `background: true`: answered as soon as the turn is stored (in progress), the reply
+   * generated to its end whoever listens, and stored like any reply, so it is polled, followed
+   * (`stream`) or cancelled from any instance. A failure after that is kept on the reply.
+   */
+  private async background(actor: Actor, chat: ChatRequest, record: ResponseRequest, stream: boolean, res: Response): Promise<void> {
+    const started = new Promise<StartedTurn>((resolve, reject) => {
+      // Streamed from the model, so its progress is saved for polls and followers; the answer waits
+      // for the record, so a poll right after it reads the response as background.
+      const events = { started: (turn: StartedTurn) => void this.saveRecord(actor, turn, record).then(() => resolve(turn)), delta: () => undefined };
+      this.chat.stream(actor, chat, events).catch(reject);
+    });
+    const turn = await started;
+    const view = { ...viewOf(turn.reply), model: turn.model };
+    if (!stream) {
+      res.status(200).json(toOpenAiResponse(view, record, []));
+      return;
+    }
+    await this.replay(actor, turn.reply, record, null, res);
+  }
+
+  /**
    * A response's events replayed from the database and followed to its end, from any instance:
    * numbered so that every replay agrees (see Replay), the events up to `startingAfter` left out.
    */
@@ -124,6 +149,15 @@ export class OpenAiResponsesController {
     } finally {
       events.end();
     }
+  }
+
+  /** Stops a background response being generated, on whichever instance generates it; answers it as it then stands. */
+  @Post(':id/cancel')
+  @HttpCode(200)
+  async cancel(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    const { message, request } = await this.records.find(actor, requiredResponseId(id)).catch(unknownResponse(id));
+    if (!request?.background) throw OpenAiError.invalid('Only responses created with background: true can be cancelled.', null, 'invalid_value');
+    return toOpenAiResponse(viewOf(await this.chat.cancel(actor, message.conversationId, message.id)), request);
   }
 
   /** The items a response was asked with (at most the 100 of one input): paged in memory, as items are. */

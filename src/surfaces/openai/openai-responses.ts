@@ -56,7 +56,7 @@ export function toOpenAiResponse(reply: ReplyView, request: ResponseRequest | nu
     object: 'response' as const,
     created_at: unixSeconds(reply.createdAt),
     status,
-    background: false,
+    background: request?.background ?? false,
     error: status === 'failed' ? { code: 'server_error', message: reply.error?.message ?? 'The model failed' } : null,
     incomplete_details: status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
     instructions: request?.instructions ?? null,
@@ -134,6 +134,7 @@ export function turnOf(body: CreateResponseBody, previous: { conversationId: str
     textFormat: format ?? null,
     truncation: body.truncation ?? 'auto',
     inputCount: items.length,
+    ...(body.background ? { background: true } : {}),
   };
   return { chat, record };
 }

@@ -141,7 +141,7 @@ export const createResponseSchema = z
     text: z.object({ format: textFormat.optional().nullable(), verbosity: z.null().optional() }).strict().optional().nullable(),
     truncation: z.enum(['auto', 'disabled']).optional().nullable(),
     include: z.array(z.string()).max(0).optional().nullable(),
-    background: z.literal(false).optional().nullable(),
+    background: z.boolean().optional().nullable(),
   })
   .strict();
 
@@ -150,7 +150,7 @@ export const createResponseSchema = z
  * any of them (a value other than null, false or an empty list) is refused as unsupported rather
  * than ignored. The path names the parameter in the 400.
  */
-const UNSUPPORTED = ['include', 'text.verbosity', 'reasoning', 'top_logprobs', 'max_tool_calls', 'service_tier', 'prompt', 'prompt_cache_retention', 'context_management', 'background'];
+const UNSUPPORTED = ['include', 'text.verbosity', 'reasoning', 'top_logprobs', 'max_tool_calls', 'service_tier', 'prompt', 'prompt_cache_retention', 'context_management'];
 
 /** Refuses the first unsupported parameter asked for: 400 `unsupported_parameter` naming it. */
 export function refuseUnsupported(body: unknown): void {

@@ -3,7 +3,7 @@ import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
 import { apiError, openAiClient } from '../../support/openai-client.js';
 import { ALICE_KEY, type TestApp } from '../../support/test-app.js';
-import { until } from '../../support/until.js';
+import { deferred, until } from '../../support/until.js';
 
 type Sent = { role: string; content: string | null };
 
@@ -297,6 +297,33 @@ describe('openai: protocol fidelity', () => {
       const rawDeltas: string[] = [];
       for await (const event of await raw) if (event.type === 'response.output_text.delta') rawDeltas.push(event.delta);
       expect(rawDeltas.join('')).toBe(text.slice(32));
+    });
+
+    it('background: answered at once in progress, polled to its end, streamed, and cancelled', async () => {
+      const held = deferred();
+      fake.enqueue({ kind: 'reply', text: 'done in the background', hold: held.promise });
+      const queued = await alice.responses.create({ model: 'fake-model', input: 'take your time', background: true });
+      expect(queued).toMatchObject({ status: 'in_progress', background: true, output: [] });
+      expect(await alice.responses.retrieve(queued.id)).toMatchObject({ status: 'in_progress', background: true });
+      held.resolve();
+      await until(async () => (await alice.responses.retrieve(queued.id)).status === 'completed');
+      expect(await alice.responses.retrieve(queued.id)).toMatchObject({ output_text: 'done in the background', background: true });
+      // Streamed: the events of the reply, followed from the database.
+      fake.enqueue({ kind: 'stream', chunks: ['streamed ', 'in the ', 'background'] });
+      const streamed = await alice.responses.stream({ model: 'fake-model', input: 'stream it', background: true }).finalResponse();
+      expect(streamed).toMatchObject({ status: 'completed', output_text: 'streamed in the background', background: true });
+      // Cancelled while the model works: the reply stops, kept as cancelled.
+      fake.enqueue({ kind: 'endless', piece: 'more ', chunkDelayMs: 5 });
+      const long = await alice.responses.create({ model: 'fake-model', input: 'never ends', background: true, stream: false });
+      await until(async () => fake.endlessOpen === 1);
+      const cancelled = await alice.responses.cancel(long.id);
+      expect(cancelled).toMatchObject({ id: long.id, status: 'cancelled', background: true });
+      expect((await alice.responses.retrieve(long.id)).status).toBe('cancelled');
+      // Only a background response can be cancelled; background needs store.
+      const plain = await alice.responses.create({ model: 'fake-model', input: 'plain' });
+      expect(await apiError(alice.responses.cancel(plain.id))).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(await apiError(alice.responses.create({ model: 'fake-model', input: 'x', background: true, store: false }))).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(await apiError(alice.responses.cancel('resp_00000000-0000-4000-8000-000000000000'))).toBeInstanceOf(OpenAI.NotFoundError);
     });
   });
 });
