@@ -7,6 +7,7 @@ import type { ItemDraft } from '../conversations/conversation-items.service.js';
 import { InvalidInputError } from '../conversations/conversation.errors.js';
 import type { FunctionCallRecord } from '../conversations/message.entity.js';
 import { DatabaseService } from '../database/database.service.js';
+import { ModelUnavailableError } from '../llm/llm.errors.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import { assertRoundsKept } from './function-rounds.js';
 import { modelSettingsOf, type ModelOptions } from './reply-generator.js';
@@ -74,6 +75,8 @@ export class UnstoredTurns {
     };
     const completion = onDelta ? await this.llm.stream(call, onDelta) : await this.llm.complete(call);
     const names = new Set(tools.map((t) => t.name));
+    // As on a stored turn: offered none, a call is not answered; with no words either, there is no reply.
+    if (tools.length === 0 && completion.toolCalls.length && completion.content.trim() === '') throw new ModelUnavailableError('The model asked for a tool when none was offered');
     return {
       content: completion.content,
       model: completion.model,

@@ -120,6 +120,8 @@ describe('openai: protocol fidelity', () => {
       expect(error).toBeInstanceOf(OpenAI.InternalServerError);
       expect(fake.completions.length).toBe(before + 1);
       expect(fake.lastCompletion.body.tools).toBeUndefined();
+      fake.enqueue({ kind: 'toolCalls', calls: [{ name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
+      expect(await apiError(alice.responses.create({ model: 'fake-model', store: false, input: 'Weather in Oslo?' }))).toBeInstanceOf(OpenAI.InternalServerError);
     });
 
     it('two calls: answering one of them is a 400; answering both goes on', async () => {
