@@ -5,7 +5,7 @@ import type { FunctionCallRecord, ToolCallRecord } from '../conversations/messag
 import type { ReplyOutcome, StartedTurn } from './turn.js';
 import { ReplyStore } from './reply-store.js';
 import { ModelCancelledError, ModelUnavailableError } from '../llm/llm.errors.js';
-import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage, type ToolChoice, type ToolSpec } from '../llm/llm.port.js';
+import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage, type ResponseFormat, type ToolChoice, type ToolSpec } from '../llm/llm.port.js';
 import { TokenCounter } from '../context/token-counter.js';
 import { sleep } from '../common/sleep.js';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
@@ -26,7 +26,12 @@ export const MAX_TOOL_ROUNDS = 4;
 
 export interface ModelOptions {
   readonly temperature?: number;
+  readonly topP?: number;
   readonly maxTokens?: number;
+  /** The shape of the reply's text (structured outputs); plain text when unset. */
+  readonly responseFormat?: ResponseFormat;
+  /** Whether the model may call several of the client's functions at once. */
+  readonly parallelToolCalls?: boolean;
   /** Functions the client runs itself (OpenAI function tools): a call of one ends the reply with it. */
   readonly clientTools?: readonly ToolSpec[];
   readonly toolChoice?: ToolChoice;
@@ -183,6 +188,7 @@ export class ReplyGenerator {
       model: turn.model,
       temperature: mode.options?.temperature ?? agent?.temperature ?? undefined,
       maxTokens: mode.options?.maxTokens ?? agent?.maxTokens ?? undefined,
+      ...modelSettingsOf(mode.options),
       signal,
     };
     let usage: Completion['usage'] = null;
@@ -213,6 +219,12 @@ export class ReplyGenerator {
       if (!mode.stream && completion.content) add(completion.content);
       usage = addUsage(usage, completion.usage);
       if (completion.toolCalls.length === 0 || bounds.reason) return { ...completion, usage };
+      // Offered none (the request declared none, or the rounds are spent), it asked for some anyway:
+      // nothing is run; its words, if any, are the answer.
+      if (request.tools?.length === 0) {
+        if (progress.content.trim() !== '') return { ...completion, toolCalls: [], usage };
+        throw new ModelUnavailableError(round === MAX_TOOL_ROUNDS ? `The model kept calling tools after ${MAX_TOOL_ROUNDS} rounds` : 'The model asked for a tool when none was offered');
+      }
       if (!completion.toolCalls.every((call) => bounds.admitsArguments(call.arguments))) return { ...completion, usage };
       // A call of the client's functions ends the reply: the client runs them and sends their outputs in its next request.
       const theirs = completion.toolCalls.filter((call) => forClient.has(call.name));
@@ -228,7 +240,7 @@ export class ReplyGenerator {
         messages.push({ role: 'tool', toolCallId: call.id, content: result });
       }
     }
-    // Offered no tools in the last round, it still asked for some: give up rather than loop.
+    // The last round offers no tools, so a call in it ends the loop above.
     throw new ModelUnavailableError(`The model kept calling tools after ${MAX_TOOL_ROUNDS} rounds`);
   }
 
@@ -283,6 +295,15 @@ function giveUpAfterStop(call: Promise<Completion>, signal: AbortSignal): Promis
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort!);
   });
+}
+
+/** A turn's own sampling and output settings as a model request carries them (only those asked for). */
+export function modelSettingsOf(options: ModelOptions | undefined): Pick<CompletionRequest, 'topP' | 'responseFormat' | 'parallelToolCalls'> {
+  return {
+    ...(options?.topP !== undefined ? { topP: options.topP } : {}),
+    ...(options?.responseFormat ? { responseFormat: options.responseFormat } : {}),
+    ...(options?.parallelToolCalls !== undefined ? { parallelToolCalls: options.parallelToolCalls } : {}),
+  };
 }
 
 function addUsage(total: Completion['usage'], more: Completion['usage']): Completion['usage'] {

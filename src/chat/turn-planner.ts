@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Agent } from '../agents/agent.entity.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ContextAssembler } from '../context/context-assembler.js';
-import { STRETCH_MAX } from '../context/context-planner.js';
+import { ContextOverBudgetError, STRETCH_MAX, type PlannedContext } from '../context/context-planner.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import { memoryModeOf, memoryToolsOf } from './memory-mode.js';
 import { recallIsOn } from '../recall/turn-recall.js';
@@ -56,8 +56,19 @@ export class TurnPlanner {
     const recallOn = mode !== 'off' && recallIsOn(this.config);
     const recalled = recallOn ? notInContext(draft.recalled ?? [], conversation.id, messages, pinned, draft.beforeSeq) : null;
     const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history: messages, newMessage, instructions, pinned, memories, memoryIdsShown, recalled });
+    if (draft.override?.truncation === 'disabled') await refuseIfHistoryLeftOut(context, draft, history);
     return { model, context, questionTokens, summaryCoversSeq: summary?.coversSeq ?? null };
   };
+}
+
+/** With truncation disabled, a turn whose context leaves out any replayable message before the oldest it sends is refused. */
+async function refuseIfHistoryLeftOut(context: PlannedContext, draft: TurnDraft, history: HistoryReader): Promise<void> {
+  const [left] = await history.recent(draft.thread.name, context.oldestIncludedSeq ?? draft.beforeSeq, 1);
+  if (!left) return;
+  throw new ContextOverBudgetError(
+    `The conversation does not fit whole in the context (the window of ${context.window} messages and the budget of ${context.budget} tokens), and truncation is disabled; use truncation "auto" to leave its oldest messages out`,
+    { budget: context.budget, requiredTokens: context.totalTokens + 1, messageTokens: 0, systemTokens: 0, requestTokens: 0, budgetSource: 'CONTEXT_TOKEN_BUDGET' },
+  );
 }
 
 /**

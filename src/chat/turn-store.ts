@@ -32,6 +32,7 @@ import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { titleFromMessage, UNTITLED } from '../conversations/title.js';
 import type { ItemDraft } from '../conversations/conversation-items.service.js';
 import { MemoryService } from '../memory/memory.service.js';
+import { assertRoundsKept, pendingCalls } from './function-rounds.js';
 import { leaseFrom } from './reply-store.js';
 import type { HistoryReader, PlanTurn, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
 
@@ -120,6 +121,7 @@ export class TurnStore {
         await this.tree.leavePathBelow(em, conversation.id, threadName, parent.seq);
       }
       const follows = parent === undefined ? leaf : parent;
+      if (request.items) assertRoundsKept(await pendingCalls(follows, (id) => this.messageRows.findMessage(em, conversation.id, id)), inputs);
       const thread = await this.threadRows.upsertThread(em, conversation, threadName, request.threadSystem, now, head.thread);
       // A last user message is the question; the inputs before it (or all, after function outputs) are history.
       const last = inputs[inputs.length - 1];

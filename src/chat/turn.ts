@@ -40,6 +40,11 @@ export interface TurnOverride {
   readonly model?: string;
   /** Instructions for this turn only (a system message after the others), not kept for later turns. */
   readonly instructions?: string;
+  /**
+   * `auto` (the default): the oldest history is left out to fit the window and the budget.
+   * `disabled`: the turn is refused (ContextOverBudgetError) rather than leave any of it out.
+   */
+  readonly truncation?: 'auto' | 'disabled';
 }
 
 /** A turn ready for the model: the question is stored, the reply row exists as `streaming`. */

@@ -7,8 +7,10 @@ import type { ItemDraft } from '../conversations/conversation-items.service.js';
 import { InvalidInputError } from '../conversations/conversation.errors.js';
 import type { FunctionCallRecord } from '../conversations/message.entity.js';
 import { DatabaseService } from '../database/database.service.js';
+import { ModelUnavailableError } from '../llm/llm.errors.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
-import type { ModelOptions } from './reply-generator.js';
+import { assertRoundsKept } from './function-rounds.js';
+import { modelSettingsOf, type ModelOptions } from './reply-generator.js';
 import { TurnPlanner } from './turn-planner.js';
 import type { TurnOverride } from './turn.js';
 
@@ -42,6 +44,7 @@ export class UnstoredTurns {
 
   async run(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<UnstoredReply> {
     if (request.items.length === 0) throw new InvalidInputError('input must not be empty');
+    assertRoundsKept([], request.items);
     const agent = request.agentId ? await this.db.read((em) => this.agents.usableIn(em, actor, request.agentId!)) : null;
     const last = request.items[request.items.length - 1];
     const asked = last.role === 'user' ? last : null;
@@ -66,11 +69,14 @@ export class UnstoredTurns {
       model: plan.model,
       temperature: options.temperature ?? agent?.temperature ?? undefined,
       maxTokens: options.maxTokens ?? agent?.maxTokens ?? undefined,
+      ...modelSettingsOf(options),
       tools,
       ...(tools.length && options.toolChoice ? { toolChoice: options.toolChoice } : {}),
     };
     const completion = onDelta ? await this.llm.stream(call, onDelta) : await this.llm.complete(call);
     const names = new Set(tools.map((t) => t.name));
+    // As on a stored turn: offered none, a call is not answered; with no words either, there is no reply.
+    if (tools.length === 0 && completion.toolCalls.length && completion.content.trim() === '') throw new ModelUnavailableError('The model asked for a tool when none was offered');
     return {
       content: completion.content,
       model: completion.model,

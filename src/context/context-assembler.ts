@@ -100,8 +100,12 @@ export class ContextAssembler {
  */
 const EXCERPT_FRAME = 20;
 
-/** What is sent again: questions and answers with text or calls, and the outputs of calls. */
+/**
+ * What is sent again: questions and answers with text or calls, the outputs of calls, and the
+ * system messages a client placed in the conversation (instructions it gave at that point).
+ */
 function replayable(m: ContextMessage): boolean {
   if (m.role === 'tool') return !!m.callId;
+  if (m.role === 'system') return m.content !== '';
   return (m.role === 'user' || m.role === 'assistant') && (m.content !== '' || (m.role === 'assistant' && !!m.functionCalls?.length));
 }

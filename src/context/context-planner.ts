@@ -7,7 +7,7 @@ import { TOKENS_PER_MESSAGE, TOKENS_PER_REQUEST } from './token-counter.js';
 /** A stored message that may be replayed, with its content's token count. */
 export interface HistoryItem {
   readonly seq: number;
-  readonly role: 'user' | 'assistant' | 'tool';
+  readonly role: 'user' | 'assistant' | 'system' | 'tool';
   readonly content: string;
   readonly tokens: number;
   /** On an assistant message: the client's functions it asked to be called (their outputs follow it). */

@@ -68,6 +68,11 @@ export class ConversationItemsRepository {
     await EntityRows.of(em, ResponseRecord).insert(em, [record]);
   }
 
+  /** The messages of a conversation's thread with fromSeq <= seq < toSeq, oldest first (a turn's input, stored in one run). */
+  seqRange(em: EntityManager, conversationId: string, thread: string, fromSeq: number, toSeq: number): Promise<Message[]> {
+    return EntityRows.of(em, Message).find(em, '"conversation_id" = ? AND "thread" = ? AND "seq" >= ? AND "seq" < ?', [conversationId, thread, fromSeq, toSeq], 'ORDER BY "seq"');
+  }
+
   findResponseRecord(em: EntityManager, messageId: string): Promise<ResponseRecord | null> {
     return EntityRows.of(em, ResponseRecord).findOne(em, '"message_id" = ?', [messageId]);
   }

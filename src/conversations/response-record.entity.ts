@@ -12,6 +12,16 @@ export interface ResponseRequest {
   readonly maxOutputTokens: number | null;
   readonly tools: unknown[];
   readonly toolChoice: unknown;
+  /** Absent on records made before these were used: read back as their defaults. */
+  readonly topP?: number | null;
+  readonly parallelToolCalls?: boolean | null;
+  /** OpenAI's `text.format` as asked (`{ type: "text" }` when absent). */
+  readonly textFormat?: unknown;
+  readonly truncation?: 'auto' | 'disabled';
+  /** How many messages the request stored right before its reply (its input items). */
+  readonly inputCount?: number;
+  /** Made with `background: true`. */
+  readonly background?: boolean;
 }
 
 /** A reply's request as a response: one row per reply made on the OpenAI surface; it goes with its message. */

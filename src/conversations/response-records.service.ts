@@ -35,6 +35,21 @@ export class ResponseRecordsService {
     });
   }
 
+  /**
+   * The messages a reply answered as its input: the run stored with it when it was made as a
+   * response (`inputCount` of them, right before it), otherwise the message it follows.
+   */
+  inputs(actor: Actor, messageId: string): Promise<Message[]> {
+    return this.db.read(async (em) => {
+      const message = await this.items.ownedMessage(em, actor.id, messageId);
+      if (!message || message.role !== 'assistant') throw new MessageNotFoundError(messageId);
+      const count = (await this.items.findResponseRecord(em, messageId))?.request.inputCount;
+      if (count) return this.items.seqRange(em, message.conversationId, message.thread, message.seq - count, message.seq);
+      const parent = message.parentId ? await this.items.ownedMessage(em, actor.id, message.parentId) : null;
+      return parent ? [parent] : [];
+    });
+  }
+
   /** Records the request a reply answers (its message exists: it is written once the turn has started). */
   record(actor: Actor, messageId: string, request: ResponseRequest): Promise<void> {
     return this.db.transaction((em) => this.items.insertResponseRecord(em, actor.id, messageId, request, new Date()));

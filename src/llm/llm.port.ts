@@ -25,7 +25,14 @@ export interface ToolSpec {
   readonly description: string;
   /** JSON Schema of the arguments object. */
   readonly parameters: Record<string, unknown>;
+  /** Whether the model must keep to `parameters` exactly (structured outputs); unset: the server's default. */
+  readonly strict?: boolean;
 }
+
+/** The shape the reply's text must take: any JSON object, or JSON matching a schema (structured outputs). */
+export type ResponseFormat =
+  | { readonly type: 'json_object' }
+  | { readonly type: 'json_schema'; readonly name: string; readonly schema: Record<string, unknown>; readonly description?: string; readonly strict?: boolean };
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { readonly name: string };
 
@@ -40,7 +47,12 @@ export interface CompletionRequest {
   readonly messages: readonly PromptMessage[];
   readonly model?: string;
   readonly temperature?: number;
+  readonly topP?: number;
   readonly maxTokens?: number;
+  /** Plain text when unset. */
+  readonly responseFormat?: ResponseFormat;
+  /** Whether the model may call several tools at once (only sent with tools). */
+  readonly parallelToolCalls?: boolean;
   /** Tools the model may call; it then answers with `toolCalls` instead of (or besides) text. */
   readonly tools?: readonly ToolSpec[];
   /** Whether the model must (`required`, or this one function), may (`auto`, the default) or must not call tools. */

@@ -5,7 +5,7 @@ import { ModelUnavailableError } from './llm.errors.js';
 import { ModelCall } from './model-call.js';
 import type { Completion, CompletionRequest, LlmPort, ToolCall } from './llm.port.js';
 import { GrowingText } from '../common/growing-text.js';
-import { ToolCallAssembler, toWireMessages, toWireTools } from './openai-wire.js';
+import { ToolCallAssembler, toWireMessages, toWireResponseFormat, toWireTools } from './openai-wire.js';
 
 /** Where the SDK goes without LLM_BASE_URL. */
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -106,8 +106,11 @@ export class OpenAiLlm implements LlmPort {
   private body(request: CompletionRequest): ChatCompletionCreateParamsBase {
     const body: ChatCompletionCreateParamsBase = { model: request.model ?? this.defaultModel, messages: toWireMessages(request.messages) };
     if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.topP !== undefined) body.top_p = request.topP;
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+    if (request.responseFormat) body.response_format = toWireResponseFormat(request.responseFormat);
     if (request.tools?.length) body.tools = toWireTools(request.tools);
+    if (request.tools?.length && request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
     if (request.tools?.length && request.toolChoice !== undefined) {
       body.tool_choice = typeof request.toolChoice === 'string' ? request.toolChoice : { type: 'function', function: { name: request.toolChoice.name } };
     }

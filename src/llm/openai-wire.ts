@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { PromptMessage, ToolCall, ToolSpec } from './llm.port.js';
+import type { ResponseFormatJSONObject, ResponseFormatJSONSchema } from 'openai/resources/shared';
+import type { PromptMessage, ResponseFormat, ToolCall, ToolSpec } from './llm.port.js';
 
 /** Our prompt messages in the wire format of the chat completions API. */
 export function toWireMessages(messages: readonly PromptMessage[]): ChatCompletionMessageParam[] {
@@ -17,7 +18,13 @@ export function toWireMessages(messages: readonly PromptMessage[]): ChatCompleti
 }
 
 export function toWireTools(tools: readonly ToolSpec[]): ChatCompletionTool[] {
-  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters, ...(t.strict !== undefined ? { strict: t.strict } : {}) } }));
+}
+
+export function toWireResponseFormat(format: ResponseFormat): ResponseFormatJSONObject | ResponseFormatJSONSchema {
+  if (format.type === 'json_object') return { type: 'json_object' };
+  const { name, schema, description, strict } = format;
+  return { type: 'json_schema', json_schema: { name, schema, ...(description !== undefined ? { description } : {}), ...(strict !== undefined ? { strict } : {}) } };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { ChatTurnFailedError } from '../../chat/chat.errors.js';
+import { BrokenFunctionRoundError } from '../../chat/function-rounds.js';
 import { DomainError, type DomainErrorCode } from '../../common/domain-error.js';
 import { ConversationBusyError, ConversationNotFoundError, ForbiddenConversationError } from '../../conversations/conversation.errors.js';
 import { storageErrorOf } from '../../database/storage.errors.js';
@@ -84,7 +85,8 @@ export function openAiAnswerOf(error: unknown): OpenAiAnswer | null {
   const code = domain instanceof ChatTurnFailedError ? OPENAI_CODES[domain.reason] : OPENAI_CODES[domain.code];
   const message = domain instanceof ConversationBusyError ? 'Another response is being generated in this conversation; wait for it to finish' : domain.message;
   const retry = domain instanceof TooManyRequestsError ? domain.retryAfterSeconds : (httpErrorOf(domain)?.retryAfterSeconds ?? undefined);
-  return { status, message: domain instanceof ChatTurnFailedError ? `${message}. Your input was saved in the conversation.` : message, code, param: null, retryAfterSeconds: retry };
+  const param = domain instanceof BrokenFunctionRoundError ? 'input' : null;
+  return { status, message: domain instanceof ChatTurnFailedError ? `${message}. Your input was saved in the conversation.` : message, code, param, retryAfterSeconds: retry };
 }
 
 /** Writes an OpenAI error body (or ends a response whose headers are already out). */

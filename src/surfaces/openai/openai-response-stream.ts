@@ -5,7 +5,26 @@ import { functionCallItemId, messageItemId } from './openai-ids.js';
 import { outputText } from './openai-items.js';
 import type { ReplyView } from './openai-responses.js';
 
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
 type ResponseObject = { status: string; output: Array<Record<string, unknown>> } & Record<string, unknown>;
+
+/**
+ * How a replay from the database (a followed response) is cut and numbered, so that any two
+ * replays of one response agree whatever pieces the text was saved in: `response.created` 0,
+ * `response.in_progress` 1, the message item and its part 2 and 3; the text in deltas that end
+ * at multiples of REPLAY_CHUNK characters (and at its end), each numbered 3 + the text's length
+ * up to its end, so a number names an offset in the text; then the rest in order.
+ * `startingAfter` leaves out what the client has had (the SDK may also filter a whole replay).
+ */
+export interface Replay {
+  readonly startingAfter: number | null;
+}
+
+/** The sequence number of the first event after the message item's opening ones, in a replay. */
+const TEXT_BASE = 3;
+/** Where a replay's deltas end: a cost of one event per this many characters, and a wait of at most as many for a follower. */
+const REPLAY_CHUNK = 32;
 
 /**
  * A response streamed as OpenAI's server-sent events, in the order its SDK's ResponseStream
@@ -21,17 +40,35 @@ export class ResponseEventStream {
   private readonly itemId: string;
   private readonly text = new GrowingText();
   private messageOpen = false;
+  /** In a replay: the text's length up to the last delta written. */
+  private written = 0;
+  /** In a replay: text the client has had, not sent again. */
+  private skip = 0;
+  /** In a replay: text after `cut`, waiting for its chunk to fill. */
+  private pending = '';
 
   constructor(
     res: Response,
     limits: StreamLimits,
     private readonly replyId: string,
+    private readonly replay: Replay | null = null,
   ) {
     this.itemId = messageItemId(replyId);
+    if (replay?.startingAfter != null) this.skip = Math.max(0, replay.startingAfter - TEXT_BASE);
     this.sse = new EventStream(res, limits, {
       headers: NAMED_EVENTS.headers,
-      delta: (delta) => this.frame('response.output_text.delta', { item_id: this.itemId, output_index: 0, content_index: 0, delta, logprobs: [] }),
-      event: (type, data) => this.frame(type, data as Record<string, unknown>),
+      delta: (delta) => {
+        if (this.replay) {
+          this.written += delta.length;
+          this.sequence = TEXT_BASE + this.written;
+        }
+        return this.frame('response.output_text.delta', { item_id: this.itemId, output_index: 0, content_index: 0, delta, logprobs: [] });
+      },
+      event: (type, data) => {
+        // Numbered as it is written, after every delta before it: the text's length fixes where the closing events start.
+        if (this.replay && type === 'response.output_text.done') this.sequence = TEXT_BASE + this.written + 1;
+        return this.frame(type, data as Record<string, unknown>);
+      },
     });
   }
 
@@ -53,11 +90,41 @@ export class ResponseEventStream {
       this.sse.send('response.content_part.added', { item_id: this.itemId, output_index: 0, content_index: 0, part: outputText('') });
     }
     this.text.append(piece);
+    if (this.replay) {
+      this.pending += piece;
+      this.cutChunks(false);
+      return;
+    }
+    this.sse.delta(piece);
+  }
+
+  /** Sends the replay's pending text in whole chunks (and, at the end, what remains). */
+  private cutChunks(end: boolean): void {
+    while (this.pending.length > 0) {
+      // A chunk never ends between the two halves of a surrogate pair: it takes the pair whole.
+      const size = this.pending.length >= REPLAY_CHUNK && isHighSurrogate(this.pending.charCodeAt(REPLAY_CHUNK - 1)) ? REPLAY_CHUNK + 1 : REPLAY_CHUNK;
+      if (this.pending.length < size && !end) return;
+      const chunk = this.pending.slice(0, size);
+      this.pending = this.pending.slice(chunk.length);
+      this.sendText(chunk);
+    }
+  }
+
+  private sendText(piece: string): void {
+    if (this.skip > 0) {
+      // Text the client had before it resumed: counted in the numbering, not sent again.
+      const had = Math.min(this.skip, piece.length);
+      this.skip -= had;
+      this.written += had;
+      piece = piece.slice(had);
+      if (!piece) return;
+    }
     this.sse.delta(piece);
   }
 
   /** The closing events: the text's and the calls' `done`s, then the response as it ended. */
   finish(reply: Pick<ReplyView, 'functionCalls' | 'status'>, response: ResponseObject): void {
+    if (this.replay) this.cutChunks(true);
     let index = 0;
     if (this.messageOpen) {
       const text = this.text.toString();
@@ -95,6 +162,8 @@ export class ResponseEventStream {
   }
 
   private frame(type: string, data: Record<string, unknown>): string {
-    return `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: this.sequence++, ...data })}\n\n`;
+    const sequence = this.sequence++;
+    if (this.replay?.startingAfter != null && sequence <= this.replay.startingAfter) return '';
+    return `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence, ...data })}\n\n`;
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Inject, Logger, Param, Post, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Logger, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../actor-auth/actor.js';
@@ -13,12 +13,28 @@ import { ResponseRecordsService } from '../../conversations/response-records.ser
 import { StreamSlots } from '../http/sse/stream-slots.js';
 import { OpenAiError } from './openai-error.js';
 import { openAiAnswerOf, OpenAiErrorFilter } from './openai-error.filter.js';
-import { requiredResponseId } from './openai-ids.js';
+import { requiredResponseId, responseId } from './openai-ids.js';
 import { ResponseEventStream } from './openai-response-stream.js';
 import { toOpenAiResponse, turnOf, type ReplyView } from './openai-responses.js';
-import { createResponseSchema, parseOrRefuse } from './openai-schemas.js';
+import { createResponseSchema, listQuerySchema, parseOrRefuse, refuseUnsupported, retrieveQuerySchema } from './openai-schemas.js';
+import type { Message } from '../../conversations/message.entity.js';
+import { listOf } from './openai-conversations.js';
+import { itemsOf } from './openai-items.js';
+import { ConversationItemsService } from '../../conversations/conversation-items.service.js';
 
 const logger = new Logger('OpenAiResponses');
+
+/** A reply that is not the caller's (or not one) answers as an unknown response. */
+const unknownResponse = (id: string) => (error: unknown) => {
+  throw (error as { code?: string }).code === 'message_not_found' ? OpenAiError.notFound('Response', id) : error;
+};
+
+/** A stored reply as a response's parts. */
+function viewOf(message: Message): ReplyView {
+  const usage = message.promptTokens === null && message.completionTokens === null ? null : { promptTokens: message.promptTokens ?? 0, completionTokens: message.completionTokens ?? 0 };
+  const error = message.errorCode ? { code: message.errorCode, message: message.errorMessage ?? '' } : null;
+  return { messageId: message.id, conversationId: message.conversationId, createdAt: message.createdAt, status: message.status, content: message.content, functionCalls: message.functionCalls ?? [], model: message.model, usage, error };
+}
 
 /** `model: "agent:<name or id>"` talks with one of the caller's agents. */
 const AGENT_MODEL = /^agent:(.+)$/;
@@ -36,12 +52,14 @@ export class OpenAiResponsesController {
     private readonly chat: ChatService,
     private readonly records: ResponseRecordsService,
     private readonly agents: AgentsService,
+    private readonly items: ConversationItemsService,
     private readonly slots: StreamSlots,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post()
   async create(@CurrentActor() actor: Actor, @Body() body: unknown, @Res() res: Response): Promise<void> {
+    refuseUnsupported(body);
     const input = parseOrRefuse(createResponseSchema, body);
     if (input.conversation && input.previous_response_id) {
       throw OpenAiError.invalid("'conversation' and 'previous_response_id' cannot be used together.", 'previous_response_id', 'mutually_exclusive_parameters');
@@ -49,11 +67,15 @@ export class OpenAiResponsesController {
     if (input.store === false && (input.conversation || input.previous_response_id)) {
       throw OpenAiError.invalid("store: false keeps nothing, so it cannot continue a stored 'conversation' or 'previous_response_id'.", 'store', 'unsupported_value');
     }
+    if (input.background && input.store === false) {
+      throw OpenAiError.invalid('background mode keeps the response to be polled, so it needs store: true.', 'background', 'unsupported_value');
+    }
     const previous = input.previous_response_id ? await this.previousReply(actor, input.previous_response_id) : null;
     const { chat, record } = turnOf(input, previous, await this.agentOf(actor, input.model));
     // A stream holds a connection and its buffer for as long as the reply: MAX_STREAMS_PER_ACTOR, as on the REST streams.
     if (input.stream) this.slots.take(actor.id, res);
     if (input.store === false) return this.unstored(actor, chat, record, input.stream === true, res);
+    if (input.background) return this.background(actor, chat, record, input.stream === true, res);
     if (input.stream) return this.stream(actor, chat, record, res);
     const createdAt = new Date();
     let saved: Promise<void> = Promise.resolve();
@@ -76,16 +98,87 @@ export class OpenAiResponsesController {
   }
 
   @Get(':id')
-  async get(@CurrentActor() actor: Actor, @Param('id') id: string) {
-    const { message, request } = await this.records.find(actor, requiredResponseId(id)).catch((error: unknown) => {
-      throw (error as { code?: string }).code === 'message_not_found' ? OpenAiError.notFound('Response', id) : error;
+  async get(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: unknown, @Res({ passthrough: true }) res: Response) {
+    const asked = parseOrRefuse(retrieveQuerySchema, query);
+    refuseUnsupported({ include: asked.include });
+    const { message, request } = await this.records.find(actor, requiredResponseId(id)).catch(unknownResponse(id));
+    if (asked.stream !== 'true') return toOpenAiResponse(viewOf(message), request);
+    this.slots.take(actor.id, res);
+    await this.replay(actor, message, request, asked.starting_after ?? null, res);
+    return undefined;
+  }
+
+  /**
+   * `background: true`: answered as soon as the turn is stored (in progress), the reply
+   * generated to its end whoever listens, and stored like any reply, so it is polled, followed
+   * (`stream`) or cancelled from any instance. A failure after that is kept on the reply.
+   */
+  private async background(actor: Actor, chat: ChatRequest, record: ResponseRequest, stream: boolean, res: Response): Promise<void> {
+    const started = new Promise<StartedTurn>((resolve, reject) => {
+      // Streamed from the model, so its progress is saved for polls and followers; the answer waits
+      // for the record, so a poll right after it reads the response as background.
+      const events = { started: (turn: StartedTurn) => void this.saveRecord(actor, turn, record).then(() => resolve(turn)), delta: () => undefined };
+      this.chat.stream(actor, chat, events).catch(reject);
     });
-    const usage = message.promptTokens === null && message.completionTokens === null ? null : { promptTokens: message.promptTokens ?? 0, completionTokens: message.completionTokens ?? 0 };
-    const error = message.errorCode ? { code: message.errorCode, message: message.errorMessage ?? '' } : null;
-    return toOpenAiResponse(
-      { messageId: message.id, conversationId: message.conversationId, createdAt: message.createdAt, status: message.status, content: message.content, functionCalls: message.functionCalls ?? [], model: message.model, usage, error },
-      request,
-    );
+    const turn = await started;
+    const view = { ...viewOf(turn.reply), model: turn.model };
+    if (!stream) {
+      res.status(200).json(toOpenAiResponse(view, record, []));
+      return;
+    }
+    await this.replay(actor, turn.reply, record, null, res);
+  }
+
+  /**
+   * A response's events replayed from the database and followed to its end, from any instance:
+   * numbered so that every replay agrees (see Replay), the events up to `startingAfter` left out.
+   */
+  private async replay(actor: Actor, message: Message, request: ResponseRequest | null, startingAfter: number | null, res: Response): Promise<void> {
+    const events = new ResponseEventStream(res, this.config, message.id, { startingAfter });
+    try {
+      events.started(toOpenAiResponse({ ...viewOf(message), status: 'streaming', content: '', functionCalls: [], usage: null, error: null }, request, []));
+      const final = await this.chat.follow(actor, message.conversationId, message.id, (piece) => events.delta(piece), events.clientGone);
+      // Still being generated (the client left, or this instance is stopping): no closing events; the client follows again.
+      if (final.status === 'streaming') return;
+      const view = viewOf(final);
+      events.finish(view, toOpenAiResponse(view, request));
+    } catch (error) {
+      const answer = openAiAnswerOf(error);
+      if (!answer) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      events.error(answer?.message ?? 'Internal server error', answer?.code ?? 'internal');
+    } finally {
+      events.end();
+    }
+  }
+
+  /** Stops a background response being generated, on whichever instance generates it; answers it as it then stands. */
+  @Post(':id/cancel')
+  @HttpCode(200)
+  async cancel(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    const { message, request } = await this.records.find(actor, requiredResponseId(id)).catch(unknownResponse(id));
+    if (!request?.background) throw OpenAiError.invalid('Only responses created with background: true can be cancelled.', null, 'invalid_value');
+    return toOpenAiResponse(viewOf(await this.chat.cancel(actor, message.conversationId, message.id)), request);
+  }
+
+  /** The items a response was asked with (at most the 100 of one input): paged in memory, as items are. */
+  @Get(':id/input_items')
+  async inputItems(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: unknown) {
+    const page = parseOrRefuse(listQuerySchema, query);
+    const inputs = await this.records.inputs(actor, requiredResponseId(id)).catch(unknownResponse(id));
+    const items = inputs.flatMap(itemsOf) as Array<Record<string, unknown> & { id: string }>;
+    if (page.order === 'desc') items.reverse();
+    const at = page.after === undefined ? -1 : items.findIndex((i) => i.id === page.after);
+    if (page.after !== undefined && at < 0) throw OpenAiError.notFound('Item', page.after, 'after');
+    const rest = items.slice(at + 1);
+    return listOf(rest.slice(0, page.limit), rest.length > page.limit);
+  }
+
+  /** Deletes the reply a response is: its conversation goes on without it (what followed it follows its parent). */
+  @Delete(':id')
+  async delete(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    const { message } = await this.records.find(actor, requiredResponseId(id)).catch(unknownResponse(id));
+    await this.items.remove(actor, message.conversationId, message.id);
+    return { id: responseId(message.id), object: 'response.deleted' as const, deleted: true };
   }
 
   private async stream(actor: Actor, chat: ReturnType<typeof turnOf>['chat'], record: ResponseRequest, res: Response): Promise<void> {

@@ -1,12 +1,12 @@
 import type { ChatRequest } from '../../chat/chat.service.js';
 import type { FunctionCallRecord, MessageStatus } from '../../conversations/message.entity.js';
 import type { ResponseRequest } from '../../conversations/response-record.entity.js';
-import type { ToolChoice, ToolSpec } from '../../llm/llm.port.js';
+import type { ResponseFormat, ToolChoice, ToolSpec } from '../../llm/llm.port.js';
 import { unixSeconds } from './openai-conversations.js';
 import { OpenAiError } from './openai-error.js';
 import { conversationId, functionCallItemId, messageItemId, requiredConversationId, responseId } from './openai-ids.js';
 import { draftsOf, itemStatus, outputText } from './openai-items.js';
-import type { CreateResponseBody } from './openai-schemas.js';
+import type { CreateResponseBody, TextFormat } from './openai-schemas.js';
 
 /** A reply as a response's parts: what the Response object is built from, whether just made or read back. */
 export interface ReplyView {
@@ -56,24 +56,25 @@ export function toOpenAiResponse(reply: ReplyView, request: ResponseRequest | nu
     object: 'response' as const,
     created_at: unixSeconds(reply.createdAt),
     status,
-    background: false,
+    background: request?.background ?? false,
     error: status === 'failed' ? { code: 'server_error', message: reply.error?.message ?? 'The model failed' } : null,
     incomplete_details: status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
     instructions: request?.instructions ?? null,
     max_output_tokens: request?.maxOutputTokens ?? null,
     model: reply.model ?? '',
     output,
-    parallel_tool_calls: true,
+    parallel_tool_calls: request?.parallelToolCalls ?? true,
     previous_response_id: request?.previousResponseId ?? null,
     // A reply made on another surface belongs to its conversation all the same.
     conversation: !request || request.inConversation ? { id: conversationId(reply.conversationId) } : null,
     store: true,
     temperature: request?.temperature ?? null,
-    text: { format: { type: 'text' } },
+    text: { format: request?.textFormat ?? { type: 'text' } },
     tool_choice: request?.toolChoice ?? 'auto',
     tools: request?.tools ?? [],
-    top_p: null,
-    truncation: 'disabled',
+    top_p: request?.topP ?? null,
+    // Without truncation disabled, the oldest history is left out to fit: that is "auto".
+    truncation: request?.truncation ?? 'auto',
     usage,
     metadata: request?.metadata ?? {},
   };
@@ -93,7 +94,13 @@ export function turnOf(body: CreateResponseBody, previous: { conversationId: str
   if (body.input === undefined) throw OpenAiError.invalid("Missing required parameter: 'input'.", 'input', 'missing_required_parameter');
   const items = typeof body.input === 'string' ? [{ role: 'user' as const, content: body.input }] : draftsOf(body.input);
   const conversation = body.conversation ? requiredConversationId(typeof body.conversation === 'string' ? body.conversation : body.conversation.id, 'conversation') : undefined;
-  const tools: ToolSpec[] = (body.tools ?? []).map((t) => ({ name: t.name, description: t.description ?? '', parameters: t.parameters ?? { type: 'object', properties: {} } }));
+  const tools: ToolSpec[] = (body.tools ?? []).map((t) => ({
+    name: t.name,
+    description: t.description ?? '',
+    parameters: t.parameters ?? { type: 'object', properties: {} },
+    ...(typeof t.strict === 'boolean' ? { strict: t.strict } : {}),
+  }));
+  const format = body.text?.format ?? undefined;
   const choice = body.tool_choice ?? undefined;
   const toolChoice: ToolChoice | undefined = choice === undefined ? undefined : typeof choice === 'string' ? choice : { name: choice.name };
   const chat: ChatRequest = {
@@ -102,9 +109,12 @@ export function turnOf(body: CreateResponseBody, previous: { conversationId: str
     conversationId: conversation ?? previous?.conversationId,
     parentMessageId: previous?.messageId,
     agentId: agentId ?? undefined,
-    override: { model: agentId ? undefined : (body.model ?? undefined), instructions: body.instructions ?? undefined },
+    override: { model: agentId ? undefined : (body.model ?? undefined), instructions: body.instructions ?? undefined, truncation: body.truncation ?? undefined },
     options: {
       temperature: body.temperature ?? undefined,
+      topP: body.top_p ?? undefined,
+      responseFormat: responseFormatOf(format),
+      parallelToolCalls: body.parallel_tool_calls ?? undefined,
       maxTokens: body.max_output_tokens ?? undefined,
       clientTools: tools,
       toolChoice,
@@ -119,6 +129,19 @@ export function turnOf(body: CreateResponseBody, previous: { conversationId: str
     maxOutputTokens: body.max_output_tokens ?? null,
     tools: body.tools ?? [],
     toolChoice: body.tool_choice ?? 'auto',
+    topP: body.top_p ?? null,
+    parallelToolCalls: body.parallel_tool_calls ?? null,
+    textFormat: format ?? null,
+    truncation: body.truncation ?? 'auto',
+    inputCount: items.length,
+    ...(body.background ? { background: true } : {}),
   };
   return { chat, record };
+}
+
+/** `text.format` as the model's response format (none for plain text). */
+function responseFormatOf(format: TextFormat | undefined): ResponseFormat | undefined {
+  if (!format || format.type === 'text') return undefined;
+  if (format.type === 'json_object') return { type: 'json_object' };
+  return { type: 'json_schema', name: format.name, schema: format.schema, description: format.description, strict: format.strict ?? undefined };
 }

@@ -170,7 +170,7 @@ describe('openai: responses', () => {
     const conversation = await alice.conversations.create({});
     fake.enqueue({ kind: 'toolCalls', calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }] });
     const asked = await alice.responses.create({ model: 'fake-model', conversation: conversation.id, input: 'Weather in Paris?', tools });
-    expect(fake.lastCompletion.body.tools).toEqual([{ type: 'function', function: { name: 'get_weather', description: 'Weather of a city', parameters: tools[0].parameters } }]);
+    expect(fake.lastCompletion.body.tools).toEqual([{ type: 'function', function: { name: 'get_weather', description: 'Weather of a city', parameters: tools[0].parameters, strict: false } }]);
     const call = asked.output.find((o) => o.type === 'function_call');
     expect(call).toMatchObject({ type: 'function_call', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' });
     expect(asked.output.some((o) => o.type === 'message')).toBe(false);
