@@ -1,6 +1,7 @@
 import { ApiKey } from './actor-auth/api-key.entity.js';
 import { Agent } from './agents/agent.entity.js';
 import { ConversationAlias } from './conversations/conversation-alias.entity.js';
+import { MessageAlias } from './conversations/message-alias.entity.js';
 import { ConversationTag } from './conversations/conversation-tag.entity.js';
 import { Conversation } from './conversations/conversation.entity.js';
 import { Message } from './conversations/message.entity.js';
@@ -13,4 +14,4 @@ import { TelegramUpdate } from './telegram-inbox/telegram-update.entity.js';
 import { Share } from './sharing/share.entity.js';
 
 /** Every table's entity, each from the module that owns it: the data source is opened with these. */
-export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate, ConversationAlias, ResponseRecord, Memory, Share];
+export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate, ConversationAlias, MessageAlias, ResponseRecord, Memory, Share];

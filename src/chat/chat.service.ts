@@ -37,12 +37,16 @@ export interface ChatRequest {
   readonly items?: TurnRequest['items'];
   /** The model and instructions of this turn alone. */
   readonly override?: TurnOverride;
+  /** The client's own id for the message (see TurnRequest.clientMessageId). */
+  readonly clientMessageId?: string;
 }
 
 /** A user message asked again in other words: a sibling of it, answered, on a branch that becomes active. */
 export interface EditRequest {
   readonly message: string;
   readonly options?: ModelOptions;
+  /** The client's own id for the new question (see TurnRequest.clientMessageId). */
+  readonly clientMessageId?: string;
 }
 
 export interface ReplyCutReason {
@@ -62,6 +66,8 @@ export function cutReason(reply: { readonly status: string; readonly error: Repl
 export interface RegenerateRequest {
   readonly thread?: string;
   readonly options?: ModelOptions;
+  /** Answer the question of this message of the active path (a question, or an answer to it) instead of the thread's last one. */
+  readonly messageId?: string;
 }
 
 export interface ChatResult {
@@ -144,12 +150,12 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   /** Edits a user message: its sibling with the new text, answered; that branch becomes the thread's active path. */
   async edit(actor: Actor, conversationId: string, messageId: string, request: EditRequest): Promise<ChatResult> {
-    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId }, messageId));
+    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId, clientMessageId: request.clientMessageId }, messageId));
     return toResult(turn, await this.generate(turn, { stream: false, options: request.options }, release));
   }
 
   async editStream(actor: Actor, conversationId: string, messageId: string, request: EditRequest, events: TurnEvents): Promise<ReplyOutcome> {
-    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId }, messageId));
+    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId, clientMessageId: request.clientMessageId }, messageId));
     return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
   }
 
@@ -257,6 +263,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       editMessageId: edited,
       items: request.items,
       override: request.override,
+      clientMessageId: request.clientMessageId,
       recalled,
     };
     return this.turns.startTurn(actor, turn, this.planner.plan);
@@ -274,7 +281,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   }
 
   private startRegeneration(actor: Actor, conversationId: string, request: RegenerateRequest): Promise<StartedTurn> {
-    return this.turns.startRegeneration(actor, conversationId, request.thread ?? MAIN_THREAD, this.planner.plan);
+    return this.turns.startRegeneration(actor, conversationId, request.thread ?? MAIN_THREAD, this.planner.plan, request.messageId);
   }
 
   /** Takes a generation place (MAX_GENERATIONS_PER_ACTOR) before anything is stored, then starts the turn. */

@@ -1,5 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import type { ChatRequest } from '../../chat/chat.service.js';
+import { ALIAS_PATTERN } from '../../conversations/conversation-alias.entity.js';
 import type { UiChatRequestDto } from './ui-chat.dto.js';
 
 /**
@@ -24,10 +25,22 @@ export function questionOf(body: UiChatRequestDto): string {
   return texts.join('\n');
 }
 
+/**
+ * The client's own id for the posted message (useChat makes one for every message), kept so that
+ * it can name the message later; undefined when it sent none. Refused when it could not be kept.
+ */
+export function clientIdOf(body: UiChatRequestDto): string | undefined {
+  const id = (body.message ?? body.messages?.at(-1))?.id;
+  if (id === undefined) return undefined;
+  if (typeof id !== 'string' || !ALIAS_PATTERN.test(id)) throw new BadRequestException('a message id must be 1-128 characters of A-Z, a-z, 0-9, "_" and "-"');
+  return id;
+}
+
 /** The turn a posted chat asks for, in the conversation found for its id or (none yet) one created under it. */
 export function toTurnRequest(body: UiChatRequestDto, conversationId: string | null): ChatRequest {
   return {
     message: questionOf(body),
+    clientMessageId: clientIdOf(body),
     ...(conversationId ? { conversationId } : { alias: body.id }),
     agentId: body.agentId,
     thread: body.thread,

@@ -19,7 +19,6 @@ import { UiChatRequestDto, UiMessageDto, UiMessagesQueryDto, UiStopResponseDto, 
 import { UiChats } from './ui-chats.js';
 import { UiMessageStream } from './ui-message-stream.js';
 import { UI_STREAM_MEDIA } from './ui-stream-docs.js';
-import { toUiMessage } from './ui-messages.js';
 
 /** A chat id in a path: checked like the body's `id`. */
 class ChatIdPipe implements PipeTransform<string, string> {
@@ -76,15 +75,18 @@ export class UiChatController {
     const conversationId = await this.chats.conversationOf(actor, body.id);
     if (body.trigger === 'regenerate-message') {
       if (!conversationId) throw new ConversationNotFoundError(body.id);
-      await streamUiTurn(res, this.config, (events) => this.chat.regenerateStream(actor, conversationId, { thread: body.thread, options: body.options }, events));
+      // The message regenerated (useChat sends the last one's id): by our id or the client's.
+      const messageId = body.messageId ? await this.chats.messageOf(actor, conversationId, body.messageId) : undefined;
+      await streamUiTurn(res, this.config, (events) => this.chat.regenerateStream(actor, conversationId, { thread: body.thread, options: body.options, messageId }, events));
       return;
     }
     const request = toTurnRequest(body, conversationId);
     // An edit (sendMessage with a messageId) of a stored user message: its sibling, answered, becomes the active path.
     if (body.messageId) {
       if (!conversationId) throw new MessageNotFoundError(body.messageId);
-      const edit = { message: request.message, options: body.options };
-      await streamUiTurn(res, this.config, (events) => this.chat.editStream(actor, conversationId, body.messageId!, edit, events));
+      const edited = await this.chats.messageOf(actor, conversationId, body.messageId);
+      const edit = { message: request.message, options: body.options, clientMessageId: request.clientMessageId };
+      await streamUiTurn(res, this.config, (events) => this.chat.editStream(actor, conversationId, edited, edit, events));
       return;
     }
     await streamUiTurn(res, this.config, (events) => this.chat.stream(actor, request, events));
@@ -157,7 +159,6 @@ export class UiChatController {
   @ApiOkResponse({ type: [UiMessageDto] })
   @ApiErrors([400, 401])
   async messages(@CurrentActor() actor: Actor, @Param('id', ChatIdPipe) id: string, @Query() query: UiMessagesQueryDto): Promise<UiMessageDto[]> {
-    const messages = await this.chats.messages(actor, id, query.thread, query.limit ?? DETAIL_MESSAGES);
-    return messages.map(toUiMessage) as UiMessageDto[];
+    return (await this.chats.uiMessages(actor, id, query.thread, query.limit ?? DETAIL_MESSAGES)) as UiMessageDto[];
   }
 }

@@ -55,8 +55,9 @@ export class UiChatRequestDto {
 
   @ApiPropertyOptional({
     description:
-      'With submit-message: the stored user message this one edits (the new question is its sibling, answered, on a branch that becomes active). ' +
-      'Not read with regenerate-message, which answers the last question of the thread.',
+      'With submit-message: the user message this one edits (the new question is its sibling, answered, on a branch that becomes active). ' +
+      'With regenerate-message: the message answered again (a question, or an answer to one), on the active path; without it, the last question. ' +
+      "By the stored id or by the client's own id of a message it sent.",
   })
   @IsOptional()
   @IsString()
@@ -119,7 +120,7 @@ class UiMetadataDto {
 
 /** A stored message as the AI SDK's UIMessage. */
 export class UiMessageDto {
-  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ description: "The client's own id for a message it sent (useChat's), else the stored message's id (a uuid)." }) id: string;
   @ApiProperty({ enum: ['system', 'user', 'assistant'] }) role: string;
   @ApiProperty({ type: [UiPartDto] }) parts: UiPartDto[];
   @ApiProperty({ type: UiMetadataDto }) metadata: UiMetadataDto;

@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../actor-auth/actor.js';
 import { ConversationAliases } from '../../conversations/conversation-aliases.service.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
+import type { UIMessage } from 'ai';
 import type { Message } from '../../conversations/message.entity.js';
 import { MAIN_THREAD } from '../../conversations/thread.entity.js';
+import { toUiMessage } from './ui-messages.js';
 
 /** A reply being generated, found from a client's chat id. */
 export interface ReplyInProgress {
@@ -25,6 +27,19 @@ export class UiChats {
 
   conversationOf(actor: Actor, chatId: string): Promise<string | null> {
     return this.aliases.resolve(actor, chatId);
+  }
+
+  /** The message of the chat's conversation the client calls `name`: its own id for a message it sent, or ours. */
+  messageOf(actor: Actor, conversationId: string, name: string): Promise<string> {
+    return this.aliases.resolveMessage(actor, conversationId, name);
+  }
+
+  /** The newest messages of the thread's active path as UIMessages, oldest first, under the ids the client gave those it sent. */
+  async uiMessages(actor: Actor, chatId: string, thread: string | undefined, limit: number): Promise<UIMessage[]> {
+    const messages = await this.messages(actor, chatId, thread, limit);
+    if (messages.length === 0) return [];
+    const names = await this.aliases.messageNames(actor, messages[0].conversationId, messages.filter((m) => m.role === 'user').map((m) => m.id));
+    return messages.map((m) => toUiMessage(m, names.get(m.id)));
   }
 
   /** The newest messages of the thread's active path, oldest first; a reply whose generator died is shown closed. */

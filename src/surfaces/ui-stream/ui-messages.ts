@@ -24,13 +24,13 @@ export function stateAfterTools(calls: readonly ToolCallRecord[] | null | undefi
  * `streaming` while the reply is generated, under the id its resumed stream's `start` names),
  * the state an update_state call left, and what we know of it as metadata.
  */
-export function toUiMessage(message: Message): UIMessage<UiMessageMetadata & { readonly createdAt: string }> {
+export function toUiMessage(message: Message, clientId?: string): UIMessage<UiMessageMetadata & { readonly createdAt: string }> {
   const parts: UIMessage['parts'] = [];
   if (message.content) parts.push({ type: 'text', text: message.content, state: message.status === 'streaming' ? 'streaming' : 'done' });
   const state = stateAfterTools(message.toolCalls);
   if (state) parts.push({ type: 'data-state', id: 'state', data: state });
   return {
-    id: message.id,
+    id: clientId ?? message.id,
     role: message.role === 'assistant' ? 'assistant' : message.role === 'system' ? 'system' : 'user',
     parts,
     metadata: {
