@@ -4,7 +4,7 @@ import { sleep } from '../common/sleep.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import { DatabaseWakeups } from '../database/database-wakeups.js';
-import type { FunctionCallRecord, Message } from '../conversations/message.entity.js';
+import type { FunctionCallRecord, Message, ToolCallRecord } from '../conversations/message.entity.js';
 import { TurnPlanner } from './turn-planner.js';
 import { TurnStore } from './turn-store.js';
 import type { ContextPreview, ReplyOutcome, StartedTurn, TurnOverride, TurnRequest } from './turn.js';
@@ -94,6 +94,8 @@ export interface TurnEvents {
   /** The question and the empty reply are stored; generation starts right after. */
   started(turn: StartedTurn): void;
   delta(text: string): void;
+  /** A tool of ours the reply ran (the agent's), with what it returned. */
+  tool?(call: ToolCallRecord): void;
 }
 
 /**
@@ -139,7 +141,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   /** One turn whose reply streams to `events`; resolves with the stored outcome. */
   async stream(actor: Actor, request: ChatRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const { turn, release } = await this.begin(actor, () => this.startTurn(actor, request));
-    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
+    return this.generate(turn, streamed(events, request.options), release, (turn) => events.started(turn));
   }
 
   /** A turn that stores nothing (no conversation): its input is the whole history; `onDelta` streams the reply. */
@@ -156,7 +158,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   async editStream(actor: Actor, conversationId: string, messageId: string, request: EditRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId, clientMessageId: request.clientMessageId }, messageId));
-    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
+    return this.generate(turn, streamed(events, request.options), release, (turn) => events.started(turn));
   }
 
   /** Answers a thread's last question again: a sibling answer, which becomes the active path (the earlier one stays readable). */
@@ -167,7 +169,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   async regenerateStream(actor: Actor, conversationId: string, request: RegenerateRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const { turn, release } = await this.begin(actor, () => this.startRegeneration(actor, conversationId, request));
-    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
+    return this.generate(turn, streamed(events, request.options), release, (turn) => events.started(turn));
   }
 
   /**
@@ -327,6 +329,11 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
     clearTimeout(timer);
   }
+}
+
+/** The generation of a streamed turn: its text and the tools it runs go to `events`. */
+function streamed(events: TurnEvents, options: ModelOptions | undefined): GenerationMode {
+  return { stream: true, onDelta: (text) => events.delta(text), onTool: (call) => events.tool?.(call), options };
 }
 
 function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {

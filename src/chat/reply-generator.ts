@@ -36,6 +36,8 @@ export interface GenerationMode {
   /** Stream from the model and hand each piece of text to `onDelta` as it comes. */
   readonly stream: boolean;
   readonly onDelta?: (text: string) => void;
+  /** Each tool of ours the reply ran, once it returned. */
+  readonly onTool?: (call: ToolCallRecord) => void;
   /** Per-request settings; they override the agent's. */
   readonly options?: ModelOptions;
 }
@@ -224,7 +226,9 @@ export class ReplyGenerator {
       for (const call of completion.toolCalls) {
         const result = await this.runTool(turn, call, ownTools);
         const name = call.name.replaceAll('\u0000', '').slice(0, MAX_TOOL_NAME_CHARS) || '(unnamed)';
-        toolRecords.push({ name, arguments: call.arguments.replaceAll('\u0000', ''), result });
+        const record = { name, arguments: call.arguments.replaceAll('\u0000', ''), result };
+        toolRecords.push(record);
+        mode.onTool?.(record);
         messages.push({ role: 'tool', toolCallId: call.id, content: result });
       }
     }

@@ -1856,7 +1856,7 @@ export interface components {
             message?: {
                 [key: string]: unknown;
             };
-            /** @description With submit-message: the stored user message this one edits (the new question is its sibling, answered, on a branch that becomes active). Not read with regenerate-message, which answers the last question of the thread. */
+            /** @description With submit-message: the user message this one edits (the new question is its sibling, answered, on a branch that becomes active). With regenerate-message: the message answered again (a question, or an answer to one), on the active path; without it, the last question. By the stored id or by the client's own id of a message it sent. */
             messageId?: string;
             /** @description The chat's messages as the client holds them (UIMessage: id, role, parts). Only the last one is read: a user message with text parts. */
             messages?: {
@@ -1868,6 +1868,15 @@ export interface components {
              * @default main
              */
             thread?: string;
+            /** @description Tools the client runs itself (no `execute` on the server: useChat `onToolCall` + `addToolOutput`), by name: `{ [name]: { description?, inputSchema } }`, the input as a JSON Schema object. They are offered to the model beside the agent's tools; a call of one ends the reply with the call as a tool part (`input-available`), and the next request, carrying the assistant message with the tool output (`output-available` or `output-error`), continues that reply. Names: 1-64 of A-Z, a-z, 0-9, `_` and `-`; at most 32 tools. */
+            tools?: {
+                [key: string]: {
+                    description?: string;
+                    inputSchema: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /**
              * @description `submit-message` answers the new user message; `regenerate-message` answers the last question again (a sibling answer).
              * @default submit-message
@@ -1876,7 +1885,7 @@ export interface components {
             trigger?: "submit-message" | "regenerate-message";
         };
         UiMessageDto: {
-            /** Format: uuid */
+            /** @description The client's own id for a message it sent (useChat's), else the stored message's id (a uuid). */
             id: string;
             metadata: components["schemas"]["UiMetadataDto"];
             parts: components["schemas"]["UiPartDto"][];
@@ -1905,11 +1914,16 @@ export interface components {
             data?: {
                 [key: string]: unknown;
             };
+            /** @description The tool call's input (its JSON arguments, parsed). */
+            input?: Record<string, never>;
+            /** @description What the tool returned (JSON, parsed when it is). */
+            output?: Record<string, never>;
             /** @enum {string} */
-            state?: "streaming" | "done";
+            state?: "streaming" | "done" | "input-available" | "output-available";
             text?: string;
+            toolCallId?: string;
             /**
-             * @description `text` (with `text`), or `data-state` (with `data`: the session state after update_state).
+             * @description `text` (with `text`), `data-state` (with `data`: the session state after update_state), `step-start`, or `tool-<name>` (a tool call: `toolCallId`, `state`, `input`, `output`).
              * @example text
              */
             type: string;

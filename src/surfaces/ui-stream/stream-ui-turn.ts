@@ -11,17 +11,20 @@ const logger = new Logger('UiStreamTurn');
 /**
  * Runs a streaming turn as a UI message stream, opened once the question and the empty reply
  * are stored (so `start` names the stored reply). Anything thrown before that (validation,
- * ownership, busy) propagates: the client gets an ordinary JSON error answer.
+ * ownership, busy) propagates: the client gets an ordinary JSON error answer. `messageId`: the UI
+ * message the reply continues (tool outputs answered), instead of the stored reply's id.
  */
-export async function streamUiTurn(res: Response, limits: StreamLimits, run: (events: TurnEvents) => Promise<ReplyOutcome>): Promise<void> {
+export async function streamUiTurn(res: Response, limits: StreamLimits, run: (events: TurnEvents) => Promise<ReplyOutcome>, messageId?: string): Promise<void> {
   let ui: UiMessageStream | undefined;
   try {
     const outcome = await run({
       started: (turn) => {
         ui = new UiMessageStream(res, limits);
-        ui.start(turn.reply.id, { conversationId: turn.conversation.id, thread: turn.thread.name, model: turn.model });
+        // A reply that goes on after tool outputs is the same UI message as the one that called them.
+        ui.start(messageId ?? turn.reply.id, { conversationId: turn.conversation.id, thread: turn.thread.name, model: turn.model }, turn.reply.id);
       },
       delta: (piece) => ui?.delta(piece),
+      tool: (call) => ui?.tool(call),
     });
     ui!.finish(outcome);
   } catch (error) {

@@ -1,5 +1,8 @@
 import { BadRequestException } from '@nestjs/common';
 import type { ChatRequest } from '../../chat/chat.service.js';
+import type { ItemDraft } from '../../conversations/conversation-items.service.js';
+import type { FunctionCallRecord } from '../../conversations/message.entity.js';
+import type { ToolSpec } from '../../llm/llm.port.js';
 import { ALIAS_PATTERN } from '../../conversations/conversation-alias.entity.js';
 import type { UiChatRequestDto } from './ui-chat.dto.js';
 
@@ -44,6 +47,60 @@ export function toTurnRequest(body: UiChatRequestDto, conversationId: string | n
     ...(conversationId ? { conversationId } : { alias: body.id }),
     agentId: body.agentId,
     thread: body.thread,
-    options: body.options,
+    options: optionsOf(body),
   };
+}
+
+/** The model options of a posted chat: the body's, with the tools the client declares. */
+export function optionsOf(body: UiChatRequestDto): ChatRequest['options'] {
+  const clientTools = clientToolsOf(body);
+  return clientTools.length ? { ...body.options, clientTools } : body.options;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_CLIENT_TOOLS = 32;
+const MAX_TOOL_DESCRIPTION_CHARS = 1024;
+
+/** The tools the client declares (`tools`: by name, `{ description?, inputSchema }`), as the model is offered them. */
+export function clientToolsOf(body: UiChatRequestDto): ToolSpec[] {
+  if (body.tools === undefined) return [];
+  const entries = Object.entries(body.tools);
+  if (entries.length > MAX_CLIENT_TOOLS) throw new BadRequestException(`tools may declare at most ${MAX_CLIENT_TOOLS} tools`);
+  return entries.map(([name, tool]) => {
+    if (!TOOL_NAME.test(name)) throw new BadRequestException('a tool name must be 1-64 characters of A-Z, a-z, 0-9, "_" and "-"');
+    const { description, inputSchema } = (isObject(tool) ? tool : {}) as { description?: unknown; inputSchema?: unknown };
+    if (!isObject(inputSchema)) throw new BadRequestException(`tools.${name}.inputSchema must be a JSON Schema object`);
+    if (description !== undefined && (typeof description !== 'string' || description.length > MAX_TOOL_DESCRIPTION_CHARS)) {
+      throw new BadRequestException(`tools.${name}.description must be a string of at most ${MAX_TOOL_DESCRIPTION_CHARS} characters`);
+    }
+    return { name, description: description ?? '', parameters: inputSchema };
+  });
+}
+
+/**
+ * The outputs a posted assistant message carries for the client tools its stored reply called
+ * (`pending`), one per call in the reply's order, as the messages stored before the reply goes on:
+ * each call's tool part must be `output-available` (its output, as JSON) or `output-error`.
+ */
+export function toolOutputsOf(message: Record<string, unknown>, pending: readonly FunctionCallRecord[]): ItemDraft[] {
+  const parts = Array.isArray(message.parts) ? (message.parts as unknown[]) : [];
+  const byCall = new Map<string, Record<string, unknown>>();
+  for (const part of parts) {
+    if (!isObject(part) || typeof part.type !== 'string' || !part.type.startsWith('tool-') || typeof part.toolCallId !== 'string') continue;
+    if (!pending.some((call) => call.callId === part.toolCallId)) {
+      throw new BadRequestException(`tool call ${JSON.stringify(part.toolCallId).slice(0, 120)} is not one the chat's last reply made`);
+    }
+    byCall.set(part.toolCallId, part);
+  }
+  if (pending.length === 0) throw new BadRequestException("the last message must be a user message (role \"user\"), or the assistant message whose tool calls it answers");
+  return pending.map((call) => {
+    const part = byCall.get(call.callId);
+    if (part?.state === 'output-available') return { role: 'tool', callId: call.callId, content: JSON.stringify(part.output ?? null) };
+    if (part?.state === 'output-error') return { role: 'tool', callId: call.callId, content: JSON.stringify({ error: String(part.errorText ?? '') }) };
+    throw new BadRequestException(`tool call ${call.callId} (${call.name}) has no output: its part must be in state output-available or output-error`);
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

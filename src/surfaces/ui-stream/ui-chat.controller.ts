@@ -14,7 +14,7 @@ import { httpErrorOf } from '../http/errors/http-error.filter.js';
 import { CountedStream } from '../http/sse/stream-slots.js';
 import { storedOutcome } from '../http/sse/stream-turn.js';
 import { streamUiTurn } from './stream-ui-turn.js';
-import { toTurnRequest } from './ui-chat-request.js';
+import { optionsOf, toolOutputsOf, toTurnRequest } from './ui-chat-request.js';
 import { UiChatRequestDto, UiMessageDto, UiMessagesQueryDto, UiStopResponseDto, UiThreadQueryDto } from './ui-chat.dto.js';
 import { UiChats } from './ui-chats.js';
 import { UiMessageStream } from './ui-message-stream.js';
@@ -77,7 +77,17 @@ export class UiChatController {
       if (!conversationId) throw new ConversationNotFoundError(body.id);
       // The message regenerated (useChat sends the last one's id): by our id or the client's.
       const messageId = body.messageId ? await this.chats.messageOf(actor, conversationId, body.messageId) : undefined;
-      await streamUiTurn(res, this.config, (events) => this.chat.regenerateStream(actor, conversationId, { thread: body.thread, options: body.options, messageId }, events));
+      await streamUiTurn(res, this.config, (events) => this.chat.regenerateStream(actor, conversationId, { thread: body.thread, options: optionsOf(body), messageId }, events));
+      return;
+    }
+    // The assistant message whose client tool calls now have their outputs: the reply goes on, under the id the client holds.
+    const last = body.message ?? body.messages?.at(-1);
+    if (last?.role === 'assistant') {
+      const pending = conversationId ? await this.chats.pendingCalls(actor, conversationId, body.thread) : [];
+      const items = toolOutputsOf(last, pending);
+      const request = { message: '', conversationId: conversationId!, items, thread: body.thread, options: optionsOf(body) };
+      const messageId = typeof last.id === 'string' && ALIAS_PATTERN.test(last.id) ? last.id : undefined;
+      await streamUiTurn(res, this.config, (events) => this.chat.stream(actor, request, events), messageId);
       return;
     }
     const request = toTurnRequest(body, conversationId);
@@ -85,7 +95,7 @@ export class UiChatController {
     if (body.messageId) {
       if (!conversationId) throw new MessageNotFoundError(body.messageId);
       const edited = await this.chats.messageOf(actor, conversationId, body.messageId);
-      const edit = { message: request.message, options: body.options, clientMessageId: request.clientMessageId };
+      const edit = { message: request.message, options: request.options, clientMessageId: request.clientMessageId };
       await streamUiTurn(res, this.config, (events) => this.chat.editStream(actor, conversationId, edited, edit, events));
       return;
     }
@@ -117,7 +127,7 @@ export class UiChatController {
       const reply = await this.chat.follow(actor, live.conversationId, live.reply.id, (text) => ui.delta(text), ui.clientGone);
       // Still running: the client left, or this instance is stopping; a broken stream tells the client to resume again.
       if (reply.status === 'streaming') return ui.cut();
-      ui.finish(storedOutcome(reply));
+      ui.finish({ ...storedOutcome(reply), functionCalls: reply.functionCalls ?? undefined });
     } catch (error) {
       // The conversation was deleted meanwhile, or the database failed: the reply cannot be followed further.
       const known = httpErrorOf(error);

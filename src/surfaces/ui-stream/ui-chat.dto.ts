@@ -74,6 +74,23 @@ export class UiChatRequestDto {
 
   @ModelOptionsField()
   options?: ModelOptionsDto;
+
+  @ApiPropertyOptional({
+    description:
+      'Tools the client runs itself (no `execute` on the server: useChat `onToolCall` + `addToolOutput`), by name: ' +
+      '`{ [name]: { description?, inputSchema } }`, the input as a JSON Schema object. They are offered to the model beside the agent\'s tools; ' +
+      'a call of one ends the reply with the call as a tool part (`input-available`), and the next request, carrying the assistant message ' +
+      'with the tool output (`output-available` or `output-error`), continues that reply. Names: 1-64 of A-Z, a-z, 0-9, `_` and `-`; at most 32 tools.',
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      properties: { description: { type: 'string', maxLength: 1024 }, inputSchema: { type: 'object', additionalProperties: true } },
+      required: ['inputSchema'],
+    },
+  })
+  @IsOptional()
+  @IsObject()
+  tools?: Record<string, unknown>;
 }
 
 export class UiThreadQueryDto {
@@ -101,10 +118,17 @@ export class UiStopResponseDto {
 }
 
 class UiPartDto {
-  @ApiProperty({ example: 'text', description: '`text` (with `text`), or `data-state` (with `data`: the session state after update_state).' }) type: string;
+  @ApiProperty({
+    example: 'text',
+    description: '`text` (with `text`), `data-state` (with `data`: the session state after update_state), `step-start`, or `tool-<name>` (a tool call: `toolCallId`, `state`, `input`, `output`).',
+  })
+  type: string;
   @ApiPropertyOptional() text?: string;
-  @ApiPropertyOptional({ enum: ['streaming', 'done'] }) state?: string;
+  @ApiPropertyOptional({ enum: ['streaming', 'done', 'input-available', 'output-available'] }) state?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) data?: Record<string, unknown>;
+  @ApiPropertyOptional() toolCallId?: string;
+  @ApiPropertyOptional({ description: "The tool call's input (its JSON arguments, parsed)." }) input?: unknown;
+  @ApiPropertyOptional({ description: 'What the tool returned (JSON, parsed when it is).' }) output?: unknown;
 }
 
 class UiMetadataDto {

@@ -3,9 +3,9 @@ import type { Actor } from '../../actor-auth/actor.js';
 import { ConversationAliases } from '../../conversations/conversation-aliases.service.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
 import type { UIMessage } from 'ai';
-import type { Message } from '../../conversations/message.entity.js';
+import type { FunctionCallRecord, Message } from '../../conversations/message.entity.js';
 import { MAIN_THREAD } from '../../conversations/thread.entity.js';
-import { toUiMessage } from './ui-messages.js';
+import { toUiMessages } from './ui-messages.js';
 
 /** A reply being generated, found from a client's chat id. */
 export interface ReplyInProgress {
@@ -29,6 +29,12 @@ export class UiChats {
     return this.aliases.resolve(actor, chatId);
   }
 
+  /** The client tool calls the thread's last reply made and waits on (none when the leaf is anything else). */
+  async pendingCalls(actor: Actor, conversationId: string, thread = MAIN_THREAD): Promise<FunctionCallRecord[]> {
+    const [leaf] = await this.conversations.messagesPage(actor, conversationId, { limit: 1, thread });
+    return leaf?.role === 'assistant' && leaf.status === 'complete' ? (leaf.functionCalls ?? []) : [];
+  }
+
   /** The message of the chat's conversation the client calls `name`: its own id for a message it sent, or ours. */
   messageOf(actor: Actor, conversationId: string, name: string): Promise<string> {
     return this.aliases.resolveMessage(actor, conversationId, name);
@@ -39,7 +45,7 @@ export class UiChats {
     const messages = await this.messages(actor, chatId, thread, limit);
     if (messages.length === 0) return [];
     const names = await this.aliases.messageNames(actor, messages[0].conversationId, messages.filter((m) => m.role === 'user').map((m) => m.id));
-    return messages.map((m) => toUiMessage(m, names.get(m.id)));
+    return toUiMessages(messages, names);
   }
 
   /** The newest messages of the thread's active path, oldest first; a reply whose generator died is shown closed. */
@@ -49,7 +55,7 @@ export class UiChats {
     const messages = await this.conversations.messagesPage(actor, conversationId, { limit, thread: thread ?? MAIN_THREAD });
     const last = messages.at(-1);
     if (last?.status === 'streaming') messages[messages.length - 1] = await this.conversations.getMessage(actor, conversationId, last.id);
-    return messages.filter((m) => m.role !== 'tool');
+    return messages;
   }
 
   /** The reply being generated at the end of the thread's active path, if any (on whichever instance). */

@@ -3,9 +3,10 @@ import type { UIMessageChunk } from 'ai';
 import type { ReplyOutcome } from '../../chat/turn.js';
 import { cutReason } from '../../chat/chat.service.js';
 import { EventStream, type EventFormat, type StreamLimits } from '../http/sse/event-stream.js';
-import { stateAfterTools } from './ui-messages.js';
+import type { FunctionCallRecord, ToolCallRecord } from '../../conversations/message.entity.js';
+import { jsonOrText, stateAfterTools, toolCallIdOf } from './ui-messages.js';
 
-/** A reply is one text part: the generator joins the text of tool rounds itself. */
+/** The text part's id: tool parts between texts close it, and the next text opens it again under the same id. */
 const TEXT_ID = 'text';
 const DONE = '[DONE]';
 
@@ -30,16 +31,18 @@ export interface UiMessageMetadata {
   readonly error?: { readonly code: string; readonly message: string } | null;
 }
 
-type Ending = Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error' | 'toolCalls'>;
+type Ending = Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error' | 'toolCalls' | 'functionCalls'>;
 
 /**
  * One reply as a UI message stream, over the REST surface's event stream (backpressure, slow
- * clients dropped, keep-alives): `start` (the stored reply's id), `start-step`, `text-start`, the
- * text, then how it ended. Only chunk types and fields of the SDK's schemas are written.
+ * clients dropped, keep-alives): `start` (the stored reply's id), `start-step`, the text (opened by
+ * its first piece), the agent's tools as tool parts, the client's tool calls, then how it ended. Only chunk types and fields of the SDK's schemas are written.
  */
 export class UiMessageStream {
   private readonly sse: EventStream;
   private conversationId = '';
+  private replyId = '';
+  private toolsRun = 0;
   private textOpen = false;
 
   constructor(res: Response, limits: StreamLimits) {
@@ -51,16 +54,39 @@ export class UiMessageStream {
     return this.sse.clientGone;
   }
 
-  start(messageId: string, metadata: UiMessageMetadata): void {
+  /** `replyId`: the stored reply, when the UI message has another id (a reply going on after tool outputs). */
+  start(messageId: string, metadata: UiMessageMetadata, replyId = messageId): void {
     this.conversationId = metadata.conversationId;
+    this.replyId = replyId;
     this.chunk({ type: 'start', messageId, messageMetadata: metadata });
     this.chunk({ type: 'start-step' });
-    this.chunk({ type: 'text-start', id: TEXT_ID });
-    this.textOpen = true;
   }
 
   delta(text: string): void {
+    if (!text) return;
+    if (!this.textOpen) {
+      this.textOpen = true;
+      this.chunk({ type: 'text-start', id: TEXT_ID });
+    }
     this.sse.delta(text);
+  }
+
+  /** A tool of ours the reply ran: its call and output, a step of their own. */
+  tool(call: ToolCallRecord): void {
+    this.closeText();
+    const toolCallId = toolCallIdOf(this.replyId, this.toolsRun++);
+    this.chunk({ type: 'tool-input-available', toolCallId, toolName: call.name, input: jsonOrText(call.arguments) });
+    this.chunk({ type: 'tool-output-available', toolCallId, output: jsonOrText(call.result) });
+    this.chunk({ type: 'finish-step' });
+    this.chunk({ type: 'start-step' });
+  }
+
+  /** Calls of the client's tools the reply ends with: the client runs them and sends their outputs. */
+  private clientCalls(calls: readonly FunctionCallRecord[]): void {
+    for (const call of calls) {
+      this.chunk({ type: 'tool-input-start', toolCallId: call.callId, toolName: call.name });
+      this.chunk({ type: 'tool-input-available', toolCallId: call.callId, toolName: call.name, input: jsonOrText(call.arguments) });
+    }
   }
 
   /**
@@ -71,6 +97,8 @@ export class UiMessageStream {
     this.closeText();
     const state = stateAfterTools(outcome.toolCalls);
     if (state) this.chunk({ type: 'data-state', id: 'state', data: state });
+    const calls = outcome.status === 'complete' ? (outcome.functionCalls ?? []) : [];
+    this.clientCalls(calls);
     this.chunk({ type: 'finish-step' });
     const metadata: UiMessageMetadata = {
       conversationId: this.conversationId,
@@ -84,7 +112,8 @@ export class UiMessageStream {
       this.chunk({ type: 'message-metadata', messageMetadata: metadata });
       return this.chunk({ type: 'abort', reason: 'stopped' });
     }
-    this.chunk({ type: 'finish', finishReason: outcome.status === 'truncated' ? 'length' : 'stop', messageMetadata: metadata });
+    const finishReason = outcome.status === 'truncated' ? 'length' : calls.length ? 'tool-calls' : 'stop';
+    this.chunk({ type: 'finish', finishReason, messageMetadata: metadata });
   }
 
   /** A failure that is not the reply's own (it could not be stored, say). */
