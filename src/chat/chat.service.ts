@@ -10,6 +10,7 @@ import { TurnStore } from './turn-store.js';
 import type { ContextPreview, ReplyOutcome, StartedTurn, TurnOverride, TurnRequest } from './turn.js';
 import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
+import { MessageNotFoundError } from '../conversations/conversation.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { ReplyGenerator, type GenerationMode, type ModelOptions } from './reply-generator.js';
 import { GenerationSlots } from './generation-slots.js';
@@ -170,6 +171,16 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   async regenerateStream(actor: Actor, conversationId: string, request: RegenerateRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const { turn, release } = await this.begin(actor, () => this.startRegeneration(actor, conversationId, request));
     return this.generate(turn, streamed(events, request.options), release, (turn) => events.started(turn));
+  }
+
+  /**
+   * Runs a call of a tool of ours that the conversation's reply `replyId` ended waiting on, once
+   * the client approved it; answers what the tool returned, for the turn that goes on after it.
+   */
+  async runApprovedTool(actor: Actor, conversationId: string, replyId: string, call: FunctionCallRecord): Promise<string> {
+    const reply = await this.conversations.getMessage(actor, conversationId, replyId);
+    if (!reply.functionCalls?.some((c) => c.callId === call.callId && c.name === call.name)) throw new MessageNotFoundError(replyId);
+    return this.generator.runApproved(actor, conversationId, replyId, call);
   }
 
   /**

@@ -48,7 +48,9 @@ const CHUNK_FIELDS: Record<string, readonly string[]> = {
   'data-state': ['type', 'id', 'data', 'transient'],
   'tool-input-start': ['type', 'toolCallId', 'toolName', 'dynamic'],
   'tool-input-available': ['type', 'toolCallId', 'toolName', 'input', 'dynamic'],
+  'tool-approval-request': ['type', 'approvalId', 'toolCallId'],
   'tool-output-available': ['type', 'toolCallId', 'output', 'dynamic'],
+  'tool-output-denied': ['type', 'toolCallId'],
 };
 
 /** Chunks of a type we do not send, or with a field their schema does not name (as a strict schema would reject). */

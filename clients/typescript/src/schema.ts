@@ -1868,13 +1868,14 @@ export interface components {
              * @default main
              */
             thread?: string;
-            /** @description Tools the client runs itself (no `execute` on the server: useChat `onToolCall` + `addToolOutput`), by name: `{ [name]: { description?, inputSchema } }`, the input as a JSON Schema object. They are offered to the model beside the agent's tools; a call of one ends the reply with the call as a tool part (`input-available`), and the next request, carrying the assistant message with the tool output (`output-available` or `output-error`), continues that reply. Names: 1-64 of A-Z, a-z, 0-9, `_` and `-`; at most 32 tools. */
+            /** @description Tools the client runs itself (no `execute` on the server: useChat `onToolCall` + `addToolOutput`), by name: `{ [name]: { description?, inputSchema } }`, the input as a JSON Schema object. They are offered to the model beside the agent's tools; a call of one ends the reply with the call as a tool part (`input-available`), and the next request, carrying the assistant message with the tool output (`output-available` or `output-error`), continues that reply. Names: 1-64 of A-Z, a-z, 0-9, `_` and `-`; at most 32 tools. An entry named after one of the agent's tools (`update_state`, `remember`, `forget`) takes only `{ needsApproval: boolean }`: with true, a call of it ends the reply with a `tool-approval-request`, and runs once the next request approves it (`approval-responded`). */
             tools?: {
                 [key: string]: {
                     description?: string;
-                    inputSchema: {
+                    inputSchema?: {
                         [key: string]: unknown;
                     };
+                    needsApproval?: boolean;
                 };
             };
             /**
@@ -1911,6 +1912,12 @@ export interface components {
             } | null;
         };
         UiPartDto: {
+            /** @description On a call of the agent's tool that needs the client's approval: the approval asked for, and the answer once given. */
+            approval?: {
+                approved?: boolean;
+                id?: string;
+                reason?: string;
+            };
             data?: {
                 [key: string]: unknown;
             };
@@ -1919,7 +1926,7 @@ export interface components {
             /** @description What the tool returned (JSON, parsed when it is). */
             output?: Record<string, never>;
             /** @enum {string} */
-            state?: "streaming" | "done" | "input-available" | "output-available";
+            state?: "streaming" | "done" | "input-available" | "approval-requested" | "output-available" | "output-denied";
             text?: string;
             toolCallId?: string;
             /**

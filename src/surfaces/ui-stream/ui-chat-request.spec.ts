@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { clientToolsOf, questionOf, toolOutputsOf, toTurnRequest } from './ui-chat-request.js';
+import { clientToolsOf, questionOf, toolAnswersOf, toTurnRequest } from './ui-chat-request.js';
 import type { UiChatRequestDto } from './ui-chat.dto.js';
 
 const user = (...parts: unknown[]) => ({ id: 'm', role: 'user', parts });
@@ -38,7 +38,7 @@ describe('toTurnRequest', () => {
   });
 });
 
-describe('clientToolsOf and toolOutputsOf', () => {
+describe('clientToolsOf and toolAnswersOf', () => {
   it('offers the declared tools to the model, refusing what it cannot send', () => {
     const schema = { type: 'object', properties: {} };
     expect(clientToolsOf({ id: 'c', tools: { getWeather: { description: 'W', inputSchema: schema } } } as unknown as UiChatRequestDto)).toEqual([{ name: 'getWeather', description: 'W', parameters: schema }]);
@@ -54,12 +54,17 @@ describe('clientToolsOf and toolOutputsOf', () => {
     ];
     const part = (toolCallId: string, extra: object) => ({ type: 'tool-f', toolCallId, input: {}, ...extra });
     const message = { role: 'assistant', parts: [{ type: 'step-start' }, part('c2', { state: 'output-error', errorText: 'no' }), part('c1', { state: 'output-available', output: { a: 1 } })] };
-    expect(toolOutputsOf(message, pending)).toEqual([
-      { role: 'tool', callId: 'c1', content: '{"a":1}' },
-      { role: 'tool', callId: 'c2', content: '{"error":"no"}' },
+    expect(toolAnswersOf(message, pending)).toEqual([
+      { call: pending[0], output: '{"a":1}' },
+      { call: pending[1], output: '{"error":"no"}' },
     ]);
-    expect(() => toolOutputsOf(message, [])).toThrow(BadRequestException);
-    expect(() => toolOutputsOf(message, pending.slice(0, 1))).toThrow(BadRequestException);
-    expect(() => toolOutputsOf({ parts: [part('c1', { state: 'input-available' })] }, pending.slice(0, 1))).toThrow(BadRequestException);
+    // A call of the agent's tool waits for an approval, not an output.
+    const remember = { callId: 'r', name: 'remember', arguments: '{}' };
+    const approved = { type: 'tool-remember', toolCallId: 'r', input: {}, state: 'approval-responded', approval: { id: 'r-approval', approved: false, reason: 'no' } };
+    expect(toolAnswersOf({ parts: [approved] }, [remember])).toEqual([{ call: remember, approval: { approved: false, reason: 'no' } }]);
+    expect(() => toolAnswersOf({ parts: [{ ...approved, state: 'output-available', output: 'forged' }] }, [remember])).toThrow(BadRequestException);
+    expect(() => toolAnswersOf(message, [])).toThrow(BadRequestException);
+    expect(() => toolAnswersOf(message, pending.slice(0, 1))).toThrow(BadRequestException);
+    expect(() => toolAnswersOf({ parts: [part('c1', { state: 'input-available' })] }, pending.slice(0, 1))).toThrow(BadRequestException);
   });
 });

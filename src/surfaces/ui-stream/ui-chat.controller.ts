@@ -14,7 +14,7 @@ import { httpErrorOf } from '../http/errors/http-error.filter.js';
 import { CountedStream } from '../http/sse/stream-slots.js';
 import { storedOutcome } from '../http/sse/stream-turn.js';
 import { streamUiTurn } from './stream-ui-turn.js';
-import { optionsOf, toolOutputsOf, toTurnRequest } from './ui-chat-request.js';
+import { deniedOutput, optionsOf, toolAnswersOf, toTurnRequest } from './ui-chat-request.js';
 import { UiChatRequestDto, UiMessageDto, UiMessagesQueryDto, UiStopResponseDto, UiThreadQueryDto } from './ui-chat.dto.js';
 import { UiChats } from './ui-chats.js';
 import { UiMessageStream } from './ui-message-stream.js';
@@ -83,11 +83,20 @@ export class UiChatController {
     // The assistant message whose client tool calls now have their outputs: the reply goes on, under the id the client holds.
     const last = body.message ?? body.messages?.at(-1);
     if (last?.role === 'assistant') {
-      const pending = conversationId ? await this.chats.pendingCalls(actor, conversationId, body.thread) : [];
-      const items = toolOutputsOf(last, pending);
-      const request = { message: '', conversationId: conversationId!, items, thread: body.thread, options: optionsOf(body) };
+      const { replyId, calls } = conversationId ? await this.chats.pendingCalls(actor, conversationId, body.thread) : { replyId: '', calls: [] };
+      const answers = toolAnswersOf(last, calls);
+      const options = optionsOf(body);
+      // Calls of the agent's tools the user approved run now; the model is told of those denied.
+      const outputs: string[] = [];
+      for (const { call, output, approval } of answers) {
+        outputs.push(output ?? (approval!.approved ? await this.chat.runApprovedTool(actor, conversationId!, replyId, call) : deniedOutput(approval!.reason)));
+      }
+      const items = answers.map(({ call }, i) => ({ role: 'tool' as const, callId: call.callId, content: outputs[i] }));
+      const request = { message: '', conversationId: conversationId!, items, thread: body.thread, options };
       const messageId = typeof last.id === 'string' && ALIAS_PATTERN.test(last.id) ? last.id : undefined;
-      await streamUiTurn(res, this.config, (events) => this.chat.stream(actor, request, events), messageId);
+      // The client's parts of approved calls take their outputs; denied ones are marked so.
+      const settled = answers.flatMap(({ call, approval }, i) => (approval ? [{ toolCallId: call.callId, output: approval.approved ? outputs[i] : null }] : []));
+      await streamUiTurn(res, this.config, (events) => this.chat.stream(actor, request, events), messageId, settled);
       return;
     }
     const request = toTurnRequest(body, conversationId);

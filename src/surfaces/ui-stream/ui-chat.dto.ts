@@ -80,12 +80,13 @@ export class UiChatRequestDto {
       'Tools the client runs itself (no `execute` on the server: useChat `onToolCall` + `addToolOutput`), by name: ' +
       '`{ [name]: { description?, inputSchema } }`, the input as a JSON Schema object. They are offered to the model beside the agent\'s tools; ' +
       'a call of one ends the reply with the call as a tool part (`input-available`), and the next request, carrying the assistant message ' +
-      'with the tool output (`output-available` or `output-error`), continues that reply. Names: 1-64 of A-Z, a-z, 0-9, `_` and `-`; at most 32 tools.',
+      'with the tool output (`output-available` or `output-error`), continues that reply. Names: 1-64 of A-Z, a-z, 0-9, `_` and `-`; at most 32 tools. ' +
+      "An entry named after one of the agent's tools (`update_state`, `remember`, `forget`) takes only `{ needsApproval: boolean }`: with true, " +
+      'a call of it ends the reply with a `tool-approval-request`, and runs once the next request approves it (`approval-responded`).',
     type: 'object',
     additionalProperties: {
       type: 'object',
-      properties: { description: { type: 'string', maxLength: 1024 }, inputSchema: { type: 'object', additionalProperties: true } },
-      required: ['inputSchema'],
+      properties: { description: { type: 'string', maxLength: 1024 }, inputSchema: { type: 'object', additionalProperties: true }, needsApproval: { type: 'boolean' } },
     },
   })
   @IsOptional()
@@ -124,11 +125,18 @@ class UiPartDto {
   })
   type: string;
   @ApiPropertyOptional() text?: string;
-  @ApiPropertyOptional({ enum: ['streaming', 'done', 'input-available', 'output-available'] }) state?: string;
+  @ApiPropertyOptional({ enum: ['streaming', 'done', 'input-available', 'approval-requested', 'output-available', 'output-denied'] }) state?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) data?: Record<string, unknown>;
   @ApiPropertyOptional() toolCallId?: string;
   @ApiPropertyOptional({ description: "The tool call's input (its JSON arguments, parsed)." }) input?: unknown;
   @ApiPropertyOptional({ description: 'What the tool returned (JSON, parsed when it is).' }) output?: unknown;
+  @ApiPropertyOptional({
+    type: 'object',
+    properties: { id: { type: 'string' }, approved: { type: 'boolean' }, reason: { type: 'string' } },
+    required: ['id'],
+    description: "On a call of the agent's tool that needs the client's approval: the approval asked for, and the answer once given.",
+  })
+  approval?: { id: string; approved?: boolean; reason?: string };
 }
 
 class UiMetadataDto {

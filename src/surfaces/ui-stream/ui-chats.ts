@@ -30,9 +30,9 @@ export class UiChats {
   }
 
   /** The client tool calls the thread's last reply made and waits on (none when the leaf is anything else). */
-  async pendingCalls(actor: Actor, conversationId: string, thread = MAIN_THREAD): Promise<FunctionCallRecord[]> {
+  async pendingCalls(actor: Actor, conversationId: string, thread = MAIN_THREAD): Promise<{ replyId: string; calls: FunctionCallRecord[] }> {
     const [leaf] = await this.conversations.messagesPage(actor, conversationId, { limit: 1, thread });
-    return leaf?.role === 'assistant' && leaf.status === 'complete' ? (leaf.functionCalls ?? []) : [];
+    return leaf?.role === 'assistant' && leaf.status === 'complete' ? { replyId: leaf.id, calls: leaf.functionCalls ?? [] } : { replyId: '', calls: [] };
   }
 
   /** The message of the chat's conversation the client calls `name`: its own id for a message it sent, or ours. */

@@ -4,6 +4,7 @@ import type { ReplyOutcome } from '../../chat/turn.js';
 import { cutReason } from '../../chat/chat.service.js';
 import { EventStream, type EventFormat, type StreamLimits } from '../http/sse/event-stream.js';
 import type { FunctionCallRecord, ToolCallRecord } from '../../conversations/message.entity.js';
+import { AGENT_TOOLS, approvalIdOf } from './ui-chat-request.js';
 import { jsonOrText, stateAfterTools, toolCallIdOf } from './ui-messages.js';
 
 /** The text part's id: tool parts between texts close it, and the next text opens it again under the same id. */
@@ -29,6 +30,12 @@ export interface UiMessageMetadata {
   readonly status?: string;
   readonly usage?: ReplyOutcome['usage'];
   readonly error?: { readonly code: string; readonly message: string } | null;
+}
+
+/** A call of an agent's tool the client answered an approval for: its output (JSON text), or null when denied. */
+export interface SettledCall {
+  readonly toolCallId: string;
+  readonly output: string | null;
 }
 
 type Ending = Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error' | 'toolCalls' | 'functionCalls'>;
@@ -81,11 +88,22 @@ export class UiMessageStream {
     this.chunk({ type: 'start-step' });
   }
 
-  /** Calls of the client's tools the reply ends with: the client runs them and sends their outputs. */
+  /** Calls of the agent's tools the client answered an approval for: the output of one approved (and run), or its denial. */
+  settle(calls: readonly SettledCall[]): void {
+    for (const { toolCallId, output } of calls) {
+      this.chunk(output === null ? { type: 'tool-output-denied', toolCallId } : { type: 'tool-output-available', toolCallId, output: jsonOrText(output) });
+    }
+  }
+
+  /**
+   * Calls the reply ends with: of the client's tools (the client runs them and sends their
+   * outputs), or of the agent's that wait for the client's approval.
+   */
   private clientCalls(calls: readonly FunctionCallRecord[]): void {
     for (const call of calls) {
       this.chunk({ type: 'tool-input-start', toolCallId: call.callId, toolName: call.name });
       this.chunk({ type: 'tool-input-available', toolCallId: call.callId, toolName: call.name, input: jsonOrText(call.arguments) });
+      if (AGENT_TOOLS.has(call.name)) this.chunk({ type: 'tool-approval-request', approvalId: approvalIdOf(call.callId), toolCallId: call.callId });
     }
   }
 

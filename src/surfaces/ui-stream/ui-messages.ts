@@ -3,6 +3,7 @@ import type { Message, ToolCallRecord } from '../../conversations/message.entity
 import { replyErrorOf } from '../../conversations/message.entity.js';
 import { UPDATE_STATE_TOOL } from '../../chat/tools/update-state.tool.js';
 import type { UiMessageMetadata } from './ui-message-stream.js';
+import { AGENT_TOOLS, approvalIdOf, DENIED } from './ui-chat-request.js';
 
 /** The session state as the last successful update_state call of a reply left it, or null if none ran. */
 export function stateAfterTools(calls: readonly ToolCallRecord[] | null | undefined): Record<string, unknown> | null {
@@ -50,7 +51,7 @@ export function toUiMessages(messages: readonly Message[], names: ReadonlyMap<st
   for (const message of messages) {
     if (message.role === 'tool') {
       const part = calls?.get(message.callId ?? '');
-      if (part) Object.assign(part, { state: 'output-available', output: jsonOrText(message.content) });
+      if (part) Object.assign(part, answeredPart(part, message.content));
     } else if (message.role === 'assistant' && calls && previous?.role === 'tool') {
       const round = out[out.length - 1];
       const next = toUiMessage(message);
@@ -65,6 +66,15 @@ export function toUiMessages(messages: readonly Message[], names: ReadonlyMap<st
     previous = message;
   }
   return out;
+}
+
+/** A waiting call's part once its output came: the output, or the denial of a call that needed approval. */
+function answeredPart(part: ToolPart, content: string): Partial<ToolPart> {
+  if (part.state !== 'approval-requested') return { state: 'output-available', output: jsonOrText(content) } as Partial<ToolPart>;
+  const output = jsonOrText(content) as { ok?: unknown; error?: unknown; reason?: unknown };
+  const denied = typeof output === 'object' && output !== null && output.ok === false && output.error === DENIED;
+  const approval = { id: part.approval.id, approved: !denied, ...(denied && typeof output.reason === 'string' ? { reason: output.reason } : {}) };
+  return (denied ? { state: 'output-denied', approval } : { state: 'output-available', output, approval }) as Partial<ToolPart>;
 }
 
 /** The client tool parts of `ui` that `message` added, by call id; null when it called none. */
@@ -90,7 +100,9 @@ export function toUiMessage(message: Message, clientId?: string): StoredUiMessag
   const state = stateAfterTools(message.toolCalls);
   if (state) parts.push({ type: 'data-state', id: 'state', data: state });
   for (const call of message.functionCalls ?? []) {
-    parts.push({ type: `tool-${call.name}`, toolCallId: call.callId, state: 'input-available', input: jsonOrText(call.arguments) });
+    const waiting = { type: `tool-${call.name}` as const, toolCallId: call.callId, input: jsonOrText(call.arguments) };
+    // A call of the agent's tool waits for the client's approval; one of the client's, for its output.
+    parts.push(AGENT_TOOLS.has(call.name) ? { ...waiting, state: 'approval-requested', approval: { id: approvalIdOf(call.callId) } } : { ...waiting, state: 'input-available' });
   }
   return {
     id: clientId ?? message.id,

@@ -1,6 +1,7 @@
-import { lastAssistantMessageIsCompleteWithToolCalls, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from 'ai';
+import { lastAssistantMessageIsCompleteWithApprovalResponses, lastAssistantMessageIsCompleteWithToolCalls, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from 'ai';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
 import { ALICE_KEY, auth } from '../../support/test-app.js';
+import { until } from '../../support/until.js';
 import { offSchema, readChunks, TestChat, textOf, uiTransport, userMessage } from '../../support/ui-chat-client.js';
 
 /**
@@ -138,5 +139,55 @@ describe('AI SDK useChat: tool parts', () => {
     expect(textOf(message)).toBe('Noted.');
     const seeded = await uiMessages('tools-agent');
     expect(seeded[1].parts).toContainEqual({ type: 'tool-update_state', toolCallId: part.toolCallId, state: 'output-available', input: { patch: { items: ['milk'] } }, output: { ok: true, state: { items: ['milk'] } } });
+  });
+
+  describe('approval of the agent\'s tools (needsApproval)', () => {
+    /** A chat with an agent that has update_state, whose calls the client asks to approve; it answers every request with `approve`. */
+    async function approvalChat(chatId: string, approve: boolean) {
+      const agent = (await fixture.app.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Careful', tools: ['update_state'] }).expect(201)).body;
+      fixture.fake.enqueue({ kind: 'toolCalls', calls: [{ name: 'update_state', arguments: JSON.stringify({ patch: { plan: 'gym' } }) }] }, { kind: 'stream', chunks: ['All', ' set'] });
+      const chat = new TestChat(
+        chatId,
+        uiTransport(base, ALICE_KEY, { body: { agentId: agent.id, tools: { update_state: { needsApproval: true } } } }),
+        [],
+        { sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses },
+      );
+      await chat.sendMessage({ text: 'Plan the gym' });
+      expect(chat.error).toBeUndefined();
+      const asked = chat.messages[1].parts.find((p) => p.type === 'tool-update_state') as { state: string; approval: { id: string }; toolCallId: string };
+      expect(asked).toMatchObject({ state: 'approval-requested', approval: { id: expect.any(String) } });
+      // Nothing ran yet: the session state is untouched.
+      const conversationId = (chat.messages[1].metadata as { conversationId: string }).conversationId;
+      expect((await fixture.app.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200)).body.state).toEqual({});
+      // Stored: read back waiting for the approval.
+      expect((await uiMessages(chatId))[1].parts).toContainEqual(expect.objectContaining({ type: 'tool-update_state', state: 'approval-requested', approval: { id: asked.approval.id } }));
+      await chat.addToolApprovalResponse({ id: asked.approval.id, approved: approve, reason: approve ? undefined : 'not today' });
+      await until(() => chat.status === 'ready' && textOf(chat.messages[1]) !== '');
+      expect(chat.error).toBeUndefined();
+      const state = (await fixture.app.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200)).body.state;
+      return { chat, asked, state };
+    }
+
+    it('runs a call the user approves, and the reply goes on with its output', async () => {
+      const { chat, asked, state } = await approvalChat('tools-approve', true);
+      expect(state).toEqual({ plan: 'gym' });
+      expect(chat.messages).toHaveLength(2);
+      const part = chat.messages[1].parts.find((p) => p.type === 'tool-update_state');
+      expect(part).toMatchObject({ state: 'output-available', output: { ok: true, state: { plan: 'gym' } } });
+      expect(textOf(chat.messages[1])).toBe('All set');
+      expect(fixture.fake.lastCompletion.body.messages!.at(-1)).toEqual({ role: 'tool', tool_call_id: asked.toolCallId, content: JSON.stringify({ ok: true, state: { plan: 'gym' } }) });
+    });
+
+    it('does not run a call the user denies; the model is told so and answers', async () => {
+      const { chat, asked, state } = await approvalChat('tools-deny', false);
+      expect(state).toEqual({});
+      expect(chat.messages[1].parts.find((p) => p.type === 'tool-update_state')).toMatchObject({ state: 'output-denied' });
+      const told = fixture.fake.lastCompletion.body.messages!.at(-1);
+      expect(told).toMatchObject({ role: 'tool', tool_call_id: asked.toolCallId });
+      expect(JSON.parse(told!.content as string)).toEqual({ ok: false, error: 'the user denied this call', reason: 'not today' });
+      expect((await uiMessages('tools-deny'))[1].parts).toContainEqual(
+        expect.objectContaining({ type: 'tool-update_state', state: 'output-denied', approval: { id: asked.approval.id, approved: false, reason: 'not today' } }),
+      );
+    });
   });
 });
