@@ -130,8 +130,11 @@ export class UiChatController {
       res.status(HttpStatus.NO_CONTENT).end();
       return;
     }
+    // A reply going on after tool outputs is resumed as the whole UI message: the parts before it first.
+    const round = await this.chats.roundOf(actor, id, live);
     const ui = new UiMessageStream(res, this.config);
-    ui.start(live.reply.id, { conversationId: live.conversationId, thread: live.thread, model: live.reply.model });
+    ui.start(round?.id ?? live.reply.id, { conversationId: live.conversationId, thread: live.thread, model: live.reply.model }, live.reply.id);
+    if (round) ui.replay(round.parts.slice(0, round.parts.findLastIndex((p) => p.type === 'step-start')));
     try {
       const reply = await this.chat.follow(actor, live.conversationId, live.reply.id, (text) => ui.delta(text), ui.clientGone);
       // Still running: the client left, or this instance is stopping; a broken stream tells the client to resume again.

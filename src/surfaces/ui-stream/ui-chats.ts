@@ -7,6 +7,9 @@ import type { FunctionCallRecord, Message } from '../../conversations/message.en
 import { MAIN_THREAD } from '../../conversations/thread.entity.js';
 import { toUiMessages } from './ui-messages.js';
 
+/** How many messages a resume reads back for the tool round a reply in progress goes on from. */
+const ROUND_READ = 50;
+
 /** A reply being generated, found from a client's chat id. */
 export interface ReplyInProgress {
   readonly conversationId: string;
@@ -27,6 +30,15 @@ export class UiChats {
 
   conversationOf(actor: Actor, chatId: string): Promise<string | null> {
     return this.aliases.resolve(actor, chatId);
+  }
+
+  /**
+   * The UI message a reply in progress belongs to when it goes on after tool outputs (the reply
+   * that called, the outputs, then it); null when the reply is a UI message of its own.
+   */
+  async roundOf(actor: Actor, chatId: string, live: ReplyInProgress): Promise<UIMessage | null> {
+    const last = (await this.uiMessages(actor, chatId, live.thread, ROUND_READ)).at(-1);
+    return last && last.id !== live.reply.id ? last : null;
   }
 
   /** The client tool calls the thread's last reply made and waits on (none when the leaf is anything else). */

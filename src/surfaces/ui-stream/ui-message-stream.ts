@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { UIMessageChunk } from 'ai';
+import { isToolUIPart, type UIMessage, type UIMessageChunk } from 'ai';
 import type { ReplyOutcome } from '../../chat/turn.js';
 import { cutReason } from '../../chat/chat.service.js';
 import { EventStream, type EventFormat, type StreamLimits } from '../http/sse/event-stream.js';
@@ -84,6 +84,31 @@ export class UiMessageStream {
     const toolCallId = toolCallIdOf(this.replyId, this.toolsRun++);
     this.chunk({ type: 'tool-input-available', toolCallId, toolName: call.name, input: jsonOrText(call.arguments) });
     this.chunk({ type: 'tool-output-available', toolCallId, output: jsonOrText(call.result) });
+    this.chunk({ type: 'finish-step' });
+    this.chunk({ type: 'start-step' });
+  }
+
+  /**
+   * The parts of the replies a resumed reply goes on from (stored: texts, tool calls with their
+   * outputs), each stored reply a step, then the step of the reply in progress.
+   */
+  replay(parts: UIMessage['parts']): void {
+    for (const part of parts) {
+      if (part.type === 'step-start') {
+        this.closeText();
+        this.chunk({ type: 'finish-step' });
+        this.chunk({ type: 'start-step' });
+      } else if (part.type === 'text') {
+        this.delta(part.text);
+      } else if (isToolUIPart(part)) {
+        this.closeText();
+        const toolName = part.type.slice('tool-'.length);
+        this.chunk({ type: 'tool-input-available', toolCallId: part.toolCallId, toolName, input: part.input });
+        if (part.state === 'output-available') this.chunk({ type: 'tool-output-available', toolCallId: part.toolCallId, output: part.output });
+        if (part.state === 'output-denied') this.chunk({ type: 'tool-output-denied', toolCallId: part.toolCallId });
+      }
+    }
+    this.closeText();
     this.chunk({ type: 'finish-step' });
     this.chunk({ type: 'start-step' });
   }

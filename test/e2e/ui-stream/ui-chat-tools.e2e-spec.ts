@@ -1,7 +1,7 @@
 import { lastAssistantMessageIsCompleteWithApprovalResponses, lastAssistantMessageIsCompleteWithToolCalls, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from 'ai';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
 import { ALICE_KEY, auth } from '../../support/test-app.js';
-import { until } from '../../support/until.js';
+import { deferred, until } from '../../support/until.js';
 import { offSchema, readChunks, TestChat, textOf, uiTransport, userMessage } from '../../support/ui-chat-client.js';
 
 /**
@@ -118,6 +118,28 @@ describe('AI SDK useChat: tool parts', () => {
     expect(res.status).toBe(200);
     const body = await res.text();
     expect(body).toContain(`"type":"start","messageId":"${message!.id}"`);
+  });
+
+  it('resumes a reply that goes on after tool outputs with the tool parts before it, under the id the client holds', async () => {
+    fixture.fake.enqueue({ kind: 'toolCalls', calls: [{ name: 'getWeather', arguments: '{"city":"Rome"}' }] });
+    const transport = uiTransport(base, ALICE_KEY, { body: { tools: WEATHER } });
+    const first = await readChunks(
+      await transport.sendMessages({ chatId: 'tools-resume', messages: [userMessage('Weather in Rome?')], trigger: 'submit-message', messageId: undefined, abortSignal: undefined }),
+    );
+    const call = first.chunks.find((c) => c.type === 'tool-input-available') as { toolCallId: string };
+    const gate = deferred();
+    fixture.fake.enqueue({ kind: 'stream', chunks: ['Warm', ' in Rome'], hold: gate.promise });
+    const answered = { ...first.message!, parts: [{ type: 'tool-getWeather', toolCallId: call.toolCallId, state: 'output-available', input: { city: 'Rome' }, output: 'warm' }] } as UIMessage;
+    const going = await transport.sendMessages({ chatId: 'tools-resume', messages: [answered], trigger: 'submit-message', messageId: undefined, abortSignal: undefined });
+    const resumed = await transport.reconnectToStream({ chatId: 'tools-resume' });
+    const reading = readChunks(resumed!);
+    gate.resolve();
+    const [{ chunks, message }] = await Promise.all([reading, readChunks(going)]);
+    await checked(chunks);
+    expect(chunks[0]).toMatchObject({ type: 'start', messageId: first.message!.id });
+    expect(message!.id).toBe(first.message!.id);
+    expect(message!.parts.find((p) => p.type === 'tool-getWeather')).toMatchObject({ toolCallId: call.toolCallId, state: 'output-available', input: { city: 'Rome' }, output: 'warm' });
+    expect(textOf(message)).toBe('Warm in Rome');
   });
 
   it('streams the tools of the agent as tool parts, with their output', async () => {
