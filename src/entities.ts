@@ -1,6 +1,7 @@
 import { ApiKey } from './actor-auth/api-key.entity.js';
 import { Agent } from './agents/agent.entity.js';
 import { ConversationAlias } from './conversations/conversation-alias.entity.js';
+import { MessageAlias } from './conversations/message-alias.entity.js';
 import { ConversationTag } from './conversations/conversation-tag.entity.js';
 import { Conversation } from './conversations/conversation.entity.js';
 import { Message } from './conversations/message.entity.js';
@@ -16,4 +17,4 @@ import { OAuthGrant } from './oauth/oauth-grant.entity.js';
 import { OAuthToken } from './oauth/oauth-token.entity.js';
 
 /** Every table's entity, each from the module that owns it: the data source is opened with these. */
-export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate, ConversationAlias, ResponseRecord, Memory, Share, OAuthClient, OAuthGrant, OAuthToken];
+export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate, ConversationAlias, ResponseRecord, Memory, Share, OAuthClient, OAuthGrant, OAuthToken, MessageAlias];

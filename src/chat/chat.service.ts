@@ -4,13 +4,14 @@ import { sleep } from '../common/sleep.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import { DatabaseWakeups } from '../database/database-wakeups.js';
-import type { FunctionCallRecord, Message } from '../conversations/message.entity.js';
+import type { FunctionCallRecord, Message, ToolCallRecord } from '../conversations/message.entity.js';
 import { TurnPlanner } from './turn-planner.js';
 import { ReplyStore } from './reply-store.js';
 import { TurnStore } from './turn-store.js';
 import type { ContextPreview, ReplyOutcome, StartedTurn, TurnOverride, TurnRequest } from './turn.js';
 import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
+import { MessageNotFoundError } from '../conversations/conversation.errors.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { ReplyGenerator, type GenerationMode, type ModelOptions } from './reply-generator.js';
 import { GenerationSlots } from './generation-slots.js';
@@ -38,12 +39,16 @@ export interface ChatRequest {
   readonly items?: TurnRequest['items'];
   /** The model and instructions of this turn alone. */
   readonly override?: TurnOverride;
+  /** The client's own id for the message (see TurnRequest.clientMessageId). */
+  readonly clientMessageId?: string;
 }
 
 /** A user message asked again in other words: a sibling of it, answered, on a branch that becomes active. */
 export interface EditRequest {
   readonly message: string;
   readonly options?: ModelOptions;
+  /** The client's own id for the new question (see TurnRequest.clientMessageId). */
+  readonly clientMessageId?: string;
 }
 
 export interface ReplyCutReason {
@@ -63,6 +68,8 @@ export function cutReason(reply: { readonly status: string; readonly error: Repl
 export interface RegenerateRequest {
   readonly thread?: string;
   readonly options?: ModelOptions;
+  /** Answer the question of this message of the active path (a question, or an answer to it) instead of the thread's last one. */
+  readonly messageId?: string;
 }
 
 export interface ChatResult {
@@ -89,6 +96,8 @@ export interface TurnEvents {
   /** The question and the empty reply are stored; generation starts right after. */
   started(turn: StartedTurn): void;
   delta(text: string): void;
+  /** A tool of ours the reply ran (the agent's), with what it returned. */
+  tool?(call: ToolCallRecord): void;
 }
 
 /**
@@ -135,7 +144,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   /** One turn whose reply streams to `events`; resolves with the stored outcome. */
   async stream(actor: Actor, request: ChatRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const { turn, release } = await this.begin(actor, () => this.startTurn(actor, request));
-    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
+    return this.generate(turn, streamed(events, request.options), release, (turn) => events.started(turn));
   }
 
   /** A turn that stores nothing (no conversation): its input is the whole history; `onDelta` streams the reply. */
@@ -146,13 +155,13 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   /** Edits a user message: its sibling with the new text, answered; that branch becomes the thread's active path. */
   async edit(actor: Actor, conversationId: string, messageId: string, request: EditRequest): Promise<ChatResult> {
-    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId }, messageId));
+    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId, clientMessageId: request.clientMessageId }, messageId));
     return toResult(turn, await this.generate(turn, { stream: false, options: request.options }, release));
   }
 
   async editStream(actor: Actor, conversationId: string, messageId: string, request: EditRequest, events: TurnEvents): Promise<ReplyOutcome> {
-    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId }, messageId));
-    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
+    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId, clientMessageId: request.clientMessageId }, messageId));
+    return this.generate(turn, streamed(events, request.options), release, (turn) => events.started(turn));
   }
 
   /** Answers a thread's last question again: a sibling answer, which becomes the active path (the earlier one stays readable). */
@@ -163,7 +172,17 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   async regenerateStream(actor: Actor, conversationId: string, request: RegenerateRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const { turn, release } = await this.begin(actor, () => this.startRegeneration(actor, conversationId, request));
-    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
+    return this.generate(turn, streamed(events, request.options), release, (turn) => events.started(turn));
+  }
+
+  /**
+   * Runs a call of a tool of ours that the conversation's reply `replyId` ended waiting on, once
+   * the client approved it; answers what the tool returned, for the turn that goes on after it.
+   */
+  async runApprovedTool(actor: Actor, conversationId: string, replyId: string, call: FunctionCallRecord): Promise<string> {
+    const reply = await this.conversations.getMessage(actor, conversationId, replyId);
+    if (!reply.functionCalls?.some((c) => c.callId === call.callId && c.name === call.name)) throw new MessageNotFoundError(replyId);
+    return this.generator.runApproved(actor, conversationId, replyId, call);
   }
 
   /**
@@ -259,6 +278,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       editMessageId: edited,
       items: request.items,
       override: request.override,
+      clientMessageId: request.clientMessageId,
       recalled,
     };
     return this.turns.startTurn(actor, turn, this.planner.plan);
@@ -276,7 +296,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   }
 
   private startRegeneration(actor: Actor, conversationId: string, request: RegenerateRequest): Promise<StartedTurn> {
-    return this.turns.startRegeneration(actor, conversationId, request.thread ?? MAIN_THREAD, this.planner.plan);
+    return this.turns.startRegeneration(actor, conversationId, request.thread ?? MAIN_THREAD, this.planner.plan, request.messageId);
   }
 
   /** Takes a generation place (MAX_GENERATIONS_PER_ACTOR) before anything is stored, then starts the turn. */
@@ -322,6 +342,11 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
     clearTimeout(timer);
   }
+}
+
+/** The generation of a streamed turn: its text and the tools it runs go to `events`. */
+function streamed(events: TurnEvents, options: ModelOptions | undefined): GenerationMode {
+  return { stream: true, onDelta: (text) => events.delta(text), onTool: (call) => events.tool?.(call), options };
 }
 
 function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {

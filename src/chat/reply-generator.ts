@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import type { FunctionCallRecord, ToolCallRecord } from '../conversations/message.entity.js';
@@ -35,12 +36,16 @@ export interface ModelOptions {
   /** Functions the client runs itself (OpenAI function tools): a call of one ends the reply with it. */
   readonly clientTools?: readonly ToolSpec[];
   readonly toolChoice?: ToolChoice;
+  /** Tools of ours whose calls wait for the client's approval: a call of one ends the reply with it, like a client function. */
+  readonly approvalTools?: readonly string[];
 }
 
 export interface GenerationMode {
   /** Stream from the model and hand each piece of text to `onDelta` as it comes. */
   readonly stream: boolean;
   readonly onDelta?: (text: string) => void;
+  /** Each tool of ours the reply ran, once it returned. */
+  readonly onTool?: (call: ToolCallRecord) => void;
   /** Per-request settings; they override the agent's. */
   readonly options?: ModelOptions;
 }
@@ -181,7 +186,7 @@ export class ReplyGenerator {
     // The client's functions (the OpenAI surface) are offered beside ours; a name of ours stays ours.
     const own = new Set(ownTools.map((t) => t.name));
     const clientTools = (mode.options?.clientTools ?? []).filter((t) => !own.has(t.name));
-    const forClient = new Set(clientTools.map((t) => t.name));
+    const forClient = new Set([...clientTools.map((t) => t.name), ...(mode.options?.approvalTools ?? []).filter((name) => own.has(name))]);
     const tools = [...ownTools, ...clientTools];
     const messages: PromptMessage[] = [...turn.context.messages];
     const settings = {
@@ -226,7 +231,7 @@ export class ReplyGenerator {
         throw new ModelUnavailableError(round === MAX_TOOL_ROUNDS ? `The model kept calling tools after ${MAX_TOOL_ROUNDS} rounds` : 'The model asked for a tool when none was offered');
       }
       if (!completion.toolCalls.every((call) => bounds.admitsArguments(call.arguments))) return { ...completion, usage };
-      // A call of the client's functions ends the reply: the client runs them and sends their outputs in its next request.
+      // A call of the client's functions (or of a tool of ours it must approve) ends the reply: the client sends the outputs (or its answer) next.
       const theirs = completion.toolCalls.filter((call) => forClient.has(call.name));
       if (theirs.length) {
         for (const call of theirs) clientCalls.push({ callId: call.id.replaceAll('\u0000', '').slice(0, 100), name: call.name, arguments: call.arguments.replaceAll('\u0000', '') });
@@ -234,9 +239,11 @@ export class ReplyGenerator {
       }
       messages.push({ role: 'assistant', content: completion.content, toolCalls: completion.toolCalls });
       for (const call of completion.toolCalls) {
-        const result = await this.runTool(turn, call, ownTools);
+        const result = await this.runTool(this.toolContext(turn), call, ownTools);
         const name = call.name.replaceAll('\u0000', '').slice(0, MAX_TOOL_NAME_CHARS) || '(unnamed)';
-        toolRecords.push({ name, arguments: call.arguments.replaceAll('\u0000', ''), result });
+        const record = { name, arguments: call.arguments.replaceAll('\u0000', ''), result };
+        toolRecords.push(record);
+        mode.onTool?.(record);
         messages.push({ role: 'tool', toolCallId: call.id, content: result });
       }
     }
@@ -244,13 +251,25 @@ export class ReplyGenerator {
     throw new ModelUnavailableError(`The model kept calling tools after ${MAX_TOOL_ROUNDS} rounds`);
   }
 
+  /**
+   * Runs a call of a tool of ours that the reply `replyId` made and ended waiting on, now that the
+   * client approved it. That reply was offered the tool (its calls are stored, not the client's).
+   */
+  runApproved(actor: Actor, conversationId: string, replyId: string, call: { readonly name: string; readonly arguments: string }): Promise<string> {
+    return this.runTool({ actor, conversationId, replyId }, call, [UPDATE_STATE_TOOL, REMEMBER_TOOL, FORGET_TOOL]);
+  }
+
+  private toolContext(turn: StartedTurn): ToolContext {
+    return { actor: { id: turn.conversation.actor }, conversationId: turn.conversation.id, replyId: turn.reply.id };
+  }
+
   /** Runs one tool call the model made, among the tools it was offered; any other name is reported back as unknown. */
-  private runTool(turn: StartedTurn, call: { readonly name: string; readonly arguments: string }, offered: readonly ToolSpec[]): Promise<string> {
-    const actor = { id: turn.conversation.actor };
+  private runTool(context: ToolContext, call: { readonly name: string; readonly arguments: string }, offered: readonly ToolSpec[]): Promise<string> {
+    const { actor, conversationId } = context;
     if (!offered.some((tool) => tool.name === call.name)) return Promise.resolve(JSON.stringify({ ok: false, error: `unknown tool ${call.name}` }));
-    if (call.name === REMEMBER_TOOL.name) return runRemember(this.memories, actor, { conversationId: turn.conversation.id, messageId: turn.reply.id }, call.arguments);
+    if (call.name === REMEMBER_TOOL.name) return runRemember(this.memories, actor, { conversationId, messageId: context.replyId }, call.arguments);
     if (call.name === FORGET_TOOL.name) return runForget(this.memories, actor, call.arguments);
-    return runUpdateState(this.conversations, actor, turn.conversation.id, call.arguments);
+    return runUpdateState(this.conversations, actor, conversationId, call.arguments);
   }
 
   /** One model call, timed for the metrics whether it answers or fails, and given up STOP_GRACE_MS after `signal` aborts. */
@@ -275,6 +294,13 @@ export class ReplyGenerator {
     this.logger.warn(`Reply ${turn.reply.id} in conversation ${turn.conversation.id} failed: ${cause.code}`);
     return { status: 'failed', content: partial, model, usage: null, error: { code: cause.code, message: cause.message } };
   }
+}
+
+/** Who a tool runs for, and the reply that called it. */
+interface ToolContext {
+  readonly actor: Actor;
+  readonly conversationId: string;
+  readonly replyId: string;
 }
 
 /** `call`, or a ModelCancelledError once `signal` has been aborted for STOP_GRACE_MS (the call is left to end on its own). */

@@ -20,6 +20,7 @@ import { ConversationsRepository } from '../conversations/conversations.reposito
 import { ThreadsRepository } from '../conversations/threads.repository.js';
 import { ReplyRowsRepository } from '../conversations/reply-rows.repository.js';
 import { MessagesRepository, type NewMessage } from '../conversations/messages.repository.js';
+import { MessageAliasesRepository } from '../conversations/message-aliases.repository.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { closeIfExpired } from '../conversations/reply-lease.js';
 import { RepliesAwaitingStorage } from './replies-awaiting-storage.js';
@@ -59,6 +60,7 @@ export class TurnStore {
     private readonly agents: AgentsService,
     private readonly limits: ConversationLimits,
     private readonly aliases: ConversationAliasesRepository,
+    private readonly messageAliases: MessageAliasesRepository,
     private readonly memories: MemoryService,
     private readonly reads: TurnReadsRepository,
     private readonly awaitingStorage: RepliesAwaitingStorage,
@@ -147,6 +149,7 @@ export class TurnStore {
       );
       const reply = rows[rows.length - 1];
       const questionRow = asked ? rows[0] : stored[stored.length - 1];
+      if (asked && request.clientMessageId) await this.messageAliases.name(em, actor.id, conversation.id, request.clientMessageId, questionId, now);
       return { conversation, created: !conversationId, agent, thread, question: questionRow, reply, ...this.planned(planned), override: request.override, recalled: request.recalled };
     });
   }
@@ -211,13 +214,19 @@ export class TurnStore {
    * Answers the last question of a thread again: a new reply beside the one it replaces (a
    * sibling), which becomes the active path; the earlier answer stays, readable and selectable.
    */
-  startRegeneration(actor: Actor, conversationId: string, threadName: string, plan: PlanTurn): Promise<StartedTurn> {
+  startRegeneration(actor: Actor, conversationId: string, threadName: string, plan: PlanTurn, messageId?: string): Promise<StartedTurn> {
     return this.db.transaction(async (em) => {
       const now = new Date();
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
       const last = await this.refuseIfBusy(em, conversation.id, threadName, now);
+      // A named message of the active path: its question (or itself, a question) is answered again.
+      const named = messageId ? await this.messageRows.findMessage(em, conversation.id, messageId) : last;
+      if (messageId && !named) throw new MessageNotFoundError(messageId);
+      if (messageId && (named!.thread !== threadName || !named!.onPath)) {
+        throw new ConversationStateError(`message ${messageId} is not on the active path of thread "${threadName}"`);
+      }
       const question =
-        last?.role === 'user' ? last : last?.role === 'assistant' && last.parentId ? await this.messageRows.findMessage(em, conversation.id, last.parentId) : null;
+        named?.role === 'user' ? named : named?.role === 'assistant' && named.parentId ? await this.messageRows.findMessage(em, conversation.id, named.parentId) : null;
       if (!question || question.role !== 'user') {
         throw new ConversationStateError('There is no question to answer again in this thread');
       }
@@ -226,7 +235,7 @@ export class TurnStore {
       const thread = await this.threadRows.upsertThread(em, conversation, threadName, undefined, now);
       const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation));
       // The answer replaced leaves the active path; the new one takes its place.
-      if (last !== question) await this.tree.leavePathBelow(em, conversation.id, threadName, question.seq);
+      if (last?.id !== question.id) await this.tree.leavePathBelow(em, conversation.id, threadName, question.seq);
       const reply = await this.messageRows.appendMessage(em, conversation, this.placeholder(threadName, planned, now, question.id), now);
       return { conversation, created: false, agent, thread, question, reply, ...this.planned(planned) };
     });

@@ -22,6 +22,8 @@ export interface TurnRequest {
   readonly parentMessageId?: string;
   /** The question replaces this user message: a sibling of it, whose branch becomes the active path. */
   readonly editMessageId?: string;
+  /** The client's own id for the question (the AI SDK's message id), kept so the client can name it later. */
+  readonly clientMessageId?: string;
   /**
    * Messages stored in order before the reply, instead of `content` alone (the OpenAI surface's
    * input: several messages, function outputs). A last user message is the question; after

@@ -3,6 +3,7 @@ import type { Actor } from '../actor-auth/actor.js';
 import { DatabaseService } from '../database/database.service.js';
 import { ConversationAliasesRepository } from './conversation-aliases.repository.js';
 import { ConversationsRepository } from './conversations.repository.js';
+import { MessageAliasesRepository } from './message-aliases.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,6 +18,7 @@ export class ConversationAliases {
     private readonly db: DatabaseService,
     private readonly conversations: ConversationsRepository,
     private readonly aliases: ConversationAliasesRepository,
+    private readonly messageAliases: MessageAliasesRepository,
   ) {}
 
   /**
@@ -29,5 +31,18 @@ export class ConversationAliases {
       if (UUID.test(name) && (await this.conversations.findOwned(em, actor.id, name.toLowerCase()))) return name.toLowerCase();
       return this.aliases.find(em, actor.id, name);
     });
+  }
+
+  /**
+   * The id of the message of the actor's conversation that the client calls `name` (its own id
+   * for a message it sent), else `name` itself: the client may use our ids too.
+   */
+  resolveMessage(actor: Actor, conversationId: string, name: string): Promise<string> {
+    return this.db.read(async (em) => (await this.messageAliases.find(em, actor.id, conversationId, name)) ?? name);
+  }
+
+  /** The client's own ids of these messages of the actor's conversation (message id -> the client's id). */
+  messageNames(actor: Actor, conversationId: string, messageIds: readonly string[]): Promise<Map<string, string>> {
+    return this.db.replicaRead(actor.id, (em) => this.messageAliases.aliasesOf(em, actor.id, conversationId, messageIds));
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module.js';
 import { ConversationAliases } from './conversation-aliases.service.js';
+import { MessageAliasesRepository } from './message-aliases.repository.js';
 import { ConversationAliasesRepository } from './conversation-aliases.repository.js';
 import { ConversationItemsRepository } from './conversation-items.repository.js';
 import { ConversationItemsService } from './conversation-items.service.js';
@@ -24,7 +25,7 @@ import { WholeConversationsRepository } from './whole-conversations.repository.j
 
 @Module({
   imports: [AgentsModule],
-  providers: [ConversationsRepository, MessagesRepository, ReplyRowsRepository, ThreadsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
-  exports: [ConversationsRepository, MessagesRepository, ReplyRowsRepository, ThreadsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
+  providers: [ConversationsRepository, MessagesRepository, ReplyRowsRepository, ThreadsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService, TurnReadsRepository, MessageAliasesRepository],
+  exports: [ConversationsRepository, MessagesRepository, ReplyRowsRepository, ThreadsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService, TurnReadsRepository, MessageAliasesRepository],
 })
 export class ConversationsModule {}

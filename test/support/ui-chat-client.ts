@@ -1,4 +1,4 @@
-import { AbstractChat, DefaultChatTransport, readUIMessageStream, type ChatState, type ChatStatus, type UIMessage, type UIMessageChunk } from 'ai';
+import { AbstractChat, DefaultChatTransport, readUIMessageStream, type ChatInit, type ChatState, type ChatStatus, type UIMessage, type UIMessageChunk } from 'ai';
 import { auth } from './test-app.js';
 
 /**
@@ -46,6 +46,11 @@ const CHUNK_FIELDS: Record<string, readonly string[]> = {
   error: ['type', 'errorText'],
   'message-metadata': ['type', 'messageMetadata'],
   'data-state': ['type', 'id', 'data', 'transient'],
+  'tool-input-start': ['type', 'toolCallId', 'toolName', 'dynamic'],
+  'tool-input-available': ['type', 'toolCallId', 'toolName', 'input', 'dynamic'],
+  'tool-approval-request': ['type', 'approvalId', 'toolCallId'],
+  'tool-output-available': ['type', 'toolCallId', 'output', 'dynamic'],
+  'tool-output-denied': ['type', 'toolCallId'],
 };
 
 /** Chunks of a type we do not send, or with a field their schema does not name (as a strict schema would reject). */
@@ -77,7 +82,7 @@ class ArrayChatState implements ChatState<UIMessage> {
 
 /** useChat without React: the SDK's own Chat class over an array. */
 export class TestChat extends AbstractChat<UIMessage> {
-  constructor(id: string, transport: DefaultChatTransport<UIMessage>, messages: UIMessage[] = []) {
-    super({ id, transport, state: new ArrayChatState(messages) });
+  constructor(id: string, transport: DefaultChatTransport<UIMessage>, messages: UIMessage[] = [], init: Pick<ChatInit<UIMessage>, 'onToolCall' | 'sendAutomaticallyWhen'> = {}) {
+    super({ id, transport, state: new ArrayChatState(messages), ...init });
   }
 }

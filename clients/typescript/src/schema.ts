@@ -1901,7 +1901,7 @@ export interface components {
             message?: {
                 [key: string]: unknown;
             };
-            /** @description With submit-message: the stored user message this one edits (the new question is its sibling, answered, on a branch that becomes active). Not read with regenerate-message, which answers the last question of the thread. */
+            /** @description With submit-message: the user message this one edits (the new question is its sibling, answered, on a branch that becomes active). With regenerate-message: the message answered again (a question, or an answer to one), on the active path; without it, the last question. By the stored id or by the client's own id of a message it sent. */
             messageId?: string;
             /** @description The chat's messages as the client holds them (UIMessage: id, role, parts). Only the last one is read: a user message with text parts. */
             messages?: {
@@ -1910,6 +1910,16 @@ export interface components {
             options?: components["schemas"]["ModelOptionsDto"];
             /** @description The thread of the conversation to talk in. Default: `main`. */
             thread?: string;
+            /** @description Tools the client runs itself (no `execute` on the server: useChat `onToolCall` + `addToolOutput`), by name: `{ [name]: { description?, inputSchema } }`, the input as a JSON Schema object. They are offered to the model beside the agent's tools; a call of one ends the reply with the call as a tool part (`input-available`), and the next request, carrying the assistant message with the tool output (`output-available` or `output-error`), continues that reply. Names: 1-64 of A-Z, a-z, 0-9, `_` and `-`; at most 32 tools. An entry named after one of the agent's tools (`update_state`, `remember`, `forget`) takes only `{ needsApproval: boolean }`: with true, a call of it ends the reply with a `tool-approval-request`, and runs once the next request approves it (`approval-responded`). */
+            tools?: {
+                [key: string]: {
+                    description?: string;
+                    inputSchema?: {
+                        [key: string]: unknown;
+                    };
+                    needsApproval?: boolean;
+                };
+            };
             /**
              * @description `submit-message` answers the new user message; `regenerate-message` answers the last question again (a sibling answer). Default: `submit-message`.
              * @enum {string}
@@ -1917,7 +1927,7 @@ export interface components {
             trigger?: "submit-message" | "regenerate-message";
         };
         UiMessageDto: {
-            /** Format: uuid */
+            /** @description The client's own id for a message it sent (useChat's), else the stored message's id (a uuid). */
             id: string;
             metadata: components["schemas"]["UiMetadataDto"];
             parts: components["schemas"]["UiPartDto"][];
@@ -1943,14 +1953,25 @@ export interface components {
             } | null;
         };
         UiPartDto: {
+            /** @description On a call of the agent's tool that needs the client's approval: the approval asked for, and the answer once given. */
+            approval?: {
+                approved?: boolean;
+                id?: string;
+                reason?: string;
+            };
             data?: {
                 [key: string]: unknown;
             };
+            /** @description The tool call's input (its JSON arguments, parsed). */
+            input?: Record<string, never>;
+            /** @description What the tool returned (JSON, parsed when it is). */
+            output?: Record<string, never>;
             /** @enum {string} */
-            state?: "streaming" | "done";
+            state?: "streaming" | "done" | "input-available" | "approval-requested" | "output-available" | "output-denied";
             text?: string;
+            toolCallId?: string;
             /**
-             * @description `text` (with `text`), or `data-state` (with `data`: the session state after update_state).
+             * @description `text` (with `text`), `data-state` (with `data`: the session state after update_state), `step-start`, or `tool-<name>` (a tool call: `toolCallId`, `state`, `input`, `output`).
              * @example text
              */
             type: string;

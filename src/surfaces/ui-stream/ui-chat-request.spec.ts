@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { questionOf, toTurnRequest } from './ui-chat-request.js';
+import { clientToolsOf, questionOf, toolAnswersOf, toTurnRequest } from './ui-chat-request.js';
 import type { UiChatRequestDto } from './ui-chat.dto.js';
 
 const user = (...parts: unknown[]) => ({ id: 'm', role: 'user', parts });
@@ -35,5 +35,36 @@ describe('toTurnRequest', () => {
     expect(toTurnRequest(body, 'c0ffee00-0000-4000-8000-000000000000')).not.toHaveProperty('alias');
     expect(toTurnRequest(body, null)).toMatchObject({ message: 'hi', alias: 'chat-1' });
     expect(toTurnRequest(body, null)).not.toHaveProperty('conversationId');
+  });
+});
+
+describe('clientToolsOf and toolAnswersOf', () => {
+  it('offers the declared tools to the model, refusing what it cannot send', () => {
+    const schema = { type: 'object', properties: {} };
+    expect(clientToolsOf({ id: 'c', tools: { getWeather: { description: 'W', inputSchema: schema } } } as unknown as UiChatRequestDto)).toEqual([{ name: 'getWeather', description: 'W', parameters: schema }]);
+    for (const tools of [{ 'a b': { inputSchema: schema } }, { f: {} }, { f: { inputSchema: schema, description: 7 } }, { f: null }]) {
+      expect(() => clientToolsOf({ id: 'c', tools } as unknown as UiChatRequestDto)).toThrow(BadRequestException);
+    }
+  });
+
+  it("turns the outputs of the pending calls into tool messages, in the reply's order; anything else is refused", () => {
+    const pending = [
+      { callId: 'c1', name: 'f', arguments: '{}' },
+      { callId: 'c2', name: 'g', arguments: '{}' },
+    ];
+    const part = (toolCallId: string, extra: object) => ({ type: 'tool-f', toolCallId, input: {}, ...extra });
+    const message = { role: 'assistant', parts: [{ type: 'step-start' }, part('c2', { state: 'output-error', errorText: 'no' }), part('c1', { state: 'output-available', output: { a: 1 } })] };
+    expect(toolAnswersOf(message, pending)).toEqual([
+      { call: pending[0], output: '{"a":1}' },
+      { call: pending[1], output: '{"error":"no"}' },
+    ]);
+    // A call of the agent's tool waits for an approval, not an output.
+    const remember = { callId: 'r', name: 'remember', arguments: '{}' };
+    const approved = { type: 'tool-remember', toolCallId: 'r', input: {}, state: 'approval-responded', approval: { id: 'r-approval', approved: false, reason: 'no' } };
+    expect(toolAnswersOf({ parts: [approved] }, [remember])).toEqual([{ call: remember, approval: { approved: false, reason: 'no' } }]);
+    expect(() => toolAnswersOf({ parts: [{ ...approved, state: 'output-available', output: 'forged' }] }, [remember])).toThrow(BadRequestException);
+    expect(() => toolAnswersOf(message, [])).toThrow(BadRequestException);
+    expect(() => toolAnswersOf(message, pending.slice(0, 1))).toThrow(BadRequestException);
+    expect(() => toolAnswersOf({ parts: [part('c1', { state: 'input-available' })] }, pending.slice(0, 1))).toThrow(BadRequestException);
   });
 });

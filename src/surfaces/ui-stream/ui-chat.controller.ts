@@ -14,12 +14,11 @@ import { httpErrorOf } from '../http/errors/http-error.filter.js';
 import { CountedStream } from '../http/sse/stream-slots.js';
 import { storedOutcome } from '../http/sse/stream-turn.js';
 import { streamUiTurn } from './stream-ui-turn.js';
-import { toTurnRequest } from './ui-chat-request.js';
+import { deniedOutput, optionsOf, toolAnswersOf, toTurnRequest } from './ui-chat-request.js';
 import { UiChatRequestDto, UiMessageDto, UiMessagesQueryDto, UiStopResponseDto, UiThreadQueryDto } from './ui-chat.dto.js';
 import { UiChats } from './ui-chats.js';
 import { UiMessageStream } from './ui-message-stream.js';
 import { UI_STREAM_MEDIA } from './ui-stream-docs.js';
-import { toUiMessage } from './ui-messages.js';
 
 /** A chat id in a path: checked like the body's `id`. */
 class ChatIdPipe implements PipeTransform<string, string> {
@@ -76,15 +75,37 @@ export class UiChatController {
     const conversationId = await this.chats.conversationOf(actor, body.id);
     if (body.trigger === 'regenerate-message') {
       if (!conversationId) throw new ConversationNotFoundError(body.id);
-      await streamUiTurn(res, this.config, (events) => this.chat.regenerateStream(actor, conversationId, { thread: body.thread, options: body.options }, events));
+      // The message regenerated (useChat sends the last one's id): by our id or the client's.
+      const messageId = body.messageId ? await this.chats.messageOf(actor, conversationId, body.messageId) : undefined;
+      await streamUiTurn(res, this.config, (events) => this.chat.regenerateStream(actor, conversationId, { thread: body.thread, options: optionsOf(body), messageId }, events));
+      return;
+    }
+    // The assistant message whose client tool calls now have their outputs: the reply goes on, under the id the client holds.
+    const last = body.message ?? body.messages?.at(-1);
+    if (last?.role === 'assistant') {
+      const { replyId, calls } = conversationId ? await this.chats.pendingCalls(actor, conversationId, body.thread) : { replyId: '', calls: [] };
+      const answers = toolAnswersOf(last, calls);
+      const options = optionsOf(body);
+      // Calls of the agent's tools the user approved run now; the model is told of those denied.
+      const outputs: string[] = [];
+      for (const { call, output, approval } of answers) {
+        outputs.push(output ?? (approval!.approved ? await this.chat.runApprovedTool(actor, conversationId!, replyId, call) : deniedOutput(approval!.reason)));
+      }
+      const items = answers.map(({ call }, i) => ({ role: 'tool' as const, callId: call.callId, content: outputs[i] }));
+      const request = { message: '', conversationId: conversationId!, items, thread: body.thread, options };
+      const messageId = typeof last.id === 'string' && ALIAS_PATTERN.test(last.id) ? last.id : undefined;
+      // The client's parts of approved calls take their outputs; denied ones are marked so.
+      const settled = answers.flatMap(({ call, approval }, i) => (approval ? [{ toolCallId: call.callId, output: approval.approved ? outputs[i] : null }] : []));
+      await streamUiTurn(res, this.config, (events) => this.chat.stream(actor, request, events), messageId, settled);
       return;
     }
     const request = toTurnRequest(body, conversationId);
     // An edit (sendMessage with a messageId) of a stored user message: its sibling, answered, becomes the active path.
     if (body.messageId) {
       if (!conversationId) throw new MessageNotFoundError(body.messageId);
-      const edit = { message: request.message, options: body.options };
-      await streamUiTurn(res, this.config, (events) => this.chat.editStream(actor, conversationId, body.messageId!, edit, events));
+      const edited = await this.chats.messageOf(actor, conversationId, body.messageId);
+      const edit = { message: request.message, options: request.options, clientMessageId: request.clientMessageId };
+      await streamUiTurn(res, this.config, (events) => this.chat.editStream(actor, conversationId, edited, edit, events));
       return;
     }
     await streamUiTurn(res, this.config, (events) => this.chat.stream(actor, request, events));
@@ -109,13 +130,16 @@ export class UiChatController {
       res.status(HttpStatus.NO_CONTENT).end();
       return;
     }
+    // A reply going on after tool outputs is resumed as the whole UI message: the parts before it first.
+    const round = await this.chats.roundOf(actor, id, live);
     const ui = new UiMessageStream(res, this.config);
-    ui.start(live.reply.id, { conversationId: live.conversationId, thread: live.thread, model: live.reply.model });
+    ui.start(round?.id ?? live.reply.id, { conversationId: live.conversationId, thread: live.thread, model: live.reply.model }, live.reply.id);
+    if (round) ui.replay(round.parts.slice(0, round.parts.findLastIndex((p) => p.type === 'step-start')));
     try {
       const reply = await this.chat.follow(actor, live.conversationId, live.reply.id, (text) => ui.delta(text), ui.clientGone);
       // Still running: the client left, or this instance is stopping; a broken stream tells the client to resume again.
       if (reply.status === 'streaming') return ui.cut();
-      ui.finish(storedOutcome(reply));
+      ui.finish({ ...storedOutcome(reply), functionCalls: reply.functionCalls ?? undefined });
     } catch (error) {
       // The conversation was deleted meanwhile, or the database failed: the reply cannot be followed further.
       const known = httpErrorOf(error);
@@ -157,7 +181,6 @@ export class UiChatController {
   @ApiOkResponse({ type: [UiMessageDto] })
   @ApiErrors([400, 401])
   async messages(@CurrentActor() actor: Actor, @Param('id', ChatIdPipe) id: string, @Query() query: UiMessagesQueryDto): Promise<UiMessageDto[]> {
-    const messages = await this.chats.messages(actor, id, query.thread, query.limit ?? DETAIL_MESSAGES);
-    return messages.map(toUiMessage) as UiMessageDto[];
+    return (await this.chats.uiMessages(actor, id, query.thread, query.limit ?? DETAIL_MESSAGES)) as UiMessageDto[];
   }
 }

@@ -55,8 +55,9 @@ export class UiChatRequestDto {
 
   @ApiPropertyOptional({
     description:
-      'With submit-message: the stored user message this one edits (the new question is its sibling, answered, on a branch that becomes active). ' +
-      'Not read with regenerate-message, which answers the last question of the thread.',
+      'With submit-message: the user message this one edits (the new question is its sibling, answered, on a branch that becomes active). ' +
+      'With regenerate-message: the message answered again (a question, or an answer to one), on the active path; without it, the last question. ' +
+      "By the stored id or by the client's own id of a message it sent.",
   })
   @IsOptional()
   @IsString()
@@ -73,6 +74,24 @@ export class UiChatRequestDto {
 
   @ModelOptionsField()
   options?: ModelOptionsDto;
+
+  @ApiPropertyOptional({
+    description:
+      'Tools the client runs itself (no `execute` on the server: useChat `onToolCall` + `addToolOutput`), by name: ' +
+      '`{ [name]: { description?, inputSchema } }`, the input as a JSON Schema object. They are offered to the model beside the agent\'s tools; ' +
+      'a call of one ends the reply with the call as a tool part (`input-available`), and the next request, carrying the assistant message ' +
+      'with the tool output (`output-available` or `output-error`), continues that reply. Names: 1-64 of A-Z, a-z, 0-9, `_` and `-`; at most 32 tools. ' +
+      "An entry named after one of the agent's tools (`update_state`, `remember`, `forget`) takes only `{ needsApproval: boolean }`: with true, " +
+      'a call of it ends the reply with a `tool-approval-request`, and runs once the next request approves it (`approval-responded`).',
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      properties: { description: { type: 'string', maxLength: 1024 }, inputSchema: { type: 'object', additionalProperties: true }, needsApproval: { type: 'boolean' } },
+    },
+  })
+  @IsOptional()
+  @IsObject()
+  tools?: Record<string, unknown>;
 }
 
 export class UiThreadQueryDto {
@@ -100,10 +119,24 @@ export class UiStopResponseDto {
 }
 
 class UiPartDto {
-  @ApiProperty({ example: 'text', description: '`text` (with `text`), or `data-state` (with `data`: the session state after update_state).' }) type: string;
+  @ApiProperty({
+    example: 'text',
+    description: '`text` (with `text`), `data-state` (with `data`: the session state after update_state), `step-start`, or `tool-<name>` (a tool call: `toolCallId`, `state`, `input`, `output`).',
+  })
+  type: string;
   @ApiPropertyOptional() text?: string;
-  @ApiPropertyOptional({ enum: ['streaming', 'done'] }) state?: string;
+  @ApiPropertyOptional({ enum: ['streaming', 'done', 'input-available', 'approval-requested', 'output-available', 'output-denied'] }) state?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) data?: Record<string, unknown>;
+  @ApiPropertyOptional() toolCallId?: string;
+  @ApiPropertyOptional({ description: "The tool call's input (its JSON arguments, parsed)." }) input?: unknown;
+  @ApiPropertyOptional({ description: 'What the tool returned (JSON, parsed when it is).' }) output?: unknown;
+  @ApiPropertyOptional({
+    type: 'object',
+    properties: { id: { type: 'string' }, approved: { type: 'boolean' }, reason: { type: 'string' } },
+    required: ['id'],
+    description: "On a call of the agent's tool that needs the client's approval: the approval asked for, and the answer once given.",
+  })
+  approval?: { id: string; approved?: boolean; reason?: string };
 }
 
 class UiMetadataDto {
@@ -119,7 +152,7 @@ class UiMetadataDto {
 
 /** A stored message as the AI SDK's UIMessage. */
 export class UiMessageDto {
-  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ description: "The client's own id for a message it sent (useChat's), else the stored message's id (a uuid)." }) id: string;
   @ApiProperty({ enum: ['system', 'user', 'assistant'] }) role: string;
   @ApiProperty({ type: [UiPartDto] }) parts: UiPartDto[];
   @ApiProperty({ type: UiMetadataDto }) metadata: UiMetadataDto;

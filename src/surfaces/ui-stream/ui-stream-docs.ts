@@ -26,7 +26,7 @@ const chunk = (type: string, properties: Record<string, unknown> = {}, required:
 });
 
 export const UI_MESSAGE_CHUNKS = [
-  chunk('start', { messageId: { type: 'string', format: 'uuid' }, messageMetadata: METADATA }),
+  chunk('start', { messageId: { type: 'string', description: "The stored reply's id (a uuid), or the id of the assistant message a reply going on after tool outputs continues." }, messageMetadata: METADATA }),
   chunk('start-step'),
   chunk('text-start', { id: { type: 'string' } }, ['id']),
   chunk('text-delta', { id: { type: 'string' }, delta: { type: 'string' } }, ['id', 'delta']),
@@ -37,6 +37,14 @@ export const UI_MESSAGE_CHUNKS = [
     properties: { type: { type: 'string', pattern: '^data-' }, id: { type: 'string' }, data: { type: 'object', additionalProperties: true }, transient: { type: 'boolean' } },
     required: ['type', 'data'],
   },
+  chunk('tool-input-start', { toolCallId: { type: 'string' }, toolName: { type: 'string' } }, ['toolCallId', 'toolName']),
+  {
+    ...chunk('tool-input-available', { toolCallId: { type: 'string' }, toolName: { type: 'string' }, input: { description: "The call's input (its JSON arguments, parsed)." } }, ['toolCallId', 'toolName']),
+    description: '`tool-input-available`: a tool call, of the agent (its output follows) or of a tool the client declared (the reply ends waiting for its output).',
+  },
+  chunk('tool-approval-request', { approvalId: { type: 'string' }, toolCallId: { type: 'string' } }, ['approvalId', 'toolCallId']),
+  chunk('tool-output-available', { toolCallId: { type: 'string' }, output: { description: 'What the tool returned (JSON, parsed when it is).' } }, ['toolCallId']),
+  chunk('tool-output-denied', { toolCallId: { type: 'string' } }, ['toolCallId']),
   chunk('finish-step'),
   chunk('finish', { finishReason: { type: 'string', enum: ['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other'] }, messageMetadata: METADATA }),
   chunk('message-metadata', { messageMetadata: METADATA }, ['messageMetadata']),

@@ -163,7 +163,7 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
       expect(media['x-sse-end']).toBe('[DONE]');
       const chunks = media['x-sse-events'].message.properties.data.oneOf as Json[];
       const types = chunks.map((c) => c.properties.type.enum?.[0] ?? c.properties.type.pattern);
-      expect(types).toEqual(['start', 'start-step', 'text-start', 'text-delta', 'text-end', '^data-', 'finish-step', 'finish', 'message-metadata', 'abort', 'error']);
+      expect(types).toEqual(['start', 'start-step', 'text-start', 'text-delta', 'text-end', '^data-', 'tool-input-start', 'tool-input-available', 'tool-approval-request', 'tool-output-available', 'tool-output-denied', 'finish-step', 'finish', 'message-metadata', 'abort', 'error']);
     }
   });
 });
