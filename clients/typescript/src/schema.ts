@@ -494,8 +494,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Erase everything of yours: conversations (messages, threads, summaries, tags), agents, idempotency keys
-         * @description Cannot be undone. Answers how much was erased. Only your own data: other actors keep theirs.
+         * Erase everything of yours: conversations, agents, memories, share links, idempotency keys
+         * @description Deletes every conversation (its messages, threads, summaries and tags, its share links, which stop working, its AI SDK chat ids and /v1 response records), every agent, every long-term memory and every idempotency key. API keys stay. Cannot be undone. Answers how much was erased. Only your own data: other actors keep theirs.
          */
         delete: operations["eraseAccountData"];
         options?: never;
