@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation } from './conversation.entity.js';
+import { isPostgres } from '../database/dialect.js';
 import { Message } from './message.entity.js';
+import { ResponseRecord } from './response-record.entity.js';
 import { Summary } from './summary.entity.js';
 import { Thread } from './thread.entity.js';
 
@@ -151,6 +153,44 @@ export class WholeConversationsRepository {
     if (conversationIds.length === 0) return 0;
     const result = await em.delete(Conversation, { id: In([...conversationIds]), actor });
     return result.affected ?? 0;
+  }
+
+  /** How many conversations each actor holds (archived included), for operators: the most first. */
+  async conversationCountsByActor(em: EntityManager): Promise<{ actor: string; conversations: number }[]> {
+    const rows = await em
+      .createQueryBuilder(Conversation, 'c')
+      .select('c.actor', 'actor')
+      .addSelect('COUNT(*)', 'conversations')
+      .groupBy('c.actor')
+      .orderBy('COUNT(*)', 'DESC')
+      .addOrderBy('c.actor', 'ASC')
+      .getRawMany<{ actor: string; conversations: string | number }>();
+    return rows.map((r) => ({ actor: r.actor, conversations: Number(r.conversations) }));
+  }
+
+  /**
+   * Gives every conversation of `from` (with its messages, threads, summaries, tags, response
+   * records and search rows) to `to`. The actor is part of every key and foreign key, so the
+   * transaction's foreign-key checks are deferred to its commit, where every row has moved: the
+   * caller moves the other tables that reference conversations (shares, aliases, idempotency
+   * keys) in the same transaction. Answers how many conversations and messages moved.
+   */
+  async moveActor(em: EntityManager, from: string, to: string): Promise<{ conversations: number; messages: number }> {
+    if (isPostgres(em)) {
+      await em.query('SET CONSTRAINTS ALL DEFERRED');
+      // The search row's vector carries a lexeme naming its actor (migration 1764610000000): swapped, not recomputed.
+      await em.query(
+        `UPDATE "messages_search" SET "actor" = $2::varchar, "search_vector" = ts_delete("search_vector", ' a' || md5($1::varchar)) || array_to_tsvector(ARRAY[' a' || md5($2::varchar)]) WHERE "actor" = $1::varchar`,
+        [from, to],
+      );
+    } else {
+      // Reset by SQLite at the end of the transaction. The full-text index follows the actor by its update trigger.
+      await em.query('PRAGMA defer_foreign_keys = ON');
+    }
+    const conversations = (await em.update(Conversation, { actor: from }, { actor: to })).affected ?? 0;
+    const messages = (await em.update(Message, { actor: from }, { actor: to })).affected ?? 0;
+    for (const entity of [Thread, Summary, ConversationTag, ResponseRecord] as const) await em.update(entity, { actor: from }, { actor: to });
+    return { conversations, messages };
   }
 
   private async insertChunked<T extends object>(em: EntityManager, entity: new () => T, rows: readonly object[]): Promise<void> {
