@@ -15,7 +15,7 @@ const INSERT_CHUNK = 200;
 export type ConversationRow = Pick<
   Conversation,
   'id' | 'actor' | 'title' | 'agentId' | 'state' | 'archived' | 'pinned' | 'lastSeq' | 'createdAt' | 'updatedAt'
->;
+> & { importSource?: string | null };
 
 /** A message row to insert whole, as stored (never `streaming`: no lease, no stop request). */
 export type MessageRow = Pick<
@@ -86,6 +86,23 @@ export class WholeConversationsRepository {
       .andWhere('m.seq <= :lastSeq', { lastSeq })
       .orderBy('m.seq', 'ASC')
       .getMany();
+  }
+
+  /**
+   * Which of these import sources (`<format>:<id in the file>`) the actor's conversations came
+   * from, or which of these conversation ids the actor holds (a file of our own format re-imported
+   * where it was exported): each found source or id with the conversation that holds it.
+   */
+  async alreadyImported(em: EntityManager, actor: string, sources: readonly string[], ownIds: readonly string[] = []): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (sources.length > 0) {
+      const rows = await em.find(Conversation, { select: { id: true, importSource: true }, where: { actor, importSource: In([...sources]) } });
+      for (const r of rows) found.set(r.importSource!, r.id);
+    }
+    if (ownIds.length > 0) {
+      for (const r of await em.find(Conversation, { select: { id: true }, where: { actor, id: In([...ownIds]) } })) found.set(r.id, r.id);
+    }
+    return found;
   }
 
   /** Inserts the row; returns it as the entity (tags empty until insertTags). */

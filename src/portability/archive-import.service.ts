@@ -100,6 +100,9 @@ export class ArchiveImportService {
 
   private async importOne(actor: Actor, index: number, conversation: ArchiveConversation, report: ArchiveImportReport, room: Room): Promise<void> {
     const skip = (reason: string) => reportSkipped(report, { index, sourceId: conversation.sourceId, title: conversation.title, reason });
+    const source = `${report.format}:${conversation.sourceId}`;
+    const held = await this.heldAlready(actor, source);
+    if (held) return void reportSkipped(report, { index, sourceId: conversation.sourceId, title: conversation.title, ...held });
     const problem = this.problemOf(conversation);
     if (problem) return void skip(problem);
     if (room.full) return void skip(room.full);
@@ -108,11 +111,14 @@ export class ArchiveImportService {
       try {
         await this.db.transaction(async (em) => {
           await this.limits.assertRoomForConversation(em, actor);
-          await this.whole.insertConversation(em, rows.conversation);
+          await this.whole.insertConversation(em, { ...rows.conversation, importSource: source });
           await this.whole.insertThreads(em, actor.id, [rows.thread]);
           await this.whole.insertMessages(em, actor.id, rows.messages);
         });
       } catch (error) {
+        // The same file imported twice at once: the unique index let one of them in.
+        const raced = await this.heldAlready(actor, source);
+        if (raced) return void reportSkipped(report, { index, sourceId: conversation.sourceId, title: conversation.title, ...raced });
         if (!(error instanceof LimitReachedError)) throw error;
         room.full = error.message;
         return void skip(error.message);
@@ -129,6 +135,17 @@ export class ArchiveImportService {
       branches: conversation.branchPoints,
     });
     addDropped(report.dropped, conversation);
+  }
+
+  /**
+   * The skip of a conversation the actor holds already: imported before from `source`, or (a file
+   * of our own format) the actor's own conversation `ownId`. Null when it is new here.
+   */
+  private async heldAlready(actor: Actor, source: string, ownId?: string): Promise<{ reason: string; code: 'already_imported' } | null> {
+    const found = await this.db.read((em) => this.whole.alreadyImported(em, actor.id, [source], ownId ? [ownId] : []));
+    const id = found.get(source) ?? (ownId ? found.get(ownId) : undefined);
+    if (!id) return null;
+    return { reason: `already imported: conversation ${id} holds it (delete that one to import it again)`, code: 'already_imported' };
   }
 
   /** Why a conversation that the reader accepted does not fit this service's bounds, or null. */
@@ -167,6 +184,10 @@ export class ArchiveImportService {
   private async importOwnConversation(actor: Actor, index: number, doc: unknown, linked: ReadonlyMap<string, string>, report: ArchiveImportReport, room: Room): Promise<void> {
     const named = nameOf(doc);
     const skip = (reason: string) => reportSkipped(report, { index, ...named, reason });
+    // Our own export names each conversation by its id here: held already where it was exported, or imported before.
+    const source = named.sourceId ? `chat-memory:${named.sourceId}` : null;
+    const held = source ? await this.heldAlready(actor, source, named.sourceId ?? undefined) : null;
+    if (held) return reportSkipped(report, { index, ...named, ...held });
     if (room.full) return skip(room.full);
     let parsed: Awaited<ReturnType<typeof parseConversationExport>>;
     try {
@@ -187,8 +208,10 @@ export class ArchiveImportService {
       }
     } else {
       try {
-        id = (await this.portability.importConversation(actor, doc, linkedAgent(doc, linked))).id;
+        id = (await this.portability.importConversation(actor, doc, linkedAgent(doc, linked), source ?? undefined)).id;
       } catch (error) {
+        const raced = source ? await this.heldAlready(actor, source) : null;
+        if (raced) return reportSkipped(report, { index, ...named, ...raced });
         if (!(error instanceof DomainError)) throw error;
         if (error instanceof LimitReachedError && /MAX_CONVERSATIONS_PER_ACTOR/.test(error.message)) room.full = error.message;
         return skip(error.message);

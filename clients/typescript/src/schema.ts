@@ -1734,6 +1734,11 @@ export interface components {
             items: components["schemas"]["ShareDto"][];
         };
         SkippedArchiveConversationDto: {
+            /**
+             * @description Present when the account holds this conversation already: imported before from the same file (or a newer export of the same tool), or, for our own format, the conversation itself.
+             * @enum {string}
+             */
+            code?: "already_imported";
             /** @description Position in the file, from 0. */
             index: number;
             /** @example a node whose parent is not in the conversation */

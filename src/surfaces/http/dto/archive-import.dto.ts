@@ -53,6 +53,11 @@ export class SkippedArchiveConversationDto {
   @ApiProperty({ type: String, nullable: true }) sourceId: string | null;
   @ApiProperty({ type: String, nullable: true }) title: string | null;
   @ApiProperty({ example: 'a node whose parent is not in the conversation' }) reason: string;
+  @ApiPropertyOptional({
+    enum: ['already_imported'],
+    description: 'Present when the account holds this conversation already: imported before from the same file (or a newer export of the same tool), or, for our own format, the conversation itself.',
+  })
+  code?: 'already_imported';
 }
 
 export class DroppedPartsDto {
