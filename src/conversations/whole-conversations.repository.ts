@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation } from './conversation.entity.js';
-import { isPostgres } from '../database/dialect.js';
+import { isPostgres, rowLock } from '../database/dialect.js';
+import { MAIN_THREAD } from './thread.entity.js';
 import { Message } from './message.entity.js';
 import { ResponseRecord } from './response-record.entity.js';
 import { Summary } from './summary.entity.js';
@@ -93,16 +94,50 @@ export class WholeConversationsRepository {
    * from, or which of these conversation ids the actor holds (a file of our own format re-imported
    * where it was exported): each found source or id with the conversation that holds it.
    */
-  async alreadyImported(em: EntityManager, actor: string, sources: readonly string[], ownIds: readonly string[] = []): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
+  async alreadyImported(em: EntityManager, actor: string, sources: readonly string[], ownIds: readonly string[] = []): Promise<Map<string, { id: string; title: string }>> {
+    const found = new Map<string, { id: string; title: string }>();
     if (sources.length > 0) {
-      const rows = await em.find(Conversation, { select: { id: true, importSource: true }, where: { actor, importSource: In([...sources]) } });
-      for (const r of rows) found.set(r.importSource!, r.id);
+      const rows = await em.find(Conversation, { select: { id: true, title: true, importSource: true }, where: { actor, importSource: In([...sources]) } });
+      for (const r of rows) found.set(r.importSource!, { id: r.id, title: r.title });
     }
     if (ownIds.length > 0) {
-      for (const r of await em.find(Conversation, { select: { id: true }, where: { actor, id: In([...ownIds]) } })) found.set(r.id, r.id);
+      for (const r of await em.find(Conversation, { select: { id: true, title: true }, where: { actor, id: In([...ownIds]) } })) found.set(r.id, { id: r.id, title: r.title });
     }
     return found;
+  }
+
+  /**
+   * What an import adding messages to a conversation it made before needs of it: its `lastSeq`
+   * (the row locked when `lock`), which of `ids` it holds, its message count, the active leaf of its
+   * main thread, and whether a reply is being generated in it. Null when the actor has no such conversation.
+   */
+  async importTarget(
+    em: EntityManager,
+    actor: string,
+    conversationId: string,
+    ids: readonly string[],
+    lock: boolean,
+  ): Promise<{ lastSeq: number; held: Set<string>; messageCount: number; activeLeaf: string | null; streaming: boolean } | null> {
+    const conversation = await em.findOne(Conversation, { where: { id: conversationId, actor }, ...(lock ? rowLock(em) : {}) });
+    if (!conversation) return null;
+    const held = new Set<string>();
+    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+      const rows = await em.find(Message, { select: { id: true }, where: { conversationId, actor, id: In(ids.slice(i, i + INSERT_CHUNK)) } });
+      for (const r of rows) held.add(r.id);
+    }
+    const leaf = await em.findOne(Message, { select: { id: true }, where: { conversationId, actor, thread: MAIN_THREAD, onPath: true }, order: { seq: 'DESC' } });
+    return {
+      lastSeq: conversation.lastSeq,
+      held,
+      messageCount: await em.count(Message, { where: { conversationId, actor } }),
+      activeLeaf: leaf?.id ?? null,
+      streaming: await em.exists(Message, { where: { conversationId, actor, status: 'streaming' } }),
+    };
+  }
+
+  /** After an import appended messages: the conversation's new `lastSeq`, and when it was last used. */
+  async advanceImported(em: EntityManager, actor: string, conversationId: string, lastSeq: number, updatedAt: Date): Promise<void> {
+    await em.update(Conversation, { id: conversationId, actor }, { lastSeq, updatedAt });
   }
 
   /** Inserts the row; returns it as the entity (tags empty until insertTags). */

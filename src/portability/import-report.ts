@@ -22,6 +22,8 @@ export interface ImportedArchiveConversation {
   messages: number;
   /** Messages with more than one child: where versions diverge. */
   branches: number;
+  /** Set when these are new messages added to a conversation imported before (its id): `messages` counts only them. */
+  appendedTo?: string;
 }
 
 export interface SkippedArchiveConversation {

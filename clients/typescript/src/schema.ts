@@ -1450,6 +1450,11 @@ export interface components {
             tools: string[];
         };
         ImportedArchiveConversationDto: {
+            /**
+             * Format: uuid
+             * @description Present when the file held new messages of a conversation imported before: they were added to this conversation (and `messages` counts only them).
+             */
+            appendedTo?: string;
             /** @description Messages with more than one child (where versions diverge). */
             branches: number;
             /**

@@ -270,6 +270,22 @@ describe('POST /api/imports again: what is already there is not made twice', () 
     expect(alreadyImported(third)).toEqual(['again-b', 'again-c']);
   });
 
+  it('adds the messages a known conversation gained since (by their ids in the file), continuing its active path', async () => {
+    const first = (await upload([linearChatGptConversation('grow', 1)]).expect(200)).body;
+    const id = first.imported[0].id as string;
+    const grown = [linearChatGptConversation('grow', 3)];
+    const dry = (await upload(grown, ALICE_KEY, '?dryRun=true').expect(200)).body;
+    expect(dry.imported).toEqual([{ id: null, sourceId: 'grow', title: 'Conversation grow', messages: 4, branches: 0, appendedTo: id }]);
+    const report = (await upload(grown).expect(200)).body;
+    expect(report.imported).toEqual([{ id, sourceId: 'grow', title: 'Conversation grow', messages: 4, branches: 0, appendedTo: id }]);
+    const detail = (await http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body;
+    expect(detail.messages.map((m: Json) => m.content.slice(0, 10))).toEqual(['question 0', 'answer 0: ', 'question 1', 'answer 1: ', 'question 2', 'answer 2: ']);
+    // Nothing new: already imported.
+    expect(alreadyImported((await upload(grown).expect(200)).body)).toEqual(['grow']);
+    // The next turn here continues after the last imported answer.
+    await http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: id, message: 'and here' }).expect(200);
+  });
+
   it('skips an Open WebUI chat imported before', async () => {
     const chat = openWebUiChat({ id: 'owui-again', title: 'Twice', messages: [{ id: 'q1', parentId: null, role: 'user', content: 'hi', timestamp: 1_710_000_001 }] });
     expect((await upload([chat]).expect(200)).body.importedCount).toBe(1);

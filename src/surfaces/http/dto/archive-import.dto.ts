@@ -46,6 +46,11 @@ export class ImportedArchiveConversationDto {
   @ApiProperty() title: string;
   @ApiProperty({ description: 'Messages stored, every branch included.' }) messages: number;
   @ApiProperty({ description: 'Messages with more than one child (where versions diverge).' }) branches: number;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Present when the file held new messages of a conversation imported before: they were added to this conversation (and `messages` counts only them).',
+  })
+  appendedTo?: string;
 }
 
 export class SkippedArchiveConversationDto {
