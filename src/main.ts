@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { createServer } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from './config/app-config.js';
 import { ConfigError } from './config/config-error.js';
@@ -18,17 +19,20 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
+  // Before anything starts (migrations, the bot): a taken port fails in a moment and in one line.
+  await portIsFree(config.host, config.port).catch((error: unknown) => exitOnListenError(error, config.host, config.port));
   const app = await createHttpApp(AppModule.forRoot(config), config).catch(exitOnConfigError);
   // Nest closes the app on these signals (turns in flight finish first); this bounds the wait.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      logger.log(`Received ${signal}: shutting down (replies being generated finish first, up to SHUTDOWN_GRACE_MS)`);
       setTimeout(() => {
         logger.error(`Shutdown did not finish within SHUTDOWN_GRACE_MS (${config.shutdownGraceMs} ms); exiting`);
         process.exit(1);
       }, config.shutdownGraceMs + 2_000).unref();
     });
   }
-  await app.listen(config.port, config.host).catch(exitOnConfigError);
+  await app.listen(config.port, config.host).catch((error: unknown) => exitOnListenError(error, config.host, config.port));
   const keys = app.get(ApiKeysService);
   const storedKeys = (await keys.list()).filter((k) => !k.revokedAt).length;
   const mode =
@@ -49,6 +53,32 @@ function exitOnConfigError(error: unknown): never {
     process.exit(78);
   }
   throw error;
+}
+
+/** Binds host:port and lets go at once; rejects with the error listening would meet. */
+function portIsFree(host: string, port: number): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
+/** A port that is taken (or not ours to open) is an operator's problem: one line, not a stack trace. */
+function exitOnListenError(error: unknown, host: string, port: number): never {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    const why =
+      code === 'EADDRINUSE'
+        ? 'the port is in use (another process listens there, perhaps this service started earlier)'
+        : code === 'EACCES'
+          ? 'permission denied (ports below 1024 need privileges)'
+          : 'the address is not one of this machine (HOST)';
+    new Logger('Bootstrap').error(`Cannot listen on ${host}:${port}: ${why}. Stop the other process or choose another port with PORT=...`);
+    process.exit(1);
+  }
+  return exitOnConfigError(error);
 }
 
 void bootstrap();

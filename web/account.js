@@ -165,7 +165,8 @@ async function erase() {
     /** @type {Schemas['ErasedDataDto']} */
     const erased = await api.json('DELETE', 'api/me/data');
     const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${number(n)} ${word}${n === 1 ? '' : 's'}`;
-    $('erase-status').textContent = `Erased ${plural(erased.conversations, 'conversation')}, ${plural(erased.messages, 'message')} and ${plural(erased.agents, 'agent')}.`;
+    const memories = `${number(erased.memories)} ${erased.memories === 1 ? 'memory' : 'memories'}`;
+    $('erase-status').textContent = `Erased ${plural(erased.conversations, 'conversation')}, ${plural(erased.messages, 'message')}, ${plural(erased.agents, 'agent')} and ${memories}.`;
     confirm.value = '';
     state.newAgentId = '';
     state.list.items = [];

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { IsNull } from 'typeorm';
+import { IsNull, type EntityManager } from 'typeorm';
 import { DomainError } from '../common/domain-error.js';
 import { DatabaseService } from '../database/database.service.js';
 import { sql } from '../database/sql.js';
@@ -29,14 +29,17 @@ export class ApiKeysService {
 
   /** Creates a key for actor `api:<name>`; returns the key itself, which is never stored or shown again. */
   create(name: string, label?: string): Promise<{ id: string; name: string; key: string }> {
+    return this.db.transaction((em) => this.createIn(em, name, label));
+  }
+
+  /** As `create`, in the caller's unit of work (a key made together with other writes). */
+  async createIn(em: EntityManager, name: string, label?: string): Promise<{ id: string; name: string; key: string }> {
     if (!NAME.test(name)) throw new ApiKeyError('the actor name may only use letters, digits, "_", "." and "-" (at most 64)');
     if (label !== undefined && label.length > 200) throw new ApiKeyError('the label is longer than 200 characters');
     const key = `cmk_${randomBytes(32).toString('base64url')}`;
-    return this.db.transaction(async (em) => {
-      const id = randomUUID();
-      await em.insert(ApiKey, { id, name, keyHash: hashApiKey(key).toString('hex'), label: label ?? null, createdAt: new Date(), lastUsedAt: null, revokedAt: null });
-      return { id, name, key };
-    });
+    const id = randomUUID();
+    await em.insert(ApiKey, { id, name, keyHash: hashApiKey(key).toString('hex'), label: label ?? null, createdAt: new Date(), lastUsedAt: null, revokedAt: null });
+    return { id, name, key };
   }
 
   list(): Promise<ApiKey[]> {

@@ -135,6 +135,11 @@ export class AgentsService {
   }
 
   /** Erases every agent of the actor, within the caller's unit of work (erasing an account); returns how many. */
+  /** Gives every agent of `from` to `to`, in the caller's unit of work; conversations keep their agent ids. */
+  async moveActorIn(em: EntityManager, from: Actor, to: Actor): Promise<number> {
+    return (await em.update(Agent, { actor: from.id }, { actor: to.id })).affected ?? 0;
+  }
+
   async eraseFor(em: EntityManager, actor: Actor): Promise<number> {
     return (await em.delete(Agent, { actor: actor.id })).affected ?? 0;
   }

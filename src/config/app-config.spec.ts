@@ -11,7 +11,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '127.0.0.1',
       apiKeys: [],
-      llm: { provider: 'echo' },
+      llm: { provider: 'echo', chosen: false },
       historyWindow: 20,
       maxMessageChars: 32_000,
       bodyLimitBytes: 1024 * 1024,
@@ -64,7 +64,7 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).llm).toMatchObject({ provider: 'openai', apiKey: 'sk-x', model: 'gpt-4o-mini' });
     expect(loadConfig({ LLM_API_KEY: 'a', OPENAI_API_KEY: 'b' }).llm).toMatchObject({ apiKey: 'a' });
-    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', LLM_MODEL: 'echo' }).llm).toEqual({ provider: 'echo' });
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', LLM_MODEL: 'echo' }).llm).toEqual({ provider: 'echo', chosen: true });
   });
 
   it.each([

@@ -102,7 +102,8 @@ export interface ConfiguredApiKey {
 }
 
 export type LlmConfig =
-  | { readonly provider: 'echo' }
+  /** `chosen`: LLM_MODEL=echo asked for it, rather than no model being configured. */
+  | { readonly provider: 'echo'; readonly chosen: boolean }
   | {
       readonly provider: 'openai';
       readonly baseUrl: string | undefined;
@@ -191,7 +192,7 @@ function parseLlm(env: Env): LlmConfig {
   const timeoutMs = integer(env, 'LLM_TIMEOUT_MS', 60_000, 100, 3_600_000);
   const maxRetries = integer(env, 'LLM_MAX_RETRIES', 2, 0, 10);
   // No address and no key: nothing to talk to, so the offline echo model answers.
-  if (model === 'echo' || (!baseUrl && !apiKey)) return { provider: 'echo' };
+  if (model === 'echo' || (!baseUrl && !apiKey)) return { provider: 'echo', chosen: model === 'echo' };
   return {
     provider: 'openai',
     baseUrl,

@@ -12,6 +12,11 @@ export class ConversationAliasesRepository {
     return row?.conversationId ?? null;
   }
 
+  /** Gives every alias of `from` to `to` (their conversations move with them: WholeConversationsRepository.moveActor). */
+  async moveActor(em: EntityManager, from: string, to: string): Promise<number> {
+    return (await em.update(ConversationAlias, { actor: from }, { actor: to })).affected ?? 0;
+  }
+
   /** Names a conversation; false when the actor already uses the name (for another conversation, or a turn racing this one). */
   async claim(em: EntityManager, actor: string, alias: string, conversationId: string, now: Date): Promise<boolean> {
     const row = Object.assign(new ConversationAlias(), { actor, alias, conversationId, createdAt: now });

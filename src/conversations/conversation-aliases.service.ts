@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { DatabaseService } from '../database/database.service.js';
 import { ConversationAliasesRepository } from './conversation-aliases.repository.js';
@@ -20,6 +21,11 @@ export class ConversationAliases {
     private readonly aliases: ConversationAliasesRepository,
     private readonly messageAliases: MessageAliasesRepository,
   ) {}
+
+  /** Gives every alias of `from` to `to`, in the caller's unit of work (an account changing hands). */
+  moveActorIn(em: EntityManager, from: Actor, to: Actor): Promise<number> {
+    return this.aliases.moveActor(em, from.id, to.id);
+  }
 
   /**
    * The id of the actor's conversation that `name` stands for: the conversation with that id,

@@ -15,6 +15,8 @@ export type ConversationState = Record<string, any>;
 @Index('idx_conversations_actor_agent_updated', ['actor', 'agentId', 'updatedAt', 'id'])
 // Full-text index of titles, made by the migrations (SQLite FTS5 table, PostgreSQL GIN expression index).
 @Index('idx_conversations_title_fts', { synchronize: false })
+// An imported conversation's origin, once per actor: importing a file again skips what is there.
+@Index('uq_conversations_import_source', ['actor', 'importSource'], { unique: true })
 export class Conversation {
   @PrimaryColumn({ type: 'varchar', length: 36, primaryKeyConstraintName: 'pk_conversations' })
   id: string;
@@ -50,6 +52,10 @@ export class Conversation {
   /** false: a temporary chat, whose turns neither read nor write long-term memories (docs/memory.md). */
   @Column({ type: 'boolean', default: true })
   memory: boolean;
+
+  /** Where an import took it from, `<format>:<id in the file>` (e.g. `chatgpt:6701…`); null for a conversation made here. */
+  @Column({ name: 'import_source', type: 'varchar', length: 300, nullable: true })
+  importSource: string | null;
 
   /** Highest `seq` handed out; appending bumps it inside the same transaction. */
   @Column({ name: 'last_seq', type: 'integer', default: 0 })

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation } from './conversation.entity.js';
+import { isPostgres, rowLock } from '../database/dialect.js';
+import { MAIN_THREAD } from './thread.entity.js';
 import { Message } from './message.entity.js';
+import { ResponseRecord } from './response-record.entity.js';
 import { Summary } from './summary.entity.js';
 import { Thread } from './thread.entity.js';
 
@@ -13,7 +16,7 @@ const INSERT_CHUNK = 200;
 export type ConversationRow = Pick<
   Conversation,
   'id' | 'actor' | 'title' | 'agentId' | 'state' | 'archived' | 'pinned' | 'lastSeq' | 'createdAt' | 'updatedAt'
->;
+> & { importSource?: string | null };
 
 /** A message row to insert whole, as stored (never `streaming`: no lease, no stop request). */
 export type MessageRow = Pick<
@@ -86,6 +89,57 @@ export class WholeConversationsRepository {
       .getMany();
   }
 
+  /**
+   * Which of these import sources (`<format>:<id in the file>`) the actor's conversations came
+   * from, or which of these conversation ids the actor holds (a file of our own format re-imported
+   * where it was exported): each found source or id with the conversation that holds it.
+   */
+  async alreadyImported(em: EntityManager, actor: string, sources: readonly string[], ownIds: readonly string[] = []): Promise<Map<string, { id: string; title: string }>> {
+    const found = new Map<string, { id: string; title: string }>();
+    if (sources.length > 0) {
+      const rows = await em.find(Conversation, { select: { id: true, title: true, importSource: true }, where: { actor, importSource: In([...sources]) } });
+      for (const r of rows) found.set(r.importSource!, { id: r.id, title: r.title });
+    }
+    if (ownIds.length > 0) {
+      for (const r of await em.find(Conversation, { select: { id: true, title: true }, where: { actor, id: In([...ownIds]) } })) found.set(r.id, { id: r.id, title: r.title });
+    }
+    return found;
+  }
+
+  /**
+   * What an import adding messages to a conversation it made before needs of it: its `lastSeq`
+   * (the row locked when `lock`), which of `ids` it holds, its message count, the active leaf of its
+   * main thread, and whether a reply is being generated in it. Null when the actor has no such conversation.
+   */
+  async importTarget(
+    em: EntityManager,
+    actor: string,
+    conversationId: string,
+    ids: readonly string[],
+    lock: boolean,
+  ): Promise<{ lastSeq: number; held: Set<string>; messageCount: number; activeLeaf: string | null; streaming: boolean } | null> {
+    const conversation = await em.findOne(Conversation, { where: { id: conversationId, actor }, ...(lock ? rowLock(em) : {}) });
+    if (!conversation) return null;
+    const held = new Set<string>();
+    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+      const rows = await em.find(Message, { select: { id: true }, where: { conversationId, actor, id: In(ids.slice(i, i + INSERT_CHUNK)) } });
+      for (const r of rows) held.add(r.id);
+    }
+    const leaf = await em.findOne(Message, { select: { id: true }, where: { conversationId, actor, thread: MAIN_THREAD, onPath: true }, order: { seq: 'DESC' } });
+    return {
+      lastSeq: conversation.lastSeq,
+      held,
+      messageCount: await em.count(Message, { where: { conversationId, actor } }),
+      activeLeaf: leaf?.id ?? null,
+      streaming: await em.exists(Message, { where: { conversationId, actor, status: 'streaming' } }),
+    };
+  }
+
+  /** After an import appended messages: the conversation's new `lastSeq`, and when it was last used. */
+  async advanceImported(em: EntityManager, actor: string, conversationId: string, lastSeq: number, updatedAt: Date): Promise<void> {
+    await em.update(Conversation, { id: conversationId, actor }, { lastSeq, updatedAt });
+  }
+
   /** Inserts the row; returns it as the entity (tags empty until insertTags). */
   async insertConversation(em: EntityManager, row: ConversationRow): Promise<Conversation> {
     await em.createQueryBuilder().insert().into(Conversation).values(row).updateEntity(false).execute();
@@ -151,6 +205,44 @@ export class WholeConversationsRepository {
     if (conversationIds.length === 0) return 0;
     const result = await em.delete(Conversation, { id: In([...conversationIds]), actor });
     return result.affected ?? 0;
+  }
+
+  /** How many conversations each actor holds (archived included), for operators: the most first. */
+  async conversationCountsByActor(em: EntityManager): Promise<{ actor: string; conversations: number }[]> {
+    const rows = await em
+      .createQueryBuilder(Conversation, 'c')
+      .select('c.actor', 'actor')
+      .addSelect('COUNT(*)', 'conversations')
+      .groupBy('c.actor')
+      .orderBy('COUNT(*)', 'DESC')
+      .addOrderBy('c.actor', 'ASC')
+      .getRawMany<{ actor: string; conversations: string | number }>();
+    return rows.map((r) => ({ actor: r.actor, conversations: Number(r.conversations) }));
+  }
+
+  /**
+   * Gives every conversation of `from` (with its messages, threads, summaries, tags, response
+   * records and search rows) to `to`. The actor is part of every key and foreign key, so the
+   * transaction's foreign-key checks are deferred to its commit, where every row has moved: the
+   * caller moves the other tables that reference conversations (shares, aliases, idempotency
+   * keys) in the same transaction. Answers how many conversations and messages moved.
+   */
+  async moveActor(em: EntityManager, from: string, to: string): Promise<{ conversations: number; messages: number }> {
+    if (isPostgres(em)) {
+      await em.query('SET CONSTRAINTS ALL DEFERRED');
+      // The search row's vector carries a lexeme naming its actor (migration 1764610000000): swapped, not recomputed.
+      await em.query(
+        `UPDATE "messages_search" SET "actor" = $2::varchar, "search_vector" = ts_delete("search_vector", ' a' || md5($1::varchar)) || array_to_tsvector(ARRAY[' a' || md5($2::varchar)]) WHERE "actor" = $1::varchar`,
+        [from, to],
+      );
+    } else {
+      // Reset by SQLite at the end of the transaction. The full-text index follows the actor by its update trigger.
+      await em.query('PRAGMA defer_foreign_keys = ON');
+    }
+    const conversations = (await em.update(Conversation, { actor: from }, { actor: to })).affected ?? 0;
+    const messages = (await em.update(Message, { actor: from }, { actor: to })).affected ?? 0;
+    for (const entity of [Thread, Summary, ConversationTag, ResponseRecord] as const) await em.update(entity, { actor: from }, { actor: to });
+    return { conversations, messages };
   }
 
   private async insertChunked<T extends object>(em: EntityManager, entity: new () => T, rows: readonly object[]): Promise<void> {

@@ -13,7 +13,8 @@ import { OpenAiLlm } from './openai-llm.js';
       useFactory: (config: AppConfig): LlmPort => {
         const logger = new Logger('Llm');
         if (config.llm.provider === 'echo') {
-          logger.warn('No model configured (LLM_BASE_URL / OPENAI_API_KEY): the offline echo model answers.');
+          if (config.llm.chosen) logger.warn('LLM_MODEL=echo: the offline echo model answers (it repeats the question; no model server is called).');
+          else logger.warn('No model configured (LLM_BASE_URL / OPENAI_API_KEY): the offline echo model answers.');
           return new EchoLlm();
         }
         // The address is configuration, not a secret; the key is never logged. At the default level

@@ -139,6 +139,10 @@ export class MemoriesRepository {
     return em.count(Memory, { where: { actor } });
   }
 
+  async moveActor(em: EntityManager, from: string, to: string): Promise<number> {
+    return (await em.update(Memory, { actor: from }, { actor: to })).affected ?? 0;
+  }
+
   async eraseFor(em: EntityManager, actor: string): Promise<number> {
     const result = await em.delete(Memory, { actor });
     return result.affected ?? 0;

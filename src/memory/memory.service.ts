@@ -204,6 +204,11 @@ export class MemoryService {
     return this.db.transaction((em) => this.eraseIn(em, actor));
   }
 
+  /** Gives every memory of `from` to `to`, in the caller's unit of work (an account changing hands). */
+  moveActorIn(em: EntityManager, from: Actor, to: Actor): Promise<number> {
+    return this.repo.moveActor(em, from.id, to.id);
+  }
+
   eraseIn(em: EntityManager, actor: Actor): Promise<number> {
     return this.repo.eraseFor(em, actor.id);
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { AgentLimitError } from '../agents/agent.errors.js';
 import { AgentsService } from '../agents/agents.service.js';
@@ -10,7 +11,7 @@ import { WholeConversationsRepository } from '../conversations/whole-conversatio
 import { DatabaseService } from '../database/database.service.js';
 import { type ImportedMemory, MAX_EXPORTED_MEMORIES, MemoryService } from '../memory/memory.service.js';
 import { ArchiveError, ArchiveTooLargeError } from './archives/archive.errors.js';
-import { archiveRows } from './archives/archive-rows.js';
+import { archiveRows, importedMessageId } from './archives/archive-rows.js';
 import type { ArchiveConversation, DroppedParts } from './archives/archive.types.js';
 import { isObject } from './archives/archive-values.js';
 import { EventLoopTurns } from './archives/event-loop-turns.js';
@@ -100,6 +101,15 @@ export class ArchiveImportService {
 
   private async importOne(actor: Actor, index: number, conversation: ArchiveConversation, report: ArchiveImportReport, room: Room): Promise<void> {
     const skip = (reason: string) => reportSkipped(report, { index, sourceId: conversation.sourceId, title: conversation.title, reason });
+    const source = `${report.format}:${conversation.sourceId}`;
+    const held = await this.heldAlready(actor, source);
+    if (held) {
+      const added = await this.appendNew(actor, held.id, conversation, report.dryRun);
+      if (typeof added === 'string') return void skip(added);
+      if (added === null) return void reportSkipped(report, { index, sourceId: conversation.sourceId, title: conversation.title, ...held });
+      reportImported(report, { id: report.dryRun ? null : held.id, sourceId: conversation.sourceId, title: held.heldTitle, messages: added.messages, branches: added.branches, appendedTo: held.id });
+      return void addDropped(report.dropped, conversation);
+    }
     const problem = this.problemOf(conversation);
     if (problem) return void skip(problem);
     if (room.full) return void skip(room.full);
@@ -108,11 +118,14 @@ export class ArchiveImportService {
       try {
         await this.db.transaction(async (em) => {
           await this.limits.assertRoomForConversation(em, actor);
-          await this.whole.insertConversation(em, rows.conversation);
+          await this.whole.insertConversation(em, { ...rows.conversation, importSource: source });
           await this.whole.insertThreads(em, actor.id, [rows.thread]);
           await this.whole.insertMessages(em, actor.id, rows.messages);
         });
       } catch (error) {
+        // The same file imported twice at once: the unique index let one of them in.
+        const raced = await this.heldAlready(actor, source);
+        if (raced) return void reportSkipped(report, { index, sourceId: conversation.sourceId, title: conversation.title, ...raced });
         if (!(error instanceof LimitReachedError)) throw error;
         room.full = error.message;
         return void skip(error.message);
@@ -129,6 +142,60 @@ export class ArchiveImportService {
       branches: conversation.branchPoints,
     });
     addDropped(report.dropped, conversation);
+  }
+
+  /**
+   * The skip of a conversation the actor holds already: imported before from `source`, or (a file
+   * of our own format) the actor's own conversation `ownId`. Null when it is new here.
+   */
+  private async heldAlready(actor: Actor, source: string, ownId?: string): Promise<{ id: string; heldTitle: string; reason: string; code: 'already_imported' } | null> {
+    const found = await this.db.read((em) => this.whole.alreadyImported(em, actor.id, [source], ownId ? [ownId] : []));
+    const held = found.get(source) ?? (ownId ? found.get(ownId) : undefined);
+    if (!held) return null;
+    return { id: held.id, heldTitle: held.title, reason: `already imported: conversation ${held.id} holds it (delete that one to import it again)`, code: 'already_imported' };
+  }
+
+  /**
+   * The messages of the file's conversation that its earlier import (conversation `conversationId`)
+   * does not hold, told apart by their ids in the file (importedMessageId), added to it: each under
+   * its parent, on the active path when they continue the conversation's active leaf along the
+   * file's active path, else as a branch beside it. Null when there is nothing new (or the
+   * conversation holds none of the file's messages: it cannot be told what is new); a string is why
+   * they are not added.
+   */
+  private async appendNew(actor: Actor, conversationId: string, conversation: ArchiveConversation, dryRun: boolean): Promise<{ messages: number; branches: number } | string | null> {
+    const importedAt = new Date();
+    const rows = archiveRows(conversation, actor.id, importedAt, conversationId);
+    const work = async (em: EntityManager) => {
+      const target = await this.whole.importTarget(em, actor.id, conversationId, rows.messages.map((m) => m.id), !dryRun);
+      if (!target || target.held.size === 0) return null;
+      const fresh = rows.messages.filter((m) => !target.held.has(m.id));
+      if (fresh.length === 0) return null;
+      if (target.streaming) return 'new messages, not added: a reply is being generated in the conversation; import again once it is done';
+      const max = this.config.maxMessagesPerConversation;
+      if (max > 0 && target.messageCount + fresh.length > max) {
+        return `${fresh.length} new messages would make ${target.messageCount + fresh.length}; the limit is ${max} per conversation (MAX_MESSAGES_PER_CONVERSATION)`;
+      }
+      const problem = this.problemOf({ ...conversation, messages: conversation.messages.filter((m) => !target.held.has(importedMessageId(conversationId, m.id))) });
+      if (problem) return problem;
+      // The file's active path, from the root: its new part stays on our active path only where it goes on from our leaf.
+      const byId = new Map(rows.messages.map((m) => [m.id, m] as const));
+      const path: string[] = [];
+      for (let at = rows.messages.find((m) => m.onPath && !rows.messages.some((c) => c.parentId === m.id && c.onPath)); at; at = at.parentId ? byId.get(at.parentId) : undefined) path.unshift(at.id);
+      const firstNew = path.findIndex((id) => !target.held.has(id));
+      const continues = firstNew > 0 && path[firstNew - 1] === target.activeLeaf;
+      const onPath = new Set(continues ? path.slice(firstNew) : []);
+      const added = fresh.map((m, i) => ({ ...m, seq: target.lastSeq + i + 1, onPath: onPath.has(m.id) }));
+      const children = new Map<string, number>();
+      for (const m of added) if (m.parentId) children.set(m.parentId, (children.get(m.parentId) ?? 0) + 1);
+      const branches = [...children.values()].filter((n) => n > 1).length;
+      if (!dryRun) {
+        await this.whole.insertMessages(em, actor.id, added);
+        await this.whole.advanceImported(em, actor.id, conversationId, target.lastSeq + added.length, rows.conversation.updatedAt);
+      }
+      return { messages: added.length, branches };
+    };
+    return dryRun ? this.db.read(work) : this.db.transaction(work);
   }
 
   /** Why a conversation that the reader accepted does not fit this service's bounds, or null. */
@@ -167,6 +234,10 @@ export class ArchiveImportService {
   private async importOwnConversation(actor: Actor, index: number, doc: unknown, linked: ReadonlyMap<string, string>, report: ArchiveImportReport, room: Room): Promise<void> {
     const named = nameOf(doc);
     const skip = (reason: string) => reportSkipped(report, { index, ...named, reason });
+    // Our own export names each conversation by its id here: held already where it was exported, or imported before.
+    const source = named.sourceId ? `chat-memory:${named.sourceId}` : null;
+    const held = source ? await this.heldAlready(actor, source, named.sourceId ?? undefined) : null;
+    if (held) return reportSkipped(report, { index, ...named, ...held });
     if (room.full) return skip(room.full);
     let parsed: Awaited<ReturnType<typeof parseConversationExport>>;
     try {
@@ -187,8 +258,10 @@ export class ArchiveImportService {
       }
     } else {
       try {
-        id = (await this.portability.importConversation(actor, doc, linkedAgent(doc, linked))).id;
+        id = (await this.portability.importConversation(actor, doc, linkedAgent(doc, linked), source ?? undefined)).id;
       } catch (error) {
+        const raced = source ? await this.heldAlready(actor, source) : null;
+        if (raced) return reportSkipped(report, { index, ...named, ...raced });
         if (!(error instanceof DomainError)) throw error;
         if (error instanceof LimitReachedError && /MAX_CONVERSATIONS_PER_ACTOR/.test(error.message)) room.full = error.message;
         return skip(error.message);

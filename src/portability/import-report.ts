@@ -22,6 +22,8 @@ export interface ImportedArchiveConversation {
   messages: number;
   /** Messages with more than one child: where versions diverge. */
   branches: number;
+  /** Set when these are new messages added to a conversation imported before (its id): `messages` counts only them. */
+  appendedTo?: string;
 }
 
 export interface SkippedArchiveConversation {
@@ -30,6 +32,8 @@ export interface SkippedArchiveConversation {
   sourceId: string | null;
   title: string | null;
   reason: string;
+  /** `already_imported`: the account holds this conversation already (imported before, or its own); absent for other reasons. */
+  code?: 'already_imported';
 }
 
 /** What an import takes from a file besides its conversations: nothing unless asked for. */
@@ -119,6 +123,7 @@ export function reportSkipped(report: ArchiveImportReport, skipped: SkippedArchi
     sourceId: cut(skipped.sourceId, MAX_REPORTED_NAME_CHARS),
     title: cut(skipped.title, MAX_REPORTED_NAME_CHARS),
     reason: cut(skipped.reason, MAX_REPORTED_REASON_CHARS),
+    ...(skipped.code ? { code: skipped.code } : {}),
   });
 }
 

@@ -129,7 +129,7 @@ export class PortabilityService {
    * Counts against MAX_CONVERSATIONS_PER_ACTOR, and holds at most MAX_MESSAGES_PER_CONVERSATION
    * messages (LimitReachedError).
    */
-  async importConversation(actor: Actor, document: unknown, agentId?: string): Promise<Conversation> {
+  async importConversation(actor: Actor, document: unknown, agentId?: string, importSource?: string): Promise<Conversation> {
     const parsed = await parseConversationExport(document, { maxMessageChars: this.config.maxMessageChars });
     const maxMessages = this.config.maxMessagesPerConversation;
     if (maxMessages > 0 && parsed.messages.length > maxMessages) {
@@ -154,6 +154,7 @@ export class PortabilityService {
         lastSeq: tree.lastSeq,
         createdAt: parsed.createdAt,
         updatedAt: now,
+        importSource: importSource ?? null,
       };
       const conversation = await this.whole.insertConversation(em, row);
       await this.whole.insertThreads(em, actor.id, parsed.threads.map((t) => ({ conversationId, ...t })));

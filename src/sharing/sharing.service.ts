@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { IsNull, MoreThan } from 'typeorm';
+import { IsNull, MoreThan, type EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
@@ -64,6 +64,11 @@ export class SharingService {
     private readonly conversations: ConversationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** Gives every share of `from` to `to`, in the caller's unit of work; the links keep working. */
+  async moveActorIn(em: EntityManager, from: Actor, to: Actor): Promise<number> {
+    return (await em.update(Share, { actor: from.id }, { actor: to.id })).affected ?? 0;
+  }
 
   /** The link of a token: under PUBLIC_BASE_URL when set, else relative to the service (the web page serves /s/<token>). */
   urlOf(token: string): string {

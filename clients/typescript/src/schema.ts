@@ -530,8 +530,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Erase everything of yours: conversations (messages, threads, summaries, tags), agents, idempotency keys
-         * @description Cannot be undone. Answers how much was erased. Only your own data: other actors keep theirs.
+         * Erase everything of yours: conversations, agents, memories, share links, idempotency keys
+         * @description Deletes every conversation (its messages, threads, summaries and tags, its share links, which stop working, its AI SDK chat ids and /v1 response records), every agent, every long-term memory and every idempotency key. API keys stay. Cannot be undone. Answers how much was erased. Only your own data: other actors keep theirs.
          */
         delete: operations["eraseAccountData"];
         options?: never;
@@ -1498,6 +1498,11 @@ export interface components {
             tools: string[];
         };
         ImportedArchiveConversationDto: {
+            /**
+             * Format: uuid
+             * @description Present when the file held new messages of a conversation imported before: they were added to this conversation (and `messages` counts only them).
+             */
+            appendedTo?: string;
             /** @description Messages with more than one child (where versions diverge). */
             branches: number;
             /**
@@ -1779,6 +1784,11 @@ export interface components {
             items: components["schemas"]["ShareDto"][];
         };
         SkippedArchiveConversationDto: {
+            /**
+             * @description Present when the account holds this conversation already: imported before from the same file (or a newer export of the same tool), or, for our own format, the conversation itself.
+             * @enum {string}
+             */
+            code?: "already_imported";
             /** @description Position in the file, from 0. */
             index: number;
             /** @example a node whose parent is not in the conversation */

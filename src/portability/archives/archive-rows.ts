@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ConversationRow, MessageRow } from '../../conversations/whole-conversations.repository.js';
 import { MAIN_THREAD } from '../../conversations/thread.entity.js';
 import { TITLE_MAX_CHARS } from '../../conversations/title.js';
@@ -26,9 +26,8 @@ export interface ArchiveRows {
  * user knows; the thread's `updatedAt` is `importedAt`, which RETENTION_DAYS counts from (see
  * stale-conversations.repository.ts): an old archive is not deleted by the next sweep.
  */
-export function archiveRows(conversation: ArchiveConversation, actor: string, importedAt: Date): ArchiveRows {
-  const conversationId = randomUUID();
-  const newIds = new Map(conversation.messages.map((m) => [m.id, randomUUID()] as const));
+export function archiveRows(conversation: ArchiveConversation, actor: string, importedAt: Date, conversationId: string = randomUUID()): ArchiveRows {
+  const newIds = new Map(conversation.messages.map((m) => [m.id, importedMessageId(conversationId, m.id)] as const));
   const byId = new Map(conversation.messages.map((m) => [m.id, m] as const));
   const onPath = new Set<string>();
   for (let at = byId.get(conversation.activeLeafId); at; at = at.parentId === null ? undefined : byId.get(at.parentId)) onPath.add(at.id);
@@ -71,6 +70,15 @@ export function archiveRows(conversation: ArchiveConversation, actor: string, im
     thread: { conversationId, name: MAIN_THREAD, systemPrompt: conversation.systemPrompt, createdAt: conversation.createdAt, updatedAt: importedAt },
     messages,
   };
+}
+
+/**
+ * The id a message of the file gets in the conversation `conversationId`: derived from both, so a
+ * later import of the same conversation (a newer export) tells the messages it has from the new ones.
+ */
+export function importedMessageId(conversationId: string, sourceMessageId: string): string {
+  const hex = createHash('sha256').update(`${conversationId}\0${sourceMessageId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** When the conversation was last used in the source: its update time or its latest message, whichever is later, but not in the future. */

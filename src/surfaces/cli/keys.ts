@@ -7,11 +7,23 @@ import { ConfigError } from '../../config/config-error.js';
 import { ConfigModule } from '../../config/config.module.js';
 import { DatabaseModule } from '../../database/database.module.js';
 import { ENTITIES } from '../../entities.js';
+import { SINGLE_USER_ACTOR } from '../../actor-auth/actor.js';
+import { AgentsModule } from '../../agents/agents.module.js';
+import { ConversationsModule } from '../../conversations/conversations.module.js';
+import { IdempotencyModule } from '../../idempotency/idempotency.module.js';
+import { MemoryModule } from '../../memory/memory.module.js';
+import { AccountAdoption, type AdoptedData } from '../../portability/account-adoption.service.js';
+import { SharingModule } from '../../sharing/sharing.module.js';
 
 const USAGE = `Usage: npm run keys -- <command>
-  create --actor NAME [--label TEXT]   make a key for actor api:NAME; it is printed once
-  list                                 every key: id, actor, label, dates (never the key)
-  revoke ID                            the key stops working at once, on every instance`;
+  create --actor NAME [--label TEXT] [--adopt]
+                 make a key for actor api:NAME; it is printed once. With --adopt, api:NAME also
+                 takes over the history of single-user mode (api:owner): conversations, agents,
+                 memories, share links; without it, that history stays with api:owner
+  adopt --actor NAME
+                 give the single-user history (api:owner) to api:NAME, which has a key already
+  list           every key: id, actor, label, dates (never the key); then who holds conversations
+  revoke ID      the key stops working at once, on every instance`;
 
 /** Only what managing keys needs: the configuration and the database (migrations run as at start). */
 @Module({})
@@ -19,28 +31,59 @@ class KeysCliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: KeysCliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES)],
-      providers: [ApiKeysService],
+      // Adoption moves rows of every module that keys data by actor.
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config.database, ENTITIES),
+        ConversationsModule,
+        AgentsModule,
+        MemoryModule,
+        SharingModule,
+        IdempotencyModule,
+      ],
+      providers: [ApiKeysService, AccountAdoption],
     };
   }
 }
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
-  if (!command || !['create', 'list', 'revoke'].includes(command)) {
+  if (!command || !['create', 'adopt', 'list', 'revoke'].includes(command)) {
     console.error(USAGE);
     return 64; // EX_USAGE
   }
   const app = await NestFactory.createApplicationContext(KeysCliModule.forRoot(loadConfig()), { logger: ['error'] });
   try {
     const keys = app.get(ApiKeysService);
+    const adoption = app.get(AccountAdoption);
     if (command === 'create') {
       const actor = option(rest, '--actor');
       if (!actor) throw new ApiKeyError('create needs --actor NAME');
-      const created = await keys.create(actor, option(rest, '--label'));
+      const label = option(rest, '--label');
+      let created;
+      if (rest.includes('--adopt')) {
+        const made = await adoption.createKeyAdopting(actor, label);
+        created = made.key;
+        console.log(describeAdoption(made.adopted));
+      } else {
+        created = await keys.create(actor, label);
+        const owner = (await adoption.holders()).find((h) => h.actor === SINGLE_USER_ACTOR.id);
+        if (owner) {
+          console.log(
+            `Note: the single-user history (${plural(owner.conversations, 'conversation')} of ${SINGLE_USER_ACTOR.id}) stays with ${SINGLE_USER_ACTOR.id}, ` +
+              `which no key names; npm run keys -- adopt --actor ${actor} gives it to this key.`,
+          );
+        }
+      }
       console.log(`Created key ${created.id} for actor api:${created.name}.`);
       console.log('Store it now: it is not shown again, and only its hash is kept.');
       console.log(created.key);
+      return 0;
+    }
+    if (command === 'adopt') {
+      const actor = option(rest, '--actor');
+      if (!actor) throw new ApiKeyError('adopt needs --actor NAME');
+      console.log(describeAdoption(await adoption.adopt(actor)));
       return 0;
     }
     if (command === 'list') {
@@ -49,6 +92,10 @@ async function main(args: string[]): Promise<number> {
         const used = k.lastUsedAt ? k.lastUsedAt.toISOString() : 'never';
         console.log(`${k.id}  api:${k.name}  ${state}  created ${k.createdAt.toISOString()}  last used ${used}  ${k.label ?? ''}`.trimEnd());
       }
+      // Which actors hold conversations: history under an actor no key names (api:owner after the first key) shows here.
+      const holders = await adoption.holders();
+      if (holders.length) console.log('');
+      for (const h of holders) console.log(`${h.actor} holds ${plural(h.conversations, 'conversation')}`);
       return 0;
     }
     const id = rest[0];
@@ -62,6 +109,19 @@ async function main(args: string[]): Promise<number> {
   } finally {
     await app.close();
   }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function describeAdoption(a: AdoptedData): string {
+  if (a.conversations + a.agents + a.memories + a.shares + a.aliases + a.idempotencyKeys === 0) return `${a.from} holds nothing: nothing moved.`;
+  const memories = `${a.memories} ${a.memories === 1 ? 'memory' : 'memories'}`;
+  return (
+    `Moved the single-user history (${a.from}) to ${a.to}: ${plural(a.conversations, 'conversation')}, ${plural(a.messages, 'message')}, ` +
+    `${plural(a.agents, 'agent')}, ${memories}, ${plural(a.shares, 'share link')}, ${plural(a.aliases, 'AI SDK chat id')}, ${plural(a.idempotencyKeys, 'idempotency key')}.`
+  );
 }
 
 function option(args: string[], name: string): string | undefined {

@@ -235,3 +235,82 @@ describe('POST /api/imports with a first conversation over 4 MiB', () => {
     expect(gptAlone).toMatchObject({ format: 'chatgpt', importedCount: 0, skippedCount: 1 });
   });
 });
+
+describe('POST /api/imports again: what is already there is not made twice', () => {
+  const fixture = useAppWithFakeModel();
+  const http = () => fixture.app.http();
+  const upload = (body: unknown, key = ALICE_KEY, query = '') =>
+    http().post(`/api/imports${query}`).set(auth(key)).set('Content-Type', 'application/json').send(JSON.stringify(body));
+  const ids = async (key: string) => ((await http().get('/api/conversations?limit=100').set(auth(key)).expect(200)).body.items as Json[]).map((c) => c.id as string);
+  const alreadyImported = (report: Json) => (report.skipped as Json[]).filter((s) => s.code === 'already_imported').map((s) => s.sourceId);
+
+  it('skips the conversations of a newer cumulative ChatGPT export that were imported before, in a dry run too, and takes the new ones', async () => {
+    const first = (await upload([linearChatGptConversation('again-a', 1), linearChatGptConversation('again-b', 2)]).expect(200)).body;
+    expect(first.importedCount).toBe(2);
+    const before = await ids(ALICE_KEY);
+
+    const cumulative = [linearChatGptConversation('again-a', 1), linearChatGptConversation('again-b', 2), linearChatGptConversation('again-c', 1)];
+    const dry = (await upload(cumulative, ALICE_KEY, '?dryRun=true').expect(200)).body;
+    expect(dry.imported.map((c: Json) => c.sourceId)).toEqual(['again-c']);
+    expect(alreadyImported(dry)).toEqual(['again-a', 'again-b']);
+    expect(dry.skipped[0]).toMatchObject({ index: 0, title: 'Conversation again-a', reason: expect.stringContaining(first.imported[0].id) });
+
+    const second = (await upload(cumulative).expect(200)).body;
+    expect(second.imported.map((c: Json) => c.sourceId)).toEqual(['again-c']);
+    expect(alreadyImported(second)).toEqual(['again-a', 'again-b']);
+    expect((await ids(ALICE_KEY)).sort()).toEqual([...before, second.imported[0].id].sort());
+
+    // Per actor: another account imports the same file whole.
+    expect((await upload(cumulative, BOB_KEY).expect(200)).body.importedCount).toBe(3);
+
+    // A conversation deleted since is imported again.
+    await http().delete(`/api/conversations/${first.imported[0].id}`).set(auth(ALICE_KEY)).expect(204);
+    const third = (await upload(cumulative).expect(200)).body;
+    expect(third.imported.map((c: Json) => c.sourceId)).toEqual(['again-a']);
+    expect(alreadyImported(third)).toEqual(['again-b', 'again-c']);
+  });
+
+  it('adds the messages a known conversation gained since (by their ids in the file), continuing its active path', async () => {
+    const first = (await upload([linearChatGptConversation('grow', 1)]).expect(200)).body;
+    const id = first.imported[0].id as string;
+    const grown = [linearChatGptConversation('grow', 3)];
+    const dry = (await upload(grown, ALICE_KEY, '?dryRun=true').expect(200)).body;
+    expect(dry.imported).toEqual([{ id: null, sourceId: 'grow', title: 'Conversation grow', messages: 4, branches: 0, appendedTo: id }]);
+    const report = (await upload(grown).expect(200)).body;
+    expect(report.imported).toEqual([{ id, sourceId: 'grow', title: 'Conversation grow', messages: 4, branches: 0, appendedTo: id }]);
+    const detail = (await http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body;
+    expect(detail.messages.map((m: Json) => m.content.slice(0, 10))).toEqual(['question 0', 'answer 0: ', 'question 1', 'answer 1: ', 'question 2', 'answer 2: ']);
+    // Nothing new: already imported.
+    expect(alreadyImported((await upload(grown).expect(200)).body)).toEqual(['grow']);
+    // The next turn here continues after the last imported answer.
+    await http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: id, message: 'and here' }).expect(200);
+  });
+
+  it('skips an Open WebUI chat imported before', async () => {
+    const chat = openWebUiChat({ id: 'owui-again', title: 'Twice', messages: [{ id: 'q1', parentId: null, role: 'user', content: 'hi', timestamp: 1_710_000_001 }] });
+    expect((await upload([chat]).expect(200)).body.importedCount).toBe(1);
+    const again = (await upload([chat]).expect(200)).body;
+    expect(again.importedCount).toBe(0);
+    expect(alreadyImported(again)).toEqual(['owui-again']);
+  });
+
+  it('skips the conversations of our own export that the account holds (its own, or imported before)', async () => {
+    await http().post('/api/chat').set(auth(BOB_KEY)).send({ message: 'kept once' }).expect(200);
+    const exported = (await http().get('/api/me/export').set(auth(BOB_KEY)).expect(200)).body;
+    const own = exported.conversations.map((c: Json) => c.conversation.id as string);
+    const held = await ids(BOB_KEY);
+    // Bob's own export back into Bob's account: every conversation is there already.
+    const back = (await upload(exported, BOB_KEY).expect(200)).body;
+    expect(back.importedCount).toBe(0);
+    expect(alreadyImported(back).sort()).toEqual([...own].sort());
+    expect((await upload(exported, BOB_KEY, '?dryRun=true').expect(200)).body.importedCount).toBe(0);
+    expect((await ids(BOB_KEY)).sort()).toEqual([...held].sort());
+
+    // Into Alice's account once, then not again.
+    const carol = exported.conversations.length;
+    expect((await upload(exported, ALICE_KEY).expect(200)).body.importedCount).toBe(carol);
+    const twice = (await upload(exported, ALICE_KEY).expect(200)).body;
+    expect(twice.importedCount).toBe(0);
+    expect(alreadyImported(twice).sort()).toEqual([...own].sort());
+  });
+});

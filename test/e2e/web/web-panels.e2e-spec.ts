@@ -273,6 +273,7 @@ function panelTests(): void {
     await t.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Helper' }).expect(201);
     const first = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'First chat' }).expect(200)).body.conversationId;
     await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'Second chat' }).expect(200);
+    await t.http().post('/api/memories').set(auth(ALICE_KEY)).send({ text: 'Prefers tea' }).expect(201);
     const page = await openPage(`${base}#/c/${first}`);
     const key = page.getByRole('dialog', { name: 'API key' });
     await key.getByLabel('Key').fill(ALICE_KEY);
@@ -316,10 +317,13 @@ function panelTests(): void {
     expect(await erase.isDisabled()).toBe(true);
     await account.getByLabel('Confirmation').fill('erase');
     expect(await erase.isDisabled()).toBe(true);
-    expect(await description(account.getByLabel('Confirmation'))).toContain('Type erase everything to confirm');
+    // The confirmation names everything that goes, memories and share links included, and what stays.
+    const warning = (await description(account.getByLabel('Confirmation'))).replace(/\s+/g, ' ');
+    for (const what of ['conversation', 'message', 'share link', 'agent', 'memor', 'API keys stay', 'cannot be undone']) expect(warning).toContain(what);
+    expect(warning).toContain('Type erase everything to confirm');
     await account.getByLabel('Confirmation').fill('erase everything');
     await erase.click();
-    await waitText(account.locator('#erase-status'), 'Erased 2 conversations, 4 messages and 1 agent.');
+    await waitText(account.locator('#erase-status'), 'Erased 2 conversations, 4 messages, 1 agent and 1 memory.');
     expect((await t.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body.items).toEqual([]);
     expect((await t.http().get('/api/agents').set(auth(ALICE_KEY)).expect(200)).body.items).toEqual([]);
     await until(async () => (await page.locator('#conversation-list a').count()) === 0);

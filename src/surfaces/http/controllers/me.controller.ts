@@ -40,8 +40,11 @@ export class MeController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     operationId: 'eraseAccountData',
-    summary: 'Erase everything of yours: conversations (messages, threads, summaries, tags), agents, idempotency keys',
-    description: 'Cannot be undone. Answers how much was erased. Only your own data: other actors keep theirs.',
+    summary: 'Erase everything of yours: conversations, agents, memories, share links, idempotency keys',
+    description:
+      'Deletes every conversation (its messages, threads, summaries and tags, its share links, which stop working, its AI SDK ' +
+      'chat ids and /v1 response records), every agent, every long-term memory and every idempotency key. API keys stay. ' +
+      'Cannot be undone. Answers how much was erased. Only your own data: other actors keep theirs.',
   })
   @ApiOkResponse({ type: ErasedDataDto })
   @ApiErrors([401])

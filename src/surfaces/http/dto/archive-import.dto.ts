@@ -46,6 +46,11 @@ export class ImportedArchiveConversationDto {
   @ApiProperty() title: string;
   @ApiProperty({ description: 'Messages stored, every branch included.' }) messages: number;
   @ApiProperty({ description: 'Messages with more than one child (where versions diverge).' }) branches: number;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Present when the file held new messages of a conversation imported before: they were added to this conversation (and `messages` counts only them).',
+  })
+  appendedTo?: string;
 }
 
 export class SkippedArchiveConversationDto {
@@ -53,6 +58,11 @@ export class SkippedArchiveConversationDto {
   @ApiProperty({ type: String, nullable: true }) sourceId: string | null;
   @ApiProperty({ type: String, nullable: true }) title: string | null;
   @ApiProperty({ example: 'a node whose parent is not in the conversation' }) reason: string;
+  @ApiPropertyOptional({
+    enum: ['already_imported'],
+    description: 'Present when the account holds this conversation already: imported before from the same file (or a newer export of the same tool), or, for our own format, the conversation itself.',
+  })
+  code?: 'already_imported';
 }
 
 export class DroppedPartsDto {

@@ -6,6 +6,7 @@ import { runInRequestScope } from '../../../logging/request-scope.js';
 
 const logger = new Logger('HTTP');
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+const HEALTH_PROBE = /^\/health(\/ready)?\/?$/;
 
 /**
  * One log line per request, with a request id (taken from X-Request-Id when the caller sends
@@ -22,7 +23,10 @@ export function requestLog(req: Request, res: Response, next: NextFunction): voi
   res.on('finish', () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const actor = (req as RequestWithActor).actor?.id ?? '-';
-    logger.log(`${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)}ms actor=${actor} request=${id}`);
+    const line = `${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)}ms actor=${actor} request=${id}`;
+    // Probes come every few seconds and would drown the log: a passing one only at LOG_LEVEL=debug.
+    if (HEALTH_PROBE.test(req.path) && res.statusCode < 400) logger.debug(line);
+    else logger.log(line);
   });
   next();
 }

@@ -1,0 +1,19 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Where an imported conversation came from (`<format>:<id in the file>`, e.g. `chatgpt:6701…`),
+ * unique per actor: importing the same file again skips what is already there (PostgreSQL).
+ */
+export class PgImportSources1764941000000 implements MigrationInterface {
+  name = 'PgImportSources1764941000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE "conversations" ADD COLUMN "import_source" character varying(300)`);
+    await q.query(`CREATE UNIQUE INDEX "uq_conversations_import_source" ON "conversations" ("actor", "import_source")`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX "uq_conversations_import_source"`);
+    await q.query(`ALTER TABLE "conversations" DROP COLUMN "import_source"`);
+  }
+}
