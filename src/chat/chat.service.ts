@@ -88,6 +88,8 @@ export interface TurnEvents {
   /** The question and the empty reply are stored; generation starts right after. */
   started(turn: StartedTurn): void;
   delta(text: string): void;
+  /** A piece of a reasoning model's thinking (kept apart from the reply). */
+  reasoning?(text: string): void;
 }
 
 /**
@@ -133,7 +135,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   /** One turn whose reply streams to `events`; resolves with the stored outcome. */
   async stream(actor: Actor, request: ChatRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const { turn, release } = await this.begin(actor, () => this.startTurn(actor, request));
-    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
+    return this.generate(turn, streamingMode(events, request.options), release, (turn) => events.started(turn));
   }
 
   /** A turn that stores nothing (no conversation): its input is the whole history; `onDelta` streams the reply. */
@@ -150,7 +152,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   async editStream(actor: Actor, conversationId: string, messageId: string, request: EditRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId }, messageId));
-    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
+    return this.generate(turn, streamingMode(events, request.options), release, (turn) => events.started(turn));
   }
 
   /** Answers a thread's last question again: a sibling answer, which becomes the active path (the earlier one stays readable). */
@@ -161,7 +163,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   async regenerateStream(actor: Actor, conversationId: string, request: RegenerateRequest, events: TurnEvents): Promise<ReplyOutcome> {
     const { turn, release } = await this.begin(actor, () => this.startRegeneration(actor, conversationId, request));
-    return this.generate(turn, { stream: true, onDelta: (text) => events.delta(text), options: request.options }, release, (turn) => events.started(turn));
+    return this.generate(turn, streamingMode(events, request.options), release, (turn) => events.started(turn));
   }
 
   /**
@@ -320,6 +322,10 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
     clearTimeout(timer);
   }
+}
+
+function streamingMode(events: TurnEvents, options: ModelOptions | undefined): GenerationMode {
+  return { stream: true, onDelta: (text) => events.delta(text), onReasoning: events.reasoning && ((text) => events.reasoning?.(text)), options };
 }
 
 function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {

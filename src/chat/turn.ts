@@ -79,6 +79,9 @@ export interface ReplyOutcome {
   readonly error: ReplyError | null;
   /** Tools the model called on the way to this reply. */
   readonly toolCalls?: ToolCallRecord[];
+  /** What a reasoning model thought on the way (never replayed), and for how long; null or absent: nothing. */
+  readonly reasoning?: string | null;
+  readonly reasoningMs?: number | null;
   /** Functions of the client the reply asks to be called (the turn ends there: the client runs them). */
   readonly functionCalls?: FunctionCallRecord[];
   /** Tokens of `content`, for the budget of later turns. */

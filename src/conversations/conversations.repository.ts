@@ -96,6 +96,8 @@ export type MessageChanges = Partial<
     | 'leaseUntil'
     | 'cancelRequestedAt'
     | 'toolCalls'
+    | 'reasoning'
+    | 'reasoningMs'
     | 'tokens'
     | 'createdAt'
     | 'functionCalls'
@@ -118,13 +120,14 @@ export class ConversationsRepository {
     actor: string,
     title: string,
     now: Date,
-    extra: { agentId?: string | null; state?: ConversationState; metadata?: Record<string, string> | null; memory?: boolean } = {},
+    extra: { agentId?: string | null; model?: string | null; state?: ConversationState; metadata?: Record<string, string> | null; memory?: boolean } = {},
   ): Promise<Conversation> {
     const conversation = Object.assign(new Conversation(), {
       id: randomUUID(),
       actor,
       title,
       agentId: extra.agentId ?? null,
+      model: extra.model ?? null,
       state: extra.state ?? {},
       metadata: extra.metadata ?? null,
       archived: false,

@@ -277,7 +277,7 @@ export interface paths {
         put?: never;
         /**
          * Edit a user message, streaming the new answer
-         * @description A new user message beside this one (its sibling, with the same parent), then its reply, as a turn: the new branch becomes the thread's active path, and only it is replayed to the model. The edited message and its answers stay, selectable. Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}.
+         * @description A new user message beside this one (its sibling, with the same parent), then its reply, as a turn: the new branch becomes the thread's active path, and only it is replayed to the model. The edited message and its answers stay, selectable. Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `reasoning` {text} for each piece of a reasoning model's thinking; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, reason, model, usage, and reasoning, reasoningMs, toolCalls when there are some} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}.
          */
         post: operations["editMessageStream"];
         delete?: never;
@@ -357,7 +357,7 @@ export interface paths {
         put?: never;
         /**
          * Regenerate, streaming the new answer
-         * @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}.
+         * @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `reasoning` {text} for each piece of a reasoning model's thinking; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, reason, model, usage, and reasoning, reasoningMs, toolCalls when there are some} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}.
          */
         post: operations["regenerateReplyStream"];
         delete?: never;
@@ -1348,6 +1348,10 @@ export interface components {
             /** @description Version 2: the `id` of the message this one follows, listed before it in the same thread; null for a first message. */
             parentId?: string | null;
             promptTokens: number | null;
+            /** @description A reasoning model's thinking before this reply (never replayed); absent when none. At most 1000000 characters. */
+            reasoning?: string | null;
+            /** @description How long the model thought, in milliseconds. */
+            reasoningMs?: number | null;
             /** @enum {string} */
             role: "user" | "assistant";
             /** @description Order of the messages; strictly increasing in the list. */
@@ -1580,6 +1584,10 @@ export interface components {
             /** @description Pinned: always sent to the model while on the active path (PATCH .../messages/{messageId}). */
             pinned: boolean;
             promptTokens: number | null;
+            /** @description A reply of a reasoning model: what it thought before answering (at most MAX_REPLY_CHARS; never replayed); null: none. */
+            reasoning: string | null;
+            /** @description How long the model thought, in milliseconds (streamed replies; null otherwise). */
+            reasoningMs: number | null;
             /** @description A reply: the messages of the actor's past that recall gave its turn, best match first (ids; a message may be deleted since). */
             recalledMessageIds: string[];
             /** @enum {string} */
@@ -1789,10 +1797,16 @@ export interface components {
             model: string | null;
             /** @description Why a truncated reply was cut; null otherwise. */
             reason: components["schemas"]["ReplyCutReasonDto"] | (never | null);
+            /** @description What a reasoning model thought before answering, whole (absent when it did not). */
+            reasoning?: string;
+            /** @description How long it thought, in milliseconds (with `reasoning`; null for a reply that was not streamed). */
+            reasoningMs?: number | null;
             /** @description The whole stored reply. */
             reply: string;
             /** @enum {string} */
             status: "complete" | "truncated" | "cancelled";
+            /** @description Tools the model called on the way to this reply, with their results (absent when none). */
+            toolCalls?: components["schemas"]["ToolCallDto"][];
             usage: components["schemas"]["UsageDto"] | (never | null);
         };
         StreamDoneEvent: {
@@ -1818,6 +1832,15 @@ export interface components {
             data: components["schemas"]["StreamErrorData"];
             /** @enum {string} */
             event: "error";
+        };
+        StreamReasoningData: {
+            /** @description A piece of a reasoning model's thinking, to append to it (never part of the reply). */
+            text: string;
+        };
+        StreamReasoningEvent: {
+            data: components["schemas"]["StreamReasoningData"];
+            /** @enum {string} */
+            event: "reasoning";
         };
         ThreadDto: {
             /** Format: date-time */
@@ -2724,7 +2747,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
+            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `reasoning` {text} for each piece of a reasoning model's thinking; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, reason, model, usage, and reasoning, reasoningMs, toolCalls when there are some} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4264,7 +4287,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
+            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `reasoning` {text} for each piece of a reasoning model's thinking; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, reason, model, usage, and reasoning, reasoningMs, toolCalls when there are some} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4760,7 +4783,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
+            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `reasoning` {text} for each piece of a reasoning model's thinking; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, reason, model, usage, and reasoning, reasoningMs, toolCalls when there are some} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
             200: {
                 headers: {
                     [name: string]: unknown;

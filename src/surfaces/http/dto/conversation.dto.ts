@@ -240,6 +240,10 @@ export class MessageDto {
   versions: MessageVersionDto[];
   @ApiProperty({ type: [ToolCallDto], description: 'Tools the model called while writing this reply (never replayed).' })
   toolCalls: ToolCallDto[];
+  @ApiProperty({ type: String, nullable: true, description: "A reply of a reasoning model: what it thought before answering (at most MAX_REPLY_CHARS; never replayed); null: none." })
+  reasoning: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'How long the model thought, in milliseconds (streamed replies; null otherwise).' })
+  reasoningMs: number | null;
   @ApiProperty({ type: [String], description: 'A reply: the long-term memories its turn was given (ids; a memory may be deleted since).' })
   memoryIds: string[];
   @ApiProperty({ type: [String], description: "A reply: the messages of the actor's past that recall gave its turn, best match first (ids; a message may be deleted since)." })
@@ -364,6 +368,8 @@ export function toMessageDto(m: Message): MessageDto {
     error: replyErrorBody(replyErrorOf(m)),
     versions: (m.otherAnswers ?? m.versions ?? []).map(versionDto),
     toolCalls: m.toolCalls ?? [],
+    reasoning: m.reasoning ?? null,
+    reasoningMs: m.reasoningMs ?? null,
     memoryIds: m.memoryIds ?? [],
     recalledMessageIds: m.recalledMessageIds ?? [],
     pinned: m.pinned ?? false,
