@@ -21,6 +21,7 @@ import { FORGET_TOOL, REMEMBER_TOOL, runForget, runRemember } from './tools/memo
 import { MemoryService } from '../memory/memory.service.js';
 import { memoryModeOf, memoryToolsOf } from './memory-mode.js';
 import { ReasoningTrace } from './reasoning-trace.js';
+import { ConversationTitler } from './conversation-titler.js';
 
 /** How many times one reply may call tools before the model must answer in words. */
 export const MAX_TOOL_ROUNDS = 4;
@@ -74,6 +75,7 @@ export class ReplyGenerator {
     private readonly memories: MemoryService,
     private readonly progressSaver: ProgressSaver,
     private readonly awaitingStorage: RepliesAwaitingStorage,
+    private readonly titler: ConversationTitler,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
@@ -119,6 +121,7 @@ export class ReplyGenerator {
       throw new ReplyNotStoredError(storage, turn.conversation.id, turn.question.id, turn.reply.id);
     }
     if (outcome.status === 'complete' || outcome.status === 'truncated') this.summarizer.afterTurn(turn, outcome.tokens ?? null);
+    if (outcome.status === 'complete') this.titler.afterReply(turn, outcome.content);
     return outcome;
   }
 

@@ -459,6 +459,11 @@ export class ConversationsRepository {
     if (Object.keys(changes).length) await em.update(Conversation, { id }, changes);
   }
 
+  /** Sets the title if it is still `from`; false when it is not (renamed meanwhile) or the conversation is gone. */
+  async retitleIf(em: EntityManager, actor: string, id: string, from: string, to: string): Promise<boolean> {
+    return (await EntityRows.of(em, Conversation).update(em, { title: to }, '"id" = ? AND "actor" = ? AND "title" = ?', [id, actor, from])) > 0;
+  }
+
   async retitle(em: EntityManager, id: string, title: string): Promise<void> {
     await EntityRows.of(em, Conversation).update(em, { title }, '"id" = ?', [id]);
   }

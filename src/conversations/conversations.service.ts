@@ -285,6 +285,11 @@ export class ConversationsService {
     });
   }
 
+  /** Replaces a title given automatically with `to`, unless it is no longer `from` (the user renamed it); false then. */
+  retitleIf(actor: Actor, id: string, from: string, to: string): Promise<boolean> {
+    return this.db.transaction((em) => this.repo.retitleIf(em, actor.id, id, from, to));
+  }
+
   private async withTags(em: EntityManager, conversations: Conversation[]): Promise<Conversation[]> {
     const tags = await this.repo.tagsOf(em, conversations.map((c) => c.id));
     for (const c of conversations) c.tags = tags.get(c.id) ?? [];
