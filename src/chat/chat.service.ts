@@ -37,6 +37,8 @@ export interface ChatRequest {
   readonly items?: TurnRequest['items'];
   /** The model and instructions of this turn alone. */
   readonly override?: TurnOverride;
+  /** A new conversation's model (one of the offered models); on an existing one it must be its model. */
+  readonly model?: string;
 }
 
 /** A user message asked again in other words: a sibling of it, answered, on a branch that becomes active. */
@@ -247,6 +249,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   private async startTurn(actor: Actor, request: ChatRequest, edited?: string): Promise<StartedTurn> {
     const asked = request.items ? [...request.items].reverse().find((i) => i.role === 'user')?.content : request.message;
+    await this.conversations.assertModelOffered(request.model);
     const recalled = asked ? await this.recalled(actor, asked) : [];
     const turn = {
       content: request.message,
@@ -259,6 +262,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       editMessageId: edited,
       items: request.items,
       override: request.override,
+      model: request.model,
       recalled,
     };
     return this.turns.startTurn(actor, turn, this.planner.plan);

@@ -89,6 +89,9 @@ export class TurnStore {
         if (request.agentId && request.agentId !== conversation.agentId) {
           throw new InvalidInputError('agentId does not match the agent of this conversation (a conversation keeps its agent)');
         }
+        if (request.model && request.model !== conversation.model) {
+          throw new InvalidInputError("model does not match this conversation's model (PATCH the conversation to change it)");
+        }
         ({ parent, threadName } = await this.branchPoint(em, conversation.id, request, threadName));
         // After the row lock, so it reads what the turn before this one committed.
         const read = await this.reads.threadHead(em, conversation.id, threadName);
@@ -105,7 +108,7 @@ export class TurnStore {
         if (request.parentMessageId || request.editMessageId) throw new InvalidInputError('parentMessageId needs the conversationId it belongs to');
         agent = request.agentId ? await this.agents.usableIn(em, actor, request.agentId) : null;
         await this.limits.assertRoomForConversation(em, actor);
-        conversation = await this.repo.insertConversation(em, actor.id, titleFromFirstMessage(firstText), now, { agentId: agent?.id ?? null });
+        conversation = await this.repo.insertConversation(em, actor.id, titleFromFirstMessage(firstText), now, { agentId: agent?.id ?? null, model: request.model ?? null });
         if (request.alias) await this.claimAlias(em, actor, request.alias, conversation.id, threadName, now);
       }
       // A branch: the path below where it starts leaves the active path, so the plan reads the new one.

@@ -15,6 +15,8 @@ export interface TurnRequest {
   readonly alias?: string;
   /** Binds a new conversation to this agent; on an existing one it must match its agent. */
   readonly agentId?: string;
+  /** A new conversation's model (already checked to be offered); on an existing one it must match its model. */
+  readonly model?: string;
   readonly thread?: string;
   /** Replaces the thread's own system prompt, for this and later turns. */
   readonly threadSystem?: string;

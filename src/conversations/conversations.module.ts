@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module.js';
+import { LlmModule } from '../llm/llm.module.js';
 import { ConversationAliases } from './conversation-aliases.service.js';
 import { ConversationAliasesRepository } from './conversation-aliases.repository.js';
 import { ConversationItemsRepository } from './conversation-items.repository.js';
@@ -20,7 +21,7 @@ import { TurnReadsRepository } from './turn-reads.repository.js';
 import { WholeConversationsRepository } from './whole-conversations.repository.js';
 
 @Module({
-  imports: [AgentsModule],
+  imports: [AgentsModule, LlmModule],
   providers: [ConversationsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
   exports: [ConversationsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService, TurnReadsRepository],
 })

@@ -455,7 +455,7 @@ export class ConversationsRepository {
     if (tags.length) await em.insert(ConversationTag, tags.map((tag) => ({ conversationId, actor: conversation.actor, tag })));
   }
 
-  async updateFlags(em: EntityManager, id: string, changes: { title?: string; archived?: boolean; pinned?: boolean }): Promise<void> {
+  async updateFlags(em: EntityManager, id: string, changes: { title?: string; archived?: boolean; pinned?: boolean; model?: string | null }): Promise<void> {
     if (Object.keys(changes).length) await em.update(Conversation, { id }, changes);
   }
 

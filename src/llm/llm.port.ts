@@ -11,6 +11,8 @@ export interface LlmPort {
    * (`reasoning_content` or `reasoning` deltas) goes to `onReasoning`, never to `onDelta`.
    */
   stream(request: CompletionRequest, onDelta: (text: string) => void, onReasoning?: (text: string) => void): Promise<Completion>;
+  /** The models the server offers (GET /v1/models); absent where there is no server to ask. Rejects when it does not answer. */
+  listModels?(): Promise<string[]>;
 }
 
 export const LLM_PORT = Symbol('LLM_PORT');

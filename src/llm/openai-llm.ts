@@ -116,6 +116,23 @@ export class OpenAiLlm implements LlmPort {
     }
   }
 
+  async listModels(): Promise<string[]> {
+    // A short call, apart from the chat timeout: the list is a convenience.
+    const call = new ModelCall(Math.min(this.options.timeoutMs, 5_000), undefined, this.options.baseUrl ?? DEFAULT_BASE_URL);
+    try {
+      const ids: string[] = [];
+      for await (const model of this.client.models.list({ signal: call.signal, maxRetries: 0 })) {
+        if (typeof model.id === 'string') ids.push(model.id);
+        if (ids.length >= 1000) break;
+      }
+      return ids;
+    } catch (error) {
+      throw call.failure(error);
+    } finally {
+      call.end();
+    }
+  }
+
   private body(request: CompletionRequest): ChatCompletionCreateParamsBase {
     const body: ChatCompletionCreateParamsBase = { model: request.model ?? this.defaultModel, messages: toWireMessages(request.messages) };
     if (request.temperature !== undefined) body.temperature = request.temperature;

@@ -67,6 +67,8 @@ export type Behaviour =
  */
 export class FakeOpenAiServer {
   readonly requests: RecordedRequest[] = [];
+  /** What GET /v1/models lists; `null` answers it 404, as servers without the route do. */
+  models: string[] | null = ['fake-model'];
   private readonly script: Behaviour[] = [];
   private responder?: (body: RecordedRequest['body']) => Behaviour | undefined;
   private readonly hanging = new Set<ServerResponse>();
@@ -116,6 +118,7 @@ export class FakeOpenAiServer {
     this.requests.length = 0;
     this.script.length = 0;
     this.responder = undefined;
+    this.models = ['fake-model'];
     this.releaseHanging();
   }
 
@@ -232,7 +235,7 @@ export class FakeOpenAiServer {
     }
     this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
 
-    if (path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model' }] });
+    if (path === '/v1/models' && this.models) return json(res, 200, { object: 'list', data: this.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
     if (path !== '/v1/chat/completions' || req.method !== 'POST') {
       return json(res, 404, { error: { message: `no route ${path}`, type: 'invalid_request_error' } });
     }

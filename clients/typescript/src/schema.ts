@@ -583,6 +583,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the models a conversation may choose
+         * @description LLM_MODELS when set, else the model server's own list (GET /v1/models, read at most once a minute), else the default model alone.
+         */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search": {
         parameters: {
             query?: never;
@@ -951,6 +971,11 @@ export interface components {
              * @example Hello!
              */
             message: string;
+            /**
+             * @description A new conversation's model: one of GET /api/models (400 otherwise), kept for its later turns. On an existing conversation it must be its model.
+             * @example gpt-4o-mini
+             */
+            model?: string;
             options?: components["schemas"]["ModelOptionsDto"];
             /**
              * Format: uuid
@@ -1062,6 +1087,8 @@ export interface components {
             messageSeq?: number | null;
             /** @description Search only: that message's thread. */
             messageThread?: string | null;
+            /** @description The model chosen for the conversation's turns (GET /api/models); null: the agent's or the default. */
+            model: string | null;
             /** @description Older messages exist: pass as before to GET /api/conversations/{id}/messages. Null when messages starts at the first one. */
             nextBefore: number | null;
             /** @description Search only: whether that message is on its thread's active path (null: the title matched). When false, the match is on another branch: POST /api/conversations/{id}/messages/{messageId}/select makes it the active path, then it pages as any message does. */
@@ -1125,6 +1152,8 @@ export interface components {
             messageSeq?: number | null;
             /** @description Search only: that message's thread. */
             messageThread?: string | null;
+            /** @description The model chosen for the conversation's turns (GET /api/models); null: the agent's or the default. */
+            model: string | null;
             /** @description Search only: whether that message is on its thread's active path (null: the title matched). When false, the match is on another branch: POST /api/conversations/{id}/messages/{messageId}/select makes it the active path, then it pages as any message does. */
             onPath?: boolean | null;
             pinned: boolean;
@@ -1171,6 +1200,11 @@ export interface components {
              * @default true
              */
             memory?: boolean;
+            /**
+             * @description The model the conversation's turns call: one of GET /api/models (400 otherwise). Default: the agent's, or the service's default.
+             * @example gpt-4o-mini
+             */
+            model?: string;
             /** @description Initial state: a JSON object of at most 64 KB. */
             state?: {
                 [key: string]: unknown;
@@ -1664,6 +1698,16 @@ export interface components {
             /** @enum {string} */
             status: "streaming" | "complete" | "truncated" | "failed" | "cancelled";
         };
+        ModelDto: {
+            /** @example gpt-4o-mini */
+            id: string;
+        };
+        ModelListDto: {
+            /** @description The model turns call when neither the conversation nor its agent chooses one. */
+            defaultModel: string;
+            /** @description The models a conversation may choose, the default first. */
+            items: components["schemas"]["ModelDto"][];
+        };
         ModelOptionsDto: {
             maxTokens?: number;
             temperature?: number;
@@ -1969,6 +2013,11 @@ export interface components {
         };
         UpdateConversationDto: {
             archived?: boolean;
+            /**
+             * @description The model the conversation's turns call: one of GET /api/models (400 otherwise); null: back to the agent's or the default.
+             * @example gpt-4o-mini
+             */
+            model?: string | null;
             pinned?: boolean;
             /** @description Replaces the tags (each 1-50 characters; stored lower-case). */
             tags?: string[];
@@ -6779,6 +6828,101 @@ export interface operations {
             };
             /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelListDto"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed JSON body (code `invalid_input`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
