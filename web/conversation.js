@@ -7,6 +7,7 @@ import { $, el } from './dom.js';
 import { earlierView } from './earlier.js';
 import { renderConversationMenu } from './conversation-menu.js';
 import { paintExtras } from './message-extras.js';
+import { renderModelPicker } from './model-picker.js';
 import { decorateCodeBlocks, messageFooter, paintFooter, statusNote } from './message-tools.js';
 import { renderMarkdown } from './render.js';
 import { state } from './state.js';
@@ -29,6 +30,7 @@ export function renderConversation() {
   $('conversation-actions').hidden = !conversation?.id;
   renderConversationMenu();
   renderThreadBar();
+  renderModelPicker();
 
   views.clear();
   const messages = conversation?.messages ?? [];

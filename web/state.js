@@ -35,6 +35,7 @@ import { createApi } from './api.js';
  * @property {string} [thread] the thread shown, `main` unless told
  * @property {Schemas['ThreadDto'][]} [threads] the conversation's threads, as opening it listed them
  * @property {string} [pendingSystem] the system prompt of a new thread, sent with its first turn
+ * @property {string | null} [model] the model chosen for it (null: the agent's or the default)
  */
 
 /**
@@ -96,6 +97,7 @@ export const state = {
   /** @type {OpenConversation | null} null: a new chat */
   current: null,
   newAgentId: '', // the agent picked for the next new conversation
+  newModel: '', // the model picked for the next new conversation ('' for the default)
   /** @type {Busy | null} */
   busy: null,
 };

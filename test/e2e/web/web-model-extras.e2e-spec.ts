@@ -1,4 +1,5 @@
 import { browserFixture, describeInChromium, replies, send, seriousViolations, waitText } from '../../support/browser-page.js';
+import { until } from '../../support/until.js';
 
 // What a reply carries besides its text, on the page: the tools the model called (with their
 // results) and a reasoning model's thinking, each collapsed, live and after a reload; and the
@@ -31,7 +32,7 @@ function extrasTests(): void {
       await page.reload();
       await waitText(replies(page).last(), 'Noted: green tea.');
     }
-  });
+  }, 60_000);
 
   it("shows a reasoning model's thinking collapsed, as \"Thought for n s\", also after a reload", async () => {
     const { base } = await fixture.startService();
@@ -53,5 +54,29 @@ function extrasTests(): void {
       await page.reload();
       await waitText(replies(page).last(), 'Green it is.');
     }
-  });
+  }, 60_000);
+
+  it('picks the model of a new chat and of the conversation shown, kept after a reload', async () => {
+    const { base, t } = await fixture.startService({ LLM_MODELS: 'small-model,big-model' });
+    const page = await fixture.openPage(base);
+    const picker = page.getByRole('combobox', { name: 'Model', exact: true });
+    await page.locator('#model-select option[value="small-model"]').waitFor({ state: 'attached' });
+    expect(await picker.inputValue()).toBe('');
+    await picker.selectOption('small-model');
+    await send(page, 'Hello small');
+    await waitText(replies(page).last(), 'reply to: Hello small');
+    expect(fixture.fake.lastCompletion.body.model).toBe('small-model');
+
+    await picker.selectOption('big-model');
+    const id = /#\/c\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
+    await until(async () => (await t.http().get(`/api/conversations/${id}`).expect(200)).body.model === 'big-model');
+    await send(page, 'Hello big');
+    await waitText(replies(page).last(), 'reply to: Hello big');
+    expect(fixture.fake.lastCompletion.body.model).toBe('big-model');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.reload();
+    await waitText(replies(page).last(), 'reply to: Hello big');
+    expect(await picker.inputValue()).toBe('big-model');
+  }, 60_000);
 }
