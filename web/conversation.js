@@ -71,6 +71,7 @@ export function messageView(message) {
   const article = el('article', `message ${message.role}`);
   article.append(el('h2', 'visually-hidden', message.role === 'user' ? 'You said:' : 'The assistant said:'));
   const extras = el('div', 'message-extras');
+  extras.hidden = true; // a reply's reasoning and tool calls, once it has some
   const body = el('div', 'message-body');
   const note = el('p', 'message-note');
   const footer = messageFooter(message);
