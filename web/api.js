@@ -7,7 +7,7 @@ import { readEventStream } from './event-stream.js';
 /** @typedef {import('../clients/typescript/src/schema.js').components['schemas']} Schemas */
 /**
  * One event of the streaming routes, as the OpenAPI document describes it.
- * @typedef {Schemas['StreamConversationEvent'] | Schemas['StreamDeltaEvent'] | Schemas['StreamDoneEvent'] | Schemas['StreamErrorEvent']} StreamEvent
+ * @typedef {Schemas['StreamConversationEvent'] | Schemas['StreamReasoningEvent'] | Schemas['StreamDeltaEvent'] | Schemas['StreamDoneEvent'] | Schemas['StreamErrorEvent']} StreamEvent
  */
 /**
  * The service's error body (`{ statusCode, error, message, code, ... }`), with the fields some answers add.

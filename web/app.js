@@ -7,6 +7,8 @@
 //   event-stream.js  server-sent events read from a fetch body (eventsource-parser)
 //   auth.js          the API key: asking for it, keeping it
 //   agents.js        the agent picker and agents' names
+//   model-picker.js  the model of the conversation shown, or of the next new chat
+//   message-extras.js  a reply's reasoning and tool calls, collapsed
 //   list.js          the conversation list and its search
 //   message-results.js  the messages a search found, below the conversations it found
 //   snippet.js       search snippets as plain text, the words found marked
@@ -54,12 +56,13 @@ import { wireStatePanel } from './state-panel.js';
 import { wireMemoryPanel } from './memory-panel.js';
 import { detachStream } from './stream.js';
 import { wireThreads } from './thread-panel.js';
+import { loadModels, wireModelPicker } from './model-picker.js';
 
 /** Finds out whether a key is needed (single-user mode answers without one), then loads. */
 async function start() {
   wire();
   if (!(await connect())) return;
-  await Promise.all([refreshList(), probeSearch()]);
+  await Promise.all([refreshList(), probeSearch(), loadModels()]);
   await route();
 }
 
@@ -154,6 +157,7 @@ function openResult(event) {
 function wirePanels() {
   wireAgents();
   wireThreads();
+  wireModelPicker();
   wireStatePanel();
   wireMemoryPanel();
   wireContextPanel();

@@ -23,7 +23,8 @@ export async function send() {
   const body = { message: text };
   if (!state.current) {
     if (state.newAgentId) body.agentId = state.newAgentId;
-    state.current = { id: null, title: text.trim().slice(0, 60), agentId: state.newAgentId || null, messages: [] };
+    if (state.newModel) body.model = state.newModel;
+    state.current = { id: null, title: text.trim().slice(0, 60), agentId: state.newAgentId || null, model: state.newModel || null, messages: [] };
   } else {
     body.conversationId = /** @type {string} */ (state.current.id);
     Object.assign(body, threadFields(state.current));

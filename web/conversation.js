@@ -6,13 +6,15 @@ import { regenerate, updateComposer } from './composer.js';
 import { $, el } from './dom.js';
 import { earlierView } from './earlier.js';
 import { renderConversationMenu } from './conversation-menu.js';
+import { paintExtras } from './message-extras.js';
+import { renderModelPicker } from './model-picker.js';
 import { decorateCodeBlocks, messageFooter, paintFooter, statusNote } from './message-tools.js';
 import { renderMarkdown } from './render.js';
 import { state } from './state.js';
 import { renderThreadBar } from './thread-panel.js';
 
 /** @typedef {import('./state.js').ViewMessage} ViewMessage */
-/** @typedef {{ article: HTMLElement, body: HTMLElement, note: HTMLElement, footer: HTMLElement }} MessageElements */
+/** @typedef {{ article: HTMLElement, extras: HTMLElement, body: HTMLElement, note: HTMLElement, footer: HTMLElement }} MessageElements */
 
 /** @type {Map<ViewMessage, MessageElements>} message object -> its elements in the list */
 export const views = new Map();
@@ -28,6 +30,7 @@ export function renderConversation() {
   $('conversation-actions').hidden = !conversation?.id;
   renderConversationMenu();
   renderThreadBar();
+  renderModelPicker();
 
   views.clear();
   const messages = conversation?.messages ?? [];
@@ -67,11 +70,13 @@ function renderEmptyHint(hasEarlier) {
 export function messageView(message) {
   const article = el('article', `message ${message.role}`);
   article.append(el('h2', 'visually-hidden', message.role === 'user' ? 'You said:' : 'The assistant said:'));
+  const extras = el('div', 'message-extras');
+  extras.hidden = true; // a reply's reasoning and tool calls, once it has some
   const body = el('div', 'message-body');
   const note = el('p', 'message-note');
   const footer = messageFooter(message);
-  article.append(body, note, footer);
-  views.set(message, { article, body, note, footer });
+  article.append(extras, body, note, footer);
+  views.set(message, { article, extras, body, note, footer });
   paint(message);
   return article;
 }
@@ -85,6 +90,7 @@ export function paint(message) {
   if (!view) return; // not on screen (the user went to another conversation)
   if (message.role === 'user') view.body.textContent = message.content;
   else {
+    paintExtras(message, view.extras);
     view.body.replaceChildren(renderMarkdown(message.content));
     decorateCodeBlocks(view.body);
   }
@@ -93,7 +99,7 @@ export function paint(message) {
   view.article.classList.toggle('failed', message.status === 'failed');
   view.article.setAttribute('aria-busy', String(streaming));
   const status = streaming ? null : statusNote(message);
-  const note = streaming ? (message.content ? '' : 'Thinking…') : (status?.text ?? '');
+  const note = streaming ? (message.content || message.reasoning ? '' : 'Thinking…') : (status?.text ?? '');
   const badge = el('span', `badge badge-${message.status}`, status?.badge);
   badge.setAttribute('aria-hidden', 'true');
   view.note.replaceChildren(...(status ? [badge, ' '] : []), note);

@@ -81,6 +81,7 @@ export async function openConversation(id, { keepError = false, thread = state.h
     id,
     title: conversation.title,
     agentId: conversation.agentId,
+    model: conversation.model,
     pinned: conversation.pinned,
     archived: conversation.archived,
     tags: conversation.tags,

@@ -15,7 +15,7 @@ import { createApi } from './api.js';
  * server names it; an error of the page's own (the connection ended) has no status.
  * `createdAt` and `model` are missing on a message sent from this page until it is stored, and
  * its place in the tree (`siblingIds`, `siblingIndex`, `siblingCount`) until the path is read again.
- * @typedef {Pick<Message, 'role' | 'content' | 'status'> & { id: string | null, error: { statusCode?: number, message: string } | null, createdAt?: string, model?: string | null } & Partial<Pick<Message, 'siblingIds' | 'siblingIndex' | 'siblingCount' | 'pinned'>>} ViewMessage
+ * @typedef {Pick<Message, 'role' | 'content' | 'status'> & { id: string | null, error: { statusCode?: number, message: string } | null, createdAt?: string, model?: string | null } & Partial<Pick<Message, 'siblingIds' | 'siblingIndex' | 'siblingCount' | 'pinned' | 'reasoning' | 'reasoningMs' | 'toolCalls'>>} ViewMessage
  */
 
 /**
@@ -35,6 +35,7 @@ import { createApi } from './api.js';
  * @property {string} [thread] the thread shown, `main` unless told
  * @property {Schemas['ThreadDto'][]} [threads] the conversation's threads, as opening it listed them
  * @property {string} [pendingSystem] the system prompt of a new thread, sent with its first turn
+ * @property {string | null} [model] the model chosen for it (null: the agent's or the default)
  */
 
 /**
@@ -96,6 +97,7 @@ export const state = {
   /** @type {OpenConversation | null} null: a new chat */
   current: null,
   newAgentId: '', // the agent picked for the next new conversation
+  newModel: '', // the model picked for the next new conversation ('' for the default)
   /** @type {Busy | null} */
   busy: null,
 };
@@ -107,7 +109,7 @@ export const api = createApi(() => state.key);
  * @param {Schemas['MessageDto']} message
  * @returns {ViewMessage}
  */
-export const toViewMessage = ({ id, role, content, status, error, createdAt, model, siblingIds, siblingIndex, siblingCount, pinned }) => ({
+export const toViewMessage = ({ id, role, content, status, error, createdAt, model, siblingIds, siblingIndex, siblingCount, pinned, reasoning, reasoningMs, toolCalls }) => ({
   id,
   role,
   content,
@@ -119,6 +121,9 @@ export const toViewMessage = ({ id, role, content, status, error, createdAt, mod
   siblingIndex,
   siblingCount,
   pinned,
+  reasoning,
+  reasoningMs,
+  toolCalls,
 });
 
 /** @returns {string | null} */

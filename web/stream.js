@@ -52,6 +52,8 @@ export async function streamReply(conversation, reply, method, path, body, onSta
   renderActions();
   let started = Boolean(knownMessageId);
   let ended = false;
+  /** @type {number | null} when the first piece of thinking came */
+  let thinkingSince = null;
   try {
     await api.stream(method, path, body, {
       signal: busy.controller.signal,
@@ -62,13 +64,20 @@ export async function streamReply(conversation, reply, method, path, body, onSta
           busy.messageId = reply.id = data.messageId;
           onStart?.(data);
           if (busy.stopRequested) void cancel(busy);
+        } else if (event === 'reasoning') {
+          thinkingSince ??= performance.now();
+          reply.reasoning = (reply.reasoning ?? '') + data.text;
+          schedulePaint(reply);
         } else if (event === 'delta') {
+          // The time shown until the server's own arrives with `done`.
+          if (thinkingSince !== null && reply.reasoningMs == null) reply.reasoningMs = performance.now() - thinkingSince;
           reply.content += data.text;
           schedulePaint(reply);
         } else if (event === 'done') {
           ended = true;
           const error = data.reason ? { statusCode: data.reason.code === 'reply_too_long' ? 413 : 504, message: data.reason.message } : null;
           Object.assign(reply, { content: data.reply, status: data.status, error, model: data.model });
+          Object.assign(reply, { reasoning: data.reasoning ?? reply.reasoning ?? null, reasoningMs: data.reasoningMs ?? reply.reasoningMs ?? null, toolCalls: data.toolCalls ?? [] });
           if (state.current === conversation) announce(reply);
         } else if (event === 'error') {
           ended = true;

@@ -14,13 +14,14 @@ import { TurnPlanner } from './turn-planner.js';
 import { ReplyStore } from './reply-store.js';
 import { TurnStore } from './turn-store.js';
 import { UnstoredTurns } from './unstored-turn.js';
+import { ConversationTitler } from './conversation-titler.js';
 import { AgentsModule } from '../agents/agents.module.js';
 import { MemoryModule } from '../memory/memory.module.js';
 import { RecallModule } from '../recall/recall.module.js';
 
 @Module({
   imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule, MemoryModule, RecallModule],
-  providers: [ChatService, TurnPlanner, TurnStore, ReplyStore, ReplyGenerator, GenerationSlots, RepliesAwaitingStorage, ProgressSaver, FollowerReads, ReplyJanitor, Summarizer, UnstoredTurns],
+  providers: [ChatService, TurnPlanner, TurnStore, ReplyStore, ReplyGenerator, GenerationSlots, RepliesAwaitingStorage, ProgressSaver, FollowerReads, ReplyJanitor, Summarizer, UnstoredTurns, ConversationTitler],
   exports: [ChatService, Summarizer],
 })
 export class ChatModule {}

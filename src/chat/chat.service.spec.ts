@@ -21,6 +21,7 @@ import { ModelCancelledError, ModelTimeoutError, ModelUnavailableError } from '.
 import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort } from '../llm/llm.port.js';
 import { ChatTurnFailedError } from './chat.errors.js';
 import { ChatService } from './chat.service.js';
+import { ConversationTitler } from './conversation-titler.js';
 import { UnstoredTurns } from './unstored-turn.js';
 import { ReplyGenerator } from './reply-generator.js';
 import { GenerationSlots } from './generation-slots.js';
@@ -90,7 +91,7 @@ describe('ChatService', () => {
     });
     module = await Test.createTestingModule({
       imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule, MemoryModule, RecallModule],
-      providers: [ChatService, TurnPlanner, TurnStore, ReplyStore, ReplyGenerator, GenerationSlots, RepliesAwaitingStorage, ProgressSaver, FollowerReads, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }],
+      providers: [ChatService, TurnPlanner, TurnStore, ReplyStore, ReplyGenerator, GenerationSlots, RepliesAwaitingStorage, ProgressSaver, FollowerReads, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }, ConversationTitler],
     }).compile();
     await module.init();
     chat = module.get(ChatService);

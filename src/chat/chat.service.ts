@@ -41,6 +41,8 @@ export interface ChatRequest {
   readonly override?: TurnOverride;
   /** The client's own id for the message (see TurnRequest.clientMessageId). */
   readonly clientMessageId?: string;
+  /** A new conversation's model (one of the offered models); on an existing one it must be its model. */
+  readonly model?: string;
 }
 
 /** A user message asked again in other words: a sibling of it, answered, on a branch that becomes active. */
@@ -98,6 +100,8 @@ export interface TurnEvents {
   delta(text: string): void;
   /** A tool of ours the reply ran (the agent's), with what it returned. */
   tool?(call: ToolCallRecord): void;
+  /** A piece of a reasoning model's thinking (kept apart from the reply). */
+  reasoning?(text: string): void;
 }
 
 /**
@@ -266,6 +270,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   private async startTurn(actor: Actor, request: ChatRequest, edited?: string): Promise<StartedTurn> {
     const asked = request.items ? [...request.items].reverse().find((i) => i.role === 'user')?.content : request.message;
+    await this.conversations.assertModelOffered(request.model);
     const recalled = asked ? await this.recalled(actor, asked) : [];
     const turn = {
       content: request.message,
@@ -279,6 +284,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       items: request.items,
       override: request.override,
       clientMessageId: request.clientMessageId,
+      model: request.model,
       recalled,
     };
     return this.turns.startTurn(actor, turn, this.planner.plan);
@@ -344,9 +350,9 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   }
 }
 
-/** The generation of a streamed turn: its text and the tools it runs go to `events`. */
+/** The generation of a streamed turn: its text, its thinking and the tools it runs go to `events`. */
 function streamed(events: TurnEvents, options: ModelOptions | undefined): GenerationMode {
-  return { stream: true, onDelta: (text) => events.delta(text), onTool: (call) => events.tool?.(call), options };
+  return { stream: true, onDelta: (text) => events.delta(text), onTool: (call) => events.tool?.(call), onReasoning: events.reasoning && ((text) => events.reasoning?.(text)), options };
 }
 
 function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {

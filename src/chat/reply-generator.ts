@@ -21,6 +21,8 @@ import { runUpdateState, UPDATE_STATE_TOOL } from './tools/update-state.tool.js'
 import { FORGET_TOOL, REMEMBER_TOOL, runForget, runRemember } from './tools/memory.tools.js';
 import { MemoryService } from '../memory/memory.service.js';
 import { memoryModeOf, memoryToolsOf } from './memory-mode.js';
+import { ReasoningTrace } from './reasoning-trace.js';
+import { ConversationTitler } from './conversation-titler.js';
 
 /** How many times one reply may call tools before the model must answer in words. */
 export const MAX_TOOL_ROUNDS = 4;
@@ -46,6 +48,8 @@ export interface GenerationMode {
   readonly onDelta?: (text: string) => void;
   /** Each tool of ours the reply ran, once it returned. */
   readonly onTool?: (call: ToolCallRecord) => void;
+  /** Streaming: each piece of a reasoning model's thinking, as it comes (at most MAX_REPLY_CHARS in all). */
+  readonly onReasoning?: (text: string) => void;
   /** Per-request settings; they override the agent's. */
   readonly options?: ModelOptions;
 }
@@ -81,6 +85,7 @@ export class ReplyGenerator {
     private readonly memories: MemoryService,
     private readonly progressSaver: ProgressSaver,
     private readonly awaitingStorage: RepliesAwaitingStorage,
+    private readonly titler: ConversationTitler,
     @Inject(LLM_PORT) private readonly llm: LlmPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
@@ -94,13 +99,14 @@ export class ReplyGenerator {
     const bounds = new ReplyBounds(this.config, () => stop.abort());
     const toolRecords: ToolCallRecord[] = [];
     const clientCalls: FunctionCallRecord[] = [];
+    const reasoning = new ReasoningTrace(this.config.maxReplyChars);
     const start = performance.now();
     progress.start();
     let outcome: ReplyOutcome;
     try {
       // Rarely, the thread's summary is behind what this turn leaves out: let it catch up first.
       turn = await this.summarizer.catchUp(turn);
-      const completion = await this.converse(turn, mode, stop.signal, progress, bounds, toolRecords, clientCalls);
+      const completion = await this.converse(turn, mode, stop.signal, progress, bounds, toolRecords, clientCalls, reasoning);
       outcome = bounds.reason
         ? this.cutOutcome(progress.content, turn, toolRecords, bounds)
         : { ...this.doneOutcome(completion, progress.content, turn, toolRecords), ...(clientCalls.length ? { functionCalls: clientCalls } : {}) };
@@ -113,8 +119,8 @@ export class ReplyGenerator {
     }
     this.metrics.turnEnded(outcome.status, secondsSince(start));
     if (outcome.usage) this.metrics.tokens(outcome.usage.promptTokens, outcome.usage.completionTokens);
-    // What the reply was given, as planned last (a summary catching up plans the turn again).
-    outcome = { ...outcome, memoryIds: turn.context.memoryIds, recalledMessageIds: turn.context.recalledMessageIds };
+    // What the reply was given, as planned last (a summary catching up plans the turn again), and what the model thought.
+    outcome = { ...outcome, memoryIds: turn.context.memoryIds, recalledMessageIds: turn.context.recalledMessageIds, ...thoughtOf(reasoning, mode) };
     try {
       await this.replies.finishReply(turn.conversation.id, turn.reply.id, outcome);
     } catch (error) {
@@ -125,6 +131,7 @@ export class ReplyGenerator {
       throw new ReplyNotStoredError(storage, turn.conversation.id, turn.question.id, turn.reply.id);
     }
     if (outcome.status === 'complete' || outcome.status === 'truncated') this.summarizer.afterTurn(turn, outcome.tokens ?? null);
+    if (outcome.status === 'complete') this.titler.afterReply(turn, outcome.content);
     return outcome;
   }
 
@@ -175,6 +182,7 @@ export class ReplyGenerator {
     bounds: ReplyBounds,
     toolRecords: ToolCallRecord[],
     clientCalls: FunctionCallRecord[],
+    reasoning: ReasoningTrace,
   ): Promise<Completion> {
     const { agent } = turn;
     const memoryTools = memoryToolsOf(memoryModeOf(this.config.memoryMode, agent, turn.conversation), agent);
@@ -217,10 +225,18 @@ export class ReplyGenerator {
           firstText = false;
           this.metrics.firstToken(secondsSince(start));
         }
+        reasoning.answered();
         progress.append(text);
         mode.onDelta?.(text);
       };
-      const completion = await this.call(request, mode, add, signal);
+      const think = (piece: string) => {
+        if (signal.aborted) return;
+        const kept = reasoning.add(piece);
+        if (kept) mode.onReasoning?.(kept);
+      };
+      reasoning.nextRound();
+      const completion = await this.call(request, mode, add, think, signal);
+      if (!mode.stream && completion.reasoning) think(completion.reasoning);
       if (!mode.stream && completion.content) add(completion.content);
       usage = addUsage(usage, completion.usage);
       if (completion.toolCalls.length === 0 || bounds.reason) return { ...completion, usage };
@@ -273,10 +289,10 @@ export class ReplyGenerator {
   }
 
   /** One model call, timed for the metrics whether it answers or fails, and given up STOP_GRACE_MS after `signal` aborts. */
-  private async call(request: CompletionRequest, mode: GenerationMode, add: (piece: string) => void, signal: AbortSignal): Promise<Completion> {
+  private async call(request: CompletionRequest, mode: GenerationMode, add: (piece: string) => void, think: (piece: string) => void, signal: AbortSignal): Promise<Completion> {
     const start = performance.now();
     try {
-      const completion = await giveUpAfterStop(mode.stream ? this.llm.stream(request, add) : this.llm.complete(request), signal);
+      const completion = await giveUpAfterStop(mode.stream ? this.llm.stream(request, add, think) : this.llm.complete(request), signal);
       this.metrics.modelCall('ok', secondsSince(start));
       return completion;
     } catch (error) {
@@ -336,4 +352,10 @@ function addUsage(total: Completion['usage'], more: Completion['usage']): Comple
   if (!more) return total;
   if (!total) return more;
   return { promptTokens: total.promptTokens + more.promptTokens, completionTokens: total.completionTokens + more.completionTokens };
+}
+
+/** The reasoning kept for a reply; only a streamed reply's thinking is timed (a whole answer comes at once). */
+function thoughtOf(reasoning: ReasoningTrace, mode: GenerationMode): { reasoning: string | null; reasoningMs: number | null } {
+  const result = reasoning.result();
+  return mode.stream ? result : { ...result, reasoningMs: null };
 }

@@ -80,6 +80,8 @@ export class ReplyStore {
         errorCode: outcome.error?.code ?? null,
         errorMessage: outcome.error?.message ?? null,
         toolCalls: outcome.toolCalls?.length ? outcome.toolCalls : null,
+        reasoning: outcome.reasoning ?? null,
+        reasoningMs: outcome.reasoningMs ?? null,
         ...(outcome.functionCalls?.length ? { functionCalls: outcome.functionCalls } : {}),
         tokens: outcome.tokens ?? null,
         ...(outcome.memoryIds ? { memoryIds: outcome.memoryIds.length ? [...outcome.memoryIds] : null } : {}),

@@ -33,7 +33,8 @@ export class TurnPlanner {
   /** A plan over `history`; a question that cannot fit is refused (ContextOverBudgetError) before anything is written. */
   readonly plan = async (draft: TurnDraft, history: HistoryReader): Promise<TurnPlan> => {
     const { conversation, agent, thread, question } = draft;
-    const model = draft.override?.model ?? this.modelFor(agent);
+    // This turn's own model, then the one chosen for the conversation, then the agent's or the default.
+    const model = draft.override?.model ?? conversation.model ?? this.modelFor(agent);
     const questionTokens = question ? (question.tokens ?? this.assembler.count(question.content, model)) : 0;
     const summary = await history.summary(thread.name);
     const window = this.config.historyWindow;

@@ -30,7 +30,7 @@ import { SummariesRepository } from '../conversations/summaries.repository.js';
 import type { Summary } from '../conversations/summary.entity.js';
 import { TurnReadsRepository, type ThreadHead } from '../conversations/turn-reads.repository.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
-import { titleFromMessage, UNTITLED } from '../conversations/title.js';
+import { titleFromFirstMessage, UNTITLED } from '../conversations/title.js';
 import type { ItemDraft } from '../conversations/conversation-items.service.js';
 import { MemoryService } from '../memory/memory.service.js';
 import { assertRoundsKept, pendingCalls } from './function-rounds.js';
@@ -97,6 +97,9 @@ export class TurnStore {
         if (request.agentId && request.agentId !== conversation.agentId) {
           throw new InvalidInputError('agentId does not match the agent of this conversation (a conversation keeps its agent)');
         }
+        if (request.model && request.model !== conversation.model) {
+          throw new InvalidInputError("model does not match this conversation's model (PATCH the conversation to change it)");
+        }
         ({ parent, threadName } = await this.branchPoint(em, conversation.id, request, threadName));
         // After the row lock, so it reads what the turn before this one committed.
         const read = await this.reads.threadHead(em, conversation.id, threadName);
@@ -106,14 +109,14 @@ export class TurnStore {
         this.assertRoomForTurn(conversation, inputs.length + 1);
         // A conversation created empty and untitled takes its title from its first message.
         if (conversation.lastSeq === 0 && conversation.title === UNTITLED && firstText !== '') {
-          conversation.title = titleFromMessage(firstText);
+          conversation.title = titleFromFirstMessage(firstText);
           await this.repo.retitle(em, conversation.id, conversation.title);
         }
       } else {
         if (request.parentMessageId || request.editMessageId) throw new InvalidInputError('parentMessageId needs the conversationId it belongs to');
         agent = request.agentId ? await this.agents.usableIn(em, actor, request.agentId) : null;
         await this.limits.assertRoomForConversation(em, actor);
-        conversation = await this.repo.insertConversation(em, actor.id, titleFromMessage(firstText), now, { agentId: agent?.id ?? null });
+        conversation = await this.repo.insertConversation(em, actor.id, titleFromFirstMessage(firstText), now, { agentId: agent?.id ?? null, model: request.model ?? null });
         if (request.alias) await this.claimAlias(em, actor, request.alias, conversation.id, threadName, now);
       }
       // A branch: the path below where it starts leaves the active path, so the plan reads the new one.

@@ -15,6 +15,8 @@ export interface TurnRequest {
   readonly alias?: string;
   /** Binds a new conversation to this agent; on an existing one it must match its agent. */
   readonly agentId?: string;
+  /** A new conversation's model (already checked to be offered); on an existing one it must match its model. */
+  readonly model?: string;
   readonly thread?: string;
   /** Replaces the thread's own system prompt, for this and later turns. */
   readonly threadSystem?: string;
@@ -86,6 +88,9 @@ export interface ReplyOutcome {
   readonly error: ReplyError | null;
   /** Tools the model called on the way to this reply. */
   readonly toolCalls?: ToolCallRecord[];
+  /** What a reasoning model thought on the way (never replayed), and for how long; null or absent: nothing. */
+  readonly reasoning?: string | null;
+  readonly reasoningMs?: number | null;
   /** Functions of the client the reply asks to be called (the turn ends there: the client runs them). */
   readonly functionCalls?: FunctionCallRecord[];
   /** Tokens of `content`, for the budget of later turns. */

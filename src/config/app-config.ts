@@ -19,6 +19,13 @@ export interface AppConfig {
   /** Named SHA-256 hashes of the keys in API_KEYS (the keys themselves are not kept); empty means single-user mode. */
   readonly apiKeys: ReadonlyArray<ConfiguredApiKey>;
   readonly llm: LlmConfig;
+  /**
+   * The models a conversation may choose (LLM_MODELS, comma-separated); empty: the model
+   * server's own list (GET /v1/models) when it answers, else the default model alone.
+   */
+  readonly llmModels: readonly string[];
+  /** How a new conversation is titled: `first-message` (its first message, without Markdown) or `model` (the model writes a title after the first reply). */
+  readonly titleMode: 'first-message' | 'model';
   readonly historyWindow: number;
   /** The whole context of a turn (system prompts, summary, history, message) stays within this many tokens. */
   readonly contextTokenBudget: number;
@@ -135,6 +142,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     readReplicas: parseReadUrls(text(env, 'DATABASE_READ_URL'), database, integer(env, 'DATABASE_READ_MAX_LAG_MS', 2_000, 100, 3_600_000)),
     apiKeys,
     llm,
+    llmModels: parseModels(text(env, 'LLM_MODELS')),
+    titleMode: oneOf(env, 'TITLE_MODE', ['first-message', 'model'] as const, 'first-message'),
     historyWindow: integer(env, 'HISTORY_WINDOW', 20, 0, 1000),
     contextTokenBudget: integer(env, 'CONTEXT_TOKEN_BUDGET', 8000, 100, 10_000_000),
     summaryMode: summaryMode(env, llm),
@@ -202,6 +211,19 @@ function parseLlm(env: Env): LlmConfig {
     timeoutMs,
     maxRetries,
   };
+}
+
+/** Model names as the model column holds them (at most 200 characters), without duplicates. */
+function parseModels(raw: string | undefined): string[] {
+  if (!raw) return [];
+  const names = raw.split(',').map((entry) => entry.trim());
+  for (const name of names) {
+    if (!name || name.length > 200 || /[\s\u0000-\u001f]/.test(name)) {
+      throw new ConfigError(`LLM_MODELS must be comma-separated model names (each 1-200 characters, no spaces), got "${raw}"`);
+    }
+  }
+  if (names.length > 100) throw new ConfigError(`LLM_MODELS names ${names.length} models; at most 100`);
+  return [...new Set(names)];
 }
 
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];

@@ -16,7 +16,7 @@ import type { FunctionCallRecord, Message, MessageRole } from './message.entity.
 import { ownedConversation } from './ownership.js';
 import { closeIfExpired } from './reply-lease.js';
 import { MAIN_THREAD } from './thread.entity.js';
-import { titleFromMessage, UNTITLED } from './title.js';
+import { titleFromFirstMessage, UNTITLED } from './title.js';
 
 /** A message a client adds to a conversation as it is (no model call): the OpenAI surface's items. */
 export interface ItemDraft {
@@ -54,7 +54,7 @@ export class ConversationItemsService {
     return this.db.transaction(async (em) => {
       await this.limits.assertRoomForConversation(em, actor);
       const firstUser = input.items.find((i) => i.role === 'user');
-      const conversation = await this.repo.insertConversation(em, actor.id, firstUser ? titleFromMessage(firstUser.content) : UNTITLED, new Date(), { metadata: input.metadata });
+      const conversation = await this.repo.insertConversation(em, actor.id, firstUser ? titleFromFirstMessage(firstUser.content) : UNTITLED, new Date(), { metadata: input.metadata });
       const messages = await this.appendIn(em, conversation, input.items, null);
       return { conversation, messages };
     });
@@ -73,7 +73,7 @@ export class ConversationItemsService {
       }
       const firstUser = items.find((i) => i.role === 'user');
       if (conversation.lastSeq === 0 && conversation.title === UNTITLED && firstUser) {
-        conversation.title = titleFromMessage(firstUser.content);
+        conversation.title = titleFromFirstMessage(firstUser.content);
         await this.repo.retitle(em, conversation.id, conversation.title);
       }
       return this.appendIn(em, conversation, items, leaf);

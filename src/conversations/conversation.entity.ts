@@ -32,6 +32,10 @@ export class Conversation {
   @Column({ name: 'agent_id', type: 'varchar', length: 36, nullable: true })
   agentId: string | null;
 
+  /** The model this conversation's turns call, chosen from the offered models (LLM_MODELS); null: the agent's or the default. */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  model: string | null;
+
   // No foreign key to agents: an agent offered by another actor may be bound (not co-located by
   // actor), and deleting an agent detaches its conversations explicitly (ConversationsService.deleteAgent, AgentsService.eraseFor).
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module.js';
+import { LlmModule } from '../llm/llm.module.js';
 import { ConversationAliases } from './conversation-aliases.service.js';
 import { MessageAliasesRepository } from './message-aliases.repository.js';
 import { ConversationAliasesRepository } from './conversation-aliases.repository.js';
@@ -24,7 +25,7 @@ import { TurnReadsRepository } from './turn-reads.repository.js';
 import { WholeConversationsRepository } from './whole-conversations.repository.js';
 
 @Module({
-  imports: [AgentsModule],
+  imports: [AgentsModule, LlmModule],
   providers: [ConversationsRepository, MessagesRepository, ReplyRowsRepository, ThreadsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService, TurnReadsRepository, MessageAliasesRepository],
   exports: [ConversationsRepository, MessagesRepository, ReplyRowsRepository, ThreadsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService, TurnReadsRepository, MessageAliasesRepository],
 })

@@ -27,13 +27,14 @@ export class ConversationsRepository {
     actor: string,
     title: string,
     now: Date,
-    extra: { agentId?: string | null; state?: ConversationState; metadata?: Record<string, string> | null; memory?: boolean } = {},
+    extra: { agentId?: string | null; model?: string | null; state?: ConversationState; metadata?: Record<string, string> | null; memory?: boolean } = {},
   ): Promise<Conversation> {
     const conversation = Object.assign(new Conversation(), {
       id: randomUUID(),
       actor,
       title,
       agentId: extra.agentId ?? null,
+      model: extra.model ?? null,
       state: extra.state ?? {},
       metadata: extra.metadata ?? null,
       archived: false,
@@ -97,8 +98,13 @@ export class ConversationsRepository {
     if (tags.length) await em.insert(ConversationTag, tags.map((tag) => ({ conversationId, actor: conversation.actor, tag })));
   }
 
-  async updateFlags(em: EntityManager, id: string, changes: { title?: string; archived?: boolean; pinned?: boolean }): Promise<void> {
+  async updateFlags(em: EntityManager, id: string, changes: { title?: string; archived?: boolean; pinned?: boolean; model?: string | null }): Promise<void> {
     if (Object.keys(changes).length) await em.update(Conversation, { id }, changes);
+  }
+
+  /** Sets the title if it is still `from`; false when it is not (renamed meanwhile) or the conversation is gone. */
+  async retitleIf(em: EntityManager, actor: string, id: string, from: string, to: string): Promise<boolean> {
+    return (await EntityRows.of(em, Conversation).update(em, { title: to }, '"id" = ? AND "actor" = ? AND "title" = ?', [id, actor, from])) > 0;
   }
 
   async retitle(em: EntityManager, id: string, title: string): Promise<void> {

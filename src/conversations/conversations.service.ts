@@ -23,6 +23,7 @@ import type { Summary } from './summary.entity.js';
 import { MAIN_THREAD, type Thread } from './thread.entity.js';
 import { normalizeTags } from './tags.js';
 import { titleFromMessage, UNTITLED } from './title.js';
+import { ModelCatalog } from '../llm/model-catalog.js';
 
 /** How many of the newest messages a conversation is read with, unless asked otherwise. */
 export const DETAIL_MESSAGES = 100;
@@ -45,6 +46,8 @@ export interface ConversationChanges {
   readonly archived?: boolean;
   readonly pinned?: boolean;
   readonly tags?: readonly string[];
+  /** One of the offered models (ModelCatalog); null: back to the agent's or the default. */
+  readonly model?: string | null;
 }
 
 export interface ConversationPage {
@@ -69,20 +72,29 @@ export class ConversationsService {
     private readonly limits: ConversationLimits,
     private readonly tree: MessageTreeRepository,
     private readonly summaries: SummariesRepository,
+    private readonly models: ModelCatalog,
   ) {}
+
+  /** Refuses a model that is not offered (InvalidInputError), before anything is written. */
+  async assertModelOffered(model: string | null | undefined): Promise<void> {
+    if (model === undefined || model === null || (await this.models.offers(model))) return;
+    throw new InvalidInputError(`The model "${model}" is not offered here (GET /api/models lists the models offered)`);
+  }
 
   /**
    * Creates an empty conversation ("New conversation" unless titled), bound to one of the
    * actor's agents when `agentId` is given, with an initial state.
    */
   /** `memory: false`: a temporary chat, whose turns neither read nor write long-term memories. */
-  create(actor: Actor, input: { title?: string; agentId?: string; state?: unknown; memory?: boolean } = {}): Promise<Conversation> {
+  async create(actor: Actor, input: { title?: string; agentId?: string; state?: unknown; memory?: boolean; model?: string } = {}): Promise<Conversation> {
     const title = input.title === undefined ? undefined : titleFromMessage(input.title);
     const state = input.state === undefined ? {} : validState(input.state);
+    await this.assertModelOffered(input.model);
     return this.db.transaction(async (em) => {
       const agent = input.agentId ? await this.agents.usableIn(em, actor, input.agentId) : null;
       await this.limits.assertRoomForConversation(em, actor);
-      return this.repo.insertConversation(em, actor.id, title ?? UNTITLED, new Date(), { agentId: agent?.id ?? null, state, memory: input.memory ?? true });
+      const extra = { agentId: agent?.id ?? null, state, memory: input.memory ?? true, model: input.model ?? null };
+      return this.repo.insertConversation(em, actor.id, title ?? UNTITLED, new Date(), extra);
     });
   }
 
@@ -276,19 +288,26 @@ export class ConversationsService {
   }
 
   /** Renames, archives, pins or re-tags a conversation; answers it as it now is. */
-  update(actor: Actor, id: string, changes: ConversationChanges): Promise<Conversation> {
+  async update(actor: Actor, id: string, changes: ConversationChanges): Promise<Conversation> {
+    await this.assertModelOffered(changes.model);
     return this.db.transaction(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, id, true);
       const flags = {
         ...(changes.title !== undefined ? { title: titleFromMessage(changes.title) } : {}),
         ...(changes.archived !== undefined ? { archived: changes.archived } : {}),
         ...(changes.pinned !== undefined ? { pinned: changes.pinned } : {}),
+        ...(changes.model !== undefined ? { model: changes.model } : {}),
       };
       await this.repo.updateFlags(em, id, flags);
       Object.assign(conversation, flags);
       if (changes.tags !== undefined) await this.repo.replaceTags(em, conversation, normalizeTags(changes.tags));
       return (await this.withTags(em, [conversation]))[0];
     });
+  }
+
+  /** Replaces a title given automatically with `to`, unless it is no longer `from` (the user renamed it); false then. */
+  retitleIf(actor: Actor, id: string, from: string, to: string): Promise<boolean> {
+    return this.db.transaction((em) => this.repo.retitleIf(em, actor.id, id, from, to));
   }
 
   private async withTags(em: EntityManager, conversations: Conversation[]): Promise<Conversation[]> {

@@ -146,6 +146,17 @@ export class Message {
   @Column({ type: 'simple-json', nullable: true })
   versions: MessageVersion[] | null;
 
+  /**
+   * What a reasoning model streamed as its thinking before (or beside) the answer (`reasoning_content`
+   * or `reasoning` deltas), bounded like the reply; never replayed to the model. Null: none.
+   */
+  @Column({ type: 'text', nullable: true })
+  reasoning: string | null;
+
+  /** How long the model reasoned, from its first reasoning delta to its first piece of answer (null: no reasoning). */
+  @Column({ name: 'reasoning_ms', type: 'integer', nullable: true })
+  reasoningMs: number | null;
+
   /** Tool calls the model made while producing this reply, with their results (not replayed). */
   @Column({ name: 'tool_calls', type: 'simple-json', nullable: true })
   toolCalls: ToolCallRecord[] | null;

@@ -26,6 +26,8 @@ export type MessageChanges = Partial<
     | 'leaseUntil'
     | 'cancelRequestedAt'
     | 'toolCalls'
+    | 'reasoning'
+    | 'reasoningMs'
     | 'tokens'
     | 'createdAt'
     | 'functionCalls'

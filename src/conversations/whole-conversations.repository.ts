@@ -39,7 +39,8 @@ export type MessageRow = Pick<
   | 'createdAt'
   | 'parentId'
   | 'onPath'
->;
+> &
+  Partial<Pick<Message, 'reasoning' | 'reasoningMs'>>;
 
 /** What erasing a batch of conversations removed with them. */
 export interface ConversationContents {

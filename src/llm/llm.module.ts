@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EchoLlm } from './echo-llm.js';
 import { LLM_PORT, type LlmPort } from './llm.port.js';
 import { OpenAiLlm } from './openai-llm.js';
+import { ModelCatalog } from './model-catalog.js';
 
 /** Provides LLM_PORT: the OpenAI-compatible client when a model is configured, else the echo model. */
 @Module({
@@ -23,7 +24,8 @@ import { OpenAiLlm } from './openai-llm.js';
         return new OpenAiLlm(config.llm);
       },
     },
+    ModelCatalog,
   ],
-  exports: [LLM_PORT],
+  exports: [LLM_PORT, ModelCatalog],
 })
 export class LlmModule {}

@@ -7,9 +7,12 @@ export interface LlmPort {
   /**
    * Streams the reply: `onDelta` receives each piece of text as it comes, and the promise
    * resolves with the whole reply once the model has finished. Rejects with a ModelError;
-   * the text delivered so far is then the partial reply.
+   * the text delivered so far is then the partial reply. A reasoning model's thinking
+   * (`reasoning_content` or `reasoning` deltas) goes to `onReasoning`, never to `onDelta`.
    */
-  stream(request: CompletionRequest, onDelta: (text: string) => void): Promise<Completion>;
+  stream(request: CompletionRequest, onDelta: (text: string) => void, onReasoning?: (text: string) => void): Promise<Completion>;
+  /** The models the server offers (GET /v1/models); absent where there is no server to ask. Rejects when it does not answer. */
+  listModels?(): Promise<string[]>;
 }
 
 export const LLM_PORT = Symbol('LLM_PORT');
@@ -68,4 +71,6 @@ export interface Completion {
   readonly usage: { readonly promptTokens: number; readonly completionTokens: number } | null;
   /** Calls the model asked for; empty when it simply answered. */
   readonly toolCalls: readonly ToolCall[];
+  /** A reasoning model's thinking, of a whole (not streamed) answer; streamed thinking went to `onReasoning`. */
+  readonly reasoning?: string;
 }

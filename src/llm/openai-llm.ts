@@ -7,6 +7,16 @@ import type { Completion, CompletionRequest, LlmPort, ToolCall } from './llm.por
 import { GrowingText } from '../common/growing-text.js';
 import { ToolCallAssembler, toWireMessages, toWireResponseFormat, toWireTools } from './openai-wire.js';
 
+/**
+ * The thinking of a reasoning model in a message or a delta: vLLM and DeepSeek send it as
+ * `reasoning_content`, Ollama (and OpenRouter) as `reasoning`; neither is in the SDK's types.
+ */
+function reasoningOf(part: object | null | undefined): string {
+  const fields = part as { reasoning_content?: unknown; reasoning?: unknown } | null | undefined;
+  const value = fields?.reasoning_content ?? fields?.reasoning;
+  return typeof value === 'string' ? value : '';
+}
+
 /** Where the SDK goes without LLM_BASE_URL. */
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -54,6 +64,7 @@ export class OpenAiLlm implements LlmPort {
         model: response.model || this.body(request).model,
         usage: usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : null,
         toolCalls,
+        ...(reasoningOf(message) ? { reasoning: reasoningOf(message) } : {}),
       };
     } catch (error) {
       throw call.failure(error);
@@ -62,7 +73,7 @@ export class OpenAiLlm implements LlmPort {
     }
   }
 
-  async stream(request: CompletionRequest, onDelta: (text: string) => void): Promise<Completion> {
+  async stream(request: CompletionRequest, onDelta: (text: string) => void, onReasoning?: (text: string) => void): Promise<Completion> {
     // Streaming replies can legitimately take long: the timeout bounds the wait for the first
     // piece and every silence between pieces.
     const call = new ModelCall(this.options.timeoutMs, request.signal, this.options.baseUrl ?? DEFAULT_BASE_URL);
@@ -82,6 +93,8 @@ export class OpenAiLlm implements LlmPort {
         if (chunk.model) model = chunk.model;
         if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
         const choice = chunk.choices?.[0];
+        const thought = reasoningOf(choice?.delta);
+        if (thought) onReasoning?.(thought);
         const text = choice?.delta?.content;
         if (text) {
           content.append(text);
@@ -96,6 +109,23 @@ export class OpenAiLlm implements LlmPort {
       if (!finished) throw new ModelUnavailableError("The model's stream ended before the reply was finished");
       if (blank && toolCalls.result.length === 0) throw new ModelUnavailableError('The model returned an empty reply');
       return { content: content.toString(), model, usage, toolCalls: toolCalls.result };
+    } catch (error) {
+      throw call.failure(error);
+    } finally {
+      call.end();
+    }
+  }
+
+  async listModels(): Promise<string[]> {
+    // A short call, apart from the chat timeout: the list is a convenience.
+    const call = new ModelCall(Math.min(this.options.timeoutMs, 5_000), undefined, this.options.baseUrl ?? DEFAULT_BASE_URL);
+    try {
+      const ids: string[] = [];
+      for await (const model of this.client.models.list({ signal: call.signal, maxRetries: 0 })) {
+        if (typeof model.id === 'string') ids.push(model.id);
+        if (ids.length >= 1000) break;
+      }
+      return ids;
     } catch (error) {
       throw call.failure(error);
     } finally {

@@ -78,7 +78,9 @@ export function exportConversation(
         updatedAt: s.updatedAt.toISOString(),
       })),
       messages: source.messages.map((m): ExportedMessage => {
-        const fields = { seq: m.seq, thread: m.thread, role: m.role, ...versionOf(m), error: exportedError(replyErrorOf(m)) };
+        // Reasoning only where there is some: most messages have none.
+        const thought = m.reasoning ? { reasoning: m.reasoning, reasoningMs: m.reasoningMs } : {};
+        const fields = { seq: m.seq, thread: m.thread, role: m.role, ...versionOf(m), error: exportedError(replyErrorOf(m)), ...thought };
         if (version === 2) return { id: m.id, parentId: m.parentId, ...fields, toolCalls: m.toolCalls ?? [] };
         return { ...fields, versions: (m.versions ?? []).map(exportedVersion), toolCalls: m.toolCalls ?? [] };
       }),

@@ -181,6 +181,12 @@ export class ExportedMessage {
   @ApiProperty({ type: [ExportedToolCall] })
   @List({ of: () => ExportedToolCall, presence: 'nullable' })
   readonly toolCalls: ExportedToolCall[];
+  @ApiPropertyOptional({ type: String, nullable: true, description: "A reasoning model's thinking before this reply (never replayed); absent when none. At most 1000000 characters." })
+  @Text({ max: MAX_REPLY_CHARS, presence: 'nullable' })
+  readonly reasoning?: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'How long the model thought, in milliseconds.' })
+  @Integer({ min: 0, max: MAX_INT, presence: 'nullable' })
+  readonly reasoningMs?: number | null;
 }
 
 /**

@@ -41,6 +41,7 @@ function renderMessage(m: ExportedMessage): string[] {
     const why = m.error ? `: ${m.error.statusCode} ${oneLine(m.error.message)}` : '';
     out.push(`_Status: ${m.status}${why}_`, '');
   }
+  if (m.reasoning) out.push('<details><summary>Reasoning</summary>', '', quoted(m.reasoning), '', '</details>', '');
   if (m.content) out.push(m.content, '');
   else out.push('_(empty)_', '');
   if (m.toolCalls.length) {

@@ -68,6 +68,8 @@ export interface ImportedMessage {
   readonly createdAt: Date;
   readonly versions: MessageVersion[] | null;
   readonly toolCalls: ToolCallRecord[] | null;
+  readonly reasoning: string | null;
+  readonly reasoningMs: number | null;
 }
 
 /**
@@ -306,6 +308,8 @@ function buildMessages(raw: readonly ExportedMessage[], version: ExportVersion):
       createdAt: new Date(m.createdAt),
       versions: versions.length ? versions : null,
       toolCalls: toolCalls.length ? toolCalls : null,
+      reasoning: m.reasoning || null,
+      reasoningMs: m.reasoning ? (m.reasoningMs ?? null) : null,
     };
   });
   const oldSeqs = raw.map((m) => m.seq);

@@ -348,6 +348,8 @@ function forkedMessage(m: MessageRow, conversationId: string): MessageRow {
     completionTokens: m.completionTokens,
     versions: m.versions,
     toolCalls: m.toolCalls,
+    reasoning: m.reasoning ?? null,
+    reasoningMs: m.reasoningMs ?? null,
     errorCode: interrupted ? FORKED_WHILE_STREAMING.code : m.errorCode,
     errorMessage: interrupted ? FORKED_WHILE_STREAMING.message : m.errorMessage,
     createdAt: m.createdAt,

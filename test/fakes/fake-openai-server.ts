@@ -17,6 +17,9 @@ export interface RecordedRequest {
 
 type Usage = { prompt_tokens: number; completion_tokens: number };
 
+/** The delta field a reasoning model's thinking comes in (default `reasoning_content`). */
+type ReasoningField = 'reasoning_content' | 'reasoning';
+
 /**
  * What the fake does with the next chat completion request. `reply` answers a plain request
  * as one JSON body and a `stream: true` request as word-sized chunks; `stream` scripts the
@@ -26,7 +29,16 @@ type Usage = { prompt_tokens: number; completion_tokens: number };
  * or as fast as the socket takes it) until the client goes away, as a runaway model does.
  */
 export type Behaviour =
-  | { kind: 'reply'; text: string; delayMs?: number; hold?: Promise<unknown>; usage?: Usage | null }
+  | {
+      kind: 'reply';
+      text: string;
+      delayMs?: number;
+      hold?: Promise<unknown>;
+      usage?: Usage | null;
+      /** A reasoning model's thinking: in the message (plain) or as deltas before the text (streamed). */
+      reasoning?: string;
+      reasoningField?: ReasoningField;
+    }
   | {
       kind: 'stream';
       chunks: string[];
@@ -36,6 +48,9 @@ export type Behaviour =
       gates?: ReadonlyArray<Promise<unknown> | undefined>;
       end?: 'finish' | 'break' | 'stall' | 'noFinish';
       usage?: Usage | null;
+      /** Reasoning deltas sent before the chunks, as vLLM and DeepSeek (`reasoning_content`) or Ollama (`reasoning`) send them. */
+      reasoning?: string[];
+      reasoningField?: ReasoningField;
     }
   | { kind: 'endless'; piece?: string; chunkDelayMs?: number }
   | { kind: 'toolCalls'; calls: Array<{ name: string; arguments: string }> }
@@ -52,6 +67,8 @@ export type Behaviour =
  */
 export class FakeOpenAiServer {
   readonly requests: RecordedRequest[] = [];
+  /** What GET /v1/models lists; `null` answers it 404, as servers without the route do. */
+  models: string[] | null = ['fake-model'];
   private readonly script: Behaviour[] = [];
   private responder?: (body: RecordedRequest['body']) => Behaviour | undefined;
   private readonly hanging = new Set<ServerResponse>();
@@ -101,6 +118,7 @@ export class FakeOpenAiServer {
     this.requests.length = 0;
     this.script.length = 0;
     this.responder = undefined;
+    this.models = ['fake-model'];
     this.releaseHanging();
   }
 
@@ -151,6 +169,11 @@ export class FakeOpenAiServer {
       res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     send({ role: 'assistant', content: '' }, null);
+    for (const thought of b.reasoning ?? []) {
+      if (b.chunkDelayMs) await new Promise((r) => setTimeout(r, b.chunkDelayMs));
+      if (res.destroyed) return;
+      send({ [b.reasoningField ?? 'reasoning_content']: thought }, null);
+    }
     for (const [i, chunk] of b.chunks.entries()) {
       if (i === b.chunks.length - 1 && b.hold) await b.hold;
       if (b.gates?.[i]) await b.gates[i];
@@ -212,7 +235,7 @@ export class FakeOpenAiServer {
     }
     this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
 
-    if (path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model' }] });
+    if (path === '/v1/models' && this.models) return json(res, 200, { object: 'list', data: this.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
     if (path !== '/v1/chat/completions' || req.method !== 'POST') {
       return json(res, 404, { error: { message: `no route ${path}`, type: 'invalid_request_error' } });
     }
@@ -228,8 +251,13 @@ export class FakeOpenAiServer {
         if (b.hold) await b.hold;
         if (res.destroyed) return;
         const usage = b.usage === undefined ? DEFAULT_USAGE : b.usage;
-        if (body.stream) return this.streamChunks(res, body, { kind: 'stream', chunks: b.text.match(/\S+\s*|\s+/g) ?? [], usage });
-        return json(res, 200, completion(body.model ?? 'fake-model', b.text, usage));
+        const words = (text: string) => text.match(/\S+\s*|\s+/g) ?? [];
+        if (body.stream) {
+          return this.streamChunks(res, body, { kind: 'stream', chunks: words(b.text), usage, reasoning: b.reasoning ? words(b.reasoning) : undefined, reasoningField: b.reasoningField });
+        }
+        const answer = completion(body.model ?? 'fake-model', b.text, usage);
+        if (b.reasoning) Object.assign(answer.choices[0].message, { [b.reasoningField ?? 'reasoning_content']: b.reasoning });
+        return json(res, 200, answer);
       }
       case 'stream':
         return this.streamChunks(res, body, b);

@@ -298,7 +298,7 @@ export interface paths {
         put?: never;
         /**
          * Edit a user message, streaming the new answer
-         * @description A new user message beside this one (its sibling, with the same parent), then its reply, as a turn: the new branch becomes the thread's active path, and only it is replayed to the model. The edited message and its answers stay, selectable. Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}.
+         * @description A new user message beside this one (its sibling, with the same parent), then its reply, as a turn: the new branch becomes the thread's active path, and only it is replayed to the model. The edited message and its answers stay, selectable. Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `reasoning` {text} for each piece of a reasoning model's thinking; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, reason, model, usage, and reasoning, reasoningMs, toolCalls when there are some} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}.
          */
         post: operations["editMessageStream"];
         delete?: never;
@@ -378,7 +378,7 @@ export interface paths {
         put?: never;
         /**
          * Regenerate, streaming the new answer
-         * @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}.
+         * @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `reasoning` {text} for each piece of a reasoning model's thinking; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, reason, model, usage, and reasoning, reasoningMs, toolCalls when there are some} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}.
          */
         post: operations["regenerateReplyStream"];
         delete?: never;
@@ -625,6 +625,26 @@ export interface paths {
          * @description Each gets a new id and is global (an agent scope is not carried over); text, pin and dates are kept. All or nothing; at most 1,000 a request.
          */
         post: operations["importMemories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the models a conversation may choose
+         * @description LLM_MODELS when set, else the model server's own list (GET /v1/models, read at most once a minute), else the default model alone.
+         */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1005,6 +1025,11 @@ export interface components {
              * @example Hello!
              */
             message: string;
+            /**
+             * @description A new conversation's model: one of GET /api/models (400 otherwise), kept for its later turns. On an existing conversation it must be its model.
+             * @example gpt-4o-mini
+             */
+            model?: string;
             options?: components["schemas"]["ModelOptionsDto"];
             /**
              * Format: uuid
@@ -1113,6 +1138,8 @@ export interface components {
             messageSeq?: number | null;
             /** @description Search only: that message's thread. */
             messageThread?: string | null;
+            /** @description The model chosen for the conversation's turns (GET /api/models); null: the agent's or the default. */
+            model: string | null;
             /** @description Older messages exist: pass as before to GET /api/conversations/{id}/messages. Null when messages starts at the first one. */
             nextBefore: number | null;
             /** @description Search only: whether that message is on its thread's active path (null: the title matched). When false, the match is on another branch: POST /api/conversations/{id}/messages/{messageId}/select makes it the active path, then it pages as any message does. */
@@ -1176,6 +1203,8 @@ export interface components {
             messageSeq?: number | null;
             /** @description Search only: that message's thread. */
             messageThread?: string | null;
+            /** @description The model chosen for the conversation's turns (GET /api/models); null: the agent's or the default. */
+            model: string | null;
             /** @description Search only: whether that message is on its thread's active path (null: the title matched). When false, the match is on another branch: POST /api/conversations/{id}/messages/{messageId}/select makes it the active path, then it pages as any message does. */
             onPath?: boolean | null;
             pinned: boolean;
@@ -1219,6 +1248,11 @@ export interface components {
             agentId?: string;
             /** @description false: a temporary chat, whose turns neither read nor write long-term memories. Default: `true`. */
             memory?: boolean;
+            /**
+             * @description The model the conversation's turns call: one of GET /api/models (400 otherwise). Default: the agent's, or the service's default.
+             * @example gpt-4o-mini
+             */
+            model?: string;
             /** @description Initial state: a JSON object of at most 64 KB. */
             state?: {
                 [key: string]: unknown;
@@ -1396,6 +1430,10 @@ export interface components {
             /** @description Version 2: the `id` of the message this one follows, listed before it in the same thread; null for a first message. */
             parentId?: string | null;
             promptTokens: number | null;
+            /** @description A reasoning model's thinking before this reply (never replayed); absent when none. At most 1000000 characters. */
+            reasoning?: string | null;
+            /** @description How long the model thought, in milliseconds. */
+            reasoningMs?: number | null;
             /** @enum {string} */
             role: "user" | "assistant";
             /** @description Order of the messages; strictly increasing in the list. */
@@ -1633,6 +1671,10 @@ export interface components {
             /** @description Pinned: always sent to the model while on the active path (PATCH .../messages/{messageId}). */
             pinned: boolean;
             promptTokens: number | null;
+            /** @description A reply of a reasoning model: what it thought before answering (at most MAX_REPLY_CHARS; never replayed); null: none. */
+            reasoning: string | null;
+            /** @description How long the model thought, in milliseconds (streamed replies; null otherwise). */
+            reasoningMs: number | null;
             /** @description A reply: the messages of the actor's past that recall gave its turn, best match first (ids; a message may be deleted since). */
             recalledMessageIds: string[];
             /** @enum {string} */
@@ -1708,6 +1750,16 @@ export interface components {
             promptTokens: number | null;
             /** @enum {string} */
             status: "streaming" | "complete" | "truncated" | "failed" | "cancelled";
+        };
+        ModelDto: {
+            /** @example gpt-4o-mini */
+            id: string;
+        };
+        ModelListDto: {
+            /** @description The model turns call when neither the conversation nor its agent chooses one. */
+            defaultModel: string;
+            /** @description The models a conversation may choose, the default first. */
+            items: components["schemas"]["ModelDto"][];
         };
         ModelOptionsDto: {
             maxTokens?: number;
@@ -1844,10 +1896,16 @@ export interface components {
             model: string | null;
             /** @description Why a truncated reply was cut; null otherwise. */
             reason: components["schemas"]["ReplyCutReasonDto"] | (never | null);
+            /** @description What a reasoning model thought before answering, whole (absent when it did not). */
+            reasoning?: string;
+            /** @description How long it thought, in milliseconds (with `reasoning`; null for a reply that was not streamed). */
+            reasoningMs?: number | null;
             /** @description The whole stored reply. */
             reply: string;
             /** @enum {string} */
             status: "complete" | "truncated" | "cancelled";
+            /** @description Tools the model called on the way to this reply, with their results (absent when none). */
+            toolCalls?: components["schemas"]["ToolCallDto"][];
             usage: components["schemas"]["UsageDto"] | (never | null);
         };
         StreamDoneEvent: {
@@ -1873,6 +1931,15 @@ export interface components {
             data: components["schemas"]["StreamErrorData"];
             /** @enum {string} */
             event: "error";
+        };
+        StreamReasoningData: {
+            /** @description A piece of a reasoning model's thinking, to append to it (never part of the reply). */
+            text: string;
+        };
+        StreamReasoningEvent: {
+            data: components["schemas"]["StreamReasoningData"];
+            /** @enum {string} */
+            event: "reasoning";
         };
         ThreadDto: {
             /** Format: date-time */
@@ -2018,6 +2085,11 @@ export interface components {
         };
         UpdateConversationDto: {
             archived?: boolean;
+            /**
+             * @description The model the conversation's turns call: one of GET /api/models (400 otherwise); null: back to the agent's or the default.
+             * @example gpt-4o-mini
+             */
+            model?: string | null;
             pinned?: boolean;
             /** @description Replaces the tags (each 1-50 characters; stored lower-case). */
             tags?: string[];
@@ -2796,7 +2868,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
+            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `reasoning` {text} for each piece of a reasoning model's thinking; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, reason, model, usage, and reasoning, reasoningMs, toolCalls when there are some} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4336,7 +4408,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
+            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `reasoning` {text} for each piece of a reasoning model's thinking; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, reason, model, usage, and reasoning, reasoningMs, toolCalls when there are some} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4832,7 +4904,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
+            /** @description Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; `reasoning` {text} for each piece of a reasoning model's thinking; `delta` {text} for each piece of the reply; then `done` {messageId, reply, status, reason, model, usage, and reasoning, reasoningMs, toolCalls when there are some} once the reply is stored, or `error` {statusCode, code, message, messageId, partial}. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6828,6 +6900,101 @@ export interface operations {
             };
             /** @description The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelListDto"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed JSON body (code `invalid_input`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMIT_PER_MINUTE); see Retry-After */
+            429: {
+                headers: {
+                    /** @description On RATE_LIMIT_PER_MINUTE: `limit=<n>, remaining=<n>, reset=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description On RATE_LIMIT_PER_MINUTE: `<limit>;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the same request may succeed. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

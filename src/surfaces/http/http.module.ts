@@ -31,12 +31,14 @@ import { SharesController } from './controllers/shares.controller.js';
 import { SharedController } from './controllers/shared.controller.js';
 import { SharedReadLimit } from './hardening/shared-read-limit.guard.js';
 import { RecallModule } from '../../recall/recall.module.js';
+import { LlmModule } from '../../llm/llm.module.js';
+import { ModelsController } from './controllers/models.controller.js';
 import { SearchController } from './controllers/search.controller.js';
 
 /** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
 @Module({
-  imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule, PortabilityModule, MemoryModule, SharingModule, RecallModule],
-  controllers: [ChatController, PortabilityController, ArchiveImportsController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController, MemoriesController, SharesController, SharedController, SearchController],
+  imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule, PortabilityModule, MemoryModule, SharingModule, RecallModule, LlmModule],
+  controllers: [ChatController, PortabilityController, ArchiveImportsController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController, MemoriesController, SharesController, SharedController, SearchController, ModelsController],
   providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }, HttpDrain, IdempotentChat, StreamSlots, SharedReadLimit],
   // Other surfaces' streams count against the same MAX_STREAMS_PER_ACTOR.
   exports: [StreamSlots],

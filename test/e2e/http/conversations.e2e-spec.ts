@@ -40,6 +40,7 @@ describe('/api/conversations (listing, reading, deleting)', () => {
       archived: false,
       pinned: false,
       memory: true,
+      model: null,
       tags: [],
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
@@ -86,7 +87,7 @@ describe('/api/conversations (listing, reading, deleting)', () => {
     expect(res.body.messages[3].content).toContain('I received 2 earlier messages of history');
     for (const m of res.body.messages) {
       expect(Object.keys(m).sort()).toEqual(
-        ['completionTokens', 'content', 'createdAt', 'error', 'id', 'memoryIds', 'model', 'onPath', 'parentId', 'pinned', 'promptTokens', 'recalledMessageIds', 'role', 'seq', 'siblingCount', 'siblingIds', 'siblingIndex', 'status', 'thread', 'toolCalls', 'versions'],
+        ['completionTokens', 'content', 'createdAt', 'error', 'id', 'memoryIds', 'model', 'onPath', 'parentId', 'pinned', 'promptTokens', 'reasoning', 'reasoningMs', 'recalledMessageIds', 'role', 'seq', 'siblingCount', 'siblingIds', 'siblingIndex', 'status', 'thread', 'toolCalls', 'versions'],
       );
     }
   });

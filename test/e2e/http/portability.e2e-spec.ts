@@ -98,6 +98,7 @@ describe('export, import and fork of conversations; the caller’s own data', ()
         archived: false,
         pinned: true,
         memory: true,
+        model: null,
         tags: ['portugal', 'travel'],
         createdAt: doc.conversation.createdAt,
         updatedAt: expect.any(String),

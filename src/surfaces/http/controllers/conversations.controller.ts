@@ -91,7 +91,7 @@ export class ConversationsController {
   @ApiCreated(ConversationDetailDto, (c) => `/api/conversations/${c.id}`)
   @ApiErrors([400, 401, 404])
   async create(@CurrentActor() actor: Actor, @Body() body: CreateConversationDto): Promise<ConversationDetailDto> {
-    const conversation = await this.conversations.create(actor, { title: body.title, agentId: body.agentId, state: body.state, memory: body.memory });
+    const conversation = await this.conversations.create(actor, { title: body.title, agentId: body.agentId, state: body.state, memory: body.memory, model: body.model });
     return toConversationDetail({ conversation, threads: [], messages: [], nextBefore: null });
   }
 

@@ -9,6 +9,7 @@ export function toChatRequest(body: ChatRequestDto): ChatRequest {
     thread: body.thread,
     system: body.system,
     parentMessageId: body.parentMessageId,
+    model: body.model,
     // `options: {}` is no option at all (it must not make an Idempotency-Key request look different).
     options:
       body.options && (body.options.temperature !== undefined || body.options.maxTokens !== undefined)

@@ -1,3 +1,4 @@
+import { ModelName } from './model-name.js';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { NOT_BLANK_PATTERN } from './text-patterns.js';
@@ -63,6 +64,10 @@ export class ChatRequestDto {
   @IsString()
   @MaxLength(32_000)
   system?: string;
+
+  @ModelName("A new conversation's model: one of GET /api/models (400 otherwise), kept for its later turns. On an existing conversation it must be its model.")
+  @IsOptional()
+  model?: string;
 
   @ModelOptionsField()
   options?: ModelOptionsDto;

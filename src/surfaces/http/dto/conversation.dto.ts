@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { ModelName } from './model-name.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -98,6 +99,10 @@ export class CreateConversationDto {
   @IsOptional()
   @IsBoolean()
   memory?: boolean;
+
+  @ModelName("The model the conversation's turns call: one of GET /api/models (400 otherwise). Default: the agent's, or the service's default.")
+  @IsOptional()
+  model?: string;
 }
 
 /** Query-string booleans: exactly "true" or "false". */
@@ -141,6 +146,10 @@ export class UpdateConversationDto {
   @Matches(/\S/, { message: 'title must not be blank' })
   @MaxLength(1000)
   title?: string;
+
+  @ModelName("The model the conversation's turns call: one of GET /api/models (400 otherwise); null: back to the agent's or the default.", true)
+  @IsOptional()
+  model?: string | null;
 
   @ApiPropertyOptional() @ValidateIf((_o, value) => value !== undefined) @IsBoolean() archived?: boolean;
   @ApiPropertyOptional() @ValidateIf((_o, value) => value !== undefined) @IsBoolean() pinned?: boolean;
@@ -192,6 +201,8 @@ export class ConversationSummaryDto {
   onPath?: boolean | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The agent the conversation talks with; null for plain chat.' })
   agentId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The model chosen for the conversation's turns (GET /api/models); null: the agent's or the default." })
+  model: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time', description: 'Time of the latest message.' }) updatedAt: string;
 }
@@ -240,6 +251,10 @@ export class MessageDto {
   versions: MessageVersionDto[];
   @ApiProperty({ type: [ToolCallDto], description: 'Tools the model called while writing this reply (never replayed).' })
   toolCalls: ToolCallDto[];
+  @ApiProperty({ type: String, nullable: true, description: "A reply of a reasoning model: what it thought before answering (at most MAX_REPLY_CHARS; never replayed); null: none." })
+  reasoning: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'How long the model thought, in milliseconds (streamed replies; null otherwise).' })
+  reasoningMs: number | null;
   @ApiProperty({ type: [String], description: 'A reply: the long-term memories its turn was given (ids; a memory may be deleted since).' })
   memoryIds: string[];
   @ApiProperty({ type: [String], description: "A reply: the messages of the actor's past that recall gave its turn, best match first (ids; a message may be deleted since)." })
@@ -302,6 +317,7 @@ export function toConversationSummary(c: Conversation): ConversationSummaryDto {
     memory: c.memory === undefined ? true : Boolean(c.memory),
     tags: c.tags ?? [],
     agentId: c.agentId,
+    model: c.model ?? null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };
@@ -364,6 +380,8 @@ export function toMessageDto(m: Message): MessageDto {
     error: replyErrorBody(replyErrorOf(m)),
     versions: (m.otherAnswers ?? m.versions ?? []).map(versionDto),
     toolCalls: m.toolCalls ?? [],
+    reasoning: m.reasoning ?? null,
+    reasoningMs: m.reasoningMs ?? null,
     memoryIds: m.memoryIds ?? [],
     recalledMessageIds: m.recalledMessageIds ?? [],
     pinned: m.pinned ?? false,

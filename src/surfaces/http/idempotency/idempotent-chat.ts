@@ -79,6 +79,7 @@ export class IdempotentChat {
             events.started(turn);
           },
           delta: (text) => events.delta(text),
+          reasoning: (text) => events.reasoning?.(text),
         });
         const stored =
           outcome.status === 'failed'

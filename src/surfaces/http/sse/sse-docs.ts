@@ -1,6 +1,7 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ReplyCutReasonDto, UsageDto } from '../dto/chat.dto.js';
+import { ToolCallDto } from '../dto/conversation.dto.js';
 import { ERROR_BODY_CODES } from '../errors/error-codes.js';
 
 // The events of the streaming routes, for the OpenAPI document only (the protocol is in docs/api.md).
@@ -22,6 +23,10 @@ export class StreamDeltaData {
   @ApiProperty({ description: 'Text to append to the reply.' }) text: string;
 }
 
+export class StreamReasoningData {
+  @ApiProperty({ description: "A piece of a reasoning model's thinking, to append to it (never part of the reply)." }) text: string;
+}
+
 export class StreamDoneData {
   @ApiProperty({ format: 'uuid' }) messageId: string;
   @ApiProperty({ description: 'The whole stored reply.' }) reply: string;
@@ -30,6 +35,11 @@ export class StreamDoneData {
   reason: ReplyCutReasonDto | null;
   @ApiProperty({ type: String, nullable: true }) model: string | null;
   @ApiProperty({ type: UsageDto, nullable: true }) usage: UsageDto | null;
+  @ApiPropertyOptional({ description: 'What a reasoning model thought before answering, whole (absent when it did not).' }) reasoning?: string;
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'How long it thought, in milliseconds (with `reasoning`; null for a reply that was not streamed).' })
+  reasoningMs?: number | null;
+  @ApiPropertyOptional({ type: [ToolCallDto], description: 'Tools the model called on the way to this reply, with their results (absent when none).' })
+  toolCalls?: ToolCallDto[];
 }
 
 export class StreamErrorData {
@@ -50,6 +60,11 @@ export class StreamDeltaEvent {
   @ApiProperty({ type: StreamDeltaData }) data: StreamDeltaData;
 }
 
+export class StreamReasoningEvent {
+  @ApiProperty({ enum: ['reasoning'] }) event: 'reasoning';
+  @ApiProperty({ type: StreamReasoningData }) data: StreamReasoningData;
+}
+
 export class StreamDoneEvent {
   @ApiProperty({ enum: ['done'] }) event: 'done';
   @ApiProperty({ type: StreamDoneData }) data: StreamDoneData;
@@ -61,12 +76,13 @@ export class StreamErrorEvent {
 }
 
 const EVENTS: Record<'turn' | 'follow', Type<unknown>[]> = {
-  turn: [StreamConversationEvent, StreamDeltaEvent, StreamDoneEvent, StreamErrorEvent],
+  turn: [StreamConversationEvent, StreamReasoningEvent, StreamDeltaEvent, StreamDoneEvent, StreamErrorEvent],
   follow: [StreamDeltaEvent, StreamDoneEvent, StreamErrorEvent],
 };
 
 const NAMES = new Map<Type<unknown>, string>([
   [StreamConversationEvent, 'conversation'],
+  [StreamReasoningEvent, 'reasoning'],
   [StreamDeltaEvent, 'delta'],
   [StreamDoneEvent, 'done'],
   [StreamErrorEvent, 'error'],
@@ -103,5 +119,6 @@ export function ApiEventStream(description: string, events: 'turn' | 'follow' = 
 
 export const TURN_EVENTS =
   'Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; ' +
-  '`delta` {text} for each piece of the reply; then `done` {messageId, reply, status, model, usage} once the reply is stored, ' +
+  '`reasoning` {text} for each piece of a reasoning model\'s thinking; `delta` {text} for each piece of the reply; ' +
+  'then `done` {messageId, reply, status, reason, model, usage, and reasoning, reasoningMs, toolCalls when there are some} once the reply is stored, ' +
   'or `error` {statusCode, code, message, messageId, partial}.';

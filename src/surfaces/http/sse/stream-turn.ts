@@ -41,6 +41,7 @@ export async function streamTurn(res: Response, limits: StreamLimits, run: (even
         text.append(piece);
         sse?.delta(piece);
       },
+      reasoning: (piece) => sse?.send('reasoning', { text: piece }),
     });
     sendOutcome(sse!, messageId, outcome);
   } catch (error) {
@@ -59,18 +60,23 @@ export async function streamTurn(res: Response, limits: StreamLimits, run: (even
 export function sendOutcome(
   sse: EventStream,
   messageId: string,
-  outcome: Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error'>,
+  outcome: Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error' | 'reasoning' | 'reasoningMs' | 'toolCalls'>,
 ): void {
   if (outcome.status === 'failed') {
     const code = outcome.error?.code ?? 'model_unavailable';
     sse.send('error', { statusCode: failedStatus(outcome.error), code, message: outcome.error?.message ?? 'The model failed', messageId, partial: outcome.content });
     return;
   }
-  sse.send('done', { messageId, reply: outcome.content, status: outcome.status, reason: cutReason(outcome), model: outcome.model, usage: outcome.usage });
+  // Reasoning and tool calls only when there were some: most replies have neither.
+  const extras = {
+    ...(outcome.reasoning ? { reasoning: outcome.reasoning, reasoningMs: outcome.reasoningMs ?? null } : {}),
+    ...(outcome.toolCalls?.length ? { toolCalls: outcome.toolCalls } : {}),
+  };
+  sse.send('done', { messageId, reply: outcome.content, status: outcome.status, reason: cutReason(outcome), model: outcome.model, usage: outcome.usage, ...extras });
 }
 
 /** How a stored, finished reply ended, in the shape of a turn's outcome (what a follower reports at the end). */
-export function storedOutcome(message: Message): Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error' | 'toolCalls'> {
+export function storedOutcome(message: Message): Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error' | 'toolCalls' | 'reasoning' | 'reasoningMs'> {
   return {
     status: message.status === 'streaming' ? 'failed' : message.status,
     content: message.content,
@@ -78,5 +84,7 @@ export function storedOutcome(message: Message): Pick<ReplyOutcome, 'status' | '
     usage: message.promptTokens === null ? null : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 },
     error: replyErrorOf(message),
     toolCalls: message.toolCalls ?? undefined,
+    reasoning: message.reasoning,
+    reasoningMs: message.reasoningMs,
   };
 }
