@@ -17,8 +17,8 @@ function firstDifference(a: string, b: string): string {
 
 /** The health routes: public, and answering only 200 or 503. */
 const HEALTH = ['GET /health', 'GET /health/ready'];
-/** Public routes besides health: a share link is read without a key (and limited per address). */
-const PUBLIC = [...HEALTH, 'GET /api/shared/{token}'];
+/** Public routes besides health: a share link is read without a key (and limited per address); whether a key is needed. */
+const PUBLIC = [...HEALTH, 'GET /api/shared/{token}', 'GET /api/auth'];
 
 describe('OpenAPI document (docs/openapi.json) and the generated client', () => {
   let fresh: string;
