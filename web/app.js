@@ -39,13 +39,13 @@ import { autosize, send, stop } from './composer.js';
 import { wireContextPanel } from './context-panel.js';
 import { renderConversation } from './conversation.js';
 import { installConversationMenu } from './conversation-menu.js';
-import { remove, rename } from './dialogs.js';
+import { remove, rename, wireRename } from './dialogs.js';
 import { $ } from './dom.js';
 import { closeDrawer, openDrawer, syncDrawer } from './drawer.js';
 import { hideError } from './errors.js';
 import { wireImportDialog } from './import-dialog.js';
 import { wireListFilters } from './list-filters.js';
-import { loadList, onSearchInput, probeSearch, refreshList, renderList } from './list.js';
+import { loadList, onSearchInput, refreshList, renderList } from './list.js';
 import { loadMessageHits, renderMessageHits } from './message-results.js';
 import { navigate, route } from './navigation.js';
 import { wireShortcuts } from './shortcuts.js';
@@ -59,7 +59,7 @@ import { wireThreads } from './thread-panel.js';
 async function start() {
   wire();
   if (!(await connect())) return;
-  await Promise.all([refreshList(), probeSearch()]);
+  await refreshList();
   await route();
 }
 
@@ -75,7 +75,7 @@ async function forgetKey() {
   renderConversation();
   history.replaceState(null, '', location.pathname);
   if (await connect()) {
-    await Promise.all([refreshList(), probeSearch()]);
+    await refreshList();
     await route();
   }
 }
@@ -107,6 +107,7 @@ function wire() {
     state.newAgentId = agentSelect.value;
   });
   $('rename').addEventListener('click', () => void rename());
+  wireRename();
   $('delete').addEventListener('click', () => void remove());
   $('load-more').addEventListener('click', () => void loadList(true));
   $('search').addEventListener('input', onSearchInput);

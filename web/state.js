@@ -76,7 +76,7 @@ export const state = {
     /** @type {string | null} */
     nextCursor: null,
     query: '',
-    searchable: false,
+    searchable: true, // false once the server refuses ?q= (list.js)
     seq: 0, // numbers the list requests: only the newest one's answer is shown
     archived: false, // the "Archived" view: archived conversations only
     tag: '', // only conversations with this tag ('' for all)

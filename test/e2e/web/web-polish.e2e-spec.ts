@@ -1,0 +1,107 @@
+import type { Page } from 'playwright-core';
+import { browserFixture, describeInChromium, listLink, replies, send, waitText } from '../../support/browser-page.js';
+import { until } from '../../support/until.js';
+
+// The page's behaviour as a new user meets it: dialogs answering Enter, the memory form, the
+// messages of validation errors. Chromium, the SQLite pass only (see browser-page.ts).
+
+describeInChromium('web page details in Chromium', polishTests);
+
+const KEY = 'sk-polish-alice-0123456789abcdef';
+
+/** The API requests the page sends from now on: method, path and whether they carried a key. */
+function apiRequests(page: Page): Array<{ path: string; keyed: boolean }> {
+  const seen: Array<{ path: string; keyed: boolean }> = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/')) seen.push({ path: `${request.method()} ${url.pathname}`, keyed: Boolean(request.headers()['authorization']) });
+  });
+  return seen;
+}
+
+function polishTests(): void {
+  const fixture = browserFixture();
+
+  it('renames with Enter in the title box: Enter is Rename, not Cancel', async () => {
+    const { base, t } = await fixture.startService();
+    const page = await fixture.openPage(base);
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    await send(page, 'Plans for Lisbon');
+    await waitText(replies(page), 'reply to:');
+    await page.getByRole('button', { name: 'Rename this conversation' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rename the conversation' });
+    await dialog.getByLabel('Title').fill('Lisbon in May');
+    await dialog.getByLabel('Title').press('Enter');
+    await waitText(listLink(page, 'Lisbon in May'), 'Lisbon in May');
+    const [conversation] = (await t.http().get('/api/conversations').expect(200)).body.items;
+    expect(conversation.title).toBe('Lisbon in May');
+
+    // Cancel still cancels, even with an empty title.
+    await page.getByRole('button', { name: 'Rename this conversation' }).click();
+    await dialog.getByLabel('Title').fill('');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await until(async () => !(await dialog.isVisible()));
+    expect((await t.http().get('/api/conversations').expect(200)).body.items[0].title).toBe('Lisbon in May');
+  });
+
+  it('clears the memory form after Add, its Pinned box included', async () => {
+    const { base, t } = await fixture.startService();
+    const page = await fixture.openPage(base);
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    await page.getByRole('button', { name: 'Memory' }).click();
+    const panel = page.getByRole('dialog', { name: 'Memory' });
+    await panel.getByLabel('Remember').fill('Allergic to peanuts');
+    await panel.getByLabel('Pinned').check();
+    await panel.getByRole('button', { name: 'Add' }).click();
+    await waitText(panel.getByRole('list', { name: 'Memories' }), 'Allergic to peanuts');
+    expect(await panel.getByLabel('Remember').inputValue()).toBe('');
+    expect(await panel.getByLabel('Pinned').isChecked()).toBe(false);
+    await panel.getByLabel('Remember').fill('Lives in Lyon');
+    await panel.getByRole('button', { name: 'Add' }).click();
+    await waitText(panel.getByRole('list', { name: 'Memories' }), 'Lives in Lyon');
+    const memories = (await t.http().get('/api/memories').expect(200)).body.items as Array<{ text: string; pinned: boolean }>;
+    expect(memories.map((m) => [m.text, m.pinned]).sort()).toEqual([
+      ['Allergic to peanuts', true],
+      ['Lives in Lyon', false],
+    ]);
+  });
+
+  it('loads the list and the agents once each on opening, in single-user mode', async () => {
+    const { base, t } = await fixture.startService();
+    await t.http().post('/api/conversations').send({ title: 'Lisbon' }).expect(201);
+    const context = await fixture.browser.newContext({ viewport: { width: 1100, height: 760 } });
+    const page = await context.newPage();
+    const seen = apiRequests(page);
+    await page.goto(base);
+    await waitText(listLink(page, 'Lisbon'), 'Lisbon');
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // anything late would be sent by now
+    const paths = seen.map((r) => r.path);
+    expect(paths.filter((p) => p === 'GET /api/conversations')).toHaveLength(1);
+    expect(paths.filter((p) => p === 'GET /api/agents')).toHaveLength(1);
+    await context.close();
+  });
+
+  it('asks for a key before calling any route that needs one, then loads the list and the agents once each', async () => {
+    const { base } = await fixture.startService({ API_KEYS: `alice:${KEY}` });
+    const context = await fixture.browser.newContext({ viewport: { width: 1100, height: 760 } });
+    const page = await context.newPage();
+    const seen = apiRequests(page);
+    await page.goto(base);
+    const dialog = page.getByRole('dialog', { name: 'API key' });
+    await dialog.waitFor();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = seen.splice(0);
+    expect(before.filter((r) => r.path !== 'GET /api/auth')).toEqual([]);
+    await dialog.getByLabel('Key').fill(KEY);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.locator('#list-status').filter({ hasText: 'No conversations yet' }).waitFor();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(seen.every((r) => r.keyed)).toBe(true);
+    const paths = seen.map((r) => r.path);
+    expect(paths.filter((p) => p === 'GET /api/conversations')).toHaveLength(1);
+    expect(paths.filter((p) => p === 'GET /api/agents')).toHaveLength(1);
+    await context.close();
+  });
+}
