@@ -115,7 +115,7 @@ export interface paths {
         };
         /**
          * The caller's conversations, most recently updated first, or the best matches of a search (q)
-         * @description Archived conversations are left out unless archived=true. With q, results are ranked, carry a snippet and the best message, and come in one page.
+         * @description Archived conversations are left out unless archived=true; pinnedFirst=true lists pinned ones first. With q, results are ranked, carry a snippet and the best message, and come in one page.
          */
         get: operations["listConversations"];
         put?: never;
@@ -2946,6 +2946,8 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 pinned?: boolean;
+                /** @description true: pinned conversations first, then the others, each most recently updated first. Its cursors page in this order only. */
+                pinnedFirst?: boolean;
                 /** @description Full-text search over titles and messages (archived included); ranked, one hit per conversation. */
                 q?: string;
                 /** @description Only conversations with this tag. */
