@@ -79,6 +79,7 @@ export const state = {
     searchable: true, // false once the server refuses ?q= (list.js)
     seq: 0, // numbers the list requests: only the newest one's answer is shown
     archived: false, // the "Archived" view: archived conversations only
+    pinnedOnly: false, // the "Pinned" view: pinned conversations only
     tag: '', // only conversations with this tag ('' for all)
     searchLimit: SEARCH_CHATS, // how many conversations a search lists
     moreFound: false, // the search found more conversations than it lists, and "More chats" lists them

@@ -104,4 +104,38 @@ function polishTests(): void {
     expect(paths.filter((p) => p === 'GET /api/agents')).toHaveLength(1);
     await context.close();
   });
+
+  it('lists pinned conversations first, and only those in the Pinned view', async () => {
+    const { base, t } = await fixture.startService();
+    const chat = async (message: string) => (await t.http().post('/api/chat').send({ message }).expect(200)).body.conversationId as string;
+    const trip = await chat('Plan a trip to Lisbon');
+    await chat('Bake some bread');
+    await chat('Fix the bike');
+    const page = await fixture.openPage(base);
+    const titles = () => page.locator('#conversation-list a .conversation-title').allTextContents();
+    await until(async () => (await titles()).length === 3);
+    expect((await titles())[0]).toBe('Fix the bike');
+
+    await listLink(page, 'Plan a trip').click();
+    await waitText(page.locator('#title'), 'Plan a trip to Lisbon');
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.locator('#more-actions-menu').getByRole('button', { name: 'Pin', exact: true }).click();
+    await until(async () => (await titles())[0] === 'Plan a trip to Lisbon');
+    expect(await titles()).toEqual(['Plan a trip to Lisbon', 'Fix the bike', 'Bake some bread']);
+    // Still first after a reload, though others were written to since.
+    await chat('Walk the dog');
+    await page.reload();
+    await until(async () => (await titles()).length === 4);
+    expect((await titles())[0]).toBe('Plan a trip to Lisbon');
+
+    await page.getByRole('button', { name: 'Pinned', exact: true }).click();
+    await until(async () => (await titles()).length === 1);
+    expect(await titles()).toEqual(['Plan a trip to Lisbon']);
+    expect(await page.getByRole('button', { name: 'Pinned', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await t.http().patch(`/api/conversations/${trip}`).send({ pinned: false }).expect(200);
+    await page.getByRole('button', { name: 'Pinned', exact: true }).click(); // read again
+    await waitText(page.locator('#list-status'), 'No pinned conversations.');
+    await page.getByRole('button', { name: 'Chats', exact: true }).click();
+    await until(async () => (await titles()).length === 4);
+  });
 }
