@@ -1,11 +1,13 @@
 import type { Page } from 'playwright-core';
-import { browserFixture, describeInChromium, listLink, replies, send, waitText } from '../../support/browser-page.js';
+import { browserFixture, describeInChromium, listLink, replies, send, seriousViolations, waitText } from '../../support/browser-page.js';
 import { until } from '../../support/until.js';
 
 // The page's behaviour as a new user meets it: dialogs answering Enter, the memory form, the
 // messages of validation errors. Chromium, the SQLite pass only (see browser-page.ts).
 
 describeInChromium('web page details in Chromium', polishTests);
+
+declare const document: any;
 
 const KEY = 'sk-polish-alice-0123456789abcdef';
 
@@ -92,7 +94,7 @@ function polishTests(): void {
     await dialog.waitFor();
     await new Promise((resolve) => setTimeout(resolve, 500));
     const before = seen.splice(0);
-    expect(before.filter((r) => r.path !== 'GET /api/auth')).toEqual([]);
+    expect(before.filter((r) => r.path !== 'GET /api/settings')).toEqual([]);
     await dialog.getByLabel('Key').fill(KEY);
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -137,5 +139,42 @@ function polishTests(): void {
     await waitText(page.locator('#list-status'), 'No pinned conversations.');
     await page.getByRole('button', { name: 'Chats', exact: true }).click();
     await until(async () => (await titles()).length === 4);
+  });
+
+  it('gives the Agents dialog its width at 390 px: text on whole lines, words unbroken, no serious axe violation', async () => {
+    const { base, t } = await fixture.startService();
+    for (const n of [1, 2, 3, 4, 5, 6]) {
+      await t
+        .http()
+        .post('/api/agents')
+        .send({ name: `Travel planner ${n}`, emoji: '🧳', description: 'Plans trips with trains, ferries and long walks between towns', model: 'gpt-4o-mini', temperature: 0.4, tools: ['update_state', 'remember'] })
+        .expect(201);
+    }
+    const page = await fixture.openPage(base, { width: 390, height: 800 });
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor({ state: 'attached' });
+    await page.getByRole('button', { name: 'Show conversations' }).click();
+    await page.getByRole('button', { name: 'Agents' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Agents' });
+    await waitText(dialog.getByRole('list', { name: 'Your agents' }), 'Travel planner 6');
+    const widths = await dialog.locator('.agent-text').evaluateAll((nodes) => nodes.map((n: any) => n.getBoundingClientRect().width));
+    for (const width of widths) expect(width).toBeGreaterThan(250);
+    // "temperature" on one line: the settings line breaks between words only.
+    const settings = dialog.locator('.agent-settings').first();
+    const words = await settings.evaluate((node: any) => {
+      const range = document.createRange();
+      const text = node.firstChild;
+      const at = node.textContent.indexOf('temperature');
+      range.setStart(text, at);
+      range.setEnd(text, at + 'temperature'.length);
+      return range.getClientRects().length;
+    });
+    expect(words).toBe(1);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+    await dialog.getByRole('button', { name: 'Edit 🧳 Travel planner 1' }).click();
+    await page.getByRole('dialog', { name: 'Edit Travel planner 1' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
   });
 }
