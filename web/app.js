@@ -26,6 +26,7 @@
 //   import-dialog.js  importing archives (ChatGPT, Open WebUI, our exports): checked, then confirmed
 //   list-filters.js  the Chats and Archived views of the list, and its tag filter
 //   shortcuts.js     keyboard shortcuts and their help dialog
+//   theme.js         the theme: the system's, light or dark
 //   modal.js         the panels' dialogs: focus in and back, the API's messages per field
 //   agent-editor.js  the agents dialog: list, editor, start a chat, delete
 //   thread-panel.js  the thread picker and a new thread with its own system prompt
@@ -49,6 +50,7 @@ import { loadList, onSearchInput, refreshList, renderList } from './list.js';
 import { loadMessageHits, renderMessageHits } from './message-results.js';
 import { navigate, route } from './navigation.js';
 import { wireShortcuts } from './shortcuts.js';
+import { wireTheme } from './theme.js';
 import { NARROW, state } from './state.js';
 import { wireStatePanel } from './state-panel.js';
 import { wireMemoryPanel } from './memory-panel.js';
@@ -81,6 +83,7 @@ async function forgetKey() {
 }
 
 function wire() {
+  wireTheme();
   installConversationMenu();
   wireListFilters();
   wireShortcuts();

@@ -12,15 +12,16 @@ import { api, state, writeStoredKey } from './state.js';
 
 /**
  * True once the agents (needed anyway) are loaded. Whether a key is needed is asked first
- * (GET /api/auth needs none), so that no route needing a key is called before one is entered;
+ * (GET /api/settings needs none), so that no route needing a key is called before one is entered;
  * the key entered is checked by loading the agents with it.
  * @returns {Promise<boolean>}
  */
 export async function connect() {
   try {
-    /** @type {Schemas['AuthModeDto']} */
-    const mode = await api.json('GET', 'api/auth');
-    state.singleUser = !mode.keyRequired;
+    /** @type {Schemas['ClientSettingsDto']} */
+    const settings = await api.json('GET', 'api/settings');
+    state.singleUser = !settings.keyRequired;
+    state.maxMessageChars = settings.maxMessageChars;
     let message = '';
     for (;;) {
       if (!state.key && !state.singleUser) {

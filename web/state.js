@@ -68,6 +68,8 @@ export const state = {
   /** @type {string | null} */
   key: readStoredKey(),
   singleUser: false,
+  /** @type {number | null} the longest message the server takes (GET /api/settings) */
+  maxMessageChars: null,
   /** @type {Map<string, Agent>} id -> agent */
   agents: new Map(),
   list: {

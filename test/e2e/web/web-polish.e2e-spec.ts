@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { browserFixture, describeInChromium, listLink, replies, send, seriousViolations, waitText } from '../../support/browser-page.js';
+import { browserFixture, composer, describeInChromium, errorBanner, listLink, replies, send, seriousViolations, waitText } from '../../support/browser-page.js';
 import { until } from '../../support/until.js';
 
 // The page's behaviour as a new user meets it: dialogs answering Enter, the memory form, the
@@ -8,6 +8,7 @@ import { until } from '../../support/until.js';
 describeInChromium('web page details in Chromium', polishTests);
 
 declare const document: any;
+declare function getComputedStyle(node: unknown): { backgroundColor: string };
 
 const KEY = 'sk-polish-alice-0123456789abcdef';
 
@@ -176,5 +177,52 @@ function polishTests(): void {
     await dialog.getByRole('button', { name: 'Edit 🧳 Travel planner 1' }).click();
     await page.getByRole('dialog', { name: 'Edit Travel planner 1' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('counts the characters near MAX_MESSAGE_CHARS, and keeps a message over it with a reason', async () => {
+    const { base, t } = await fixture.startService({ MAX_MESSAGE_CHARS: '100' });
+    const page = await fixture.openPage(base);
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    const count = page.locator('#message-count');
+    await composer(page).fill('a'.repeat(80));
+    expect(await count.isVisible()).toBe(false);
+    await composer(page).fill('a'.repeat(95));
+    await waitText(count, '95 of 100 characters.');
+    await composer(page).fill('a'.repeat(105));
+    await waitText(count, '5 characters too many: the limit is 100.');
+    expect(await composer(page).getAttribute('aria-invalid')).toBe('true');
+    await composer(page).press('Enter');
+    await waitText(errorBanner(page), 'this server takes at most 100');
+    expect(await composer(page).inputValue()).toHaveLength(105);
+    expect((await t.http().get('/api/conversations').expect(200)).body.items).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('offers a theme beside following the system: light or dark whatever the system says, kept across a reload', async () => {
+    const { base } = await fixture.startService();
+    const page = await fixture.openPage(base, { width: 1100, height: 760 }, { colorScheme: 'light' });
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const LIGHT = 'rgb(247, 247, 248)';
+    const DARK = 'rgb(23, 24, 27)';
+    const theme = page.getByLabel('Theme');
+    expect(await theme.inputValue()).toBe('system');
+    expect(await background()).toBe(LIGHT);
+    await theme.selectOption('dark');
+    expect(await background()).toBe(DARK);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.reload();
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    expect(await background()).toBe(DARK);
+    expect(await page.getByLabel('Theme').inputValue()).toBe('dark');
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByLabel('Theme').selectOption('light');
+    expect(await background()).toBe(LIGHT);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('Theme').selectOption('system');
+    expect(await background()).toBe(DARK);
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await background()).toBe(LIGHT);
   });
 }
