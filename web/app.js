@@ -61,6 +61,7 @@ import { wireThreads } from './thread-panel.js';
 async function start() {
   wire();
   if (!(await connect())) return;
+  if (returnToShare()) return;
   await refreshList();
   await route();
 }
@@ -80,6 +81,20 @@ async function forgetKey() {
     await refreshList();
     await route();
   }
+}
+
+/**
+ * Back to the share link that sent the reader here to sign in (?return=s/<token>, relative to
+ * the page, like the link itself): only a share link's address is followed, never another place.
+ * @returns {boolean} true when the page is left
+ */
+function returnToShare() {
+  const back = new URLSearchParams(location.search).get('return');
+  if (back === null) return false;
+  history.replaceState(null, '', location.pathname + location.hash);
+  if (!/^s\/[A-Za-z0-9_-]{1,100}$/.test(back)) return false;
+  location.replace(new URL(back, location.href).href);
+  return true;
 }
 
 function wire() {
