@@ -225,4 +225,38 @@ function polishTests(): void {
     await page.emulateMedia({ colorScheme: 'light' });
     expect(await background()).toBe(LIGHT);
   });
+
+  it('renders LaTeX with KaTeX ($...$, $$...$$, \\(...\\), \\[...\\]), served by the service, and leaves prices and code alone', async () => {
+    const { base } = await fixture.startService();
+    const reply = [
+      'Inline $e^{i\\pi} + 1 = 0$ and \\(a^2 + b^2 = c^2\\).',
+      '',
+      '$$\\int_0^1 x\\,dx = \\frac{1}{2}$$',
+      '',
+      '\\[\\sum_{n=1}^{\\infty} \\frac{1}{n^2} = \\frac{\\pi^2}{6}\\]',
+      '',
+      'It costs $5 and $10 at most.',
+      '',
+      'In code: `$x$` stays.',
+    ].join('\n');
+    fixture.fake.enqueue({ kind: 'reply', text: reply });
+    const page = await fixture.openPage(base);
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    await send(page, 'Some math please');
+    const answer = replies(page).last();
+    await waitText(answer, 'at most');
+    await until(async () => (await answer.locator('.katex').count()) === 4);
+    expect(await answer.locator('.katex-display').count()).toBe(2);
+    // KaTeX's MathML carries the source for screen readers and copying.
+    expect(await answer.locator('annotation').allTextContents()).toEqual(['e^{i\\pi} + 1 = 0', 'a^2 + b^2 = c^2', '\\int_0^1 x\\,dx = \\frac{1}{2}', '\\sum_{n=1}^{\\infty} \\frac{1}{n^2} = \\frac{\\pi^2}{6}']);
+    expect(await answer.innerText()).toContain('It costs $5 and $10 at most.');
+    expect(await answer.locator('code').innerText()).toBe('$x$');
+    // Its fonts come from this service (the policy allows nothing else; a refusal would fail the test).
+    const fonts = await page.evaluate(async () => {
+      await (document as any).fonts.ready;
+      return [...(document as any).fonts].filter((f: any) => f.status === 'loaded').map((f: any) => f.family);
+    });
+    expect(fonts.some((family: string) => family.startsWith('KaTeX'))).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 }
