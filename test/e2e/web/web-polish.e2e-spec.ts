@@ -259,4 +259,14 @@ function polishTests(): void {
     expect(fonts.some((family: string) => family.startsWith('KaTeX'))).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  it('says the model is rate-limited, with its Retry-After, when the model server answers 429', async () => {
+    const { base } = await fixture.startService({ LLM_MAX_RETRIES: '0' });
+    fixture.fake.enqueue({ kind: 'status', status: 429, message: 'Rate limit reached', headers: { 'retry-after': '20' } });
+    const page = await fixture.openPage(base);
+    await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    await send(page, 'Are you there?');
+    await waitText(errorBanner(page), 'retry in 20 s');
+    expect(await page.locator('#error-title').innerText()).toBe('The model is rate-limited.');
+  });
 }
