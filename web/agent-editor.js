@@ -8,7 +8,7 @@ import { renderConversation } from './conversation.js';
 import { $, el } from './dom.js';
 import { describe } from './errors.js';
 import { refreshList } from './list.js';
-import { closeModal, openModal, restoreFocusOnClose, splitFieldMessages } from './modal.js';
+import { closeModal, labelFieldMessage, openModal, restoreFocusOnClose, splitFieldMessages } from './modal.js';
 import { navigate } from './navigation.js';
 import { api, state } from './state.js';
 
@@ -155,7 +155,8 @@ function showErrors(byField, rest) {
   let first = null;
   for (const field of FIELDS) {
     const messages = byField.get(field) ?? [];
-    $(`agent-${field}-error`).textContent = messages.map((m) => m.replace(/\.?$/, '.')).join(' ');
+    const label = fieldLabel(field);
+    $(`agent-${field}-error`).textContent = messages.map((m) => labelFieldMessage(m, field, label).replace(/\.?$/, '.')).join(' ');
     const control = field === 'tools' ? toolBox(TOOLS[0]) : input(field);
     if (messages.length) control.setAttribute('aria-invalid', 'true');
     else control.removeAttribute('aria-invalid');
@@ -163,6 +164,15 @@ function showErrors(byField, rest) {
   }
   $('agent-form-error').textContent = rest.length ? rest.join('; ') : byField.size ? 'Some fields need a change: see the messages beside them.' : '';
   first?.focus();
+}
+
+/**
+ * The field's label as the form shows it (the legend for the tools).
+ * @param {string} field
+ */
+function fieldLabel(field) {
+  const node = field === 'tools' ? $('agent-form').querySelector('legend') : $('agent-form').querySelector(`label[for="agent-${field}"]`);
+  return node?.textContent?.trim() || field;
 }
 
 /**

@@ -13,16 +13,17 @@ const MAX_AGENT_PAGES = 50;
 /**
  * Every agent of the caller, following nextCursor page by page (one page holds them all under
  * the default MAX_AGENTS_PER_ACTOR).
+ * @param {string} [key] this key rather than the one kept (a key being checked)
  * @returns {Promise<Agent[]>}
  */
-export async function fetchAgents() {
+export async function fetchAgents(key) {
   /** @type {Agent[]} */
   const items = [];
   /** @type {string | null} */
   let cursor = null;
   for (let page = 0; page < MAX_AGENT_PAGES; page++) {
     /** @type {Schemas['AgentListDto']} */
-    const agents = await api.json('GET', cursor ? `api/agents?cursor=${encodeURIComponent(cursor)}` : 'api/agents');
+    const agents = await api.json('GET', cursor ? `api/agents?cursor=${encodeURIComponent(cursor)}` : 'api/agents', undefined, key ? { key } : {});
     items.push(...agents.items);
     cursor = agents.nextCursor;
     if (!cursor) break;

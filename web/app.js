@@ -28,6 +28,7 @@
 //   import-dialog.js  importing archives (ChatGPT, Open WebUI, our exports): checked, then confirmed
 //   list-filters.js  the Chats and Archived views of the list, and its tag filter
 //   shortcuts.js     keyboard shortcuts and their help dialog
+//   theme.js         the theme: the system's, light or dark
 //   modal.js         the panels' dialogs: focus in and back, the API's messages per field
 //   agent-editor.js  the agents dialog: list, editor, start a chat, delete
 //   thread-panel.js  the thread picker and a new thread with its own system prompt
@@ -41,16 +42,17 @@ import { autosize, send, stop } from './composer.js';
 import { wireContextPanel } from './context-panel.js';
 import { renderConversation } from './conversation.js';
 import { installConversationMenu } from './conversation-menu.js';
-import { remove, rename } from './dialogs.js';
+import { remove, rename, wireRename } from './dialogs.js';
 import { $ } from './dom.js';
 import { closeDrawer, openDrawer, syncDrawer } from './drawer.js';
 import { hideError } from './errors.js';
 import { wireImportDialog } from './import-dialog.js';
 import { wireListFilters } from './list-filters.js';
-import { loadList, onSearchInput, probeSearch, refreshList, renderList } from './list.js';
+import { loadList, onSearchInput, refreshList, renderList } from './list.js';
 import { loadMessageHits, renderMessageHits } from './message-results.js';
 import { navigate, route } from './navigation.js';
 import { wireShortcuts } from './shortcuts.js';
+import { wireTheme } from './theme.js';
 import { NARROW, state } from './state.js';
 import { wireStatePanel } from './state-panel.js';
 import { wireMemoryPanel } from './memory-panel.js';
@@ -62,7 +64,8 @@ import { loadModels, wireModelPicker } from './model-picker.js';
 async function start() {
   wire();
   if (!(await connect())) return;
-  await Promise.all([refreshList(), probeSearch(), loadModels()]);
+  if (returnToShare()) return;
+  await Promise.all([refreshList(), loadModels()]);
   await route();
 }
 
@@ -78,12 +81,27 @@ async function forgetKey() {
   renderConversation();
   history.replaceState(null, '', location.pathname);
   if (await connect()) {
-    await Promise.all([refreshList(), probeSearch()]);
+    await refreshList();
     await route();
   }
 }
 
+/**
+ * Back to the share link that sent the reader here to sign in (?return=s/<token>, relative to
+ * the page, like the link itself): only a share link's address is followed, never another place.
+ * @returns {boolean} true when the page is left
+ */
+function returnToShare() {
+  const back = new URLSearchParams(location.search).get('return');
+  if (back === null) return false;
+  history.replaceState(null, '', location.pathname + location.hash);
+  if (!/^s\/[A-Za-z0-9_-]{1,100}$/.test(back)) return false;
+  location.replace(new URL(back, location.href).href);
+  return true;
+}
+
 function wire() {
+  wireTheme();
   installConversationMenu();
   wireListFilters();
   wireShortcuts();
@@ -110,6 +128,7 @@ function wire() {
     state.newAgentId = agentSelect.value;
   });
   $('rename').addEventListener('click', () => void rename());
+  wireRename();
   $('delete').addEventListener('click', () => void remove());
   $('load-more').addEventListener('click', () => void loadList(true));
   $('search').addEventListener('input', onSearchInput);

@@ -8,36 +8,48 @@ import { describe, showError } from './errors.js';
 import { api, state, writeStoredKey } from './state.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
+/** @typedef {import('./state.js').Agent} Agent */
 
 /**
- * True once an API call (the agents, needed anyway) succeeds; asks for a key while the server answers 401.
+ * True once the agents (needed anyway) are loaded. Whether a key is needed is asked first
+ * (GET /api/settings needs none), so that no route needing a key is called before one is entered;
+ * the key entered is checked by loading the agents with it.
  * @returns {Promise<boolean>}
  */
 export async function connect() {
-  for (;;) {
-    try {
-      setAgents(await fetchAgents());
-      state.singleUser = !state.key;
-      renderAuthStatus();
-      return true;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        const hadKey = Boolean(state.key);
-        storeKey(null);
-        await askForKey(hadKey ? 'The saved key was refused. Enter another one.' : '');
-        continue;
+  try {
+    /** @type {Schemas['ClientSettingsDto']} */
+    const settings = await api.json('GET', 'api/settings');
+    state.singleUser = !settings.keyRequired;
+    state.maxMessageChars = settings.maxMessageChars;
+    let message = '';
+    for (;;) {
+      if (!state.key && !state.singleUser) {
+        setAgents(await askForKey(message));
+        break;
       }
-      showError(error);
-      $('list-status').textContent = 'Not connected.';
-      return false;
+      try {
+        setAgents(await fetchAgents());
+        break;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 401)) throw error;
+        storeKey(null);
+        message = 'The saved key was refused. Enter another one.';
+      }
     }
+    renderAuthStatus();
+    return true;
+  } catch (error) {
+    showError(error);
+    $('list-status').textContent = 'Not connected.';
+    return false;
   }
 }
 
 /**
- * Shows the key dialog until the server accepts a key.
+ * Shows the key dialog until the server accepts a key; answers the agents read with it.
  * @param {string} message
- * @returns {Promise<void>}
+ * @returns {Promise<Agent[]>}
  */
 export function askForKey(message) {
   const dialog = $('key-dialog', HTMLDialogElement);
@@ -52,8 +64,10 @@ export function askForKey(message) {
       const key = input.value.trim();
       if (!key) return;
       $('key-error').textContent = 'Checking…';
+      /** @type {Agent[]} */
+      let agents;
       try {
-        await api.json('GET', 'api/agents', undefined, { key });
+        agents = await fetchAgents(key);
       } catch (error) {
         $('key-error').textContent = error instanceof ApiError && error.status === 401 ? 'This key was refused.' : describe(error).text;
         input.select();
@@ -62,7 +76,7 @@ export function askForKey(message) {
       storeKey(key);
       form.removeEventListener('submit', submit);
       dialog.close();
-      resolve();
+      resolve(agents);
     };
     form.addEventListener('submit', submit);
     dialog.showModal();

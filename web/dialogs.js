@@ -18,6 +18,11 @@ import { detachStream } from './stream.js';
  */
 const closed = (dialog) => new Promise((resolve) => dialog.addEventListener('close', resolve, { once: true }));
 
+/** Cancel of the rename dialog: closes it without validating the title. */
+export function wireRename() {
+  $('rename-cancel').addEventListener('click', () => $('rename-dialog', HTMLDialogElement).close('cancel'));
+}
+
 export async function rename() {
   const conversation = state.current;
   if (!conversation?.id) return;

@@ -20,6 +20,8 @@ export function describe(error) {
       return { title: 'Rate limited (429).', text: /\bretry\b|try again/i.test(message) ? message : `${message} ${when}` };
     }
     case 502:
+      // The server's own wording for a model server that answered 429: waiting is the fix, not the model.
+      if (/^The model is rate-limited\b/.test(message)) return { title: 'The model is rate-limited.', text: message };
       return { title: 'The model is unavailable (502).', text: message };
     case 504:
       return { title: 'The model timed out (504).', text: message };

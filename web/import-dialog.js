@@ -10,7 +10,7 @@ import { ApiError } from './api.js';
 import { $, el } from './dom.js';
 import { describe } from './errors.js';
 import { refreshList } from './list.js';
-import { showArchived } from './list-filters.js';
+import { showView } from './list-filters.js';
 import { closeModal, openModal, restoreFocusOnClose } from './modal.js';
 import { api, state } from './state.js';
 
@@ -180,7 +180,7 @@ async function confirmImport() {
     show({ status: '', report: stored.length ? [section('Stored before the error', stored.map((c) => [conversationLink(c.id, c.title)]))] : [], error: refusal(file, error) });
   } finally {
     // What was stored shows in the list (the Chats view: imported conversations are not archived).
-    if (state.list.archived) showArchived(false);
+    if (state.list.archived || state.list.pinnedOnly) showView('chats');
     else void refreshList();
   }
   if (seq !== chosen.seq) return;

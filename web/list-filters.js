@@ -1,6 +1,7 @@
 // @ts-check
-// Which conversations the list shows: the "Chats" or the "Archived" view (GET
-// /api/conversations?archived=true), and a tag to filter by (?tag=). A search looks through all
+// Which conversations the list shows: the "Chats", "Pinned" (?pinned=true) or "Archived" view
+// (GET /api/conversations?archived=true), and a tag to filter by (?tag=). Pinned conversations
+// come first in every view (?pinnedFirst=true). A search looks through all
 // of them (the server's ?q= includes archived conversations), so the filters wait meanwhile.
 // The tags offered are those seen on the conversations listed so far (the API has no list of tags).
 import { $ } from './dom.js';
@@ -15,15 +16,18 @@ const knownTags = new Set();
 /** @param {URLSearchParams} params a list request's, completed with the filters */
 export function filterParams(params) {
   if (state.list.query) return;
+  params.set('pinnedFirst', 'true');
   if (state.list.archived) params.set('archived', 'true');
+  if (state.list.pinnedOnly) params.set('pinned', 'true');
   if (state.list.tag) params.set('tag', state.list.tag);
 }
 
 /** What the list says when it is empty: what it shows, and what to do. */
 export function emptyListText() {
-  const { query, archived, tag } = state.list;
+  const { query, archived, pinnedOnly, tag } = state.list;
   if (query) return `No conversation matches “${query}”. Try other words.`;
-  if (tag) return `No ${archived ? 'archived ' : ''}conversation is tagged “${tag}”. Choose “All tags” to see the others.`;
+  if (tag) return `No ${archived ? 'archived ' : pinnedOnly ? 'pinned ' : ''}conversation is tagged “${tag}”. Choose “All tags” to see the others.`;
+  if (pinnedOnly) return 'No pinned conversations. Pin one from its “More actions” menu to keep it at the top of the list.';
   if (archived) return 'No archived conversations. Archive one from its “More actions” menu to keep it out of the list without deleting it.';
   return 'No conversations yet. Write a message to start one, or import conversations (from ChatGPT, Open WebUI, or exported from here).';
 }
@@ -49,16 +53,17 @@ function renderTagFilter() {
 }
 
 /**
- * Shows the "Chats" or the "Archived" view.
- * @param {boolean} archived
+ * Shows the "Chats", "Pinned" or "Archived" view.
+ * @param {'chats' | 'pinned' | 'archived'} view
  */
-export function showArchived(archived) {
-  state.list.archived = archived;
-  $('view-chats').setAttribute('aria-pressed', String(!archived));
-  $('view-archived').setAttribute('aria-pressed', String(archived));
+export function showView(view) {
+  state.list.archived = view === 'archived';
+  state.list.pinnedOnly = view === 'pinned';
+  for (const name of ['chats', 'pinned', 'archived']) $(`view-${name}`).setAttribute('aria-pressed', String(name === view));
   state.list.nextCursor = null;
   void refreshList();
 }
+
 
 /**
  * Only conversations with this tag ('' for all); the list is reloaded.
@@ -72,8 +77,9 @@ export function filterByTag(tag) {
 }
 
 export function wireListFilters() {
-  $('view-chats').addEventListener('click', () => showArchived(false));
-  $('view-archived').addEventListener('click', () => showArchived(true));
+  $('view-chats').addEventListener('click', () => showView('chats'));
+  $('view-pinned').addEventListener('click', () => showView('pinned'));
+  $('view-archived').addEventListener('click', () => showView('archived'));
   const select = $('tag-filter', HTMLSelectElement);
   select.addEventListener('change', () => filterByTag(select.value));
 }

@@ -56,16 +56,6 @@ export async function loadList(more) {
   }
 }
 
-/** Search is offered only if the server accepts ?q= (one without search answers 400). */
-export async function probeSearch() {
-  try {
-    await api.json('GET', 'api/conversations?limit=1&q=probe');
-    setSearchable(true);
-  } catch {
-    setSearchable(false);
-  }
-}
-
 /** @param {unknown} error */
 const unknownQ = (error) => error instanceof ApiError && error.status === 400 && /\bq should not exist/.test(error.message);
 

@@ -47,9 +47,12 @@ async function add() {
   const input = $('memory-new', HTMLTextAreaElement);
   const text = input.value.trim();
   if (!text) return input.focus();
+  const pinned = $('memory-new-pinned', HTMLInputElement);
   try {
-    await api.json('POST', 'api/memories', { text, pinned: $('memory-new-pinned', HTMLInputElement).checked });
+    await api.json('POST', 'api/memories', { text, pinned: pinned.checked });
+    // The form starts over: the next memory is pinned only when asked again.
     input.value = '';
+    pinned.checked = false;
     $('announcer').textContent = 'Remembered.';
     await load();
   } catch (error) {

@@ -66,3 +66,17 @@ export function splitFieldMessages(message, fields) {
   }
   return { byField, rest };
 }
+
+/**
+ * One of the API's messages about a field, worded with the field's label on screen instead of
+ * its name in the API ("maxTokens must not be ..." -> "Max tokens per reply must not be ...").
+ * @param {string} message
+ * @param {string} field
+ * @param {string} label
+ */
+export function labelFieldMessage(message, field, label) {
+  if (message === `${field} should not be empty`) return `${label} is required`;
+  if (message.startsWith(`${field} `)) return `${label}${message.slice(field.length)}`;
+  if (message.startsWith(`each value in ${field} `)) return `Each value in ${label}${message.slice(`each value in ${field}`.length)}`;
+  return message;
+}

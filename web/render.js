@@ -2,10 +2,12 @@
 // Replies as Markdown, made safe. Model output is untrusted: raw HTML in it is shown as text,
 // pictures become links (an image URL can carry data out), and the HTML that the Markdown
 // renderer makes goes through DOMPurify before it reaches the page. Both libraries are served
-// by the service from its own node_modules (exact versions in package.json).
+// by the service from its own node_modules (exact versions in package.json). Math is drawn by
+// KaTeX after sanitising (math.js).
 import { Marked } from './vendor/marked.esm.js';
 import DOMPurify from './vendor/purify.es.mjs';
 import { highlightCode } from './code-highlight.js';
+import { drawMath, mathExtension } from './math.js';
 
 /** @type {Record<string, string>} */
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -28,6 +30,7 @@ const markdown = new Marked({
     },
   },
 });
+markdown.use(mathExtension);
 
 /** @type {import('./vendor/purify.es.mjs').Config & { RETURN_DOM_FRAGMENT: true }} */
 const PURIFY = {
@@ -61,5 +64,5 @@ export function sanitize(html) {
  * @param {string | null | undefined} text
  */
 export function renderMarkdown(text) {
-  return sanitize(markdown.parse(text ?? '', { async: false }));
+  return drawMath(sanitize(markdown.parse(text ?? '', { async: false })));
 }

@@ -65,7 +65,9 @@ async function continueIt(button) {
   } catch (error) {
     button.disabled = false;
     if (error instanceof ApiError && error.status === 401) {
-      status.textContent = 'To continue it, sign in on the chat page with an API key first (Open the chat), then come back to this link.';
+      // Signing in happens on the chat page, which comes back here once the key is accepted.
+      status.textContent = 'Sign in with an API key first: opening the chat page…';
+      location.assign(`../?${new URLSearchParams({ return: `s/${token}` })}`);
     } else if (error instanceof ApiError && error.status === 404) {
       status.textContent = 'This link no longer works: it was revoked or it expired.';
     } else {

@@ -69,6 +69,8 @@ export const state = {
   /** @type {string | null} */
   key: readStoredKey(),
   singleUser: false,
+  /** @type {number | null} the longest message the server takes (GET /api/settings) */
+  maxMessageChars: null,
   /** @type {Map<string, Agent>} id -> agent */
   agents: new Map(),
   list: {
@@ -77,9 +79,10 @@ export const state = {
     /** @type {string | null} */
     nextCursor: null,
     query: '',
-    searchable: false,
+    searchable: true, // false once the server refuses ?q= (list.js)
     seq: 0, // numbers the list requests: only the newest one's answer is shown
     archived: false, // the "Archived" view: archived conversations only
+    pinnedOnly: false, // the "Pinned" view: pinned conversations only
     tag: '', // only conversations with this tag ('' for all)
     searchLimit: SEARCH_CHATS, // how many conversations a search lists
     moreFound: false, // the search found more conversations than it lists, and "More chats" lists them

@@ -2,6 +2,7 @@
 // A reply as it streams in: from a turn just sent, a regenerate, or one being generated
 // elsewhere (followed); what ends it, what refuses it, and cancelling it.
 import { ApiError } from './api.js';
+import { setAgents } from './agents.js';
 import { askForKey, storeKey } from './auth.js';
 import { updateComposer } from './composer.js';
 import { announce, paint, renderActions, schedulePaint, scrollToEnd } from './conversation.js';
@@ -126,7 +127,7 @@ export async function streamReply(conversation, reply, method, path, body, onSta
 async function handleRefusal(error, conversation) {
   if (error instanceof ApiError && error.status === 401) {
     storeKey(null);
-    await askForKey('The server refused the API key. Enter it again, then send again.');
+    setAgents(await askForKey('The server refused the API key. Enter it again, then send again.'));
     return;
   }
   showError(error);

@@ -11,6 +11,8 @@ export interface ListFilters {
   readonly archived?: boolean;
   readonly pinned?: boolean;
   readonly tag?: string;
+  /** Pinned conversations first, then the others, each most recently updated first. */
+  readonly pinnedFirst?: boolean;
 }
 
 /**
@@ -116,7 +118,8 @@ export class ConversationsRepository {
   }
 
   /**
-   * One page of the actor's conversations, most recently updated first (keyset pagination).
+   * One page of the actor's conversations, most recently updated first (keyset pagination), or
+   * pinned ones first with `pinnedFirst` (then `after` carries the pinned flag of its row).
    * Filters: `agentId` (null: those without an agent), `archived` (default: not archived),
    * `pinned`, `tag`.
    */
@@ -132,16 +135,22 @@ export class ConversationsRepository {
       .createQueryBuilder(Conversation, 'c')
       .where('c.actor = :actor', { actor })
       .andWhere('c.archived = :archived', { archived: filters.archived ?? false })
-      .orderBy('c.updated_at', 'DESC')
-      .addOrderBy('c.id', 'DESC')
       .limit(limit);
+    if (filters.pinnedFirst) query.orderBy('c.pinned', 'DESC').addOrderBy('c.updated_at', 'DESC');
+    else query.orderBy('c.updated_at', 'DESC');
+    query.addOrderBy('c.id', 'DESC');
     if (filters.pinned !== undefined) query.andWhere('c.pinned = :pinned', { pinned: filters.pinned });
     if (filters.tag !== undefined) {
       query.andWhere('EXISTS (SELECT 1 FROM conversation_tags t WHERE t.conversation_id = c.id AND t.tag = :tag)', { tag: filters.tag });
     }
     if (agentId === null) query.andWhere('c.agent_id IS NULL');
     else if (agentId !== undefined) query.andWhere('c.agent_id = :agentId', { agentId });
-    if (after) {
+    if (after?.pinned !== undefined) {
+      // Past a pinned row: the pinned ones after it, then every unpinned one; past an unpinned row: the unpinned ones after it.
+      const later = '(c.updated_at, c.id) < (:at, :id)';
+      const where = after.pinned ? `((c.pinned = :yes AND ${later}) OR c.pinned = :no)` : `(c.pinned = :no AND ${later})`;
+      query.andWhere(where, { at: after.updatedAt, id: after.id, yes: true, no: false });
+    } else if (after) {
       // A row-value comparison, so the (actor, updated_at, id) index seeks straight to the cursor.
       query.andWhere('(c.updated_at, c.id) < (:at, :id)', {
         at: after.updatedAt,

@@ -277,13 +277,18 @@ export class ConversationsService {
   list(actor: Actor, limit: number, cursor?: string, agentId?: string | null, filters: ListFilters = {}): Promise<ConversationPage> {
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !after) throw new InvalidInputError('cursor is not one this service returned');
+    // A cursor holds its place in one order: read in the other, it would skip or repeat rows.
+    if (after && (after.pinned !== undefined) !== Boolean(filters.pinnedFirst)) {
+      throw new InvalidInputError(`cursor is from a list ${filters.pinnedFirst ? 'without' : 'with'} pinnedFirst: keep the order the cursor was made in`);
+    }
     return this.db.replicaRead(actor.id, async (em) => {
       if (agentId) await this.agents.usableIn(em, actor, agentId);
       // One extra row tells whether another page exists without a COUNT.
       const rows = await this.repo.listByActor(em, actor.id, limit + 1, after, agentId, filters);
       const items = await this.withTags(em, rows.slice(0, limit));
       const last = items.at(-1);
-      return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+      const position = last && { updatedAt: last.updatedAt, id: last.id, ...(filters.pinnedFirst ? { pinned: Boolean(last.pinned) } : {}) };
+      return { items, nextCursor: rows.length > limit && position ? encodeCursor(position) : null };
     });
   }
 

@@ -1,7 +1,8 @@
 import { getEventListeners } from 'node:events';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { ModelCall } from './model-call.js';
+import { APIError } from 'openai';
+import { ModelCall, retryAfterSeconds } from './model-call.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -51,5 +52,21 @@ describe('ModelCall', () => {
     const call = new ModelCall(60_000, caller.signal);
     expect(call.signal.aborted).toBe(true);
     call.end();
+  });
+
+  it('says an upstream 429 is a rate limit, with the server\'s Retry-After', () => {
+    const call = new ModelCall(60_000);
+    const limited = (headers: Record<string, string>) => call.failure(APIError.generate(429, { error: { message: 'slow down' } }, undefined, new Headers(headers)));
+    expect(limited({ 'retry-after': '20' })).toMatchObject({ code: 'model_unavailable', upstreamStatus: 429, message: 'The model is rate-limited: its server answered 429 (too many requests); retry in 20 s' });
+    expect(limited({}).message).toBe('The model is rate-limited: its server answered 429 (too many requests); retry later');
+    call.end();
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-12-04T10:00:00Z');
+    expect(retryAfterSeconds(new Headers({ 'retry-after': '7' }), now)).toBe(7);
+    expect(retryAfterSeconds(new Headers({ 'retry-after': 'Fri, 04 Dec 2026 10:00:30 GMT' }), now)).toBe(30);
+    expect(retryAfterSeconds(new Headers({ 'retry-after': 'soon' }), now)).toBeUndefined();
+    expect(retryAfterSeconds(undefined, now)).toBeUndefined();
   });
 });

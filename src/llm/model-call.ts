@@ -60,6 +60,12 @@ export class ModelCall {
       // Its text may quote part of our key: say only what the operator must fix.
       return new ModelUnavailableError(`The model server refused our credentials (${error.status}); check LLM_API_KEY`, error.status);
     }
+    if (error instanceof APIError && error.status === 429) {
+      // Said as such (with the server's Retry-After), not as a model that is down: waiting is the fix.
+      const retryAfter = retryAfterSeconds(error.headers);
+      const when = retryAfter === undefined ? '; retry later' : `; retry in ${retryAfter} s`;
+      return new ModelUnavailableError(`The model is rate-limited: its server answered 429 (too many requests)${when}`, 429);
+    }
     if (error instanceof APIError && error.status !== undefined) {
       // The SDK prefixes its message with the status; say it once.
       const detail = brief(error.message.replace(new RegExp(`^${error.status}\\s*`), '')) || 'no details';
@@ -74,6 +80,15 @@ export class ModelCall {
     const reason = error instanceof Error ? error.message : String(error);
     return new ModelUnavailableError(`The model call failed: ${brief(reason)}`);
   }
+}
+
+/** Retry-After (seconds or an HTTP date) as whole seconds from now; undefined when absent or unreadable. */
+export function retryAfterSeconds(headers: Headers | undefined, now = Date.now()): number | undefined {
+  const value = headers?.get('retry-after')?.trim();
+  if (!value) return undefined;
+  if (/^\d{1,9}$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** The system's word for why a connection failed (ECONNREFUSED, ENOTFOUND...), found down the chain of causes. */

@@ -54,7 +54,7 @@ export type Behaviour =
     }
   | { kind: 'endless'; piece?: string; chunkDelayMs?: number }
   | { kind: 'toolCalls'; calls: Array<{ name: string; arguments: string }> }
-  | { kind: 'status'; status: number; message?: string }
+  | { kind: 'status'; status: number; message?: string; headers?: Record<string, string> }
   | { kind: 'hang' }
   | { kind: 'malformed' }
   | { kind: 'disconnect' }
@@ -269,7 +269,7 @@ export class FakeOpenAiServer {
         if (body.stream) return this.streamChunks(res, body, { kind: 'stream', chunks: [] });
         return json(res, 200, completion(body.model ?? 'fake-model', '', null));
       case 'status':
-        return json(res, b.status, { error: { message: b.message ?? `fake error ${b.status}`, type: 'server_error' } });
+        return json(res, b.status, { error: { message: b.message ?? `fake error ${b.status}`, type: 'server_error' } }, b.headers);
       case 'malformed':
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"id": "chatcmpl-broken", "choices": [');
@@ -298,7 +298,7 @@ function completion(model: string, text: string, usage: { prompt_tokens: number;
   };
 }
 
-function json(res: ServerResponse, status: number, payload: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function json(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
   res.end(JSON.stringify(payload));
 }

@@ -104,7 +104,7 @@ export interface paths {
         };
         /**
          * The caller's conversations, most recently updated first, or the best matches of a search (q)
-         * @description Archived conversations are left out unless archived=true. With q, results are ranked, carry a snippet and the best message, and come in one page.
+         * @description Archived conversations are left out unless archived=true; pinnedFirst=true lists pinned ones first. With q, results are ranked, carry a snippet and the best message, and come in one page.
          */
         get: operations["listConversations"];
         put?: never;
@@ -671,6 +671,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the API needs a key, and the longest message it takes (no authentication)
+         * @description keyRequired tells the same as a 401 from any other route, without trying one: false in single-user mode (no key anywhere, a loopback address).
+         */
+        get: operations["getSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/shared/{token}": {
         parameters: {
             query?: never;
@@ -1075,6 +1095,12 @@ export interface components {
             usage: components["schemas"]["UsageDto"] | (never | null);
             /** Format: uuid */
             userMessageId: string;
+        };
+        ClientSettingsDto: {
+            /** @description Whether the other routes need an API key (false: single-user mode, every caller is the owner) */
+            keyRequired: boolean;
+            /** @description The longest message a turn takes, in characters (MAX_MESSAGE_CHARS) */
+            maxMessageChars: number;
         };
         ContextPartDto: {
             content: string;
@@ -2995,6 +3021,8 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 pinned?: boolean;
+                /** @description true: pinned conversations first, then the others, each most recently updated first. Its cursors page in this order only. */
+                pinnedFirst?: boolean;
                 /** @description Full-text search over titles and messages (archived included); ranked, one hit per conversation. */
                 q?: string;
                 /** @description Only conversations with this tag. */
@@ -7098,6 +7126,77 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Seconds until the same request may succeed. */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientSettingsDto"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed JSON body (code `invalid_input`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description In single-user mode (no API keys), a Host or Origin that is not loopback nor allowed (ALLOWED_HOSTS, CORS_ORIGINS), code `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body larger than BODY_LIMIT_BYTES (code `payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A body sent with a content type other than JSON (code `unsupported_media_type`) */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

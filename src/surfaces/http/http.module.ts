@@ -11,6 +11,7 @@ import { UsageController } from './controllers/usage.controller.js';
 import { ChatController } from './controllers/chat.controller.js';
 import { ConversationStateController } from './controllers/conversation-state.controller.js';
 import { ConversationsController } from './controllers/conversations.controller.js';
+import { SettingsController } from './controllers/settings.controller.js';
 import { HealthController } from './controllers/health.controller.js';
 import { MeController } from './controllers/me.controller.js';
 import { MetricsController } from './controllers/metrics.controller.js';
@@ -38,7 +39,7 @@ import { SearchController } from './controllers/search.controller.js';
 /** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
 @Module({
   imports: [ChatModule, ConversationsModule, AgentsModule, IdempotencyModule, UsageModule, PortabilityModule, MemoryModule, SharingModule, RecallModule, LlmModule],
-  controllers: [ChatController, PortabilityController, ArchiveImportsController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController, MemoriesController, SharesController, SharedController, SearchController, ModelsController],
+  controllers: [ChatController, PortabilityController, ArchiveImportsController, ConversationsController, ConversationStateController, MessagesController, BranchesController, AgentsController, UsageController, MeController, HealthController, MetricsController, MemoriesController, SharesController, SharedController, SearchController, ModelsController, SettingsController],
   providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }, { provide: APP_GUARD, useClass: RateLimitGuard }, { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }, HttpDrain, IdempotentChat, StreamSlots, SharedReadLimit],
   // Other surfaces' streams count against the same MAX_STREAMS_PER_ACTOR.
   exports: [StreamSlots],

@@ -12,7 +12,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'Stores conversations and replays their recent history to an OpenAI-compatible model. ' +
         // Markdown: outside a code span, <API key> is read as an HTML tag and vanishes in Swagger UI.
-        'Every route except `/health`, `/metrics` and `GET /api/shared/{token}` (a share link) needs `Authorization: Bearer <API key>` unless the server runs in single-user mode.',
+        'Every route except `/health`, `/metrics`, `GET /api/settings` (whether a key is needed) and `GET /api/shared/{token}` (a share link) needs `Authorization: Bearer <API key>` unless the server runs in single-user mode.',
     )
     .setVersion('0.1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key from API_KEYS' })

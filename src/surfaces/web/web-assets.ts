@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,10 @@ export function findWebAssets(): WebAssets {
   // In a folder of its own: its source map is named index.js.map.
   for (const name of ['index.js', 'index.js.map']) vendor.set(`eventsource-parser/${name}`, join(sseDir, name));
   vendor.set('highlight.min.js', join(highlightDir, 'highlight.min.js'));
+  // KaTeX (math): its ES module, its style sheet and the fonts that sheet names (fonts/ beside it).
+  const katexDir = join(dirname(require.resolve('katex/package.json')), 'dist');
+  for (const name of ['katex.mjs', 'katex.min.css']) vendor.set(`katex/${name}`, join(katexDir, name));
+  for (const font of readdirSync(join(katexDir, 'fonts'))) vendor.set(`katex/fonts/${font}`, join(katexDir, 'fonts', font));
   return { root, vendor };
 }
 

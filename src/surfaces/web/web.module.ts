@@ -22,8 +22,8 @@ export const WEB_CONTENT_SECURITY_POLICY = [
 
 /**
  * The web chat page: the static files of `web/` at `/`, a share link's read-only page at
- * `/s/<token>`, and the browser builds of its three
- * libraries (Markdown renderer, HTML sanitizer, server-sent events parser) at `/vendor/`. Public like /health: the page
+ * `/s/<token>`, and the browser builds of its libraries (Markdown renderer, HTML sanitizer,
+ * server-sent events parser, code highlighting, KaTeX for math with its fonts) at `/vendor/`. Public like /health: the page
  * itself holds no data, and its API calls carry the API key (none in single-user mode).
  *
  * Registered on the Express instance after Nest's routes, so an API route always wins and a

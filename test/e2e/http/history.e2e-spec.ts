@@ -187,6 +187,41 @@ describe('living with a long history: search, pages of messages, archive, pin, t
       expect(detail).toMatchObject({ pinned: true, tags: [] });
     });
 
+    it('lists pinned conversations first with pinnedFirst=true, each part most recent first, paging across the two', async () => {
+      const made: string[] = [];
+      for (const n of [1, 2, 3, 4, 5]) made.push((await chat(BOB_KEY, `bob topic ${n}`)).conversationId);
+      for (const id of [made[1], made[3]]) await t.http().patch(`/api/conversations/${id}`).set(auth(BOB_KEY)).send({ pinned: true }).expect(200);
+      type Item = { id: string; pinned: boolean };
+      const plain: Item[] = (await list('?limit=100', BOB_KEY)).items;
+      const expected = [...plain.filter((c) => c.pinned), ...plain.filter((c) => !c.pinned)].map((c) => c.id);
+      expect(expected.slice(0, 2).sort()).toEqual([made[1], made[3]].sort());
+      expect(expected).not.toEqual(plain.map((c) => c.id)); // the order differs from the plain one
+
+      expect((await list('?pinnedFirst=true&limit=100', BOB_KEY)).items.map((c: Item) => c.id)).toEqual(expected);
+      // Page by page, one at a time: the cursor crosses from the pinned part into the rest.
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { items: Item[]; nextCursor: string | null } = await list(`?pinnedFirst=true&limit=1${cursor ? `&cursor=${cursor}` : ''}`, BOB_KEY);
+        paged.push(...page.items.map((c) => c.id));
+        cursor = page.nextCursor;
+      } while (cursor && paged.length <= expected.length);
+      expect(paged).toEqual(expected);
+      // With the pinned filter, the same as without the order.
+      expect((await list('?pinnedFirst=true&pinned=false&limit=100', BOB_KEY)).items.map((c: Item) => c.id)).toEqual(expected.slice(2));
+
+      // A cursor of one order is refused by the other, rather than skipping or repeating rows.
+      const pinnedCursor = (await list('?pinnedFirst=true&limit=1', BOB_KEY)).nextCursor;
+      const plainCursor = (await list('?limit=1', BOB_KEY)).nextCursor;
+      const refusals = [
+        await t.http().get(`/api/conversations?cursor=${pinnedCursor}`).set(auth(BOB_KEY)).expect(400),
+        await t.http().get(`/api/conversations?pinnedFirst=true&cursor=${plainCursor}`).set(auth(BOB_KEY)).expect(400),
+      ];
+      for (const res of refusals) expect(res.body.message).toMatch(/cursor/);
+      expect((await t.http().get('/api/conversations?pinnedFirst=true&q=topic').set(auth(BOB_KEY)).expect(400)).body.message).toMatch(/pinnedFirst/);
+      await t.http().get('/api/conversations?pinnedFirst=1').set(auth(BOB_KEY)).expect(400);
+    });
+
     it('validates PATCH and keeps other actors out', async () => {
       const c = (await chat(ALICE_KEY, 'patch target')).conversationId;
       for (const body of [{ title: '' }, { archived: 'yes' }, { tags: 'x' }, { tags: Array(21).fill('t') }, { tags: ['x'.repeat(51)] }, { owner: 'bob' }]) {

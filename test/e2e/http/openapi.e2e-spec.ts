@@ -18,8 +18,8 @@ function firstDifference(a: string, b: string): string {
   return `line ${n + 1}: committed ${JSON.stringify(left[n])}, fresh ${JSON.stringify(right[n])}`;
 }
 
-/** The health routes: public, and answering only 200 or 503. */
-const HEALTH = ['GET /health', 'GET /health/ready'];
+/** The health routes and the client settings (whether a key is needed): public, and answering only 200 or 503. */
+const HEALTH = ['GET /health', 'GET /health/ready', 'GET /api/settings'];
 /** Public routes besides health: a share link is read without a key (and limited per address). */
 const PUBLIC = [...HEALTH, 'GET /api/shared/{token}'];
 

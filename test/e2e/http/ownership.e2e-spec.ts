@@ -47,8 +47,8 @@ describe('authentication and ownership, on every route of the spec', () => {
     const body = routeBody(route, ids);
     return body ? req.send(body) : req;
   };
-  // Public: health, and a share link's read (anyone holding the token; docs/sharing.md).
-  const PUBLIC = ['health', 'ready', 'readShared'];
+  // Public: health, a share link's read (anyone holding the token; docs/sharing.md), and whether a key is needed.
+  const PUBLIC = ['health', 'ready', 'readShared', 'getSettings'];
   const privateRoutes = () => routes.filter((r) => !PUBLIC.includes(r.operationId));
 
   it('covers the routes the service has', () => {

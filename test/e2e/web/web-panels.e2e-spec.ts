@@ -45,16 +45,20 @@ function panelTests(): void {
     await editor.waitFor();
     expect(await focusedId(page)).toBe('agent-name');
 
-    // Nothing is checked by the page: the API's own messages land beside their fields.
+    // Nothing is checked by the page: the API's own messages land beside their fields, worded
+    // with the labels on screen rather than the API's field names.
     await editor.getByLabel('Temperature').fill('3');
+    await editor.getByLabel('Max tokens per reply').fill('2000000');
     await editor.getByLabel('Context token budget').fill('12');
     await editor.getByRole('button', { name: 'Save' }).click();
     const name = editor.getByLabel('Name');
-    await until(async () => (await description(name)).includes('name should not be empty'));
+    await until(async () => (await description(name)).includes('Name is required.'));
     expect(await name.getAttribute('aria-invalid')).toBe('true');
     expect(await focusedId(page)).toBe('agent-name'); // the first field to fix
-    expect(await description(editor.getByLabel('Temperature'))).toBe('temperature must not be greater than 2.');
-    expect(await description(editor.getByLabel('Context token budget'))).toBe('contextTokenBudget must not be less than 100.');
+    expect(await description(name)).toBe('Name is required.');
+    expect(await description(editor.getByLabel('Temperature'))).toBe('Temperature must not be greater than 2.');
+    expect(await description(editor.getByLabel('Max tokens per reply'))).toBe('Max tokens per reply must not be greater than 1000000.');
+    expect(await description(editor.getByLabel('Context token budget'))).toBe('Context token budget must not be less than 100.');
     expect(await description(editor.getByLabel('Model', { exact: true }))).toBe('');
     expect((await t.http().get('/api/agents').expect(200)).body.items).toEqual([]);
 
@@ -92,7 +96,7 @@ function panelTests(): void {
     await edit.getByLabel('Temperature').fill('');
     await edit.getByLabel('Max tokens per reply').fill('many');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await until(async () => (await description(edit.getByLabel('Max tokens per reply'))).includes('maxTokens'));
+    await until(async () => (await description(edit.getByLabel('Max tokens per reply'))).startsWith('Max tokens per reply must'));
     await edit.getByLabel('Max tokens per reply').fill('');
     await edit.getByLabel(/update_state/).uncheck();
     await edit.getByRole('button', { name: 'Save' }).click();

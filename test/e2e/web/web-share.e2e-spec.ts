@@ -5,7 +5,6 @@ import { until } from '../../support/until.js';
 // The read-only page of a share link (/s/<token>): as served, and in headless Chromium.
 
 // Functions given to page.evaluate run in the browser; only this of its globals is used.
-declare const localStorage: { setItem(key: string, value: string): void };
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
 const MARKDOWN_REPLY = 'Here is **bold** advice.\n\n<img src="x" onerror="window.pwned = 1">\n\n```js\nconst x = 1;\n```';
@@ -74,17 +73,19 @@ function shareTests(): void {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it('"Continue this conversation" asks for a key, then copies the share into the reader\'s own conversation and opens it', async () => {
+  it('"Continue this conversation" asks for a key on the chat page, comes back to the link, then copies the share into the reader\'s own conversation and opens it', async () => {
     const { base, t } = await fixture.startService({ API_KEYS: `alice:${ALICE_KEY},bob:${BOB_KEY}` });
     const { token } = await sharedConversation(t, ALICE_KEY);
     const page = await fixture.openPage(`${base}/s/${token}`);
     const button = page.getByRole('button', { name: 'Continue this conversation' });
     await button.click();
-    await waitText(page.getByRole('status'), 'sign in');
 
-    // Signed in on the chat page (which keeps the key in this browser), then back to the link.
-    await page.evaluate((key) => localStorage.setItem('chat-memory.apiKey', key), BOB_KEY);
-    await page.reload();
+    // Signed in on the chat page (which keeps the key in this browser), then back to the link by itself.
+    const dialog = page.getByRole('dialog', { name: 'API key' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Key').fill(BOB_KEY);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${base}/s/${token}`);
     await button.click();
     await page.waitForURL(/#\/c\/[0-9a-f-]{36}$/);
     const id = /#\/c\/([0-9a-f-]{36})$/.exec(page.url())![1];

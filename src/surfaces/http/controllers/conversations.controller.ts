@@ -66,14 +66,14 @@ export class ConversationsController {
   @ApiOperation({
     operationId: 'listConversations',
     summary: "The caller's conversations, most recently updated first, or the best matches of a search (q)",
-    description: 'Archived conversations are left out unless archived=true. With q, results are ranked, carry a snippet and the best message, and come in one page.',
+    description: 'Archived conversations are left out unless archived=true; pinnedFirst=true lists pinned ones first. With q, results are ranked, carry a snippet and the best message, and come in one page.',
   })
   @ApiOkResponse({ type: ConversationPageDto })
   @ApiErrors([400, 401, 404])
   async list(@CurrentActor() actor: Actor, @Query() query: ListConversationsQueryDto): Promise<ConversationPageDto> {
     const limit = query.limit ?? 20;
     if (query.q !== undefined) {
-      const combined = (['cursor', 'agentId', 'archived', 'pinned', 'tag'] as const).filter((k) => query[k] !== undefined);
+      const combined = (['cursor', 'agentId', 'archived', 'pinned', 'pinnedFirst', 'tag'] as const).filter((k) => query[k] !== undefined);
       if (combined.length) throw new BadRequestException(`${combined.join(', ')} cannot be combined with q: search answers one ranked page over all conversations`);
       const hits = await this.recall.searchConversations(actor, query.q, limit);
       return {
@@ -81,7 +81,7 @@ export class ConversationsController {
         nextCursor: null,
       };
     }
-    const filters = { archived: query.archived, pinned: query.pinned, tag: query.tag?.trim().toLowerCase() };
+    const filters = { archived: query.archived, pinned: query.pinned, pinnedFirst: query.pinnedFirst, tag: query.tag?.trim().toLowerCase() };
     const page = await this.conversations.list(actor, limit, query.cursor, agentFilter(query.agentId), filters);
     return { items: page.items.map(toConversationSummary), nextCursor: page.nextCursor };
   }

@@ -124,6 +124,12 @@ export class ListConversationsQueryDto extends AgentFilterQueryDto {
   @IsBoolean()
   pinned?: boolean;
 
+  @ApiPropertyOptional({ description: 'true: pinned conversations first, then the others, each most recently updated first. Its cursors page in this order only.', type: Boolean })
+  @IsOptional()
+  @Transform(queryBoolean)
+  @IsBoolean()
+  pinnedFirst?: boolean;
+
   @ApiPropertyOptional({ description: 'Only conversations with this tag.', maxLength: 50 })
   @IsOptional()
   @IsString()
