@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull, LessThan, MoreThan, Not } from 'typeorm';
+import { IsNull, LessThan, MoreThan, Not, type EntityManager } from 'typeorm';
 import { DatabaseService } from '../database/database.service.js';
 import { OAuthToken } from './oauth-token.entity.js';
 
@@ -54,6 +54,11 @@ export class OAuthTokensRepository {
       const result = await em.update(OAuthToken, { actor, clientId, revokedAt: IsNull() }, { revokedAt: now });
       return result.affected ?? 0;
     });
+  }
+
+  /** Gives every token of `from` to `to`, in the caller's transaction (the single-user history adopted by a key). */
+  async moveActorIn(em: EntityManager, from: string, to: string): Promise<number> {
+    return (await em.update(OAuthToken, { actor: from }, { actor: to })).affected ?? 0;
   }
 
   /** Every token of an actor (account erasure). */

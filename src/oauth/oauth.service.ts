@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
@@ -226,6 +227,11 @@ export class OAuthService {
   }
 
   /** Account erasure: every token of the actor, live or not. */
+  /** The MCP hosts connected by `from` keep working as `to`, in the caller's transaction (the single-user history adopted by a key). */
+  moveActorIn(em: EntityManager, from: Actor, to: Actor): Promise<number> {
+    return this.tokens.moveActorIn(em, from.id, to.id);
+  }
+
   eraseFor(actor: Actor): Promise<void> {
     return this.tokens.deleteFor(actor.id);
   }

@@ -8,6 +8,7 @@ import { WholeConversationsRepository } from '../conversations/whole-conversatio
 import { DatabaseService } from '../database/database.service.js';
 import { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { MemoryService } from '../memory/memory.service.js';
+import { OAuthService } from '../oauth/oauth.service.js';
 import { SharingService } from '../sharing/sharing.service.js';
 
 /** What moved from one actor to another. */
@@ -21,13 +22,15 @@ export interface AdoptedData {
   readonly shares: number;
   readonly aliases: number;
   readonly idempotencyKeys: number;
+  /** OAuth tokens of MCP hosts connected in single-user mode. */
+  readonly mcpTokens: number;
 }
 
 /**
  * The history of single-user mode (actor `api:owner`) given to the first API key: before any key
  * exists every caller is the owner, and a key's actor starts empty, so without this the history
  * stays with an actor no key names. Promises: every row keyed by the owner (conversations with
- * everything in them, agents, memories, share links, aliases, idempotency keys) moves in one
+ * everything in them, agents, memories, share links, aliases, idempotency keys, MCP hosts' tokens) moves in one
  * transaction with the key's creation, on both databases; nothing of another actor is touched.
  */
 @Injectable()
@@ -41,6 +44,7 @@ export class AccountAdoption {
     private readonly memories: MemoryService,
     private readonly sharing: SharingService,
     private readonly idempotency: IdempotencyService,
+    private readonly oauth: OAuthService,
   ) {}
 
   /** A key for `api:<name>` that takes over the single-user history, both or neither. */
@@ -78,6 +82,7 @@ export class AccountAdoption {
       shares: await this.sharing.moveActorIn(em, from, to),
       aliases: await this.aliases.moveActorIn(em, from, to),
       idempotencyKeys: await this.idempotency.moveActorIn(em, from, to),
+      mcpTokens: await this.oauth.moveActorIn(em, from, to),
     };
   }
 }

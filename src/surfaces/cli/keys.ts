@@ -10,6 +10,7 @@ import { ENTITIES } from '../../entities.js';
 import { SINGLE_USER_ACTOR } from '../../actor-auth/actor.js';
 import { AgentsModule } from '../../agents/agents.module.js';
 import { ConversationsModule } from '../../conversations/conversations.module.js';
+import { OAuthModule } from '../../oauth/oauth.module.js';
 import { IdempotencyModule } from '../../idempotency/idempotency.module.js';
 import { MemoryModule } from '../../memory/memory.module.js';
 import { AccountAdoption, type AdoptedData } from '../../portability/account-adoption.service.js';
@@ -40,6 +41,7 @@ class KeysCliModule {
         MemoryModule,
         SharingModule,
         IdempotencyModule,
+        OAuthModule,
       ],
       providers: [ApiKeysService, AccountAdoption],
     };
@@ -116,11 +118,12 @@ function plural(n: number, word: string): string {
 }
 
 function describeAdoption(a: AdoptedData): string {
-  if (a.conversations + a.agents + a.memories + a.shares + a.aliases + a.idempotencyKeys === 0) return `${a.from} holds nothing: nothing moved.`;
+  if (a.conversations + a.agents + a.memories + a.shares + a.aliases + a.idempotencyKeys + a.mcpTokens === 0) return `${a.from} holds nothing: nothing moved.`;
   const memories = `${a.memories} ${a.memories === 1 ? 'memory' : 'memories'}`;
   return (
     `Moved the single-user history (${a.from}) to ${a.to}: ${plural(a.conversations, 'conversation')}, ${plural(a.messages, 'message')}, ` +
-    `${plural(a.agents, 'agent')}, ${memories}, ${plural(a.shares, 'share link')}, ${plural(a.aliases, 'AI SDK chat id')}, ${plural(a.idempotencyKeys, 'idempotency key')}.`
+    `${plural(a.agents, 'agent')}, ${memories}, ${plural(a.shares, 'share link')}, ${plural(a.aliases, 'AI SDK chat id')}, ${plural(a.idempotencyKeys, 'idempotency key')}` +
+    (a.mcpTokens > 0 ? `, ${plural(a.mcpTokens, 'MCP host token')}.` : '.')
   );
 }
 
