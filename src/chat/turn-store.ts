@@ -14,6 +14,7 @@ import {
   ConversationStateError,
   InvalidInputError,
   MessageNotFoundError,
+  ModelNotOfferedError,
 } from '../conversations/conversation.errors.js';
 import { ConversationAliasesRepository } from '../conversations/conversation-aliases.repository.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
@@ -98,7 +99,7 @@ export class TurnStore {
           throw new InvalidInputError('agentId does not match the agent of this conversation (a conversation keeps its agent)');
         }
         if (request.model && request.model !== conversation.model) {
-          throw new InvalidInputError("model does not match this conversation's model (PATCH the conversation to change it)");
+          throw new ModelNotOfferedError("model does not match this conversation's model (PATCH the conversation to change it)");
         }
         ({ parent, threadName } = await this.branchPoint(em, conversation.id, request, threadName));
         // After the row lock, so it reads what the turn before this one committed.

@@ -21,6 +21,7 @@ export const DOMAIN_ERROR_CODES = [
   'archive_unzipped_too_large',
   'archive_too_many_conversations',
   'context_over_budget',
+  'model_not_offered',
   'agent_not_found',
   'agent_in_use',
   'memory_not_found',

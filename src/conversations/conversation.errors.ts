@@ -24,6 +24,11 @@ export class InvalidInputError extends ConversationError {
   readonly code = 'invalid_input';
 }
 
+/** A model that is not among those offered (LLM_MODELS, or the upstream's list): a value the server's configuration decides, not the request's shape. */
+export class ModelNotOfferedError extends ConversationError {
+  readonly code = 'model_not_offered';
+}
+
 /** A reply is still being generated in this conversation: a second turn would interleave with it. */
 export class ConversationBusyError extends ConversationError {
   readonly code = 'conversation_busy';

@@ -6,7 +6,7 @@ import { AgentInUseError } from '../agents/agent.errors.js';
 import { AgentsService, type AgentConversationsOnDelete } from '../agents/agents.service.js';
 import type { Conversation, ConversationState } from './conversation.entity.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
-import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError, MessageNotFoundError } from './conversation.errors.js';
+import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError, MessageNotFoundError, ModelNotOfferedError } from './conversation.errors.js';
 import { ConversationLimits } from './conversation-limits.js';
 import { ConversationsRepository, type ListFilters } from './conversations.repository.js';
 import { ThreadsRepository } from './threads.repository.js';
@@ -75,10 +75,10 @@ export class ConversationsService {
     private readonly models: ModelCatalog,
   ) {}
 
-  /** Refuses a model that is not offered (InvalidInputError), before anything is written. */
+  /** Refuses a model that is not offered (ModelNotOfferedError), before anything is written. */
   async assertModelOffered(model: string | null | undefined): Promise<void> {
     if (model === undefined || model === null || (await this.models.offers(model))) return;
-    throw new InvalidInputError(`The model "${model}" is not offered here (GET /api/models lists the models offered)`);
+    throw new ModelNotOfferedError(`The model "${model}" is not offered here (GET /api/models lists the models offered)`);
   }
 
   /**

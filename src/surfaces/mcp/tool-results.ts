@@ -45,6 +45,7 @@ export const TOOL_ERROR_TEXTS = {
   archive_unzipped_too_large: null,
   archive_too_many_conversations: null,
   context_over_budget: null,
+  model_not_offered: null,
   agent_not_found: asItSays,
   agent_in_use: null,
   memory_not_found: null,

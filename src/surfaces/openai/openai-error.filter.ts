@@ -37,6 +37,7 @@ export const OPENAI_CODES: Record<DomainErrorCode, string> = {
   archive_unzipped_too_large: 'invalid_value',
   archive_too_many_conversations: 'invalid_value',
   context_over_budget: 'context_length_exceeded',
+  model_not_offered: 'model_not_found',
   agent_not_found: 'model_not_found',
   agent_in_use: 'invalid_state',
   idempotency_key_reused: 'invalid_value',

@@ -20,6 +20,7 @@ export const ERROR_TEXTS = {
   limit_reached: sorry,
   import_rejected: null,
   context_over_budget: (error) => `Sorry, that message is too long for me: ${error.message}.`,
+  model_not_offered: sorry,
   agent_not_found: null,
   agent_in_use: null,
   memory_not_found: sorry,

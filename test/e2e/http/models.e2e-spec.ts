@@ -52,7 +52,7 @@ describe('choosing the model of a conversation (LLM_MODELS)', () => {
       await http().post('/api/conversations').set(auth(ALICE_KEY)).send({ model: 'x'.repeat(201) }),
     ]) {
       expect(res.status).toBe(400);
-      expect(res.body.code).toMatch(/^(invalid_input|validation_failed)$/);
+      expect(res.body.code).toMatch(/^(model_not_offered|invalid_input)$/);
     }
     expect((await http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body.items.length).toBe(before);
     const id = (await http().post('/api/conversations').set(auth(ALICE_KEY)).send({}).expect(201)).body.id;

@@ -27,6 +27,7 @@ export const HTTP_STATUS = {
   archive_unzipped_too_large: 413,
   archive_too_many_conversations: 413,
   context_over_budget: 400,
+  model_not_offered: 400,
   agent_not_found: 404,
   agent_in_use: 409,
   memory_not_found: 404,
