@@ -190,6 +190,10 @@ class Generator {
     const names = Object.keys(properties);
     if (!names.length) {
       if (s.additionalProperties === false) return fc.constant({});
+      // A map: each value of the schema `additionalProperties` names, under any keys (without NUL).
+      if (typeof s.additionalProperties === 'object' && s.additionalProperties !== null) {
+        return fc.dictionary(text(1, 12), this.valid(s.additionalProperties as Json, `${at}/*`), { maxKeys: 3 });
+      }
       // A free-form object: any JSON values under any keys, without NUL: the server refuses it in any
       // string of a body, and OpenAPI 3.0 has no keyword to say so of keys (no propertyNames).
       return fc.dictionary(text(1, 12), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }).map((o) => JSON.parse(JSON.stringify(o).replace(/\\u0000/g, '')) as Record<string, unknown>);

@@ -37,6 +37,7 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
       memory: false,
       metadata: { team: 'blue', note: 'a ? $1' },
       model: 'gpt-test ? $1',
+      importSource: null,
       lastSeq: 7,
       createdAt: new Date('2026-01-02T03:04:05.678Z'),
       updatedAt: new Date('2026-01-02T03:04:06.001Z'),
