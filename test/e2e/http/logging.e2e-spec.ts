@@ -46,6 +46,9 @@ describe('logs of the built server', () => {
 
   it('starts with one line, no colours, and names the request and actor on lines written while serving it', async () => {
     server = await start({});
+    // The line may reach the pipe a moment after the port answers.
+    const started = server;
+    await until(() => /Listening on/.test(started.output()));
     const startUp = server.output();
     expect(startUp).not.toMatch(/\x1b\[/);
     expect(startUp).not.toMatch(/RouterExplorer|RoutesResolver|InstanceLoader/);
