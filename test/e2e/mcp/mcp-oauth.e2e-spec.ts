@@ -2,51 +2,17 @@ import { jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { auth, exchangeAuthorization, refreshAuthorization, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { AuthorizationServerMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { useAppWithFakeModel } from '../../support/app-fixture.js';
 import { callTool } from '../../support/mcp-client.js';
+import { OAuthHost } from '../../support/oauth-host.js';
 import { ALICE_KEY, auth as keyHeader, BOB_KEY } from '../../support/test-app.js';
 
 const REDIRECT = 'http://127.0.0.1:33418/callback';
 
-/** An MCP host's side of OAuth, kept in memory, as the SDK's OAuthClientProvider asks for it. */
-class HostProvider implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  authorizationUrl?: URL;
-  constructor(private readonly stateValue = 'state-123') {}
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Test Host', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  state() {
-    return this.stateValue;
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
+/** The test host: registers for REDIRECT, with `state` as its state value. */
+const hostProvider = (state = 'state-123') =>
+  new OAuthHost(REDIRECT, { client_name: 'Test Host', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }, state);
 
 describe('OAuth 2.1 for MCP hosts (the SDK client’s own OAuth flow)', () => {
   const fixture = useAppWithFakeModel();
@@ -68,8 +34,8 @@ describe('OAuth 2.1 for MCP hosts (the SDK client’s own OAuth flow)', () => {
   }
 
   /** Runs the whole flow for a new host as `key`: its tokens, and the code it exchanged. */
-  async function connectHost(key: string, scope?: string): Promise<{ provider: HostProvider; code: string }> {
-    const provider = new HostProvider();
+  async function connectHost(key: string, scope?: string): Promise<{ provider: OAuthHost; code: string }> {
+    const provider = hostProvider();
     expect(await auth(provider, { serverUrl: mcpUrl, scope })).toBe('REDIRECT');
     const back = await approve(provider.authorizationUrl!, key, scope?.includes('write') ? { write: true } : {});
     expect(back.searchParams.get('state')).toBe('state-123');
@@ -121,7 +87,7 @@ describe('OAuth 2.1 for MCP hosts (the SDK client’s own OAuth flow)', () => {
   });
 
   it('refuses a redirect URI the client did not register, even a loopback one on another port, without redirecting', async () => {
-    const provider = new HostProvider();
+    const provider = hostProvider();
     await auth(provider, { serverUrl: mcpUrl });
     for (const other of ['http://127.0.0.1:9999/callback', 'https://attacker.example/callback']) {
       const url = new URL(provider.authorizationUrl!);
@@ -134,7 +100,7 @@ describe('OAuth 2.1 for MCP hosts (the SDK client’s own OAuth flow)', () => {
   });
 
   it('takes a code once, only with its verifier and redirect URI', async () => {
-    const provider = new HostProvider();
+    const provider = hostProvider();
     await auth(provider, { serverUrl: mcpUrl });
     const code = (await approve(provider.authorizationUrl!, ALICE_KEY)).searchParams.get('code')!;
     const exchange = (codeVerifier: string, redirectUri = REDIRECT) =>
@@ -147,7 +113,7 @@ describe('OAuth 2.1 for MCP hosts (the SDK client’s own OAuth flow)', () => {
   });
 
   it('refuses a code after its minute has passed', async () => {
-    const provider = new HostProvider();
+    const provider = hostProvider();
     await auth(provider, { serverUrl: mcpUrl });
     const code = (await approve(provider.authorizationUrl!, ALICE_KEY)).searchParams.get('code')!;
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'clearImmediate', 'queueMicrotask', 'hrtime', 'performance'] });
@@ -202,7 +168,7 @@ describe('OAuth 2.1 for MCP hosts (the SDK client’s own OAuth flow)', () => {
   });
 
   it('needs the user’s own key to approve: without it the consent call is a 401, and a decided request cannot be approved again', async () => {
-    const provider = new HostProvider();
+    const provider = hostProvider();
     await auth(provider, { serverUrl: mcpUrl });
     const redirect = await fetch(provider.authorizationUrl!, { redirect: 'manual' });
     const request = new URL(redirect.headers.get('location')!, base).searchParams.get('request')!;

@@ -1,6 +1,6 @@
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { browserFixture, describeInChromium, seriousViolations } from '../../support/browser-page.js';
+import { OAuthHost } from '../../support/oauth-host.js';
 import { ALICE_KEY, auth as keyHeader, BOB_KEY } from '../../support/test-app.js';
 
 // The consent page of the OAuth server behind /mcp (/connect.html), in headless Chromium.
@@ -9,43 +9,6 @@ declare const localStorage: { setItem(key: string, value: string): void };
 
 const REDIRECT = 'http://127.0.0.1:33419/callback';
 
-/** An MCP host's side of OAuth, in memory. */
-class HostProvider implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  authorizationUrl?: URL;
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Browser Host <b>', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' };
-  }
-  state() {
-    return 'browser-state';
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 describeInChromium('web page: connecting an MCP host (consent page)', () => {
   const fixture = browserFixture();
@@ -53,7 +16,7 @@ describeInChromium('web page: connecting an MCP host (consent page)', () => {
   it('shows the host, allows it with the signed-in key, sends the browser back with the code, then lists and disconnects it', async () => {
     const { base, t } = await fixture.startService({ API_KEYS: `alice:${ALICE_KEY},bob:${BOB_KEY}` });
     const mcpUrl = new URL('/mcp', base);
-    const provider = new HostProvider();
+    const provider = new OAuthHost(REDIRECT, { client_name: 'Browser Host <b>', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }, 'browser-state');
     expect(await auth(provider, { serverUrl: mcpUrl, scope: 'history:read history:write' })).toBe('REDIRECT');
 
     const page = await fixture.openPage(`${base}/connect.html`);
