@@ -84,8 +84,6 @@ export interface RecallMatch {
 /** A turn's recall candidates, every term's newest `cap` in one read, and the counts asked for. */
 export interface RecallMatches {
   readonly rows: readonly RecallMatch[];
-  /** Per term: true when none of its recallable matches was left out by the cap. */
-  readonly complete: readonly boolean[];
   /** Per term asked to be counted: how many of the caller's messages hold it (recallable or not). */
   readonly counts: ReadonlyMap<number, number>;
 }
@@ -131,7 +129,7 @@ export class MessageSearchRepository implements MessageSearchDialect {
   }
 
   recallMatches(em: EntityManager, actor: string, terms: readonly SearchTerm[], count: ReadonlySet<number>, cap: number): Promise<RecallMatches> {
-    if (terms.length === 0) return Promise.resolve({ rows: [], complete: [], counts: new Map() });
+    if (terms.length === 0) return Promise.resolve({ rows: [], counts: new Map() });
     return this.of(em).recallMatches(em, actor, terms, count, cap);
   }
 

@@ -104,7 +104,7 @@ export class PostgresMessageSearch implements MessageSearchDialect {
       (t) => `(SELECT ${Number(t)}, NULL, NULL, NULL::integer, NULL::numeric, (SELECT count(*) FROM messages_search s WHERE ${matchSql(actor, [terms[t]], [], p)}))`,
     );
     const rows: RecallRow[] = await em.query([...arms, ...counted].join('\nUNION ALL\n'), p.values);
-    return recallMatchesOf(rows, terms.length, cap);
+    return recallMatchesOf(rows);
   }
 
   async recallTotals(em: EntityManager, actor: string): Promise<CallerTotals> {

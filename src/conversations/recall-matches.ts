@@ -10,10 +10,9 @@ export interface RecallRow {
   readonly n: number | string | null;
 }
 
-/** A recall statement's rows as matches per term, whether each term's list is whole, and the counts. */
-export function recallMatchesOf(rows: readonly RecallRow[], terms: number, cap: number): RecallMatches {
+/** A recall statement's rows as matches per term, and the counts. */
+export function recallMatchesOf(rows: readonly RecallRow[]): RecallMatches {
   const matches: RecallMatch[] = [];
-  const perTerm = new Array<number>(terms).fill(0);
   const counts = new Map<number, number>();
   for (const r of rows) {
     const term = Number(r.t);
@@ -21,8 +20,7 @@ export function recallMatchesOf(rows: readonly RecallRow[], terms: number, cap: 
       counts.set(term, Number(r.n ?? 0));
       continue;
     }
-    perTerm[term] += 1;
     matches.push({ term, messageId: r.id, conversationId: String(r.conversationId), length: Math.max(1, Number(r.length)), newness: Number(r.newness) });
   }
-  return { rows: matches, complete: perTerm.map((n) => n < cap), counts };
+  return { rows: matches, counts };
 }

@@ -119,7 +119,7 @@ export class SqliteMessageSearch implements MessageSearchDialect {
       [...arms, ...counted].join('\nUNION ALL\n'),
       params,
     );
-    return recallMatchesOf(rows, terms.length, cap);
+    return recallMatchesOf(rows);
   }
 
   async recallTotals(em: EntityManager, actor: string): Promise<CallerTotals> {
