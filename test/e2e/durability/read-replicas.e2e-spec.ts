@@ -143,7 +143,9 @@ if (DIALECT === 'postgres' && !bin && process.env.REQUIRE_POSTGRES) throw new Er
     // Every save reached the follower (a read older than the save that woke it would lose one, with polling a minute apart).
     expect(deltaText(seen)).toBe('one two three');
     expect(seen.at(-1)).toEqual({ event: 'done', data: expect.objectContaining({ status: 'complete', reply: 'one two three' }) });
-    expect(await replicaReads(b)).toBeGreaterThanOrEqual(before + 3);
+    // The standby served the follower: a woken read goes to it when a poll finds it has replayed the save,
+    // which on a busy machine may be late for any one save (that read then goes to the primary), so no exact count.
+    expect(await replicaReads(b)).toBeGreaterThan(before);
   }, SLOW_MS);
 
   it('skips a standby that lags past DATABASE_READ_MAX_LAG_MS', async () => {
