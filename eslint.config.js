@@ -44,6 +44,11 @@ function restrictionsFor(module) {
   const list = [];
   // TypeORM's deep paths are its internals: they move between versions without notice.
   list.push({ id: 'typeorm-internals', regex: '^typeorm/', message: 'Import TypeORM by its package name only; its deep paths are internals.' });
+  // The reply lifecycle has one home: whether a thread is busy is ReplyLease's to say, the room for messages ConversationLimits'.
+  list.push({ id: 'busy-rule', selector: "NewExpression[callee.name='ConversationBusyError']", message: 'Ask ReplyLease.assertIdle whether a thread is busy: the rule lives there only.' });
+  if (module !== 'config') {
+    list.push({ id: 'message-limit', selector: "MemberExpression[property.name='maxMessagesPerConversation']", message: 'Ask ConversationLimits for room for messages (MAX_MESSAGES_PER_CONVERSATION): the rule lives there only.' });
+  }
   if (module !== SURFACES) {
     list.push({ id: 'no-surface', regex: into([SURFACES]), message: 'Domain and ports never import a surface (surfaces -> domain -> ports).' });
   }
@@ -109,6 +114,11 @@ const moduleOf = (file) => file.split('/')[1];
 const ALLOWED = [
   { file: 'src/chat/turn-store.ts', allow: ['conversations.repository'], reason: 'the turn writes conversation and message rows through the conversations repositories' },
   { file: 'src/chat/reply-store.ts', allow: ['conversations.repository'], reason: 'a reply\'s progress, lease and end are written through the conversations repositories' },
+  { file: 'src/conversations/reply-lease.ts', allow: ['busy-rule'], reason: 'the one place that decides a thread is busy' },
+  { file: 'src/conversations/conversation-limits.ts', allow: ['message-limit'], reason: 'the one place that applies MAX_MESSAGES_PER_CONVERSATION' },
+  { file: 'src/chat/turn-store.ts', allow: ['busy-rule'], reason: 'a first turn that loses the race for an alias to another is refused as busy: that other turn is the one running' },
+  { file: 'src/surfaces/telegram/error-texts.spec.ts', allow: ['busy-rule'], reason: "checks the bot's text for a busy conversation" },
+  { file: 'src/surfaces/http/hardening/json-shape.ts', allow: ['message-limit'], reason: "a request body's array bound follows the largest conversation an import may bring" },
   { file: 'src/database/database.service.ts', imports: ['../metrics/metrics.js'], reason: 'reports commit latency and queue depth to the (optional) Metrics observer' },
   { file: 'src/database/read-replicas.ts', imports: ['../metrics/metrics.js'], reason: "reports each replica's lag to the (optional) Metrics observer" },
   {

@@ -6,7 +6,7 @@ import { ConversationsRepository } from '../conversations/conversations.reposito
 import type { Message } from '../conversations/message.entity.js';
 import { MessagesRepository } from '../conversations/messages.repository.js';
 import { ownedConversation } from '../conversations/ownership.js';
-import { closeIfExpired } from '../conversations/reply-lease.js';
+import { ReplyLease } from '../conversations/reply-lease.js';
 import { ReplyRowsRepository, type ProgressSave } from '../conversations/reply-rows.repository.js';
 import { DatabaseService } from '../database/database.service.js';
 import { DatabaseWakeups } from '../database/database-wakeups.js';
@@ -30,6 +30,7 @@ export class ReplyStore {
     private readonly repo: ConversationsRepository,
     private readonly messageRows: MessagesRepository,
     private readonly replyRows: ReplyRowsRepository,
+    private readonly lease: ReplyLease,
     private readonly wakeups: DatabaseWakeups,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -120,7 +121,7 @@ export class ReplyStore {
       const expired = await this.replyRows.expiredReplies(em, now, 500);
       const ids: string[] = [];
       for (const message of expired) {
-        if (!(await closeIfExpired(this.replyRows, em, message, now))) continue;
+        if (!(await this.lease.closeIfExpired(em, message, now))) continue;
         await this.wakeups.notifyIn(em, message.id);
         ids.push(message.id);
       }

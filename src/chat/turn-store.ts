@@ -9,7 +9,6 @@ import { DatabaseService } from '../database/database.service.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
 import { ConversationLimits } from '../conversations/conversation-limits.js';
 import {
-  LimitReachedError,
   ConversationBusyError,
   ConversationStateError,
   InvalidInputError,
@@ -22,8 +21,8 @@ import { ThreadsRepository } from '../conversations/threads.repository.js';
 import { ReplyRowsRepository } from '../conversations/reply-rows.repository.js';
 import { MessagesRepository, type NewMessage } from '../conversations/messages.repository.js';
 import { MessageAliasesRepository } from '../conversations/message-aliases.repository.js';
-import { ownedConversation } from '../conversations/ownership.js';
-import { closeIfExpired } from '../conversations/reply-lease.js';
+import { notOwnedError, ownedConversation } from '../conversations/ownership.js';
+import { ReplyLease } from '../conversations/reply-lease.js';
 import { RepliesAwaitingStorage } from './replies-awaiting-storage.js';
 import type { Message } from '../conversations/message.entity.js';
 import { MessageTreeRepository } from '../conversations/message-tree.repository.js';
@@ -55,6 +54,7 @@ export class TurnStore {
     private readonly repo: ConversationsRepository,
     private readonly threadRows: ThreadsRepository,
     private readonly replyRows: ReplyRowsRepository,
+    private readonly lease: ReplyLease,
     private readonly messageRows: MessagesRepository,
     private readonly tree: MessageTreeRepository,
     private readonly summaries: SummariesRepository,
@@ -94,7 +94,10 @@ export class TurnStore {
       let head: Pick<ThreadHead, 'thread' | 'summary'> = { thread: null, summary: null };
       const conversationId = request.conversationId ?? (request.alias ? await this.aliases.find(em, actor.id, request.alias) : null);
       if (conversationId) {
-        conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
+        const requested = threadName;
+        const owned = await this.reads.ownedWithHead(em, actor.id, conversationId, threadName);
+        if (!owned) throw await notOwnedError(this.repo, em, conversationId);
+        conversation = owned.conversation;
         if (request.agentId && request.agentId !== conversation.agentId) {
           throw new InvalidInputError('agentId does not match the agent of this conversation (a conversation keeps its agent)');
         }
@@ -102,12 +105,12 @@ export class TurnStore {
           throw new ModelNotOfferedError("model does not match this conversation's model (PATCH the conversation to change it)");
         }
         ({ parent, threadName } = await this.branchPoint(em, conversation.id, request, threadName));
-        // After the row lock, so it reads what the turn before this one committed.
-        const read = await this.reads.threadHead(em, conversation.id, threadName);
+        // A question after a message of another thread: that thread's head (after the row lock, so it reads what the turn before this one committed).
+        const read = threadName === requested ? owned.head : await this.reads.threadHead(em, conversation.id, threadName);
         head = read;
         agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
         leaf = await this.refuseIfBusy(em, conversation.id, threadName, now, read.leaf);
-        this.assertRoomForTurn(conversation, inputs.length + 1);
+        this.limits.assertRoomForMessages(conversation.lastSeq, inputs.length + 1);
         // A conversation created empty and untitled takes its title from its first message.
         if (conversation.lastSeq === 0 && conversation.title === UNTITLED && firstText !== '') {
           conversation.title = titleFromFirstMessage(firstText);
@@ -234,7 +237,7 @@ export class TurnStore {
       if (!question || question.role !== 'user') {
         throw new ConversationStateError('There is no question to answer again in this thread');
       }
-      this.assertRoomForTurn(conversation, 1);
+      this.limits.assertRoomForMessages(conversation.lastSeq, 1);
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
       const thread = await this.threadRows.upsertThread(em, conversation, threadName, undefined, now);
       const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation));
@@ -332,14 +335,6 @@ export class TurnStore {
     return { model: plan.model, context: plan.context, summaryCoversSeq: plan.summaryCoversSeq ?? 0 };
   }
 
-  /** A turn adds two messages (a regeneration one): refuse it when that would pass MAX_MESSAGES_PER_CONVERSATION. */
-  private assertRoomForTurn(conversation: Conversation, adds = 2): void {
-    const max = this.config.maxMessagesPerConversation;
-    if (max > 0 && conversation.lastSeq + adds > max) {
-      throw new LimitReachedError(`This conversation has reached the limit of ${max} messages (MAX_MESSAGES_PER_CONVERSATION); start a new one`);
-    }
-  }
-
   private placeholder(thread: string, planned: TurnPlan, now: Date, questionId: string): NewMessage {
     const { model, context } = planned;
     return { role: 'assistant', thread, parentId: questionId, content: '', status: 'streaming', model, leaseUntil: leaseFrom(this.config, now), memoryIds: context.memoryIds, recalledMessageIds: context.recalledMessageIds };
@@ -351,9 +346,7 @@ export class TurnStore {
    */
   private async refuseIfBusy(em: EntityManager, conversationId: string, thread: string, now: Date, leaf?: Message | null): Promise<Message | null> {
     const last = leaf === undefined ? await this.messageRows.lastMessage(em, conversationId, thread) : leaf;
-    if (last?.status === 'streaming' && !(await closeIfExpired(this.replyRows, em, last, now))) {
-      throw this.awaitingStorage.causeFor(last.id) ?? new ConversationBusyError(conversationId, last.id);
-    }
+    await this.lease.assertIdle(em, conversationId, last, now, (id) => this.awaitingStorage.causeFor(id));
     return last;
   }
 

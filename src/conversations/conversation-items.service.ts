@@ -5,7 +5,7 @@ import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DatabaseService } from '../database/database.service.js';
 import type { Conversation } from './conversation.entity.js';
-import { ConversationBusyError, ConversationNotFoundError, InvalidInputError, LimitReachedError, MessageNotFoundError } from './conversation.errors.js';
+import { ConversationNotFoundError, InvalidInputError, MessageNotFoundError } from './conversation.errors.js';
 import { ConversationItemsRepository, type SortOrder } from './conversation-items.repository.js';
 import { ConversationLimits } from './conversation-limits.js';
 import { ConversationsRepository } from './conversations.repository.js';
@@ -14,7 +14,7 @@ import { ReplyRowsRepository } from './reply-rows.repository.js';
 import { MessagesRepository } from './messages.repository.js';
 import type { FunctionCallRecord, Message, MessageRole } from './message.entity.js';
 import { ownedConversation } from './ownership.js';
-import { closeIfExpired } from './reply-lease.js';
+import { ReplyLease } from './reply-lease.js';
 import { MAIN_THREAD } from './thread.entity.js';
 import { titleFromFirstMessage, UNTITLED } from './title.js';
 
@@ -42,6 +42,7 @@ export class ConversationItemsService {
     private readonly repo: ConversationsRepository,
     private readonly threadRows: ThreadsRepository,
     private readonly replyRows: ReplyRowsRepository,
+    private readonly lease: ReplyLease,
     private readonly messageRows: MessagesRepository,
     private readonly items: ConversationItemsRepository,
     private readonly limits: ConversationLimits,
@@ -66,11 +67,8 @@ export class ConversationItemsService {
     return this.db.transaction(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
       const leaf = await this.messageRows.lastMessage(em, conversation.id, MAIN_THREAD);
-      if (leaf?.status === 'streaming' && !(await closeIfExpired(this.replyRows, em, leaf, new Date()))) throw new ConversationBusyError(conversation.id, leaf.id);
-      const max = this.config.maxMessagesPerConversation;
-      if (max > 0 && conversation.lastSeq + items.length > max) {
-        throw new LimitReachedError(`This conversation has reached the limit of ${max} messages (MAX_MESSAGES_PER_CONVERSATION); start a new one`);
-      }
+      await this.lease.assertIdle(em, conversation.id, leaf, new Date());
+      this.limits.assertRoomForMessages(conversation.lastSeq, items.length);
       const firstUser = items.find((i) => i.role === 'user');
       if (conversation.lastSeq === 0 && conversation.title === UNTITLED && firstUser) {
         conversation.title = titleFromFirstMessage(firstUser.content);
@@ -116,7 +114,7 @@ export class ConversationItemsService {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
       const message = await this.messageRows.findMessage(em, conversationId, messageId);
       if (!message) throw new MessageNotFoundError(messageId);
-      if (message.status === 'streaming' && !(await closeIfExpired(this.replyRows, em, message, new Date()))) throw new ConversationBusyError(conversation.id, message.id);
+      await this.lease.assertIdle(em, conversation.id, message, new Date());
       const rewritten = change?.(message) ?? null;
       if (rewritten) await this.replyRows.updateMessage(em, message.id, rewritten);
       else await this.items.removeMessage(em, message);

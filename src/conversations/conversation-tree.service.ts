@@ -2,16 +2,15 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
 import { DatabaseService } from '../database/database.service.js';
-import { ConversationBusyError, InvalidInputError, MessageNotFoundError } from './conversation.errors.js';
+import { InvalidInputError, MessageNotFoundError } from './conversation.errors.js';
 import type { Conversation } from './conversation.entity.js';
 import { ConversationsRepository } from './conversations.repository.js';
-import { ReplyRowsRepository } from './reply-rows.repository.js';
 import { MessagesRepository } from './messages.repository.js';
 import { withBranches } from './branches.js';
 import type { Message } from './message.entity.js';
 import { MessageTreeRepository } from './message-tree.repository.js';
 import { ownedConversation } from './ownership.js';
-import { closeIfExpired } from './reply-lease.js';
+import { ReplyLease } from './reply-lease.js';
 import { MAIN_THREAD } from './thread.entity.js';
 
 /**
@@ -23,7 +22,7 @@ export class ConversationTreeService {
   constructor(
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
-    private readonly replyRows: ReplyRowsRepository,
+    private readonly lease: ReplyLease,
     private readonly messageRows: MessagesRepository,
     private readonly tree: MessageTreeRepository,
   ) {}
@@ -64,7 +63,7 @@ export class ConversationTreeService {
       if (!message) throw new MessageNotFoundError(messageId);
       const now = new Date();
       const leaf = await this.messageRows.lastMessage(em, id, message.thread);
-      if (leaf && !(await closeIfExpired(this.replyRows, em, leaf, now))) throw new ConversationBusyError(id, leaf.id);
+      await this.lease.assertIdle(em, id, leaf, now);
       await this.tree.activate(em, message, true);
       await this.repo.touchConversation(em, id, now);
       return (await withBranches(this.tree, em, id, [message]))[0];

@@ -10,6 +10,7 @@ import { ResponseRecordsService } from './response-records.service.js';
 import { ConversationLimits } from './conversation-limits.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import { MessagesRepository } from './messages.repository.js';
+import { ReplyLease } from './reply-lease.js';
 import { ReplyRowsRepository } from './reply-rows.repository.js';
 import { ThreadsRepository } from './threads.repository.js';
 import { ConversationsService } from './conversations.service.js';
@@ -26,7 +27,7 @@ import { WholeConversationsRepository } from './whole-conversations.repository.j
 
 @Module({
   imports: [AgentsModule, LlmModule],
-  providers: [ConversationsRepository, MessagesRepository, ReplyRowsRepository, ThreadsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService, TurnReadsRepository, MessageAliasesRepository],
-  exports: [ConversationsRepository, MessagesRepository, ReplyRowsRepository, ThreadsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService, TurnReadsRepository, MessageAliasesRepository],
+  providers: [ConversationsRepository, MessagesRepository, ReplyRowsRepository, ReplyLease, ThreadsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsRepository, ConversationItemsService, ResponseRecordsService, TurnReadsRepository, MessageAliasesRepository],
+  exports: [ConversationsRepository, MessagesRepository, ReplyRowsRepository, ReplyLease, ThreadsRepository, MessageSearchRepository, RecallExcerptsRepository, ConversationLimits, ConversationsService, ConversationTreeService, SummariesService, WholeConversationsRepository, MessageUsageRepository, StaleConversationsRepository, MessageTreeRepository, SummariesRepository, ConversationAliasesRepository, ConversationAliases, ConversationItemsService, ResponseRecordsService, TurnReadsRepository, MessageAliasesRepository],
 })
 export class ConversationsModule {}

@@ -14,7 +14,7 @@ import { ReplyRowsRepository } from './reply-rows.repository.js';
 import { MessagesRepository } from './messages.repository.js';
 import type { Message } from './message.entity.js';
 import { ownedConversation } from './ownership.js';
-import { closeIfExpired } from './reply-lease.js';
+import { ReplyLease } from './reply-lease.js';
 import { withBranches } from './branches.js';
 import { MessageTreeRepository } from './message-tree.repository.js';
 import { SummariesRepository } from './summaries.repository.js';
@@ -67,6 +67,7 @@ export class ConversationsService {
     private readonly repo: ConversationsRepository,
     private readonly threadRows: ThreadsRepository,
     private readonly replyRows: ReplyRowsRepository,
+    private readonly lease: ReplyLease,
     private readonly messageRows: MessagesRepository,
     private readonly agents: AgentsService,
     private readonly limits: ConversationLimits,
@@ -196,7 +197,7 @@ export class ConversationsService {
     await ownedConversation(this.repo, em, actor, conversationId);
     const message = await this.messageRows.findMessage(em, conversationId, messageId);
     if (!message) throw new MessageNotFoundError(messageId);
-    await closeIfExpired(this.replyRows, em, message, new Date());
+    await this.lease.closeIfExpired(em, message, new Date());
     return message;
   }
 

@@ -19,5 +19,10 @@ export async function ownedConversation(
 ): Promise<Conversation> {
   const conversation = lock ? await repo.lockOwned(em, actor.id, id) : await repo.findOwned(em, actor.id, id);
   if (conversation) return conversation;
-  throw (await repo.exists(em, id)) ? new ForbiddenConversationError(id) : new ConversationNotFoundError(id);
+  throw await notOwnedError(repo, em, id);
+}
+
+/** Why the actor has no conversation `id`: it is another actor's, or there is none at all. */
+export async function notOwnedError(repo: ConversationsRepository, em: EntityManager, id: string): Promise<ForbiddenConversationError | ConversationNotFoundError> {
+  return (await repo.exists(em, id)) ? new ForbiddenConversationError(id) : new ConversationNotFoundError(id);
 }

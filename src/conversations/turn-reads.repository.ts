@@ -1,10 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { forUpdate, isPostgres } from '../database/dialect.js';
 import { EntityRows, sql } from '../database/sql.js';
+import { Conversation } from './conversation.entity.js';
 import { PINNED_ON_PATH_SQL, RECENT_HISTORY_SQL, replayedOf, type ReplayedMessage, type ReplayedRow } from './messages.repository.js';
 import { Message } from './message.entity.js';
 import { Summary } from './summary.entity.js';
 import { Thread } from './thread.entity.js';
+
+/**
+ * The columns and joins that read a thread's head beside another row: its active leaf (`l_`),
+ * its row (`t_`) and the summary that stands for its active path (`s_`).
+ */
+function headOf(em: EntityManager) {
+  const messages = EntityRows.of(em, Message);
+  const threads = EntityRows.of(em, Thread);
+  const summaries = EntityRows.of(em, Summary);
+  return {
+    columns: `${messages.prefixedColumnList('l', 'l_')}, ${threads.prefixedColumnList('t', 't_')}, ${summaries.prefixedColumnList('s', 's_')}`,
+    joins: `LEFT JOIN (SELECT ${messages.columnList} FROM "messages" WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 ORDER BY "seq" DESC LIMIT 1) "l" ON 1 = 1
+       LEFT JOIN "threads" "t" ON "t"."conversation_id" = ? AND "t"."name" = ?
+       LEFT JOIN "summaries" "s" ON "s"."conversation_id" = ? AND "s"."thread" = ? AND NOT EXISTS (
+         SELECT 1 FROM "messages" m WHERE m."conversation_id" = "s"."conversation_id" AND m."seq" = "s"."covers_seq" AND m."on_path" = 0)`,
+    params: (conversationId: string, thread: string) => [conversationId, thread, conversationId, thread, conversationId, thread],
+    read: (row: Record<string, unknown>): ThreadHead => ({
+      leaf: row.l_id == null ? null : messages.hydrate(row, 'l_'),
+      thread: row.t_name == null ? null : threads.hydrate(row, 't_'),
+      summary: row.s_thread == null ? null : summaries.hydrate(row, 's_'),
+    }),
+  };
+}
 
 /** A thread as a turn starts from it. */
 export interface ThreadHead {
@@ -19,37 +44,43 @@ export interface ThreadHead {
 /**
  * The reads every chat turn makes, each in one statement instead of several: on PostgreSQL a
  * statement is a round trip, and a turn's round trips bound its throughput. Each answers
- * exactly what the separate reads would (ConversationsRepository.lastMessage, findThread,
- * recentHistory, and the pinned messages of the path; SummariesRepository.findSummary), in the caller's transaction.
+ * exactly what the separate reads would (MessagesRepository.lastMessage and recentHistory,
+ * ThreadsRepository.findThread, SummariesRepository.findSummary, the pinned messages of the
+ * path), in the caller's transaction: `turn-reads.repository.spec.ts` compares them.
  * Run them after the conversation's row lock is held: a statement that waited for the lock
  * would read the other rows as they were before the wait (PostgreSQL re-checks only the locked row).
  */
 @Injectable()
 export class TurnReadsRepository {
   async threadHead(em: EntityManager, conversationId: string, thread: string): Promise<ThreadHead> {
-    const messages = EntityRows.of(em, Message);
-    const threads = EntityRows.of(em, Thread);
-    const summaries = EntityRows.of(em, Summary);
-    const { rows } = await sql(
-      em,
-      `SELECT ${messages.prefixedColumnList('l', 'l_')}, ${threads.prefixedColumnList('t', 't_')}, ${summaries.prefixedColumnList('s', 's_')}
-       FROM (SELECT 1 AS "one") "head"
-       LEFT JOIN (SELECT ${messages.columnList} FROM "messages" WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 ORDER BY "seq" DESC LIMIT 1) "l" ON 1 = 1
-       LEFT JOIN "threads" "t" ON "t"."conversation_id" = ? AND "t"."name" = ?
-       LEFT JOIN "summaries" "s" ON "s"."conversation_id" = ? AND "s"."thread" = ? AND NOT EXISTS (
-         SELECT 1 FROM "messages" m WHERE m."conversation_id" = "s"."conversation_id" AND m."seq" = "s"."covers_seq" AND m."on_path" = 0)`,
-      [conversationId, thread, conversationId, thread, conversationId, thread],
-    );
-    const row = rows[0];
-    return {
-      leaf: row.l_id == null ? null : messages.hydrate(row, 'l_'),
-      thread: row.t_name == null ? null : threads.hydrate(row, 't_'),
-      summary: row.s_thread == null ? null : summaries.hydrate(row, 's_'),
-    };
+    const head = headOf(em);
+    const { rows } = await sql(em, `SELECT ${head.columns} FROM (SELECT 1 AS "one") "head" ${head.joins}`, head.params(conversationId, thread));
+    return head.read(rows[0]);
   }
 
   /**
-   * ConversationsRepository.recentHistory (afterSeq 0) and the pinned messages of the thread's
+   * The actor's conversation (as ConversationsRepository.lockOwned reads it) with its thread's
+   * head, or null when the actor has no such conversation. One statement on SQLite, where the
+   * unit of work already holds the database's only write lock; on PostgreSQL the head is read
+   * once the row lock is held, for the reason above.
+   */
+  async ownedWithHead(em: EntityManager, actor: string, conversationId: string, thread: string): Promise<{ conversation: Conversation; head: ThreadHead } | null> {
+    const conversations = EntityRows.of(em, Conversation);
+    if (isPostgres(em)) {
+      const conversation = await conversations.findOne(em, '"id" = ? AND "actor" = ?', [conversationId, actor], forUpdate(em));
+      return conversation && { conversation, head: await this.threadHead(em, conversationId, thread) };
+    }
+    const head = headOf(em);
+    const { rows } = await sql(
+      em,
+      `SELECT ${conversations.prefixedColumnList('c', 'c_')}, ${head.columns} FROM "conversations" "c" ${head.joins} WHERE "c"."id" = ? AND "c"."actor" = ?`,
+      [...head.params(conversationId, thread), conversationId, actor],
+    );
+    return rows[0] ? { conversation: conversations.hydrate(rows[0], 'c_'), head: head.read(rows[0]) } : null;
+  }
+
+  /**
+   * MessagesRepository.recentHistory (afterSeq 0) and the pinned messages of the thread's
    * active path before `beforeSeq` (at most `pinnedLimit`; a turn sends them whatever the window), in one statement.
    */
   async recentWithPinned(

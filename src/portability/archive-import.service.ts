@@ -172,10 +172,8 @@ export class ArchiveImportService {
       const fresh = rows.messages.filter((m) => !target.held.has(m.id));
       if (fresh.length === 0) return null;
       if (target.streaming) return 'new messages, not added: a reply is being generated in the conversation; import again once it is done';
-      const max = this.config.maxMessagesPerConversation;
-      if (max > 0 && target.messageCount + fresh.length > max) {
-        return `${fresh.length} new messages would make ${target.messageCount + fresh.length}; the limit is ${max} per conversation (MAX_MESSAGES_PER_CONVERSATION)`;
-      }
+      const tooMany = this.limits.messagesOverLimit(target.messageCount + fresh.length);
+      if (tooMany) return `${fresh.length} new messages would make ${tooMany}`;
       const problem = this.problemOf({ ...conversation, messages: conversation.messages.filter((m) => !target.held.has(importedMessageId(conversationId, m.id))) });
       if (problem) return problem;
       // The file's active path, from the root: its new part stays on our active path only where it goes on from our leaf.
@@ -200,10 +198,8 @@ export class ArchiveImportService {
 
   /** Why a conversation that the reader accepted does not fit this service's bounds, or null. */
   private problemOf(conversation: ArchiveConversation): string | null {
-    const maxMessages = this.config.maxMessagesPerConversation;
-    if (maxMessages > 0 && conversation.messages.length > maxMessages) {
-      return `${conversation.messages.length} messages; the limit is ${maxMessages} per conversation (MAX_MESSAGES_PER_CONVERSATION)`;
-    }
+    const tooMany = this.limits.messagesOverLimit(conversation.messages.length);
+    if (tooMany) return tooMany;
     // The bounds of an export's import: a question as sent to /api/chat, a reply as the model may write one.
     const maxChars = this.config.maxMessageChars;
     for (const m of conversation.messages) {
@@ -246,10 +242,8 @@ export class ArchiveImportService {
       if (!(error instanceof DomainError)) throw error;
       return skip(error.message);
     }
-    const maxMessages = this.config.maxMessagesPerConversation;
-    if (maxMessages > 0 && parsed.messages.length > maxMessages) {
-      return skip(`${parsed.messages.length} messages; the limit is ${maxMessages} per conversation (MAX_MESSAGES_PER_CONVERSATION)`);
-    }
+    const tooMany = this.limits.messagesOverLimit(parsed.messages.length);
+    if (tooMany) return skip(tooMany);
     let id: string | null = null;
     if (report.dryRun) {
       if (room.left !== null && --room.left < 0) {

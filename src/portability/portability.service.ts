@@ -10,7 +10,7 @@ import { DatabaseService } from '../database/database.service.js';
 import { ConversationLimits } from '../conversations/conversation-limits.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
 import type { Summary } from '../conversations/summary.entity.js';
-import { ConversationBusyError, LimitReachedError, MessageNotFoundError } from '../conversations/conversation.errors.js';
+import { LimitReachedError, MessageNotFoundError } from '../conversations/conversation.errors.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
 import { ThreadsRepository } from '../conversations/threads.repository.js';
 import { MessagesRepository } from '../conversations/messages.repository.js';
@@ -23,7 +23,7 @@ import { activeLeavesOf, copyTree, linearToTree, treeToLinear } from './linear-t
 import { renderMarkdown } from './export-markdown.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { TITLE_MAX_CHARS } from '../conversations/title.js';
-import { ConversationsService } from '../conversations/conversations.service.js';
+import { ReplyLease } from '../conversations/reply-lease.js';
 import { WholeConversationsRepository, type MessageRow } from '../conversations/whole-conversations.repository.js';
 import { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { shareRecord, SharingService } from '../sharing/sharing.service.js';
@@ -66,7 +66,7 @@ export class PortabilityService {
     private readonly summaries: SummariesRepository,
     private readonly agents: AgentsService,
     private readonly idempotency: IdempotencyService,
-    private readonly conversationsService: ConversationsService,
+    private readonly lease: ReplyLease,
     private readonly limits: ConversationLimits,
     private readonly memories: MemoryService,
     private readonly sharing: SharingService,
@@ -131,12 +131,8 @@ export class PortabilityService {
    */
   async importConversation(actor: Actor, document: unknown, agentId?: string, importSource?: string): Promise<Conversation> {
     const parsed = await parseConversationExport(document, { maxMessageChars: this.config.maxMessageChars });
-    const maxMessages = this.config.maxMessagesPerConversation;
-    if (maxMessages > 0 && parsed.messages.length > maxMessages) {
-      throw new LimitReachedError(
-        `The conversation has ${parsed.messages.length} messages; the limit is ${maxMessages} per conversation (MAX_MESSAGES_PER_CONVERSATION)`,
-      );
-    }
+    const tooMany = this.limits.messagesOverLimit(parsed.messages.length);
+    if (tooMany) throw new LimitReachedError(`The conversation has ${tooMany}`);
     return this.db.transaction(async (em) => {
       const agent = agentId ? await this.agents.ownedIn(em, actor, agentId) : null;
       await this.limits.assertRoomForConversation(em, actor);
@@ -174,13 +170,11 @@ export class PortabilityService {
    * reply still being generated is copied as failed. Counts against MAX_CONVERSATIONS_PER_ACTOR.
    */
   async fork(actor: Actor, id: string, fromMessageId: string): Promise<string> {
-    // Closes the message first if its generator died, so only a live reply is refused.
-    await this.conversationsService.getMessage(actor, id, fromMessageId);
     return this.db.transaction(async (em) => {
       const source = await ownedConversation(this.conversations, em, actor, id);
       const from = await this.messageRows.findMessage(em, id, fromMessageId);
       if (!from) throw new MessageNotFoundError(fromMessageId);
-      if (from.status === 'streaming') throw new ConversationBusyError(id, from.id);
+      await this.lease.assertIdle(em, id, from, new Date());
       await this.limits.assertRoomForConversation(em, actor);
       const messages = await this.whole.messagesUpTo(em, id, from.seq);
       const used = new Set(messages.map((m) => m.thread));
@@ -221,10 +215,8 @@ export class PortabilityService {
    */
   async forkShared(actor: Actor, token: string): Promise<string> {
     const shared = await this.sharing.read(token);
-    const maxMessages = this.config.maxMessagesPerConversation;
-    if (maxMessages > 0 && shared.messages.length > maxMessages) {
-      throw new LimitReachedError(`The share has ${shared.messages.length} messages; the limit is ${maxMessages} per conversation (MAX_MESSAGES_PER_CONVERSATION)`);
-    }
+    const tooMany = this.limits.messagesOverLimit(shared.messages.length);
+    if (tooMany) throw new LimitReachedError(`The share has ${tooMany}`);
     return this.db.transaction(async (em) => {
       await this.limits.assertRoomForConversation(em, actor);
       const now = new Date();
