@@ -9,7 +9,8 @@ import { ConversationTreeService } from '../../../conversations/conversation-tre
 import { ApiErrors } from '../api-errors.decorator.js';
 import { toChatResponse } from '../dto/chat-result.mapper.js';
 import { ChatResponseDto, EditMessageRequestDto } from '../dto/chat.dto.js';
-import { MessageDto, MessagesPageDto, MessagesPageQueryDto, toMessageDto, toMessagesPage } from '../dto/conversation.dto.js';
+import { MessagesPageQueryDto } from '../dto/conversation.dto.js';
+import { MessageDto, MessagesPageDto, toMessageDto, toMessagesPage } from '../dto/message.dto.js';
 import { ChatErrorDto } from '../dto/error.dto.js';
 import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
 import { CountedStream } from '../sse/stream-slots.js';

@@ -35,13 +35,12 @@ import {
   CreateConversationDto,
   GetConversationQueryDto,
   ListConversationsQueryDto,
-  MessagesPageDto,
   MessagesPageQueryDto,
-  toMessagesPage,
   UpdateConversationDto,
   toConversationDetail,
   toConversationSummary,
 } from '../dto/conversation.dto.js';
+import { MessagesPageDto, toMessagesPage } from '../dto/message.dto.js';
 import { ChatErrorDto } from '../dto/error.dto.js';
 import { ContextPreviewDto, ContextQueryDto } from '../dto/usage.dto.js';
 import { TOKENS_PER_MESSAGE } from '../../../context/token-counter.js';
