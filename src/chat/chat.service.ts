@@ -18,7 +18,7 @@ import { GenerationSlots } from './generation-slots.js';
 import { TurnRecall } from '../recall/turn-recall.js';
 import type { ContextRecall } from '../context/context-sources.js';
 import { FollowerReads } from './follower-reads.js';
-import { UnstoredTurns, type UnstoredReply, type UnstoredRequest } from './unstored-turn.js';
+import { UnstoredTurns, type UnstoredRequest } from './unstored-turn.js';
 import { DomainError, type ReplyError } from '../common/domain-error.js';
 
 export interface ChatRequest {
@@ -151,8 +151,8 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     return this.generate(turn, streamed(events, request.options), release, (turn) => events.started(turn));
   }
 
-  /** A turn that stores nothing (no conversation): its input is the whole history; `onDelta` streams the reply. */
-  async answerUnstored(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<UnstoredReply> {
+  /** A turn that stores nothing (no conversation): its input is the whole history; `onDelta` streams the reply. A model failure rejects. */
+  async answerUnstored(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<ReplyOutcome> {
     const release = this.slots.take(actor.id);
     return this.track(this.unstored.run(actor, request, onDelta).finally(release));
   }

@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
+import type { Agent } from '../agents/agent.entity.js';
+import type { PlannedContext } from '../context/context-planner.js';
+import type { Conversation } from '../conversations/conversation.entity.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import type { FunctionCallRecord, ToolCallRecord } from '../conversations/message.entity.js';
@@ -12,8 +16,9 @@ import { sleep } from '../common/sleep.js';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
 import { storageErrorOf } from '../database/storage.errors.js';
 import { ReplyNotStoredError } from './chat.errors.js';
+import { addUsage, giveUpAfterStop, modelSettingsOf } from './model-call.js';
 import { ReplyBounds } from './reply-bounds.js';
-import { ReplyProgress } from './reply-progress.js';
+import { ReplyProgress, type ProgressSaves } from './reply-progress.js';
 import { ProgressSaver } from './progress-saver.js';
 import { RepliesAwaitingStorage } from './replies-awaiting-storage.js';
 import { Summarizer } from './summarizer.js';
@@ -54,14 +59,6 @@ export interface GenerationMode {
   readonly options?: ModelOptions;
 }
 
-/**
- * How long a model call may take to return once its reply was cut or stopped. Aborting the call
- * ends it at once with every port and server we know; this bounds the rest (a transport that
- * does not end the body, a port that ignores the signal), so a reply always ends, its lease is
- * let go, and the thread takes its next turn.
- */
-export const STOP_GRACE_MS = 2_000;
-
 /** Model and tool names come from the model server; stored names fit the model column (200). */
 const MAX_MODEL_NAME_CHARS = 200;
 const MAX_TOOL_NAME_CHARS = MAX_MODEL_NAME_CHARS;
@@ -92,35 +89,13 @@ export class ReplyGenerator {
   ) {}
 
   async run(turn: StartedTurn, mode: GenerationMode): Promise<ReplyOutcome> {
-    const stop = new AbortController();
-    const progress = new ReplyProgress(this.progressSaver, turn.reply.id, () => stop.abort());
-    // A stopped reply is no longer being generated: its lease is not renewed again.
-    stop.signal.addEventListener('abort', () => progress.halt(), { once: true });
-    const bounds = new ReplyBounds(this.config, () => stop.abort());
-    const toolRecords: ToolCallRecord[] = [];
-    const clientCalls: FunctionCallRecord[] = [];
-    const reasoning = new ReasoningTrace(this.config.maxReplyChars);
-    const start = performance.now();
-    progress.start();
-    let outcome: ReplyOutcome;
-    try {
+    let { outcome } = await this.produce(generationOf(turn), mode, this.progressSaver, async () => {
       // Rarely, the thread's summary is behind what this turn leaves out: let it catch up first.
       turn = await this.summarizer.catchUp(turn);
-      const completion = await this.converse(turn, mode, stop.signal, progress, bounds, toolRecords, clientCalls, reasoning);
-      outcome = bounds.reason
-        ? this.cutOutcome(progress.content, turn, toolRecords, bounds)
-        : { ...this.doneOutcome(completion, progress.content, turn, toolRecords), ...(clientCalls.length ? { functionCalls: clientCalls } : {}) };
-    } catch (error) {
-      // A cut aborts the model call, which then rejects: the cut is what happened.
-      outcome = bounds.reason ? this.cutOutcome(progress.content, turn, toolRecords, bounds) : { ...this.failedOutcome(error, progress.content, turn), toolCalls: toolRecords };
-    } finally {
-      bounds.end();
-      await progress.stop();
-    }
-    this.metrics.turnEnded(outcome.status, secondsSince(start));
-    if (outcome.usage) this.metrics.tokens(outcome.usage.promptTokens, outcome.usage.completionTokens);
-    // What the reply was given, as planned last (a summary catching up plans the turn again), and what the model thought.
-    outcome = { ...outcome, memoryIds: turn.context.memoryIds, recalledMessageIds: turn.context.recalledMessageIds, ...thoughtOf(reasoning, mode) };
+      return generationOf(turn);
+    });
+    // What the reply was given, as planned last (a summary catching up plans the turn again).
+    outcome = { ...outcome, memoryIds: turn.context.memoryIds, recalledMessageIds: turn.context.recalledMessageIds };
     try {
       await this.replies.finishReply(turn.conversation.id, turn.reply.id, outcome);
     } catch (error) {
@@ -133,6 +108,62 @@ export class ReplyGenerator {
     if (outcome.status === 'complete' || outcome.status === 'truncated') this.summarizer.afterTurn(turn, outcome.tokens ?? null);
     if (outcome.status === 'complete') this.titler.afterReply(turn, outcome.content);
     return outcome;
+  }
+
+  /**
+   * The reply of a turn that keeps nothing (OpenAI's `store: false`): generated as any reply
+   * (bounds, tool rounds, metrics), with no row, no progress saves, no summary and no title.
+   * Tools of ours that keep something (state, memories) are not offered: there is nothing to keep them in.
+   * With no row to record it on, a failure rejects with its cause (the model's error).
+   */
+  async runUnstored(turn: UnstoredGeneration, mode: GenerationMode): Promise<ReplyOutcome> {
+    const generation = { ...turn, replyId: randomUUID(), conversation: null };
+    const { outcome, failure } = await this.produce(generation, mode, NO_SAVES, () => Promise.resolve(generation));
+    if (outcome.status === 'failed') throw failure;
+    return outcome;
+  }
+
+  /**
+   * Generates a reply to its end, whatever ends it: the model's answer, a bound, a stop, a
+   * failure. `saves` keeps its progress (and lease) while it runs; `prepare` runs first, inside
+   * the reply's life, and may plan the generation again (a failure there fails the reply).
+   */
+  private async produce(
+    initial: Generation,
+    mode: GenerationMode,
+    saves: ProgressSaves,
+    prepare: () => Promise<Generation>,
+  ): Promise<{ outcome: ReplyOutcome; failure?: unknown }> {
+    const stop = new AbortController();
+    const progress = new ReplyProgress(saves, initial.replyId, () => stop.abort());
+    // A stopped reply is no longer being generated: its lease is not renewed again.
+    stop.signal.addEventListener('abort', () => progress.halt(), { once: true });
+    const bounds = new ReplyBounds(this.config, () => stop.abort());
+    const toolRecords: ToolCallRecord[] = [];
+    const clientCalls: FunctionCallRecord[] = [];
+    const reasoning = new ReasoningTrace(this.config.maxReplyChars);
+    const start = performance.now();
+    progress.start();
+    let generation = initial;
+    let outcome: ReplyOutcome;
+    let failure: unknown;
+    try {
+      generation = await prepare();
+      const completion = await this.converse(generation, mode, stop.signal, progress, bounds, toolRecords, clientCalls, reasoning);
+      outcome = bounds.reason
+        ? this.cutOutcome(progress.content, generation, toolRecords, bounds)
+        : { ...this.doneOutcome(completion, progress.content, generation, toolRecords), ...(clientCalls.length ? { functionCalls: clientCalls } : {}) };
+    } catch (error) {
+      // A cut aborts the model call, which then rejects: the cut is what happened.
+      failure = error;
+      outcome = bounds.reason ? this.cutOutcome(progress.content, generation, toolRecords, bounds) : { ...this.failedOutcome(error, progress.content, generation), toolCalls: toolRecords };
+    } finally {
+      bounds.end();
+      await progress.stop();
+    }
+    this.metrics.turnEnded(outcome.status, secondsSince(start));
+    if (outcome.usage) this.metrics.tokens(outcome.usage.promptTokens, outcome.usage.completionTokens);
+    return { outcome: { ...outcome, ...thoughtOf(reasoning, mode) }, failure };
   }
 
   /**
@@ -154,7 +185,7 @@ export class ReplyGenerator {
     this.logger.warn(`Reply ${turn.reply.id} could not be stored; it will be closed as interrupted`);
   }
 
-  private doneOutcome(completion: Completion, content: string, turn: StartedTurn, toolCalls: ToolCallRecord[]): ReplyOutcome {
+  private doneOutcome(completion: Completion, content: string, turn: Generation, toolCalls: ToolCallRecord[]): ReplyOutcome {
     const tokens = this.tokens.count(content, turn.model);
     // Servers that report no usage (echo, some local ones) get it counted with the same tokenizer.
     const usage = completion.usage ?? { promptTokens: turn.context.totalTokens, completionTokens: tokens };
@@ -163,19 +194,19 @@ export class ReplyGenerator {
   }
 
   /** The text up to the cut (possibly none), kept and replayed like a finished reply, with the reason. */
-  private cutOutcome(content: string, turn: StartedTurn, toolCalls: ToolCallRecord[], bounds: ReplyBounds): ReplyOutcome {
+  private cutOutcome(content: string, turn: Generation, toolCalls: ToolCallRecord[], bounds: ReplyBounds): ReplyOutcome {
     const reason = bounds.reason!;
-    this.logger.warn(`Reply ${turn.reply.id} in conversation ${turn.conversation.id} was cut: ${reason.code}`);
+    this.logger.warn(`Reply ${describe(turn)} was cut: ${reason.code}`);
     const error = { code: reason.code, message: reason.message };
     const tokens = this.tokens.count(content, turn.model);
     // The call was aborted, so the server reported no usage: count what was kept.
     const usage = { promptTokens: turn.context.totalTokens, completionTokens: tokens };
-    return { status: 'truncated', content, model: turn.reply.model, usage, error, toolCalls, tokens };
+    return { status: 'truncated', content, model: turn.model, usage, error, toolCalls, tokens };
   }
 
   /** Calls the model, runs the tools it asks for, and calls it again, until it answers in words. */
   private async converse(
-    turn: StartedTurn,
+    turn: Generation,
     mode: GenerationMode,
     signal: AbortSignal,
     progress: ReplyProgress,
@@ -185,9 +216,10 @@ export class ReplyGenerator {
     reasoning: ReasoningTrace,
   ): Promise<Completion> {
     const { agent } = turn;
-    const memoryTools = memoryToolsOf(memoryModeOf(this.config.memoryMode, agent, turn.conversation), agent);
+    // Nothing kept, nothing remembered: a turn that stores nothing is a temporary chat.
+    const memoryTools = memoryToolsOf(memoryModeOf(this.config.memoryMode, agent, turn.conversation ?? { memory: false }), agent);
     const ownTools = [
-      ...(agent?.tools.includes('update_state') ? [UPDATE_STATE_TOOL] : []),
+      ...(turn.conversation && agent?.tools.includes('update_state') ? [UPDATE_STATE_TOOL] : []),
       ...(memoryTools.includes('remember') ? [REMEMBER_TOOL] : []),
       ...(memoryTools.includes('forget') ? [FORGET_TOOL] : []),
     ];
@@ -255,7 +287,7 @@ export class ReplyGenerator {
       }
       messages.push({ role: 'assistant', content: completion.content, toolCalls: completion.toolCalls });
       for (const call of completion.toolCalls) {
-        const result = await this.runTool(this.toolContext(turn), call, ownTools);
+        const result = await this.runTool(this.toolContext(turn, turn.conversation!), call, ownTools);
         const name = call.name.replaceAll('\u0000', '').slice(0, MAX_TOOL_NAME_CHARS) || '(unnamed)';
         const record = { name, arguments: call.arguments.replaceAll('\u0000', ''), result };
         toolRecords.push(record);
@@ -275,8 +307,9 @@ export class ReplyGenerator {
     return this.runTool({ actor, conversationId, replyId }, call, [UPDATE_STATE_TOOL, REMEMBER_TOOL, FORGET_TOOL]);
   }
 
-  private toolContext(turn: StartedTurn): ToolContext {
-    return { actor: { id: turn.conversation.actor }, conversationId: turn.conversation.id, replyId: turn.reply.id };
+  /** Tools of ours run only in a stored conversation (none is offered otherwise). */
+  private toolContext(turn: Generation, conversation: NonNullable<Generation['conversation']>): ToolContext {
+    return { actor: { id: conversation.actor }, conversationId: conversation.id, replyId: turn.replyId };
   }
 
   /** Runs one tool call the model made, among the tools it was offered; any other name is reported back as unknown. */
@@ -301,16 +334,40 @@ export class ReplyGenerator {
     }
   }
 
-  private failedOutcome(error: unknown, partial: string, turn: StartedTurn): ReplyOutcome {
-    const model = turn.reply.model;
+  private failedOutcome(error: unknown, partial: string, turn: Generation): ReplyOutcome {
+    const model = turn.model;
     if (error instanceof ModelCancelledError) {
       return { status: 'cancelled', content: partial, model, usage: null, error: null };
     }
     const cause = error instanceof ModelUnavailableError ? error : new ModelUnavailableError(`The model call failed: ${String(error)}`);
-    this.logger.warn(`Reply ${turn.reply.id} in conversation ${turn.conversation.id} failed: ${cause.code}`);
+    this.logger.warn(`Reply ${describe(turn)} failed: ${cause.code}`);
     return { status: 'failed', content: partial, model, usage: null, error: { code: cause.code, message: cause.message } };
   }
 }
+
+/** What generating a reply needs of its turn, stored or not. */
+interface Generation {
+  readonly replyId: string;
+  /** The stored conversation the reply is written in; null for a turn that keeps nothing. */
+  readonly conversation: Pick<Conversation, 'id' | 'actor' | 'memory'> | null;
+  readonly agent: Agent | null;
+  readonly model: string;
+  readonly context: Pick<PlannedContext, 'messages' | 'totalTokens'>;
+}
+
+/** A planned turn that keeps nothing (see runUnstored). */
+export type UnstoredGeneration = Omit<Generation, 'replyId' | 'conversation'>;
+
+function generationOf(turn: StartedTurn): Generation {
+  return { replyId: turn.reply.id, conversation: turn.conversation, agent: turn.agent, model: turn.model, context: turn.context };
+}
+
+function describe(turn: Generation): string {
+  return turn.conversation ? `${turn.replyId} in conversation ${turn.conversation.id}` : `${turn.replyId} (not stored)`;
+}
+
+/** A reply that keeps nothing saves no progress. */
+const NO_SAVES: ProgressSaves = { add: () => undefined, remove: () => Promise.resolve() };
 
 /** Who a tool runs for, and the reply that called it. */
 interface ToolContext {
@@ -319,40 +376,7 @@ interface ToolContext {
   readonly replyId: string;
 }
 
-/** `call`, or a ModelCancelledError once `signal` has been aborted for STOP_GRACE_MS (the call is left to end on its own). */
-function giveUpAfterStop(call: Promise<Completion>, signal: AbortSignal): Promise<Completion> {
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const givenUp = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      timer = setTimeout(() => reject(new ModelCancelledError()), STOP_GRACE_MS);
-      timer.unref();
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  // The abandoned call may still reject later: that is no longer anyone's concern.
-  call.catch(() => undefined);
-  return Promise.race([call, givenUp]).finally(() => {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', onAbort!);
-  });
-}
 
-/** A turn's own sampling and output settings as a model request carries them (only those asked for). */
-export function modelSettingsOf(options: ModelOptions | undefined): Pick<CompletionRequest, 'topP' | 'responseFormat' | 'parallelToolCalls'> {
-  return {
-    ...(options?.topP !== undefined ? { topP: options.topP } : {}),
-    ...(options?.responseFormat ? { responseFormat: options.responseFormat } : {}),
-    ...(options?.parallelToolCalls !== undefined ? { parallelToolCalls: options.parallelToolCalls } : {}),
-  };
-}
-
-function addUsage(total: Completion['usage'], more: Completion['usage']): Completion['usage'] {
-  if (!more) return total;
-  if (!total) return more;
-  return { promptTokens: total.promptTokens + more.promptTokens, completionTokens: total.completionTokens + more.completionTokens };
-}
 
 /** The reasoning kept for a reply; only a streamed reply's thinking is timed (a whole answer comes at once). */
 function thoughtOf(reasoning: ReasoningTrace, mode: GenerationMode): { reasoning: string | null; reasoningMs: number | null } {

@@ -1,18 +1,15 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
 import { AgentsService } from '../agents/agents.service.js';
 import type { ContextMessage } from '../context/context-sources.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
 import type { ItemDraft } from '../conversations/conversation-items.service.js';
 import { InvalidInputError } from '../conversations/conversation.errors.js';
-import type { FunctionCallRecord } from '../conversations/message.entity.js';
 import { DatabaseService } from '../database/database.service.js';
-import { ModelUnavailableError } from '../llm/llm.errors.js';
-import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import { assertRoundsKept } from './function-rounds.js';
-import { modelSettingsOf, type ModelOptions } from './reply-generator.js';
+import { ReplyGenerator, type ModelOptions } from './reply-generator.js';
 import { TurnPlanner } from './turn-planner.js';
-import type { TurnOverride } from './turn.js';
+import type { ReplyOutcome, TurnOverride } from './turn.js';
 
 export interface UnstoredRequest {
   readonly items: readonly ItemDraft[];
@@ -21,17 +18,11 @@ export interface UnstoredRequest {
   readonly options?: ModelOptions;
 }
 
-export interface UnstoredReply {
-  readonly content: string;
-  readonly model: string;
-  readonly usage: { readonly promptTokens: number; readonly completionTokens: number } | null;
-  readonly functionCalls: FunctionCallRecord[];
-}
-
 /**
  * A turn that keeps nothing (OpenAI's `store: false`): its input alone is the history, planned
- * like any turn (instructions, budget, calls kept with their outputs), and the model's answer
- * is handed back without a row written. A model failure rejects (ModelError).
+ * like any turn (instructions, budget, calls kept with their outputs), and generated like any
+ * reply (ReplyGenerator: bounds, tool rounds, metrics) without a row written. A model failure
+ * rejects with the model's error.
  */
 @Injectable()
 export class UnstoredTurns {
@@ -39,10 +30,10 @@ export class UnstoredTurns {
     private readonly db: DatabaseService,
     private readonly planner: TurnPlanner,
     private readonly agents: AgentsService,
-    @Inject(LLM_PORT) private readonly llm: LlmPort,
+    private readonly generator: ReplyGenerator,
   ) {}
 
-  async run(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<UnstoredReply> {
+  async run(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<ReplyOutcome> {
     if (request.items.length === 0) throw new InvalidInputError('input must not be empty');
     assertRoundsKept([], request.items);
     const agent = request.agentId ? await this.db.read((em) => this.agents.usableIn(em, actor, request.agentId!)) : null;
@@ -62,26 +53,6 @@ export class UnstoredTurns {
     // Nothing stored: no summary, no pinned messages, no long-term memories (store: false keeps nothing and reads nothing).
     const window = async (thread: string, beforeSeq: number, limit: number) => ({ recent: await recent(thread, beforeSeq, limit), pinned: [] });
     const plan = await this.planner.plan(draft, { summary: async () => null, window, recent, memories: async () => [] });
-    const options = request.options ?? {};
-    const tools = options.clientTools ?? [];
-    const call = {
-      messages: plan.context.messages,
-      model: plan.model,
-      temperature: options.temperature ?? agent?.temperature ?? undefined,
-      maxTokens: options.maxTokens ?? agent?.maxTokens ?? undefined,
-      ...modelSettingsOf(options),
-      tools,
-      ...(tools.length && options.toolChoice ? { toolChoice: options.toolChoice } : {}),
-    };
-    const completion = onDelta ? await this.llm.stream(call, onDelta) : await this.llm.complete(call);
-    const names = new Set(tools.map((t) => t.name));
-    // As on a stored turn: offered none, a call is not answered; with no words either, there is no reply.
-    if (tools.length === 0 && completion.toolCalls.length && completion.content.trim() === '') throw new ModelUnavailableError('The model asked for a tool when none was offered');
-    return {
-      content: completion.content,
-      model: completion.model,
-      usage: completion.usage,
-      functionCalls: completion.toolCalls.filter((c) => names.has(c.name)).map((c) => ({ callId: c.id, name: c.name, arguments: c.arguments })),
-    };
+    return this.generator.runUnstored({ agent, model: plan.model, context: plan.context }, { stream: onDelta !== undefined, onDelta, options: request.options });
   }
 }

@@ -229,7 +229,7 @@ export class OpenAiResponsesController {
   private async unstored(actor: Actor, chat: ChatRequest, record: ResponseRequest, stream: boolean, res: Response): Promise<void> {
     const id = randomUUID();
     const createdAt = new Date();
-    const viewOf = (reply: Pick<ReplyView, 'status' | 'content' | 'functionCalls' | 'model' | 'usage'>): ReplyView => ({ ...reply, messageId: id, conversationId: '', createdAt, error: null });
+    const viewOf = (reply: Pick<ReplyView, 'status' | 'content' | 'functionCalls' | 'model' | 'usage'> & Partial<Pick<ReplyView, 'error'>>): ReplyView => ({ error: null, ...reply, messageId: id, conversationId: '', createdAt });
     const responseOf = (view: ReplyView, output?: Array<Record<string, unknown>>) => ({ ...toOpenAiResponse(view, { ...record, inConversation: false }, output), store: false });
     let events: ResponseEventStream | undefined;
     const open = () => {
@@ -240,7 +240,7 @@ export class OpenAiResponsesController {
     const request = { items: chat.items ?? [], agentId: chat.agentId, override: chat.override, options: chat.options };
     try {
       const reply = await this.chat.answerUnstored(actor, request, stream ? (piece) => (events ?? open()).delta(piece) : undefined);
-      const view = viewOf({ status: 'complete', content: reply.content, functionCalls: reply.functionCalls, model: reply.model, usage: reply.usage });
+      const view = viewOf({ status: reply.status, content: reply.content, functionCalls: reply.functionCalls ?? [], model: reply.model ?? this.chat.defaultModel, usage: reply.usage, error: reply.error });
       if (!stream) {
         res.status(200).json(responseOf(view));
         return;

@@ -263,3 +263,26 @@ describe('openai: responses', () => {
     expect((await t.http().get(`/api/conversations?limit=1`).set(auth(ALICE_KEY)).expect(200)).body.items[0].agentId).toBe(agent.id);
   });
 });
+
+/** `store: false` is generated as any reply: the same bounds, tool rounds and metrics, with nothing kept. */
+describe('openai: responses that keep nothing', () => {
+  const fixture = useAppWithFakeModel({ MAX_REPLY_CHARS: '1000' });
+  let bob: OpenAI;
+  beforeAll(async () => {
+    bob = openAiClient(await fixture.app.url(), BOB_KEY);
+  });
+  const truncatedTurns = async () => Number(/^chat_turns_total\{outcome="truncated"\} (\d+)/m.exec((await fixture.app.http().get('/metrics').expect(200)).text)?.[1] ?? 0);
+
+  it('cuts a reply at MAX_REPLY_CHARS, whole or streamed without end, as incomplete, and counts it', async () => {
+    const before = await truncatedTurns();
+    fixture.fake.enqueue({ kind: 'reply', text: 'x'.repeat(1500) });
+    const whole = await bob.responses.create({ model: 'fake-model', store: false, input: 'Talk at length' });
+    expect(whole).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, store: false });
+    expect(whole.output_text).toBe('x'.repeat(1000));
+    fixture.fake.enqueue({ kind: 'endless', piece: 'y' });
+    const streamed = await bob.responses.stream({ model: 'fake-model', store: false, input: 'Never stop' }).finalResponse();
+    expect(streamed).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+    expect(streamed.output_text).toBe('y'.repeat(1000));
+    expect(await truncatedTurns()).toBe(before + 2);
+  });
+});
