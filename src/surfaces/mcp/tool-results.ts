@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError, type DomainErrorCode } from '../../common/domain-error.js';
 import { type ConversationNotFoundError, type ForbiddenConversationError } from '../../conversations/conversation.errors.js';
 import { type StorageError, storageErrorOf } from '../../database/storage.errors.js';
+import { describeError } from '../../common/describe-error.js';
 
 const logger = new Logger('McpTools');
 
@@ -78,7 +79,7 @@ export function toolErrorOf(error: unknown): CallToolResult {
   const known = error instanceof DomainError ? error : storageErrorOf(error);
   const text: ToolErrorText | null = known ? TOOL_ERROR_TEXTS[known.code] : null;
   if (known && text) return fail(text(known));
-  logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  logger.error(describeError(error));
   return fail('Internal error: the tool failed; nothing was changed');
 }
 

@@ -10,6 +10,7 @@ import { Metrics } from '../../metrics/metrics.js';
 import { httpErrorOf, httpStatusOf } from '../http/errors/http-error.filter.js';
 import { conversationId } from './openai-ids.js';
 import { openAiErrorBody, OpenAiError } from './openai-error.js';
+import { describeError } from '../../common/describe-error.js';
 
 /**
  * The `code` of an OpenAI error body for each domain error code: OpenAI's own where it has one
@@ -115,7 +116,7 @@ export class OpenAiErrorFilter implements ExceptionFilter {
       this.metrics.errorAnswered(answer.status, answer.code ?? 'http');
       return sendOpenAiError(response, answer);
     }
-    this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    this.logger.error(describeError(error));
     this.metrics.errorAnswered(500, 'internal');
     sendOpenAiError(response, { status: 500, message: 'Internal server error', code: 'internal', param: null });
   }

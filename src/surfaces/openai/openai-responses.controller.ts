@@ -15,12 +15,14 @@ import { OpenAiError } from './openai-error.js';
 import { openAiAnswerOf, OpenAiErrorFilter } from './openai-error.filter.js';
 import { requiredResponseId, responseId } from './openai-ids.js';
 import { ResponseEventStream } from './openai-response-stream.js';
+import { pipeTurn } from '../streaming/turn-pipeline.js';
 import { toOpenAiResponse, turnOf, type ReplyView } from './openai-responses.js';
 import { createResponseSchema, listQuerySchema, parseOrRefuse, refuseUnsupported, retrieveQuerySchema } from './openai-schemas.js';
 import type { Message } from '../../conversations/message.entity.js';
 import { listOf } from './openai-conversations.js';
 import { itemsOf } from './openai-items.js';
 import { ConversationItemsService } from '../../conversations/conversation-items.service.js';
+import { describeError } from '../../common/describe-error.js';
 
 const logger = new Logger('OpenAiResponses');
 
@@ -144,7 +146,7 @@ export class OpenAiResponsesController {
       events.finish(view, toOpenAiResponse(view, request));
     } catch (error) {
       const answer = openAiAnswerOf(error);
-      if (!answer) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      if (!answer) logger.error(describeError(error));
       events.error(answer?.message ?? 'Internal server error', answer?.code ?? 'internal');
     } finally {
       events.end();
@@ -181,45 +183,43 @@ export class OpenAiResponsesController {
     return { id: responseId(message.id), object: 'response.deleted' as const, deleted: true };
   }
 
-  private async stream(actor: Actor, chat: ReturnType<typeof turnOf>['chat'], record: ResponseRequest, res: Response): Promise<void> {
-    let events: ResponseEventStream | undefined;
-    let turn: StartedTurn | undefined;
-    let saved: Promise<void> = Promise.resolve();
+  private stream(actor: Actor, chat: ReturnType<typeof turnOf>['chat'], record: ResponseRequest, res: Response): Promise<void> {
     const createdAt = new Date();
-    const viewOf = (t: StartedTurn, outcome: Pick<ReplyOutcome, 'content' | 'model' | 'usage' | 'error' | 'functionCalls'> & { status: ReplyView['status'] }): ReplyView => ({
-      messageId: t.reply.id,
-      conversationId: t.conversation.id,
-      createdAt,
-      status: outcome.status,
-      content: outcome.content,
-      functionCalls: outcome.functionCalls ?? [],
-      model: outcome.model ?? t.model,
-      usage: outcome.usage,
-      error: outcome.error,
-    });
-    try {
-      const outcome = await this.chat.stream(actor, chat, {
-        started: (started) => {
-          turn = started;
-          saved = this.saveRecord(actor, started, record);
-          events = new ResponseEventStream(res, this.config, started.reply.id);
-          events.started(toOpenAiResponse(viewOf(started, { status: 'streaming', content: '', model: started.model, usage: null, error: null }), record, []));
-        },
-        delta: (piece) => events?.delta(piece),
-      });
-      await saved;
-      const view = viewOf(turn!, outcome);
-      events!.finish(view, toOpenAiResponse(view, record));
-    } catch (error) {
-      // Before the stream opened (validation, ownership, a busy conversation): an ordinary JSON error answer.
-      if (!events || !turn) throw error;
-      const answer = openAiAnswerOf(error);
-      if (!answer) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-      const failed = viewOf(turn, { status: 'failed', content: events.streamedText, model: turn.model, usage: null, error: { code: 'model_unavailable', message: answer?.message ?? 'Internal server error' } });
-      events.finish({ status: 'failed', functionCalls: [] }, toOpenAiResponse(failed, record));
-    } finally {
-      events?.end();
-    }
+    return pipeTurn(
+      (started) => {
+        const turn = started!;
+        const saved = this.saveRecord(actor, turn, record);
+        const viewOf = (outcome: Pick<ReplyOutcome, 'content' | 'model' | 'usage' | 'error' | 'functionCalls'> & { status: ReplyView['status'] }): ReplyView => ({
+          messageId: turn.reply.id,
+          conversationId: turn.conversation.id,
+          createdAt,
+          status: outcome.status,
+          content: outcome.content,
+          functionCalls: outcome.functionCalls ?? [],
+          model: outcome.model ?? turn.model,
+          usage: outcome.usage,
+          error: outcome.error,
+        });
+        const events = new ResponseEventStream(res, this.config, turn.reply.id);
+        events.started(toOpenAiResponse(viewOf({ status: 'streaming', content: '', model: turn.model, usage: null, error: null }), record, []));
+        return {
+          delta: (piece) => events.delta(piece),
+          finish: async (outcome) => {
+            await saved;
+            const view = viewOf(outcome);
+            events.finish(view, toOpenAiResponse(view, record));
+          },
+          fail: (error) => {
+            const answer = openAiAnswerOf(error);
+            if (!answer) logger.error(describeError(error));
+            const failed = viewOf({ status: 'failed', content: events.streamedText, model: turn.model, usage: null, error: { code: 'model_unavailable', message: answer?.message ?? 'Internal server error' } });
+            events.finish({ status: 'failed', functionCalls: [] }, toOpenAiResponse(failed, record));
+          },
+          end: () => events.end(),
+        };
+      },
+      (events) => this.chat.stream(actor, chat, events),
+    );
   }
 
   /**
@@ -229,30 +229,42 @@ export class OpenAiResponsesController {
   private async unstored(actor: Actor, chat: ChatRequest, record: ResponseRequest, stream: boolean, res: Response): Promise<void> {
     const id = randomUUID();
     const createdAt = new Date();
-    const viewOf = (reply: Pick<ReplyView, 'status' | 'content' | 'functionCalls' | 'model' | 'usage'> & Partial<Pick<ReplyView, 'error'>>): ReplyView => ({ error: null, ...reply, messageId: id, conversationId: '', createdAt });
+    const viewOf = (reply: Pick<ReplyOutcome, 'status' | 'content' | 'functionCalls' | 'model' | 'usage' | 'error'> | { status: 'streaming' | 'failed'; content: string; model: null; usage: null; error: ReplyView['error'] }): ReplyView => ({
+      status: reply.status,
+      content: reply.content,
+      functionCalls: ('functionCalls' in reply ? reply.functionCalls : undefined) ?? [],
+      model: reply.model ?? chat.override?.model ?? this.chat.defaultModel,
+      usage: reply.usage,
+      error: reply.error,
+      messageId: id,
+      conversationId: '',
+      createdAt,
+    });
     const responseOf = (view: ReplyView, output?: Array<Record<string, unknown>>) => ({ ...toOpenAiResponse(view, { ...record, inConversation: false }, output), store: false });
-    let events: ResponseEventStream | undefined;
-    const open = () => {
-      events = new ResponseEventStream(res, this.config, id);
-      events.started(responseOf(viewOf({ status: 'streaming', content: '', functionCalls: [], model: chat.override?.model ?? this.chat.defaultModel, usage: null }), []));
-      return events;
-    };
     const request = { items: chat.items ?? [], agentId: chat.agentId, override: chat.override, options: chat.options };
-    try {
-      const reply = await this.chat.answerUnstored(actor, request, stream ? (piece) => (events ?? open()).delta(piece) : undefined);
-      const view = viewOf({ status: reply.status, content: reply.content, functionCalls: reply.functionCalls ?? [], model: reply.model ?? this.chat.defaultModel, usage: reply.usage, error: reply.error });
-      if (!stream) {
-        res.status(200).json(responseOf(view));
-        return;
-      }
-      (events ?? open()).finish(view, responseOf(view));
-    } catch (error) {
-      if (!events) throw error;
-      const failed = viewOf({ status: 'failed', content: events.streamedText, functionCalls: [], model: null, usage: null });
-      events.finish(failed, responseOf({ ...failed, error: { code: 'model_unavailable', message: openAiAnswerOf(error)?.message ?? 'Internal server error' } }));
-    } finally {
-      events?.end();
+    if (!stream) {
+      res.status(200).json(responseOf(viewOf(await this.chat.answerUnstored(actor, request))));
+      return;
     }
+    await pipeTurn(
+      () => {
+        const events = new ResponseEventStream(res, this.config, id);
+        events.started(responseOf(viewOf({ status: 'streaming', content: '', model: null, usage: null, error: null }), []));
+        return {
+          delta: (piece) => events.delta(piece),
+          finish: (reply) => {
+            const view = viewOf(reply);
+            events.finish(view, responseOf(view));
+          },
+          fail: (error) => {
+            const failed = viewOf({ status: 'failed', content: events.streamedText, model: null, usage: null, error: null });
+            events.finish(failed, responseOf({ ...failed, error: { code: 'model_unavailable', message: openAiAnswerOf(error)?.message ?? 'Internal server error' } }));
+          },
+          end: () => events.end(),
+        };
+      },
+      (events) => this.chat.answerUnstored(actor, request, (piece) => events.delta(piece)),
+    );
   }
 
   /** The request is recorded once the turn has started; the reply does not depend on it (it reads back without it). */

@@ -15,6 +15,7 @@ import type { TelegramConfig } from '../../config/telegram-config.js';
 import { errorText, ERROR_TEXTS } from './error-texts.js';
 import { TEXTS } from './texts.js';
 import { UpdateDeferred } from './update-deferred.js';
+import { describeError } from '../../common/describe-error.js';
 
 /**
  * Plain messages: each one is a chat turn in the chat's current conversation (its most
@@ -97,7 +98,7 @@ export class TelegramChat {
     const known = error instanceof DomainError ? error : storageErrorOf(error);
     const text = known && errorText(known);
     if (!known || text === null) {
-      this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      this.logger.error(describeError(error));
       return TEXTS.failure;
     }
     // No content in the log: the ids are enough to find the turn.

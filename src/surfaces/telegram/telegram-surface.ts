@@ -20,6 +20,7 @@ import { BOT_COMMANDS, TEXTS } from './texts.js';
 import { UpdateDeferred } from './update-deferred.js';
 import { TELEGRAM_BOT, TELEGRAM_CONFIG } from './telegram.tokens.js';
 import { sleep } from '../../common/sleep.js';
+import { describeError } from '../../common/describe-error.js';
 
 const MAX_BACKOFF_MS = 30_000;
 
@@ -54,7 +55,7 @@ export class TelegramSurface implements OnApplicationBootstrap, OnModuleDestroy,
         await next();
       } catch (error) {
         if (error instanceof UpdateDeferred) throw error;
-        const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        const detail = describeError(error);
         this.logger.error(`Update ${ctx.update.update_id} failed: ${detail}`);
         const notice = ctx.callbackQuery ? ctx.answerCallbackQuery({ text: TEXTS.failure }) : sendText(ctx, TEXTS.failure);
         await notice.catch(() => undefined);

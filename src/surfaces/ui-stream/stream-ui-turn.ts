@@ -5,6 +5,8 @@ import type { ReplyOutcome } from '../../chat/turn.js';
 import { httpErrorOf } from '../http/errors/http-error.filter.js';
 import type { StreamLimits } from '../http/sse/event-stream.js';
 import { UiMessageStream, type SettledCall } from './ui-message-stream.js';
+import { pipeTurn } from '../streaming/turn-pipeline.js';
+import { describeError } from '../../common/describe-error.js';
 
 const logger = new Logger('UiStreamTurn');
 
@@ -15,32 +17,28 @@ const logger = new Logger('UiStreamTurn');
  * message the reply continues (tool outputs answered), instead of the stored reply's id;
  * `settled`: the calls of the agent's tools the client answered an approval for.
  */
-export async function streamUiTurn(
+export function streamUiTurn(
   res: Response,
   limits: StreamLimits,
   run: (events: TurnEvents) => Promise<ReplyOutcome>,
   messageId?: string,
   settled: readonly SettledCall[] = [],
 ): Promise<void> {
-  let ui: UiMessageStream | undefined;
-  try {
-    const outcome = await run({
-      started: (turn) => {
-        ui = new UiMessageStream(res, limits);
-        // A reply that goes on after tool outputs is the same UI message as the one that called them.
-        ui.start(messageId ?? turn.reply.id, { conversationId: turn.conversation.id, thread: turn.thread.name, model: turn.model }, turn.reply.id);
-        ui.settle(settled);
+  return pipeTurn((turn) => {
+    const ui = new UiMessageStream(res, limits);
+    // A reply that goes on after tool outputs is the same UI message as the one that called them.
+    ui.start(messageId ?? turn!.reply.id, { conversationId: turn!.conversation.id, thread: turn!.thread.name, model: turn!.model }, turn!.reply.id);
+    ui.settle(settled);
+    return {
+      delta: (piece) => ui.delta(piece),
+      tool: (call) => ui.tool(call),
+      finish: (outcome) => ui.finish(outcome),
+      fail: (error) => {
+        const known = httpErrorOf(error);
+        if (!known) logger.error(describeError(error));
+        ui.fail(known?.message ?? 'Internal server error');
       },
-      delta: (piece) => ui?.delta(piece),
-      tool: (call) => ui?.tool(call),
-    });
-    ui!.finish(outcome);
-  } catch (error) {
-    if (!ui) throw error;
-    const known = httpErrorOf(error);
-    if (!known) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    ui.fail(known?.message ?? 'Internal server error');
-  } finally {
-    ui?.end();
-  }
+      end: () => ui.end(),
+    };
+  }, run);
 }

@@ -19,6 +19,7 @@ import { UiChatRequestDto, UiMessageDto, UiMessagesQueryDto, UiStopResponseDto, 
 import { UiChats } from './ui-chats.js';
 import { UiMessageStream } from './ui-message-stream.js';
 import { UI_STREAM_MEDIA } from './ui-stream-docs.js';
+import { describeError } from '../../common/describe-error.js';
 
 /** A chat id in a path: checked like the body's `id`. */
 class ChatIdPipe implements PipeTransform<string, string> {
@@ -143,7 +144,7 @@ export class UiChatController {
     } catch (error) {
       // The conversation was deleted meanwhile, or the database failed: the reply cannot be followed further.
       const known = httpErrorOf(error);
-      if (!known) this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      if (!known) this.logger.error(describeError(error));
       ui.fail(known?.message ?? 'The reply can no longer be followed');
     }
     ui.end();

@@ -13,6 +13,7 @@ import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.err
 import { Metrics } from '../../../metrics/metrics.js';
 import { sendError } from './error-body.js';
 import { HTTP_STATUS, UNEXPECTED } from './http-status.js';
+import { describeError } from '../../../common/describe-error.js';
 
 /** An error as an HTTP answer: its status, message, and fields added to the common body (a domain error's `code` among them). */
 export interface HttpError {
@@ -100,7 +101,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       if (known.retryAfterSeconds !== undefined && !response.headersSent) response.set('Retry-After', String(known.retryAfterSeconds));
       return sendError(response, known.status, known.message, known.extra);
     }
-    this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    this.logger.error(describeError(error));
     this.metrics.errorAnswered(HttpStatus.INTERNAL_SERVER_ERROR, 'internal');
     sendError(response, HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
   }

@@ -8,6 +8,8 @@ import { codeOfStatus } from '../errors/error-codes.js';
 import { failedStatus } from '../errors/http-status.js';
 import { EventStream, type StreamLimits } from './event-stream.js';
 import { GrowingText } from '../../../common/growing-text.js';
+import { describeError } from '../../../common/describe-error.js';
+import { pipeTurn } from '../../streaming/turn-pipeline.js';
 
 const logger = new Logger('StreamTurn');
 
@@ -17,43 +19,38 @@ const logger = new Logger('StreamTurn');
  * Anything thrown before the stream opens (validation, ownership, busy) propagates, so the
  * client gets an ordinary JSON error answer.
  */
-export async function streamTurn(res: Response, limits: StreamLimits, run: (events: TurnEvents) => Promise<ReplyOutcome>): Promise<void> {
-  let sse: EventStream | undefined;
-  let messageId = '';
-  // Only for the `partial` of an error event: kept joined, not as one string node per delta.
-  const text = new GrowingText();
-  try {
-    const outcome = await run({
-      started: (turn) => {
-        messageId = turn.reply.id;
-        sse = new EventStream(res, limits);
-        sse.send('conversation', {
-          conversationId: turn.conversation.id,
-          userMessageId: turn.question.id,
-          messageId,
-          title: turn.conversation.title,
-          created: turn.created,
-          agentId: turn.conversation.agentId,
-          thread: turn.thread.name,
-        });
-      },
+export function streamTurn(res: Response, limits: StreamLimits, run: (events: TurnEvents) => Promise<ReplyOutcome>): Promise<void> {
+  return pipeTurn((turn) => {
+    const sse = new EventStream(res, limits);
+    const messageId = turn!.reply.id;
+    // Only for the `partial` of an error event: kept joined, not as one string node per delta.
+    const text = new GrowingText();
+    sse.send('conversation', {
+      conversationId: turn!.conversation.id,
+      userMessageId: turn!.question.id,
+      messageId,
+      title: turn!.conversation.title,
+      created: turn!.created,
+      agentId: turn!.conversation.agentId,
+      thread: turn!.thread.name,
+    });
+    return {
       delta: (piece) => {
         text.append(piece);
-        sse?.delta(piece);
+        sse.delta(piece);
       },
-      reasoning: (piece) => sse?.send('reasoning', { text: piece }),
-    });
-    sendOutcome(sse!, messageId, outcome);
-  } catch (error) {
-    if (!sse) throw error;
-    const known = httpErrorOf(error);
-    if (!known) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    const statusCode = known?.status ?? 500;
-    const code = typeof known?.extra?.code === 'string' ? known.extra.code : codeOfStatus(statusCode);
-    sse.send('error', { statusCode, code, message: known?.message ?? 'Internal server error', messageId, partial: text.toString() });
-  } finally {
-    sse?.end();
-  }
+      reasoning: (piece) => sse.send('reasoning', { text: piece }),
+      finish: (outcome) => sendOutcome(sse, messageId, outcome),
+      fail: (error) => {
+        const known = httpErrorOf(error);
+        if (!known) logger.error(describeError(error));
+        const statusCode = known?.status ?? 500;
+        const code = typeof known?.extra?.code === 'string' ? known.extra.code : codeOfStatus(statusCode);
+        sse.send('error', { statusCode, code, message: known?.message ?? 'Internal server error', messageId, partial: text.toString() });
+      },
+      end: () => sse.end(),
+    };
+  }, run);
 }
 
 /** The closing event of a reply: `done` for complete, truncated and cancelled, `error` for failed. */
