@@ -93,7 +93,7 @@ try {
   }
 
   if (enabled('turn-cost')) {
-    log('\n[2/4] Storage cost of one turn (ChatService.send, echo model) against conversation length');
+    log('\n[2/4] Storage cost of one turn (ChatService.run, echo model) against conversation length');
     results.turnCost = await worker('turn-cost', { ...settings.turnCost, dir: work.dir }, 300_000);
   }
 

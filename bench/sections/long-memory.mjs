@@ -1,6 +1,6 @@
 // Long-term memory (docs/memory.md), opt-in: `npm run bench -- --only=long-memory [--quick]`.
 //
-// 1. Added turn time: ChatService.send (echo model, real SQLite file) for an actor holding
+// 1. Added turn time: ChatService.run (echo model, real SQLite file) for an actor holding
 //    100,000 memories, with MEMORY_MODE=on against MEMORY_MODE=off on the same file. The
 //    difference of the p50s is what reading memories adds to a turn (target: <= 2 ms).
 // 2. Retrieval check: 200 generated facts, each remembered in one of 20 older conversations,
@@ -87,12 +87,12 @@ async function addedTurnTime({ dir, memories, turns, warmup }, log) {
   const question = () => `Tell me about ${Array.from({ length: 3 }, () => words[Math.floor(next() * words.length)]).join(' and ')} please`;
   const measure = async (mode) => {
     const ctx = await open(dbPath, { MEMORY_MODE: mode });
-    const { conversationId } = await ctx.chat.send(actor, { message: 'start' });
+    const { conversationId } = await ctx.chat.run(actor, { ask: { message: 'start' } });
     const samples = [];
     let given = 0;
     for (let i = 0; i < warmup + turns; i++) {
       const start = performance.now();
-      await ctx.chat.send(actor, { message: question(), conversationId }, (turn) => void (given += turn.context.memoryIds.length));
+      await ctx.chat.run(actor, { ask: { message: question(), conversationId } }, { started: (turn) => void (given += turn.context.memoryIds.length) });
       if (i >= warmup) samples.push(performance.now() - start);
     }
     await ctx.app.close();
@@ -139,7 +139,7 @@ async function retrievalCheck({ dir }, log) {
     }
   }
   const old = [];
-  for (let c = 0; c < 20; c++) old.push((await ctx.chat.send(actor, { message: `Old conversation ${c}` })).conversationId);
+  for (let c = 0; c < 20; c++) old.push((await ctx.chat.run(actor, { ask: { message: `Old conversation ${c}` } })).conversationId);
   for (const [i, [fact]] of pairs.entries()) await ctx.memories.create(actor, { text: fact, sourceConversationId: old[i % old.length] });
   let found = 0;
   let given = 0;
@@ -147,10 +147,10 @@ async function retrievalCheck({ dir }, log) {
   for (const i of order) {
     const [fact, question] = pairs[i];
     let sent = [];
-    await ctx.chat.send(actor, { message: question }, (turn) => {
+    await ctx.chat.run(actor, { ask: { message: question } }, { started: (turn) => {
       sent = turn.context.messages;
       given += turn.context.memoryIds.length;
-    });
+    } });
     if (sent.some((m) => m.role === 'system' && m.content.split('\n').includes(`- ${fact}`))) found++;
   }
   await ctx.app.close();

@@ -37,7 +37,7 @@ export async function recallCost({ quick }, log) {
   };
   try {
     let app = await open();
-    const { conversationId: templateId } = await app.get(ChatService).send({ id: 'api:bench-template' }, { message: SEED_USER });
+    const { conversationId: templateId } = await app.get(ChatService).run({ id: 'api:bench-template' }, { ask: { message: SEED_USER } });
     await app.close();
     const raw = new Database(dbPath);
     raw.pragma('journal_mode = WAL');
@@ -57,7 +57,7 @@ export async function recallCost({ quick }, log) {
         const times = [];
         for (let i = 0; i < turns + 20; i++) {
           const t0 = performance.now();
-          await chat.send(OWNER, { message: `${SEED_USER} (${i})`, conversationId: id });
+          await chat.run(OWNER, { ask: { message: `${SEED_USER} (${i})`, conversationId: id } });
           if (i >= 20) times.push(performance.now() - t0);
         }
         p50[mode].push(summarize(times).p50);

@@ -65,7 +65,7 @@ async function openContext(dbPath) {
  */
 async function prepareDatabase(dbPath, seed) {
   const ctx = await openContext(dbPath);
-  const { conversationId: templateId } = await ctx.chat.send({ id: 'api:bench-template' }, { message: SEED_USER });
+  const { conversationId: templateId } = await ctx.chat.run({ id: 'api:bench-template' }, { ask: { message: SEED_USER } });
   await ctx.app.close();
   const raw = new Database(dbPath);
   raw.pragma('journal_mode = WAL');
@@ -131,7 +131,7 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
         raw,
         reps: [],
         prepares: 0,
-        turn: () => ctx.chat.send(OWNER, { message: `${SEED_USER} (${n++})`, conversationId: id }),
+        turn: () => ctx.chat.run(OWNER, { ask: { message: `${SEED_USER} (${n++})`, conversationId: id } }),
         trim: () => trimOldest.run(id, lastSeqOf.get(id) - length + 1),
         stored: () => raw.prepare('SELECT count(*) FROM messages WHERE conversation_id = ?').pluck().get(id),
       });

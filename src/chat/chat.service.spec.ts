@@ -113,15 +113,15 @@ describe('ChatService', () => {
       ]);
       return { content: 'hi!', model: 'scripted', usage: null, toolCalls: [] };
     });
-    const result = await chat.send(alice, { message: 'hello' });
+    const result = await chat.run(alice, { ask: { message: 'hello' } });
     expect(result).toMatchObject({ reply: 'hi!', created: true, title: 'hello', status: 'complete' });
     const { messages } = await onlyConversation();
     expect(messages[1]).toMatchObject({ id: result.messageId, content: 'hi!', status: 'complete', leaseUntil: null });
   });
 
   it('replays the system prompt and the last HISTORY_WINDOW messages', async () => {
-    const { conversationId } = await chat.send(alice, { message: 'q1' });
-    for (const q of ['q2', 'q3', 'q4']) await chat.send(alice, { message: q, conversationId });
+    const { conversationId } = await chat.run(alice, { ask: { message: 'q1' } });
+    for (const q of ['q2', 'q3', 'q4']) await chat.run(alice, { ask: { message: q, conversationId } });
     expect(llm.calls.at(-1)!.messages).toEqual([
       { role: 'system', content: 'sys' },
       { role: 'user', content: 'q2' },
@@ -134,7 +134,7 @@ describe('ChatService', () => {
 
   it('records a failed reply with its error and raises ChatTurnFailedError with the ids', async () => {
     llm.steps.push(() => Promise.reject(new ModelTimeoutError(1000)));
-    const error = (await chat.send(alice, { message: 'will fail' }).catch((e: unknown) => e)) as ChatTurnFailedError;
+    const error = (await chat.run(alice, { ask: { message: 'will fail' } }).catch((e: unknown) => e)) as ChatTurnFailedError;
     expect(error).toBeInstanceOf(ChatTurnFailedError);
     expect(error.reason).toBe('model_timeout');
     const { messages } = await conversations.getWithMessages(alice, error.conversationId);
@@ -151,7 +151,7 @@ describe('ChatService', () => {
       throw new ModelUnavailableError("The model's stream ended before the reply was finished");
     });
     const deltas: string[] = [];
-    const outcome = await chat.stream(alice, { message: 'tell me' }, { started: () => undefined, delta: (t) => deltas.push(t) });
+    const outcome = await chat.run(alice, { ask: { message: 'tell me' } }, { events: { started: () => undefined, delta: (t) => deltas.push(t) } });
     expect(deltas).toEqual(['Half an ', 'answer']);
     expect(outcome).toMatchObject({ status: 'failed', content: 'Half an answer', error: { code: 'model_unavailable' } });
     const { messages } = await onlyConversation();
@@ -160,7 +160,7 @@ describe('ChatService', () => {
 
   it('turns any error the port throws into a model_unavailable failure, not only model errors', async () => {
     llm.steps.push(() => Promise.reject(new TypeError('socket hang up')));
-    const error = (await chat.send(alice, { message: 'x' }).catch((e: unknown) => e)) as ChatTurnFailedError;
+    const error = (await chat.run(alice, { ask: { message: 'x' } }).catch((e: unknown) => e)) as ChatTurnFailedError;
     expect(error).toBeInstanceOf(ChatTurnFailedError);
     expect(error.reason).toBe('model_unavailable');
     expect(error.message).toContain('socket hang up');
@@ -169,22 +169,22 @@ describe('ChatService', () => {
   it('refuses a second turn while a reply is being generated, and stores nothing for it', async () => {
     const held = heldStep();
     llm.steps.push(held.step);
-    const first = chat.send(alice, { message: 'first' });
+    const first = chat.run(alice, { ask: { message: 'first' } });
     await until(() => llm.calls.length === 1);
     const { conversation } = await onlyConversation();
-    await expect(chat.send(alice, { message: 'second', conversationId: conversation.id })).rejects.toBeInstanceOf(ConversationBusyError);
-    await expect(chat.regenerate(alice, conversation.id)).rejects.toBeInstanceOf(ConversationBusyError);
+    await expect(chat.run(alice, { ask: { message: 'second', conversationId: conversation.id } })).rejects.toBeInstanceOf(ConversationBusyError);
+    await expect(chat.run(alice, { regenerate: { conversationId: conversation.id } })).rejects.toBeInstanceOf(ConversationBusyError);
     held.release('done');
     expect((await first).reply).toBe('done');
     const { messages } = await onlyConversation();
     expect(messages.map((m) => m.content)).toEqual(['first', 'done']);
-    await chat.send(alice, { message: 'now it is free', conversationId: conversation.id });
+    await chat.run(alice, { ask: { message: 'now it is free', conversationId: conversation.id } });
   });
 
   it('cancels a reply in progress: partial text kept, status cancelled', async () => {
     const held = heldStep();
     llm.steps.push(held.step);
-    const turn = chat.stream(alice, { message: 'long story' }, { started: () => undefined, delta: () => undefined });
+    const turn = chat.run(alice, { ask: { message: 'long story' } }, { events: { started: () => undefined, delta: () => undefined } });
     await until(() => llm.calls.length === 1);
     const { messages } = await onlyConversation();
     await new Promise((r) => setTimeout(r, 40)); // let a progress tick save the partial text
@@ -207,7 +207,7 @@ describe('ChatService', () => {
   it('ends a reply cut at MAX_REPLY_CHARS even when the model call ignores the abort and never settles', async () => {
     const deaf = deafStep(150);
     llm.steps.push(deaf.step);
-    const outcome = await chat.stream(alice, { message: 'write forever' }, { started: () => undefined, delta: () => undefined });
+    const outcome = await chat.run(alice, { ask: { message: 'write forever' } }, { events: { started: () => undefined, delta: () => undefined } });
     expect(outcome).toMatchObject({ status: 'truncated', error: { code: 'reply_too_long' } });
     expect(outcome.content).toHaveLength(100_000);
     deaf.later.more();
@@ -215,13 +215,13 @@ describe('ChatService', () => {
     expect(messages[1]).toMatchObject({ status: 'truncated', leaseUntil: null });
     expect(messages[1].content).toHaveLength(100_000);
     // The thread is free for the next turn.
-    await chat.send(alice, { message: 'next', conversationId: messages[1].conversationId });
+    await chat.run(alice, { ask: { message: 'next', conversationId: messages[1].conversationId } });
   });
 
   it('ends a cancelled reply even when the model call ignores the abort, and keeps nothing written after the stop', async () => {
     const deaf = deafStep(1);
     llm.steps.push(deaf.step);
-    const turn = chat.stream(alice, { message: 'long story' }, { started: () => undefined, delta: () => undefined });
+    const turn = chat.run(alice, { ask: { message: 'long story' } }, { events: { started: () => undefined, delta: () => undefined } });
     await until(() => llm.calls.length === 1);
     const { messages } = await onlyConversation();
     await chat.cancel(alice, messages[1].conversationId, messages[1].id);
@@ -232,9 +232,9 @@ describe('ChatService', () => {
 
   it('regenerates the last answer as a sibling reply, keeping the replaced one readable', async () => {
     llm.steps.push(async () => ({ content: 'first answer', model: 'scripted', usage: null, toolCalls: [] }));
-    const first = await chat.send(alice, { message: 'question' });
+    const first = await chat.run(alice, { ask: { message: 'question' } });
     llm.steps.push(async () => ({ content: 'second answer', model: 'scripted', usage: null, toolCalls: [] }));
-    const again = await chat.regenerate(alice, first.conversationId);
+    const again = await chat.run(alice, { regenerate: { conversationId: first.conversationId } });
     expect(again).toMatchObject({ userMessageId: first.userMessageId, reply: 'second answer', created: false });
     expect(again.messageId).not.toBe(first.messageId);
     expect(llm.calls.at(-1)!.messages).toEqual([
@@ -249,19 +249,19 @@ describe('ChatService', () => {
   });
 
   it('closes a reply whose generator died (lease expired) and lets the next turn through', async () => {
-    const { conversationId, messageId } = await chat.send(alice, { message: 'q1' });
+    const { conversationId, messageId } = await chat.run(alice, { ask: { message: 'q1' } });
     const ds = module.get(DataSource);
     await ds.query(`UPDATE messages SET status = 'streaming', lease_until = '2000-01-01 00:00:00.000' WHERE id = ?`, [messageId]);
-    await chat.send(alice, { message: 'q2', conversationId });
+    await chat.run(alice, { ask: { message: 'q2', conversationId } });
     const { messages } = await conversations.getWithMessages(alice, conversationId);
     expect(messages.map((m) => m.status)).toEqual(['complete', 'failed', 'complete', 'complete']);
     expect(messages[1].errorMessage).toMatch(/interrupted/);
   });
 
   it("refuses another actor's conversation and stores nothing in it", async () => {
-    const { conversationId } = await chat.send(alice, { message: 'mine' });
-    await expect(chat.send(bob, { message: 'intrude', conversationId })).rejects.toBeInstanceOf(ForbiddenConversationError);
-    await expect(chat.regenerate(bob, conversationId)).rejects.toBeInstanceOf(ForbiddenConversationError);
+    const { conversationId } = await chat.run(alice, { ask: { message: 'mine' } });
+    await expect(chat.run(bob, { ask: { message: 'intrude', conversationId } })).rejects.toBeInstanceOf(ForbiddenConversationError);
+    await expect(chat.run(bob, { regenerate: { conversationId } })).rejects.toBeInstanceOf(ForbiddenConversationError);
     await expect(conversations.getWithMessages(bob, conversationId)).rejects.toBeInstanceOf(ForbiddenConversationError);
     await expect(conversations.delete(bob, conversationId)).rejects.toBeInstanceOf(ForbiddenConversationError);
     expect((await conversations.getWithMessages(alice, conversationId)).messages).toHaveLength(2);
@@ -269,14 +269,14 @@ describe('ChatService', () => {
   });
 
   it('raises ConversationNotFoundError for an unknown id', async () => {
-    await expect(chat.send(alice, { message: 'x', conversationId: '00000000-0000-4000-8000-000000000000' })).rejects.toBeInstanceOf(
+    await expect(chat.run(alice, { ask: { message: 'x', conversationId: '00000000-0000-4000-8000-000000000000' } })).rejects.toBeInstanceOf(
       ConversationNotFoundError,
     );
   });
 
   it('refuses blank and over-long messages before storing anything', async () => {
-    await expect(chat.send(alice, { message: '   ' })).rejects.toBeInstanceOf(InvalidInputError);
-    await expect(chat.send(alice, { message: 'x'.repeat(51) })).rejects.toThrow(/limit is 50/);
+    await expect(chat.run(alice, { ask: { message: '   ' } })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(chat.run(alice, { ask: { message: 'x'.repeat(51) } })).rejects.toThrow(/limit is 50/);
     expect((await conversations.list(alice, 10)).items).toEqual([]);
     expect(llm.calls).toHaveLength(0);
   });
@@ -284,7 +284,7 @@ describe('ChatService', () => {
   it('waits for turns in flight on shutdown', async () => {
     const held = heldStep();
     llm.steps.push(held.step);
-    const turn = chat.send(alice, { message: 'slow' });
+    const turn = chat.run(alice, { ask: { message: 'slow' } });
     await until(() => llm.calls.length === 1);
     let shutdownDone = false;
     const shutdown = chat.beforeApplicationShutdown().then(() => (shutdownDone = true));

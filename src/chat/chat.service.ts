@@ -67,6 +67,12 @@ export function cutReason(reply: { readonly status: string; readonly error: Repl
   return { code: reply.error?.code === 'reply_too_long' ? 'reply_too_long' : 'reply_timeout', message: reply.error?.message ?? '' };
 }
 
+/** What a turn does: ask a question, ask an edited user message again (a sibling of it), or answer a question again. */
+export type TurnAsk =
+  | { readonly ask: ChatRequest }
+  | { readonly edit: EditRequest & { readonly conversationId: string; readonly messageId: string } }
+  | { readonly regenerate: RegenerateRequest & { readonly conversationId: string } };
+
 export interface RegenerateRequest {
   readonly thread?: string;
   readonly options?: ModelOptions;
@@ -137,46 +143,27 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   }
 
   /**
-   * One turn, answered when the reply is stored. `onStarted` learns its ids as soon as the
-   * question is stored; the model is called once what it returns settles (it must not throw).
+   * Every chat turn: `what` it does (ask a question, ask an edited question again, answer the
+   * last question again) and how it is answered. Whole (no `events`): resolves once the reply is
+   * stored, and a failed reply throws (ChatTurnFailedError); `started` learns the turn's ids as
+   * soon as the question is stored, and the model is called once what it returns settles (it
+   * must not throw). Streamed (`events`): each piece goes to them, and it resolves with the
+   * stored outcome, whatever it is.
    */
-  async send(actor: Actor, request: ChatRequest, onStarted?: (turn: StartedTurn) => void | Promise<void>): Promise<ChatResult> {
-    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, request));
-    return toResult(turn, await this.generate(turn, { stream: false, options: request.options }, release, onStarted));
-  }
-
-  /** One turn whose reply streams to `events`; resolves with the stored outcome. */
-  async stream(actor: Actor, request: ChatRequest, events: TurnEvents): Promise<ReplyOutcome> {
-    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, request));
-    return this.generate(turn, streamed(events, request.options), release, (turn) => events.started(turn));
+  async run(actor: Actor, what: TurnAsk, how: { readonly events: TurnEvents }): Promise<ReplyOutcome>;
+  async run(actor: Actor, what: TurnAsk, how?: { readonly started?: (turn: StartedTurn) => void | Promise<void> }): Promise<ChatResult>;
+  async run(actor: Actor, what: TurnAsk, how: { readonly events?: TurnEvents; readonly started?: (turn: StartedTurn) => void | Promise<void> } = {}): Promise<ReplyOutcome | ChatResult> {
+    const options = 'ask' in what ? what.ask.options : 'edit' in what ? what.edit.options : what.regenerate.options;
+    const { turn, release } = await this.begin(actor, () => this.start(actor, what));
+    const { events } = how;
+    if (events) return this.generate(turn, streamed(events, options), release, (t) => events.started(t));
+    return toResult(turn, await this.generate(turn, { stream: false, options }, release, how.started));
   }
 
   /** A turn that stores nothing (no conversation): its input is the whole history; `onDelta` streams the reply. A model failure rejects. */
   async answerUnstored(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<ReplyOutcome> {
     const release = this.slots.take(actor.id);
     return this.track(this.unstored.run(actor, request, onDelta).finally(release));
-  }
-
-  /** Edits a user message: its sibling with the new text, answered; that branch becomes the thread's active path. */
-  async edit(actor: Actor, conversationId: string, messageId: string, request: EditRequest): Promise<ChatResult> {
-    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId, clientMessageId: request.clientMessageId }, messageId));
-    return toResult(turn, await this.generate(turn, { stream: false, options: request.options }, release));
-  }
-
-  async editStream(actor: Actor, conversationId: string, messageId: string, request: EditRequest, events: TurnEvents): Promise<ReplyOutcome> {
-    const { turn, release } = await this.begin(actor, () => this.startTurn(actor, { message: request.message, conversationId, clientMessageId: request.clientMessageId }, messageId));
-    return this.generate(turn, streamed(events, request.options), release, (turn) => events.started(turn));
-  }
-
-  /** Answers a thread's last question again: a sibling answer, which becomes the active path (the earlier one stays readable). */
-  async regenerate(actor: Actor, conversationId: string, request: RegenerateRequest = {}): Promise<ChatResult> {
-    const { turn, release } = await this.begin(actor, () => this.startRegeneration(actor, conversationId, request));
-    return toResult(turn, await this.generate(turn, { stream: false, options: request.options }, release));
-  }
-
-  async regenerateStream(actor: Actor, conversationId: string, request: RegenerateRequest, events: TurnEvents): Promise<ReplyOutcome> {
-    const { turn, release } = await this.begin(actor, () => this.startRegeneration(actor, conversationId, request));
-    return this.generate(turn, streamed(events, request.options), release, (turn) => events.started(turn));
   }
 
   /**
@@ -301,8 +288,14 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     }
   }
 
-  private startRegeneration(actor: Actor, conversationId: string, request: RegenerateRequest): Promise<StartedTurn> {
-    return this.turns.startRegeneration(actor, conversationId, request.thread ?? MAIN_THREAD, this.planner.plan, request.messageId);
+  private start(actor: Actor, what: TurnAsk): Promise<StartedTurn> {
+    if ('ask' in what) return this.startTurn(actor, what.ask);
+    if ('edit' in what) {
+      const { conversationId, messageId, message, clientMessageId } = what.edit;
+      return this.startTurn(actor, { message, conversationId, clientMessageId }, messageId);
+    }
+    const { conversationId, thread, messageId } = what.regenerate;
+    return this.turns.startRegeneration(actor, conversationId, thread ?? MAIN_THREAD, this.planner.plan, messageId);
   }
 
   /** Takes a generation place (MAX_GENERATIONS_PER_ACTOR) before anything is stored, then starts the turn. */

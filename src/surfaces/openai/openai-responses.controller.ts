@@ -81,9 +81,9 @@ export class OpenAiResponsesController {
     if (input.stream) return this.stream(actor, chat, record, res);
     const createdAt = new Date();
     let saved: Promise<void> = Promise.resolve();
-    const result = await this.chat.send(actor, chat, (turn) => {
+    const result = await this.chat.run(actor, { ask: chat }, { started: (turn) => {
       saved = this.saveRecord(actor, turn, record);
-    });
+    } });
     await saved;
     const view: ReplyView = {
       messageId: result.messageId,
@@ -120,7 +120,7 @@ export class OpenAiResponsesController {
       // Streamed from the model, so its progress is saved for polls and followers; the answer waits
       // for the record, so a poll right after it reads the response as background.
       const events = { started: (turn: StartedTurn) => void this.saveRecord(actor, turn, record).then(() => resolve(turn)), delta: () => undefined };
-      this.chat.stream(actor, chat, events).catch(reject);
+      this.chat.run(actor, { ask: chat }, { events }).catch(reject);
     });
     const turn = await started;
     const view = { ...viewOf(turn.reply), model: turn.model };
@@ -218,7 +218,7 @@ export class OpenAiResponsesController {
           end: () => events.end(),
         };
       },
-      (events) => this.chat.stream(actor, chat, events),
+      (events) => this.chat.run(actor, { ask: chat }, { events }),
     );
   }
 

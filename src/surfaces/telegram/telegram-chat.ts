@@ -60,7 +60,7 @@ export class TelegramChat {
           this.inbox.attachTurn(botId, updateId, { conversationId: turn.conversation.id, replyId: turn.reply.id }).catch((error: Error) => {
             this.logger.warn(`Could not record the turn of update ${updateId}: ${error.message}`);
           });
-        const result = await this.chat.send(actor, { message: text, ...(current ? { conversationId: current.id } : {}) }, started);
+        const result = await this.chat.run(actor, { ask: { message: text, ...(current ? { conversationId: current.id } : {}) } }, { started: started });
         // A cut reply says so, or the user would take the text for the whole answer.
         const cut = result.reason && ERROR_TEXTS[result.reason.code];
         return cut ? `${result.reply}\n\n${cut}` : result.reply;
@@ -90,7 +90,7 @@ export class TelegramChat {
     if (last?.id !== reply.id) {
       throw new ChatTurnFailedError(reply.errorCode ?? 'model_unavailable', reply.errorMessage ?? 'The model failed', turn.conversationId, '', reply.id);
     }
-    return (await this.chat.regenerate(actor, turn.conversationId, { thread: reply.thread })).reply;
+    return (await this.chat.run(actor, { regenerate: { conversationId: turn.conversationId, thread: reply.thread } })).reply;
   }
 
   /** What the user is told when a turn does not produce a reply (the texts are ERROR_TEXTS). */

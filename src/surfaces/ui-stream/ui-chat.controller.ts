@@ -78,7 +78,7 @@ export class UiChatController {
       if (!conversationId) throw new ConversationNotFoundError(body.id);
       // The message regenerated (useChat sends the last one's id): by our id or the client's.
       const messageId = body.messageId ? await this.chats.messageOf(actor, conversationId, body.messageId) : undefined;
-      await streamUiTurn(res, this.config, (events) => this.chat.regenerateStream(actor, conversationId, { thread: body.thread, options: optionsOf(body), messageId }, events));
+      await streamUiTurn(res, this.config, (events) => this.chat.run(actor, { regenerate: { conversationId, thread: body.thread, options: optionsOf(body), messageId } }, { events }));
       return;
     }
     // The assistant message whose client tool calls now have their outputs: the reply goes on, under the id the client holds.
@@ -97,7 +97,7 @@ export class UiChatController {
       const messageId = typeof last.id === 'string' && ALIAS_PATTERN.test(last.id) ? last.id : undefined;
       // The client's parts of approved calls take their outputs; denied ones are marked so.
       const settled = answers.flatMap(({ call, approval }, i) => (approval ? [{ toolCallId: call.callId, output: approval.approved ? outputs[i] : null }] : []));
-      await streamUiTurn(res, this.config, (events) => this.chat.stream(actor, request, events), messageId, settled);
+      await streamUiTurn(res, this.config, (events) => this.chat.run(actor, { ask: request }, { events }), messageId, settled);
       return;
     }
     const request = toTurnRequest(body, conversationId);
@@ -106,10 +106,10 @@ export class UiChatController {
       if (!conversationId) throw new MessageNotFoundError(body.messageId);
       const edited = await this.chats.messageOf(actor, conversationId, body.messageId);
       const edit = { message: request.message, options: request.options, clientMessageId: request.clientMessageId };
-      await streamUiTurn(res, this.config, (events) => this.chat.editStream(actor, conversationId, edited, edit, events));
+      await streamUiTurn(res, this.config, (events) => this.chat.run(actor, { edit: { ...edit, conversationId, messageId: edited } }, { events }));
       return;
     }
-    await streamUiTurn(res, this.config, (events) => this.chat.stream(actor, request, events));
+    await streamUiTurn(res, this.config, (events) => this.chat.run(actor, { ask: request }, { events }));
   }
 
   @Get(':id/stream')

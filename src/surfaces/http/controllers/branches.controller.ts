@@ -75,7 +75,7 @@ export class BranchesController {
     @Param('messageId', ParseUUIDPipe) messageId: string,
     @Body() body: EditMessageRequestDto,
   ): Promise<ChatResponseDto> {
-    return toChatResponse(await this.chat.edit(actor, id, messageId, { message: body.message, options: body.options }));
+    return toChatResponse(await this.chat.run(actor, { edit: { conversationId: id, messageId, message: body.message, options: body.options } }));
   }
 
   @Post('messages/:messageId/edit/stream')
@@ -91,6 +91,6 @@ export class BranchesController {
     @Body() body: EditMessageRequestDto,
     @Res() res: Response,
   ): Promise<void> {
-    await streamTurn(res, this.config, (events) => this.chat.editStream(actor, id, messageId, { message: body.message, options: body.options }, events));
+    await streamTurn(res, this.config, (events) => this.chat.run(actor, { edit: { conversationId: id, messageId, message: body.message, options: body.options } }, { events }));
   }
 }

@@ -45,7 +45,7 @@ export class ChatController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<ChatResponseDto | Record<string, unknown>> {
     const request = toChatRequest(body);
-    if (!idempotencyKey) return toChatResponse(await this.chat.send(actor, request));
+    if (!idempotencyKey) return toChatResponse(await this.chat.run(actor, { ask: request }));
     const answer = await this.idempotent.send(actor, idempotencyKey, request);
     res.status(answer.status);
     return answer.body;
@@ -73,6 +73,6 @@ export class ChatController {
   ): Promise<void> {
     const request = toChatRequest(body);
     if (idempotencyKey) return this.idempotent.stream(actor, idempotencyKey, request, res);
-    await streamTurn(res, this.config, (events) => this.chat.stream(actor, request, events));
+    await streamTurn(res, this.config, (events) => this.chat.run(actor, { ask: request }, { events }));
   }
 }

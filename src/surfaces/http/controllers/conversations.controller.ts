@@ -200,7 +200,7 @@ export class ConversationsController {
     @Param('id', ParseUUIDPipe) id: string,
     @Body() body: RegenerateRequestDto,
   ): Promise<ChatResponseDto> {
-    return toChatResponse(await this.chat.regenerate(actor, id, body));
+    return toChatResponse(await this.chat.run(actor, { regenerate: { ...body, conversationId: id } }));
   }
 
   @Post(':id/regenerate/stream')
@@ -216,6 +216,6 @@ export class ConversationsController {
     @Body() body: RegenerateRequestDto,
     @Res() res: Response,
   ): Promise<void> {
-    await streamTurn(res, this.config, (events) => this.chat.regenerateStream(actor, id, body, events));
+    await streamTurn(res, this.config, (events) => this.chat.run(actor, { regenerate: { ...body, conversationId: id } }, { events }));
   }
 }

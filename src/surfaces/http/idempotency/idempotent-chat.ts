@@ -52,7 +52,7 @@ export class IdempotentChat {
     try {
       const attach = (turn: StartedTurn) =>
         void this.keys.attach(actor, key, claim.token, { conversationId: turn.conversation.id, messageId: turn.reply.id }).catch(() => undefined);
-      const body = { ...toChatResponse(await this.chat.send(actor, request, attach)) };
+      const body = { ...toChatResponse(await this.chat.run(actor, { ask: request }, { started: attach })) };
       await this.keys.complete(actor, key, claim.token, 200, body);
       return new StoredAnswer(200, body);
     } catch (error) {
@@ -72,7 +72,7 @@ export class IdempotentChat {
     let ids = { conversationId: '', userMessageId: '', messageId: '', title: '', created: false };
     try {
       await streamTurn(res, this.config, async (events) => {
-        const outcome = await this.chat.stream(actor, request, {
+        const outcome = await this.chat.run(actor, { ask: request }, { events: {
           started: (turn) => {
             ids = { conversationId: turn.conversation.id, userMessageId: turn.question.id, messageId: turn.reply.id, title: turn.conversation.title, created: turn.created };
             void this.keys.attach(actor, key, claim.token, { conversationId: ids.conversationId, messageId: ids.messageId }).catch(() => undefined);
@@ -80,7 +80,7 @@ export class IdempotentChat {
           },
           delta: (text) => events.delta(text),
           reasoning: (text) => events.reasoning?.(text),
-        });
+        } });
         const stored =
           outcome.status === 'failed'
             ? errorBody(failedStatus(outcome.error), outcome.error?.message ?? 'The model failed', { code: 'chat_turn_failed', ...ids, partial: outcome.content })
