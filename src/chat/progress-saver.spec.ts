@@ -1,6 +1,7 @@
 import { loadConfig } from '../config/app-config.js';
 import { MAX_TEXTS_PER_TICK, ProgressSaver } from './progress-saver.js';
-import { ReplyProgress, type ProgressSave } from './reply-progress.js';
+import type { ProgressSave } from '../conversations/progress-save.js';
+import { ReplyProgress } from './reply-progress.js';
 import type { ReplyStore } from './reply-store.js';
 import { until } from '../../test/support/until.js';
 
@@ -25,8 +26,9 @@ function fakeStore() {
       if (store.gate) await store.gate;
       return new Set(saves.map((s) => s.id).filter((id) => !store.refuse.has(id)));
     },
-    async cancelRequested(ids: readonly string[]): Promise<Set<string>> {
-      store.checks.push([...ids]);
+    async cancelRequested(replies: ReadonlyArray<{ id: string }>): Promise<Set<string>> {
+      const ids = replies.map((r) => r.id);
+      store.checks.push(ids);
       return new Set(ids.filter((id) => store.refuse.has(id)));
     },
   };
@@ -44,7 +46,7 @@ describe('ProgressSaver', () => {
   afterEach(() => saver.onModuleDestroy());
 
   const reply = (id: string, onCancel: () => void = () => undefined) => {
-    const progress = new ReplyProgress(saver, id, onCancel);
+    const progress = new ReplyProgress(saver, id, 'alice', onCancel);
     progress.start();
     return progress;
   };
@@ -55,9 +57,9 @@ describe('ProgressSaver', () => {
     await until(() => store.saves.length >= 1);
     // The lease (a minute) is not due: the saves leave it as it is.
     expect(store.saves[0]).toEqual([
-      { id: 'a', content: 'text 0', renewLease: false },
-      { id: 'b', content: 'text 1', renewLease: false },
-      { id: 'c', content: 'text 2', renewLease: false },
+      { id: 'a', actor: 'alice', content: 'text 0', renewLease: false },
+      { id: 'b', actor: 'alice', content: 'text 1', renewLease: false },
+      { id: 'c', actor: 'alice', content: 'text 2', renewLease: false },
     ]);
     // Nothing new since: the next ticks only ask, together, whether a stop was requested.
     await until(() => store.checks.length >= 1);
@@ -67,20 +69,20 @@ describe('ProgressSaver', () => {
   });
 
   it('never renews the lease of a reply that was cut or stopped, though its text is still saved', () => {
-    const progress = new ReplyProgress(saver, 'a', () => undefined);
+    const progress = new ReplyProgress(saver, 'a', 'alice', () => undefined);
     progress.append('text');
     const later = Date.now() + 60_000;
-    expect(progress.pending(later, 1000)).toEqual({ id: 'a', content: 'text', renewLease: true });
+    expect(progress.pending(later, 1000)).toEqual({ id: 'a', actor: 'alice', content: 'text', renewLease: true });
     progress.halt();
-    expect(progress.pending(later, 1000)).toEqual({ id: 'a', content: 'text', renewLease: false });
-    progress.saved({ id: 'a', content: 'text', renewLease: false }, later);
+    expect(progress.pending(later, 1000)).toEqual({ id: 'a', actor: 'alice', content: 'text', renewLease: false });
+    progress.saved({ id: 'a', actor: 'alice', content: 'text', renewLease: false }, later);
     expect(progress.pending(later, 1000)).toBeNull();
   });
 
   it('renews a lease when a third of REPLY_LEASE_MS has passed since its last renewal, not with every save', async () => {
     const short = new ProgressSaver(store as unknown as ReplyStore, loadConfig({ STREAM_FLUSH_MS: '10', REPLY_LEASE_MS: '1000' }));
     try {
-      const progress = new ReplyProgress(short, 'a', () => undefined);
+      const progress = new ReplyProgress(short, 'a', 'alice', () => undefined);
       progress.start();
       // A new piece every tick: every tick saves text, about 33 of them until the lease is due.
       const feeding = setInterval(() => progress.append('x'), 5);

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import type { ProgressSave, ProgressSaves, ReplyProgress } from './reply-progress.js';
+import type { ProgressSave } from '../conversations/progress-save.js';
+import type { ProgressSaves, ReplyProgress } from './reply-progress.js';
 import { ReplyStore } from './reply-store.js';
 
 /**
@@ -103,7 +104,7 @@ export class ProgressSaver implements ProgressSaves, OnModuleDestroy {
 
   private async checkCancelled(idle: readonly ReplyProgress[]): Promise<void> {
     try {
-      const cancelled = await this.replies.cancelRequested(idle.map((p) => p.replyId));
+      const cancelled = await this.replies.cancelRequested(idle.map((p) => ({ id: p.replyId, actor: p.actor })));
       for (const progress of idle) if (cancelled.has(progress.replyId)) progress.cancelled();
     } catch (error) {
       this.logger.warn(`Could not check ${idle.length} replies for stop requests: ${(error as Error).message}`);

@@ -97,7 +97,7 @@ export class ReplyGenerator {
     // What the reply was given, as planned last (a summary catching up plans the turn again).
     outcome = { ...outcome, memoryIds: turn.context.memoryIds, recalledMessageIds: turn.context.recalledMessageIds };
     try {
-      await this.replies.finishReply(turn.conversation.id, turn.reply.id, outcome);
+      await this.replies.finishReply(turn.reply, outcome);
     } catch (error) {
       const storage = storageErrorOf(error);
       if (!storage) throw error;
@@ -135,7 +135,7 @@ export class ReplyGenerator {
     prepare: () => Promise<Generation>,
   ): Promise<{ outcome: ReplyOutcome; failure?: unknown }> {
     const stop = new AbortController();
-    const progress = new ReplyProgress(saves, initial.replyId, () => stop.abort());
+    const progress = new ReplyProgress(saves, initial.replyId, initial.conversation?.actor ?? '', () => stop.abort());
     // A stopped reply is no longer being generated: its lease is not renewed again.
     stop.signal.addEventListener('abort', () => progress.halt(), { once: true });
     const bounds = new ReplyBounds(this.config, () => stop.abort());
@@ -175,7 +175,7 @@ export class ReplyGenerator {
     for (let pause = 250; Date.now() + pause < deadline; pause *= 2) {
       await sleep(pause);
       try {
-        await this.replies.finishReply(turn.conversation.id, turn.reply.id, outcome);
+        await this.replies.finishReply(turn.reply, outcome);
         this.logger.log(`Reply ${turn.reply.id} stored after the database refused it at first`);
         return;
       } catch (error) {

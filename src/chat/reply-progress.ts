@@ -1,16 +1,5 @@
 import { GrowingText } from '../common/growing-text.js';
-
-/** A progress save of a reply being generated: its text so far (undefined: unchanged), and whether its lease is renewed. */
-export interface ProgressSave {
-  readonly id: string;
-  readonly content?: string;
-  /**
-   * The lease is renewed when due (a third of REPLY_LEASE_MS after the last renewal), not by
-   * every save: an unchanged lease keeps the save off the lease index (and, on PostgreSQL, lets
-   * it be a HOT update).
-   */
-  readonly renewLease: boolean;
-}
+import type { ProgressSave } from '../conversations/progress-save.js';
 
 /** The shared saver a reply's progress registers with (ProgressSaver). */
 export interface ProgressSaves {
@@ -36,6 +25,7 @@ export class ReplyProgress {
   constructor(
     private readonly saves: ProgressSaves,
     readonly replyId: string,
+    readonly actor: string,
     private readonly onCancel: () => void,
   ) {}
 
@@ -68,8 +58,8 @@ export class ReplyProgress {
   /** What a save now would write: the text when it changed (and `withText`), the lease when it is due; null: nothing. */
   pending(now: number, leaseEveryMs: number, withText = true): ProgressSave | null {
     const renewLease = !this.halted && now - this.leaseAt > leaseEveryMs;
-    if (withText && this.text.length !== this.savedLength) return { id: this.replyId, content: this.text.toString(), renewLease };
-    return renewLease ? { id: this.replyId, renewLease } : null;
+    if (withText && this.text.length !== this.savedLength) return { id: this.replyId, actor: this.actor, content: this.text.toString(), renewLease };
+    return renewLease ? { id: this.replyId, actor: this.actor, renewLease } : null;
   }
 
   /** `save`, asked for at `askedAt`, is durable. */

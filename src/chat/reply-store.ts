@@ -7,7 +7,8 @@ import type { Message } from '../conversations/message.entity.js';
 import { MessagesRepository } from '../conversations/messages.repository.js';
 import { ownedConversation } from '../conversations/ownership.js';
 import { ReplyLease } from '../conversations/reply-lease.js';
-import { ReplyRowsRepository, type ProgressSave } from '../conversations/reply-rows.repository.js';
+import type { ProgressSave } from '../conversations/progress-save.js';
+import { ReplyRowsRepository } from '../conversations/reply-rows.repository.js';
 import { DatabaseService } from '../database/database.service.js';
 import { DatabaseWakeups } from '../database/database-wakeups.js';
 import type { ReplyOutcome } from './turn.js';
@@ -50,8 +51,8 @@ export class ReplyStore {
   }
 
   /** A cheap read for generators with nothing to save: which of them were asked to stop? */
-  cancelRequested(replyIds: readonly string[]): Promise<Set<string>> {
-    return this.db.read((em) => this.replyRows.cancelRequested(em, replyIds));
+  cancelRequested(replies: ReadonlyArray<{ readonly id: string; readonly actor: string }>): Promise<Set<string>> {
+    return this.db.read((em) => this.replyRows.cancelRequested(em, replies.map((r) => r.id), [...new Set(replies.map((r) => r.actor))]));
   }
 
   /**
@@ -59,20 +60,20 @@ export class ReplyStore {
    * meanwhile there is nothing to store into: ConversationNotFoundError, so no surface reports
    * a reply as stored that is not.
    */
-  async finishReply(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
+  async finishReply(reply: Pick<Message, 'id' | 'conversationId' | 'actor'>, outcome: ReplyOutcome): Promise<void> {
     try {
       // On PostgreSQL the save NOTIFYs the followers of every instance itself, on its commit.
-      await this.storeOutcome(conversationId, replyId, outcome);
+      await this.storeOutcome(reply, outcome);
     } finally {
       // Followers read the row again: the outcome, or the conversation gone.
-      this.wakeups.committed(replyId);
+      this.wakeups.committed(reply.id);
     }
   }
 
-  private storeOutcome(conversationId: string, replyId: string, outcome: ReplyOutcome): Promise<void> {
+  private storeOutcome(reply: Pick<Message, 'id' | 'conversationId' | 'actor'>, outcome: ReplyOutcome): Promise<void> {
     // One statement: on PostgreSQL it commits on its own, without the round trips of BEGIN and COMMIT.
     return this.db.statement(async (em) => {
-      const stored = await this.replyRows.finishMessage(em, replyId, {
+      const stored = await this.replyRows.finishMessage(em, reply.actor, reply.id, {
         status: outcome.status,
         content: outcome.content,
         model: outcome.model,
@@ -90,7 +91,7 @@ export class ReplyStore {
         leaseUntil: null,
       }, this.wakeups.channel);
       // The conversation's updated_at was bumped when the turn started; bumping it again would rewrite its index entry.
-      if (!stored) throw new ConversationNotFoundError(conversationId);
+      if (!stored) throw new ConversationNotFoundError(reply.conversationId);
     });
   }
 
@@ -101,7 +102,7 @@ export class ReplyStore {
   requestCancel(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
     return this.db.transaction(async (em) => {
       await ownedConversation(this.repo, em, actor, conversationId);
-      const message = await this.messageRows.findMessage(em, conversationId, messageId);
+      const message = await this.messageRows.findMessage(em, { id: conversationId, actor: actor.id }, messageId);
       if (!message) throw new MessageNotFoundError(messageId);
       if (message.status !== 'streaming') return message;
       const now = new Date();

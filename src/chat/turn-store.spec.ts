@@ -72,7 +72,7 @@ describe('TurnStore', () => {
     const { plan, drafts } = recordingPlan();
     const first = await store.startTurn(alice, { content: 'one' }, plan);
     await expect(store.startTurn(alice, { content: 'two', conversationId: first.conversation.id }, plan)).rejects.toBeInstanceOf(ConversationBusyError);
-    await replies.finishReply(first.conversation.id, first.reply.id, { status: 'complete', content: 'answer one', model: 'm', usage: null, error: null, tokens: 2 });
+    await replies.finishReply(first.reply, { status: 'complete', content: 'answer one', model: 'm', usage: null, error: null, tokens: 2 });
     const second = await store.startTurn(alice, { content: 'two', conversationId: first.conversation.id }, plan);
     expect(drafts.at(-1)?.beforeSeq).toBe(3);
     expect(second.context.messages.map((m) => m.content)).toEqual(['one', 'answer one', 'two']);
@@ -81,7 +81,7 @@ describe('TurnStore', () => {
   it('regenerates as a new reply beside the old one, which leaves the active path', async () => {
     const { plan, drafts } = recordingPlan('second-model');
     const turn = await store.startTurn(alice, { content: 'q' }, recordingPlan('first-model').plan);
-    await replies.finishReply(turn.conversation.id, turn.reply.id, { status: 'complete', content: 'first answer', model: 'first-model', usage: null, error: null });
+    await replies.finishReply(turn.reply, { status: 'complete', content: 'first answer', model: 'first-model', usage: null, error: null });
     const again = await store.startRegeneration(alice, turn.conversation.id, 'main', plan);
     expect(drafts[0]).toMatchObject({ beforeSeq: 1, question: { content: 'q' } });
     expect(again.reply.id).not.toBe(turn.reply.id);
@@ -93,8 +93,8 @@ describe('TurnStore', () => {
 
   it('continues from a named message on a new branch, and an edit starts one beside the edited question', async () => {
     const { plan } = recordingPlan();
-    const done = (t: { conversation: { id: string }; reply: { id: string } }, content: string) =>
-      replies.finishReply(t.conversation.id, t.reply.id, { status: 'complete', content, model: 'm', usage: null, error: null });
+    const done = (t: { reply: { id: string; conversationId: string; actor: string } }, content: string) =>
+      replies.finishReply(t.reply, { status: 'complete', content, model: 'm', usage: null, error: null });
     const one = await store.startTurn(alice, { content: 'one' }, plan);
     await done(one, 'a1');
     const id = one.conversation.id;
@@ -118,7 +118,7 @@ describe('TurnStore', () => {
   it('refuses to edit a reply, or to branch from a message of another thread', async () => {
     const { plan } = recordingPlan();
     const one = await store.startTurn(alice, { content: 'one' }, plan);
-    await replies.finishReply(one.conversation.id, one.reply.id, { status: 'complete', content: 'a', model: 'm', usage: null, error: null });
+    await replies.finishReply(one.reply, { status: 'complete', content: 'a', model: 'm', usage: null, error: null });
     const id = one.conversation.id;
     await expect(store.startTurn(alice, { content: 'x', conversationId: id, editMessageId: one.reply.id }, plan)).rejects.toBeInstanceOf(ConversationStateError);
     await expect(store.startTurn(alice, { content: 'x', conversationId: id, parentMessageId: one.reply.id, thread: 'side' }, plan)).rejects.toThrow(/thread "main"/);
@@ -132,7 +132,7 @@ describe('TurnStore', () => {
   it('previews without a question and counts what lies outside the window', async () => {
     const { plan, drafts } = recordingPlan();
     const turn = await store.startTurn(alice, { content: 'q' }, plan);
-    await replies.finishReply(turn.conversation.id, turn.reply.id, { status: 'complete', content: 'a', model: 'm', usage: null, error: null });
+    await replies.finishReply(turn.reply, { status: 'complete', content: 'a', model: 'm', usage: null, error: null });
     const { plan: preview, outsideWindow } = await store.preview(alice, turn.conversation.id, 'main', plan);
     expect(drafts.at(-1)).toMatchObject({ beforeSeq: 3, question: null });
     expect(preview.context.messages.map((m) => m.content)).toEqual(['q', 'a']);

@@ -104,9 +104,9 @@ export class TurnStore {
         if (request.model && request.model !== conversation.model) {
           throw new ModelNotOfferedError("model does not match this conversation's model (PATCH the conversation to change it)");
         }
-        ({ parent, threadName } = await this.branchPoint(em, conversation.id, request, threadName));
+        ({ parent, threadName } = await this.branchPoint(em, conversation, request, threadName));
         // A question after a message of another thread: that thread's head (after the row lock, so it reads what the turn before this one committed).
-        const read = threadName === requested ? owned.head : await this.reads.threadHead(em, conversation.id, threadName);
+        const read = threadName === requested ? owned.head : await this.reads.threadHead(em, conversation, threadName);
         head = read;
         agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
         leaf = await this.refuseIfBusy(em, conversation.id, threadName, now, read.leaf);
@@ -130,7 +130,7 @@ export class TurnStore {
         await this.tree.leavePathBelow(em, conversation.id, threadName, parent.seq);
       }
       const follows = parent === undefined ? leaf : parent;
-      if (request.items) assertRoundsKept(await pendingCalls(follows, (id) => this.messageRows.findMessage(em, conversation.id, id)), inputs);
+      if (request.items) assertRoundsKept(await pendingCalls(follows, (id) => this.messageRows.findMessage(em, conversation, id)), inputs);
       const thread = await this.threadRows.upsertThread(em, conversation, threadName, request.threadSystem, now, head.thread);
       // A last user message is the question; the inputs before it (or all, after function outputs) are history.
       const last = inputs[inputs.length - 1];
@@ -200,20 +200,20 @@ export class TurnStore {
   /** Where a turn's question goes in the tree: after the named message, beside the edited one, or (undefined) after the leaf. */
   private async branchPoint(
     em: EntityManager,
-    conversationId: string,
+    conversation: Conversation,
     request: TurnRequest,
     threadName: string,
   ): Promise<{ parent: Message | null | undefined; threadName: string }> {
     const namedId = request.editMessageId ?? request.parentMessageId;
     if (!namedId) return { parent: undefined, threadName };
-    const named = await this.messageRows.findMessage(em, conversationId, namedId);
+    const named = await this.messageRows.findMessage(em, conversation, namedId);
     if (!named) throw new MessageNotFoundError(namedId);
     if (request.thread && request.thread !== named.thread) {
       throw new InvalidInputError(`message ${namedId} is in thread "${named.thread}", not "${request.thread}"`);
     }
     if (!request.editMessageId) return { parent: named, threadName: named.thread };
     if (named.role !== 'user') throw new ConversationStateError('Only a user message can be edited; regenerate a reply instead');
-    const parent = named.parentId ? await this.messageRows.findMessage(em, conversationId, named.parentId) : null;
+    const parent = named.parentId ? await this.messageRows.findMessage(em, conversation, named.parentId) : null;
     return { parent, threadName: named.thread };
   }
 
@@ -227,13 +227,13 @@ export class TurnStore {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
       const last = await this.refuseIfBusy(em, conversation.id, threadName, now);
       // A named message of the active path: its question (or itself, a question) is answered again.
-      const named = messageId ? await this.messageRows.findMessage(em, conversation.id, messageId) : last;
+      const named = messageId ? await this.messageRows.findMessage(em, conversation, messageId) : last;
       if (messageId && !named) throw new MessageNotFoundError(messageId);
       if (messageId && (named!.thread !== threadName || !named!.onPath)) {
         throw new ConversationStateError(`message ${messageId} is not on the active path of thread "${threadName}"`);
       }
       const question =
-        named?.role === 'user' ? named : named?.role === 'assistant' && named.parentId ? await this.messageRows.findMessage(em, conversation.id, named.parentId) : null;
+        named?.role === 'user' ? named : named?.role === 'assistant' && named.parentId ? await this.messageRows.findMessage(em, conversation, named.parentId) : null;
       if (!question || question.role !== 'user') {
         throw new ConversationStateError('There is no question to answer again in this thread');
       }
@@ -290,7 +290,7 @@ export class TurnStore {
   pinMessage(actor: Actor, conversationId: string, messageId: string, pinned: boolean, plan: PlanTurn): Promise<void> {
     return this.db.transaction(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
-      const message = await this.messageRows.findMessage(em, conversation.id, messageId);
+      const message = await this.messageRows.findMessage(em, conversation, messageId);
       if (!message) throw new MessageNotFoundError(messageId);
       if (pinned === message.pinned) return;
       if (pinned) {
@@ -324,8 +324,8 @@ export class TurnStore {
     const conversationId = conversation.id;
     return {
       summary: (thread) => (known?.thread === thread ? Promise.resolve(known.summary) : this.summaries.findSummary(em, conversationId, thread)),
-      window: (thread, beforeSeq, limit) => this.reads.recentWithPinned(em, conversationId, thread, beforeSeq, limit, MAX_PINNED_READ),
-      recent: (thread, beforeSeq, limit, afterSeq) => this.messageRows.recentHistory(em, conversationId, thread, beforeSeq, limit, afterSeq),
+      window: (thread, beforeSeq, limit) => this.reads.recentWithPinned(em, conversation, thread, beforeSeq, limit, MAX_PINNED_READ),
+      recent: (thread, beforeSeq, limit, afterSeq) => this.messageRows.recentHistory(em, conversation, thread, beforeSeq, limit, afterSeq),
       // The owner's memories, whoever published the agent.
       memories: (question) => this.memories.forTurnIn(em, { id: conversation.actor }, conversation.agentId, question),
     };

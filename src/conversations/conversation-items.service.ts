@@ -97,7 +97,7 @@ export class ConversationItemsService {
       await ownedConversation(this.repo, em, actor, conversationId);
       let fromSeq: number | undefined;
       if (page.from !== undefined) {
-        const from = await this.messageRows.findMessage(em, conversationId, page.from);
+        const from = await this.messageRows.findMessage(em, { id: conversationId, actor: actor.id }, page.from);
         if (!from || !from.onPath || from.thread !== MAIN_THREAD) throw new MessageNotFoundError(page.from);
         fromSeq = from.seq;
       }
@@ -112,7 +112,7 @@ export class ConversationItemsService {
   remove(actor: Actor, conversationId: string, messageId: string, change?: (m: Message) => Pick<Message, 'functionCalls'> | null): Promise<Conversation> {
     return this.db.transaction(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
-      const message = await this.messageRows.findMessage(em, conversationId, messageId);
+      const message = await this.messageRows.findMessage(em, conversation, messageId);
       if (!message) throw new MessageNotFoundError(messageId);
       await this.lease.assertIdle(em, conversation.id, message, new Date());
       const rewritten = change?.(message) ?? null;

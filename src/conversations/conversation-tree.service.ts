@@ -43,7 +43,7 @@ export class ConversationTreeService {
    */
   async branchIn(em: EntityManager, actor: Actor, id: string, messageId?: string): Promise<{ conversation: Conversation; leaf: Message; messages: Message[] }> {
     const conversation = await ownedConversation(this.repo, em, actor, id);
-    const leaf = messageId ? await this.messageRows.findMessage(em, id, messageId) : await this.messageRows.lastMessage(em, id, MAIN_THREAD);
+    const leaf = messageId ? await this.messageRows.findMessage(em, conversation, messageId) : await this.messageRows.lastMessage(em, id, MAIN_THREAD);
     if (messageId && !leaf) throw new MessageNotFoundError(messageId);
     const messages = leaf ? (await this.tree.branchTo(em, leaf)).filter((m) => m.status !== 'streaming') : [];
     const last = messages.at(-1);
@@ -59,7 +59,7 @@ export class ConversationTreeService {
   select(actor: Actor, id: string, messageId: string): Promise<Message> {
     return this.db.transaction(async (em) => {
       await ownedConversation(this.repo, em, actor, id, true);
-      const message = await this.messageRows.findMessage(em, id, messageId);
+      const message = await this.messageRows.findMessage(em, { id, actor: actor.id }, messageId);
       if (!message) throw new MessageNotFoundError(messageId);
       const now = new Date();
       const leaf = await this.messageRows.lastMessage(em, id, message.thread);

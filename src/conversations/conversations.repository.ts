@@ -85,18 +85,19 @@ export class ConversationsRepository {
     await EntityRows.of(em, Conversation).update(em, { state, updatedAt: now }, '"id" = ?', [id]);
   }
 
-  /** The tags of these conversations, by conversation id. */
-  async tagsOf(em: EntityManager, conversationIds: readonly string[]): Promise<Map<string, string[]>> {
-    const tags = new Map<string, string[]>(conversationIds.map((id) => [id, []]));
-    if (conversationIds.length === 0) return tags;
-    const rows = await em.find(ConversationTag, { where: { conversationId: In([...conversationIds]) }, order: { tag: 'ASC' } });
+  /** The tags of these conversations, by conversation id (read by id and actor). */
+  async tagsOf(em: EntityManager, conversations: ReadonlyArray<Pick<Conversation, 'id' | 'actor'>>): Promise<Map<string, string[]>> {
+    const tags = new Map<string, string[]>(conversations.map((c) => [c.id, []]));
+    if (conversations.length === 0) return tags;
+    const actors = [...new Set(conversations.map((c) => c.actor))];
+    const rows = await em.find(ConversationTag, { where: { conversationId: In([...tags.keys()]), actor: In(actors) }, order: { tag: 'ASC' } });
     for (const row of rows) tags.get(row.conversationId)?.push(row.tag);
     return tags;
   }
 
   async replaceTags(em: EntityManager, conversation: Pick<Conversation, 'id' | 'actor'>, tags: readonly string[]): Promise<void> {
     const conversationId = conversation.id;
-    await em.delete(ConversationTag, { conversationId });
+    await em.delete(ConversationTag, { conversationId, actor: conversation.actor });
     if (tags.length) await em.insert(ConversationTag, tags.map((tag) => ({ conversationId, actor: conversation.actor, tag })));
   }
 

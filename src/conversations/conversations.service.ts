@@ -157,7 +157,7 @@ export class ConversationsService {
     // A read, unless the reply must be closed: a follower's or a cancel's read commits nothing.
     const message = await this.db.read(async (em) => {
       await ownedConversation(this.repo, em, actor, conversationId);
-      return this.messageRows.findMessage(em, conversationId, messageId);
+      return this.messageRows.findMessage(em, { id: conversationId, actor: actor.id }, messageId);
     });
     if (message && (message.status !== 'streaming' || (message.leaseUntil && message.leaseUntil >= new Date()))) return message;
     return this.db.transaction((em) => this.readMessage(em, actor, conversationId, messageId));
@@ -175,12 +175,13 @@ export class ConversationsService {
     asOf = performance.now(),
   ): Promise<Array<Message | null>> {
     return this.db.replicaReadAsOf(asOf, async (em) => {
-      const found = new Map((await this.replyRows.messagesWithOwners(em, [...new Set(reads.map((r) => r.messageId))])).map((f) => [f.message.id, f]));
+      const ids = [...new Set(reads.map((r) => r.messageId))];
+      const actors = [...new Set(reads.map((r) => r.actor.id))];
+      const found = new Map((await this.replyRows.messagesOf(em, ids, actors)).map((m) => [m.id, m]));
       const now = new Date();
       return reads.map((read) => {
-        const hit = found.get(read.messageId);
-        if (!hit || hit.actor !== read.actor.id || hit.message.conversationId !== read.conversationId) return null;
-        const { message } = hit;
+        const message = found.get(read.messageId);
+        if (!message || message.actor !== read.actor.id || message.conversationId !== read.conversationId) return null;
         const expired = message.status === 'streaming' && !(message.leaseUntil && message.leaseUntil >= now);
         // Each reader gets its own copy: followers of one reply must not share an object.
         return expired ? null : { ...message };
@@ -195,7 +196,7 @@ export class ConversationsService {
 
   private async readMessage(em: EntityManager, actor: Actor, conversationId: string, messageId: string): Promise<Message> {
     await ownedConversation(this.repo, em, actor, conversationId);
-    const message = await this.messageRows.findMessage(em, conversationId, messageId);
+    const message = await this.messageRows.findMessage(em, { id: conversationId, actor: actor.id }, messageId);
     if (!message) throw new MessageNotFoundError(messageId);
     await this.lease.closeIfExpired(em, message, new Date());
     return message;
@@ -317,7 +318,7 @@ export class ConversationsService {
   }
 
   private async withTags(em: EntityManager, conversations: Conversation[]): Promise<Conversation[]> {
-    const tags = await this.repo.tagsOf(em, conversations.map((c) => c.id));
+    const tags = await this.repo.tagsOf(em, conversations);
     for (const c of conversations) c.tags = tags.get(c.id) ?? [];
     return conversations;
   }

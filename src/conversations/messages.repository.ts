@@ -44,14 +44,17 @@ export interface ReplayedRow {
   readonly call_id: string | null;
 }
 
-/** A thread's replayable messages before a seq (and after one), newest first; parameters: conversation, thread, before, after; then a LIMIT. */
+/** A conversation as every statement on its rows names it: by id, and by actor (what a database distributed by actor routes on). */
+export type ConversationKey = Pick<Conversation, 'id' | 'actor'>;
+
+/** A thread's replayable messages before a seq (and after one), newest first; parameters: conversation, actor, thread, before, after; then a LIMIT. */
 export const RECENT_HISTORY_SQL = `SELECT "seq", "role", "content", "tokens", "function_calls", "call_id" FROM "messages"
-  WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 AND "seq" < ? AND "seq" > ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND ("content" <> '' OR "function_calls" IS NOT NULL)
+  WHERE "conversation_id" = ? AND "actor" = ? AND "thread" = ? AND "on_path" = 1 AND "seq" < ? AND "seq" > ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND ("content" <> '' OR "function_calls" IS NOT NULL)
   ORDER BY "seq" DESC`;
 
-/** The pinned messages of a thread's active path before a seq, oldest first; parameters: conversation, thread, before; then a LIMIT. */
+/** The pinned messages of a thread's active path before a seq, oldest first; parameters: conversation, actor, thread, before; then a LIMIT. */
 export const PINNED_ON_PATH_SQL = `SELECT "seq", "role", "content", "tokens", NULL AS "function_calls", NULL AS "call_id" FROM "messages"
-  WHERE "conversation_id" = ? AND "thread" = ? AND "pinned" = 1 AND "on_path" = 1 AND "seq" < ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND "content" <> ''
+  WHERE "conversation_id" = ? AND "actor" = ? AND "thread" = ? AND "pinned" = 1 AND "on_path" = 1 AND "seq" < ? AND "status" IN ${REPLAYED_STATUSES_SQL} AND "content" <> ''
   ORDER BY "seq"`;
 
 /** A replayed message from its row (its function calls as the entity holds them). */
@@ -80,8 +83,8 @@ export class MessagesRepository {
    */
   async appendMessages(em: EntityManager, conversation: Conversation, drafts: readonly NewMessage[], now: Date): Promise<Message[]> {
     const conversations = EntityRows.of(em, Conversation);
-    const bump = 'UPDATE "conversations" SET "last_seq" = "last_seq" + ?, "updated_at" = ? WHERE "id" = ? RETURNING "last_seq"';
-    const bumpParams = [drafts.length, conversations.value('updatedAt', now), conversation.id];
+    const bump = 'UPDATE "conversations" SET "last_seq" = "last_seq" + ?, "updated_at" = ? WHERE "id" = ? AND "actor" = ? RETURNING "last_seq"';
+    const bumpParams = [drafts.length, conversations.value('updatedAt', now), conversation.id, conversation.actor];
     if (isPostgres(em) && drafts.length > 0) {
       // One round trip: the bump is a CTE, and each row's seq is counted back from the last_seq it returns.
       const messages = this.messagesOf(conversation, drafts, now, 0);
@@ -151,10 +154,10 @@ export class MessagesRepository {
    * `afterSeq`), oldest first, with only what is replayed to the model. Walks the (conversation_id, thread, seq) index
    * backwards, so the cost depends on `limit`, not on how long the conversation is.
    */
-  async recentHistory(em: EntityManager, conversationId: string, thread: string, beforeSeq: number, limit: number, afterSeq = 0): Promise<ReplayedMessage[]> {
+  async recentHistory(em: EntityManager, conversation: ConversationKey, thread: string, beforeSeq: number, limit: number, afterSeq = 0): Promise<ReplayedMessage[]> {
     if (limit <= 0 || beforeSeq - 1 <= afterSeq) return [];
     // Only the columns the context needs: each column of each row is a JS value to build, and this runs every turn.
-    const { rows } = await sql<ReplayedRow>(em, `${RECENT_HISTORY_SQL} LIMIT ?`, [conversationId, thread, beforeSeq, afterSeq, limit]);
+    const { rows } = await sql<ReplayedRow>(em, `${RECENT_HISTORY_SQL} LIMIT ?`, [conversation.id, conversation.actor, thread, beforeSeq, afterSeq, limit]);
     const messages = EntityRows.of(em, Message);
     return rows.reverse().map((r) => replayedOf(messages, r));
   }
@@ -209,8 +212,8 @@ export class MessagesRepository {
     return EntityRows.of(em, Message).findOne(em, '"conversation_id" = ? AND "seq" = ?', [conversationId, seq]);
   }
 
-  findMessage(em: EntityManager, conversationId: string, id: string): Promise<Message | null> {
-    return EntityRows.of(em, Message).findOne(em, '"id" = ? AND "conversation_id" = ?', [id, conversationId]);
+  findMessage(em: EntityManager, conversation: ConversationKey, id: string): Promise<Message | null> {
+    return EntityRows.of(em, Message).findOne(em, '"id" = ? AND "conversation_id" = ? AND "actor" = ?', [id, conversation.id, conversation.actor]);
   }
 
   /**

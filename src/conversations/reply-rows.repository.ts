@@ -3,13 +3,9 @@ import type { EntityManager } from 'typeorm';
 import { isPostgres } from '../database/dialect.js';
 import { EntityRows, sql } from '../database/sql.js';
 import { Message } from './message.entity.js';
+import type { ProgressSave } from './progress-save.js';
 
 /** A progress save of a reply being generated: its text so far (undefined: unchanged), and whether its lease is renewed. */
-export interface ProgressSave {
-  readonly id: string;
-  readonly content?: string;
-  readonly renewLease: boolean;
-}
 
 /** Columns of a message that change after it is appended (a reply as it is generated). */
 export type MessageChanges = Partial<
@@ -57,8 +53,8 @@ export class ReplyRowsRepository {
    * Stores how a reply ended (false: no such message). On PostgreSQL the same statement
    * NOTIFYs `channel` of it, delivered on commit: one round trip where a NOTIFY of its own is two.
    */
-  async finishMessage(em: EntityManager, id: string, changes: MessageChanges, channel: string): Promise<boolean> {
-    return (await EntityRows.of(em, Message).update(em, changes, '"id" = ?', [id], channel)) > 0;
+  async finishMessage(em: EntityManager, actor: string, id: string, changes: MessageChanges, channel: string): Promise<boolean> {
+    return (await EntityRows.of(em, Message).update(em, changes, '"id" = ? AND "actor" = ?', [id, actor], channel)) > 0;
   }
 
   /**
@@ -75,9 +71,10 @@ export class ReplyRowsRepository {
         em,
         'WITH saved AS (UPDATE "messages" AS m SET "content" = COALESCE(v.content, m."content"), ' +
           '"lease_until" = CASE WHEN v.renew THEN ?::timestamp ELSE m."lease_until" END ' +
-          'FROM unnest(?::varchar[], ?::text[], ?::boolean[]) AS v(id, content, renew) WHERE m."id" = v.id AND m."cancel_requested_at" IS NULL RETURNING m."id") ' +
+          'FROM unnest(?::varchar[], ?::varchar[], ?::text[], ?::boolean[]) AS v(id, actor, content, renew) ' +
+          'WHERE m."id" = v.id AND m."actor" = v.actor AND m."cancel_requested_at" IS NULL RETURNING m."id") ' +
           'SELECT "id", pg_notify(?, "id") FROM saved',
-        [lease, saves.map((s) => s.id), saves.map((s) => s.content ?? null), saves.map((s) => s.renewLease), channel],
+        [lease, saves.map((s) => s.id), saves.map((s) => s.actor), saves.map((s) => s.content ?? null), saves.map((s) => s.renewLease), channel],
       );
       return new Set(result.rows.map((r) => r.id));
     }
@@ -90,28 +87,27 @@ export class ReplyRowsRepository {
     return saved;
   }
 
-  /** Messages by id, each with the actor owning its conversation: many followers' reads in one statement. */
-  async messagesWithOwners(em: EntityManager, ids: readonly string[]): Promise<Array<{ message: Message; actor: string }>> {
+  /**
+   * Messages by id among those of these actors (a message's actor is its conversation's):
+   * many followers' reads in one statement. The caller pairs each with the read that asked.
+   */
+  async messagesOf(em: EntityManager, ids: readonly string[], actors: readonly string[]): Promise<Message[]> {
     const rows = EntityRows.of(em, Message);
-    const columns = rows.columnList
-      .split(', ')
-      .map((c) => `m.${c}`)
-      .join(', ');
-    const postgres = isPostgres(em);
-    const { rows: found } = await sql<Record<string, unknown>>(
-      em,
-      `SELECT ${columns}, c."actor" AS "owner_actor" FROM "messages" m JOIN "conversations" c ON c."id" = m."conversation_id" ` +
-        `WHERE m."id" ${postgres ? '= ANY(?::varchar[])' : 'IN (SELECT value FROM json_each(?))'}`,
-      [postgres ? [...ids] : JSON.stringify(ids)],
-    );
-    return found.map((row) => ({ message: rows.hydrate(row), actor: String(row.owner_actor) }));
+    const [ids$, actors$] = isPostgres(em) ? ['= ANY(?::varchar[])', '= ANY(?::varchar[])'] : ['IN (SELECT value FROM json_each(?))', 'IN (SELECT value FROM json_each(?))'];
+    const list = (values: readonly string[]) => (isPostgres(em) ? [...values] : JSON.stringify(values));
+    const { rows: found } = await sql<Record<string, unknown>>(em, `SELECT ${rows.columnList} FROM "messages" WHERE "id" ${ids$} AND "actor" ${actors$}`, [list(ids), list(actors)]);
+    return found.map((row) => rows.hydrate(row));
   }
 
-  /** Of these replies, the ones a stop was requested for (or that are gone). */
-  async cancelRequested(em: EntityManager, ids: readonly string[]): Promise<Set<string>> {
+  /** Of these replies (of these actors), the ones a stop was requested for (or that are gone). */
+  async cancelRequested(em: EntityManager, ids: readonly string[], actors: readonly string[]): Promise<Set<string>> {
     const { rows } = isPostgres(em)
-      ? await sql<{ id: string }>(em, 'SELECT "id" FROM "messages" WHERE "id" = ANY(?::varchar[]) AND "cancel_requested_at" IS NULL', [[...ids]])
-      : await sql<{ id: string }>(em, 'SELECT "id" FROM "messages" WHERE "id" IN (SELECT value FROM json_each(?)) AND "cancel_requested_at" IS NULL', [JSON.stringify(ids)]);
+      ? await sql<{ id: string }>(em, 'SELECT "id" FROM "messages" WHERE "id" = ANY(?::varchar[]) AND "actor" = ANY(?::varchar[]) AND "cancel_requested_at" IS NULL', [[...ids], [...actors]])
+      : await sql<{ id: string }>(
+          em,
+          'SELECT "id" FROM "messages" WHERE "id" IN (SELECT value FROM json_each(?)) AND "actor" IN (SELECT value FROM json_each(?)) AND "cancel_requested_at" IS NULL',
+          [JSON.stringify(ids), JSON.stringify(actors)],
+        );
     const going = new Set(rows.map((r) => r.id));
     return new Set(ids.filter((id) => !going.has(id)));
   }
@@ -134,8 +130,8 @@ export class ReplyRowsRepository {
 
 /** The SQLite statement of one progress save: the text, the lease, or both. */
 function sqliteSave(save: ProgressSave, lease: unknown): [string, unknown[]] {
-  const where = ' WHERE "id" = ? AND "cancel_requested_at" IS NULL';
-  if (save.content === undefined) return [`UPDATE "messages" SET "lease_until" = ?${where}`, [lease, save.id]];
-  if (!save.renewLease) return [`UPDATE "messages" SET "content" = ?${where}`, [save.content, save.id]];
-  return [`UPDATE "messages" SET "content" = ?, "lease_until" = ?${where}`, [save.content, lease, save.id]];
+  const where = ' WHERE "id" = ? AND "actor" = ? AND "cancel_requested_at" IS NULL';
+  if (save.content === undefined) return [`UPDATE "messages" SET "lease_until" = ?${where}`, [lease, save.id, save.actor]];
+  if (!save.renewLease) return [`UPDATE "messages" SET "content" = ?${where}`, [save.content, save.id, save.actor]];
+  return [`UPDATE "messages" SET "content" = ?, "lease_until" = ?${where}`, [save.content, lease, save.id, save.actor]];
 }

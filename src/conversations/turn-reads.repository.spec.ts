@@ -59,7 +59,7 @@ describe('TurnReadsRepository', () => {
       for (const actor of ['alice', 'bob']) {
         const expected = await separately(em, actor, id, thread);
         expect(await reads.ownedWithHead(em, actor, id, thread)).toEqual(expected);
-        if (expected) expect(await reads.threadHead(em, id, thread)).toEqual(expected.head);
+        if (expected) expect(await reads.threadHead(em, { id, actor }, thread)).toEqual(expected.head);
       }
     });
   const summarize = (conversation: Conversation, thread: string, coversSeq: number) =>
@@ -91,7 +91,7 @@ describe('TurnReadsRepository', () => {
     await summarize(conversation, 'main', appended[1].seq);
     await expectSameReads(conversation.id, 'main');
     await expectSameReads(conversation.id, 'other');
-    const summaryOfMain = () => db.transaction(async (em) => (await reads.threadHead(em, conversation.id, 'main')).summary?.coversSeq ?? null);
+    const summaryOfMain = () => db.transaction(async (em) => (await reads.threadHead(em, conversation, 'main')).summary?.coversSeq ?? null);
     expect(await summaryOfMain()).toBe(appended[1].seq);
 
     // A branch from the first question: the summary's last message leaves the active path, so it stands for nothing.

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { forUpdate, isPostgres } from '../database/dialect.js';
 import { EntityRows, sql } from '../database/sql.js';
 import { Conversation } from './conversation.entity.js';
-import { PINNED_ON_PATH_SQL, RECENT_HISTORY_SQL, replayedOf, type ReplayedMessage, type ReplayedRow } from './messages.repository.js';
+import { PINNED_ON_PATH_SQL, RECENT_HISTORY_SQL, replayedOf, type ConversationKey, type ReplayedMessage, type ReplayedRow } from './messages.repository.js';
 import { Message } from './message.entity.js';
 import { Summary } from './summary.entity.js';
 import { Thread } from './thread.entity.js';
@@ -18,11 +18,11 @@ function headOf(em: EntityManager) {
   const summaries = EntityRows.of(em, Summary);
   return {
     columns: `${messages.prefixedColumnList('l', 'l_')}, ${threads.prefixedColumnList('t', 't_')}, ${summaries.prefixedColumnList('s', 's_')}`,
-    joins: `LEFT JOIN (SELECT ${messages.columnList} FROM "messages" WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 ORDER BY "seq" DESC LIMIT 1) "l" ON 1 = 1
-       LEFT JOIN "threads" "t" ON "t"."conversation_id" = ? AND "t"."name" = ?
-       LEFT JOIN "summaries" "s" ON "s"."conversation_id" = ? AND "s"."thread" = ? AND NOT EXISTS (
-         SELECT 1 FROM "messages" m WHERE m."conversation_id" = "s"."conversation_id" AND m."seq" = "s"."covers_seq" AND m."on_path" = 0)`,
-    params: (conversationId: string, thread: string) => [conversationId, thread, conversationId, thread, conversationId, thread],
+    joins: `LEFT JOIN (SELECT ${messages.columnList} FROM "messages" WHERE "conversation_id" = ? AND "actor" = ? AND "thread" = ? AND "on_path" = 1 ORDER BY "seq" DESC LIMIT 1) "l" ON 1 = 1
+       LEFT JOIN "threads" "t" ON "t"."conversation_id" = ? AND "t"."actor" = ? AND "t"."name" = ?
+       LEFT JOIN "summaries" "s" ON "s"."conversation_id" = ? AND "s"."actor" = ? AND "s"."thread" = ? AND NOT EXISTS (
+         SELECT 1 FROM "messages" m WHERE m."conversation_id" = "s"."conversation_id" AND m."actor" = "s"."actor" AND m."seq" = "s"."covers_seq" AND m."on_path" = 0)`,
+    params: ({ id, actor }: ConversationKey, thread: string) => [id, actor, thread, id, actor, thread, id, actor, thread],
     read: (row: Record<string, unknown>): ThreadHead => ({
       leaf: row.l_id == null ? null : messages.hydrate(row, 'l_'),
       thread: row.t_name == null ? null : threads.hydrate(row, 't_'),
@@ -52,9 +52,9 @@ export interface ThreadHead {
  */
 @Injectable()
 export class TurnReadsRepository {
-  async threadHead(em: EntityManager, conversationId: string, thread: string): Promise<ThreadHead> {
+  async threadHead(em: EntityManager, conversation: ConversationKey, thread: string): Promise<ThreadHead> {
     const head = headOf(em);
-    const { rows } = await sql(em, `SELECT ${head.columns} FROM (SELECT 1 AS "one") "head" ${head.joins}`, head.params(conversationId, thread));
+    const { rows } = await sql(em, `SELECT ${head.columns} FROM (SELECT 1 AS "one") "head" ${head.joins}`, head.params(conversation, thread));
     return head.read(rows[0]);
   }
 
@@ -68,13 +68,13 @@ export class TurnReadsRepository {
     const conversations = EntityRows.of(em, Conversation);
     if (isPostgres(em)) {
       const conversation = await conversations.findOne(em, '"id" = ? AND "actor" = ?', [conversationId, actor], forUpdate(em));
-      return conversation && { conversation, head: await this.threadHead(em, conversationId, thread) };
+      return conversation && { conversation, head: await this.threadHead(em, conversation, thread) };
     }
     const head = headOf(em);
     const { rows } = await sql(
       em,
       `SELECT ${conversations.prefixedColumnList('c', 'c_')}, ${head.columns} FROM "conversations" "c" ${head.joins} WHERE "c"."id" = ? AND "c"."actor" = ?`,
-      [...head.params(conversationId, thread), conversationId, actor],
+      [...head.params({ id: conversationId, actor }, thread), conversationId, actor],
     );
     return rows[0] ? { conversation: conversations.hydrate(rows[0], 'c_'), head: head.read(rows[0]) } : null;
   }
@@ -85,7 +85,7 @@ export class TurnReadsRepository {
    */
   async recentWithPinned(
     em: EntityManager,
-    conversationId: string,
+    conversation: ConversationKey,
     thread: string,
     beforeSeq: number,
     limit: number,
@@ -97,7 +97,7 @@ export class TurnReadsRepository {
       `SELECT 0 AS "part", r.* FROM (${RECENT_HISTORY_SQL} LIMIT ?) r
        UNION ALL
        SELECT 1 AS "part", p.* FROM (${PINNED_ON_PATH_SQL} LIMIT ?) p`,
-      [conversationId, thread, beforeSeq, 0, Math.max(limit, 0), conversationId, thread, beforeSeq, pinnedLimit],
+      [conversation.id, conversation.actor, thread, beforeSeq, 0, Math.max(limit, 0), conversation.id, conversation.actor, thread, beforeSeq, pinnedLimit],
     );
     const messages = EntityRows.of(em, Message);
     const part = (n: number) =>

@@ -172,7 +172,7 @@ export class PortabilityService {
   async fork(actor: Actor, id: string, fromMessageId: string): Promise<string> {
     return this.db.transaction(async (em) => {
       const source = await ownedConversation(this.conversations, em, actor, id);
-      const from = await this.messageRows.findMessage(em, id, fromMessageId);
+      const from = await this.messageRows.findMessage(em, source, fromMessageId);
       if (!from) throw new MessageNotFoundError(fromMessageId);
       await this.lease.assertIdle(em, id, from, new Date());
       await this.limits.assertRoomForConversation(em, actor);

@@ -132,7 +132,7 @@ export class RecallService {
 
   private async conversationsWithTags(em: EntityManager, actor: string, ids: string[]): Promise<Map<string, Conversation>> {
     const rows = await this.conversations.findManyOwned(em, actor, ids);
-    const tags = await this.conversations.tagsOf(em, rows.map((c) => c.id));
+    const tags = await this.conversations.tagsOf(em, rows);
     for (const c of rows) c.tags = tags.get(c.id) ?? [];
     return new Map(rows.map((c) => [c.id, c]));
   }
