@@ -33,7 +33,7 @@ export class ReplyProgress {
     return this.text.toString();
   }
 
-  /** The text's length, without joining its pieces (which `content` does: per delta, that was a copy of the whole text). */
+  /** The text's length, without joining its pieces (which `content` does: per delta, that would copy the whole text). */
   get length(): number {
     return this.text.length;
   }

@@ -14,7 +14,7 @@ const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
 /**
  * Counts the tokens of `text` in time linear in its length. BPE merges inside one
  * pre-tokenized word cost about the square of its length (32,000 CJK characters, a valid
- * message, took 5 s; a 100,000-character reply without spaces far longer), and the event loop
+ * message, take 5 s; a 100,000-character reply without spaces far longer), and the event loop
  * waits meanwhile. So the text is counted in pieces: cut before white space once a piece is
  * MAX_PIECE_CHARS long (the encoders attach a leading space to the word after it, so such a
  * cut changes the count by at most one token, usually none), and cut hard inside any run of

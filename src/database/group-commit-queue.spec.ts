@@ -149,7 +149,7 @@ describe('GroupCommitQueue', () => {
       await expect(insert(1)).rejects.toBeDefined();
       await expect(insert(2)).rejects.toBeDefined();
       expect(raw().inTransaction).toBe(false);
-      // Before, TypeORM still counted a transaction open and nested these in a savepoint that was never committed.
+      // TypeORM must not count a transaction still open, or it nests these in a savepoint that is never committed.
       for (let i = 10; i < 15; i++) await insert(i);
       expect(raw().inTransaction).toBe(false);
       expect(await ids()).toEqual([10, 11, 12, 13, 14]);

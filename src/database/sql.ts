@@ -9,7 +9,7 @@ type ColumnMetadata = EntityMetadata['columns'][number];
  *
  * TypeORM's query builder renders each statement again on every call, inlines some values
  * (numbers) into its text, so SQLite prepares it again, and maps rows back through its
- * generic alias machinery: that was most of a turn's CPU time. Statements here are written
+ * generic alias machinery: on a turn's path, most of its CPU time. Statements here are written
  * once, with `?` placeholders (numbered `$n` on PostgreSQL), so each is prepared once, and
  * rows go through the driver's own per-column conversions: a value reads and writes exactly
  * as it does through the entity manager.

@@ -5,8 +5,7 @@ import { join, relative, sep } from 'node:path';
  * One owner per table: an entity class (the handle TypeORM needs to query its table) is used
  * as a value only inside the module whose folder holds it. Others import it as a type, or ask
  * the owning module through its methods. Listing the entities for the data source is the
- * composition root's job (src/entities.ts), so it is the one exception; portability is being moved into a module
- * of its own and is checked once it has landed.
+ * composition root's job (src/entities.ts), so it is the one exception.
  */
 const SRC = join(process.cwd(), 'src');
 const EXEMPT = [/^entities\.ts$/, /^database\/migrations\//];

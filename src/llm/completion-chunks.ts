@@ -13,7 +13,7 @@ export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
  * carrying `error` throws the SDK's APIError, `thread.*` events are not chunks. Why not the
  * SDK's iterator: it copies every network read into new byte arrays, scans them byte by byte
  * in JavaScript and hands each event through four async generators (a dozen promises per
- * chunk); with hundreds of replies streaming, that was the largest part of the server's CPU.
+ * chunk); with hundreds of replies streaming, that is the largest part of the server's CPU.
  * Here each network read costs one promise, and the text is parsed by eventsource-parser.
  *
  * `onChunk` is called for each chunk, in order. Resolves when the body ends; rejects with

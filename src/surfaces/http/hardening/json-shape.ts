@@ -1,6 +1,6 @@
 /**
  * Bounds on the shape of a JSON body, checked before anything walks it: class-transformer
- * dedupes an object's keys in time quadratic in their number (90,000 keys took 8 s of one
+ * dedupes an object's keys in time quadratic in their number (90,000 keys take 8 s of one
  * core), and validation builds an error per unknown key. Every check here is linear.
  */
 export interface JsonShapeLimits {
