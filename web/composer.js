@@ -1,6 +1,7 @@
 // @ts-check
-// The message box and what it starts: sending, regenerating the last reply (a sibling answer:
-// the path is read again for its ‹ n/m ›), stopping a reply.
+// What the message box starts: sending, regenerating the last reply (a sibling answer: the path
+// is read again for its ‹ n/m ›), stopping a reply; and its Send and Stop buttons. The box itself
+// (height, count, focus) is message-box.js.
 import { reloadPath, syncBranchControls } from './branches.js';
 import { $ } from './dom.js';
 import { hideError, showError } from './errors.js';
