@@ -144,8 +144,47 @@ const ALLOWED = [
   },
 ];
 
+/**
+ * The names each module of web/ is imported by, from the other modules' `import { ... } from './x.js'`
+ * (read once, when the lint starts): file name -> names.
+ */
+function webImports() {
+  const dir = path.join(import.meta.dirname, 'web');
+  const byFile = new Map();
+  for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.js'))) {
+    for (const [, names, from] of fs.readFileSync(path.join(dir, file), 'utf8').matchAll(/^import\s*\{([^}]*)\}\s*from\s*'\.\/([^']+)'/gm)) {
+      const set = byFile.get(from) ?? new Set();
+      for (const name of names.split(',')) set.add(name.trim().split(/\s+as\s+/)[0]);
+      byFile.set(from, set);
+    }
+  }
+  return byFile;
+}
+const WEB_IMPORTS = webImports();
+
+/**
+ * An export of a web/ module that no other module imports is dead code the page still serves
+ * (import-x/no-unused-modules cannot run under ESLint 10). `allow` names exports used from elsewhere.
+ */
+const webNoUnusedExport = {
+  meta: { type: 'problem', schema: [{ type: 'object', properties: { allow: { type: 'array', items: { type: 'string' } } }, additionalProperties: false }] },
+  create(context) {
+    const imported = WEB_IMPORTS.get(path.basename(context.filename)) ?? new Set();
+    const allow = new Set(context.options[0]?.allow ?? []);
+    const check = (id) => {
+      if (id && !imported.has(id.name) && !allow.has(`${path.basename(context.filename)}:${id.name}`)) {
+        context.report({ node: id, message: `${id.name} is exported but no module of web/ imports it: drop the export (or the code).` });
+      }
+    };
+    return {
+      'ExportNamedDeclaration > FunctionDeclaration, ExportNamedDeclaration > ClassDeclaration': (node) => check(node.id),
+      'ExportNamedDeclaration > VariableDeclaration > VariableDeclarator': (node) => check(node.id),
+      'ExportNamedDeclaration > ExportSpecifier': (node) => check(node.exported),
+    };
+  },
+};
 export default defineConfig(
-  { ignores: ['dist/**', 'node_modules/**', 'clients/**', 'web/**', 'bench/**', 'coverage/**', '*.js', '*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'clients/**', 'web/types/**', 'bench/**', 'coverage/**', '*.js', '*.mjs'] },
   {
     files: ['**/*.ts'],
     languageOptions: {
@@ -179,6 +218,22 @@ export default defineConfig(
     },
     // Type-only imports (entities pointing at each other through Relation<T>) are no cycle at run time.
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  // The web page's ES modules (browser JavaScript, type-checked by web/tsconfig.json): the rules of src/ that
+  // apply to them, and no export that no module imports. Its libraries come from /vendor/, served from
+  // node_modules (web/types/vendor/ holds their types), so those imports are not followed.
+  {
+    files: ['web/*.js'],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    plugins: { 'import-x': importX, web: { rules: { 'no-unused-export': webNoUnusedExport } } },
+    settings: { 'import-x/ignore': ['/vendor/'], 'import-x/resolver-next': [createNodeResolver()] },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // sanitize: test/e2e/web/web.e2e-spec.ts imports it in the page, to try the sanitizer on its own.
+      'web/no-unused-export': ['error', { allow: ['render.js:sanitize'] }],
+    },
   },
   ...[...MODULES, SURFACES].map((module) => ({
     files: [module === SURFACES ? 'src/surfaces/**/*.ts' : `src/${module}/**/*.ts`],

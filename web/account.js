@@ -13,7 +13,7 @@ import { api, state } from './state.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
 
-export const ERASE_PHRASE = 'erase everything';
+const ERASE_PHRASE = 'erase everything';
 const DAY_MS = 86_400_000;
 const number = (/** @type {number} */ n) => n.toLocaleString('en');
 const isoDay = (/** @type {Date} */ d) => d.toISOString().slice(0, 10);

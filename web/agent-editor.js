@@ -4,13 +4,12 @@
 // agent that has conversations asks whether to keep them (detached) or delete them too.
 import { ApiError } from './api.js';
 import { loadAgents } from './agents.js';
-import { renderConversation } from './conversation.js';
 import { $, el } from './dom.js';
 import { describe } from './errors.js';
 import { refreshList } from './list.js';
 import { closeModal, labelFieldMessage, openModal, restoreFocusOnClose, splitFieldMessages } from './modal.js';
 import { navigate } from './navigation.js';
-import { api, state } from './state.js';
+import { api, changed, state } from './state.js';
 
 /** @typedef {import('./state.js').Agent} Agent */
 /** @typedef {import('./state.js').Schemas} Schemas */
@@ -132,7 +131,7 @@ async function save() {
     closeModal('agent-editor');
     await loadAgents();
     renderAgentList();
-    renderConversation();
+    changed('conversation');
     $('agents-status').textContent = `Saved ${agent.name}.`;
     void refreshList();
   } catch (error) {
@@ -218,7 +217,7 @@ async function remove(agent) {
     if (query.endsWith('delete')) navigate('#/');
     else state.current.agentId = null;
   }
-  renderConversation();
+  changed('conversation');
   await refreshList();
   $('agent-new').focus();
 }

@@ -135,7 +135,7 @@ export function createApi(getKey) {
  * bytes when the browser does not know it (the server tells formats apart by their content).
  * @param {Blob} file
  */
-export function uploadType(file) {
+function uploadType(file) {
   if (file.type === 'application/x-zip-compressed') return 'application/zip';
   return file.type || 'application/octet-stream';
 }

@@ -3,13 +3,13 @@
 // with its inline editor (POST .../messages/:id/edit/stream, streamed like a send), the ‹ n/m ›
 // switch of a message with siblings (POST .../messages/:id/select), and reading the active path
 // again once a turn has moved it.
-import { renderConversation, views } from './conversation.js';
 import { $, el } from './dom.js';
 import { hideError, showError } from './errors.js';
 import { refreshList } from './list.js';
-import { toolButton } from './message-tools.js';
-import { api, state, toViewMessage } from './state.js';
+import { views } from './message-elements.js';
+import { api, changed, flush, state, toViewMessage } from './state.js';
 import { streamReply } from './stream.js';
+import { toolButton } from './tool-button.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
 /** @typedef {import('./state.js').ViewMessage} ViewMessage */
@@ -27,7 +27,7 @@ export async function reloadPath(conversation) {
   if (state.current !== conversation || state.busy) return; // the user went elsewhere, or a reply started meanwhile
   conversation.messages = detail.messages.map(toViewMessage);
   conversation.nextBefore = detail.nextBefore ?? null;
-  renderConversation();
+  changed('conversation');
 }
 
 /**
@@ -99,6 +99,7 @@ async function selectSibling(message, siblingId, which) {
     return;
   }
   if (state.current !== conversation) return;
+  flush(); // the focus goes to the switch of the path shown now
   const shown = conversation.messages.find((m) => m.id === siblingId) ?? conversation.messages[index];
   const nav = shown && views.get(shown)?.footer.querySelector('.branch-switch');
   if (!nav) return;
@@ -176,7 +177,7 @@ async function saveEdit(message, text) {
   /** @type {ViewMessage} */
   const reply = { id: null, role: 'assistant', content: '', status: 'streaming', error: null };
   conversation.messages.splice(index, before.length, question, reply);
-  renderConversation();
+  changed('conversation');
   const started = await streamReply(conversation, reply, 'POST', `api/conversations/${conversation.id}/messages/${message.id}/edit/stream`, { message: text }, (turn) => {
     question.id = turn.userMessageId ?? null;
   });
@@ -184,7 +185,8 @@ async function saveEdit(message, text) {
     // Refused before anything was stored: the path is as it was, the new words still in the editor.
     conversation.messages.splice(conversation.messages.indexOf(question), 2, ...before);
     if (state.current === conversation) {
-      renderConversation();
+      changed('conversation');
+      flush(); // the editor opens in the message shown again
       openEditor(message, text);
     }
     return;

@@ -1,7 +1,7 @@
 // @ts-check
 // Syntax highlighting of code blocks, by highlight.js (its ES build with the common languages,
 // served from node_modules like marked). It returns HTML of <span class="hljs-…"> around the
-// escaped code, which goes through DOMPurify with the rest of the reply; colours are in app.css
+// escaped code, which goes through DOMPurify with the rest of the reply; colours are in css/message.css
 // (light and dark). A block without a language, or in one it does not know, stays plain:
 // guessing would run every grammar on each repaint of a streaming reply.
 import hljs from './vendor/highlight.min.js';

@@ -1,12 +1,13 @@
 // @ts-check
-// The message box and what it starts: sending, regenerating the last reply (a sibling answer:
-// the path is read again for its ‹ n/m ›), stopping a reply.
+// What the message box starts: sending, regenerating the last reply (a sibling answer: the path
+// is read again for its ‹ n/m ›), stopping a reply; and its Send and Stop buttons. The box itself
+// (height, count, focus) is message-box.js.
 import { reloadPath, syncBranchControls } from './branches.js';
-import { paint, renderConversation } from './conversation.js';
 import { $ } from './dom.js';
 import { hideError, showError } from './errors.js';
 import { refreshList } from './list.js';
-import { NARROW, state } from './state.js';
+import { autosize } from './message-box.js';
+import { changed, state } from './state.js';
 import { cancel, streamReply } from './stream.js';
 import { regenerateFields, threadFields, threadStarted } from './thread-panel.js';
 
@@ -41,16 +42,16 @@ export async function send() {
   conversation.messages.push(question, reply);
   input.value = '';
   autosize();
-  renderConversation();
+  changed('conversation');
 
   const started = await streamReply(conversation, reply, 'POST', 'api/chat/stream', body, (turn) => {
     question.id = turn.userMessageId ?? null;
-    paint(question); // its id allows a fork from it now
+    changed('message', question); // its id allows a fork from it now
     if (isNew) {
       Object.assign(conversation, { id: turn.conversationId, title: turn.title, agentId: turn.agentId });
       if (state.current === conversation) {
         history.replaceState(null, '', `#/c/${turn.conversationId}`);
-        renderConversation();
+        changed('conversation');
       }
       void refreshList();
     }
@@ -63,7 +64,7 @@ export async function send() {
       if (isNew) state.current = null;
       if (!input.value) input.value = text;
       autosize();
-      renderConversation();
+      changed('conversation');
     }
   }
   void refreshList();
@@ -85,12 +86,12 @@ export async function regenerate() {
     conversation.messages.push(reply);
   }
   const answer = /** @type {ViewMessage} */ (reply);
-  renderConversation();
+  changed('conversation');
   const started = await streamReply(conversation, answer, 'POST', `api/conversations/${conversation.id}/regenerate/stream`, regenerateFields(conversation));
   if (!started) {
     if (before) Object.assign(answer, before);
     else conversation.messages.splice(conversation.messages.indexOf(answer), 1);
-    if (state.current === conversation) renderConversation();
+    if (state.current === conversation) changed('conversation');
   } else {
     reloadPath(conversation).catch((error) => state.current === conversation && showError(error));
   }
@@ -105,47 +106,11 @@ export async function stop() {
   if (busy.messageId) await cancel(busy); // otherwise as soon as the conversation event names it
 }
 
-/** Send or stop, as the reply being streamed says. */
+/** Send or stop, as the reply being streamed says (the `busy` topic). */
 export function updateComposer() {
   const busy = Boolean(state.busy);
   $('send').hidden = busy;
   $('stop').hidden = !busy;
   $('stop', HTMLButtonElement).disabled = Boolean(state.busy?.stopRequested);
   syncBranchControls(); // no switching branches or editing while a reply streams
-}
-
-export function autosize() {
-  const input = $('message', HTMLTextAreaElement);
-  input.style.height = 'auto';
-  input.style.height = `${Math.min(input.scrollHeight, 200)}px`;
-  showCount(input);
-}
-
-/** Shown from this share of the server's limit on: a long paste is seen before it is refused. */
-const COUNT_FROM = 0.9;
-
-/**
- * The characters left, near the limit, and how many too many past it (the server would refuse
- * the message: it is not sent).
- * @param {HTMLTextAreaElement} input
- */
-function showCount(input) {
-  const max = state.maxMessageChars;
-  const count = $('message-count');
-  const length = input.value.length; // UTF-16 code units, as the server counts them
-  const near = max !== null && length >= max * COUNT_FROM;
-  const over = max !== null && length > max;
-  count.hidden = !near;
-  count.classList.toggle('over', over);
-  if (over) input.setAttribute('aria-invalid', 'true');
-  else input.removeAttribute('aria-invalid');
-  if (!near || max === null) return;
-  const number = (/** @type {number} */ n) => n.toLocaleString('en');
-  count.textContent = over
-    ? `${number(length - max)} characters too many: the limit is ${number(max)}.`
-    : `${number(length)} of ${number(max)} characters.`;
-}
-
-export function focusComposer() {
-  if (!NARROW.matches) $('message').focus();
 }

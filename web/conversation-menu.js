@@ -3,13 +3,12 @@
 // export as JSON or Markdown (GET .../export?format=); its labels under the title (pinned,
 // archived, tags, each tag a filter). Importing is import-dialog.js.
 import { ApiError } from './api.js';
-import { renderConversation } from './conversation.js';
 import { $, el } from './dom.js';
 import { showError } from './errors.js';
 import { filterByTag } from './list-filters.js';
 import { refreshList } from './list.js';
 import { openShareDialog } from './share-dialog.js';
-import { api, state } from './state.js';
+import { api, changed, state } from './state.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
 /** @typedef {import('./state.js').OpenConversation} OpenConversation */
@@ -140,7 +139,7 @@ async function update(conversation, change) {
     showError(error);
     return false;
   }
-  if (state.current === conversation) renderConversation();
+  if (state.current === conversation) changed('conversation');
   void refreshList();
   return true;
 }

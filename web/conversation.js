@@ -1,23 +1,17 @@
 // @ts-check
-// The conversation view: the title bar, the messages (replies as safe Markdown), the regenerate
-// button after the last one, and what screen readers are told.
+// The conversation view: the title bar, the messages (message-view.js), the regenerate button
+// after the last one. It renders what the state says when the conversation shown changes (the
+// `conversation` topic), and the button again when a reply starts or ends (`busy`).
 import { agentName } from './agents.js';
 import { regenerate, updateComposer } from './composer.js';
 import { $, el } from './dom.js';
 import { earlierView } from './earlier.js';
 import { renderConversationMenu } from './conversation-menu.js';
-import { paintExtras } from './message-extras.js';
+import { scrollToEnd, views } from './message-elements.js';
+import { messageView } from './message-view.js';
 import { renderModelPicker } from './model-picker.js';
-import { decorateCodeBlocks, messageFooter, paintFooter, statusNote } from './message-tools.js';
-import { renderMarkdown } from './render.js';
 import { state } from './state.js';
 import { renderThreadBar } from './thread-panel.js';
-
-/** @typedef {import('./state.js').ViewMessage} ViewMessage */
-/** @typedef {{ article: HTMLElement, extras: HTMLElement, body: HTMLElement, note: HTMLElement, footer: HTMLElement }} MessageElements */
-
-/** @type {Map<ViewMessage, MessageElements>} message object -> its elements in the list */
-export const views = new Map();
 
 export function renderConversation() {
   const conversation = state.current;
@@ -66,67 +60,14 @@ function renderEmptyHint(hasEarlier) {
   }
 }
 
-/** @param {ViewMessage} message */
-export function messageView(message) {
-  const article = el('article', `message ${message.role}`);
-  article.append(el('h2', 'visually-hidden', message.role === 'user' ? 'You said:' : 'The assistant said:'));
-  const extras = el('div', 'message-extras');
-  extras.hidden = true; // a reply's reasoning and tool calls, once it has some
-  const body = el('div', 'message-body');
-  const note = el('p', 'message-note');
-  const footer = messageFooter(message);
-  article.append(extras, body, note, footer);
-  views.set(message, { article, extras, body, note, footer });
-  paint(message);
-  return article;
-}
-
-/**
- * Shows a message's current text and status in its elements.
- * @param {ViewMessage} message
- */
-export function paint(message) {
-  const view = views.get(message);
-  if (!view) return; // not on screen (the user went to another conversation)
-  if (message.role === 'user') view.body.textContent = message.content;
-  else {
-    paintExtras(message, view.extras);
-    view.body.replaceChildren(renderMarkdown(message.content));
-    decorateCodeBlocks(view.body);
-  }
-  const streaming = message.status === 'streaming';
-  view.article.classList.toggle('streaming', streaming);
-  view.article.classList.toggle('failed', message.status === 'failed');
-  view.article.setAttribute('aria-busy', String(streaming));
-  const status = streaming ? null : statusNote(message);
-  const note = streaming ? (message.content || message.reasoning ? '' : 'Thinking…') : (status?.text ?? '');
-  const badge = el('span', `badge badge-${message.status}`, status?.badge);
-  badge.setAttribute('aria-hidden', 'true');
-  view.note.replaceChildren(...(status ? [badge, ' '] : []), note);
-  view.note.hidden = !note;
-  paintFooter(message, view.footer);
-}
-
-/** @type {Set<ViewMessage>} */
-let paintQueued = new Set();
-/**
- * Repaints a growing reply at most once per frame.
- * @param {ViewMessage} message
- */
-export function schedulePaint(message) {
-  if (paintQueued.size === 0) {
-    requestAnimationFrame(() => {
-      const queued = paintQueued;
-      paintQueued = new Set();
-      for (const m of queued) paint(m);
-      scrollToEnd(false);
-    });
-  }
-  paintQueued.add(message);
+/** The `busy` topic: the regenerate button comes and goes; a reply that ended is kept in view. */
+export function renderBusy() {
+  renderActions();
+  if (!state.busy) scrollToEnd(false);
 }
 
 /** The regenerate button after the last message, when there is something to answer again. */
-export function renderActions() {
+function renderActions() {
   document.querySelector('.message-actions')?.remove();
   const conversation = state.current;
   const last = conversation?.messages.at(-1);
@@ -141,21 +82,4 @@ export function renderActions() {
   button.addEventListener('click', () => void regenerate());
   actions.append(button);
   $('messages').append(actions);
-}
-
-/**
- * Tells screen readers that a reply has finished, with its text (the list itself is not live).
- * @param {ViewMessage} reply
- */
-export function announce(reply) {
-  const text =
-    reply.status === 'cancelled' ? 'Reply stopped.' : `Reply${reply.status === 'truncated' ? ' (cut short)' : ''}: ${views.get(reply)?.body.textContent ?? reply.content}`;
-  $('announcer').textContent = text.length > 600 ? `${text.slice(0, 600)}…` : text;
-}
-
-/** @param {boolean} force scroll even when the reader has scrolled up */
-export function scrollToEnd(force) {
-  const box = $('messages');
-  const nearEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 120;
-  if (force || nearEnd) box.scrollTop = box.scrollHeight;
 }

@@ -1,12 +1,11 @@
 // @ts-check
 // Renaming and deleting the conversation shown, each after its dialog.
 import { ApiError } from './api.js';
-import { renderConversation } from './conversation.js';
 import { $ } from './dom.js';
 import { showError } from './errors.js';
-import { refreshList, renderList } from './list.js';
+import { refreshList } from './list.js';
 import { navigate } from './navigation.js';
-import { api, state } from './state.js';
+import { api, changed, state } from './state.js';
 import { detachStream } from './stream.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
@@ -47,7 +46,7 @@ export async function rename() {
     }
     return;
   }
-  if (state.current === conversation) renderConversation();
+  if (state.current === conversation) changed('conversation');
   await refreshList();
 }
 
@@ -67,7 +66,7 @@ export async function remove() {
     if (!(error instanceof ApiError && error.status === 404)) return showError(error); // 404: already gone
   }
   state.list.items = state.list.items.filter((c) => c.id !== conversation.id);
-  renderList();
+  changed('list');
   navigate('#/');
   await refreshList();
 }

@@ -1,8 +1,9 @@
 // @ts-check
 // Older messages: "Show earlier messages", and loading back to the message a search found.
-import { messageView, views } from './conversation.js';
 import { $, el } from './dom.js';
 import { hideError, showError } from './errors.js';
+import { views } from './message-elements.js';
+import { messageView } from './message-view.js';
 import { api, EARLIER_PAGE_SIZE, MAX_PAGE_SIZE, SEARCH_REACH, state, toViewMessage } from './state.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */

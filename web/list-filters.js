@@ -2,11 +2,11 @@
 // Which conversations the list shows: the "Chats", "Pinned" (?pinned=true) or "Archived" view
 // (GET /api/conversations?archived=true), and a tag to filter by (?tag=). Pinned conversations
 // come first in every view (?pinnedFirst=true). A search looks through all
-// of them (the server's ?q= includes archived conversations), so the filters wait meanwhile.
+// of them (the server's ?q= includes archived conversations), so the filters wait meanwhile. A
+// change of view or tag says so (the `filters` topic): the list is read again.
 // The tags offered are those seen on the conversations listed so far (the API has no list of tags).
 import { $ } from './dom.js';
-import { refreshList } from './list.js';
-import { state } from './state.js';
+import { changed, state } from './state.js';
 
 /** @typedef {import('./state.js').ConversationSummary} ConversationSummary */
 
@@ -61,9 +61,8 @@ export function showView(view) {
   state.list.pinnedOnly = view === 'pinned';
   for (const name of ['chats', 'pinned', 'archived']) $(`view-${name}`).setAttribute('aria-pressed', String(name === view));
   state.list.nextCursor = null;
-  void refreshList();
+  changed('filters');
 }
-
 
 /**
  * Only conversations with this tag ('' for all); the list is reloaded.
@@ -73,7 +72,7 @@ export function filterByTag(tag) {
   state.list.tag = tag;
   renderTagFilter();
   state.list.nextCursor = null;
-  void refreshList();
+  changed('filters');
 }
 
 export function wireListFilters() {

@@ -2,18 +2,18 @@
 // Navigation: #/c/<id> is a conversation, anything else a new chat. Reloading keeps the place.
 import { ApiError } from './api.js';
 import { loadAgents } from './agents.js';
-import { focusComposer } from './composer.js';
-import { renderConversation } from './conversation.js';
 import { $ } from './dom.js';
 import { closeDrawer } from './drawer.js';
 import { showHighlight } from './earlier.js';
 import { describe, hideError, showError } from './errors.js';
-import { refreshList, renderList } from './list.js';
-import { api, state, toViewMessage } from './state.js';
+import { refreshList } from './list.js';
+import { focusComposer } from './message-box.js';
+import { api, changed, flush, state, toViewMessage } from './state.js';
 import { detachStream, follow } from './stream.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
 /** @typedef {import('./state.js').Highlight} Highlight */
+/** @typedef {import('./state.js').OpenConversation} OpenConversation */
 
 const CONVERSATION_HASH = /^#\/c\/([0-9a-f-]{36})$/i;
 
@@ -38,8 +38,8 @@ function newChat() {
   hideError();
   state.current = null;
   $('agent-select', HTMLSelectElement).value = state.newAgentId;
-  renderConversation();
-  renderList();
+  changed('conversation');
+  changed('list');
   focusComposer();
 }
 
@@ -52,7 +52,7 @@ export async function openConversation(id, { keepError = false, thread = state.h
   if (!keepError) hideError();
   if (state.current?.id !== id) {
     state.current = { id, title: state.list.items.find((c) => c.id === id)?.title ?? '…', agentId: null, messages: [], loading: true };
-    renderConversation();
+    changed('conversation');
   }
   const found = state.highlight;
   if (found?.onPath === false) {
@@ -67,7 +67,7 @@ export async function openConversation(id, { keepError = false, thread = state.h
     if (state.current?.id !== id) return;
     state.current = null;
     history.replaceState(null, '', location.pathname);
-    renderConversation();
+    changed('conversation');
     showError(error);
     if (error instanceof ApiError && error.status === 404) void refreshList();
     return;
@@ -91,13 +91,24 @@ export async function openConversation(id, { keepError = false, thread = state.h
     thread,
     threads: conversation.threads,
   };
-  renderConversation();
-  renderList();
+  changed('conversation');
+  changed('list');
+  flush(); // the message a search found is looked for among the elements shown
   focusComposer();
   void showHighlight(state.current, highlight); // may load older pages: the reply below is followed meanwhile
   // A reply still being generated (by an earlier visit, another tab, another client): follow it.
   const last = state.current.messages.at(-1);
   if (last?.role === 'assistant' && last.status === 'streaming') await follow(state.current, last);
+}
+
+/**
+ * The `reply-elsewhere` topic: a turn was refused because the server is writing a reply in the
+ * conversation (another tab, another client): it is read again, and that reply followed, so it can
+ * be stopped or awaited. The error that says so stays shown.
+ * @param {OpenConversation[]} conversations
+ */
+export function followElsewhere(conversations) {
+  for (const { id, thread } of conversations) if (id) void openConversation(id, { keepError: true, thread });
 }
 
 /**

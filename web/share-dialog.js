@@ -3,7 +3,7 @@
 // now, copy it, list its links and revoke them. The dialog is built here, on first use.
 import { ApiError } from './api.js';
 import { $, el } from './dom.js';
-import { writeClipboard } from './message-tools.js';
+import { writeClipboard } from './tool-button.js';
 import { openModal, restoreFocusOnClose } from './modal.js';
 import { api, state } from './state.js';
 

@@ -21,7 +21,7 @@ const MOD = MAC ? '⌘' : 'Ctrl';
 const mod = (event) => (MAC ? event.metaKey : event.ctrlKey) && !event.altKey;
 
 /** @type {Shortcut[]} */
-export const SHORTCUTS = [
+const SHORTCUTS = [
   {
     keys: [MOD, 'Shift', 'O'],
     does: 'New chat',
@@ -72,7 +72,7 @@ function focusSearch() {
   search.select();
 }
 
-export function showShortcuts() {
+function showShortcuts() {
   const list = $('shortcut-list');
   list.replaceChildren(
     ...SHORTCUTS.flatMap(({ keys, does }) => {

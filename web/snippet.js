@@ -77,7 +77,7 @@ function plainLine(line) {
  * @param {string} query the words searched for
  * @returns {Array<{ text: string, mark: boolean }>}
  */
-export function snippetParts(snippet, query) {
+function snippetParts(snippet, query) {
   const words = queryWords(query);
   let text = snippet
     .replace(STAND_INS, '')

@@ -1,7 +1,9 @@
 // @ts-check
-// What the page knows, in one object that the other modules read and change, and the API
-// client that they share. Types of the API's answers come from the client generated from the
-// OpenAPI document (clients/typescript/src/schema.ts).
+// What the page knows, in one object that the other modules read and change; the API client that
+// they share; and how a change reaches the parts of the page that show it: a module that changes
+// the state says what changed (`changed('conversation')`), and the parts subscribed to that topic
+// (app.js wires them) render it, once for all the changes of one task. Types of the API's answers
+// come from the client generated from the OpenAPI document (clients/typescript/src/schema.ts).
 import { createApi } from './api.js';
 
 /** @typedef {import('./api.js').Schemas} Schemas */
@@ -145,5 +147,69 @@ export function writeStoredKey(key) {
     else localStorage.removeItem(KEY_STORAGE);
   } catch {
     // storage disabled
+  }
+}
+
+/**
+ * What can change, and what a change names: the messages to paint again, the conversation in
+ * which a reply is being written elsewhere. The other topics carry nothing.
+ * - `conversation`: the conversation shown (`state.current`): it is rendered again
+ * - `message`: these messages' text or status (a reply growing, finished, a message given its id)
+ * - `busy`: a reply started or stopped streaming (`state.busy`)
+ * - `list`, `hits`: the conversations listed, the messages a search found
+ * - `filters`: which conversations the list shows (its view, its tag): it is read again
+ * - `reply-elsewhere`: the server is writing a reply in this conversation for another client
+ * @typedef {{ conversation: never, message: ViewMessage, busy: never, list: never, hits: never, filters: never, 'reply-elsewhere': OpenConversation }} Topics
+ */
+
+/**
+ * @template {keyof Topics} T
+ * @typedef {(items: Topics[T][]) => void} Listener
+ */
+
+/** @type {Map<keyof Topics, Listener<any>[]>} */
+const listeners = new Map();
+/** @type {Map<keyof Topics, Set<unknown>>} the topics changed since the last flush, in order, with what they name */
+let pending = new Map();
+
+/**
+ * Calls `listener` after each batch of changes of `topic` (in the order of subscription).
+ * @template {keyof Topics} T
+ * @param {T} topic
+ * @param {Listener<T>} listener
+ */
+export function subscribe(topic, listener) {
+  listeners.set(topic, [...(listeners.get(topic) ?? []), listener]);
+}
+
+/**
+ * Says that a part of the state changed. Its listeners run once the current task's code is done
+ * (a microtask), so that one action that changes many things renders each part once.
+ * @template {keyof Topics} T
+ * @param {T} topic
+ * @param {...Topics[T]} items
+ */
+export function changed(topic, ...items) {
+  if (pending.size === 0) queueMicrotask(flush);
+  const named = pending.get(topic) ?? new Set();
+  for (const item of items) named.add(item);
+  pending.set(topic, named);
+}
+
+/**
+ * Renders what changed now, rather than after the current code: for code that goes on with the
+ * elements a render makes (focus one, scroll to one).
+ */
+export function flush() {
+  const batch = pending;
+  pending = new Map();
+  for (const [topic, items] of batch) {
+    for (const listener of listeners.get(topic) ?? []) {
+      try {
+        listener([...items]);
+      } catch (error) {
+        reportError(error); // one part failing leaves the others rendered
+      }
+    }
   }
 }

@@ -1,14 +1,13 @@
 // @ts-check
 // A reply as it streams in: from a turn just sent, a regenerate, or one being generated
-// elsewhere (followed); what ends it, what refuses it, and cancelling it.
+// elsewhere (followed); what ends it, what refuses it, and cancelling it. The reply's text and
+// `state.busy` change here; the page shows them as they change (`message`, `busy`).
 import { ApiError } from './api.js';
 import { setAgents } from './agents.js';
 import { askForKey, storeKey } from './auth.js';
-import { updateComposer } from './composer.js';
-import { announce, paint, renderActions, schedulePaint, scrollToEnd } from './conversation.js';
 import { showError } from './errors.js';
-import { openConversation } from './navigation.js';
-import { api, state } from './state.js';
+import { announce } from './message-elements.js';
+import { api, changed, state } from './state.js';
 
 /** @typedef {import('./state.js').Schemas} Schemas */
 /** @typedef {import('./state.js').ViewMessage} ViewMessage */
@@ -48,9 +47,7 @@ export async function streamReply(conversation, reply, method, path, body, onSta
     stopRequested: false,
     reply,
   };
-  state.busy = busy;
-  updateComposer();
-  renderActions();
+  setBusy(busy);
   let started = Boolean(knownMessageId);
   let ended = false;
   /** @type {number | null} when the first piece of thinking came */
@@ -68,12 +65,12 @@ export async function streamReply(conversation, reply, method, path, body, onSta
         } else if (event === 'reasoning') {
           thinkingSince ??= performance.now();
           reply.reasoning = (reply.reasoning ?? '') + data.text;
-          schedulePaint(reply);
+          changed('message', reply);
         } else if (event === 'delta') {
           // The time shown until the server's own arrives with `done`.
           if (thinkingSince !== null && reply.reasoningMs == null) reply.reasoningMs = performance.now() - thinkingSince;
           reply.content += data.text;
-          schedulePaint(reply);
+          changed('message', reply);
         } else if (event === 'done') {
           ended = true;
           const error = data.reason ? { statusCode: data.reason.code === 'reply_too_long' ? 413 : 504, message: data.reason.message } : null;
@@ -91,7 +88,7 @@ export async function streamReply(conversation, reply, method, path, body, onSta
       // The server ended the stream without done or error (it is shutting down, say): the
       // reply goes on being generated somewhere; follow it again from the stored text.
       if (busy.messageId && !knownMessageId && state.busy === busy) {
-        state.busy = null;
+        setBusy(null);
         return (await follow(conversation, reply)) || started;
       }
       reply.status = 'failed';
@@ -108,13 +105,8 @@ export async function streamReply(conversation, reply, method, path, body, onSta
       await handleRefusal(error, conversation);
     }
   } finally {
-    if (state.busy === busy) state.busy = null;
-    paint(reply);
-    if (state.current === conversation) {
-      updateComposer();
-      renderActions();
-      scrollToEnd(false);
-    }
+    changed('message', reply);
+    if (state.busy === busy) setBusy(null);
   }
   return started;
 }
@@ -135,7 +127,7 @@ async function handleRefusal(error, conversation) {
   // show it as it arrives, so it can be stopped or awaited.
   const id = conversation.id;
   if (error instanceof ApiError && error.status === 409 && error.body.messageId && id && error.body.conversationId === id) {
-    setTimeout(() => void openConversation(id, { keepError: true, thread: conversation.thread }), 0);
+    setTimeout(() => changed('reply-elsewhere', conversation), 0);
   }
 }
 
@@ -155,6 +147,12 @@ export async function cancel(busy) {
 export function detachStream() {
   const busy = state.busy;
   if (!busy) return;
-  state.busy = null;
+  setBusy(null);
   busy.controller.abort();
+}
+
+/** @param {Busy | null} busy */
+function setBusy(busy) {
+  state.busy = busy;
+  changed('busy');
 }

@@ -1,6 +1,6 @@
 // @ts-check
 // The page's theme: the system's (light or dark, as it changes), or light or dark whatever the
-// system says; kept in localStorage. app.css writes each colour as light-dark(), so the theme is
+// system says; kept in localStorage. css/base.css writes each colour as light-dark(), so the theme is
 // only the root's color-scheme (data-theme).
 import { $ } from './dom.js';
 

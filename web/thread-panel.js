@@ -1,13 +1,12 @@
 // @ts-check
 // Threads of the conversation shown: the thread picker in the title bar, and a new thread with a
 // system prompt of its own (the API creates a thread with its first turn, which carries the prompt).
-import { renderConversation } from './conversation.js';
-import { focusComposer } from './composer.js';
 import { $ } from './dom.js';
 import { hideError } from './errors.js';
+import { focusComposer } from './message-box.js';
 import { closeModal, openModal, restoreFocusOnClose } from './modal.js';
 import { openConversation } from './navigation.js';
-import { state } from './state.js';
+import { changed, state } from './state.js';
 import { detachStream } from './stream.js';
 
 /** @typedef {import('./state.js').OpenConversation} OpenConversation */
@@ -81,7 +80,7 @@ function startThread() {
     return;
   }
   state.current = { ...conversation, thread: name, messages: [], nextBefore: null, loadingEarlier: false, pendingSystem: system };
-  renderConversation();
+  changed('conversation');
   $('announcer').textContent = `New thread ${name}: its first message starts it.`;
   focusComposer();
 }

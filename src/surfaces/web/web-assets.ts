@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
  * serve the same folder: `web/` at the root of the repository.
  */
 export interface WebAssets {
-  /** The folder served at `/` (index.html, app.js, app.css, ...). */
+  /** The folder served at `/` (index.html, app.js, css/base.css, ...). */
   readonly root: string;
   /** URL path under /vendor/ -> absolute path of a browser build in node_modules. */
   readonly vendor: ReadonlyMap<string, string>;

@@ -40,7 +40,9 @@ describe('web page: served by the service', () => {
     const modules = readdirSync(join(ROOT, 'web')).filter((name) => name.endsWith('.js'));
     expect(modules).toEqual(expect.arrayContaining(['app.js', 'api.js', 'event-stream.js', 'render.js', 'state.js']));
     const vendor = ['vendor/marked.esm.js', 'vendor/purify.es.mjs', 'vendor/eventsource-parser/index.js', 'vendor/eventsource-parser/index.js.map'];
-    for (const asset of [...modules, 'app.css', 'favicon.svg', ...vendor]) {
+    const styles = readdirSync(join(ROOT, 'web', 'css')).map((name) => `css/${name}`);
+    expect(styles).toEqual(expect.arrayContaining(['css/base.css', 'css/conversation.css', 'css/message.css']));
+    for (const asset of [...modules, ...styles, 'favicon.svg', ...vendor]) {
       const res = await t.http().get(`/${asset}`).expect(200);
       const type = asset.endsWith('.css') ? /^text\/css/ : asset.endsWith('.svg') ? /^image\/svg/ : asset.endsWith('.map') ? /^application\/json/ : /^text\/javascript/;
       expect(res.headers['content-type']).toMatch(type);
