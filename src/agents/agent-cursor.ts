@@ -1,5 +1,5 @@
 /** Where a page of agents ends, in their list order: name, then creation, then id. */
-export interface AgentPosition {
+interface AgentPosition {
   readonly name: string;
   readonly createdAt: Date;
   readonly id: string;

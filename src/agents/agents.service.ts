@@ -23,7 +23,7 @@ export interface AgentFields {
 }
 
 /** A page of the actor's agents, by name; `nextCursor` (null on the last page) asks for the next. */
-export interface AgentPage {
+interface AgentPage {
   readonly items: Agent[];
   readonly nextCursor: string | null;
 }

@@ -46,14 +46,14 @@ export interface ChatRequest {
 }
 
 /** A user message asked again in other words: a sibling of it, answered, on a branch that becomes active. */
-export interface EditRequest {
+interface EditRequest {
   readonly message: string;
   readonly options?: ModelOptions;
   /** The client's own id for the new question (see TurnRequest.clientMessageId). */
   readonly clientMessageId?: string;
 }
 
-export interface ReplyCutReason {
+interface ReplyCutReason {
   readonly code: 'reply_too_long' | 'reply_timeout';
   readonly message: string;
 }
@@ -73,7 +73,7 @@ export type TurnAsk =
   | { readonly edit: EditRequest & { readonly conversationId: string; readonly messageId: string } }
   | { readonly regenerate: RegenerateRequest & { readonly conversationId: string } };
 
-export interface RegenerateRequest {
+interface RegenerateRequest {
   readonly thread?: string;
   readonly options?: ModelOptions;
   /** Answer the question of this message of the active path (a question, or an answer to it) instead of the thread's last one. */

@@ -6,9 +6,9 @@ import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 import type { StartedTurn } from './turn.js';
 
 /** A title is a few words: the model may write this many tokens (a reasoning model's thinking counts too). */
-export const TITLE_MAX_TOKENS = 48;
+const TITLE_MAX_TOKENS = 48;
 /** The longest a title call may take; the model's own timeout (LLM_TIMEOUT_MS) when shorter. */
-export const TITLE_TIMEOUT_MS = 10_000;
+const TITLE_TIMEOUT_MS = 10_000;
 /** What the model is shown of the question and of the reply. */
 const EXCERPT_CHARS = 1_000;
 
@@ -73,7 +73,7 @@ export class ConversationTitler implements OnModuleDestroy {
 }
 
 /** The model's answer as a title: its thinking (`<think>` blocks), quotes, Markdown and final period dropped. */
-export function cleanTitle(answer: string): string {
+function cleanTitle(answer: string): string {
   const text = answer
     .slice(0, 2_000)
     .replace(/<think>[\s\S]*?<\/think>/g, '')

@@ -1,7 +1,7 @@
 /** Why a reply was cut before the model finished it. */
-export type ReplyCutCode = 'reply_too_long' | 'reply_timeout';
+type ReplyCutCode = 'reply_too_long' | 'reply_timeout';
 
-export interface ReplyCut {
+interface ReplyCut {
   readonly code: ReplyCutCode;
   readonly message: string;
 }

@@ -30,7 +30,7 @@ import { ReasoningTrace } from './reasoning-trace.js';
 import { ConversationTitler } from './conversation-titler.js';
 
 /** How many times one reply may call tools before the model must answer in words. */
-export const MAX_TOOL_ROUNDS = 4;
+const MAX_TOOL_ROUNDS = 4;
 
 export interface ModelOptions {
   readonly temperature?: number;
@@ -356,7 +356,7 @@ interface Generation {
 }
 
 /** A planned turn that keeps nothing (see runUnstored). */
-export type UnstoredGeneration = Omit<Generation, 'replyId' | 'conversation'>;
+type UnstoredGeneration = Omit<Generation, 'replyId' | 'conversation'>;
 
 function generationOf(turn: StartedTurn): Generation {
   return { replyId: turn.reply.id, conversation: turn.conversation, agent: turn.agent, model: turn.model, context: turn.context };

@@ -10,11 +10,11 @@ import { SummariesService } from '../conversations/summaries.service.js';
 import { LLM_PORT, type LlmPort } from '../llm/llm.port.js';
 
 /** At most this many messages are folded per model call; a longer backlog takes several calls. */
-export const FOLD_BATCH = 40;
+const FOLD_BATCH = 40;
 /** At most this many tokens of messages per fold, so a batch always fits a small model. */
-export const FOLD_MAX_TOKENS = 3_000;
+const FOLD_MAX_TOKENS = 3_000;
 /** Upper bound on the summary's length, in tokens. */
-export const SUMMARY_MAX_TOKENS = 600;
+const SUMMARY_MAX_TOKENS = 600;
 
 const INSTRUCTIONS =
   'You maintain the running summary of a conversation between a user and an assistant. ' +

@@ -59,10 +59,6 @@ export interface ReplyError {
   readonly message: string;
 }
 
-export function isReplyErrorCode(value: unknown): value is ReplyErrorCode {
-  return (REPLY_ERROR_CODES as readonly unknown[]).includes(value);
-}
-
 /**
  * The base of every domain error: a stable `code` and a message, never a protocol status.
  * Surfaces decide what a code means to their callers.

@@ -103,12 +103,12 @@ export interface AppConfig {
   readonly retentionDays: number | null;
 }
 
-export interface ConfiguredApiKey {
+interface ConfiguredApiKey {
   readonly name: string;
   readonly keyHash: Buffer;
 }
 
-export type LlmConfig =
+type LlmConfig =
   /** `chosen`: LLM_MODEL=echo asked for it, rather than no model being configured. */
   | { readonly provider: 'echo'; readonly chosen: boolean }
   | {

@@ -14,7 +14,7 @@ export interface TelegramConfig {
   readonly agentsFrom: string | null;
 }
 
-export interface TelegramWebhookConfig {
+interface TelegramWebhookConfig {
   readonly url: string;
   /** The path of `url`, served by this process. */
   readonly path: string;

@@ -49,7 +49,7 @@ export interface PlanInput {
   readonly newMessage: { readonly content: string; readonly tokens: number } | null;
 }
 
-export type PartKind = 'system' | 'memory' | 'recall' | 'summary' | 'pinned' | 'history' | 'message';
+type PartKind = 'system' | 'memory' | 'recall' | 'summary' | 'pinned' | 'history' | 'message';
 
 export interface PlannedContext {
   readonly messages: PromptMessage[];
@@ -209,7 +209,7 @@ function promptOf(item: HistoryItem): PromptMessage {
  * its outputs right after: each call is kept with its outputs, or left out with them (a reply's
  * text stays without its unanswered calls).
  */
-export function withCallsPaired(items: readonly HistoryItem[]): HistoryItem[] {
+function withCallsPaired(items: readonly HistoryItem[]): HistoryItem[] {
   const out: HistoryItem[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i];

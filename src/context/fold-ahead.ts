@@ -1,7 +1,7 @@
 import { cost, type PlannedContext } from './context-planner.js';
 import { TOKENS_PER_REQUEST } from './token-counter.js';
 
-export interface FoldAheadInput {
+interface FoldAheadInput {
   /** What the turn that just ended was sent. */
   readonly context: PlannedContext;
   /** Its question and reply: the next turn's newest history. */

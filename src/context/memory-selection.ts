@@ -1,7 +1,7 @@
 import { fitInOrder } from './fit-in-order.js';
 
 /** A long-term memory a turn may be given, as one line of the memory message, with that line's tokens. */
-export interface MemoryLine {
+interface MemoryLine {
   readonly id: string;
   readonly content: string;
   readonly tokens: number;
@@ -16,7 +16,7 @@ export interface MemoryOffer {
   readonly budget: number;
 }
 
-export interface MemorySelection {
+interface MemorySelection {
   readonly lines: MemoryLine[];
   /** The memory message's cost (chat format included); 0 when no line fits. */
   readonly tokens: number;

@@ -1,7 +1,7 @@
 import { fitInOrder } from './fit-in-order.js';
 
 /** One recalled message, shown with its neighbour turn, as one excerpt of the recall message, with that excerpt's tokens. */
-export interface RecallExcerpt {
+interface RecallExcerpt {
   /** The recalled message (not its neighbour): what the reply records in `recalledMessageIds`. */
   readonly id: string;
   readonly content: string;
@@ -17,7 +17,7 @@ export interface RecallOffer {
   readonly budget: number;
 }
 
-export interface RecallSelection {
+interface RecallSelection {
   readonly excerpts: RecallExcerpt[];
   /** The recall message's cost (chat format included); 0 when no excerpt fits. */
   readonly tokens: number;

@@ -3,7 +3,7 @@ import { versionOf, type Message } from './message.entity.js';
 import type { MessageTreeRepository } from './message-tree.repository.js';
 
 /** At most this many other answers are shown in a reply's `versions` (the newest); siblingIds lists them all. */
-export const MAX_VERSIONS_SHOWN = 20;
+const MAX_VERSIONS_SHOWN = 20;
 
 /**
  * Messages as a reader sees them in the tree: each with its siblings (for ‹ 2/3 ›), and each

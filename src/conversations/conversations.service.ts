@@ -30,7 +30,7 @@ export const DETAIL_MESSAGES = 100;
 /** The most messages one read returns (a conversation, or a page of its messages). */
 export const MAX_MESSAGES_PER_READ = 200;
 
-export interface ConversationDetail {
+interface ConversationDetail {
   readonly conversation: Conversation;
   readonly threads: Thread[];
   /** The newest messages, oldest first (at most the limit asked for). */
@@ -41,7 +41,7 @@ export interface ConversationDetail {
   readonly usage: { readonly promptTokens: number; readonly completionTokens: number };
 }
 
-export interface ConversationChanges {
+interface ConversationChanges {
   readonly title?: string;
   readonly archived?: boolean;
   readonly pinned?: boolean;
@@ -50,7 +50,7 @@ export interface ConversationChanges {
   readonly model?: string | null;
 }
 
-export interface ConversationPage {
+interface ConversationPage {
   readonly items: Conversation[];
   readonly nextCursor: string | null;
 }

@@ -30,7 +30,7 @@ export interface MessageFilters {
 }
 
 /** A message holding a term: how often, its length in the index's tokens, and its age order (higher is newer). */
-export interface TermMatch {
+interface TermMatch {
   readonly key: string;
   readonly conversationId: string;
   readonly tf: number;

@@ -4,7 +4,7 @@ import { EntityRows, sql } from '../database/sql.js';
 import { Message, type MessageRole } from './message.entity.js';
 
 /** A sibling as a page needs it: where it is in the tree, not what it says. */
-export type SiblingRow = Pick<Message, 'id' | 'parentId' | 'thread' | 'role' | 'seq' | 'createdAt'>;
+type SiblingRow = Pick<Message, 'id' | 'parentId' | 'thread' | 'role' | 'seq' | 'createdAt'>;
 
 /** How many ids one statement names (SQLite binds at most 32,766 parameters). */
 const IDS_PER_STATEMENT = 500;

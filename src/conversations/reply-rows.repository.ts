@@ -8,7 +8,7 @@ import type { ProgressSave } from './progress-save.js';
 /** A progress save of a reply being generated: its text so far (undefined: unchanged), and whether its lease is renewed. */
 
 /** Columns of a message that change after it is appended (a reply as it is generated). */
-export type MessageChanges = Partial<
+type MessageChanges = Partial<
   Pick<
     Message,
     | 'content'

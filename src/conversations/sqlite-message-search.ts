@@ -19,7 +19,7 @@ import { recallMatchesOf, type RecallRow } from './recall-matches.js';
  * the hex of its UTF-8 bytes, which no two actors share, ending in a digit, which the porter
  * stemmer leaves alone. The migration's triggers write `hex(actor) || '0'`, the same text.
  */
-export function ownerToken(actor: string): string {
+function ownerToken(actor: string): string {
   return `${Buffer.from(actor, 'utf8').toString('hex').toUpperCase()}0`;
 }
 
@@ -41,7 +41,7 @@ function contentMatch(terms: readonly SearchTerm[], excluded: readonly SearchTer
 const sqliteDate = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
 
 /** SQLite's varint (sqlite3GetVarint): big-endian 7-bit groups, the ninth byte whole. */
-export function readVarint(bytes: Uint8Array, offset = 0): number {
+function readVarint(bytes: Uint8Array, offset = 0): number {
   let value = 0;
   for (let i = 0; i < 9; i++) {
     const byte = bytes[offset + i] ?? 0;

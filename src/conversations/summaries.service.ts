@@ -5,7 +5,7 @@ import { MessagesRepository } from './messages.repository.js';
 import type { Message } from './message.entity.js';
 import type { Summary } from './summary.entity.js';
 
-export interface Fold {
+interface Fold {
   /** The conversation's actor (a message of the fold tells it). */
   readonly actor: string;
   readonly conversationId: string;

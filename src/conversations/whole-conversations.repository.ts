@@ -43,7 +43,7 @@ export type MessageRow = Pick<
   Partial<Pick<Message, 'reasoning' | 'reasoningMs'>>;
 
 /** What erasing a batch of conversations removed with them. */
-export interface ConversationContents {
+interface ConversationContents {
   readonly messages: number;
   readonly threads: number;
   readonly summaries: number;

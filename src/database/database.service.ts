@@ -8,7 +8,7 @@ import { StorageError, storageErrorOf } from './storage.errors.js';
 import { deferWalFlushes } from './wal-durability.js';
 
 /** How long another process may hold SQLite's write lock before a unit of work fails as busy. */
-export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 /** How often, at most, a database seen failing to write is tried again by the readiness check. */
 const PROBE_INTERVAL_MS = 2_000;
 

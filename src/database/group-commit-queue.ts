@@ -26,7 +26,7 @@ const MAX_GROUP = 64;
  */
 const SLICE_MS = 8;
 
-export interface GroupCommitOptions {
+interface GroupCommitOptions {
   /** How long a group waits for the write lock another process holds before failing (SQLITE_BUSY). */
   readonly busyTimeoutMs: number;
   /** Told how long each group took, from BEGIN to its durable COMMIT (metrics). */

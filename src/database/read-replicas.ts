@@ -7,7 +7,7 @@ import { RecentWrites } from './recent-writes.js';
 import { parseLsn, ReplicaFreshness } from './replica-freshness.js';
 
 /** How often the primary's position and each replica's replay are read. */
-export const REPLICA_POLL_MS = 100;
+const REPLICA_POLL_MS = 100;
 /** A replica that does not answer a poll within this is skipped until one succeeds. */
 const POLL_TIMEOUT_MS = 1_000;
 /** What other instances are told an actor wrote with, on the wake-up channel. */

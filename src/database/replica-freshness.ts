@@ -29,7 +29,7 @@ interface Sample {
 }
 
 /** One replica as the polls last saw it. */
-export interface ReplicaView {
+interface ReplicaView {
   /** It answered the last poll, as a standby in recovery. */
   readonly healthy: boolean;
   /** Every write acknowledged before this time is on it (-Infinity: none known yet). */

@@ -14,7 +14,7 @@ type ColumnMetadata = EntityMetadata['columns'][number];
  * rows go through the driver's own per-column conversions: a value reads and writes exactly
  * as it does through the entity manager.
  */
-export interface SqlResult<R> {
+interface SqlResult<R> {
   readonly rows: R[];
   /** Rows changed by an INSERT/UPDATE/DELETE (the rows returned, with RETURNING on SQLite). */
   readonly affected: number;

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { StorageUnavailableError } from './storage.errors.js';
 
 /** Flushes the WAL file to disk (fdatasync), on libuv's thread pool rather than the event loop. */
-export interface WalFlush {
+interface WalFlush {
   (): Promise<void>;
   /** Lets go of the file. */
   close?(): Promise<void>;

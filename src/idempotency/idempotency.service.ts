@@ -10,7 +10,7 @@ import { IdempotencyKey } from './idempotency-key.entity.js';
 import { IdempotencyKeyReusedError } from './idempotency.errors.js';
 
 /** How long a key is remembered. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export type Claim =
   /** This request holds the key: run it, then complete() or release(). */

@@ -8,7 +8,7 @@ const SERVER_LIST_TTL_MS = 60_000;
 const MAX_SERVER_MODELS = 200;
 const MAX_MODEL_NAME_CHARS = 200;
 
-export interface OfferedModels {
+interface OfferedModels {
   /** The default model first, then the others in their order. */
   readonly models: readonly string[];
   readonly defaultModel: string;

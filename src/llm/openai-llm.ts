@@ -20,7 +20,7 @@ function reasoningOf(part: object | null | undefined): string {
 /** Where the SDK goes without LLM_BASE_URL. */
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
-export interface OpenAiLlmOptions {
+interface OpenAiLlmOptions {
   readonly baseUrl: string | undefined;
   readonly apiKey: string;
   readonly model: string;

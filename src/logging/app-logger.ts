@@ -1,7 +1,7 @@
 import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 import { currentRequestScope } from './request-scope.js';
 
-export type LogThreshold = 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+type LogThreshold = 'error' | 'warn' | 'log' | 'debug' | 'verbose';
 
 const LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** What every log line written while serving a request says about it. */
-export interface RequestScope {
+interface RequestScope {
   readonly requestId: string;
   /** The actor, once authentication has found one (read when a line is written). */
   actor(): string | undefined;

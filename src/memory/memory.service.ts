@@ -13,7 +13,7 @@ import { MAX_MEMORY_CHARS, Memory } from './memory.entity.js';
 import { InvalidMemoryError, MemoryLimitError, MemoryNotFoundError } from './memory.errors.js';
 import { queryWords } from './memory-query.js';
 
-export interface MemoryFields {
+interface MemoryFields {
   readonly text: string;
   readonly pinned?: boolean;
   /** Read only in this agent's conversations (null or absent: in all of them). */
@@ -25,13 +25,13 @@ export interface MemoryFields {
   readonly updatedAt?: Date;
 }
 
-export interface MemoryChanges {
+interface MemoryChanges {
   readonly text?: string;
   readonly pinned?: boolean;
   readonly agentId?: string | null;
 }
 
-export interface MemoryQuery {
+interface MemoryQuery {
   /** Full-text search: memories holding every word, best first (one page, no cursor). */
   readonly q?: string;
   /** Only this agent's memories (null: only the global ones). */
@@ -40,7 +40,7 @@ export interface MemoryQuery {
   readonly cursor?: string;
 }
 
-export interface MemoryPage {
+interface MemoryPage {
   readonly items: Memory[];
   readonly nextCursor: string | null;
 }
@@ -231,7 +231,7 @@ export class MemoryService {
 }
 
 /** The text as stored: trimmed, 1 to MAX_MEMORY_CHARS characters, no NUL. */
-export function validText(text: unknown): string {
+function validText(text: unknown): string {
   if (typeof text !== 'string' || text.trim() === '') throw new InvalidMemoryError('text must not be empty');
   const trimmed = text.trim();
   if (trimmed.includes('\u0000')) throw new InvalidMemoryError('text must not contain NUL characters');

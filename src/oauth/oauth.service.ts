@@ -8,9 +8,9 @@ import { OAuthGrantsRepository } from './oauth-grants.repository.js';
 import { OAuthTokensRepository } from './oauth-tokens.repository.js';
 
 /** Reading the caller's history through the MCP tools. */
-export const READ_SCOPE = 'history:read';
+const READ_SCOPE = 'history:read';
 /** Changing it (tools that write); granted only when the user ticks it on the consent page. */
-export const WRITE_SCOPE = 'history:write';
+const WRITE_SCOPE = 'history:write';
 export const SCOPES = [READ_SCOPE, WRITE_SCOPE] as const;
 
 /** The prefix of every access token: a bearer token with it is looked up here, never as an API key. */
@@ -34,7 +34,7 @@ export class OAuthRefusal extends Error {
   }
 }
 
-export interface RegisteredClient {
+interface RegisteredClient {
   readonly client_id: string;
   readonly client_id_issued_at: number;
   readonly redirect_uris: string[];
@@ -42,7 +42,7 @@ export interface RegisteredClient {
   readonly [field: string]: unknown;
 }
 
-export interface IssuedTokens {
+interface IssuedTokens {
   readonly access_token: string;
   readonly refresh_token: string;
   readonly token_type: 'bearer';
@@ -58,7 +58,7 @@ export interface TokenGrant {
   readonly expiresAt: Date;
 }
 
-export interface PendingRequest {
+interface PendingRequest {
   readonly id: string;
   readonly clientName: string;
   readonly redirectUri: string;

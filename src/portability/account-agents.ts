@@ -4,7 +4,7 @@ import { isObject } from './archives/archive-values.js';
 import { cut, MAX_REPORTED_TEXT_CHARS } from './import-report.js';
 
 /** What became of one agent of an account export. */
-export type AgentOutcome = 'created' | 'reused' | 'renamed' | 'skipped';
+type AgentOutcome = 'created' | 'reused' | 'renamed' | 'skipped';
 
 export interface ImportedAgentReport {
   /** The agent's id in the file (null when it has none). */
@@ -23,7 +23,7 @@ export interface ImportedAgentReport {
 }
 
 /** An agent of the file, as the import will store it. */
-export interface PlannedAgent {
+interface PlannedAgent {
   readonly sourceId: string | null;
   readonly fields: AgentFields | null;
   readonly report: ImportedAgentReport;

@@ -35,7 +35,7 @@ import { PortabilityService } from './portability.service.js';
 
 export type { ArchiveImportReport } from './import-report.js';
 
-export interface ImportArchiveOptions {
+interface ImportArchiveOptions {
   dryRun: boolean;
   /** The largest upload, compressed if it is a ZIP. */
   maxBytes: number;

@@ -21,16 +21,16 @@ export const EXPORT_VERSION = 2;
 export const EXPORT_VERSIONS = [1, 2] as const;
 export type ExportVersion = (typeof EXPORT_VERSIONS)[number];
 /** The longest message key (`id`, `parentId`, `activeLeafId`) a version 2 file may use. */
-export const MAX_MESSAGE_KEY_CHARS = 200;
+const MAX_MESSAGE_KEY_CHARS = 200;
 
 /** Replies are written by the model, never limited by MAX_MESSAGE_CHARS: they get the largest value MAX_REPLY_CHARS (the env variable) can take. */
 export const MAX_REPLY_CHARS = 1_000_000;
-export const MAX_TITLE_CHARS = 1000;
+const MAX_TITLE_CHARS = 1000;
 export const MAX_SYSTEM_PROMPT_CHARS = 32_000;
 /** Roles an import accepts: the ones the service writes (a `tool` or `system` message would be replayed to the model). */
 export const IMPORT_ROLES = ['user', 'assistant'] as const;
 /** Statuses of earlier answers; a message may also be `streaming` (imported as failed). */
-export const VERSION_STATUSES = ['complete', 'truncated', 'failed', 'cancelled'] as const;
+const VERSION_STATUSES = ['complete', 'truncated', 'failed', 'cancelled'] as const;
 const MAX_INT = 2_147_483_647;
 const MAX_MODEL_CHARS = 200;
 const MAX_ERROR_CHARS = 10_000;
@@ -93,7 +93,7 @@ export class ExportedAgent {
 
 /** A long-term memory (docs/memory.md). An import keeps its text, pin and dates; its agent scope is informative (it comes back global). */
 @ApiSchema({ name: 'ExportedMemoryDto' })
-export class ExportedMemory {
+class ExportedMemory {
   @ApiPropertyOptional({ format: 'uuid', description: 'Informative: an import gives a new id.' }) readonly id?: string;
   @ApiProperty({ maxLength: 1000 }) readonly text: string;
   @ApiProperty() readonly pinned: boolean;
@@ -104,7 +104,7 @@ export class ExportedMemory {
 
 /** A share link of the account (informative: its token is not kept, so an import does not bring it back). */
 @ApiSchema({ name: 'ExportedShareDto' })
-export class ExportedShare {
+class ExportedShare {
   @ApiProperty({ format: 'uuid' }) readonly id: string;
   @ApiProperty({ format: 'uuid' }) readonly conversationId: string;
   @ApiProperty() readonly title: string;

@@ -15,13 +15,13 @@ const EXPORTED_STATUS = {
 } as const satisfies Record<ReplyErrorCode, number>;
 
 /** A reply's error as the export document has it. */
-export interface ExportedError {
+interface ExportedError {
   readonly statusCode: number;
   readonly message: string;
 }
 
 /** An answer as the export document has it. */
-export type ExportedVersion = Omit<MessageVersion, 'error'> & { readonly error?: ExportedError | null };
+type ExportedVersion = Omit<MessageVersion, 'error'> & { readonly error?: ExportedError | null };
 
 export function exportedError(error: ReplyError | null | undefined): ExportedError | null {
   return error ? { statusCode: EXPORTED_STATUS[error.code], message: error.message } : null;

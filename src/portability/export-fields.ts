@@ -33,7 +33,7 @@ import { THREAD_NAME } from '../conversations/thread.entity.js';
 export const NOT_AN_OBJECT = 'must be a JSON object';
 
 /** `required` (the default); `absent` may be left out but is checked when given (null too); `nullable` may be absent or null. */
-export type Presence = 'required' | 'absent' | 'nullable';
+type Presence = 'required' | 'absent' | 'nullable';
 
 const missingOr =
   (what: string, wrong: string) =>
@@ -94,7 +94,7 @@ export function ThreadName(): PropertyDecorator {
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** A date-time with a time zone, as the export writes them (`2026-11-30T05:55:56.814Z`), that is a real date. */
-export function isDateTime(value: unknown): value is string {
+function isDateTime(value: unknown): value is string {
   return typeof value === 'string' && ISO_DATE_TIME.test(value) && !Number.isNaN(new Date(value).getTime());
 }
 

@@ -25,10 +25,10 @@ import { checkTree, type ImportedTree } from './export-tree.js';
 import { Problems, ProblemsByPart, problemsOf, type ExportProblem } from './import-problems.js';
 
 /** What a reply still being generated at export time is imported as (its generator is not coming). */
-export const EXPORTED_WHILE_STREAMING: ReplyError = { code: 'interrupted', message: 'The reply was still being generated when the conversation was exported' };
+const EXPORTED_WHILE_STREAMING: ReplyError = { code: 'interrupted', message: 'The reply was still being generated when the conversation was exported' };
 
 /** A conversation ready to be stored: validated, normalized, `seq` renumbered 1..n. */
-export interface ConversationImport {
+interface ConversationImport {
   /** 1: a linear history (`versions` become siblings); 2: `tree` says where each message is. */
   readonly version: ExportVersion;
   /** Version 2 only. */

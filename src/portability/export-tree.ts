@@ -20,7 +20,7 @@ export interface ImportedTree {
  * Our own files are bounded by MAX_MESSAGES_PER_CONVERSATION (checked by the importer, a 409);
  * these only keep a hand-made file from going past what the service could ever store.
  */
-export const OWN_TREE_LIMITS: Pick<ArchiveLimits, 'maxNodes' | 'maxDepth'> = { maxNodes: 1_000_000, maxDepth: 100_000 };
+const OWN_TREE_LIMITS: Pick<ArchiveLimits, 'maxNodes' | 'maxDepth'> = { maxNodes: 1_000_000, maxDepth: 100_000 };
 
 /**
  * Checks the tree of a version 2 document whose fields are valid one by one, and answers it, or

@@ -2,19 +2,19 @@ import type { ImportedAgentReport } from './account-agents.js';
 import { type DroppedParts, noDroppedParts } from './archives/archive.types.js';
 
 /** Skipped conversations listed in a report (all are counted). */
-export const MAX_LISTED_SKIPPED = 100;
+const MAX_LISTED_SKIPPED = 100;
 /** Imported conversations listed in a report (all are counted). */
-export const MAX_LISTED_IMPORTED = 10_000;
+const MAX_LISTED_IMPORTED = 10_000;
 /** A title or source id in a report is cut to this many characters. */
-export const MAX_REPORTED_NAME_CHARS = 200;
+const MAX_REPORTED_NAME_CHARS = 200;
 /** A reason in a report is cut to this many characters. */
-export const MAX_REPORTED_REASON_CHARS = 1_000;
+const MAX_REPORTED_REASON_CHARS = 1_000;
 /** Memories of a file listed in a report (all are counted). */
 export const MAX_LISTED_MEMORIES = 100;
 /** A memory's text or an agent's system prompt in a report is cut to this many characters: enough to see what it would tell the model. */
 export const MAX_REPORTED_TEXT_CHARS = 300;
 
-export interface ImportedArchiveConversation {
+interface ImportedArchiveConversation {
   /** The new conversation's id; null in a dry run. */
   id: string | null;
   sourceId: string;
@@ -26,7 +26,7 @@ export interface ImportedArchiveConversation {
   appendedTo?: string;
 }
 
-export interface SkippedArchiveConversation {
+interface SkippedArchiveConversation {
   /** Position in the file, from 0. */
   index: number;
   sourceId: string | null;
@@ -49,14 +49,14 @@ export interface ImportRequested {
 export const NOTHING_BUT_CONVERSATIONS: ImportRequested = { memories: false, agents: false, pinMemories: false };
 
 /** A memory of the file as the report shows it. */
-export interface ListedMemory {
+interface ListedMemory {
   /** Its text, cut to MAX_REPORTED_TEXT_CHARS. */
   text: string;
   /** Pinned in the file (kept only when pinMemories was asked for). */
   pinned: boolean;
 }
 
-export interface ImportedMemoriesReport {
+interface ImportedMemoriesReport {
   /** Memories taken (in a dry run: that would be taken). */
   imported: number;
   skipped: number;

@@ -31,10 +31,10 @@ import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { OAuthService } from '../oauth/oauth.service.js';
 
 /** Conversations erased per transaction, so that erasing a large account never holds the database for long. */
-export const ERASE_BATCH = 500;
+const ERASE_BATCH = 500;
 
 /** What erasing an actor's data removed. */
-export interface ErasedData {
+interface ErasedData {
   readonly conversations: number;
   readonly messages: number;
   readonly threads: number;

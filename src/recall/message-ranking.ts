@@ -4,7 +4,7 @@ import { combine, idf, termScore } from './bm25.js';
 import type { CallerStatistics } from './caller-statistics.js';
 
 /** A message of the caller's, scored (higher is better); `key` is the index's name for it. */
-export interface RankedMessage {
+interface RankedMessage {
   readonly key: string;
   readonly conversationId: string;
   readonly score: number;

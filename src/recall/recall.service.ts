@@ -11,12 +11,12 @@ import { rankMessages } from './message-ranking.js';
 import { decodeSearchCursor, encodeSearchCursor } from './search-cursor.js';
 import { MAX_TERMS, parseSearchQuery } from './search-query.js';
 
-export const MAX_SEARCH_LIMIT = 100;
+const MAX_SEARCH_LIMIT = 100;
 export const MAX_QUERY_CHARS = 500;
 /** Title matches weighed per conversation search: a title holding a query word is one signal among the messages'. */
 const TITLE_CANDIDATES = 200;
 
-export interface MessageSearchOptions extends MessageFilters {
+interface MessageSearchOptions extends MessageFilters {
   /** 1 to 100 (default 20). */
   readonly limit?: number;
   /** The nextCursor of the previous page of the same search. */
@@ -28,13 +28,13 @@ export interface MessageHit extends MessageHitDetails {
   readonly score: number;
 }
 
-export interface MessageSearchPage {
+interface MessageSearchPage {
   readonly items: MessageHit[];
   readonly nextCursor: string | null;
 }
 
 /** A conversation found by a search: its best message (null when only its title matched), with a snippet. */
-export interface ConversationSearchHit {
+interface ConversationSearchHit {
   readonly conversation: Conversation;
   readonly messageId: string | null;
   readonly messageSeq: number | null;

@@ -2,7 +2,7 @@ import type { SearchQuery, SearchTerm } from '../conversations/message-search.re
 
 /** At most this many terms are looked for (and excluded): each costs one pass over the index. */
 export const MAX_TERMS = 16;
-export const MAX_EXCLUDED = 8;
+const MAX_EXCLUDED = 8;
 /** Longer words are cut: no word of a language is longer, and the index stores them whole. */
 const MAX_WORD_CHARS = 64;
 /** A prefix shorter than this would match most of the index. */

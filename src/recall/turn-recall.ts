@@ -10,7 +10,7 @@ import { RecallService } from './recall.service.js';
 import { parseSearchQuery } from './search-query.js';
 
 /** How many of the best matches a turn is offered; the context plan keeps those that fit RECALL_TOKEN_BUDGET. */
-export const RECALL_OFFERED = 16;
+const RECALL_OFFERED = 16;
 /** How many of a word's newest matches are weighed for a turn: fewer than a search weighs, as a turn waits for it. */
 const RECALL_CANDIDATES_PER_TERM = 100;
 /** A word held by more than this share of the actor's messages is not searched for recall. */

@@ -11,7 +11,7 @@ export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 /** Conversations deleted per transaction: a sweep never holds the database for long. */
 export const RETENTION_BATCH = 500;
 
-export interface RetentionResult {
+interface RetentionResult {
   readonly conversations: number;
   readonly messages: number;
   readonly memories: number;

@@ -12,13 +12,13 @@ import { ShareNotFoundError } from './share.errors.js';
 import { hashShareToken, newShareToken, SHARE_TOKEN_PATTERN } from './share-token.js';
 
 /** Shares one conversation may have at once: a link is cheap to make, its snapshot is not small. */
-export const MAX_SHARES_PER_CONVERSATION = 100;
+const MAX_SHARES_PER_CONVERSATION = 100;
 
 /** A share as its owner sees it: never its token (only its hash is kept) nor its snapshot. */
 export type ShareInfo = Pick<Share, 'id' | 'conversationId' | 'title' | 'upToMessageId' | 'messageCount' | 'createdAt' | 'expiresAt'>;
 
 /** A share as JSON (the API's listing and the account export write the same fields). */
-export interface ShareRecord {
+interface ShareRecord {
   readonly id: string;
   readonly conversationId: string;
   readonly title: string;

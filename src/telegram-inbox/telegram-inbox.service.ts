@@ -17,7 +17,7 @@ export const MAX_UPDATE_BYTES = 64 * 1024;
 export const MAX_ATTEMPTS = 5;
 
 /** An update taken over for handling by this instance. */
-export interface PendingUpdate {
+interface PendingUpdate {
   readonly updateId: number;
   readonly chatKey: string;
   readonly payload: string;

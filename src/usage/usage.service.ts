@@ -5,9 +5,9 @@ import { InvalidInputError } from '../conversations/conversation.errors.js';
 import { MessageUsageRepository, type UsageFilter, type UsageRow, type UsageTotals } from '../conversations/message-usage.repository.js';
 import { DatabaseService } from '../database/database.service.js';
 
-export type UsageQuery = UsageFilter;
+type UsageQuery = UsageFilter;
 export type { UsageRow };
-export type UsageReport = UsageTotals;
+type UsageReport = UsageTotals;
 
 /**
  * Token usage of an actor's replies, from what each reply stored (the model server's figures,

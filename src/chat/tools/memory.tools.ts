@@ -32,7 +32,7 @@ export const FORGET_TOOL: ToolSpec = {
 };
 
 /** Where a memory written during a turn was learned. */
-export interface MemorySource {
+interface MemorySource {
   readonly conversationId: string;
   readonly messageId: string;
 }

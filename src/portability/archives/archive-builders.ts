@@ -3,7 +3,7 @@
  * Times are in seconds, as both tools write them.
  */
 
-export interface GptSpec {
+interface GptSpec {
   role: 'user' | 'assistant' | 'system' | 'tool';
   text?: string;
   /** A whole `content` object instead of `{ content_type: 'text', parts: [text] }`. */
@@ -88,7 +88,7 @@ export function linearChatGptConversation(id: string, turns: number, textLength 
   return chatGptConversation({ id, title: `Conversation ${id}`, nodes });
 }
 
-export interface WebUiSpec {
+interface WebUiSpec {
   id: string;
   parentId: string | null;
   role: 'user' | 'assistant' | 'system';

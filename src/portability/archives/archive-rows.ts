@@ -10,7 +10,7 @@ const MODEL_MAX_CHARS = 200;
 const SOURCE_NAMES: Record<ArchiveSource, string> = { chatgpt: 'ChatGPT', 'open-webui': 'Open WebUI' };
 
 /** The rows one archived conversation is stored as: the conversation, its main thread, and its tree. */
-export interface ArchiveRows {
+interface ArchiveRows {
   conversation: ConversationRow;
   thread: { conversationId: string; name: string; systemPrompt: string | null; createdAt: Date; updatedAt: Date };
   messages: MessageRow[];

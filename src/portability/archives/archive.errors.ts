@@ -1,7 +1,7 @@
 import { DomainError } from '../../common/domain-error.js';
 
 /** A conversation stored before an archive went wrong: the import is not undone, the caller is told. */
-export interface StoredBeforeError {
+interface StoredBeforeError {
   readonly id: string;
   readonly sourceId: string;
   readonly title: string;

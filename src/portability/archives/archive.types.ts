@@ -3,9 +3,8 @@
  * form the tree import can store without knowing where it came from.
  */
 
-/** Where a conversation came from. `chat-memory` files are detected here but read by our own importer. */
+/** Where a conversation came from (our own `chat-memory` files are read by our own importer). */
 export type ArchiveSource = 'chatgpt' | 'open-webui';
-export type ArchiveFormat = ArchiveSource | 'chat-memory';
 
 export type ArchiveMessageStatus = 'complete' | 'failed' | 'cancelled';
 

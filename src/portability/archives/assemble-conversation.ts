@@ -2,7 +2,7 @@ import type { ArchiveEntry, ArchiveLimits, ArchiveSource, DroppedParts } from '.
 import { fallbackTitle } from './archive-values.js';
 import { buildMessageTree, type SourceNode } from './message-tree.js';
 
-export interface ConversationParts {
+interface ConversationParts {
   source: ArchiveSource;
   index: number;
   sourceId: string;

@@ -16,7 +16,7 @@ export interface SourceNode {
   carryReasoning?: string;
 }
 
-export interface BuiltTree {
+interface BuiltTree {
   messages: ArchiveMessage[];
   activeLeafId: string;
   branchPoints: number;
@@ -26,7 +26,7 @@ export interface BuiltTree {
   unplacedReasoning: number;
 }
 
-export type TreeResult = { ok: true; tree: BuiltTree } | { ok: false; reason: string };
+type TreeResult = { ok: true; tree: BuiltTree } | { ok: false; reason: string };
 
 function quote(id: string): string {
   return JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id);

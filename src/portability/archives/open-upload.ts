@@ -2,13 +2,13 @@ import { UnknownArchiveFormatError, ZipInvalidError, ZipWithoutArchiveError } fr
 import { type OpenedArchive, readArchive, type ReadArchiveOptions } from './read-archive.js';
 import { isConversationsJson, startsLikeZip, ZipEntryReader } from './zip-entries.js';
 
-export interface OpenUploadOptions extends ReadArchiveOptions {
+interface OpenUploadOptions extends ReadArchiveOptions {
   /** The client said it sends a ZIP (Content-Type application/zip): anything else is refused as not one. */
   declaredZip: boolean;
   maxUnzippedBytes: number;
 }
 
-export interface OpenedUpload {
+interface OpenedUpload {
   opened: OpenedArchive;
   /** The ZIP entry read, if the upload was a ZIP. */
   entry: string | null;

@@ -6,7 +6,7 @@ import type { ArrayElement } from './json-array-splitter.js';
 import { type MemberPolicy, type ObjectPart, splitJsonObject } from './json-object-splitter.js';
 
 /** Our own exports' `format` starts with this. */
-export const OWN_FORMAT_PREFIX = 'chat-memory.';
+const OWN_FORMAT_PREFIX = 'chat-memory.';
 
 /** The members of our export that are small values: read before its conversations (`format` first of all). */
 const SCALARS = new Set(['format', 'version', 'exportedAt', 'actor']);

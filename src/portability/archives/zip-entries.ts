@@ -65,7 +65,7 @@ interface Awaiting {
   from: number;
 }
 
-export interface ZipJsonEntry {
+interface ZipJsonEntry {
   readonly name: string;
   /** The entry's decompressed bytes, as they come; stopping early gives the entry up. */
   readonly data: AsyncGenerator<Buffer>;

@@ -1,5 +1,5 @@
 /** What one input line asks for. */
-export type ConsoleCommand =
+type ConsoleCommand =
   | { kind: 'message'; text: string }
   | { kind: 'new' }
   | { kind: 'list' }

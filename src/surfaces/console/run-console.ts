@@ -5,7 +5,7 @@ import type { ConsoleIo } from './console-io.js';
 import { ConsoleSession } from './console-session.js';
 import type { ConsoleOptions } from './options.js';
 
-export interface ConsoleStreams {
+interface ConsoleStreams {
   readonly input: Readable;
   readonly output: Writable;
   readonly errors: Writable;

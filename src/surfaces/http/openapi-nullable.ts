@@ -4,7 +4,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
  * Only `null`, as strict OpenAPI 3.0 validators read it: `nullable` adds null to the `type`
  * beside it, and the enum keeps only null. (`type: 'null'` is OpenAPI 3.1.)
  */
-export const NULL_ONLY = { type: 'object', nullable: true, enum: [null] } as const;
+const NULL_ONLY = { type: 'object', nullable: true, enum: [null] } as const;
 
 type Schema = Record<string, unknown>;
 

@@ -11,14 +11,14 @@ import { cutText, MAX_MESSAGE_CHARS } from './cut-text.js';
 import { asTool, toolResult } from './tool-results.js';
 
 /** Caps on what one call answers: results are read by a model, whose context is small. */
-export const MAX_SEARCH_HITS = 50;
-export const MAX_RECENT = 20;
-export const MAX_PAGE_MESSAGES = 50;
+const MAX_SEARCH_HITS = 50;
+const MAX_RECENT = 20;
+const MAX_PAGE_MESSAGES = 50;
 const MAX_QUERY_CHARS = 500;
 /** get_conversation reads the current branch only: a hit elsewhere says so rather than be looked for there in vain. */
 const OFF_PATH_NOTE = ' (in another branch, a version of the conversation other than the current one: get_conversation does not show it)';
 
-export interface HistoryDeps {
+interface HistoryDeps {
   readonly conversations: ConversationsService;
   readonly agents: AgentsService;
   readonly recall: RecallService;

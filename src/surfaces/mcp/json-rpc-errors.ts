@@ -6,7 +6,7 @@ export function isMcpPath(path: string): boolean {
 }
 
 /** A JSON-RPC error answer with no request id (the request could not be read far enough to have one). */
-export function jsonRpcError(res: Response, status: number, code: number, message: string): void {
+function jsonRpcError(res: Response, status: number, code: number, message: string): void {
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 

@@ -28,7 +28,7 @@ const storage: ToolErrorText = (error) => {
  * can act on). Exhaustive, so a new code fails the type check until it is mapped. `null`: the
  * (read-only) tools never meet it, so it is logged and answered without its details.
  */
-export const TOOL_ERROR_TEXTS = {
+const TOOL_ERROR_TEXTS = {
   conversation_not_found: conversationNotFound,
   conversation_forbidden: conversationNotFound,
   conversation_busy: null,

@@ -17,7 +17,7 @@ import { describeError } from '../../common/describe-error.js';
  * (`context_length_exceeded`, `rate_limit_exceeded`), `conversation_locked` while a reply is
  * generated, ours otherwise. Exhaustive: a new domain code fails the type check until mapped.
  */
-export const OPENAI_CODES: Record<DomainErrorCode, string> = {
+const OPENAI_CODES: Record<DomainErrorCode, string> = {
   conversation_not_found: 'not_found',
   // Another actor's conversation is unknown here, exactly like a missing one.
   conversation_forbidden: 'not_found',
@@ -62,7 +62,7 @@ export const OPENAI_CODES: Record<DomainErrorCode, string> = {
 /** Codes of Nest's own refusals (validation, a missing key, an unknown route), by status. */
 const HTTP_CODES: Record<number, string> = { 400: 'invalid_value', 401: 'invalid_api_key', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limit_exceeded' };
 
-export interface OpenAiAnswer {
+interface OpenAiAnswer {
   readonly status: number;
   readonly message: string;
   readonly code: string | null;
@@ -92,7 +92,7 @@ export function openAiAnswerOf(error: unknown): OpenAiAnswer | null {
 }
 
 /** Writes an OpenAI error body (or ends a response whose headers are already out). */
-export function sendOpenAiError(response: Response, answer: OpenAiAnswer): void {
+function sendOpenAiError(response: Response, answer: OpenAiAnswer): void {
   if (response.headersSent) {
     response.end();
     return;

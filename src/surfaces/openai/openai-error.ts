@@ -1,5 +1,5 @@
 /** OpenAI's error types, by status (what its SDK and clients expect to read). */
-export function errorTypeOf(status: number): string {
+function errorTypeOf(status: number): string {
   if (status === 401) return 'authentication_error';
   if (status === 403) return 'permission_error';
   if (status === 404) return 'invalid_request_error';

@@ -19,7 +19,7 @@ export function parseConversationId(id: string): string | null {
   return bare(id, 'conv_');
 }
 
-export function parseResponseId(id: string): string | null {
+function parseResponseId(id: string): string | null {
   return bare(id, 'resp_');
 }
 

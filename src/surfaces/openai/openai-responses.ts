@@ -30,7 +30,7 @@ export function responseStatus(status: MessageStatus): 'in_progress' | 'complete
 }
 
 /** The output items of a reply: its text (when it has any, or nothing else) and each call of the client's functions. */
-export function outputOf(reply: Pick<ReplyView, 'messageId' | 'status' | 'content' | 'functionCalls'>, withText = true): Array<Record<string, unknown>> {
+function outputOf(reply: Pick<ReplyView, 'messageId' | 'status' | 'content' | 'functionCalls'>, withText = true): Array<Record<string, unknown>> {
   const calls = reply.functionCalls.map((c, i) => ({ type: 'function_call', id: functionCallItemId(reply.messageId, i), call_id: c.callId, name: c.name, arguments: c.arguments, status: 'completed' }));
   const text =
     withText && (reply.content !== '' || (calls.length === 0 && reply.status !== 'failed'))

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OpenAiError } from './openai-error.js';
 
 /** OpenAI's limits on metadata: at most 16 pairs, keys of at most 64 characters, values of at most 512. */
-export const metadataSchema = z
+const metadataSchema = z
   .record(z.string().max(64, 'metadata keys are at most 64 characters'), z.string().max(512, 'metadata values are at most 512 characters'))
   .refine((m) => Object.keys(m).length <= 16, 'metadata holds at most 16 pairs');
 
@@ -32,7 +32,7 @@ const functionCallOutput = z.object({
   status: z.string().optional(),
 });
 
-export const inputItemSchema = z.union([functionCall, functionCallOutput, message]);
+const inputItemSchema = z.union([functionCall, functionCallOutput, message]);
 export type InputItem = z.output<typeof inputItemSchema>;
 
 export const createConversationSchema = z

@@ -10,7 +10,7 @@ export function createBot(config: TelegramConfig): Bot {
 }
 
 /** grammY types its abort signals with its abort-controller shim; at run time any AbortSignal works. */
-export type BotSignal = NonNullable<Parameters<Bot['init']>[0]>;
+type BotSignal = NonNullable<Parameters<Bot['init']>[0]>;
 
 export function botSignal(signal: AbortSignal): BotSignal {
   return signal as unknown as BotSignal;

@@ -1,7 +1,7 @@
 import type { Transformer } from 'grammy';
 import { sleep as realSleep } from '../../common/sleep.js';
 
-export interface RetryAfterOptions {
+interface RetryAfterOptions {
   /** Retries of one call after a 429, at most. */
   readonly maxRetries: number;
   /** A longer wait than this is not sat out: the 429 is returned to the caller. */

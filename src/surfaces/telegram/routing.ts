@@ -35,7 +35,7 @@ export function routeUpdate(update: Update, me: UserFromGetMe, allowedUsers: Rea
 }
 
 /** Whether a group message is meant for the bot. */
-export function addressesBot(message: Message, me: UserFromGetMe): boolean {
+function addressesBot(message: Message, me: UserFromGetMe): boolean {
   if (message.reply_to_message?.from?.id === me.id) return true;
   const text = message.text ?? message.caption ?? '';
   const entities = message.entities ?? message.caption_entities ?? [];

@@ -1,5 +1,5 @@
 /** Telegram refuses a text message longer than this (UTF-16 code units). */
-export const TELEGRAM_TEXT_LIMIT = 4096;
+const TELEGRAM_TEXT_LIMIT = 4096;
 
 /** Cut points in order of preference: between paragraphs, between lines, between words. */
 const SEPARATORS = ['\n\n', '\n', ' '] as const;

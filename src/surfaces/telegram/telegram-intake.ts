@@ -10,7 +10,7 @@ import { refusalText, TEXTS } from './texts.js';
 import { TELEGRAM_BOT, TELEGRAM_CONFIG } from './telegram.tokens.js';
 import { UpdateDeferred } from './update-deferred.js';
 
-export type IntakeResult = 'queued' | 'duplicate' | 'ignored' | 'refused';
+type IntakeResult = 'queued' | 'duplicate' | 'ignored' | 'refused';
 
 /** At most this many taken-over updates are queued at once; the rest come at later sweeps. */
 const MAX_IN_HAND = 500;

@@ -33,7 +33,7 @@ export function questionOf(body: UiChatRequestDto): string {
  * The client's own id for the posted message (useChat makes one for every message), kept so that
  * it can name the message later; undefined when it sent none. Refused when it could not be kept.
  */
-export function clientIdOf(body: UiChatRequestDto): string | undefined {
+function clientIdOf(body: UiChatRequestDto): string | undefined {
   const id = (body.message ?? body.messages?.at(-1))?.id;
   if (id === undefined) return undefined;
   if (typeof id !== 'string' || !ALIAS_PATTERN.test(id)) throw new BadRequestException('a message id must be 1-128 characters of A-Z, a-z, 0-9, "_" and "-"');
@@ -81,7 +81,7 @@ export function approvalIdOf(callId: string): string {
 }
 
 /** The agent's tools whose calls the client asks to approve: `tools: { update_state: { needsApproval: true } }`. */
-export function approvalToolsOf(body: UiChatRequestDto): string[] {
+function approvalToolsOf(body: UiChatRequestDto): string[] {
   return Object.entries(body.tools ?? {})
     .filter(([name, tool]) => AGENT_TOOLS.has(name) && isObject(tool) && tool.needsApproval === true)
     .map(([name]) => name);
@@ -114,7 +114,7 @@ export function clientToolsOf(body: UiChatRequestDto): ToolSpec[] {
 }
 
 /** What the client answered to one call its chat's last reply ended waiting on. */
-export interface ToolAnswer {
+interface ToolAnswer {
   readonly call: FunctionCallRecord;
   /** The output of a tool the client ran, as JSON. */
   readonly output?: string;

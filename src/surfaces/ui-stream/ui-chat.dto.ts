@@ -6,8 +6,8 @@ import { MAX_MESSAGES_PER_READ } from '../../conversations/conversations.service
 import { ModelOptionsDto, ModelOptionsField } from '../http/dto/chat.dto.js';
 import { OptionalThreadName } from '../http/dto/thread-name.js';
 
-export const UI_TRIGGERS = ['submit-message', 'regenerate-message'] as const;
-export type UiTrigger = (typeof UI_TRIGGERS)[number];
+const UI_TRIGGERS = ['submit-message', 'regenerate-message'] as const;
+type UiTrigger = (typeof UI_TRIGGERS)[number];
 
 const CHAT_ID_DESCRIPTION =
   "The client's chat id (`useChat`'s `id`): 1-128 of A-Z, a-z, 0-9, `_` and `-`, or one of your conversation ids. " +

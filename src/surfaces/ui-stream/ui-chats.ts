@@ -11,7 +11,7 @@ import { toUiMessages } from './ui-messages.js';
 const ROUND_READ = 50;
 
 /** A reply being generated, found from a client's chat id. */
-export interface ReplyInProgress {
+interface ReplyInProgress {
   readonly conversationId: string;
   readonly thread: string;
   readonly reply: Message;

@@ -25,7 +25,7 @@ const chunk = (type: string, properties: Record<string, unknown> = {}, required:
   required: ['type', ...required],
 });
 
-export const UI_MESSAGE_CHUNKS = [
+const UI_MESSAGE_CHUNKS = [
   chunk('start', { messageId: { type: 'string', description: "The stored reply's id (a uuid), or the id of the assistant message a reply going on after tool outputs continues." }, messageMetadata: METADATA }),
   chunk('start-step'),
   chunk('text-start', { id: { type: 'string' } }, ['id']),

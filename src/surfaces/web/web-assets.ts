@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
  * directory, so that `npm start` (dist/src/surfaces/web/) and the tests (src/surfaces/web/)
  * serve the same folder: `web/` at the root of the repository.
  */
-export interface WebAssets {
+interface WebAssets {
   /** The folder served at `/` (index.html, app.js, css/base.css, ...). */
   readonly root: string;
   /** URL path under /vendor/ -> absolute path of a browser build in node_modules. */

@@ -12,7 +12,7 @@ import { findWebAssets } from './web-assets.js';
  * no plugins, not framed. Sent with the page unless the application's security headers already
  * set a policy, so that a page that breaks it fails its browser tests either way.
  */
-export const WEB_CONTENT_SECURITY_POLICY = [
+const WEB_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "base-uri 'none'",
   "object-src 'none'",

@@ -3,11 +3,11 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from
 import { ModelCatalog } from '../../../llm/model-catalog.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 
-export class ModelDto {
+class ModelDto {
   @ApiProperty({ example: 'gpt-4o-mini' }) id: string;
 }
 
-export class ModelListDto {
+class ModelListDto {
   @ApiProperty({ type: [ModelDto], description: 'The models a conversation may choose, the default first.' }) items: ModelDto[];
   @ApiProperty({ description: 'The model turns call when neither the conversation nor its agent chooses one.' }) defaultModel: string;
 }

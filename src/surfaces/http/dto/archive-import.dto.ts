@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional } from 'class-validator';
 import { ErrorDto } from './error.dto.js';
 
-export const ARCHIVE_FORMATS = ['chatgpt', 'open-webui', 'chat-memory', 'empty'] as const;
+const ARCHIVE_FORMATS = ['chatgpt', 'open-webui', 'chat-memory', 'empty'] as const;
 
 const queryBoolean = Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value));
 
@@ -40,7 +40,7 @@ export class ArchiveImportQueryDto {
   agents?: boolean;
 }
 
-export class ImportedArchiveConversationDto {
+class ImportedArchiveConversationDto {
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The new conversation; null in a dry run.' }) id: string | null;
   @ApiProperty({ description: "The conversation's id in the archive." }) sourceId: string;
   @ApiProperty() title: string;
@@ -53,7 +53,7 @@ export class ImportedArchiveConversationDto {
   appendedTo?: string;
 }
 
-export class SkippedArchiveConversationDto {
+class SkippedArchiveConversationDto {
   @ApiProperty({ description: 'Position in the file, from 0.' }) index: number;
   @ApiProperty({ type: String, nullable: true }) sourceId: string | null;
   @ApiProperty({ type: String, nullable: true }) title: string | null;
@@ -65,7 +65,7 @@ export class SkippedArchiveConversationDto {
   code?: 'already_imported';
 }
 
-export class DroppedPartsDto {
+class DroppedPartsDto {
   @ApiProperty({ description: 'Images and image generations (the files are not in the archive).' }) images: number;
   @ApiProperty({ description: 'Attached files, audio without a transcript.' }) files: number;
   @ApiProperty({ description: 'Tool traffic with no text kept (browsing, search, tool calls).' }) toolMessages: number;
@@ -74,7 +74,7 @@ export class DroppedPartsDto {
   @ApiProperty({ description: 'Parts of a type the reader does not know.' }) other: number;
 }
 
-export class ImportedAgentDto {
+class ImportedAgentDto {
   @ApiProperty({ type: String, nullable: true, description: "The agent's id in the file." }) sourceId: string | null;
   @ApiProperty({ description: 'Its name here (the new one when renamed).' }) name: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "Your agent the file's conversations are linked to; null when skipped, or created in a dry run." })
@@ -89,12 +89,12 @@ export class ImportedAgentDto {
   @ApiProperty({ type: [String], description: 'The tools the file gives it (update_state, remember, forget).' }) tools: string[];
 }
 
-export class ListedMemoryDto {
+class ListedMemoryDto {
   @ApiProperty({ description: 'Its text, cut to 300 characters.' }) text: string;
   @ApiProperty({ description: 'Pinned in the file (kept only with pinMemories=true).' }) pinned: boolean;
 }
 
-export class ImportedMemoriesDto {
+class ImportedMemoriesDto {
   @ApiProperty({ description: 'Memories taken (in a dry run: that would be taken).' }) imported: number;
   @ApiProperty({ description: 'Memories not taken: all of them when not asked for (memories=true) or when one is not valid (the import of memories is all or nothing).' })
   skipped: number;
@@ -102,7 +102,7 @@ export class ImportedMemoriesDto {
   @ApiProperty({ type: [ListedMemoryDto], description: 'The first 100 memories of the file, whether taken or not.' }) items: ListedMemoryDto[];
 }
 
-export class ImportRequestedDto {
+class ImportRequestedDto {
   @ApiProperty({ description: 'memories=true: the memories are taken.' }) memories: boolean;
   @ApiProperty({ description: 'agents=true: the agents are created.' }) agents: boolean;
   @ApiProperty({ description: 'pinMemories=true: pins in the file are kept.' }) pinMemories: boolean;
@@ -130,7 +130,7 @@ export class ArchiveImportReportDto {
   memories: ImportedMemoriesDto;
 }
 
-export class StoredBeforeErrorDto {
+class StoredBeforeErrorDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() sourceId: string;
   @ApiProperty() title: string;

@@ -58,7 +58,7 @@ function MessagesLimit(defaultValue: number, description?: string): PropertyDeco
 
 const DETAIL_LIMIT = 'How many of the newest messages to include; older ones: GET /api/conversations/{id}/messages?before=nextBefore.';
 
-export class ThreadQueryDto {
+class ThreadQueryDto {
   @OptionalThreadName("Only this thread's messages.", 'all')
   thread?: string;
 }
@@ -214,14 +214,14 @@ export class ConversationPageDto {
   nextCursor: string | null;
 }
 
-export class ThreadDto {
+class ThreadDto {
   @ApiProperty({ example: 'main' }) name: string;
   @ApiProperty({ type: String, nullable: true, description: "The thread's own system prompt." }) systemPrompt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
-export class RunningSummaryDto {
+class RunningSummaryDto {
   @ApiProperty({ description: 'What fell out of the window, folded by the model.' }) content: string;
   @ApiProperty({ description: 'The summary covers every message of the thread up to this seq.' }) coversSeq: number;
   @ApiProperty() tokens: number;
@@ -231,7 +231,7 @@ export class RunningSummaryDto {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
-export class TokenTotalsDto {
+class TokenTotalsDto {
   @ApiProperty() promptTokens: number;
   @ApiProperty() completionTokens: number;
 }

@@ -70,9 +70,9 @@ export function toMemoryDto(m: Memory): MemoryDto {
 }
 
 /** The most memories one import takes. */
-export const MAX_IMPORTED_MEMORIES = 1000;
+const MAX_IMPORTED_MEMORIES = 1000;
 
-export class ImportedMemoryDto {
+class ImportedMemoryDto {
   @ApiProperty({ minLength: 1, maxLength: MAX_MEMORY_CHARS, pattern: NOT_BLANK_PATTERN })
   @IsString()
   @IsNotEmpty()

@@ -4,7 +4,7 @@ import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { EXPORT_VERSION, EXPORT_VERSIONS, type ExportVersion } from '../../../portability/export-document.js';
 import { ErrorDto } from './error.dto.js';
 
-export const EXPORT_FORMATS = ['json', 'markdown'] as const;
+const EXPORT_FORMATS = ['json', 'markdown'] as const;
 
 export class ExportVersionQueryDto {
   @ApiPropertyOptional({
@@ -49,7 +49,7 @@ export {
   ExportedThread as ExportedThreadDto,
 } from '../../../portability/export-document.js';
 
-export class ImportProblemDto {
+class ImportProblemDto {
   @ApiProperty({ example: '$.conversation.messages[3].role' }) path: string;
   @ApiProperty({ example: 'must be one of: user, assistant' }) message: string;
 }

@@ -49,7 +49,7 @@ export class SearchMessagesQueryDto extends AgentFilterQueryDto {
   conversationId?: string;
 }
 
-export class MessageHitDto {
+class MessageHitDto {
   @ApiProperty({ format: 'uuid' }) messageId: string;
   @ApiProperty({ format: 'uuid' }) conversationId: string;
   @ApiProperty() conversationTitle: string;

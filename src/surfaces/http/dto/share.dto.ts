@@ -24,7 +24,7 @@ export class CreatedShareDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
 }
 
-export class ShareDto {
+class ShareDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) conversationId: string;
   @ApiProperty({ description: 'The title when shared.' }) title: string;
@@ -39,7 +39,7 @@ export class ShareListDto {
   @ApiProperty({ type: [ShareDto], description: 'Newest first.' }) items: ShareDto[];
 }
 
-export class SharedMessageDto {
+class SharedMessageDto {
   @ApiProperty({ enum: MESSAGE_ROLES }) role: MessageRole;
   @ApiProperty() content: string;
   @ApiProperty({ type: String, nullable: true, description: 'The model that wrote a reply.' }) model: string | null;

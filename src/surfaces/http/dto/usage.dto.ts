@@ -23,17 +23,17 @@ export class UsageQueryDto {
   agentId?: string;
 }
 
-export class UsageRowDto {
+class UsageRowDto {
   @ApiProperty() promptTokens: number;
   @ApiProperty() completionTokens: number;
   @ApiProperty({ description: 'Replies counted.' }) replies: number;
 }
 
-export class UsageByModelDto extends UsageRowDto {
+class UsageByModelDto extends UsageRowDto {
   @ApiProperty() model: string;
 }
 
-export class UsageByDayDto extends UsageRowDto {
+class UsageByDayDto extends UsageRowDto {
   @ApiProperty({ example: '2026-11-30', description: 'UTC day.' }) day: string;
 }
 
@@ -50,7 +50,7 @@ export class ContextQueryDto {
   thread?: string;
 }
 
-export class ContextPartDto {
+class ContextPartDto {
   @ApiProperty({ enum: ['system', 'memory', 'recall', 'summary', 'pinned', 'history'], description: "memory: the long-term memories sent; recall: excerpts of the actor's earlier conversations matching the message; pinned: a pinned message, sent whatever the window." }) kind: string;
   @ApiProperty({ enum: ['system', 'user', 'assistant'] }) role: string;
   @ApiProperty() content: string;

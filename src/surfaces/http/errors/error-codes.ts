@@ -5,7 +5,7 @@ import { DOMAIN_ERROR_CODES, type DomainErrorCode } from '../../../common/domain
  * (validation, a missing key, an unknown route, a body of the wrong type...). Keyed by status,
  * so every status this surface answers has a code. Part of the API: never rename one.
  */
-export const HTTP_STATUS_CODES = {
+const HTTP_STATUS_CODES = {
   400: 'invalid_input',
   401: 'unauthorized',
   403: 'forbidden',
@@ -24,9 +24,6 @@ export const HTTP_STATUS_CODES = {
   503: 'unavailable',
   504: 'timeout',
 } as const satisfies Record<number, string>;
-
-/** A code this surface answers with when no domain error gave one. */
-export type HttpStatusCode = (typeof HTTP_STATUS_CODES)[keyof typeof HTTP_STATUS_CODES];
 
 /**
  * Codes that never reach an error body: a stopped reply ends as `cancelled`; another actor's

@@ -2,7 +2,7 @@ import { BadRequestException, ValidationPipe, type ArgumentMetadata, type Valida
 import { DTO_SHAPE_LIMITS, shapeProblem } from './json-shape.js';
 
 /** A 400 lists this many validation problems and counts the rest. */
-export const MAX_LISTED_VALIDATION_PROBLEMS = 10;
+const MAX_LISTED_VALIDATION_PROBLEMS = 10;
 
 /**
  * The global ValidationPipe (whitelist, forbidNonWhitelisted, transform) with its work and its

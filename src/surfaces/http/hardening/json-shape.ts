@@ -13,10 +13,10 @@ export interface JsonShapeLimits {
 }
 
 /** Deeper JSON than this is refused. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** Largest number of keys an object may have in any body: a 64 KB session state holds at most about 9,000. */
-export const MAX_KEYS_PER_OBJECT = 10_000;
+const MAX_KEYS_PER_OBJECT = 10_000;
 
 /**
  * The limits of every JSON body. An export's `messages` is the longest array a valid body

@@ -6,7 +6,7 @@ import { secondsUntil, TooManyRequestsError } from '../../../rate-limits/too-man
 
 const WINDOW_MS = 60_000;
 
-export interface MinuteLimit {
+interface MinuteLimit {
   /** Requests per minute; 0 turns the limit off (null is answered). */
   readonly perMinute: number;
   /** Keeps these counters apart from others' in the shared store. */

@@ -4,7 +4,7 @@ import { DiscoveryService, MetadataScanner, ModulesContainer, Reflector } from '
 import { IS_PUBLIC } from '../../../actor-auth/public.decorator.js';
 
 /** Whether a request (method, path without query) goes to a route marked @Public(). */
-export type PublicRouteTest = (method: string, path: string) => boolean;
+type PublicRouteTest = (method: string, path: string) => boolean;
 
 /**
  * The @Public() routes of the application, read from Nest's metadata once, so that a

@@ -23,7 +23,7 @@ const WAIT_FOR_FIRST_MS = 30_000;
 const POLL_MS = 100;
 
 /** A stored answer, replayed as the same HTTP status and body. */
-export class StoredAnswer {
+class StoredAnswer {
   constructor(
     readonly status: number,
     readonly body: Record<string, unknown>,

@@ -6,7 +6,7 @@ import { ERROR_BODY_CODES } from '../errors/error-codes.js';
 
 // The events of the streaming routes, for the OpenAPI document only (the protocol is in docs/api.md).
 
-export class StreamConversationData {
+class StreamConversationData {
   @ApiProperty({ format: 'uuid' }) conversationId: string;
   @ApiProperty({ format: 'uuid', description: 'The reply being generated: follow or cancel it with this id.' }) messageId: string;
   @ApiPropertyOptional({ format: 'uuid', description: 'The stored question (absent when a retry follows a running turn).' })
@@ -19,15 +19,15 @@ export class StreamConversationData {
   replayed?: boolean;
 }
 
-export class StreamDeltaData {
+class StreamDeltaData {
   @ApiProperty({ description: 'Text to append to the reply.' }) text: string;
 }
 
-export class StreamReasoningData {
+class StreamReasoningData {
   @ApiProperty({ description: "A piece of a reasoning model's thinking, to append to it (never part of the reply)." }) text: string;
 }
 
-export class StreamDoneData {
+class StreamDoneData {
   @ApiProperty({ format: 'uuid' }) messageId: string;
   @ApiProperty({ description: 'The whole stored reply.' }) reply: string;
   @ApiProperty({ enum: ['complete', 'truncated', 'cancelled'] }) status: string;
@@ -50,7 +50,7 @@ export class StreamErrorData {
   @ApiProperty({ description: 'The text generated before the failure (stored with the failed reply).' }) partial: string;
 }
 
-export class StreamConversationEvent {
+class StreamConversationEvent {
   @ApiProperty({ enum: ['conversation'] }) event: 'conversation';
   @ApiProperty({ type: StreamConversationData }) data: StreamConversationData;
 }
@@ -60,7 +60,7 @@ export class StreamDeltaEvent {
   @ApiProperty({ type: StreamDeltaData }) data: StreamDeltaData;
 }
 
-export class StreamReasoningEvent {
+class StreamReasoningEvent {
   @ApiProperty({ enum: ['reasoning'] }) event: 'reasoning';
   @ApiProperty({ type: StreamReasoningData }) data: StreamReasoningData;
 }

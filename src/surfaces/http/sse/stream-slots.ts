@@ -9,7 +9,7 @@ import { ApiErrors } from '../api-errors.decorator.js';
 const RETRY_AFTER_SECONDS = 5;
 
 /** Refused: the actor already has MAX_STREAMS_PER_ACTOR streams open. */
-export class TooManyStreamsError extends HttpException {
+class TooManyStreamsError extends HttpException {
   constructor(limit: number) {
     super(
       `Too many open streams: at most MAX_STREAMS_PER_ACTOR (${limit}) at once per API key; close one or retry in ${RETRY_AFTER_SECONDS} s`,
@@ -55,7 +55,7 @@ export class StreamSlots {
 
 /** Runs after the actor (and the conversation's owner) is known, before the handler starts a turn. */
 @Injectable()
-export class StreamSlotGuard implements CanActivate {
+class StreamSlotGuard implements CanActivate {
   constructor(private readonly slots: StreamSlots) {}
 
   canActivate(context: ExecutionContext): boolean {

@@ -7,7 +7,7 @@ import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthToke
 import { OAuthRefusal, type OAuthService } from '../../../oauth/oauth.service.js';
 
 /** Where the authorize endpoint sends the user's browser: the consent page of the web page. */
-export const CONSENT_PAGE = '/connect.html';
+const CONSENT_PAGE = '/connect.html';
 
 /**
  * The SDK's authorization server handlers (register, authorize, token, revoke) speaking to

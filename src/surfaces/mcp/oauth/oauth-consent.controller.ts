@@ -5,7 +5,7 @@ import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { OAuthService } from '../../../oauth/oauth.service.js';
 
-export class ApproveRequestDto {
+class ApproveRequestDto {
   /** Whether the client may also use tools that write (scope history:write), when it asked for them. */
   @IsOptional()
   @IsBoolean()
