@@ -134,12 +134,12 @@ export class AgentsService {
     return (await em.find(Agent, { select: { id: true }, where: { actor: actor.id } })).map((a) => a.id);
   }
 
-  /** Erases every agent of the actor, within the caller's unit of work (erasing an account); returns how many. */
   /** Gives every agent of `from` to `to`, in the caller's unit of work; conversations keep their agent ids. */
   async moveActorIn(em: EntityManager, from: Actor, to: Actor): Promise<number> {
     return (await em.update(Agent, { actor: from.id }, { actor: to.id })).affected ?? 0;
   }
 
+  /** Erases every agent of the actor, within the caller's unit of work (erasing an account); returns how many. */
   async eraseFor(em: EntityManager, actor: Actor): Promise<number> {
     return (await em.delete(Agent, { actor: actor.id })).affected ?? 0;
   }

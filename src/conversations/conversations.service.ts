@@ -84,9 +84,9 @@ export class ConversationsService {
 
   /**
    * Creates an empty conversation ("New conversation" unless titled), bound to one of the
-   * actor's agents when `agentId` is given, with an initial state.
+   * actor's agents when `agentId` is given, with an initial state. `memory: false`: a temporary
+   * chat, whose turns neither read nor write long-term memories.
    */
-  /** `memory: false`: a temporary chat, whose turns neither read nor write long-term memories. */
   async create(actor: Actor, input: { title?: string; agentId?: string; state?: unknown; memory?: boolean; model?: string } = {}): Promise<Conversation> {
     const title = input.title === undefined ? undefined : titleFromMessage(input.title);
     const state = input.state === undefined ? {} : validState(input.state);

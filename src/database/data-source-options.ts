@@ -4,14 +4,14 @@ import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.js';
 import { configurePgDriver } from './postgres-setup.js';
 
+/** Entity classes, as TypeORM takes them. */
+export type EntityList = ReadonlyArray<Function | EntitySchema>;
+
 /**
  * One definition of the data source, shared by the application and the TypeORM CLI
  * (ormconfig.ts). Migrations are per dialect, since generated SQL differs. The entities come
  * from the modules that own them (src/entities.ts lists them), so the database knows no domain.
  */
-/** Entity classes, as TypeORM takes them. */
-export type EntityList = ReadonlyArray<Function | EntitySchema>;
-
 export function dataSourceOptions(target: DatabaseTarget, entities: EntityList): DataSourceOptions {
   const common = { entities: [...entities], migrationsRun: true as const, synchronize: false as const };
   if (target.kind === 'postgres') {

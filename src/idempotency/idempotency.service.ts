@@ -95,12 +95,12 @@ export class IdempotencyService {
     });
   }
 
-  /** Erases every key of the actor, within the caller's unit of work (erasing an account); returns how many. */
   /** Gives every idempotency key of `from` (with its stored answer) to `to`, in the caller's unit of work. */
   async moveActorIn(em: EntityManager, from: Actor, to: Actor): Promise<number> {
     return (await em.update(IdempotencyKey, { actor: from.id }, { actor: to.id })).affected ?? 0;
   }
 
+  /** Erases every key of the actor, within the caller's unit of work (erasing an account); returns how many. */
   async eraseFor(em: EntityManager, actor: Actor): Promise<number> {
     return (await em.delete(IdempotencyKey, { actor: actor.id })).affected ?? 0;
   }

@@ -226,12 +226,12 @@ export class OAuthService {
     return (await this.tokens.revokeClientFor(actor.id, clientId, new Date())) > 0;
   }
 
-  /** Account erasure: every token of the actor, live or not. */
   /** The MCP hosts connected by `from` keep working as `to`, in the caller's transaction (the single-user history adopted by a key). */
   moveActorIn(em: EntityManager, from: Actor, to: Actor): Promise<number> {
     return this.tokens.moveActorIn(em, from.id, to.id);
   }
 
+  /** Account erasure: every token of the actor, live or not. */
   eraseFor(actor: Actor): Promise<void> {
     return this.tokens.deleteFor(actor.id);
   }
