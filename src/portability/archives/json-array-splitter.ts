@@ -1,4 +1,5 @@
 import { MalformedArchiveError } from './archive.errors.js';
+import { isJsonSpace, JSON_BYTES } from '../../common/json-bytes.js';
 
 /** One element of the top-level array, as its JSON text, or only its size when it was too large to keep. */
 export type ArrayElement =
@@ -18,19 +19,8 @@ const enum State {
   End,
 }
 
-const BOM = [0xef, 0xbb, 0xbf];
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_SQUARE = 0x5b;
-const CLOSE_SQUARE = 0x5d;
-const OPEN_CURLY = 0x7b;
-const CLOSE_CURLY = 0x7d;
-export const JSON_BYTES = { QUOTE, COMMA, OPEN_SQUARE, CLOSE_SQUARE, OPEN_CURLY, CLOSE_CURLY, BOM } as const;
-
-export function isSpace(b: number): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-}
+const { BOM, QUOTE, BACKSLASH, COMMA, OPEN_SQUARE, CLOSE_SQUARE, OPEN_CURLY, CLOSE_CURLY } = JSON_BYTES;
+const isSpace = isJsonSpace;
 
 /** Whether the run of backslashes ending just before `end` (and not before `from`) is odd: the next byte is escaped. */
 function oddBackslashesBefore(chunk: Buffer, end: number, from: number): boolean {

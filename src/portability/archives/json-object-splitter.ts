@@ -1,5 +1,6 @@
 import { MalformedArchiveError } from './archive.errors.js';
-import { type ArrayElement, isSpace, JSON_BYTES, JsonArraySplitter, SCAN_BYTES, ValueBuffer, ValueScanner } from './json-array-splitter.js';
+import { isJsonSpace as isSpace, JSON_BYTES } from '../../common/json-bytes.js';
+import { type ArrayElement, JsonArraySplitter, SCAN_BYTES, ValueBuffer, ValueScanner } from './json-array-splitter.js';
 
 const { QUOTE, COMMA, OPEN_SQUARE, OPEN_CURLY, CLOSE_CURLY, BOM } = JSON_BYTES;
 const COLON = 0x3a;

@@ -1,14 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isJsonSpace, JSON_BYTES } from '../../../common/json-bytes.js';
 import { tooDeep, tooManyItems, tooManyKeys, tooManyValues, type JsonShapeLimits } from './json-shape.js';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
+const { QUOTE, BACKSLASH, COMMA, COLON, OPEN_CURLY: OPEN_OBJECT, CLOSE_CURLY: CLOSE_OBJECT, OPEN_SQUARE: OPEN_ARRAY, CLOSE_SQUARE: CLOSE_ARRAY } = JSON_BYTES;
 
 /**
  * body-parser's `verify` for JSON bodies: the raw text is scanned once, before JSON.parse, and
@@ -56,7 +50,7 @@ export function jsonProblem(text: string, limits: JsonShapeLimits): string | nul
   };
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    if (isJsonSpace(c)) continue;
     if (c === QUOTE) {
       if (expectKey) {
         expectKey = false;
