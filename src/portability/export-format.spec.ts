@@ -111,7 +111,7 @@ describe('parseConversationExport', () => {
     }
   });
 
-  it('lets the event loop run while it checks a long conversation, and numbers problems across slices', async () => {
+  it('lets the event loop run while it checks a long conversation, and numbers problems across slices [slow]', async () => {
     let turns = 0;
     let ticking = true;
     const tick = () => {

@@ -118,7 +118,7 @@ describe('version 2 import: the tree', () => {
     expect(checkTree(new Problems(), c, '$.conversation', { maxNodes: 6, maxDepth: 6 })!.onPath).toEqual([true, true, true, true, true, true]);
   });
 
-  it('walks a long chain without recursion', async () => {
+  it('walks a long chain without recursion [slow]', async () => {
     const n = 20_000;
     const chain = Array.from({ length: n }, (_, i) => msg(i + 1, `m${i}`, i === 0 ? null : `m${i - 1}`, { createdAt: at(0) }));
     const parsed = await parseConversationExport(doc(chain), limits);

@@ -7,8 +7,7 @@ import { DIALECT, startTestApp, tempDir, type TestApp } from './test-app.js';
 /**
  * The web page in headless Chromium (Debian's package) driven by playwright-core: a browser and
  * the fake model for a describe block, a fresh service per test, pages whose errors and
- * Content-Security-Policy violations fail the test. The helpers of test/e2e/web/web.e2e-spec.ts,
- * for the specs of the page's other parts.
+ * Content-Security-Policy violations fail the test: the one browser set-up of every web spec.
  */
 export const CHROMIUM = '/usr/bin/chromium';
 const LAUNCH_ARGS = [
@@ -47,21 +46,31 @@ export function describeInChromium(name: string, tests: () => void): void {
 export interface BrowserFixture {
   readonly browser: Browser;
   readonly fake: FakeOpenAiServer;
-  /** A fresh service (own SQLite file), in single-user mode with the fake model. */
-  startService(env?: Record<string, string>): Promise<{ t: TestApp; base: string }>;
+  /** The current test's page errors and CSP violations (each fails the test at its end); a test may take out those it provoked. */
+  readonly problems: string[];
+  /**
+   * A fresh service (own SQLite file), in single-user mode with the fake model, or with the
+   * built-in echo model when `options.model` is 'echo'.
+   */
+  startService(env?: Record<string, string>, options?: { model?: 'fake' | 'echo' }): Promise<{ t: TestApp; base: string }>;
+  /** A browser context closed after the test, for a test that loads its first page itself. */
+  newContext(contextOptions?: BrowserContextOptions): Promise<BrowserContext>;
   /** A page in a context of its own; `contextOptions` adds to it (permissions, for example). */
   openPage(url: string, viewport?: { width: number; height: number }, contextOptions?: BrowserContextOptions): Promise<Page>;
 }
 
-/** Sets up beforeAll/afterAll/beforeEach/afterEach in the calling describe block. */
-export function browserFixture(): BrowserFixture {
+/**
+ * Sets up beforeAll/afterAll/beforeEach/afterEach in the calling describe block. `launchArgs`
+ * add to Chromium's command line (a `--host-resolver-rules` mapping, for example).
+ */
+export function browserFixture(options: { launchArgs?: string[] } = {}): BrowserFixture {
   let browser: Browser;
   let fake: FakeOpenAiServer;
   const cleanups: Array<() => Promise<unknown> | unknown> = [];
   let problems: string[] = [];
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 30_000 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...LAUNCH_ARGS, ...(options.launchArgs ?? [])], timeout: 30_000 });
     fake = await FakeOpenAiServer.start();
   }, 60_000);
   afterAll(async () => {
@@ -77,6 +86,12 @@ export function browserFixture(): BrowserFixture {
     expect(problems).toEqual([]);
   });
 
+  async function newContext(contextOptions: BrowserContextOptions = {}): Promise<BrowserContext> {
+    const context = await browser.newContext(contextOptions);
+    cleanups.push(() => context.close());
+    return context;
+  }
+
   return {
     get browser() {
       return browser;
@@ -84,19 +99,22 @@ export function browserFixture(): BrowserFixture {
     get fake() {
       return fake;
     },
-    async startService(env = {}) {
+    get problems() {
+      return problems;
+    },
+    async startService(env = {}, serviceOptions = {}) {
       const tmp = tempDir();
       const t = await startTestApp({
         dbPath: `${tmp.dir}/chat.sqlite`,
-        llmBaseUrl: fake.url,
+        ...(serviceOptions.model === 'echo' ? {} : { llmBaseUrl: fake.url }),
         env: { API_KEYS: '', STREAM_FLUSH_MS: '30', LLM_TIMEOUT_MS: '5000', ...env },
       });
       cleanups.push(() => tmp.remove(), () => t.close());
       return { t, base: await t.url() };
     },
+    newContext,
     async openPage(url, viewport = { width: 1100, height: 760 }, contextOptions = {}) {
-      const context: BrowserContext = await browser.newContext({ viewport, ...contextOptions });
-      cleanups.push(() => context.close());
+      const context = await newContext({ viewport, ...contextOptions });
       const page = await context.newPage();
       // Generous: the SQLite and PostgreSQL passes of npm test run side by side with Chromium.
       page.setDefaultTimeout(20_000);

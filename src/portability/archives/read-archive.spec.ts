@@ -194,7 +194,7 @@ describe('readArchive: a large archive from a file', () => {
     return runInNewContext('gc') as () => void;
   }
 
-  it('reads 50 MB of conversations in bounded memory', async () => {
+  it('reads 50 MB of conversations in bounded memory [slow]', async () => {
     const path = join(dir, 'conversations.json');
     const out = createWriteStream(path);
     const count = 2_200;

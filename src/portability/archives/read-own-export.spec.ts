@@ -71,7 +71,7 @@ describe('readOwnExport', () => {
     await expect(read(doc, { maxConversations: 5 })).rejects.toThrow(TooManyConversationsError);
   });
 
-  it('gives the event loop turns by time while it reads many tiny conversations', async () => {
+  it('gives the event loop turns by time while it reads many tiny conversations [slow]', async () => {
     const turns = new EventLoopTurns();
     const doc = `{"format":"chat-memory.account","conversations":[${Array(90_000).fill('{}').join(',')}]}`;
     // In one chunk: only the reader's own turns let other work in.

@@ -54,7 +54,7 @@ describe('ZipEntryReader', () => {
     expect(read).toBeLessThanOrEqual(4 * 1024 * 1024);
   });
 
-  it('refuses an entry that decompresses to far more than its compressed size, from its first slices, whatever the bound', async () => {
+  it('refuses an entry that decompresses to far more than its compressed size, from its first slices, whatever the bound [slow]', async () => {
     const zip = zipSync({ 'conversations.json': new Uint8Array(64 * 1024 * 1024).fill(0x20) }, { level: 9 });
     const reader = new ZipEntryReader(chunks(zip, 64 * 1024), 1024 * 1024 * 1024);
     let read = 0;
@@ -67,7 +67,7 @@ describe('ZipEntryReader', () => {
     expect(read).toBeLessThan(2 * 1024 * 1024);
   });
 
-  it('reads an archive as JSON compresses (well under the ratio), to its end', async () => {
+  it('reads an archive as JSON compresses (well under the ratio), to its end [slow]', async () => {
     const text = JSON.stringify(Array.from({ length: 300 }, (_, i) => linearChatGptConversation(`c${i}`, 20)), null, 2);
     const zip = zipSync({ 'conversations.json': strToU8(text) }, { level: 9 });
     expect(text.length / zip.length).toBeLessThan(MAX_UNZIPPED_RATIO);

@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { DatabaseService } from '../../../src/database/database.service.js';
 import { sql } from '../../../src/database/sql.js';
-import { DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp } from '../../support/app-fixture.js';
+import { DIALECT, type TestApp } from '../../support/test-app.js';
 
 /**
  * DatabaseService's units of work on the real database: all of a transaction or none of it,
@@ -9,7 +10,7 @@ import { DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test
  * pool whatever happened, so failed units do not use it up.
  */
 describe('units of work', () => {
-  let tmp: ReturnType<typeof tempDir>;
+  const fixture = useApp();
   let t: TestApp;
   let db: DatabaseService;
   const filler = () => (DIALECT === 'postgres' ? "'\\x00'::bytea" : "x'00'");
@@ -17,13 +18,8 @@ describe('units of work', () => {
   const stored = async () => (await db.read((em) => sql<{ id: number }>(em, 'SELECT id FROM storage_probe ORDER BY id'))).rows.map((r) => Number(r.id));
 
   beforeAll(async () => {
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    t = fixture.app;
     db = t.app.get(DatabaseService);
-  });
-  afterAll(async () => {
-    await t.close();
-    tmp.remove();
   });
   afterEach(async () => {
     await db.statement((em) => sql(em, 'DELETE FROM storage_probe'));

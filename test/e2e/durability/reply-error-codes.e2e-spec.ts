@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp } from '../../support/app-fixture.js';
+import { ALICE_KEY, auth, DIALECT, type TestApp } from '../../support/test-app.js';
 
 const INTERRUPTED = 'The reply was interrupted: the server generating it stopped, or could not store it, before it was finished';
 
@@ -9,7 +10,7 @@ const INTERRUPTED = 'The reply was interrupted: the server generating it stopped
  * databases, and the API still shows every one with the status it showed before.
  */
 describe('the migration from stored HTTP statuses to reply error codes', () => {
-  let tmp: ReturnType<typeof tempDir>;
+  const fixture = useApp();
   let t: TestApp;
   let ds: DataSource;
   const p = (n: number) => (DIALECT === 'postgres' ? `$${n}` : '?');
@@ -21,13 +22,8 @@ describe('the migration from stored HTTP statuses to reply error codes', () => {
   };
 
   beforeAll(async () => {
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    t = fixture.app;
     ds = t.app.get(DataSource);
-  });
-  afterAll(async () => {
-    await t.close();
-    tmp.remove();
   });
 
   // [reply status, stored status, stored message] -> the code it becomes.

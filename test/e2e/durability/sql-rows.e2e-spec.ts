@@ -4,25 +4,21 @@ import { Conversation } from '../../../src/conversations/conversation.entity.js'
 import { Message } from '../../../src/conversations/message.entity.js';
 import { Thread } from '../../../src/conversations/thread.entity.js';
 import { EntityRows, sql } from '../../../src/database/sql.js';
-import { startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp } from '../../support/app-fixture.js';
+import type { TestApp } from '../../support/test-app.js';
 
 /**
  * The chat turn's statements bypass TypeORM's builders (src/database/sql.ts): what they write
  * must read back identically through TypeORM, and the other way round, on both databases.
  */
 describe('constant SQL on the turn path reads and writes as TypeORM does', () => {
-  let tmp: ReturnType<typeof tempDir>;
+  const fixture = useApp();
   let t: TestApp;
   let ds: DataSource;
 
   beforeAll(async () => {
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    t = fixture.app;
     ds = t.app.get(DataSource);
-  });
-  afterAll(async () => {
-    await t.close();
-    tmp.remove();
   });
 
   const conversation = (overrides: Partial<Conversation> = {}): Conversation =>

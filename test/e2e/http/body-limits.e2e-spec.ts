@@ -1,5 +1,6 @@
 import { sendHeadOnly, sendRaw } from '../../support/raw-http.js';
-import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp } from '../../support/app-fixture.js';
+import { ALICE_KEY, auth, type TestApp } from '../../support/test-app.js';
 
 const UNAUTHORIZED = {
   statusCode: 401,
@@ -21,19 +22,14 @@ function manyKeys(keys: number, base: Record<string, unknown> = { message: 'hi' 
  * refused before it is read.
  */
 describe('request bodies: shape limits and authentication before the body', () => {
+  // Large enough for a 50 MB body: only the missing key may refuse it.
+  const fixture = useApp({ BODY_LIMIT_BYTES: String(64 * 1024 * 1024) });
   let t: TestApp;
   let url: string;
-  let tmp: ReturnType<typeof tempDir>;
 
   beforeAll(async () => {
-    tmp = tempDir();
-    // Large enough for a 50 MB body: only the missing key may refuse it.
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, env: { BODY_LIMIT_BYTES: String(64 * 1024 * 1024) } });
+    t = fixture.app;
     url = await t.url();
-  });
-  afterAll(async () => {
-    await t.close();
-    tmp.remove();
   });
 
   const post = (path: string, body: string, headers: Record<string, string> = auth(ALICE_KEY)) =>
@@ -171,14 +167,8 @@ describe('request bodies: shape limits and authentication before the body', () =
 });
 
 describe('authentication before the body, in single-user mode', () => {
+  const fixture = useApp({ API_KEYS: '' });
   it('reads the body of a caller without a key', async () => {
-    const tmp = tempDir();
-    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, env: { API_KEYS: '' } });
-    try {
-      await t.http().post('/api/conversations').send({ title: 'no key needed' }).expect(201);
-    } finally {
-      await t.close();
-      tmp.remove();
-    }
+    await fixture.app.http().post('/api/conversations').send({ title: 'no key needed' }).expect(201);
   });
 });

@@ -3,7 +3,8 @@ import type { Response } from 'supertest';
 import { OpenApiContract, type SpecOperation } from '../../support/openapi-contract.js';
 import { invalidValue, validValue, type Broken } from '../../support/schema-arbitrary.js';
 import { routePath } from '../../support/spec-routes.js';
-import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp } from '../../support/app-fixture.js';
+import { ALICE_KEY, auth, type TestApp } from '../../support/test-app.js';
 
 /**
  * Requests generated from docs/openapi.json itself, sent to the real app (echo model):
@@ -118,8 +119,8 @@ function followQueryRulesInWords(operationId: string, pairs: Array<[string, stri
 }
 
 describe('requests generated from docs/openapi.json: the valid accepted, the invalid refused with 400', () => {
+  const fixture = useApp();
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
   let fx: Fixtures;
 
   const send = (method: string, url: string, body?: unknown): Promise<Response> => {
@@ -128,8 +129,7 @@ describe('requests generated from docs/openapi.json: the valid accepted, the inv
   };
 
   beforeAll(async () => {
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    t = fixture.app;
     const ok = async (method: string, url: string, body?: unknown) => {
       const res = await send(method, url, body);
       if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${res.text}`);
@@ -153,10 +153,6 @@ describe('requests generated from docs/openapi.json: the valid accepted, the inv
       memoriesCursor: (await ok('get', '/api/memories?limit=1')).nextCursor,
       agentsCursor: (await ok('get', '/api/agents?limit=1')).nextCursor,
     };
-  });
-  afterAll(async () => {
-    await t?.close();
-    tmp?.remove();
   });
 
   /** Options of the generators: uuids are mostly the fixtures' ids, so requests reach real resources. */

@@ -1,7 +1,8 @@
 import type { Response } from 'supertest';
 import { OpenApiContract } from '../../support/openapi-contract.js';
 import { routeBody, routePath, specRoutes, type SpecRoute } from '../../support/spec-routes.js';
-import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp, useAppStarter } from '../../support/app-fixture.js';
+import { ALICE_KEY, auth, type TestApp } from '../../support/test-app.js';
 
 /** Last, in this order: each removes what the operations before it use. */
 const LAST = ['revokeShare', 'deleteMemory', 'deleteConversation', 'deleteAgent', 'eraseAccountData'];
@@ -18,17 +19,11 @@ const bodyOf = (res: Response) => (mediaTypeOf(res) === 'application/json' ? JSO
  */
 describe('the answers of every operation conform to docs/openapi.json', () => {
   const contract = new OpenApiContract();
+  const fixture = useApp();
+  const apps = useAppStarter();
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
 
-  beforeAll(async () => {
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
-  });
-  afterAll(async () => {
-    await t?.close();
-    tmp?.remove();
-  });
+  beforeAll(() => (t = fixture.app));
 
   const send = (method: string, url: string, body?: object) => {
     const req = t.http()[method as 'get'](url).set(auth(ALICE_KEY));
@@ -152,14 +147,10 @@ describe('the answers of every operation conform to docs/openapi.json', () => {
       expect({ op: operation.operationId, retryAfter: operation.responses['429']?.headers?.['Retry-After']?.required }).toEqual({ op: operation.operationId, retryAfter: true });
     }
     expect(contract.operationOf('post', '/api/conversations')?.operation.responses['409']).toBeDefined();
-    const limited = await startTestApp({ dbPath: `${tmp.dir}/limited.sqlite`, env: { RATE_LIMIT_PER_MINUTE: '1' } });
-    try {
-      await limited.http().get('/api/agents').set(auth(ALICE_KEY)).expect(200);
-      const refused = await limited.http().get('/api/agents').set(auth(ALICE_KEY)).expect(429);
-      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
-      expectConforms('get', '/api/agents', refused);
-    } finally {
-      await limited.close();
-    }
+    const limited = await apps.start({ RATE_LIMIT_PER_MINUTE: '1' });
+    await limited.http().get('/api/agents').set(auth(ALICE_KEY)).expect(200);
+    const refused = await limited.http().get('/api/agents').set(auth(ALICE_KEY)).expect(429);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    expectConforms('get', '/api/agents', refused);
   });
 });

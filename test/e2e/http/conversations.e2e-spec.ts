@@ -1,19 +1,12 @@
-import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp } from '../../support/app-fixture.js';
+import { ALICE_KEY, auth, type TestApp } from '../../support/test-app.js';
 import { sleep } from '../../../src/common/sleep.js';
 
 describe('/api/conversations (listing, reading, deleting)', () => {
+  // The echo model: these routes do not depend on what the model says. A fresh database per test: the listings count everything.
+  const fixture = useApp({}, { perTest: true });
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
-
-  beforeEach(async () => {
-    tmp = tempDir();
-    // The echo model: these routes do not depend on what the model says.
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
-  });
-  afterEach(async () => {
-    await t.close();
-    tmp.remove();
-  });
+  beforeEach(() => (t = fixture.app));
 
   const chat = async (message: string, conversationId?: string): Promise<string> => {
     const res = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message, conversationId }).expect(200);

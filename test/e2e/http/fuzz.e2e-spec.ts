@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import * as fc from 'fast-check';
 import { asHeaderBytes, percentEncode, sendRaw, type RawAnswer, type RawRequest } from '../../support/raw-http.js';
-import { ALICE_KEY, BOB_KEY, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp } from '../../support/app-fixture.js';
+import { ALICE_KEY, BOB_KEY, type TestApp } from '../../support/test-app.js';
 
 /**
  * Bad input at scale: random and hostile bodies, query strings, path ids, headers and unicode,
@@ -343,8 +344,9 @@ function checkAnswer(req: RawRequest, res: RawAnswer): void {
 }
 
 describe('bad input at scale: every route of the spec, fuzzed', () => {
+  // Echo model (no LLM settings), two API keys, no rate limit: the fuzzers send thousands of requests.
+  const fixture = useApp({ RATE_LIMIT_PER_MINUTE: '0', BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) });
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
   let base: string;
   let routes: Route[];
   let fx: Fixtures;
@@ -430,9 +432,7 @@ describe('bad input at scale: every route of the spec, fuzzed', () => {
   };
 
   beforeAll(async () => {
-    tmp = tempDir();
-    // Echo model (no LLM settings), two API keys, no rate limit: the fuzzers send thousands of requests.
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, env: { RATE_LIMIT_PER_MINUTE: '0', BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) } });
+    t = fixture.app;
     base = await t.url();
     const spec = JSON.parse((await sendRaw(base, { method: 'GET', path: '/api/docs-json', headers: {} })).text);
     const schemas = spec.components?.schemas ?? {};
@@ -461,8 +461,6 @@ describe('bad input at scale: every route of the spec, fuzzed', () => {
 
   afterAll(async () => {
     console.log(`fuzz: ${requests} requests on ${routes.length} routes; answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
-    await t.close();
-    tmp.remove();
   });
 
   it('takes every route from the OpenAPI spec', () => {

@@ -1,17 +1,11 @@
-import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp } from '../../support/app-fixture.js';
+import { ALICE_KEY, auth, BOB_KEY, type TestApp } from '../../support/test-app.js';
 
 describe('living with a long history: search, pages of messages, archive, pin, tags', () => {
+  const fixture = useApp();
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
 
-  beforeAll(async () => {
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
-  });
-  afterAll(async () => {
-    await t.close();
-    tmp.remove();
-  });
+  beforeAll(() => (t = fixture.app));
 
   const chat = async (key: string, message: string, conversationId?: string) =>
     (await t.http().post('/api/chat').set(auth(key)).send({ message, conversationId }).expect(200)).body;

@@ -1,5 +1,6 @@
 import { routeBody, routePath, type SpecRoute as Route } from '../../support/spec-routes.js';
-import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp } from '../../support/app-fixture.js';
+import { ALICE_KEY, auth, BOB_KEY, type TestApp } from '../../support/test-app.js';
 
 /** Routes that refer to one of alice's resources through their body rather than their path. */
 const BODY_TARGETED = new Set(['chat', 'chatStream', 'createConversation']);
@@ -9,16 +10,15 @@ const BODY_TARGETED = new Set(['chat', 'chatStream', 'createConversation']);
  * forgets authentication or ownership fails here.
  */
 describe('authentication and ownership, on every route of the spec', () => {
+  const fixture = useApp();
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
   let routes: Route[];
   let conversation: string;
   let message: string;
   let agent: string;
 
   beforeAll(async () => {
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+    t = fixture.app;
     const res = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'alice secret plan' }).expect(200);
     conversation = res.body.conversationId;
     message = res.body.messageId;
@@ -27,10 +27,6 @@ describe('authentication and ownership, on every route of the spec', () => {
     routes = Object.entries(spec.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, ops]) =>
       Object.entries(ops).map(([method, op]) => ({ method: method as Route['method'], path, operationId: op.operationId })),
     );
-  });
-  afterAll(async () => {
-    await t.close();
-    tmp.remove();
   });
 
   const UNKNOWN_IDS = { conversation: '00000000-0000-4000-8000-000000000001', message: '00000000-0000-4000-8000-000000000002', agent: '00000000-0000-4000-8000-000000000003' };
@@ -131,19 +127,14 @@ describe('authentication and ownership, on every route of the spec', () => {
 });
 
 describe('single-user mode (no API_KEYS, loopback only)', () => {
+  const fixture = useApp({ API_KEYS: '' });
   it('serves every request as api:owner without a key', async () => {
-    const tmp = tempDir();
-    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, env: { API_KEYS: '' } });
-    try {
-      expect(t.config.apiKeys).toEqual([]);
-      const res = await t.http().post('/api/chat').send({ message: 'no key needed' }).expect(200);
-      const list = await t.http().get('/api/conversations').expect(200);
-      expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([res.body.conversationId]);
-      // A key is ignored rather than refused: it is the same single owner.
-      await t.http().get(`/api/conversations/${res.body.conversationId}`).set(auth('anything-at-all')).expect(200);
-    } finally {
-      await t.close();
-      tmp.remove();
-    }
+    const t = fixture.app;
+    expect(t.config.apiKeys).toEqual([]);
+    const res = await t.http().post('/api/chat').send({ message: 'no key needed' }).expect(200);
+    const list = await t.http().get('/api/conversations').expect(200);
+    expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([res.body.conversationId]);
+    // A key is ignored rather than refused: it is the same single owner.
+    await t.http().get(`/api/conversations/${res.body.conversationId}`).set(auth('anything-at-all')).expect(200);
   });
 });

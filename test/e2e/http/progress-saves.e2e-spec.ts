@@ -1,6 +1,7 @@
-import { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
+import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
+import { useAppWithFakeModel } from '../../support/app-fixture.js';
 import { deltaText, openEventStream, type SseEvent } from '../../support/sse-client.js';
-import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { ALICE_KEY, auth, type TestApp } from '../../support/test-app.js';
 
 /**
  * The progress saver renews a reply's lease only when it is due (a third of REPLY_LEASE_MS),
@@ -10,20 +11,11 @@ import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../../supp
  */
 describe('progress saves of a reply streaming longer than its lease', () => {
   const env = { LLM_TIMEOUT_MS: '10000', STREAM_FLUSH_MS: '50', REPLY_LEASE_MS: '1000' };
+  const fixture = useAppWithFakeModel(env);
   let fake: FakeOpenAiServer;
-  let tmp: ReturnType<typeof tempDir>;
   let t: TestApp;
 
-  beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/leases.sqlite`, llmBaseUrl: fake.url, env });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    tmp.remove();
-  });
+  beforeAll(() => ({ fake, app: t } = fixture));
 
   it('keeps the lease through the stream (a new turn is refused as busy until the end), and stores the whole reply', async () => {
     // 36 chunks 100 ms apart: about 3.6 s, more than three leases.

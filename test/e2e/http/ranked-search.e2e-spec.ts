@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { RecallService } from '../../../src/recall/recall.service.js';
-import { ALICE_KEY, auth, BOB_KEY, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp } from '../../support/app-fixture.js';
+import { ALICE_KEY, auth, BOB_KEY, DIALECT, type TestApp } from '../../support/test-app.js';
 
 interface Hit {
   messageId: string;
@@ -21,8 +22,8 @@ interface Hit {
  * only the caller's messages, ranked by the caller's own statistics.
  */
 describe('ranked message search (GET /api/search)', () => {
+  const fixture = useApp();
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
   let recall: RecallService;
   const ids: Record<string, string> = {};
 
@@ -38,8 +39,7 @@ describe('ranked message search (GET /api/search)', () => {
   };
 
   beforeAll(async () => {
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/ranked.sqlite` });
+    t = fixture.app;
     recall = t.app.get(RecallService);
     const say = async (name: string, text: string, conversation?: string, key = ALICE_KEY) => {
       const r = await chat(key, text, conversation ? ids[`${conversation}:conversation`] : undefined);
@@ -54,10 +54,6 @@ describe('ranked message search (GET /api/search)', () => {
     await say('kayakAll', 'Kayak on the lake at sunrise');
     await say('kayakOne', 'Sunrise over the city');
     await say('bob', 'Bob secretly paints too, and goes to the support group', undefined, BOB_KEY);
-  });
-  afterAll(async () => {
-    await t.close();
-    tmp.remove();
   });
 
   it('ignores stop words: the question finds the message holding its words', async () => {

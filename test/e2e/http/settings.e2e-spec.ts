@@ -1,21 +1,10 @@
-import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useAppStarter } from '../../support/app-fixture.js';
+import { ALICE_KEY, auth } from '../../support/test-app.js';
 
 // GET /api/settings: whether the server needs a key and the longest message, answered without a
 // key, so that a client (the web page) asks for a key before calling any route that needs it.
 describe('GET /api/settings: whether a key is needed, and the longest message', () => {
-  const apps: Array<{ t: TestApp; tmp: ReturnType<typeof tempDir> }> = [];
-  const start = async (env: Record<string, string> = {}) => {
-    const tmp = tempDir();
-    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, env });
-    apps.push({ t, tmp });
-    return t;
-  };
-  afterAll(async () => {
-    for (const { t, tmp } of apps) {
-      await t.close();
-      tmp.remove();
-    }
-  });
+  const { start } = useAppStarter();
 
   it('says a key is needed when the server has keys, without a key and with one', async () => {
     const t = await start();

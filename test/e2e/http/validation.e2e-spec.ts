@@ -1,19 +1,13 @@
 import { DataSource } from 'typeorm';
-import { ALICE_KEY, auth, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp } from '../../support/app-fixture.js';
+import { ALICE_KEY, auth, type TestApp } from '../../support/test-app.js';
 
 /** Bad input gets a clear 4xx with the JSON error body, never a 500, and stores nothing. */
 describe('input validation', () => {
+  const fixture = useApp({ MAX_MESSAGE_CHARS: '100' });
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
 
-  beforeAll(async () => {
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, env: { MAX_MESSAGE_CHARS: '100' } });
-  });
-  afterAll(async () => {
-    await t.close();
-    tmp.remove();
-  });
+  beforeAll(() => (t = fixture.app));
 
   const messageCount = async () => Number((await t.app.get(DataSource).query('SELECT count(*) AS n FROM messages'))[0].n);
   const post = (body: string | object, type = 'application/json') =>

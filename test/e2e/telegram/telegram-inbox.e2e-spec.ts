@@ -9,24 +9,18 @@ import {
   TelegramInboxService,
 } from '../../../src/telegram-inbox/telegram-inbox.service.js';
 import { TelegramUpdate } from '../../../src/telegram-inbox/telegram-update.entity.js';
-import { DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { useApp } from '../../support/app-fixture.js';
+import { DIALECT, type TestApp } from '../../support/test-app.js';
 
 /**
  * The pending Telegram updates on a real database, with several inbox services on one
  * database standing for several instances.
  */
 describe('Telegram inbox: acknowledged updates kept until answered', () => {
-  let tmp: ReturnType<typeof tempDir>;
+  const fixture = useApp();
   let t: TestApp;
   let nextBot = 1;
-  beforeAll(async () => {
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
-  });
-  afterAll(async () => {
-    await t.close();
-    tmp.remove();
-  });
+  beforeAll(() => (t = fixture.app));
 
   /** Another instance of the service (a process of its own). */
   const instance = () => new TelegramInboxService(t.app.get(DatabaseService), t.config);

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
+import type { Locator, Page } from 'playwright-core';
+import { browserFixture, composer, describeInChromium, errorBanner, listLink, replies, send, sendButton, stopButton, waitText } from '../../support/browser-page.js';
+import { useApp } from '../../support/app-fixture.js';
 import { openEventStream } from '../../support/sse-client.js';
-import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import { ALICE_KEY, auth, type TestApp } from '../../support/test-app.js';
 import { deferred, until } from '../../support/until.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -19,17 +20,9 @@ declare const localStorage: { getItem(key: string): string | null };
 // The page as files and HTTP answers: no browser needed.
 
 describe('web page: served by the service', () => {
+  const fixture = useApp(); // with API keys
   let t: TestApp;
-  let tmp: ReturnType<typeof tempDir>;
-
-  beforeAll(async () => {
-    tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` }); // with API keys
-  });
-  afterAll(async () => {
-    await t.close();
-    tmp.remove();
-  });
+  beforeAll(() => (t = fixture.app));
 
   it('serves the page at / without an API key, under a Content-Security-Policy of its own origin', async () => {
     const page = await t.http().get('/').expect(200);
@@ -87,108 +80,18 @@ describe('web page: served by the service', () => {
 // ---------------------------------------------------------------------------------------------
 // The page in headless Chromium (Debian's package) driven by playwright-core.
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+describeInChromium('web page in Chromium', () => {
   // A name an attacker controls, rebound to this machine (DNS rebinding), without a DNS server.
-  `--host-resolver-rules=MAP ${'rebind.test'} 127.0.0.1`,
-];
-const skipReason =
-  DIALECT === 'postgres'
-    ? 'runs in the SQLite pass only: it tests the page, not the database'
-    : existsSync(CHROMIUM)
-      ? null
-      : `${CHROMIUM} is missing (apt-get install chromium); REQUIRE_BROWSER=1 makes this an error`;
-
-if (skipReason && DIALECT === 'sqlite' && process.env.REQUIRE_BROWSER !== '1') {
-  process.stderr.write(`web page browser tests skipped: ${skipReason}\n`);
-}
-
-if (skipReason && DIALECT === 'sqlite' && process.env.REQUIRE_BROWSER === '1') {
-  describe('web page in Chromium', () => {
-    it('needs Chromium (REQUIRE_BROWSER=1)', () => {
-      throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM} is missing: apt-get install chromium`);
-    });
-  });
-} else {
-  (skipReason ? describe.skip : describe)(`web page in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, browserTests);
-}
-
-function browserTests(): void {
-  let browser: Browser;
-  let fake: FakeOpenAiServer;
-  const cleanups: Array<() => Promise<unknown> | unknown> = [];
-  /** Page errors and Content-Security-Policy violations: any of them fails the test. */
-  let problems: string[] = [];
-
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 30_000 });
-    fake = await FakeOpenAiServer.start();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await fake?.close();
-  });
-  beforeEach(() => {
-    fake.reset();
-    problems = [];
-  });
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    expect(problems).toEqual([]);
-  });
-
+  const fixture = browserFixture({ launchArgs: ['--host-resolver-rules=MAP rebind.test 127.0.0.1'] });
   /** A fresh service (own SQLite file). Single-user mode and the fake model unless told otherwise. */
-  async function startService(options: { env?: Record<string, string>; model?: 'fake' | 'echo' } = {}): Promise<{ t: TestApp; base: string }> {
-    const tmp = tempDir();
-    const t = await startTestApp({
-      dbPath: `${tmp.dir}/chat.sqlite`,
-      ...(options.model === 'echo' ? {} : { llmBaseUrl: fake.url }),
-      env: { API_KEYS: '', STREAM_FLUSH_MS: '30', LLM_TIMEOUT_MS: '5000', ...options.env },
-    });
-    cleanups.push(() => tmp.remove(), () => t.close());
-    return { t, base: await t.url() };
-  }
-
-  async function openPage(url: string, viewport = { width: 1100, height: 760 }): Promise<Page> {
-    const context: BrowserContext = await browser.newContext({ viewport });
-    cleanups.push(() => context.close());
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
-    });
-    await page.goto(url);
-    return page;
-  }
-
-  const composer = (page: Page) => page.getByRole('textbox', { name: 'Message', exact: true });
-  const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop the reply' });
-  const sendButton = (page: Page) => page.getByRole('button', { name: 'Send', exact: true });
-  const replies = (page: Page) => page.locator('.message.assistant');
-  const listLink = (page: Page, text: string) => page.locator('#conversation-list a', { hasText: text });
-  const errorBanner = (page: Page) => page.getByRole('alert').filter({ has: page.locator('#error-title') });
-
-  async function send(page: Page, text: string): Promise<void> {
-    await composer(page).fill(text);
-    await composer(page).press('Enter');
-  }
-
-  /** Waits until the locator's text contains `text`. */
-  const waitText = (locator: Locator, text: string) => locator.filter({ hasText: text }).first().waitFor();
+  const startService = (options: { env?: Record<string, string>; model?: 'fake' | 'echo' } = {}) =>
+    fixture.startService(options.env, { model: options.model });
+  const openPage = (url: string, viewport?: { width: number; height: number }): Promise<Page> => fixture.openPage(url, viewport);
 
   it('streams a reply into the page as the model writes it (Enter sends, Shift+Enter is a new line)', async () => {
     const { base, t } = await startService();
     const gate = deferred();
-    fake.enqueue({ kind: 'stream', chunks: ['Streaming ', 'word ', 'by ', 'word.'], chunkDelayMs: 40, hold: gate.promise });
+    fixture.fake.enqueue({ kind: 'stream', chunks: ['Streaming ', 'word ', 'by ', 'word.'], chunkDelayMs: 40, hold: gate.promise });
     const page = await openPage(base);
     // Single-user mode: no key asked, the footer says so.
     await waitText(page.locator('#auth-status'), 'Single-user mode');
@@ -210,8 +113,8 @@ function browserTests(): void {
     await waitText(reply, 'Streaming word by word.');
     await sendButton(page).waitFor();
     expect(await stopButton(page).isVisible()).toBe(false);
-    expect(fake.lastCompletion.body).toMatchObject({ stream: true });
-    expect(fake.lastCompletion.body.messages!.at(-1)).toEqual({ role: 'user', content: 'first line\nsecond line' });
+    expect(fixture.fake.lastCompletion.body).toMatchObject({ stream: true });
+    expect(fixture.fake.lastCompletion.body.messages!.at(-1)).toEqual({ role: 'user', content: 'first line\nsecond line' });
 
     // The new conversation is in the list and in the address, and stored.
     await listLink(page, 'first line').waitFor();
@@ -321,7 +224,7 @@ function browserTests(): void {
     await waitText(replies(page), 'reply to: My name is Ada.');
     await send(page, 'What is my name?');
     await waitText(replies(page).last(), 'reply to: What is my name?');
-    const history = fake.lastCompletion.body.messages!.filter((m) => m.role !== 'system').map((m) => m.content);
+    const history = fixture.fake.lastCompletion.body.messages!.filter((m) => m.role !== 'system').map((m) => m.content);
     expect(history).toEqual(['My name is Ada.', 'reply to: My name is Ada.', 'What is my name?']);
   });
 
@@ -521,7 +424,7 @@ function browserTests(): void {
   it('stops a reply with the stop button, then regenerates it', async () => {
     const { base, t } = await startService();
     const gate = deferred();
-    fake.enqueue({ kind: 'stream', chunks: ['Once ', 'upon ', 'a time'], hold: gate.promise });
+    fixture.fake.enqueue({ kind: 'stream', chunks: ['Once ', 'upon ', 'a time'], hold: gate.promise });
     const page = await openPage(base);
     await send(page, 'Tell me a story');
     await waitText(replies(page), 'Once upon');
@@ -543,7 +446,7 @@ function browserTests(): void {
     const { base } = await startService({ env: { LLM_MAX_RETRIES: '0' } });
     const page = await openPage(base);
 
-    fake.enqueue({ kind: 'status', status: 500, message: 'model exploded' });
+    fixture.fake.enqueue({ kind: 'status', status: 500, message: 'model exploded' });
     await send(page, 'Are you there?');
     await waitText(errorBanner(page), 'The model is unavailable (502).');
     await waitText(page.locator('.message.assistant.failed'), 'The reply failed');
@@ -554,7 +457,7 @@ function browserTests(): void {
     // Another client's reply is being generated in this conversation: 409, then the page follows it.
     const id = /#\/c\/([0-9a-f-]{36})$/.exec(page.url())![1];
     const gate = deferred();
-    fake.enqueue({ kind: 'stream', chunks: ['Other ', 'client ', 'reply'], hold: gate.promise });
+    fixture.fake.enqueue({ kind: 'stream', chunks: ['Other ', 'client ', 'reply'], hold: gate.promise });
     const other = await openEventStream(`${base}/api/chat/stream`, { method: 'POST', body: { message: 'from elsewhere', conversationId: id } });
     expect((await other.next())?.event).toBe('conversation');
     await send(page, 'me too');
@@ -635,7 +538,7 @@ function browserTests(): void {
   it('renders Markdown, and model output cannot run script: raw HTML is text, javascript: links are inert', async () => {
     const { base } = await startService();
     const page = await openPage(base);
-    fake.enqueue({
+    fixture.fake.enqueue({
       kind: 'reply',
       text: [
         'Look: <img src=x onerror="window.__pwned=1"> and [a link](javascript:window.__pwned=2) and <a href="javascript:window.__pwned=3">raw</a>',
@@ -669,7 +572,7 @@ function browserTests(): void {
     expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
 
     // The sanitizer itself, on HTML that reaches it: handlers, javascript: URLs, styles, SVG go.
-    const reportedBefore = problems.length;
+    const reportedBefore = fixture.problems.length;
     const clean = await page.evaluate(async () => {
       const { sanitize } = await import(new URL('render.js', location.href).href);
       const div = document.createElement('div');
@@ -687,7 +590,7 @@ function browserTests(): void {
     // parsed, even in the inert document the sanitizer parses it into: the policy is a second
     // wall. Those reports were provoked on purpose here; how many depends on the version
     // (three before 150, one since), so only their kind is checked.
-    const reports = problems.splice(reportedBefore);
+    const reports = fixture.problems.splice(reportedBefore);
     expect(reports.length).toBeLessThanOrEqual(3);
     for (const report of reports) expect(report).toMatch(/^console: (Executing inline event handler|Applying inline style) violates .* The action has been blocked\.$/);
     expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
@@ -705,7 +608,7 @@ function browserTests(): void {
     await waitText(replies(page), 'reply to: Plan a day in Lisbon');
     await waitText(page.locator('#agent-badge'), 'Agent: Travel planner');
     expect(await picker.isVisible()).toBe(false); // a conversation keeps its agent
-    expect(fake.lastCompletion.body.messages![0]).toMatchObject({ role: 'system', content: expect.stringContaining('You plan trips.') });
+    expect(fixture.fake.lastCompletion.body.messages![0]).toMatchObject({ role: 'system', content: expect.stringContaining('You plan trips.') });
     await waitText(listLink(page, 'Plan a day in Lisbon'), 'Travel planner');
     const id = /#\/c\/([0-9a-f-]{36})$/.exec(page.url())![1];
     expect((await t.http().get(`/api/conversations/${id}`).expect(200)).body.agentId).toBe(agent.id);
@@ -716,7 +619,7 @@ function browserTests(): void {
     await send(page, 'Just chatting');
     await waitText(replies(page), 'reply to: Just chatting');
     await waitText(page.locator('#agent-badge'), 'No agent');
-    expect(fake.lastCompletion.body.messages!.some((m) => m.content.includes('You plan trips.'))).toBe(false);
+    expect(fixture.fake.lastCompletion.body.messages!.some((m) => m.content.includes('You plan trips.'))).toBe(false);
   });
 
   it('renames a conversation and searches the list, where the server offers them', async () => {
@@ -794,8 +697,7 @@ function browserTests(): void {
 
   it('refuses the page and its API under a rebound foreign name (DNS rebinding), storing nothing', async () => {
     const { base, t } = await startService({ model: 'echo' });
-    const context = await browser.newContext();
-    cleanups.push(() => context.close());
+    const context = await fixture.newContext();
     const page = await context.newPage();
     const answer = await page.goto(base.replace('127.0.0.1', 'rebind.test'));
     expect(answer?.status()).toBe(403);
@@ -818,4 +720,4 @@ function browserTests(): void {
       await waitText(replies(page), `Echo: Hello from ${name}`);
     }
   });
-}
+});
