@@ -18,6 +18,8 @@ check_types() {
 check_lint_and_build() {
   echo "== lint: the layering of src/ and a few TypeScript rules (eslint.config.js, docs/architecture.md)"
   npm run --silent lint
+  echo "== formatting (Prettier, .prettierrc.json; npm run format fixes it)"
+  npm run --silent format:check
   echo "== OpenAPI lint of docs/openapi.json (redocly.yaml; its staleness is checked by test/e2e/http/openapi.e2e-spec.ts)"
   npm run --silent openapi:lint
   # dist/ for test/e2e/durability/crash-durability.e2e-spec.ts and telegram-crash.e2e-spec.ts, which start the built server (incremental: fast when unchanged).
