@@ -31,10 +31,10 @@ import type { Summary } from '../conversations/summary.entity.js';
 import { TurnReadsRepository, type ThreadHead } from '../conversations/turn-reads.repository.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { titleFromFirstMessage, UNTITLED } from '../conversations/title.js';
-import type { ItemDraft } from '../conversations/conversation-items.service.js';
 import { MemoryService } from '../memory/memory.service.js';
 import { assertRoundsKept, pendingCalls } from './function-rounds.js';
 import { leaseFrom } from './reply-store.js';
+import { chained, turnInputs } from './turn-inputs.js';
 import type { HistoryReader, PlanTurn, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
 
 /** A turn reads at most this many pinned messages of its path (each must also fit the budget). */
@@ -79,7 +79,7 @@ export class TurnStore {
    * conversation the actor named so, or to a new one that takes the name in the same transaction.
    */
   startTurn(actor: Actor, request: TurnRequest, plan: PlanTurn): Promise<StartedTurn> {
-    const inputs = this.inputsOf(request);
+    const inputs = turnInputs(request, this.config.maxMessageChars);
     const firstText = inputs.find((i) => i.role === 'user')?.content ?? '';
     return this.db.transaction(async (em) => {
       const now = new Date();
@@ -92,17 +92,22 @@ export class TurnStore {
       let leaf: Message | null = null;
       // The thread's row and summary as read with the leaf (null for a new conversation: it has neither).
       let head: Pick<ThreadHead, 'thread' | 'summary'> = { thread: null, summary: null };
-      const conversationId = request.conversationId ?? (request.alias ? await this.aliases.find(em, actor.id, request.alias) : null);
+      const conversationId =
+        request.conversationId ?? (request.alias ? await this.aliases.find(em, actor.id, request.alias) : null);
       if (conversationId) {
         const requested = threadName;
         const owned = await this.reads.ownedWithHead(em, actor.id, conversationId, threadName);
         if (!owned) throw await notOwnedError(this.repo, em, conversationId);
         conversation = owned.conversation;
         if (request.agentId && request.agentId !== conversation.agentId) {
-          throw new InvalidInputError('agentId does not match the agent of this conversation (a conversation keeps its agent)');
+          throw new InvalidInputError(
+            'agentId does not match the agent of this conversation (a conversation keeps its agent)',
+          );
         }
         if (request.model && request.model !== conversation.model) {
-          throw new ModelNotOfferedError("model does not match this conversation's model (PATCH the conversation to change it)");
+          throw new ModelNotOfferedError(
+            "model does not match this conversation's model (PATCH the conversation to change it)",
+          );
         }
         ({ parent, threadName } = await this.branchPoint(em, conversation, request, threadName));
         // A question after a message of another thread: that thread's head (after the row lock, so it reads what the turn before this one committed).
@@ -117,10 +122,14 @@ export class TurnStore {
           await this.repo.retitle(em, conversation.id, conversation.title);
         }
       } else {
-        if (request.parentMessageId || request.editMessageId) throw new InvalidInputError('parentMessageId needs the conversationId it belongs to');
+        if (request.parentMessageId || request.editMessageId)
+          throw new InvalidInputError('parentMessageId needs the conversationId it belongs to');
         agent = request.agentId ? await this.agents.usableIn(em, actor, request.agentId) : null;
         await this.limits.assertRoomForConversation(em, actor);
-        conversation = await this.repo.insertConversation(em, actor.id, titleFromFirstMessage(firstText), now, { agentId: agent?.id ?? null, model: request.model ?? null });
+        conversation = await this.repo.insertConversation(em, actor.id, titleFromFirstMessage(firstText), now, {
+          agentId: agent?.id ?? null,
+          model: request.model ?? null,
+        });
         if (request.alias) await this.claimAlias(em, actor, request.alias, conversation.id, threadName, now);
       }
       // A branch: the path below where it starts leaves the active path, so the plan reads the new one.
@@ -130,17 +139,38 @@ export class TurnStore {
         await this.tree.leavePathBelow(em, conversation.id, threadName, parent.seq);
       }
       const follows = parent === undefined ? leaf : parent;
-      if (request.items) assertRoundsKept(await pendingCalls(follows, (id) => this.messageRows.findMessage(em, conversation, id)), inputs);
-      const thread = await this.threadRows.upsertThread(em, conversation, threadName, request.threadSystem, now, head.thread);
+      if (request.items)
+        assertRoundsKept(
+          await pendingCalls(follows, (id) => this.messageRows.findMessage(em, conversation, id)),
+          inputs,
+        );
+      const thread = await this.threadRows.upsertThread(
+        em,
+        conversation,
+        threadName,
+        request.threadSystem,
+        now,
+        head.thread,
+      );
       // A last user message is the question; the inputs before it (or all, after function outputs) are history.
       const last = inputs[inputs.length - 1];
       const asked = last.role === 'user' ? last : null;
       const earlier = asked ? inputs.slice(0, -1) : inputs;
       let parentId = follows?.id ?? null;
-      const stored = earlier.length ? await this.messageRows.appendMessages(em, conversation, this.chained(earlier, threadName, parentId), now) : [];
+      const stored = earlier.length
+        ? await this.messageRows.appendMessages(em, conversation, chained(earlier, threadName, parentId), now)
+        : [];
       parentId = stored.at(-1)?.id ?? parentId;
       const question = asked ? { content: asked.content, tokens: null } : null;
-      const draft = { conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question, override: request.override, recalled: request.recalled };
+      const draft = {
+        conversation,
+        agent,
+        thread,
+        beforeSeq: conversation.lastSeq + 1,
+        question,
+        override: request.override,
+        recalled: request.recalled,
+      };
       // A branch moved the active path since the head was read: its summary may no longer stand for it.
       const known = parent === undefined ? { thread: threadName, summary: head.summary } : undefined;
       const planned = await plan(draft, this.history(em, conversation, known));
@@ -149,39 +179,37 @@ export class TurnStore {
         em,
         conversation,
         [
-          ...(asked ? [{ id: questionId, parentId, role: 'user' as const, thread: threadName, content: asked.content, tokens: planned.questionTokens }] : []),
+          ...(asked
+            ? [
+                {
+                  id: questionId,
+                  parentId,
+                  role: 'user' as const,
+                  thread: threadName,
+                  content: asked.content,
+                  tokens: planned.questionTokens,
+                },
+              ]
+            : []),
           this.placeholder(threadName, planned, now, questionId),
         ],
         now,
       );
       const reply = rows[rows.length - 1];
       const questionRow = asked ? rows[0] : stored[stored.length - 1];
-      if (asked && request.clientMessageId) await this.messageAliases.name(em, actor.id, conversation.id, request.clientMessageId, questionId, now);
-      return { conversation, created: !conversationId, agent, thread, question: questionRow, reply, ...this.planned(planned), override: request.override, recalled: request.recalled };
-    });
-  }
-
-  /** The messages a turn stores before its reply: its question, or its items (checked like a question, function calls aside). */
-  private inputsOf(request: TurnRequest): readonly ItemDraft[] {
-    if (!request.items) {
-      this.assertValidContent(request.content);
-      return [{ role: 'user', content: request.content }];
-    }
-    if (request.items.length === 0) throw new InvalidInputError('input must not be empty');
-    for (const item of request.items) {
-      if (item.role === 'user' || item.role === 'system') this.assertValidContent(item.content);
-      else this.assertValidContent(item.content || ' ');
-    }
-    return request.items;
-  }
-
-  /** Drafts of `items` in order, each following the one before (the first follows `parentId`). */
-  private chained(items: readonly ItemDraft[], thread: string, parentId: string | null): NewMessage[] {
-    return items.map((item) => {
-      const id = randomUUID();
-      const draft = { id, parentId, thread, role: item.role, content: item.content, functionCalls: item.functionCalls?.length ? item.functionCalls : null, callId: item.callId ?? null };
-      parentId = id;
-      return draft;
+      if (asked && request.clientMessageId)
+        await this.messageAliases.name(em, actor.id, conversation.id, request.clientMessageId, questionId, now);
+      return {
+        conversation,
+        created: !conversationId,
+        agent,
+        thread,
+        question: questionRow,
+        reply,
+        ...this.planned(planned),
+        override: request.override,
+        recalled: request.recalled,
+      };
     });
   }
 
@@ -190,7 +218,14 @@ export class TurnStore {
    * one (on any instance), may have claimed it first: that turn is the one running, so this one
    * is refused as busy and its new conversation rolled back.
    */
-  private async claimAlias(em: EntityManager, actor: Actor, alias: string, conversationId: string, thread: string, now: Date): Promise<void> {
+  private async claimAlias(
+    em: EntityManager,
+    actor: Actor,
+    alias: string,
+    conversationId: string,
+    thread: string,
+    now: Date,
+  ): Promise<void> {
     if (await this.aliases.claim(em, actor.id, alias, conversationId, now)) return;
     const winner = await this.aliases.find(em, actor.id, alias);
     const running = winner ? await this.messageRows.lastMessage(em, winner, thread) : null;
@@ -212,7 +247,8 @@ export class TurnStore {
       throw new InvalidInputError(`message ${namedId} is in thread "${named.thread}", not "${request.thread}"`);
     }
     if (!request.editMessageId) return { parent: named, threadName: named.thread };
-    if (named.role !== 'user') throw new ConversationStateError('Only a user message can be edited; regenerate a reply instead');
+    if (named.role !== 'user')
+      throw new ConversationStateError('Only a user message can be edited; regenerate a reply instead');
     const parent = named.parentId ? await this.messageRows.findMessage(em, conversation, named.parentId) : null;
     return { parent, threadName: named.thread };
   }
@@ -221,7 +257,13 @@ export class TurnStore {
    * Answers the last question of a thread again: a new reply beside the one it replaces (a
    * sibling), which becomes the active path; the earlier answer stays, readable and selectable.
    */
-  startRegeneration(actor: Actor, conversationId: string, threadName: string, plan: PlanTurn, messageId?: string): Promise<StartedTurn> {
+  startRegeneration(
+    actor: Actor,
+    conversationId: string,
+    threadName: string,
+    plan: PlanTurn,
+    messageId?: string,
+  ): Promise<StartedTurn> {
     return this.db.transaction(async (em) => {
       const now = new Date();
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
@@ -233,17 +275,29 @@ export class TurnStore {
         throw new ConversationStateError(`message ${messageId} is not on the active path of thread "${threadName}"`);
       }
       const question =
-        named?.role === 'user' ? named : named?.role === 'assistant' && named.parentId ? await this.messageRows.findMessage(em, conversation, named.parentId) : null;
+        named?.role === 'user'
+          ? named
+          : named?.role === 'assistant' && named.parentId
+            ? await this.messageRows.findMessage(em, conversation, named.parentId)
+            : null;
       if (!question || question.role !== 'user') {
         throw new ConversationStateError('There is no question to answer again in this thread');
       }
       this.limits.assertRoomForMessages(conversation.lastSeq, 1);
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
       const thread = await this.threadRows.upsertThread(em, conversation, threadName, undefined, now);
-      const planned = await plan({ conversation, agent, thread, beforeSeq: question.seq, question }, this.history(em, conversation));
+      const planned = await plan(
+        { conversation, agent, thread, beforeSeq: question.seq, question },
+        this.history(em, conversation),
+      );
       // The answer replaced leaves the active path; the new one takes its place.
       if (last?.id !== question.id) await this.tree.leavePathBelow(em, conversation.id, threadName, question.seq);
-      const reply = await this.messageRows.appendMessage(em, conversation, this.placeholder(threadName, planned, now, question.id), now);
+      const reply = await this.messageRows.appendMessage(
+        em,
+        conversation,
+        this.placeholder(threadName, planned, now, question.id),
+        now,
+      );
       return { conversation, created: false, agent, thread, question, reply, ...this.planned(planned) };
     });
   }
@@ -257,7 +311,15 @@ export class TurnStore {
     // After function outputs there is no question: the history up to the reply is sent.
     const asked = question.role === 'user';
     return this.db.read(async (em) => {
-      const draft = { conversation, agent, thread, beforeSeq: asked ? question.seq : question.seq + 1, question: asked ? question : null, override: turn.override, recalled: turn.recalled };
+      const draft = {
+        conversation,
+        agent,
+        thread,
+        beforeSeq: asked ? question.seq : question.seq + 1,
+        question: asked ? question : null,
+        override: turn.override,
+        recalled: turn.recalled,
+      };
       const planned = await plan(draft, this.history(em, conversation));
       return { ...turn, ...this.planned(planned) };
     });
@@ -268,16 +330,29 @@ export class TurnStore {
    * `outsideWindow` counts the replayable messages older than the window (those the summary
    * stands for, or that are forgotten).
    */
-  preview(actor: Actor, conversationId: string, threadName: string, plan: PlanTurn): Promise<{ plan: TurnPlan; outsideWindow: number }> {
+  preview(
+    actor: Actor,
+    conversationId: string,
+    threadName: string,
+    plan: PlanTurn,
+  ): Promise<{ plan: TurnPlan; outsideWindow: number }> {
     return this.db.read(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId);
       const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
-      const thread = (await this.threadRows.findThread(em, conversation.id, threadName)) ?? { name: threadName, systemPrompt: null };
+      const thread = (await this.threadRows.findThread(em, conversation.id, threadName)) ?? {
+        name: threadName,
+        systemPrompt: null,
+      };
       const beforeSeq = conversation.lastSeq + 1;
-      const planned = await plan({ conversation, agent, thread, beforeSeq, question: null }, this.history(em, conversation));
+      const planned = await plan(
+        { conversation, agent, thread, beforeSeq, question: null },
+        this.history(em, conversation),
+      );
       const oldest = planned.context.oldestIncludedSeq ?? beforeSeq;
       // Older than what is sent, less those that were in the window but did not fit the budget.
-      const outsideWindow = (await this.messageRows.countReplayableBefore(em, conversation.id, threadName, oldest)) - planned.context.omittedForBudget;
+      const outsideWindow =
+        (await this.messageRows.countReplayableBefore(em, conversation.id, threadName, oldest)) -
+        planned.context.omittedForBudget;
       return { plan: planned, outsideWindow };
     });
   }
@@ -294,11 +369,17 @@ export class TurnStore {
       if (!message) throw new MessageNotFoundError(messageId);
       if (pinned === message.pinned) return;
       if (pinned) {
-        const replayable = (message.role === 'user' || message.role === 'assistant') && (message.status === 'complete' || message.status === 'truncated') && message.content !== '';
+        const replayable =
+          (message.role === 'user' || message.role === 'assistant') &&
+          (message.status === 'complete' || message.status === 'truncated') &&
+          message.content !== '';
         if (!replayable) throw new ConversationStateError('Only a complete user or assistant message can be pinned');
         if (message.onPath) {
           const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
-          const thread = (await this.threadRows.findThread(em, conversation.id, message.thread)) ?? { name: message.thread, systemPrompt: null };
+          const thread = (await this.threadRows.findThread(em, conversation.id, message.thread)) ?? {
+            name: message.thread,
+            systemPrompt: null,
+          };
           const history = this.history(em, conversation);
           const withIt: HistoryReader = {
             ...history,
@@ -309,7 +390,10 @@ export class TurnStore {
             memories: () => Promise.resolve([]),
           };
           // The smallest next turn (an empty question) must still fit with it: else ContextOverBudgetError.
-          await plan({ conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question: { content: '', tokens: 0 } }, withIt);
+          await plan(
+            { conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question: { content: '', tokens: 0 } },
+            withIt,
+          );
         }
       }
       await this.replyRows.updateMessage(em, message.id, { pinned });
@@ -320,12 +404,21 @@ export class TurnStore {
    * The conversation's stored history as a plan reads it, in the transaction `em`. `known`: a
    * thread's summary already read in this transaction.
    */
-  private history(em: EntityManager, conversation: Conversation, known?: { thread: string; summary: Summary | null }): HistoryReader {
+  private history(
+    em: EntityManager,
+    conversation: Conversation,
+    known?: { thread: string; summary: Summary | null },
+  ): HistoryReader {
     const conversationId = conversation.id;
     return {
-      summary: (thread) => (known?.thread === thread ? Promise.resolve(known.summary) : this.summaries.findSummary(em, conversationId, thread)),
-      window: (thread, beforeSeq, limit) => this.reads.recentWithPinned(em, conversation, thread, beforeSeq, limit, MAX_PINNED_READ),
-      recent: (thread, beforeSeq, limit, afterSeq) => this.messageRows.recentHistory(em, conversation, thread, beforeSeq, limit, afterSeq),
+      summary: (thread) =>
+        known?.thread === thread
+          ? Promise.resolve(known.summary)
+          : this.summaries.findSummary(em, conversationId, thread),
+      window: (thread, beforeSeq, limit) =>
+        this.reads.recentWithPinned(em, conversation, thread, beforeSeq, limit, MAX_PINNED_READ),
+      recent: (thread, beforeSeq, limit, afterSeq) =>
+        this.messageRows.recentHistory(em, conversation, thread, beforeSeq, limit, afterSeq),
       // The owner's memories, whoever published the agent.
       memories: (question) => this.memories.forTurnIn(em, { id: conversation.actor }, conversation.agentId, question),
     };
@@ -337,28 +430,32 @@ export class TurnStore {
 
   private placeholder(thread: string, planned: TurnPlan, now: Date, questionId: string): NewMessage {
     const { model, context } = planned;
-    return { role: 'assistant', thread, parentId: questionId, content: '', status: 'streaming', model, leaseUntil: leaseFrom(this.config, now), memoryIds: context.memoryIds, recalledMessageIds: context.recalledMessageIds };
+    return {
+      role: 'assistant',
+      thread,
+      parentId: questionId,
+      content: '',
+      status: 'streaming',
+      model,
+      leaseUntil: leaseFrom(this.config, now),
+      memoryIds: context.memoryIds,
+      recalledMessageIds: context.recalledMessageIds,
+    };
   }
 
   /**
    * One reply at a time per thread: its active leaf tells whether one is running. Returns the
    * leaf (null: an empty thread). `leaf`: the leaf already read in this transaction.
    */
-  private async refuseIfBusy(em: EntityManager, conversationId: string, thread: string, now: Date, leaf?: Message | null): Promise<Message | null> {
+  private async refuseIfBusy(
+    em: EntityManager,
+    conversationId: string,
+    thread: string,
+    now: Date,
+    leaf?: Message | null,
+  ): Promise<Message | null> {
     const last = leaf === undefined ? await this.messageRows.lastMessage(em, conversationId, thread) : leaf;
     await this.lease.assertIdle(em, conversationId, last, now, (id) => this.awaitingStorage.causeFor(id));
     return last;
-  }
-
-  private assertValidContent(content: string): void {
-    if (typeof content !== 'string' || content.trim() === '') {
-      throw new InvalidInputError('message must not be empty');
-    }
-    if (content.includes('\u0000')) throw new InvalidInputError('message must not contain NUL characters');
-    if (content.length > this.config.maxMessageChars) {
-      throw new InvalidInputError(
-        `message is ${content.length} characters long; the limit is ${this.config.maxMessageChars} (MAX_MESSAGE_CHARS)`,
-      );
-    }
   }
 }

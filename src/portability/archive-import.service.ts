@@ -1,15 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
-import { AgentLimitError } from '../agents/agent.errors.js';
-import { AgentsService } from '../agents/agents.service.js';
 import { DomainError } from '../common/domain-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ConversationLimits } from '../conversations/conversation-limits.js';
 import { LimitReachedError } from '../conversations/conversation.errors.js';
 import { WholeConversationsRepository } from '../conversations/whole-conversations.repository.js';
 import { DatabaseService } from '../database/database.service.js';
-import { type ImportedMemory, MAX_EXPORTED_MEMORIES, MemoryService } from '../memory/memory.service.js';
+import { MAX_EXPORTED_MEMORIES } from '../memory/memory.service.js';
 import { ArchiveError, ArchiveTooLargeError } from './archives/archive.errors.js';
 import { archiveRows, importedMessageId } from './archives/archive-rows.js';
 import type { ArchiveConversation, DroppedParts } from './archives/archive.types.js';
@@ -17,14 +15,10 @@ import { isObject } from './archives/archive-values.js';
 import { EventLoopTurns } from './archives/event-loop-turns.js';
 import { openUpload } from './archives/open-upload.js';
 import type { OwnExportPart } from './archives/read-own-export.js';
-import { listAgents, planAgents } from './account-agents.js';
 import {
   type ArchiveImportReport,
-  cut,
   emptyReport,
   type ImportRequested,
-  MAX_LISTED_MEMORIES,
-  MAX_REPORTED_TEXT_CHARS,
   NOTHING_BUT_CONVERSATIONS,
   reportImported,
   reportSkipped,
@@ -32,6 +26,7 @@ import {
 import { MAX_REPLY_CHARS, MAX_SYSTEM_PROMPT_CHARS } from './export-document.js';
 import { parseConversationExport } from './export-parse.js';
 import { PortabilityService } from './portability.service.js';
+import { AccountPartsImport } from './account-parts-import.js';
 
 export type { ArchiveImportReport } from './import-report.js';
 
@@ -62,8 +57,7 @@ export class ArchiveImportService {
     private readonly whole: WholeConversationsRepository,
     private readonly limits: ConversationLimits,
     private readonly portability: PortabilityService,
-    private readonly agents: AgentsService,
-    private readonly memories: MemoryService,
+    private readonly accountParts: AccountPartsImport,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -71,15 +65,29 @@ export class ArchiveImportService {
    * Throws an ArchiveError when the file as a whole is wrong (then nothing was stored) or goes
    * wrong part way (its `imported` lists what was stored before that point).
    */
-  async importArchive(actor: Actor, body: AsyncIterable<Buffer | string>, options: ImportArchiveOptions): Promise<ArchiveImportReport> {
+  async importArchive(
+    actor: Actor,
+    body: AsyncIterable<Buffer | string>,
+    options: ImportArchiveOptions,
+  ): Promise<ArchiveImportReport> {
     const upload = await openUpload(bounded(body, options.maxBytes), {
       declaredZip: options.declaredZip ?? false,
       maxUnzippedBytes: this.config.importUnzippedLimitBytes,
-      limits: { maxMemories: this.config.maxMemoriesPerActor > 0 ? Math.min(this.config.maxMemoriesPerActor, MAX_EXPORTED_MEMORIES) : MAX_EXPORTED_MEMORIES },
+      limits: {
+        maxMemories:
+          this.config.maxMemoriesPerActor > 0
+            ? Math.min(this.config.maxMemoriesPerActor, MAX_EXPORTED_MEMORIES)
+            : MAX_EXPORTED_MEMORIES,
+      },
       turns: new EventLoopTurns(),
     });
     const { opened } = upload;
-    const report = emptyReport(opened.format, options.dryRun, upload.entry, options.requested ?? NOTHING_BUT_CONVERSATIONS);
+    const report = emptyReport(
+      opened.format,
+      options.dryRun,
+      upload.entry,
+      options.requested ?? NOTHING_BUT_CONVERSATIONS,
+    );
     try {
       const room = await this.roomLeft(actor, options.dryRun);
       if (opened.format === 'chat-memory') {
@@ -94,20 +102,43 @@ export class ArchiveImportService {
       return report;
     } catch (error) {
       await upload.close();
-      if (error instanceof ArchiveError) error.imported = report.imported.flatMap((c) => (c.id ? [{ id: c.id, sourceId: c.sourceId, title: c.title }] : []));
+      if (error instanceof ArchiveError)
+        error.imported = report.imported.flatMap((c) =>
+          c.id ? [{ id: c.id, sourceId: c.sourceId, title: c.title }] : [],
+        );
       throw error;
     }
   }
 
-  private async importOne(actor: Actor, index: number, conversation: ArchiveConversation, report: ArchiveImportReport, room: Room): Promise<void> {
-    const skip = (reason: string) => reportSkipped(report, { index, sourceId: conversation.sourceId, title: conversation.title, reason });
+  private async importOne(
+    actor: Actor,
+    index: number,
+    conversation: ArchiveConversation,
+    report: ArchiveImportReport,
+    room: Room,
+  ): Promise<void> {
+    const skip = (reason: string) =>
+      reportSkipped(report, { index, sourceId: conversation.sourceId, title: conversation.title, reason });
     const source = `${report.format}:${conversation.sourceId}`;
     const held = await this.heldAlready(actor, source);
     if (held) {
       const added = await this.appendNew(actor, held.id, conversation, report.dryRun);
       if (typeof added === 'string') return void skip(added);
-      if (added === null) return void reportSkipped(report, { index, sourceId: conversation.sourceId, title: conversation.title, ...held });
-      reportImported(report, { id: report.dryRun ? null : held.id, sourceId: conversation.sourceId, title: held.heldTitle, messages: added.messages, branches: added.branches, appendedTo: held.id });
+      if (added === null)
+        return void reportSkipped(report, {
+          index,
+          sourceId: conversation.sourceId,
+          title: conversation.title,
+          ...held,
+        });
+      reportImported(report, {
+        id: report.dryRun ? null : held.id,
+        sourceId: conversation.sourceId,
+        title: held.heldTitle,
+        messages: added.messages,
+        branches: added.branches,
+        appendedTo: held.id,
+      });
       return void addDropped(report.dropped, conversation);
     }
     const problem = this.problemOf(conversation);
@@ -125,7 +156,13 @@ export class ArchiveImportService {
       } catch (error) {
         // The same file imported twice at once: the unique index let one of them in.
         const raced = await this.heldAlready(actor, source);
-        if (raced) return void reportSkipped(report, { index, sourceId: conversation.sourceId, title: conversation.title, ...raced });
+        if (raced)
+          return void reportSkipped(report, {
+            index,
+            sourceId: conversation.sourceId,
+            title: conversation.title,
+            ...raced,
+          });
         if (!(error instanceof LimitReachedError)) throw error;
         room.full = error.message;
         return void skip(error.message);
@@ -148,11 +185,20 @@ export class ArchiveImportService {
    * The skip of a conversation the actor holds already: imported before from `source`, or (a file
    * of our own format) the actor's own conversation `ownId`. Null when it is new here.
    */
-  private async heldAlready(actor: Actor, source: string, ownId?: string): Promise<{ id: string; heldTitle: string; reason: string; code: 'already_imported' } | null> {
+  private async heldAlready(
+    actor: Actor,
+    source: string,
+    ownId?: string,
+  ): Promise<{ id: string; heldTitle: string; reason: string; code: 'already_imported' } | null> {
     const found = await this.db.read((em) => this.whole.alreadyImported(em, actor.id, [source], ownId ? [ownId] : []));
     const held = found.get(source) ?? (ownId ? found.get(ownId) : undefined);
     if (!held) return null;
-    return { id: held.id, heldTitle: held.title, reason: `already imported: conversation ${held.id} holds it (delete that one to import it again)`, code: 'already_imported' };
+    return {
+      id: held.id,
+      heldTitle: held.title,
+      reason: `already imported: conversation ${held.id} holds it (delete that one to import it again)`,
+      code: 'already_imported',
+    };
   }
 
   /**
@@ -163,23 +209,43 @@ export class ArchiveImportService {
    * conversation holds none of the file's messages: it cannot be told what is new); a string is why
    * they are not added.
    */
-  private async appendNew(actor: Actor, conversationId: string, conversation: ArchiveConversation, dryRun: boolean): Promise<{ messages: number; branches: number } | string | null> {
+  private async appendNew(
+    actor: Actor,
+    conversationId: string,
+    conversation: ArchiveConversation,
+    dryRun: boolean,
+  ): Promise<{ messages: number; branches: number } | string | null> {
     const importedAt = new Date();
     const rows = archiveRows(conversation, actor.id, importedAt, conversationId);
     const work = async (em: EntityManager) => {
-      const target = await this.whole.importTarget(em, actor.id, conversationId, rows.messages.map((m) => m.id), !dryRun);
+      const target = await this.whole.importTarget(
+        em,
+        actor.id,
+        conversationId,
+        rows.messages.map((m) => m.id),
+        !dryRun,
+      );
       if (!target || target.held.size === 0) return null;
       const fresh = rows.messages.filter((m) => !target.held.has(m.id));
       if (fresh.length === 0) return null;
-      if (target.streaming) return 'new messages, not added: a reply is being generated in the conversation; import again once it is done';
+      if (target.streaming)
+        return 'new messages, not added: a reply is being generated in the conversation; import again once it is done';
       const tooMany = this.limits.messagesOverLimit(target.messageCount + fresh.length);
       if (tooMany) return `${fresh.length} new messages would make ${tooMany}`;
-      const problem = this.problemOf({ ...conversation, messages: conversation.messages.filter((m) => !target.held.has(importedMessageId(conversationId, m.id))) });
+      const problem = this.problemOf({
+        ...conversation,
+        messages: conversation.messages.filter((m) => !target.held.has(importedMessageId(conversationId, m.id))),
+      });
       if (problem) return problem;
       // The file's active path, from the root: its new part stays on our active path only where it goes on from our leaf.
       const byId = new Map(rows.messages.map((m) => [m.id, m] as const));
       const path: string[] = [];
-      for (let at = rows.messages.find((m) => m.onPath && !rows.messages.some((c) => c.parentId === m.id && c.onPath)); at; at = at.parentId ? byId.get(at.parentId) : undefined) path.unshift(at.id);
+      for (
+        let at = rows.messages.find((m) => m.onPath && !rows.messages.some((c) => c.parentId === m.id && c.onPath));
+        at;
+        at = at.parentId ? byId.get(at.parentId) : undefined
+      )
+        path.unshift(at.id);
       const firstNew = path.findIndex((id) => !target.held.has(id));
       const continues = firstNew > 0 && path[firstNew - 1] === target.activeLeaf;
       const onPath = new Set(continues ? path.slice(firstNew) : []);
@@ -189,7 +255,13 @@ export class ArchiveImportService {
       const branches = [...children.values()].filter((n) => n > 1).length;
       if (!dryRun) {
         await this.whole.insertMessages(em, actor.id, added);
-        await this.whole.advanceImported(em, actor.id, conversationId, target.lastSeq + added.length, rows.conversation.updatedAt);
+        await this.whole.advanceImported(
+          em,
+          actor.id,
+          conversationId,
+          target.lastSeq + added.length,
+          rows.conversation.updatedAt,
+        );
       }
       return { messages: added.length, branches };
     };
@@ -204,7 +276,8 @@ export class ArchiveImportService {
     const maxChars = this.config.maxMessageChars;
     for (const m of conversation.messages) {
       const max = m.role === 'user' ? maxChars : MAX_REPLY_CHARS;
-      if (m.content.length > max) return `message ${m.id} has ${m.content.length} characters; the limit is ${max}${m.role === 'user' ? ' (MAX_MESSAGE_CHARS)' : ' for a reply'}`;
+      if (m.content.length > max)
+        return `message ${m.id} has ${m.content.length} characters; the limit is ${max}${m.role === 'user' ? ' (MAX_MESSAGE_CHARS)' : ' for a reply'}`;
     }
     if (conversation.systemPrompt !== null && conversation.systemPrompt.length > MAX_SYSTEM_PROMPT_CHARS) {
       return `the system prompt has ${conversation.systemPrompt.length} characters; the limit is ${MAX_SYSTEM_PROMPT_CHARS}`;
@@ -217,17 +290,31 @@ export class ArchiveImportService {
    * through the conversation importer, linked to the caller's agent that stands for the one it had
    * in the file, then its memories.
    */
-  private async importOwnExport(actor: Actor, parts: AsyncGenerator<OwnExportPart>, report: ArchiveImportReport, room: Room): Promise<void> {
+  private async importOwnExport(
+    actor: Actor,
+    parts: AsyncGenerator<OwnExportPart>,
+    report: ArchiveImportReport,
+    room: Room,
+  ): Promise<void> {
     let linked = new Map<string, string>();
     for await (const part of parts) {
-      if (part.kind === 'agents') linked = await this.importAgents(actor, part.agents, part.notRead, report);
-      else if (part.kind === 'memories') await this.importMemories(actor, part.memories, part.notRead, report);
+      if (part.kind === 'agents')
+        linked = await this.accountParts.importAgents(actor, part.agents, part.notRead, report);
+      else if (part.kind === 'memories')
+        await this.accountParts.importMemories(actor, part.memories, part.notRead, report);
       else if (part.kind === 'skipped') reportSkipped(report, part.skipped);
       else await this.importOwnConversation(actor, part.index, part.document, linked, report, room);
     }
   }
 
-  private async importOwnConversation(actor: Actor, index: number, doc: unknown, linked: ReadonlyMap<string, string>, report: ArchiveImportReport, room: Room): Promise<void> {
+  private async importOwnConversation(
+    actor: Actor,
+    index: number,
+    doc: unknown,
+    linked: ReadonlyMap<string, string>,
+    report: ArchiveImportReport,
+    room: Room,
+  ): Promise<void> {
     const named = nameOf(doc);
     const skip = (reason: string) => reportSkipped(report, { index, ...named, reason });
     // Our own export names each conversation by its id here: held already where it was exported, or imported before.
@@ -257,80 +344,22 @@ export class ArchiveImportService {
         const raced = source ? await this.heldAlready(actor, source) : null;
         if (raced) return reportSkipped(report, { index, ...named, ...raced });
         if (!(error instanceof DomainError)) throw error;
-        if (error instanceof LimitReachedError && /MAX_CONVERSATIONS_PER_ACTOR/.test(error.message)) room.full = error.message;
+        if (error instanceof LimitReachedError && /MAX_CONVERSATIONS_PER_ACTOR/.test(error.message))
+          room.full = error.message;
         return skip(error.message);
       }
     }
     const versions = parsed.messages.reduce((n, m) => n + (m.versions?.length ?? 0), 0);
-    const branches = parsed.tree ? parsed.tree.branchPoints : parsed.messages.filter((m) => (m.versions?.length ?? 0) > 0).length;
-    reportImported(report, { id, sourceId: named.sourceId ?? '', title: parsed.title, messages: parsed.messages.length + versions, branches });
-  }
-
-  /**
-   * The memories of an account export, after its conversations: listed, and taken only when asked
-   * for, all or nothing (as POST /api/memories/import takes them), or none, with the reason, when one
-   * is not valid. Each is unpinned unless it is pinned in the file and pins were asked for too.
-   */
-  private async importMemories(actor: Actor, raw: readonly unknown[], notRead: number, report: ArchiveImportReport): Promise<void> {
-    if (raw.length === 0) return;
-    const items = raw.filter((m): m is ImportedMemory => isObject(m) && typeof m.text === 'string' && (m.pinned === undefined || typeof m.pinned === 'boolean'));
-    const listed = items.slice(0, MAX_LISTED_MEMORIES).map((m) => ({ text: cut(m.text, MAX_REPORTED_TEXT_CHARS), pinned: m.pinned === true }));
-    const none = (reason: string) => (report.memories = { imported: 0, skipped: raw.length + notRead, reason, items: listed });
-    if (!report.requested.memories) return void none('not asked for: memories=true imports them');
-    if (notRead > 0) return void none(`${raw.length + notRead} memories; at most ${raw.length} are taken at once`);
-    if (items.length < raw.length) return void none(`${raw.length - items.length} of the memories have no text`);
-    const keepPins = report.requested.pinMemories;
-    const taken = items.map((m) => ({ ...m, pinned: keepPins && m.pinned === true }));
-    try {
-      const imported = report.dryRun ? this.memories.checkImport(taken) : await this.memories.importFor(actor, taken);
-      report.memories = { imported, skipped: 0, reason: null, items: listed };
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      none(error.message);
-    }
-  }
-
-  /**
-   * Creates (or reuses) the file's agents when asked for, unless a dry run; answers the caller's
-   * agent id for each agent id of the file. Past MAX_AGENTS_PER_ACTOR the rest are skipped with
-   * that reason (in a dry run too) and their conversations come without an agent.
-   */
-  private async importAgents(actor: Actor, rawAgents: readonly unknown[], notRead: number, report: ArchiveImportReport): Promise<Map<string, string>> {
-    const linked = new Map<string, string>();
-    // Past the agents read, each is counted as not imported; its conversations come without an agent.
-    report.agentsNotImported += notRead;
-    if (rawAgents.length === 0) return linked;
-    if (!report.requested.agents) {
-      report.agents.push(...listAgents(rawAgents, 'not asked for: agents=true imports it'));
-      report.agentsNotImported += rawAgents.length;
-      return linked;
-    }
-    const existing = await this.agents.list(actor);
-    const max = this.config.maxAgentsPerActor;
-    // Room counted once for a dry run; a real import learns it from each creation.
-    let room = max > 0 ? max - existing.length : Infinity;
-    let full: string | null = null;
-    for (const planned of planAgents(rawAgents, existing)) {
-      report.agents.push(planned.report);
-      if (planned.report.outcome !== 'skipped' && !planned.reuse) {
-        if (report.dryRun && room-- <= 0) full = new AgentLimitError(max).message;
-        if (!full && !report.dryRun) {
-          try {
-            planned.report.id = (await this.agents.create(actor, planned.fields!)).id;
-          } catch (error) {
-            if (!(error instanceof AgentLimitError)) throw error;
-            full = error.message;
-          }
-        }
-        if (full) Object.assign(planned.report, { outcome: 'skipped', id: null, reason: full });
-      }
-      if (planned.report.outcome === 'skipped') {
-        report.agentsNotImported++;
-        continue;
-      }
-      if (planned.sourceId && planned.report.id) linked.set(planned.sourceId, planned.report.id);
-    }
-    return linked;
+    const branches = parsed.tree
+      ? parsed.tree.branchPoints
+      : parsed.messages.filter((m) => (m.versions?.length ?? 0) > 0).length;
+    reportImported(report, {
+      id,
+      sourceId: named.sourceId ?? '',
+      title: parsed.title,
+      messages: parsed.messages.length + versions,
+      branches,
+    });
   }
 
   /** How many more conversations the actor may have, counted once for a dry run (a real import checks in each transaction). */
@@ -360,7 +389,8 @@ function addDropped(total: DroppedParts, conversation: ArchiveConversation): voi
 
 /** The caller's agent standing for the agent a conversation of the file had, if it was imported. */
 function linkedAgent(doc: unknown, linked: ReadonlyMap<string, string>): string | undefined {
-  const agent = isObject(doc) && isObject(doc.conversation) && isObject(doc.conversation.agent) ? doc.conversation.agent : null;
+  const agent =
+    isObject(doc) && isObject(doc.conversation) && isObject(doc.conversation.agent) ? doc.conversation.agent : null;
   return agent && typeof agent.id === 'string' ? linked.get(agent.id) : undefined;
 }
 

@@ -4,6 +4,7 @@ import { AgentsModule } from '../agents/agents.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { SharingModule } from '../sharing/sharing.module.js';
+import { AccountPartsImport } from './account-parts-import.js';
 import { ArchiveImportService } from './archive-import.service.js';
 import { PortabilityService } from './portability.service.js';
 import { OAuthModule } from '../oauth/oauth.module.js';
@@ -11,7 +12,7 @@ import { OAuthModule } from '../oauth/oauth.module.js';
 /** Conversations as files (export, import, fork) and an actor's data as a whole (account export, erasure), archives of other tools. */
 @Module({
   imports: [ConversationsModule, AgentsModule, IdempotencyModule, MemoryModule, SharingModule, OAuthModule],
-  providers: [PortabilityService, ArchiveImportService],
+  providers: [PortabilityService, ArchiveImportService, AccountPartsImport],
   exports: [PortabilityService, ArchiveImportService],
 })
 export class PortabilityModule {}
