@@ -15,7 +15,9 @@ function byConstructor(file) {
   for (let i = 0; i < nodes.length; i += width) {
     const type = typeNames[nodes[i + typeAt]];
     // Strings, numbers and code are grouped by type: their names are their contents.
-    const name = ['string', 'concatenated string', 'sliced string', 'number', 'code', 'hidden'].includes(type) ? '' : snapshot.strings[nodes[i + nameAt]];
+    const name = ['string', 'concatenated string', 'sliced string', 'number', 'code', 'hidden'].includes(type)
+      ? ''
+      : snapshot.strings[nodes[i + nameAt]];
     const key = `${type} ${name.length > 60 ? `${name.slice(0, 60)}…` : name}`;
     const g = groups.get(key) ?? { bytes: 0, count: 0 };
     g.bytes += nodes[i + sizeAt];
@@ -41,4 +43,5 @@ for (const key of new Set([...a.keys(), ...b.keys()])) {
 rows.sort((x, y) => y.bytes - x.bytes);
 console.log(`total: ${(total / live / 1024).toFixed(1)} KiB per live stream (${live} live)`);
 console.log('bytes/stream  objects/stream  type constructor');
-for (const r of rows.slice(0, top)) console.log(`${(r.bytes / live).toFixed(0).padStart(12)}  ${(r.count / live).toFixed(1).padStart(14)}  ${r.key}`);
+for (const r of rows.slice(0, top))
+  console.log(`${(r.bytes / live).toFixed(0).padStart(12)}  ${(r.count / live).toFixed(1).padStart(14)}  ${r.key}`);

@@ -16,7 +16,9 @@ const filter = rest.find((a) => a.startsWith('--filter='))?.slice(9);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 // --last-ms=N keeps only the profile's last N ms (the load, when it ran last).
 const lastMs = rest.find((a) => a.startsWith('--last-ms='))?.slice(10);
-const fromUs = lastMs ? profile.endTime - profile.startTime - Number(lastMs) * 1000 : Number(rest.find((a) => a.startsWith('--from-ms='))?.slice(10) ?? 0) * 1000;
+const fromUs = lastMs
+  ? profile.endTime - profile.startTime - Number(lastMs) * 1000
+  : Number(rest.find((a) => a.startsWith('--from-ms='))?.slice(10) ?? 0) * 1000;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -29,11 +31,17 @@ const pkg = (url) => {
   if (m) return m[1];
   if (url.includes('/dist/src/')) return 'service (dist/src)';
   if (url.startsWith('node:')) return 'node:internal';
-  return url.replace(/^file:\/\//, '').split('/').slice(-2).join('/');
+  return url
+    .replace(/^file:\/\//, '')
+    .split('/')
+    .slice(-2)
+    .join('/');
 };
 const key = (n) => {
   const f = n.callFrame;
-  const where = f.url ? `${f.url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/')}:${f.lineNumber + 1}` : '';
+  const where = f.url
+    ? `${f.url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/')}:${f.lineNumber + 1}`
+    : '';
   return `${f.functionName || '(anonymous)'} ${where}`.trim();
 };
 

@@ -48,7 +48,10 @@ const q = {
     name: 'insert_conversation',
     text: 'INSERT INTO conversations (id, actor, title, last_seq, created_at, updated_at) VALUES ($1, $2, $3, 0, $4, $4)',
   },
-  bump: { name: 'bump', text: 'UPDATE conversations SET last_seq = last_seq + 1, updated_at = $1 WHERE id = $2 RETURNING last_seq' },
+  bump: {
+    name: 'bump',
+    text: 'UPDATE conversations SET last_seq = last_seq + 1, updated_at = $1 WHERE id = $2 RETURNING last_seq',
+  },
   insertMessage: {
     name: 'insert_message',
     text:
@@ -90,7 +93,9 @@ async function transaction(work) {
 async function ownedOrThrow(client, id) {
   const { rows } = await run(client, q.owned, [id, ACTOR]);
   if (rows[0]) return rows[0];
-  throw (await run(client, q.exists, [id])).rows.length ? new HttpError(403, 'forbidden') : new HttpError(404, 'not found');
+  throw (await run(client, q.exists, [id])).rows.length
+    ? new HttpError(403, 'forbidden')
+    : new HttpError(404, 'not found');
 }
 
 async function append(client, conversationId, role, content, model, now) {
@@ -126,7 +131,9 @@ const appendReply = (conversationId, content) =>
 
 /** The same text as src/llm/echo-llm.ts produces for the same history. */
 function echo(history, message) {
-  const n = history.filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content !== '').slice(-HISTORY_WINDOW).length;
+  const n = history
+    .filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content !== '')
+    .slice(-HISTORY_WINDOW).length;
   return (
     `Echo: ${message}\n\n` +
     `(offline echo model: I received ${n} earlier message${n === 1 ? '' : 's'} of history. ` +
@@ -145,7 +152,11 @@ app.get('/health', async (_req, res) => {
 
 app.post('/api/chat', async (req, res) => {
   const { message, conversationId } = req.body ?? {};
-  if (typeof message !== 'string' || message.trim() === '' || (conversationId !== undefined && typeof conversationId !== 'string')) {
+  if (
+    typeof message !== 'string' ||
+    message.trim() === '' ||
+    (conversationId !== undefined && typeof conversationId !== 'string')
+  ) {
     res.status(400).json({ statusCode: 400, error: 'Bad Request', message: ['message must be a non-empty string'] });
     return;
   }

@@ -108,7 +108,9 @@ const wholeTurn = db.transaction((conversationId, message) => {
 
 /** The same text as src/llm/echo-llm.ts produces for the same history. */
 function echo(history, message) {
-  const n = history.filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content !== '').slice(-HISTORY_WINDOW).length;
+  const n = history
+    .filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content !== '')
+    .slice(-HISTORY_WINDOW).length;
   return (
     `Echo: ${message}\n\n` +
     `(offline echo model: I received ${n} earlier message${n === 1 ? '' : 's'} of history. ` +
@@ -127,7 +129,11 @@ app.get('/health', (_req, res) => {
 
 app.post('/api/chat', async (req, res) => {
   const { message, conversationId } = req.body ?? {};
-  if (typeof message !== 'string' || message.trim() === '' || (conversationId !== undefined && typeof conversationId !== 'string')) {
+  if (
+    typeof message !== 'string' ||
+    message.trim() === '' ||
+    (conversationId !== undefined && typeof conversationId !== 'string')
+  ) {
     res.status(400).json({ statusCode: 400, error: 'Bad Request', message: ['message must be a non-empty string'] });
     return;
   }
@@ -160,9 +166,10 @@ const port = Number(process.env.PORT ?? 3100);
 const host = process.env.HOST ?? '127.0.0.1';
 const server = app.listen(port, host, () => console.log(`reference server on http://${host}:${port}`));
 
-const shutdown = () => server.close(() => {
-  db.close();
-  process.exit(0);
-});
+const shutdown = () =>
+  server.close(() => {
+    db.close();
+    process.exit(0);
+  });
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);

@@ -21,7 +21,9 @@ import {
 } from './lib/common.mjs';
 
 if (!existsSync(DIST_MAIN)) {
-  console.error(`bench: ${relative(ROOT, DIST_MAIN)} is missing. Run \`npm run build\` first; \`npm run bench\` benchmarks the built server and does not build it.`);
+  console.error(
+    `bench: ${relative(ROOT, DIST_MAIN)} is missing. Run \`npm run build\` first; \`npm run bench\` benchmarks the built server and does not build it.`,
+  );
   process.exit(1);
 }
 
@@ -35,7 +37,10 @@ if (unknown.length) {
 }
 const quick = args.includes('--quick');
 const profile = args.includes('--profile');
-const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const enabled = (name) => !only || only.includes(name);
 
 const { httpTurns, httpList } = await import('./sections/http-turns.mjs');
@@ -44,8 +49,25 @@ const { modelSoak } = await import('./sections/model-soak.mjs');
 
 const settings = quick
   ? {
-      http: { repetitions: 1, durationS: 4, slices: 2, warmupS: 1, connections: 10, seedConversations: 100, seedTurns: 3 },
-      turnCost: { lengths: [10, 1000, 10000, 100000, { length: 100000, branchEvery: 49 }], repetitions: 1, turns: 150, warmup: 50, payloadTurns: 100, walBatches: 3, walBatchTurns: 10, fillTo: 100000 },
+      http: {
+        repetitions: 1,
+        durationS: 4,
+        slices: 2,
+        warmupS: 1,
+        connections: 10,
+        seedConversations: 100,
+        seedTurns: 3,
+      },
+      turnCost: {
+        lengths: [10, 1000, 10000, 100000, { length: 100000, branchEvery: 49 }],
+        repetitions: 1,
+        turns: 150,
+        warmup: 50,
+        payloadTurns: 100,
+        walBatches: 3,
+        walBatchTurns: 10,
+        fillTo: 100000,
+      },
       reads: { conversations: 100000, messages: 100000, repetitions: 1, calls: 100 },
       httpList: { repetitions: 1, durationS: 2 },
       startup: { starts: 2 },
@@ -54,8 +76,25 @@ const settings = quick
       archiveImport: { conversations: 500, bytesEach: 9_500, timeoutMs: 300_000 },
     }
   : {
-      http: { repetitions: 3, durationS: 10, slices: 5, warmupS: 3, connections: 10, seedConversations: 100, seedTurns: 3 },
-      turnCost: { lengths: [10, 1000, 10000, 100000, { length: 100000, branchEvery: 49 }], repetitions: 3, turns: 500, warmup: 200, payloadTurns: 200, walBatches: 5, walBatchTurns: 10, fillTo: 100000 },
+      http: {
+        repetitions: 3,
+        durationS: 10,
+        slices: 5,
+        warmupS: 3,
+        connections: 10,
+        seedConversations: 100,
+        seedTurns: 3,
+      },
+      turnCost: {
+        lengths: [10, 1000, 10000, 100000, { length: 100000, branchEvery: 49 }],
+        repetitions: 3,
+        turns: 500,
+        warmup: 200,
+        payloadTurns: 200,
+        walBatches: 5,
+        walBatchTurns: 10,
+        fillTo: 100000,
+      },
       reads: { conversations: 100000, messages: 100000, repetitions: 3, calls: 500 },
       httpList: { repetitions: 3, durationS: 5 },
       startup: { starts: 5 },
@@ -71,11 +110,15 @@ if (memoryMaxS) settings.memory.maxDurationS = Math.min(Number(memoryMaxS), 900)
 const log = (line) => console.log(line);
 const started = new Date();
 const machine = machineInfo();
-log(`chat-memory benchmark${quick ? ' (quick)' : ''}: ${machine.nproc} CPUs, ${machine.memoryGiB} GiB, Node ${machine.node}`);
+log(
+  `chat-memory benchmark${quick ? ' (quick)' : ''}: ${machine.nproc} CPUs, ${machine.memoryGiB} GiB, Node ${machine.node}`,
+);
 // The figures assume a machine doing nothing else: say so when it is not.
 const loadBefore = os.loadavg();
 if (loadBefore[0] > 0.5) {
-  log(`warning: load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before the start: other work on this machine will show in the figures.`);
+  log(
+    `warning: load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before the start: other work on this machine will show in the figures.`,
+  );
 }
 if (newestMtime(join(ROOT, 'src')) > newestMtime(join(ROOT, 'dist', 'src'), '.js')) {
   log('warning: src/ has changes newer than dist/; run `npm run build` to benchmark the current code.');
@@ -116,12 +159,16 @@ try {
   }
 
   if (enabled('soak')) {
-    log(`\n[5/5] Model soak: heap after GC of the server at ${settings.soak.firstTurns} and ${settings.soak.totalTurns} turns (OpenAI SDK, fake model)`);
+    log(
+      `\n[5/5] Model soak: heap after GC of the server at ${settings.soak.firstTurns} and ${settings.soak.totalTurns} turns (OpenAI SDK, fake model)`,
+    );
     results.soak = await modelSoak(settings.soak, log);
   }
 
   if (enabled('archive-import')) {
-    log(`\n[6/6] Archive import: a ${settings.archiveImport.conversations}-conversation ChatGPT archive through POST /api/imports, as JSON and as a ZIP, /health probed every 50 ms`);
+    log(
+      `\n[6/6] Archive import: a ${settings.archiveImport.conversations}-conversation ChatGPT archive through POST /api/imports, as JSON and as a ZIP, /health probed every 50 ms`,
+    );
     const { archiveImport } = await import('./sections/archive-import.mjs');
     results.archiveImport = await archiveImport(settings.archiveImport, log);
   }
@@ -135,9 +182,14 @@ try {
     log(JSON.stringify(results.search, null, 2));
   }
   if (only?.includes('search-common')) {
-    log('\n[extra] Search for common words over 1,000,000 messages, SQLite and PostgreSQL (BENCH_DATABASE_URL), against the query it replaced');
+    log(
+      '\n[extra] Search for common words over 1,000,000 messages, SQLite and PostgreSQL (BENCH_DATABASE_URL), against the query it replaced',
+    );
     const { searchCommonWords } = await import('./sections/search-common-words.mjs');
-    results.searchCommonWords = await searchCommonWords({ messages: quick ? 200_000 : 1_000_000, postgresUrl: process.env.BENCH_DATABASE_URL }, log);
+    results.searchCommonWords = await searchCommonWords(
+      { messages: quick ? 200_000 : 1_000_000, postgresUrl: process.env.BENCH_DATABASE_URL },
+      log,
+    );
     log(JSON.stringify(results.searchCommonWords, null, 2));
   }
   if (only?.includes('hostile-bodies')) {
@@ -147,7 +199,9 @@ try {
     log(JSON.stringify(results.hostileBodies, null, 2));
   }
   if (only?.includes('hostile-imports')) {
-    log('\n[extra] Archives made to be expensive through POST /api/imports (dry runs): the answer, and /health meanwhile');
+    log(
+      '\n[extra] Archives made to be expensive through POST /api/imports (dry runs): the answer, and /health meanwhile',
+    );
     const { hostileImports } = await import('./sections/hostile-imports.mjs');
     results.hostileImports = await hostileImports({ quick, script: process.env.BENCH_SERVER_SCRIPT });
     log(JSON.stringify(results.hostileImports, null, 2));
@@ -158,9 +212,18 @@ try {
     results.stalledStreams = await stalledStreams({ clients: 10, replyMiB: quick ? 3 : 6 }, log);
   }
   if (only?.includes('live-streams')) {
-    log('\n[extra] Many replies streaming at once: 30 tokens/s each, one follower each (SQLite; PostgreSQL too with BENCH_DATABASE_URL)');
+    log(
+      '\n[extra] Many replies streaming at once: 30 tokens/s each, one follower each (SQLite; PostgreSQL too with BENCH_DATABASE_URL)',
+    );
     const { liveStreams } = await import('./sections/live-streams.mjs');
-    results.liveStreams = await liveStreams({ levels: quick ? [100, 500] : [100, 500, 1000], replyS: quick ? 6 : 10, postgresUrl: process.env.BENCH_DATABASE_URL }, log);
+    results.liveStreams = await liveStreams(
+      {
+        levels: quick ? [100, 500] : [100, 500, 1000],
+        replyS: quick ? 6 : 10,
+        postgresUrl: process.env.BENCH_DATABASE_URL,
+      },
+      log,
+    );
   }
   if (only?.includes('long-memory')) {
     log('\n[extra] Long-term memory: turn time at 100,000 memories per actor, and a retrieval check (echo model)');
@@ -168,42 +231,76 @@ try {
     results.longMemory = await longMemory({ quick }, log);
   }
   if (only?.includes('recall')) {
-    log("\n[extra] Recall on LoCoMo (../shared/data/locomo): evidence turns found by each search and carried into a new conversation's first turn, beside BM25");
+    log(
+      "\n[extra] Recall on LoCoMo (../shared/data/locomo): evidence turns found by each search and carried into a new conversation's first turn, beside BM25",
+    );
     const { recall } = await import('./sections/recall.mjs');
     results.recall = await recall({ quick }, log);
   }
   if (only?.includes('recall-cost')) {
-    log('\n[extra] Recall: what it adds to a turn when all of the actor\'s 100,000 messages match (RECALL_MODE on and off in alternating slices)');
+    log(
+      "\n[extra] Recall: what it adds to a turn when all of the actor's 100,000 messages match (RECALL_MODE on and off in alternating slices)",
+    );
     const { recallCost } = await import('./sections/recall-cost.mjs');
     results.recallCost = await recallCost({ quick }, log);
   }
   if (only?.includes('capacity')) {
-    log('\n[extra] Storage per message and WAL per turn, for the capacity plan (SQLite; PostgreSQL too with BENCH_DATABASE_URL)');
+    log(
+      '\n[extra] Storage per message and WAL per turn, for the capacity plan (SQLite; PostgreSQL too with BENCH_DATABASE_URL)',
+    );
     const { capacity } = await import('./sections/capacity.mjs');
-    results.capacity = await capacity({ postgresUrl: process.env.BENCH_DATABASE_URL, conversations: quick ? 50 : 200, turns: 10 }, log);
+    results.capacity = await capacity(
+      { postgresUrl: process.env.BENCH_DATABASE_URL, conversations: quick ? 50 : 200, turns: 10 },
+      log,
+    );
     const { sqlite, postgres } = results.capacity;
-    log(`  bytes per message: SQLite ${sqlite.bytesPerMessage}${postgres ? `, PostgreSQL ${postgres.bytesPerMessage}; WAL per turn ${postgres.walBytesPerTurn} B` : ''} (${sqlite.contentBytesPerMessage} B of text each)`);
+    log(
+      `  bytes per message: SQLite ${sqlite.bytesPerMessage}${postgres ? `, PostgreSQL ${postgres.bytesPerMessage}; WAL per turn ${postgres.walBytesPerTurn} B` : ''} (${sqlite.contentBytesPerMessage} B of text each)`,
+    );
   }
   if (only?.includes('read-replicas')) {
-    log('\n[extra] Read replicas: the service without and with DATABASE_READ_URL (BENCH_DATABASE_URL, a primary; BENCH_READ_URL, a standby of it)');
+    log(
+      '\n[extra] Read replicas: the service without and with DATABASE_READ_URL (BENCH_DATABASE_URL, a primary; BENCH_READ_URL, a standby of it)',
+    );
     const { readReplicas } = await import('./sections/read-replicas.mjs');
-    results.readReplicas = await readReplicas({ postgresUrl: process.env.BENCH_DATABASE_URL, readUrl: process.env.BENCH_READ_URL, ...(quick ? { slices: 2, sliceS: 3 } : {}) }, log);
+    results.readReplicas = await readReplicas(
+      {
+        postgresUrl: process.env.BENCH_DATABASE_URL,
+        readUrl: process.env.BENCH_READ_URL,
+        ...(quick ? { slices: 2, sliceS: 3 } : {}),
+      },
+      log,
+    );
     const { turns, lists } = results.readReplicas;
-    log(`  turns/s ${turns.primaryOnly.perSecond} -> ${turns.withReplica.perSecond}; primary CPU per list ${lists.primaryOnly.primaryCpuMsPerRequest} -> ${lists.withReplica.primaryCpuMsPerRequest} ms`);
+    log(
+      `  turns/s ${turns.primaryOnly.perSecond} -> ${turns.withReplica.perSecond}; primary CPU per list ${lists.primaryOnly.primaryCpuMsPerRequest} -> ${lists.withReplica.primaryCpuMsPerRequest} ms`,
+    );
   }
   if (only?.includes('pg-turns')) {
-    log('\n[extra] Chat turns over HTTP on PostgreSQL: the service vs the hand-written pg reference (BENCH_DATABASE_URL)');
+    log(
+      '\n[extra] Chat turns over HTTP on PostgreSQL: the service vs the hand-written pg reference (BENCH_DATABASE_URL)',
+    );
     const { pgTurns } = await import('./sections/pg-turns.mjs');
     const quickSettings = { repetitions: 1, durationS: 4, slices: 2, warmupS: 1 };
-    results.pgTurns = await pgTurns({ postgresUrl: process.env.BENCH_DATABASE_URL, ...(quick ? quickSettings : {}) }, log);
+    results.pgTurns = await pgTurns(
+      { postgresUrl: process.env.BENCH_DATABASE_URL, ...(quick ? quickSettings : {}) },
+      log,
+    );
     const { ratio, statements, cpuMsPerTurn: cpu } = results.pgTurns;
-    log(`  service / reference ${ratio.median.toFixed(2)}x (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)}); statements per turn: service ${statements.service.perTurn}, reference ${statements.reference.perTurn}`);
-    log(`  CPU per turn, server process / PostgreSQL backends: service ${(cpu.service.user + cpu.service.system).toFixed(2)} / ${cpu.service.postgres} ms, reference ${(cpu.reference.user + cpu.reference.system).toFixed(2)} / ${cpu.reference.postgres} ms`);
+    log(
+      `  service / reference ${ratio.median.toFixed(2)}x (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)}); statements per turn: service ${statements.service.perTurn}, reference ${statements.reference.perTurn}`,
+    );
+    log(
+      `  CPU per turn, server process / PostgreSQL backends: service ${(cpu.service.user + cpu.service.system).toFixed(2)} / ${cpu.service.postgres} ms, reference ${(cpu.reference.user + cpu.reference.system).toFixed(2)} / ${cpu.reference.postgres} ms`,
+    );
   }
   if (only?.includes('databases')) {
     log('\n[extra] Chat turns over HTTP: SQLite vs PostgreSQL (BENCH_DATABASE_URL)');
     const { databaseTurns } = await import('./sections/database-turns.mjs');
-    results.databases = await databaseTurns({ postgresUrl: process.env.BENCH_DATABASE_URL, repetitions: quick ? 1 : 3 });
+    results.databases = await databaseTurns({
+      postgresUrl: process.env.BENCH_DATABASE_URL,
+      repetitions: quick ? 1 : 3,
+    });
     log(JSON.stringify(results.databases, null, 2));
   }
 } finally {
@@ -238,7 +335,9 @@ writeFileSync(
     2,
   ),
 );
-log(`\nLoad average (1, 5, 15 min): ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${loadAfter.map((x) => x.toFixed(2)).join(' ')} after`);
+log(
+  `\nLoad average (1, 5, 15 min): ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${loadAfter.map((x) => x.toFixed(2)).join(' ')} after`,
+);
 log(`Wrote ${relative(ROOT, file)} (${round((finished - started) / 1000, 0)} s)`);
 if (profileDir) log(`CPU profiles of the service (section 1) in ${relative(ROOT, profileDir)}`);
 const statements = results.http?.profiledStatements;
@@ -248,7 +347,9 @@ if (statements) {
       `(${statements.turns} turns, CPU profiler on):`,
   );
   for (const s of statements.top) {
-    log(`  ${s.msPerTurn.toFixed(3)} ms  ${s.callsPerTurn.toFixed(2)}x  ${s.usPerCall.toFixed(1).padStart(7)} us/call  ${s.sql.slice(0, 90)}`);
+    log(
+      `  ${s.msPerTurn.toFixed(3)} ms  ${s.callsPerTurn.toFixed(2)}x  ${s.usPerCall.toFixed(1).padStart(7)} us/call  ${s.sql.slice(0, 90)}`,
+    );
   }
 }
 
@@ -257,7 +358,11 @@ if (statements) {
 async function worker(section, options, timeoutMs) {
   const out = join(work.dir, `${section}.json`);
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const { code } = await runNode(join(BENCH_DIR, 'sections', 'storage-worker.mjs'), [section, JSON.stringify(options), out], { timeoutMs, nodeArgs });
+  const { code } = await runNode(
+    join(BENCH_DIR, 'sections', 'storage-worker.mjs'),
+    [section, JSON.stringify(options), out],
+    { timeoutMs, nodeArgs },
+  );
   if (code !== 0) throw new Error(`the ${section} section failed (exit ${code})`);
   return JSON.parse(readFileSync(out, 'utf8'));
 }
@@ -270,7 +375,10 @@ function gitHead() {
     const loose = join(ROOT, '.git', ref);
     if (existsSync(loose)) return readFileSync(loose, 'utf8').trim();
     const packed = readFileSync(join(ROOT, '.git', 'packed-refs'), 'utf8');
-    return packed.split('\n').find((l) => l.endsWith(` ${ref}`))?.split(' ')[0];
+    return packed
+      .split('\n')
+      .find((l) => l.endsWith(` ${ref}`))
+      ?.split(' ')[0];
   } catch {
     return undefined;
   }
@@ -281,7 +389,15 @@ function report(r) {
   const rows = [];
   const targets = [];
   const row = (section, name, s, unit, digits = 2) =>
-    s && rows.push({ section, name, unit, median: round(s.median, digits), min: round(s.min, digits), max: round(s.max, digits) });
+    s &&
+    rows.push({
+      section,
+      name,
+      unit,
+      median: round(s.median, digits),
+      min: round(s.min, digits),
+      max: round(s.max, digits),
+    });
   const one = (section, name, value, unit, digits = 0) =>
     Number.isFinite(value) && rows.push({ section, name, unit, median: round(value, digits), min: '', max: '' });
 
@@ -361,7 +477,14 @@ function report(r) {
     const pct = (x) => `${round(100 * x, 1)} %`;
     for (const { id, label } of r.recall.methods) {
       const f = held[id];
-      if (f) one('Recall (held-out)', `${label}: ${f.carried === undefined ? 'recall@10' : 'evidence carried'}`, 100 * (f.recallAt10 ?? f.carried), '%', 1);
+      if (f)
+        one(
+          'Recall (held-out)',
+          `${label}: ${f.carried === undefined ? 'recall@10' : 'evidence carried'}`,
+          100 * (f.recallAt10 ?? f.carried),
+          '%',
+          1,
+        );
     }
     const search = held.messageSearch;
     const baseline = held.bm25Stemmed;
@@ -390,7 +513,12 @@ function report(r) {
     row('Recall cost', 'turn p50 at 100,000 messages, recall off', x.withoutRecallP50, 'ms', 3);
     row('Recall cost', 'added by recall (p50)', x.addedP50, 'ms', 3);
     row('Recall cost', 'TurnRecall.forMessage alone (p50)', x.recallAloneP50, 'ms', 3);
-    targets.push({ name: 'recall: added to a turn p50 at 100,000 messages of the actor', target: '<= 2 ms', actual: `${round(x.addedP50.median, 2)} ms`, met: x.addedP50.median <= 2 });
+    targets.push({
+      name: 'recall: added to a turn p50 at 100,000 messages of the actor',
+      target: '<= 2 ms',
+      actual: `${round(x.addedP50.median, 2)} ms`,
+      met: x.addedP50.median <= 2,
+    });
   }
   if (r.reads) {
     const x = r.reads;
@@ -416,7 +544,12 @@ function report(r) {
   }
   if (r.memory) {
     const m = r.memory;
-    one('4 Start/memory', `turns driven for the RSS figure (cap ${settings.memory.maxDurationS} s)`, m.turnsDone, 'turns');
+    one(
+      '4 Start/memory',
+      `turns driven for the RSS figure (cap ${settings.memory.maxDurationS} s)`,
+      m.turnsDone,
+      'turns',
+    );
     one('4 Start/memory', 'sustained turns/s over that run', m.turnsPerS, 'turns/s');
     one('4 Start/memory', 'RSS before the turns', m.rssIdleBeforeMiB, 'MiB', 1);
     one('4 Start/memory', 'RSS right after the turns', m.rssAfterMiB, 'MiB', 1);
@@ -451,7 +584,12 @@ function report(r) {
       one(section, 'GET /health max meanwhile', a.health.maxMs, 'ms', 1);
       one(section, 'GET /health p99, idle server before', a.idleHealth.p99Ms, 'ms', 1);
       one(section, 'GET /health max, idle server before', a.idleHealth.maxMs, 'ms', 1);
-      targets.push({ name: `archive import (${a.label}): server peak RSS`, target: '< 1024 MiB', actual: `${a.vmHwmMiB} MiB`, met: a.vmHwmMiB < 1024 });
+      targets.push({
+        name: `archive import (${a.label}): server peak RSS`,
+        target: '< 1024 MiB',
+        actual: `${a.vmHwmMiB} MiB`,
+        met: a.vmHwmMiB < 1024,
+      });
       targets.push({
         name: `archive import (${a.label}): longest /health answer`,
         target: '<= ~100 ms',
@@ -466,10 +604,17 @@ function report(r) {
 function printTable(rows) {
   const header = { section: 'Section', name: 'Measure', median: 'median', min: 'min', max: 'max', unit: 'unit' };
   const cols = ['section', 'name', 'median', 'min', 'max', 'unit'];
-  const text = (row, c) => (typeof row[c] === 'number' ? row[c].toLocaleString('en-US', { maximumFractionDigits: 3 }) : String(row[c] ?? ''));
-  const width = Object.fromEntries(cols.map((c) => [c, Math.max(text(header, c).length, ...rows.map((r) => text(r, c).length))]));
+  const text = (row, c) =>
+    typeof row[c] === 'number' ? row[c].toLocaleString('en-US', { maximumFractionDigits: 3 }) : String(row[c] ?? '');
+  const width = Object.fromEntries(
+    cols.map((c) => [c, Math.max(text(header, c).length, ...rows.map((r) => text(r, c).length))]),
+  );
   const line = (row) =>
-    cols.map((c) => (['median', 'min', 'max'].includes(c) ? text(row, c).padStart(width[c]) : text(row, c).padEnd(width[c]))).join('  ');
+    cols
+      .map((c) =>
+        ['median', 'min', 'max'].includes(c) ? text(row, c).padStart(width[c]) : text(row, c).padEnd(width[c]),
+      )
+      .join('  ');
   console.log(`\n${line(header)}\n${cols.map((c) => '-'.repeat(width[c])).join('  ')}`);
   for (const row of rows) console.log(line(row));
 }

@@ -43,14 +43,19 @@ function readStamp() {
 
 const now = inputs();
 const before = readStamp();
-const same = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([path, seen]) => b[path] === seen);
+const same = (a, b) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([path, seen]) => b[path] === seen);
 if (before && same(now, before)) process.exit(0);
 
 console.error('Compiling the TypeScript sources (changed since the last build)…');
 // Without dist/ the build info would claim outputs that are gone: start from nothing.
 if (!existsSync(join(OUT, 'src'))) rmSync(join(OUT, '.tsbuildinfo'), { force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', join(OUT, '.tsbuildinfo')], { stdio: 'inherit' });
+const result = spawnSync(
+  process.execPath,
+  [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', join(OUT, '.tsbuildinfo')],
+  { stdio: 'inherit' },
+);
 if (result.status !== 0) {
   rmSync(STAMP, { force: true });
   process.exit(result.status ?? 1);

@@ -17,4 +17,22 @@ import { OAuthGrant } from './oauth/oauth-grant.entity.js';
 import { OAuthToken } from './oauth/oauth-token.entity.js';
 
 /** Every table's entity, each from the module that owns it: the data source is opened with these. */
-export const ENTITIES = [Conversation, ConversationTag, Message, Thread, Summary, Agent, IdempotencyKey, ApiKey, TelegramUpdate, ConversationAlias, ResponseRecord, Memory, Share, OAuthClient, OAuthGrant, OAuthToken, MessageAlias];
+export const ENTITIES = [
+  Conversation,
+  ConversationTag,
+  Message,
+  Thread,
+  Summary,
+  Agent,
+  IdempotencyKey,
+  ApiKey,
+  TelegramUpdate,
+  ConversationAlias,
+  ResponseRecord,
+  Memory,
+  Share,
+  OAuthClient,
+  OAuthGrant,
+  OAuthToken,
+  MessageAlias,
+];

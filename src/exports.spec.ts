@@ -33,7 +33,9 @@ describe('exports', () => {
     for (const [path, text] of texts) {
       const rel = relative(ROOT, path).split(sep).join('/');
       if (!rel.startsWith('src/') || rel.endsWith('.spec.ts') || rel.includes('/migrations/')) continue;
-      for (const match of text.matchAll(/^export (?:declare )?(?:abstract )?(?:async )?(?:const|let|function\*?|class|type|interface|enum) ([A-Za-z_$][\w$]*)/gm)) {
+      for (const match of text.matchAll(
+        /^export (?:declare )?(?:abstract )?(?:async )?(?:const|let|function\*?|class|type|interface|enum) ([A-Za-z_$][\w$]*)/gm,
+      )) {
         const users = words.get(match[1]) ?? new Set();
         if ([...users].every((user) => user === path)) unused.push(`${rel}: ${match[1]}`);
       }

@@ -20,7 +20,9 @@ async function bootstrap(): Promise<void> {
     throw error;
   }
   // Before anything starts (migrations, the bot): a taken port fails in a moment and in one line.
-  await portIsFree(config.host, config.port).catch((error: unknown) => exitOnListenError(error, config.host, config.port));
+  await portIsFree(config.host, config.port).catch((error: unknown) =>
+    exitOnListenError(error, config.host, config.port),
+  );
   const app = await createHttpApp(AppModule.forRoot(config), config).catch(exitOnConfigError);
   // Nest closes the app on these signals (turns in flight finish first); this bounds the wait.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -32,7 +34,9 @@ async function bootstrap(): Promise<void> {
       }, config.shutdownGraceMs + 2_000).unref();
     });
   }
-  await app.listen(config.port, config.host).catch((error: unknown) => exitOnListenError(error, config.host, config.port));
+  await app
+    .listen(config.port, config.host)
+    .catch((error: unknown) => exitOnListenError(error, config.host, config.port));
   const keys = app.get(ApiKeysService);
   const storedKeys = (await keys.list()).filter((k) => !k.revokedAt).length;
   const mode =
@@ -42,8 +46,13 @@ async function bootstrap(): Promise<void> {
   // The one start-up line at the default level: where it listens (the real port, PORT=0 too), the model, the keys.
   const address = app.getHttpServer().address();
   const port = address && typeof address === 'object' ? address.port : config.port;
-  const model = config.llm.provider === 'echo' ? 'the offline echo model' : `model ${config.llm.model} at ${config.llm.baseUrl ?? 'the OpenAI API'}`;
-  logger.log(`Listening on http://${config.host}:${port} with ${model} and ${mode}; web page at /, API docs at /api/docs`);
+  const model =
+    config.llm.provider === 'echo'
+      ? 'the offline echo model'
+      : `model ${config.llm.model} at ${config.llm.baseUrl ?? 'the OpenAI API'}`;
+  logger.log(
+    `Listening on http://${config.host}:${port} with ${model} and ${mode}; web page at /, API docs at /api/docs`,
+  );
 }
 
 /** A configuration problem found while starting (e.g. no API key on a public address) ends the process cleanly. */
@@ -75,7 +84,9 @@ function exitOnListenError(error: unknown, host: string, port: number): never {
         : code === 'EACCES'
           ? 'permission denied (ports below 1024 need privileges)'
           : 'the address is not one of this machine (HOST)';
-    new Logger('Bootstrap').error(`Cannot listen on ${host}:${port}: ${why}. Stop the other process or choose another port with PORT=...`);
+    new Logger('Bootstrap').error(
+      `Cannot listen on ${host}:${port}: ${why}. Stop the other process or choose another port with PORT=...`,
+    );
     process.exit(1);
   }
   return exitOnConfigError(error);

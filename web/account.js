@@ -79,8 +79,16 @@ async function loadUsage() {
     $('usage-tables').replaceChildren(
       ...(totals.replies
         ? [
-            table('Per day (UTC)', 'Day', usage.byDay.map((row) => [row.day, row])),
-            table('Per model', 'Model', usage.byModel.map((row) => [row.model, row])),
+            table(
+              'Per day (UTC)',
+              'Day',
+              usage.byDay.map((row) => [row.day, row]),
+            ),
+            table(
+              'Per model',
+              'Model',
+              usage.byModel.map((row) => [row.model, row]),
+            ),
           ]
         : []),
     );
@@ -89,7 +97,8 @@ async function loadUsage() {
     $('usage-tables').replaceChildren();
     if (error instanceof ApiError && error.body.code === 'agent_not_found') {
       // Deleted since the picker was filled (in another tab, say): offer the agents that are left.
-      $('account-error').textContent = `The agent “${agent.selectedOptions[0]?.text}” no longer exists: choose another.`;
+      $('account-error').textContent =
+        `The agent “${agent.selectedOptions[0]?.text}” no longer exists: choose another.`;
       await loadAgents();
       fillAgentFilter();
     } else {
@@ -139,7 +148,9 @@ async function exportAll() {
     }
     if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
     const blob = await response.blob();
-    const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? `chat-memory-${isoDay(new Date())}.json`;
+    const name =
+      /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ??
+      `chat-memory-${isoDay(new Date())}.json`;
     const url = URL.createObjectURL(blob);
     const link = el('a');
     link.href = url;
@@ -166,7 +177,8 @@ async function erase() {
     const erased = await api.json('DELETE', 'api/me/data');
     const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${number(n)} ${word}${n === 1 ? '' : 's'}`;
     const memories = `${number(erased.memories)} ${erased.memories === 1 ? 'memory' : 'memories'}`;
-    $('erase-status').textContent = `Erased ${plural(erased.conversations, 'conversation')}, ${plural(erased.messages, 'message')}, ${plural(erased.agents, 'agent')} and ${memories}.`;
+    $('erase-status').textContent =
+      `Erased ${plural(erased.conversations, 'conversation')}, ${plural(erased.messages, 'message')}, ${plural(erased.agents, 'agent')} and ${memories}.`;
     confirm.value = '';
     state.newAgentId = '';
     state.list.items = [];

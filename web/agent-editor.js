@@ -52,7 +52,11 @@ function renderAgentList() {
       const text = el('div', 'agent-text');
       text.append(el('strong', 'agent-name', label));
       if (agent.description) text.append(el('span', 'agent-description', agent.description));
-      const settings = [agent.model, agent.temperature != null ? `temperature ${agent.temperature}` : '', agent.tools.length ? `tools: ${agent.tools.join(', ')}` : '']
+      const settings = [
+        agent.model,
+        agent.temperature != null ? `temperature ${agent.temperature}` : '',
+        agent.tools.length ? `tools: ${agent.tools.join(', ')}` : '',
+      ]
         .filter(Boolean)
         .join(' · ');
       if (settings) text.append(el('span', 'agent-settings', settings));
@@ -127,7 +131,9 @@ async function save() {
   saveButton.disabled = true;
   try {
     /** @type {Agent} */
-    const agent = editing ? await api.json('PATCH', `api/agents/${editing.id}`, formBody()) : await api.json('POST', 'api/agents', formBody());
+    const agent = editing
+      ? await api.json('PATCH', `api/agents/${editing.id}`, formBody())
+      : await api.json('POST', 'api/agents', formBody());
     closeModal('agent-editor');
     await loadAgents();
     renderAgentList();
@@ -155,13 +161,19 @@ function showErrors(byField, rest) {
   for (const field of FIELDS) {
     const messages = byField.get(field) ?? [];
     const label = fieldLabel(field);
-    $(`agent-${field}-error`).textContent = messages.map((m) => labelFieldMessage(m, field, label).replace(/\.?$/, '.')).join(' ');
+    $(`agent-${field}-error`).textContent = messages
+      .map((m) => labelFieldMessage(m, field, label).replace(/\.?$/, '.'))
+      .join(' ');
     const control = field === 'tools' ? toolBox(TOOLS[0]) : input(field);
     if (messages.length) control.setAttribute('aria-invalid', 'true');
     else control.removeAttribute('aria-invalid');
     if (messages.length && !first) first = control;
   }
-  $('agent-form-error').textContent = rest.length ? rest.join('; ') : byField.size ? 'Some fields need a change: see the messages beside them.' : '';
+  $('agent-form-error').textContent = rest.length
+    ? rest.join('; ')
+    : byField.size
+      ? 'Some fields need a change: see the messages beside them.'
+      : '';
   first?.focus();
 }
 
@@ -170,7 +182,10 @@ function showErrors(byField, rest) {
  * @param {string} field
  */
 function fieldLabel(field) {
-  const node = field === 'tools' ? $('agent-form').querySelector('legend') : $('agent-form').querySelector(`label[for="agent-${field}"]`);
+  const node =
+    field === 'tools'
+      ? $('agent-form').querySelector('legend')
+      : $('agent-form').querySelector(`label[for="agent-${field}"]`);
   return node?.textContent?.trim() || field;
 }
 
@@ -195,7 +210,11 @@ async function remove(agent) {
       if (error instanceof ApiError && error.status === 409 && query === '') {
         const n = Number(/** @type {{ conversations?: number }} */ (error.body).conversations ?? 0);
         const many = n === 1 ? '1 conversation' : `${n} conversations`;
-        choice = await ask(`“${label}” has ${many}`, `Keep ${n === 1 ? 'it' : 'them'} without an agent, or delete ${n === 1 ? 'it' : 'them'} with all ${n === 1 ? 'its' : 'their'} messages?`, true);
+        choice = await ask(
+          `“${label}” has ${many}`,
+          `Keep ${n === 1 ? 'it' : 'them'} without an agent, or delete ${n === 1 ? 'it' : 'them'} with all ${n === 1 ? 'its' : 'their'} messages?`,
+          true,
+        );
         if (choice === 'detach') query = '?conversations=detach';
         else if (choice === 'delete') query = '?conversations=delete';
         else return;
@@ -237,5 +256,7 @@ function ask(title, text, inUse) {
   $('agent-delete-ok').textContent = inUse ? 'Delete the conversations' : 'Delete';
   dialog.returnValue = '';
   openModal('agent-delete-dialog', /** @type {HTMLElement} */ (dialog.querySelector('button[value="cancel"]')));
-  return new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue || 'cancel'), { once: true }));
+  return new Promise((resolve) =>
+    dialog.addEventListener('close', () => resolve(dialog.returnValue || 'cancel'), { once: true }),
+  );
 }

@@ -23,7 +23,12 @@ export async function fetchAgents(key) {
   let cursor = null;
   for (let page = 0; page < MAX_AGENT_PAGES; page++) {
     /** @type {Schemas['AgentListDto']} */
-    const agents = await api.json('GET', cursor ? `api/agents?cursor=${encodeURIComponent(cursor)}` : 'api/agents', undefined, key ? { key } : {});
+    const agents = await api.json(
+      'GET',
+      cursor ? `api/agents?cursor=${encodeURIComponent(cursor)}` : 'api/agents',
+      undefined,
+      key ? { key } : {},
+    );
     items.push(...agents.items);
     cursor = agents.nextCursor;
     if (!cursor) break;

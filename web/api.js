@@ -58,7 +58,12 @@ export function createApi(getKey) {
     let response;
     try {
       // A file goes as it is: the browser streams it from disk, the page never holds it.
-      response = await fetch(path, { method, headers, body: file ?? (body === undefined ? undefined : JSON.stringify(body)), signal });
+      response = await fetch(path, {
+        method,
+        headers,
+        body: file ?? (body === undefined ? undefined : JSON.stringify(body)),
+        signal,
+      });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new NetworkError();
@@ -124,7 +129,9 @@ export function createApi(getKey) {
     async stream(method, path, body, { signal, onEvent }) {
       const response = await request(method, path, { body, signal });
       if (!response.body) return;
-      await readEventStream(response.body, ({ event, data }) => onEvent(/** @type {StreamEvent} */ ({ event, data: JSON.parse(data) })));
+      await readEventStream(response.body, ({ event, data }) =>
+        onEvent(/** @type {StreamEvent} */ ({ event, data: JSON.parse(data) })),
+      );
     },
   };
 }

@@ -176,7 +176,12 @@ function wire() {
   $('key-dialog').addEventListener('cancel', (event) => event.preventDefault()); // a key is needed
   document.addEventListener('keydown', (event) => {
     // Escape in a dialog opened from the drawer closes only the dialog.
-    if (event.key === 'Escape' && document.body.classList.contains('drawer-open') && !document.querySelector('dialog[open]')) closeDrawer();
+    if (
+      event.key === 'Escape' &&
+      document.body.classList.contains('drawer-open') &&
+      !document.querySelector('dialog[open]')
+    )
+      closeDrawer();
   });
   NARROW.addEventListener('change', () => {
     if (!NARROW.matches) closeDrawer(false);

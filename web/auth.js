@@ -69,7 +69,8 @@ export function askForKey(message) {
       try {
         agents = await fetchAgents(key);
       } catch (error) {
-        $('key-error').textContent = error instanceof ApiError && error.status === 401 ? 'This key was refused.' : describe(error).text;
+        $('key-error').textContent =
+          error instanceof ApiError && error.status === 401 ? 'This key was refused.' : describe(error).text;
         input.select();
         return;
       }
@@ -91,6 +92,10 @@ export function storeKey(key) {
 }
 
 function renderAuthStatus() {
-  $('auth-status').textContent = state.key ? 'Signed in with an API key.' : state.singleUser ? 'Single-user mode: no API key needed.' : '';
+  $('auth-status').textContent = state.key
+    ? 'Signed in with an API key.'
+    : state.singleUser
+      ? 'Single-user mode: no API key needed.'
+      : '';
   $('forget-key').hidden = !state.key;
 }

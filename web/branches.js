@@ -23,7 +23,10 @@ import { toolButton } from './tool-button.js';
 export async function reloadPath(conversation) {
   if (!conversation.id) return;
   /** @type {Schemas['ConversationDetailDto']} */
-  const detail = await api.json('GET', `api/conversations/${conversation.id}?${new URLSearchParams({ thread: conversation.thread ?? 'main' })}`);
+  const detail = await api.json(
+    'GET',
+    `api/conversations/${conversation.id}?${new URLSearchParams({ thread: conversation.thread ?? 'main' })}`,
+  );
   if (state.current !== conversation || state.busy) return; // the user went elsewhere, or a reply started meanwhile
   conversation.messages = detail.messages.map(toViewMessage);
   conversation.nextBefore = detail.nextBefore ?? null;
@@ -77,8 +80,10 @@ export function syncBranchControls() {
 
 /** @param {HTMLElement} root */
 function syncButtons(root) {
-  const buttons = root instanceof HTMLButtonElement ? [root] : root.querySelectorAll('.branch-switch button, .edit-button');
-  for (const button of /** @type {Iterable<HTMLButtonElement>} */ (buttons)) button.disabled = Boolean(state.busy) || button.dataset.edge === 'true';
+  const buttons =
+    root instanceof HTMLButtonElement ? [root] : root.querySelectorAll('.branch-switch button, .edit-button');
+  for (const button of /** @type {Iterable<HTMLButtonElement>} */ (buttons))
+    button.disabled = Boolean(state.busy) || button.dataset.edge === 'true';
 }
 
 /**
@@ -178,9 +183,16 @@ async function saveEdit(message, text) {
   const reply = { id: null, role: 'assistant', content: '', status: 'streaming', error: null };
   conversation.messages.splice(index, before.length, question, reply);
   changed('conversation');
-  const started = await streamReply(conversation, reply, 'POST', `api/conversations/${conversation.id}/messages/${message.id}/edit/stream`, { message: text }, (turn) => {
-    question.id = turn.userMessageId ?? null;
-  });
+  const started = await streamReply(
+    conversation,
+    reply,
+    'POST',
+    `api/conversations/${conversation.id}/messages/${message.id}/edit/stream`,
+    { message: text },
+    (turn) => {
+      question.id = turn.userMessageId ?? null;
+    },
+  );
   if (!started) {
     // Refused before anything was stored: the path is as it was, the new words still in the editor.
     conversation.messages.splice(conversation.messages.indexOf(question), 2, ...before);

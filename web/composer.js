@@ -19,7 +19,11 @@ export async function send() {
   const text = input.value;
   if (state.busy || !text.trim()) return;
   if (state.maxMessageChars !== null && text.length > state.maxMessageChars) {
-    showError(new Error(`The message is ${text.length.toLocaleString('en')} characters long; this server takes at most ${state.maxMessageChars.toLocaleString('en')}. Shorten it, or send it in parts.`));
+    showError(
+      new Error(
+        `The message is ${text.length.toLocaleString('en')} characters long; this server takes at most ${state.maxMessageChars.toLocaleString('en')}. Shorten it, or send it in parts.`,
+      ),
+    );
     return;
   }
   hideError();
@@ -29,7 +33,13 @@ export async function send() {
   if (!state.current) {
     if (state.newAgentId) body.agentId = state.newAgentId;
     if (state.newModel) body.model = state.newModel;
-    state.current = { id: null, title: text.trim().slice(0, 60), agentId: state.newAgentId || null, model: state.newModel || null, messages: [] };
+    state.current = {
+      id: null,
+      title: text.trim().slice(0, 60),
+      agentId: state.newAgentId || null,
+      model: state.newModel || null,
+      messages: [],
+    };
   } else {
     body.conversationId = /** @type {string} */ (state.current.id);
     Object.assign(body, threadFields(state.current));
@@ -87,7 +97,13 @@ export async function regenerate() {
   }
   const answer = /** @type {ViewMessage} */ (reply);
   changed('conversation');
-  const started = await streamReply(conversation, answer, 'POST', `api/conversations/${conversation.id}/regenerate/stream`, regenerateFields(conversation));
+  const started = await streamReply(
+    conversation,
+    answer,
+    'POST',
+    `api/conversations/${conversation.id}/regenerate/stream`,
+    regenerateFields(conversation),
+  );
   if (!started) {
     if (before) Object.assign(answer, before);
     else conversation.messages.splice(conversation.messages.indexOf(answer), 1);

@@ -34,7 +34,11 @@ async function call(path, options = {}) {
   const headers = {};
   if (key) headers.Authorization = `Bearer ${key}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(path, { method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const res = await fetch(path, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
   if (res.status === 401) throw new Unauthorized();
   if (res.status === 204) return null;
   const body = await res.json().catch(() => ({}));
@@ -71,7 +75,8 @@ async function decide(decision) {
   const allowWrite = /** @type {HTMLInputElement} */ ($('allow-write')).checked;
   const body = decision === 'approve' ? { write: allowWrite } : {};
   const answer = await call(`/oauth/requests/${encodeURIComponent(requestId)}/${decision}`, { method: 'POST', body });
-  $('connect-status').textContent = decision === 'approve' ? 'Allowed. Returning to the app…' : 'Denied. Returning to the app…';
+  $('connect-status').textContent =
+    decision === 'approve' ? 'Allowed. Returning to the app…' : 'Denied. Returning to the app…';
   location.assign(answer.redirectTo);
 }
 

@@ -40,7 +40,9 @@ async function openContext() {
     const left = [
       context.omittedForBudget ? `${context.omittedForBudget} left out for the budget` : '',
       context.outsideWindow ? `${context.outsideWindow} older than what is sent` : '',
-      context.summaryCoversSeq != null ? `a summary covers up to message ${context.summaryCoversSeq}${context.summaryIncluded ? '' : ' (left out: it does not fit)'}` : '',
+      context.summaryCoversSeq != null
+        ? `a summary covers up to message ${context.summaryCoversSeq}${context.summaryIncluded ? '' : ' (left out: it does not fit)'}`
+        : '',
     ].filter(Boolean);
     $('context-summary').textContent =
       `Model ${context.model}: ${number(context.totalTokens)} of ${number(context.budget)} tokens used, ` +
@@ -51,7 +53,10 @@ async function openContext() {
         const item = el('li', `context-part ${part.kind}`);
         const head = el('p', 'context-part-head');
         const label = part.kind === 'history' ? part.role : part.kind;
-        head.append(el('strong', '', label), el('span', '', ` · ${number(part.tokens)} tokens${part.seq != null ? ` · message ${part.seq}` : ''}`));
+        head.append(
+          el('strong', '', label),
+          el('span', '', ` · ${number(part.tokens)} tokens${part.seq != null ? ` · message ${part.seq}` : ''}`),
+        );
         item.append(head, el('p', 'context-part-text', part.content));
         return item;
       }),

@@ -82,7 +82,10 @@ function dots() {
   svg.setAttribute('aria-hidden', 'true');
   const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
   path.setAttribute('fill', 'currentColor');
-  path.setAttribute('d', 'M12 8a2 2 0 1 0 0-4 2 2 0 0 0 0 4m0 6a2 2 0 1 0 0-4 2 2 0 0 0 0 4m0 6a2 2 0 1 0 0-4 2 2 0 0 0 0 4');
+  path.setAttribute(
+    'd',
+    'M12 8a2 2 0 1 0 0-4 2 2 0 0 0 0 4m0 6a2 2 0 1 0 0-4 2 2 0 0 0 0 4m0 6a2 2 0 1 0 0-4 2 2 0 0 0 0 4',
+  );
   svg.append(path);
   return svg;
 }
@@ -134,7 +137,12 @@ async function update(conversation, change) {
   try {
     /** @type {Schemas['ConversationSummaryDto']} */
     const updated = await api.json('PATCH', `api/conversations/${conversation.id}`, change);
-    Object.assign(conversation, { title: updated.title, pinned: updated.pinned, archived: updated.archived, tags: updated.tags });
+    Object.assign(conversation, {
+      title: updated.title,
+      pinned: updated.pinned,
+      archived: updated.archived,
+      tags: updated.tags,
+    });
   } catch (error) {
     showError(error);
     return false;
@@ -147,14 +155,17 @@ async function update(conversation, change) {
 async function togglePin() {
   const conversation = state.current;
   if (!conversation?.id) return;
-  if (await update(conversation, { pinned: !conversation.pinned })) announceChange(conversation.pinned ? 'Pinned.' : 'Unpinned.');
+  if (await update(conversation, { pinned: !conversation.pinned }))
+    announceChange(conversation.pinned ? 'Pinned.' : 'Unpinned.');
 }
 
 async function toggleArchive() {
   const conversation = state.current;
   if (!conversation?.id) return;
   if (await update(conversation, { archived: !conversation.archived })) {
-    announceChange(conversation.archived ? 'Archived: it is in the Archived view now.' : 'Unarchived: it is back in the list.');
+    announceChange(
+      conversation.archived ? 'Archived: it is in the Archived view now.' : 'Unarchived: it is back in the list.',
+    );
   }
 }
 
@@ -169,7 +180,10 @@ async function exportAs(format) {
   if (!conversation?.id) return;
   try {
     const fallback = `${conversation.title || 'conversation'}.${format === 'json' ? 'json' : 'md'}`;
-    const { blob, filename } = await api.download(`api/conversations/${conversation.id}/export?format=${format}`, fallback);
+    const { blob, filename } = await api.download(
+      `api/conversations/${conversation.id}/export?format=${format}`,
+      fallback,
+    );
     const url = URL.createObjectURL(blob);
     const link = el('a');
     link.href = url;
@@ -207,7 +221,15 @@ function renderTagChips(conversation) {
       const remove = el('button', 'tool-button', '×');
       remove.type = 'button';
       remove.setAttribute('aria-label', `Remove the tag ${tag}`);
-      remove.addEventListener('click', () => void saveTags(conversation, tags.filter((t) => t !== tag), `Tag ${tag} removed.`));
+      remove.addEventListener(
+        'click',
+        () =>
+          void saveTags(
+            conversation,
+            tags.filter((t) => t !== tag),
+            `Tag ${tag} removed.`,
+          ),
+      );
       chip.append(el('span', '', `#${tag}`), remove);
       return chip;
     }),
@@ -228,7 +250,8 @@ async function saveTags(conversation, tags, said) {
     const updated = await api.json('PATCH', `api/conversations/${conversation.id}`, { tags });
     conversation.tags = updated.tags;
   } catch (failure) {
-    error.textContent = failure instanceof ApiError ? failure.message : failure instanceof Error ? failure.message : String(failure);
+    error.textContent =
+      failure instanceof ApiError ? failure.message : failure instanceof Error ? failure.message : String(failure);
     return false;
   }
   renderTagChips(conversation);

@@ -19,7 +19,11 @@ export function renderConversation() {
   $('title').textContent = title;
   document.title = `${title} · chat-memory`;
   $('agent-badge').hidden = !conversation;
-  $('agent-badge').textContent = conversation ? (conversation.agentId ? `Agent: ${agentName(conversation.agentId)}` : 'No agent') : '';
+  $('agent-badge').textContent = conversation
+    ? conversation.agentId
+      ? `Agent: ${agentName(conversation.agentId)}`
+      : 'No agent'
+    : '';
   $('agent-picker').hidden = Boolean(conversation);
   $('conversation-actions').hidden = !conversation?.id;
   renderConversationMenu();
@@ -48,12 +52,15 @@ const NEW_CHAT_HINT = {
  */
 function renderEmptyHint(hasEarlier) {
   const conversation = state.current;
-  const emptyThread = Boolean(conversation?.id) && !conversation?.loading && !hasEarlier && conversation?.messages.length === 0;
+  const emptyThread =
+    Boolean(conversation?.id) && !conversation?.loading && !hasEarlier && conversation?.messages.length === 0;
   $('empty-hint').hidden = Boolean(conversation) && !emptyThread;
   if (conversation && emptyThread) {
-    const prompt = conversation.threads?.find((t) => t.name === conversation.thread)?.systemPrompt ?? conversation.pendingSystem;
+    const prompt =
+      conversation.threads?.find((t) => t.name === conversation.thread)?.systemPrompt ?? conversation.pendingSystem;
     $('empty-title').textContent = `The thread “${conversation.thread ?? 'main'}” is empty`;
-    $('empty-text').textContent = `Its first message starts it, with a history of its own${prompt ? ' and its own system prompt' : ''}: the other threads of this conversation are not sent. Switch back to them with “Thread” above.`;
+    $('empty-text').textContent =
+      `Its first message starts it, with a history of its own${prompt ? ' and its own system prompt' : ''}: the other threads of this conversation are not sent. Switch back to them with “Thread” above.`;
   } else {
     $('empty-title').textContent = NEW_CHAT_HINT.title;
     $('empty-text').textContent = NEW_CHAT_HINT.text;

@@ -39,7 +39,10 @@ export async function rename() {
     const updated = await api.json('PATCH', `api/conversations/${conversation.id}`, { title });
     conversation.title = updated?.title ?? title;
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 405 || (error.status === 404 && /^Cannot PATCH/.test(error.message)))) {
+    if (
+      error instanceof ApiError &&
+      (error.status === 405 || (error.status === 404 && /^Cannot PATCH/.test(error.message)))
+    ) {
       showError(new Error('This server cannot rename conversations yet (PATCH /api/conversations/:id is missing).'));
     } else {
       showError(error);
@@ -53,7 +56,8 @@ export async function rename() {
 export async function remove() {
   const conversation = state.current;
   if (!conversation?.id) return;
-  $('confirm-text').textContent = `“${conversation.title}” and all its messages will be deleted. This cannot be undone.`;
+  $('confirm-text').textContent =
+    `“${conversation.title}” and all its messages will be deleted. This cannot be undone.`;
   const dialog = $('confirm-dialog', HTMLDialogElement);
   dialog.returnValue = '';
   dialog.showModal();

@@ -11,7 +11,8 @@
  */
 export function $(id, type) {
   const node = document.getElementById(id);
-  if (!(node instanceof (type ?? HTMLElement))) throw new Error(`The page has no #${id}${type ? ` of type ${type.name}` : ''}`);
+  if (!(node instanceof (type ?? HTMLElement)))
+    throw new Error(`The page has no #${id}${type ? ` of type ${type.name}` : ''}`);
   return /** @type {T} */ (node);
 }
 

@@ -32,7 +32,8 @@ async function showEarlier() {
     return;
   }
   if (!articles) return;
-  $('announcer').textContent = `${shownText(articles.length)}${conversation.nextBefore == null ? ', from the first one' : ''}.`;
+  $('announcer').textContent =
+    `${shownText(articles.length)}${conversation.nextBefore == null ? ', from the first one' : ''}.`;
   if (!hadFocus) return;
   const button = earlierButton();
   if (button) {
@@ -70,7 +71,11 @@ async function loadEarlier(conversation, fromSeq) {
   try {
     while (conversation.nextBefore != null && conversation.nextBefore > fromSeq) {
       const limit = Math.min(MAX_PAGE_SIZE, conversation.nextBefore - fromSeq);
-      const params = new URLSearchParams({ before: String(conversation.nextBefore), limit: String(limit), thread: conversation.thread ?? 'main' });
+      const params = new URLSearchParams({
+        before: String(conversation.nextBefore),
+        limit: String(limit),
+        thread: conversation.thread ?? 'main',
+      });
       /** @type {Schemas['MessagesPageDto']} */
       const page = await api.json('GET', `api/conversations/${conversation.id}/messages?${params}`);
       if (state.current !== conversation) return null;

@@ -9,15 +9,21 @@ import { $ } from './dom.js';
  * @returns {{ title: string, text: string }}
  */
 export function describe(error) {
-  if (error instanceof NetworkError) return { title: 'Cannot reach the server.', text: 'Check that it is running, then try again.' };
-  if (!(error instanceof ApiError)) return { title: 'Error.', text: error instanceof Error ? error.message : String(error) };
+  if (error instanceof NetworkError)
+    return { title: 'Cannot reach the server.', text: 'Check that it is running, then try again.' };
+  if (!(error instanceof ApiError))
+    return { title: 'Error.', text: error instanceof Error ? error.message : String(error) };
   const message = error.message;
   switch (error.status) {
     case 409:
       return { title: 'Busy (409).', text: message };
     case 429: {
-      const when = error.retryAfter !== undefined ? `Try again in ${error.retryAfter} s.` : 'Wait a moment, then try again.';
-      return { title: 'Rate limited (429).', text: /\bretry\b|try again/i.test(message) ? message : `${message} ${when}` };
+      const when =
+        error.retryAfter !== undefined ? `Try again in ${error.retryAfter} s.` : 'Wait a moment, then try again.';
+      return {
+        title: 'Rate limited (429).',
+        text: /\bretry\b|try again/i.test(message) ? message : `${message} ${when}`,
+      };
     }
     case 502:
       // The server's own wording for a model server that answered 429: waiting is the fix, not the model.

@@ -98,7 +98,9 @@ async function check(file) {
   const n = report.importedCount;
   const memories = memoriesIn(report);
   const agents = report.agents.length;
-  const holds = [memories ? count(memories, 'memory', 'memories') : '', agents ? count(agents, 'agent') : ''].filter(Boolean).join(' and ');
+  const holds = [memories ? count(memories, 'memory', 'memories') : '', agents ? count(agents, 'agent') : '']
+    .filter(Boolean)
+    .join(' and ');
   show({
     status:
       `${file.name} is ${FORMATS[report.format]}: ${n ? `${count(n, 'conversation')} to import (${count(messagesOf(report), 'message')})` : 'nothing to import'}` +
@@ -131,7 +133,8 @@ function showExtras(report) {
   $('import-memories').parentElement?.toggleAttribute('hidden', !memories);
   $('import-pins-choice').hidden = !pinned;
   $('import-agents').parentElement?.toggleAttribute('hidden', !agents);
-  $('import-memories-text').textContent = `Also import the ${count(memories, 'memory', 'memories')} (read into every later chat)`;
+  $('import-memories-text').textContent =
+    `Also import the ${count(memories, 'memory', 'memories')} (read into every later chat)`;
   $('import-agents-text').textContent = `Also import the ${count(agents, 'agent')} (with their instructions and tools)`;
 }
 
@@ -139,7 +142,8 @@ function showExtras(report) {
 function updateConfirm() {
   const parts = [];
   if (chosen.conversations) parts.push(count(chosen.conversations, 'conversation'));
-  if (chosen.memories && $('import-memories', HTMLInputElement).checked) parts.push(count(chosen.memories, 'memory', 'memories'));
+  if (chosen.memories && $('import-memories', HTMLInputElement).checked)
+    parts.push(count(chosen.memories, 'memory', 'memories'));
   if (chosen.agents && $('import-agents', HTMLInputElement).checked) parts.push(count(chosen.agents, 'agent'));
   const confirm = $('import-confirm', HTMLButtonElement);
   confirm.textContent = `Import ${parts.join(', ') || 'nothing'}`;
@@ -172,12 +176,30 @@ async function confirmImport() {
     /** @type {Report} */
     const report = await api.upload(`api/imports${query}`, file);
     if (seq !== chosen.seq) return;
-    show({ status: `Imported ${count(report.importedCount, 'conversation')} (${count(messagesOf(report), 'message')})${skippedText(report, 'skipped')}.`, report: reportView(report, true), error: '' });
+    show({
+      status: `Imported ${count(report.importedCount, 'conversation')} (${count(messagesOf(report), 'message')})${skippedText(report, 'skipped')}.`,
+      report: reportView(report, true),
+      error: '',
+    });
   } catch (error) {
     if (seq !== chosen.seq) return;
     // A file that went wrong part way keeps the conversations stored before that point.
-    const stored = error instanceof ApiError ? /** @type {{ imported?: Schemas['StoredBeforeErrorDto'][] }} */ (error.body).imported ?? [] : [];
-    show({ status: '', report: stored.length ? [section('Stored before the error', stored.map((c) => [conversationLink(c.id, c.title)]))] : [], error: refusal(file, error) });
+    const stored =
+      error instanceof ApiError
+        ? (/** @type {{ imported?: Schemas['StoredBeforeErrorDto'][] }} */ (error.body).imported ?? [])
+        : [];
+    show({
+      status: '',
+      report: stored.length
+        ? [
+            section(
+              'Stored before the error',
+              stored.map((c) => [conversationLink(c.id, c.title)]),
+            ),
+          ]
+        : [],
+      error: refusal(file, error),
+    });
   } finally {
     // What was stored shows in the list (the Chats view: imported conversations are not archived).
     if (state.list.archived || state.list.pinnedOnly) showView('chats');
@@ -237,14 +259,21 @@ function reportView(report, final) {
     sections.push(
       section(
         final ? 'Skipped' : 'To skip',
-        report.skipped.map((s) => [el('span', 'import-title', s.title || s.sourceId || `Entry ${s.index + 1}`), `: ${s.reason}`]),
+        report.skipped.map((s) => [
+          el('span', 'import-title', s.title || s.sourceId || `Entry ${s.index + 1}`),
+          `: ${s.reason}`,
+        ]),
         report.skippedCount,
       ),
     );
   }
   const memories = memoriesIn(report);
   if (memories) {
-    const title = !final ? 'Memories in the file' : report.memories.imported ? 'Memories imported' : 'Memories not imported';
+    const title = !final
+      ? 'Memories in the file'
+      : report.memories.imported
+        ? 'Memories imported'
+        : 'Memories not imported';
     sections.push(
       section(
         title,
@@ -252,7 +281,8 @@ function reportView(report, final) {
         memories,
       ),
     );
-    if (final && report.memories.reason) sections.push(el('p', 'dialog-note', `Memories not imported: ${report.memories.reason}.`));
+    if (final && report.memories.reason)
+      sections.push(el('p', 'dialog-note', `Memories not imported: ${report.memories.reason}.`));
   }
   if (report.agents.length) {
     sections.push(
@@ -261,15 +291,24 @@ function reportView(report, final) {
         report.agents.map((a) => {
           const tools = a.tools.length ? ` · tools: ${a.tools.join(', ')}` : '';
           const outcome = final ? ` · ${a.outcome}${a.reason ? ` (${a.reason})` : ''}` : '';
-          return [el('span', 'import-title', a.name || 'Unnamed'), el('span', 'import-excerpt', a.systemPrompt ? `: ${a.systemPrompt}` : ''), `${tools}${outcome}`];
+          return [
+            el('span', 'import-title', a.name || 'Unnamed'),
+            el('span', 'import-excerpt', a.systemPrompt ? `: ${a.systemPrompt}` : ''),
+            `${tools}${outcome}`,
+          ];
         }),
       ),
     );
   }
-  const dropped = DROPPED.filter(([key]) => report.dropped[key] > 0).map(([key, one]) => count(report.dropped[key], one));
+  const dropped = DROPPED.filter(([key]) => report.dropped[key] > 0).map(([key, one]) =>
+    count(report.dropped[key], one),
+  );
   const notes = [];
   if (dropped.length) notes.push(`Not kept as text: ${dropped.join(', ')}.`);
-  if (final && report.agentsNotImported) notes.push(`${count(report.agentsNotImported, 'agent')} in the file ${report.agentsNotImported === 1 ? 'is' : 'are'} not imported.`);
+  if (final && report.agentsNotImported)
+    notes.push(
+      `${count(report.agentsNotImported, 'agent')} in the file ${report.agentsNotImported === 1 ? 'is' : 'are'} not imported.`,
+    );
   if (notes.length) sections.push(el('p', 'dialog-note', notes.join(' ')));
   return sections;
 }

@@ -26,9 +26,12 @@ export function filterParams(params) {
 export function emptyListText() {
   const { query, archived, pinnedOnly, tag } = state.list;
   if (query) return `No conversation matches “${query}”. Try other words.`;
-  if (tag) return `No ${archived ? 'archived ' : pinnedOnly ? 'pinned ' : ''}conversation is tagged “${tag}”. Choose “All tags” to see the others.`;
-  if (pinnedOnly) return 'No pinned conversations. Pin one from its “More actions” menu to keep it at the top of the list.';
-  if (archived) return 'No archived conversations. Archive one from its “More actions” menu to keep it out of the list without deleting it.';
+  if (tag)
+    return `No ${archived ? 'archived ' : pinnedOnly ? 'pinned ' : ''}conversation is tagged “${tag}”. Choose “All tags” to see the others.`;
+  if (pinnedOnly)
+    return 'No pinned conversations. Pin one from its “More actions” menu to keep it at the top of the list.';
+  if (archived)
+    return 'No archived conversations. Archive one from its “More actions” menu to keep it out of the list without deleting it.';
   return 'No conversations yet. Write a message to start one, or import conversations (from ChatGPT, Open WebUI, or exported from here).';
 }
 
@@ -59,7 +62,8 @@ function renderTagFilter() {
 export function showView(view) {
   state.list.archived = view === 'archived';
   state.list.pinnedOnly = view === 'pinned';
-  for (const name of ['chats', 'pinned', 'archived']) $(`view-${name}`).setAttribute('aria-pressed', String(name === view));
+  for (const name of ['chats', 'pinned', 'archived'])
+    $(`view-${name}`).setAttribute('aria-pressed', String(name === view));
   state.list.nextCursor = null;
   changed('filters');
 }

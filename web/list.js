@@ -38,8 +38,13 @@ export async function loadList(more) {
     /** @type {Schemas['ConversationPageDto']} */
     const page = await api.json('GET', `api/conversations?${params}`);
     if (seq !== list.seq) return; // a newer request (another search) won
-    list.items = list.query ? page.items.slice(0, list.searchLimit) : more ? [...list.items, ...page.items] : page.items;
-    list.moreFound = Boolean(list.query) && page.items.length > list.searchLimit && list.searchLimit < SEARCH_CHATS_MORE;
+    list.items = list.query
+      ? page.items.slice(0, list.searchLimit)
+      : more
+        ? [...list.items, ...page.items]
+        : page.items;
+    list.moreFound =
+      Boolean(list.query) && page.items.length > list.searchLimit && list.searchLimit < SEARCH_CHATS_MORE;
     list.nextCursor = page.nextCursor;
     noteTags(page.items);
     renderList();
@@ -57,7 +62,8 @@ export async function loadList(more) {
 }
 
 /** @param {unknown} error */
-const unknownQ = (error) => error instanceof ApiError && error.status === 400 && /\bq should not exist/.test(error.message);
+const unknownQ = (error) =>
+  error instanceof ApiError && error.status === 400 && /\bq should not exist/.test(error.message);
 
 /** @param {boolean} searchable */
 function setSearchable(searchable) {
@@ -101,11 +107,20 @@ export function renderList() {
       }
       link.append(el('span', 'conversation-title', c.title || 'Untitled'));
       const tags = c.tags.map((tag) => `#${tag}`).join(' ');
-      const meta = [c.pinned ? 'Pinned' : null, c.archived ? 'Archived' : null, c.agentId ? agentName(c.agentId) : null, tags, listDate(c.updatedAt)].filter(Boolean).join(' · ');
+      const meta = [
+        c.pinned ? 'Pinned' : null,
+        c.archived ? 'Archived' : null,
+        c.agentId ? agentName(c.agentId) : null,
+        tags,
+        listDate(c.updatedAt),
+      ]
+        .filter(Boolean)
+        .join(' · ');
       link.append(el('span', 'conversation-meta', meta));
       if (query && c.snippet) link.append(snippetView(c.snippet, query));
       // Opening it switches to that version (navigation.js): said before it is clicked.
-      if (query && c.messageId && c.onPath === false) link.append(el('span', 'conversation-meta branch-note', 'In another version of the conversation'));
+      if (query && c.messageId && c.onPath === false)
+        link.append(el('span', 'conversation-meta branch-note', 'In another version of the conversation'));
       const item = el('li');
       item.append(link);
       return item;

@@ -45,7 +45,8 @@ export const mathExtension = {
         if (inline) return { type: 'math', raw: inline[0], text: (inline[1] ?? inline[2]).trim(), display: false };
         return undefined;
       },
-      renderer: (token) => `<span class="${token.display ? 'math-display' : 'math-inline'}">${escapeHtml(token.text)}</span>`,
+      renderer: (token) =>
+        `<span class="${token.display ? 'math-display' : 'math-inline'}">${escapeHtml(token.text)}</span>`,
     },
   ],
 };
@@ -61,7 +62,12 @@ export function drawMath(fragment) {
     const source = node.textContent ?? '';
     const display = node.classList.contains('math-display');
     try {
-      katex.render(source, /** @type {HTMLElement} */ (node), { displayMode: display, throwOnError: false, maxSize: 20, maxExpand: 200 });
+      katex.render(source, /** @type {HTMLElement} */ (node), {
+        displayMode: display,
+        throwOnError: false,
+        maxSize: 20,
+        maxExpand: 200,
+      });
     } catch {
       node.textContent = display ? `$$${source}$$` : `$${source}$`;
     }

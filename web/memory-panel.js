@@ -37,7 +37,13 @@ async function load() {
     /** @type {Schemas['MemoryListDto']} */
     const page = await api.json('GET', path);
     render(page.items);
-    setStatus(page.items.length ? '' : query ? 'No memory holds these words.' : 'Nothing remembered yet. Write below what every conversation should know about you (pin it to send it on every turn).');
+    setStatus(
+      page.items.length
+        ? ''
+        : query
+          ? 'No memory holds these words.'
+          : 'Nothing remembered yet. Write below what every conversation should know about you (pin it to send it on every turn).',
+    );
   } catch (error) {
     setStatus(describe(error).text);
   }
@@ -78,7 +84,11 @@ function item(memory) {
   pin.type = 'button';
   pin.setAttribute('aria-pressed', String(memory.pinned));
   pin.setAttribute('aria-label', `${memory.pinned ? 'Unpin' : 'Pin'}: ${memory.text}`);
-  pin.addEventListener('click', () => void change(memory.id, { pinned: !memory.pinned }, memory.pinned ? 'Unpinned.' : 'Pinned: read on every turn.'));
+  pin.addEventListener(
+    'click',
+    () =>
+      void change(memory.id, { pinned: !memory.pinned }, memory.pinned ? 'Unpinned.' : 'Pinned: read on every turn.'),
+  );
   const edit = el('button', 'button subtle', 'Edit');
   edit.type = 'button';
   edit.setAttribute('aria-label', `Edit: ${memory.text}`);

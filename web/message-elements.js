@@ -16,7 +16,9 @@ export const views = new Map();
  */
 export function announce(reply) {
   const text =
-    reply.status === 'cancelled' ? 'Reply stopped.' : `Reply${reply.status === 'truncated' ? ' (cut short)' : ''}: ${views.get(reply)?.body.textContent ?? reply.content}`;
+    reply.status === 'cancelled'
+      ? 'Reply stopped.'
+      : `Reply${reply.status === 'truncated' ? ' (cut short)' : ''}: ${views.get(reply)?.body.textContent ?? reply.content}`;
   $('announcer').textContent = text.length > 600 ? `${text.slice(0, 600)}…` : text;
 }
 

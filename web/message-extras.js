@@ -39,7 +39,12 @@ export function paintExtras(message, box) {
     setSummary(tools, calls.length === 1 ? `Used a tool: ${names}` : `Used ${calls.length} tools: ${names}`);
     for (const call of calls) {
       const item = el('div', 'tool-call');
-      item.append(el('p', 'tool-call-name', call.name), el('pre', 'tool-call-arguments', readable(call.arguments)), el('p', 'tool-call-label', 'Result'), el('pre', 'tool-call-result', readable(call.result)));
+      item.append(
+        el('p', 'tool-call-name', call.name),
+        el('pre', 'tool-call-arguments', readable(call.arguments)),
+        el('p', 'tool-call-label', 'Result'),
+        el('pre', 'tool-call-result', readable(call.result)),
+      );
       tools.append(item);
     }
     box.append(tools);

@@ -34,7 +34,10 @@ export async function loadMessageHits(more, announce = false) {
     return;
   }
   const next = more ? hits.nextCursor : null;
-  const params = new URLSearchParams({ q: query, limit: String(next ? SEARCH_HITS : Math.min(MAX_LIMIT, Math.max(SEARCH_HITS, hits.items.length))) });
+  const params = new URLSearchParams({
+    q: query,
+    limit: String(next ? SEARCH_HITS : Math.min(MAX_LIMIT, Math.max(SEARCH_HITS, hits.items.length))),
+  });
   if (next) params.set('cursor', next);
   const button = $('more-hits', HTMLButtonElement);
   const hadFocus = document.activeElement === button;
@@ -97,7 +100,13 @@ function hitView(hit, query) {
   link.dataset.messageThread = hit.thread;
   link.dataset.onPath = String(hit.onPath);
   link.append(el('span', 'conversation-title', hit.conversationTitle || 'Untitled'));
-  const meta = [SPEAKER[hit.role] ?? hit.role, hit.thread === 'main' ? null : `thread “${hit.thread}”`, listDate(hit.createdAt)].filter(Boolean).join(' · ');
+  const meta = [
+    SPEAKER[hit.role] ?? hit.role,
+    hit.thread === 'main' ? null : `thread “${hit.thread}”`,
+    listDate(hit.createdAt),
+  ]
+    .filter(Boolean)
+    .join(' · ');
   link.append(el('span', 'conversation-meta', meta));
   link.append(snippetView(hit.snippet, query));
   // Opening it switches to that version (navigation.js): said before it is clicked.

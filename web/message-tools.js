@@ -50,7 +50,10 @@ export function decorateCodeBlocks(body) {
     const lang = /(?:^|\s)language-(\S+)/.exec(code?.className ?? '')?.[1] ?? '';
     const frame = el('div', 'code-block');
     const head = el('div', 'code-head');
-    head.append(el('span', 'code-lang', lang), copyButton('Copy code', () => (code ?? pre).textContent?.replace(/\n$/, '') ?? ''));
+    head.append(
+      el('span', 'code-lang', lang),
+      copyButton('Copy code', () => (code ?? pre).textContent?.replace(/\n$/, '') ?? ''),
+    );
     pre.replaceWith(frame);
     frame.append(head, pre);
   }
@@ -83,7 +86,13 @@ export function paintFooter(message, footer) {
   const date = new Date(message.createdAt);
   const today = date.toDateString() === new Date().toDateString();
   const clock = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  const time = el('time', '', today ? clock : `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}, ${clock}`);
+  const time = el(
+    'time',
+    '',
+    today
+      ? clock
+      : `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}, ${clock}`,
+  );
   time.dateTime = message.createdAt;
   time.title = date.toLocaleString();
   meta.append(time);
@@ -118,7 +127,9 @@ function pinButton(message, footer) {
     if (!conversationId || !message.id) return;
     try {
       /** @type {Schemas['MessageDto']} */
-      const saved = await api.json('PATCH', `api/conversations/${conversationId}/messages/${message.id}`, { pinned: !pinned });
+      const saved = await api.json('PATCH', `api/conversations/${conversationId}/messages/${message.id}`, {
+        pinned: !pinned,
+      });
       message.pinned = saved.pinned;
       $('announcer').textContent = saved.pinned ? 'Pinned: sent to the model on every turn.' : 'Unpinned.';
       paintFooter(message, footer);

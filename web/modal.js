@@ -58,7 +58,10 @@ export function splitFieldMessages(message, fields) {
   const byField = new Map();
   /** @type {string[]} */
   const rest = [];
-  for (const part of message.split('; ').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of message
+    .split('; ')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     // "temperature must ...", "each value in tools ...", "property x should not exist"
     const field = fields.find((f) => part.startsWith(`${f} `) || part.startsWith(`each value in ${f} `));
     if (field) byField.set(field, [...(byField.get(field) ?? []), part]);
@@ -77,6 +80,7 @@ export function splitFieldMessages(message, fields) {
 export function labelFieldMessage(message, field, label) {
   if (message === `${field} should not be empty`) return `${label} is required`;
   if (message.startsWith(`${field} `)) return `${label}${message.slice(field.length)}`;
-  if (message.startsWith(`each value in ${field} `)) return `Each value in ${label}${message.slice(`each value in ${field}`.length)}`;
+  if (message.startsWith(`each value in ${field} `))
+    return `Each value in ${label}${message.slice(`each value in ${field}`.length)}`;
   return message;
 }

@@ -20,7 +20,8 @@ export async function loadModels() {
   }
   const select = $('model-select', HTMLSelectElement);
   const options = [new Option(offered ? `Default (${offered.defaultModel})` : 'Default', '')];
-  for (const model of offered?.items ?? []) if (model.id !== offered?.defaultModel) options.push(new Option(model.id, model.id));
+  for (const model of offered?.items ?? [])
+    if (model.id !== offered?.defaultModel) options.push(new Option(model.id, model.id));
   select.replaceChildren(...options);
   renderModelPicker();
 }

@@ -51,7 +51,13 @@ export async function openConversation(id, { keepError = false, thread = state.h
   detachStream();
   if (!keepError) hideError();
   if (state.current?.id !== id) {
-    state.current = { id, title: state.list.items.find((c) => c.id === id)?.title ?? '…', agentId: null, messages: [], loading: true };
+    state.current = {
+      id,
+      title: state.list.items.find((c) => c.id === id)?.title ?? '…',
+      agentId: null,
+      messages: [],
+      loading: true,
+    };
     changed('conversation');
   }
   const found = state.highlight;
@@ -126,7 +132,11 @@ async function selectFound(id, found) {
     if (state.current?.id !== id) return;
     if (state.highlight === found) state.highlight = null;
     if (error instanceof ApiError && error.status === 404) return; // gone: reading the conversation says what is left
-    showError(new Error(`The message this search found is in another version of the conversation, which cannot be shown now: ${describe(error).text}`));
+    showError(
+      new Error(
+        `The message this search found is in another version of the conversation, which cannot be shown now: ${describe(error).text}`,
+      ),
+    );
     return;
   }
   found.onPath = true;

@@ -18,14 +18,17 @@ const markdown = new Marked({
   gfm: true,
   breaks: true, // chat text: a single line break is a line break
   renderer: {
-    html: ({ text, block }) => (block ? `<p>${escapeHtml(text.trimEnd()).replaceAll('\n', '<br>')}</p>` : escapeHtml(text)),
+    html: ({ text, block }) =>
+      block ? `<p>${escapeHtml(text.trimEnd()).replaceAll('\n', '<br>')}</p>` : escapeHtml(text),
     image: ({ href, text }) => `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`,
     checkbox: ({ checked }) => (checked ? '\u2611 ' : '\u2610 '),
     code: ({ text, lang }) => {
       const code = text.replace(/\n$/, '');
       const name = (lang ?? '').trim().split(/\s/)[0];
       const highlighted = highlightCode(code, name);
-      const classes = [highlighted === null ? '' : 'hljs', name ? `language-${escapeHtml(name)}` : ''].filter(Boolean).join(' ');
+      const classes = [highlighted === null ? '' : 'hljs', name ? `language-${escapeHtml(name)}` : '']
+        .filter(Boolean)
+        .join(' ');
       return `<pre><code${classes ? ` class="${classes}"` : ''}>${highlighted ?? escapeHtml(code)}\n</code></pre>\n`;
     },
   },
@@ -35,7 +38,20 @@ markdown.use(mathExtension);
 /** @type {import('./vendor/purify.es.mjs').Config & { RETURN_DOM_FRAGMENT: true }} */
 const PURIFY = {
   USE_PROFILES: { html: true }, // no SVG, no MathML
-  FORBID_TAGS: ['style', 'img', 'picture', 'source', 'video', 'audio', 'track', 'form', 'input', 'button', 'select', 'textarea'],
+  FORBID_TAGS: [
+    'style',
+    'img',
+    'picture',
+    'source',
+    'video',
+    'audio',
+    'track',
+    'form',
+    'input',
+    'button',
+    'select',
+    'textarea',
+  ],
   FORBID_ATTR: ['style', 'id', 'name', 'srcset'],
   ALLOW_DATA_ATTR: false,
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i, // links to web pages and mail only: no javascript:, data:, relative

@@ -29,7 +29,11 @@ function buildDialog() {
   dialog.setAttribute('aria-labelledby', 'share-title');
   const title = el('h2', '', 'Share');
   title.id = 'share-title';
-  const help = el('p', 'dialog-note', 'A link shows this conversation as it is now, read-only, to anyone who has it, without a key. Later messages are not shown. Revoke it to end it.');
+  const help = el(
+    'p',
+    'dialog-note',
+    'A link shows this conversation as it is now, read-only, to anyone who has it, without a key. Later messages are not shown. Revoke it to end it.',
+  );
   const create = el('button', 'button primary', 'Create a link');
   create.type = 'button';
   create.id = 'share-create';
@@ -49,7 +53,9 @@ function buildDialog() {
   copy.id = 'share-copy';
   copy.addEventListener('click', async () => {
     const ok = await writeClipboard(input.value);
-    $('share-status').textContent = ok ? 'Link copied to the clipboard.' : 'The clipboard refused the link: select it and copy it yourself.';
+    $('share-status').textContent = ok
+      ? 'Link copied to the clipboard.'
+      : 'The clipboard refused the link: select it and copy it yourself.';
   });
   row.append(input, copy);
   linkBox.append(label, row, el('p', 'dialog-note', 'Copy it now: it cannot be shown again.'));

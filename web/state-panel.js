@@ -67,7 +67,11 @@ async function saveState() {
     $('announcer').textContent = 'The session state is saved.';
     closeModal('state-dialog');
   } catch (error) {
-    setError(error instanceof ApiError && error.status === 400 ? `The server refused it: ${error.message}` : describe(error).text);
+    setError(
+      error instanceof ApiError && error.status === 400
+        ? `The server refused it: ${error.message}`
+        : describe(error).text,
+    );
     input.focus();
   } finally {
     save.disabled = false;

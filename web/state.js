@@ -114,7 +114,22 @@ export const api = createApi(() => state.key);
  * @param {Schemas['MessageDto']} message
  * @returns {ViewMessage}
  */
-export const toViewMessage = ({ id, role, content, status, error, createdAt, model, siblingIds, siblingIndex, siblingCount, pinned, reasoning, reasoningMs, toolCalls }) => ({
+export const toViewMessage = ({
+  id,
+  role,
+  content,
+  status,
+  error,
+  createdAt,
+  model,
+  siblingIds,
+  siblingIndex,
+  siblingCount,
+  pinned,
+  reasoning,
+  reasoningMs,
+  toolCalls,
+}) => ({
   id,
   role,
   content,

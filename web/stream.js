@@ -22,7 +22,15 @@ import { api, changed, state } from './state.js';
  */
 export async function follow(conversation, reply) {
   reply.content = ''; // the first delta carries the whole text so far
-  return streamReply(conversation, reply, 'GET', `api/conversations/${conversation.id}/messages/${reply.id}/stream`, undefined, null, reply.id);
+  return streamReply(
+    conversation,
+    reply,
+    'GET',
+    `api/conversations/${conversation.id}/messages/${reply.id}/stream`,
+    undefined,
+    null,
+    reply.id,
+  );
 }
 
 /**
@@ -68,18 +76,29 @@ export async function streamReply(conversation, reply, method, path, body, onSta
           changed('message', reply);
         } else if (event === 'delta') {
           // The time shown until the server's own arrives with `done`.
-          if (thinkingSince !== null && reply.reasoningMs == null) reply.reasoningMs = performance.now() - thinkingSince;
+          if (thinkingSince !== null && reply.reasoningMs == null)
+            reply.reasoningMs = performance.now() - thinkingSince;
           reply.content += data.text;
           changed('message', reply);
         } else if (event === 'done') {
           ended = true;
-          const error = data.reason ? { statusCode: data.reason.code === 'reply_too_long' ? 413 : 504, message: data.reason.message } : null;
+          const error = data.reason
+            ? { statusCode: data.reason.code === 'reply_too_long' ? 413 : 504, message: data.reason.message }
+            : null;
           Object.assign(reply, { content: data.reply, status: data.status, error, model: data.model });
-          Object.assign(reply, { reasoning: data.reasoning ?? reply.reasoning ?? null, reasoningMs: data.reasoningMs ?? reply.reasoningMs ?? null, toolCalls: data.toolCalls ?? [] });
+          Object.assign(reply, {
+            reasoning: data.reasoning ?? reply.reasoning ?? null,
+            reasoningMs: data.reasoningMs ?? reply.reasoningMs ?? null,
+            toolCalls: data.toolCalls ?? [],
+          });
           if (state.current === conversation) announce(reply);
         } else if (event === 'error') {
           ended = true;
-          Object.assign(reply, { content: data.partial ?? reply.content, status: 'failed', error: { statusCode: data.statusCode, message: data.message } });
+          Object.assign(reply, {
+            content: data.partial ?? reply.content,
+            status: 'failed',
+            error: { statusCode: data.statusCode, message: data.message },
+          });
           if (state.current === conversation) showError(new ApiError(data.statusCode, data));
         }
       },
@@ -92,13 +111,16 @@ export async function streamReply(conversation, reply, method, path, body, onSta
         return (await follow(conversation, reply)) || started;
       }
       reply.status = 'failed';
-      reply.error = { message: 'The connection ended before the reply was finished; open the conversation again to see it' };
+      reply.error = {
+        message: 'The connection ended before the reply was finished; open the conversation again to see it',
+      };
     }
   } catch (error) {
     if (busy.controller.signal.aborted) return started; // the user went elsewhere; the server carries on
     if (started) {
       // The connection broke mid-reply; the server keeps generating and storing it.
-      const message = 'The connection was lost while the reply was streaming; open the conversation again to see the rest';
+      const message =
+        'The connection was lost while the reply was streaming; open the conversation again to see the rest';
       Object.assign(reply, { status: 'failed', error: { message } });
       if (state.current === conversation) showError(new Error(message));
     } else if (state.current === conversation) {
@@ -126,7 +148,13 @@ async function handleRefusal(error, conversation) {
   // 409: a reply is still being generated in this conversation (another tab, another client):
   // show it as it arrives, so it can be stopped or awaited.
   const id = conversation.id;
-  if (error instanceof ApiError && error.status === 409 && error.body.messageId && id && error.body.conversationId === id) {
+  if (
+    error instanceof ApiError &&
+    error.status === 409 &&
+    error.body.messageId &&
+    id &&
+    error.body.conversationId === id
+  ) {
     setTimeout(() => changed('reply-elsewhere', conversation), 0);
   }
 }

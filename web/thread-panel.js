@@ -79,7 +79,14 @@ function startThread() {
     });
     return;
   }
-  state.current = { ...conversation, thread: name, messages: [], nextBefore: null, loadingEarlier: false, pendingSystem: system };
+  state.current = {
+    ...conversation,
+    thread: name,
+    messages: [],
+    nextBefore: null,
+    loadingEarlier: false,
+    pendingSystem: system,
+  };
   changed('conversation');
   $('announcer').textContent = `New thread ${name}: its first message starts it.`;
   focusComposer();
@@ -116,7 +123,11 @@ export function threadStarted(conversation) {
   const threads = conversation.threads ?? [];
   const known = threads.find((t) => t.name === name);
   const now = new Date().toISOString();
-  if (!known) conversation.threads = [...threads, { name, systemPrompt: conversation.pendingSystem || null, createdAt: now, updatedAt: now }];
+  if (!known)
+    conversation.threads = [
+      ...threads,
+      { name, systemPrompt: conversation.pendingSystem || null, createdAt: now, updatedAt: now },
+    ];
   else if (conversation.pendingSystem !== undefined) known.systemPrompt = conversation.pendingSystem || null;
   delete conversation.pendingSystem;
   if (state.current === conversation) renderThreadBar();

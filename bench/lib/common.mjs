@@ -138,7 +138,9 @@ export async function startServer({ script, env = {}, nodeArgs = [], label, time
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 0; ; attempt++) {
     if (exited) {
-      throw new Error(`${label} exited before it was healthy (${JSON.stringify(exited)}):\n${log.join('').slice(-3000)}`);
+      throw new Error(
+        `${label} exited before it was healthy (${JSON.stringify(exited)}):\n${log.join('').slice(-3000)}`,
+      );
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

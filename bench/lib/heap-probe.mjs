@@ -17,7 +17,16 @@ if (port && typeof globalThis.gc === 'function') {
       if (file) v8.writeHeapSnapshot(file);
       const m = process.memoryUsage();
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ heapUsed: m.heapUsed, heapTotal: m.heapTotal, rss: m.rss, external: m.external, arrayBuffers: m.arrayBuffers, file }));
+      res.end(
+        JSON.stringify({
+          heapUsed: m.heapUsed,
+          heapTotal: m.heapTotal,
+          rss: m.rss,
+          external: m.external,
+          arrayBuffers: m.arrayBuffers,
+          file,
+        }),
+      );
     });
   });
   probe.listen(port, '127.0.0.1');
@@ -30,7 +39,9 @@ if (process.env.LIVE_STREAMS_TRACE) {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   setInterval(() => {
-    process.stderr.write(`[server] event loop delay p50 ${(delay.percentile(50) / 1e6).toFixed(0)} ms, max ${(delay.max / 1e6).toFixed(0)} ms\n`);
+    process.stderr.write(
+      `[server] event loop delay p50 ${(delay.percentile(50) / 1e6).toFixed(0)} ms, max ${(delay.max / 1e6).toFixed(0)} ms\n`,
+    );
     delay.reset();
   }, 1000).unref();
 }

@@ -38,7 +38,18 @@ export async function seedOverHttp(port, { conversations, turns, concurrency = 8
  * Latencies are sampled per response with sub-millisecond precision (autocannon's own
  * histogram has 1 ms resolution), unless `sampleLatency` is false.
  */
-export function load({ port, method = 'GET', path, body, connections = 10, durationS, amount, maxDurationS, sampleLatency = true, onResponse }) {
+export function load({
+  port,
+  method = 'GET',
+  path,
+  body,
+  connections = 10,
+  durationS,
+  amount,
+  maxDurationS,
+  sampleLatency = true,
+  onResponse,
+}) {
   return new Promise((resolveLoad, reject) => {
     let i = 0;
     const latencies = [];
@@ -75,7 +86,9 @@ export function load({ port, method = 'GET', path, body, connections = 10, durat
         timeouts: result.timeouts,
         durationS: duration,
         perSecond: ok / duration,
-        latencyMs: sampleLatency ? summarize(latencies) : { p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.average },
+        latencyMs: sampleLatency
+          ? summarize(latencies)
+          : { p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.average },
         samples: sampleLatency ? latencies : [],
       });
     });

@@ -17,14 +17,20 @@ const SQL_UUID =
   "lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' || " +
   "substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))";
 
-const columnsOf = (db, table) => db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table).map((c) => c.name);
+const columnsOf = (db, table) =>
+  db
+    .prepare(`SELECT name FROM pragma_table_info(?)`)
+    .all(table)
+    .map((c) => c.name);
 const q = (name) => `"${name.replaceAll('"', '""')}"`;
 
 /** `INSERT INTO table (all columns) SELECT <override or same column> FROM table WHERE <where>`. */
 function cloneStatement(db, table, overrides, where) {
   const cols = columnsOf(db, table);
   const select = cols.map((c) => (c in overrides ? overrides[c] : q(c)));
-  return db.prepare(`INSERT INTO ${q(table)} (${cols.map(q).join(', ')}) SELECT ${select.join(', ')} FROM ${q(table)} WHERE ${where}`);
+  return db.prepare(
+    `INSERT INTO ${q(table)} (${cols.map(q).join(', ')}) SELECT ${select.join(', ')} FROM ${q(table)} WHERE ${where}`,
+  );
 }
 
 /**
@@ -40,7 +46,14 @@ export function templateSeeder(db, templateId) {
   const conversation = cloneStatement(
     db,
     'conversations',
-    { id: '@id', actor: '@actor', title: '@title', last_seq: '@lastSeq', created_at: '@createdAt', updated_at: '@updatedAt' },
+    {
+      id: '@id',
+      actor: '@actor',
+      title: '@title',
+      last_seq: '@lastSeq',
+      created_at: '@createdAt',
+      updated_at: '@updatedAt',
+    },
     'id = @template',
   );
   // A row of a conversation carries its actor (every key includes it), where the schema has the column.
@@ -50,17 +63,35 @@ export function templateSeeder(db, templateId) {
   const message = cloneStatement(
     db,
     'messages',
-    { id: '@id', conversation_id: '@conversationId', seq: '@seq', created_at: '@createdAt', ...(tree ? { parent_id: '@parentId', on_path: '@onPath' } : {}), ...withActor('messages') },
+    {
+      id: '@id',
+      conversation_id: '@conversationId',
+      seq: '@seq',
+      created_at: '@createdAt',
+      ...(tree ? { parent_id: '@parentId', on_path: '@onPath' } : {}),
+      ...withActor('messages'),
+    },
     'id = @templateMessage',
   );
   // Other per-conversation rows (threads, ...): same rows, new conversation id (and a new id if they have one).
   const children = db
-    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('messages', 'conversations') AND name NOT LIKE 'sqlite_%'`)
+    .prepare(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('messages', 'conversations') AND name NOT LIKE 'sqlite_%'`,
+    )
     .all()
     .map((t) => t.name)
     .filter((t) => columnsOf(db, t).includes('conversation_id'))
     .map((t) =>
-      cloneStatement(db, t, { conversation_id: '@conversationId', ...(columnsOf(db, t).includes('id') ? { id: SQL_UUID } : {}), ...withActor(t) }, 'conversation_id = @template'),
+      cloneStatement(
+        db,
+        t,
+        {
+          conversation_id: '@conversationId',
+          ...(columnsOf(db, t).includes('id') ? { id: SQL_UUID } : {}),
+          ...withActor(t),
+        },
+        'conversation_id = @template',
+      ),
     );
 
   return {
@@ -92,7 +123,14 @@ export function templateSeeder(db, templateId) {
           let answers = 0;
           for (let seq = 1, onPath = 0; seq <= length; seq++) {
             const rowId = randomUUID();
-            const sibling = branchEvery > 0 && onPath % 2 === 0 && onPath > 0 && answers > 0 && answers % branchEvery === 0 && question && parentId !== question;
+            const sibling =
+              branchEvery > 0 &&
+              onPath % 2 === 0 &&
+              onPath > 0 &&
+              answers > 0 &&
+              answers % branchEvery === 0 &&
+              question &&
+              parentId !== question;
             const role = sibling ? 'assistant' : onPath % 2 === 0 ? 'user' : 'assistant';
             message.run({
               id: rowId,

@@ -18,7 +18,11 @@ const server = http.createServer(async (req, res) => {
   for await (const _ of req);
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   try {
-    const answer = await fetch(modelUrl, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const answer = await fetch(modelUrl, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     for await (const bytes of answer.body) res.write(bytes);
   } catch {
     /* the bench ends streams by closing them */

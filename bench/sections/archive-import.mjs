@@ -12,9 +12,14 @@ import { pathToFileURL } from 'node:url';
 import { Zip, ZipDeflate } from 'fflate';
 import { DIST_MAIN, HOST, memoryOf, percentile, ROOT, round, sleep, startServer, tempDir } from '../lib/common.mjs';
 
-const { chatGptConversation } = await import(pathToFileURL(join(ROOT, 'dist', 'src', 'portability', 'archives', 'archive-builders.js')).href);
+const { chatGptConversation } = await import(
+  pathToFileURL(join(ROOT, 'dist', 'src', 'portability', 'archives', 'archive-builders.js')).href
+);
 
-const WORDS = 'the quick brown fox jumps over a lazy dog while memory streams tokens into branches of long conversations'.split(' ');
+const WORDS =
+  'the quick brown fox jumps over a lazy dog while memory streams tokens into branches of long conversations'.split(
+    ' ',
+  );
 
 /** About `bytes` of words, varied by `seed` so that the archive does not compress absurdly well. */
 function prose(seed, bytes) {
@@ -41,29 +46,88 @@ function conversation(i, turns, textBytes) {
   const nodes = [
     ['root', null, null],
     ['sys', 'root', { role: 'system', text: '', hidden: true }],
-    ['ctx', 'sys', { role: 'user', hidden: true, content: { content_type: 'user_editable_context', user_profile: 'I write software.', user_instructions: 'Be concise.' } }],
+    [
+      'ctx',
+      'sys',
+      {
+        role: 'user',
+        hidden: true,
+        content: {
+          content_type: 'user_editable_context',
+          user_profile: 'I write software.',
+          user_instructions: 'Be concise.',
+        },
+      },
+    ],
   ];
   let parent = 'ctx';
   for (let t = 0; t < turns; t++) {
     nodes.push([`u${t}`, parent, { role: 'user', text: prose(i * 1000 + t, each), time: t0 + t * 20 }]);
     if (t === 1) {
       // Code run: the assistant's call, the tool's output, then the reply.
-      nodes.push([`c${t}`, `u${t}`, { role: 'assistant', recipient: 'python', content: { content_type: 'code', language: 'python', text: 'print(6 * 7)' }, time: t0 + t * 20 + 1 }]);
-      nodes.push([`o${t}`, `c${t}`, { role: 'tool', content: { content_type: 'execution_output', text: '42' }, time: t0 + t * 20 + 2 }]);
-      nodes.push([`a${t}`, `o${t}`, { role: 'assistant', text: prose(i * 1000 + t + 500, each), time: t0 + t * 20 + 3, model: 'gpt-4o' }]);
+      nodes.push([
+        `c${t}`,
+        `u${t}`,
+        {
+          role: 'assistant',
+          recipient: 'python',
+          content: { content_type: 'code', language: 'python', text: 'print(6 * 7)' },
+          time: t0 + t * 20 + 1,
+        },
+      ]);
+      nodes.push([
+        `o${t}`,
+        `c${t}`,
+        { role: 'tool', content: { content_type: 'execution_output', text: '42' }, time: t0 + t * 20 + 2 },
+      ]);
+      nodes.push([
+        `a${t}`,
+        `o${t}`,
+        { role: 'assistant', text: prose(i * 1000 + t + 500, each), time: t0 + t * 20 + 3, model: 'gpt-4o' },
+      ]);
     } else if (t === 2) {
-      nodes.push([`a${t}`, `u${t}`, { role: 'assistant', content: { content_type: 'multimodal_text', parts: [{ content_type: 'image_asset_pointer', asset_pointer: 'file-service://file-1' }, prose(i + t, each)] }, time: t0 + t * 20 + 3, model: 'gpt-4o' }]);
+      nodes.push([
+        `a${t}`,
+        `u${t}`,
+        {
+          role: 'assistant',
+          content: {
+            content_type: 'multimodal_text',
+            parts: [
+              { content_type: 'image_asset_pointer', asset_pointer: 'file-service://file-1' },
+              prose(i + t, each),
+            ],
+          },
+          time: t0 + t * 20 + 3,
+          model: 'gpt-4o',
+        },
+      ]);
     } else {
-      nodes.push([`a${t}`, `u${t}`, { role: 'assistant', text: prose(i * 1000 + t + 500, each), time: t0 + t * 20 + 3, model: 'gpt-4o' }]);
+      nodes.push([
+        `a${t}`,
+        `u${t}`,
+        { role: 'assistant', text: prose(i * 1000 + t + 500, each), time: t0 + t * 20 + 3, model: 'gpt-4o' },
+      ]);
     }
     parent = `a${t}`;
   }
   // A regenerated last answer (a sibling) and an edited second question with its answer (a branch).
   const last = turns - 1;
-  nodes.push([`a${last}r`, `u${last}`, { role: 'assistant', text: prose(i + 77, each), time: t0 + last * 20 + 9, model: 'o1' }]);
+  nodes.push([
+    `a${last}r`,
+    `u${last}`,
+    { role: 'assistant', text: prose(i + 77, each), time: t0 + last * 20 + 9, model: 'o1' },
+  ]);
   nodes.push(['u1e', 'a0', { role: 'user', text: prose(i + 88, each), time: t0 + 999 }]);
   nodes.push(['a1e', 'u1e', { role: 'assistant', text: prose(i + 99, each), time: t0 + 1000, model: 'gpt-4o' }]);
-  return chatGptConversation({ id: `bench-${i}`, title: `Bench conversation ${i}`, createTime: t0, updateTime: t0 + 1000, currentNode: `a${last}`, nodes });
+  return chatGptConversation({
+    id: `bench-${i}`,
+    title: `Bench conversation ${i}`,
+    createTime: t0,
+    updateTime: t0 + 1000,
+    currentNode: `a${last}`,
+    nodes,
+  });
 }
 
 async function writeArchive(path, conversations, bytesEach) {
@@ -141,7 +205,13 @@ function probe(port, everyMs) {
       await loop;
       agent.destroy();
       const sorted = [...latencies].sort((a, b) => a - b);
-      return { probes: sorted.length, failures, maxMs: sorted.at(-1) ?? NaN, p99Ms: percentile(sorted, 99), p50Ms: percentile(sorted, 50) };
+      return {
+        probes: sorted.length,
+        failures,
+        maxMs: sorted.at(-1) ?? NaN,
+        p99Ms: percentile(sorted, 99),
+        p50Ms: percentile(sorted, 50),
+      };
     },
   };
 }
@@ -150,13 +220,22 @@ function upload(port, path, type, timeoutMs) {
   return new Promise((resolveUpload, reject) => {
     const size = statSync(path).size;
     const req = http.request(
-      { host: HOST, port, method: 'POST', path: '/api/imports', agent: false, timeout: timeoutMs, headers: { 'content-type': type, 'content-length': size } },
+      {
+        host: HOST,
+        port,
+        method: 'POST',
+        path: '/api/imports',
+        agent: false,
+        timeout: timeoutMs,
+        headers: { 'content-type': type, 'content-length': size },
+      },
       (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) return reject(new Error(`POST /api/imports answered ${res.statusCode}: ${text.slice(0, 500)}`));
+          if (res.statusCode !== 200)
+            return reject(new Error(`POST /api/imports answered ${res.statusCode}: ${text.slice(0, 500)}`));
           resolveUpload(JSON.parse(text));
         });
       },
@@ -213,8 +292,19 @@ async function importOnce({ label, file, type, bytes, timeoutMs, dir }, log) {
       rssStartMiB: round(rssStart, 0),
       rssPeakSampledMiB: round(rssPeak, 0),
       vmHwmMiB: round(hwm, 0),
-      health: { probes: probes.probes, failures: probes.failures, p50Ms: round(probes.p50Ms, 1), p99Ms: round(probes.p99Ms, 1), maxMs: round(probes.maxMs, 1) },
-      idleHealth: { probes: idle.probes, p50Ms: round(idle.p50Ms, 1), p99Ms: round(idle.p99Ms, 1), maxMs: round(idle.maxMs, 1) },
+      health: {
+        probes: probes.probes,
+        failures: probes.failures,
+        p50Ms: round(probes.p50Ms, 1),
+        p99Ms: round(probes.p99Ms, 1),
+        maxMs: round(probes.maxMs, 1),
+      },
+      idleHealth: {
+        probes: idle.probes,
+        p50Ms: round(idle.p50Ms, 1),
+        p99Ms: round(idle.p99Ms, 1),
+        maxMs: round(idle.maxMs, 1),
+      },
     };
     log(
       `  ${label}: ${result.uploadMB} MB in ${result.seconds} s (${result.mbPerS} MB/s), ${result.conversations} conversations (${result.conversationsPerS}/s), ` +
@@ -228,7 +318,10 @@ async function importOnce({ label, file, type, bytes, timeoutMs, dir }, log) {
   }
 }
 
-export async function archiveImport({ conversations = 5000, bytesEach = 9_500, timeoutMs = 900_000 } = {}, log = console.log) {
+export async function archiveImport(
+  { conversations = 5000, bytesEach = 9_500, timeoutMs = 900_000 } = {},
+  log = console.log,
+) {
   const tmp = tempDir('archive');
   try {
     const jsonPath = join(tmp.dir, 'conversations.json');
@@ -236,9 +329,17 @@ export async function archiveImport({ conversations = 5000, bytesEach = 9_500, t
     const jsonBytes = await writeArchive(jsonPath, conversations, bytesEach);
     const zipPath = join(tmp.dir, 'chatgpt-export.zip');
     const zipBytes = await writeZip(jsonPath, zipPath);
-    log(`  generated ${conversations} conversations: ${round(jsonBytes / 1e6, 1)} MB of JSON, ${round(zipBytes / 1e6, 1)} MB zipped (${round((performance.now() - t0) / 1000, 1)} s)`);
-    const json = await importOnce({ label: 'json', file: jsonPath, type: 'application/json', bytes: jsonBytes, timeoutMs, dir: tmp.dir }, log);
-    const zip = await importOnce({ label: 'zip', file: zipPath, type: 'application/zip', bytes: zipBytes, timeoutMs, dir: tmp.dir }, log);
+    log(
+      `  generated ${conversations} conversations: ${round(jsonBytes / 1e6, 1)} MB of JSON, ${round(zipBytes / 1e6, 1)} MB zipped (${round((performance.now() - t0) / 1000, 1)} s)`,
+    );
+    const json = await importOnce(
+      { label: 'json', file: jsonPath, type: 'application/json', bytes: jsonBytes, timeoutMs, dir: tmp.dir },
+      log,
+    );
+    const zip = await importOnce(
+      { label: 'zip', file: zipPath, type: 'application/zip', bytes: zipBytes, timeoutMs, dir: tmp.dir },
+      log,
+    );
     zip.unzippedMB = round(jsonBytes / 1e6, 1);
     zip.unzippedMbPerS = round(jsonBytes / 1e6 / zip.seconds, 2);
     return { conversations, jsonMB: round(jsonBytes / 1e6, 1), zipMB: round(zipBytes / 1e6, 1), json, zip };

@@ -17,7 +17,12 @@ import { seedOverHttp } from '../lib/load.mjs';
 
 export async function capacity({ postgresUrl, conversations = 200, turns = 10 }, log = console.error) {
   if (!existsSync(DIST_MAIN)) throw new Error('run "npm run build" first');
-  const result = { conversations, turns, messages: conversations * turns * 2, sqlite: await sqliteSizes({ conversations, turns }, log) };
+  const result = {
+    conversations,
+    turns,
+    messages: conversations * turns * 2,
+    sqlite: await sqliteSizes({ conversations, turns }, log),
+  };
   if (postgresUrl) result.postgres = await postgresSizes({ postgresUrl, conversations, turns }, log);
   return result;
 }
@@ -26,14 +31,20 @@ async function sqliteSizes({ conversations, turns }, log) {
   const dir = mkdtempSync(join(os.tmpdir(), 'chat-memory-bench-capacity-'));
   const file = join(dir, 'chat.sqlite');
   try {
-    const server = await startServer({ label: 'service (SQLite)', script: DIST_MAIN, env: { DATABASE_URL: `sqlite:${file}` } });
+    const server = await startServer({
+      label: 'service (SQLite)',
+      script: DIST_MAIN,
+      env: { DATABASE_URL: `sqlite:${file}` },
+    });
     log(`  SQLite: ${conversations} conversations x ${turns} turns`);
     await withServerLog(server, seedOverHttp(server.port, { conversations, turns }));
     await server.stop();
     const db = new Database(file, { readonly: false });
     db.pragma('wal_checkpoint(TRUNCATE)');
     const rows = db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all();
-    const messages = db.prepare('SELECT count(*) AS n, SUM(length(CAST(content AS BLOB))) AS content FROM messages').get();
+    const messages = db
+      .prepare('SELECT count(*) AS n, SUM(length(CAST(content AS BLOB))) AS content FROM messages')
+      .get();
     const pageSize = db.pragma('page_size', { simple: true });
     const pages = db.pragma('page_count', { simple: true });
     db.close();
@@ -51,12 +62,18 @@ async function postgresSizes({ postgresUrl, conversations, turns }, log) {
   await client.connect();
   let server;
   try {
-    server = await startServer({ label: 'service (PostgreSQL)', script: DIST_MAIN, env: { DATABASE_URL: url.toString() } });
+    server = await startServer({
+      label: 'service (PostgreSQL)',
+      script: DIST_MAIN,
+      env: { DATABASE_URL: url.toString() },
+    });
     const lsn = async () => (await client.query('SELECT pg_current_wal_lsn() AS lsn')).rows[0].lsn;
     const start = await lsn();
     log(`  PostgreSQL: ${conversations} conversations x ${turns} turns`);
     await withServerLog(server, seedOverHttp(server.port, { conversations, turns }));
-    const walBytes = Number((await client.query('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1) AS bytes', [start])).rows[0].bytes);
+    const walBytes = Number(
+      (await client.query('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1) AS bytes', [start])).rows[0].bytes,
+    );
     await server.stop();
     await client.query(`VACUUM ANALYZE`);
     const { rows } = await client.query(
@@ -64,9 +81,19 @@ async function postgresSizes({ postgresUrl, conversations, turns }, log) {
         `WHERE c.relnamespace = $1::regnamespace AND c.relkind IN ('r', 'i') ORDER BY bytes DESC`,
       [schema],
     );
-    const messages = (await client.query(`SELECT count(*) AS n, SUM(octet_length(content)) AS content FROM "${schema}".messages`)).rows[0];
+    const messages = (
+      await client.query(`SELECT count(*) AS n, SUM(octet_length(content)) AS content FROM "${schema}".messages`)
+    ).rows[0];
     const total = rows.reduce((sum, r) => sum + Number(r.bytes), 0);
-    return { ...perMessage(rows.map((r) => ({ name: r.name, bytes: Number(r.bytes) })), Number(messages.n), Number(messages.content), total), walBytesPerTurn: round(walBytes / (conversations * turns), 0) };
+    return {
+      ...perMessage(
+        rows.map((r) => ({ name: r.name, bytes: Number(r.bytes) })),
+        Number(messages.n),
+        Number(messages.content),
+        total,
+      ),
+      walBytesPerTurn: round(walBytes / (conversations * turns), 0),
+    };
   } finally {
     await server?.stop().catch(() => undefined);
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
@@ -85,6 +112,10 @@ function perMessage(rows, messages, contentBytes, totalBytes) {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const quick = process.argv.includes('--quick');
-  const out = await capacity({ postgresUrl: process.env.BENCH_DATABASE_URL, conversations: quick ? 50 : 200, turns: 10 });
+  const out = await capacity({
+    postgresUrl: process.env.BENCH_DATABASE_URL,
+    conversations: quick ? 50 : 200,
+    turns: 10,
+  });
   console.log(JSON.stringify(out, null, 2));
 }

@@ -9,7 +9,13 @@ import pg from 'pg';
 import { DIST_MAIN, round, startServer, tempDir, withServerLog } from '../lib/common.mjs';
 import { load, seedOverHttp, userMessage } from '../lib/load.mjs';
 
-export async function databaseTurns({ postgresUrl, durationS = 10, repetitions = 3, connections = 10, serverEnv = {} } = {}) {
+export async function databaseTurns({
+  postgresUrl,
+  durationS = 10,
+  repetitions = 3,
+  connections = 10,
+  serverEnv = {},
+} = {}) {
   const tmp = tempDir('db-turns');
   const schema = `bench_${Date.now()}`;
   const targets = { sqlite: `sqlite:${join(tmp.dir, 'turns.sqlite')}` };
@@ -21,7 +27,11 @@ export async function databaseTurns({ postgresUrl, durationS = 10, repetitions =
   const results = {};
   try {
     for (const [name, databaseUrl] of Object.entries(targets)) {
-      const server = await startServer({ script: DIST_MAIN, env: { ...serverEnv, DATABASE_URL: databaseUrl }, label: `turns-${name}` });
+      const server = await startServer({
+        script: DIST_MAIN,
+        env: { ...serverEnv, DATABASE_URL: databaseUrl },
+        label: `turns-${name}`,
+      });
       try {
         const ids = await withServerLog(server, seedOverHttp(server.port, { conversations: 100, turns: 3 }));
         let n = 2_000_000;

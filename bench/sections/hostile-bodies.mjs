@@ -10,7 +10,11 @@ import { DIST_MAIN, HOST, percentile, round, sleep, startServer, tempDir, withSe
 export async function hostileBodies({ rounds = 3, concurrent = 4, keys = 90_000, script = DIST_MAIN } = {}) {
   const tmp = tempDir('hostile');
   // No API_KEYS on 127.0.0.1: single-user mode, so the body reaches validation.
-  const server = await startServer({ label: 'service', script, env: { DATABASE_URL: `sqlite:${join(tmp.dir, 'hostile.sqlite')}`, RATE_LIMIT_PER_MINUTE: '0' } });
+  const server = await startServer({
+    label: 'service',
+    script,
+    env: { DATABASE_URL: `sqlite:${join(tmp.dir, 'hostile.sqlite')}`, RATE_LIMIT_PER_MINUTE: '0' },
+  });
   try {
     return await withServerLog(server, measure(server.port, { rounds, concurrent, keys }));
   } finally {
@@ -50,7 +54,11 @@ async function healthLatencies(port, during) {
   const poll = (async () => {
     while (running) {
       const t0 = performance.now();
-      await new Promise((resolve, reject) => http.get({ host: HOST, port, path: '/health', agent: false }, (res) => res.resume().on('end', resolve)).on('error', reject));
+      await new Promise((resolve, reject) =>
+        http
+          .get({ host: HOST, port, path: '/health', agent: false }, (res) => res.resume().on('end', resolve))
+          .on('error', reject),
+      );
       samples.push(performance.now() - t0);
       await sleep(20);
     }
@@ -66,7 +74,14 @@ function post(port, payload) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const req = http.request(
-      { host: HOST, port, method: 'POST', path: '/api/chat', agent: false, headers: { 'content-type': 'application/json', 'content-length': payload.length } },
+      {
+        host: HOST,
+        port,
+        method: 'POST',
+        path: '/api/chat',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': payload.length },
+      },
       (res) => {
         let bytes = 0;
         res.on('data', (c) => (bytes += c.length));

@@ -68,8 +68,23 @@ const chatGpt = {
   update_time: 1,
   current_node: 'b',
   mapping: {
-    a: { id: 'a', parent: null, children: ['b'], message: { id: 'a', author: { role: 'user' }, content: { content_type: 'text', parts: ['hi'] }, create_time: 1 } },
-    b: { id: 'b', parent: 'a', children: [], message: { id: 'b', author: { role: 'assistant' }, content: { content_type: 'text', parts: ['hello'] }, create_time: 2 } },
+    a: {
+      id: 'a',
+      parent: null,
+      children: ['b'],
+      message: { id: 'a', author: { role: 'user' }, content: { content_type: 'text', parts: ['hi'] }, create_time: 1 },
+    },
+    b: {
+      id: 'b',
+      parent: 'a',
+      children: [],
+      message: {
+        id: 'b',
+        author: { role: 'assistant' },
+        content: { content_type: 'text', parts: ['hello'] },
+        create_time: 2,
+      },
+    },
   },
 };
 
@@ -79,19 +94,41 @@ function cases(quick) {
     // Our account export whose conversations are each invalid, with long titles: one skipped entry each.
     ownTinyInvalidZip: async () => {
       const title = 'x'.repeat(2000);
-      const items = Array.from({ length: Math.round(20_000 * scale) }, () => ({ ...CONVERSATION_EXPORT, conversation: { title } }));
-      return { body: zipSync({ 'export.json': strToU8(JSON.stringify({ format: 'chat-memory.account', version: 2, conversations: items })) }), type: 'application/zip' };
+      const items = Array.from({ length: Math.round(20_000 * scale) }, () => ({
+        ...CONVERSATION_EXPORT,
+        conversation: { title },
+      }));
+      return {
+        body: zipSync({
+          'export.json': strToU8(JSON.stringify({ format: 'chat-memory.account', version: 2, conversations: items })),
+        }),
+        type: 'application/zip',
+      };
     },
     // The same as plain JSON, about 1.2 MB: every conversation is checked by the importer.
     ownJson: async () => {
-      const items = Array.from({ length: Math.round(12_000 * scale) }, (_, i) => ({ ...CONVERSATION_EXPORT, conversation: { title: `t${i}`, messages: [] } }));
-      return { body: Buffer.from(JSON.stringify({ format: 'chat-memory.account', version: 2, conversations: items })), type: 'application/json' };
+      const items = Array.from({ length: Math.round(12_000 * scale) }, (_, i) => ({
+        ...CONVERSATION_EXPORT,
+        conversation: { title: `t${i}`, messages: [] },
+      }));
+      return {
+        body: Buffer.from(JSON.stringify({ format: 'chat-memory.account', version: 2, conversations: items })),
+        type: 'application/json',
+      };
     },
     // conversations.json of "[" and spaces past the 1 GiB unzipped limit.
-    whitespaceBomb: () => deflatedStream('conversations.json', Math.round(1100 * scale), (i) => (i === 0 ? '[' + ' '.repeat(1024 * 1024 - 1) : ' '.repeat(1024 * 1024))),
+    whitespaceBomb: () =>
+      deflatedStream('conversations.json', Math.round(1100 * scale), (i) =>
+        i === 0 ? '[' + ' '.repeat(1024 * 1024 - 1) : ' '.repeat(1024 * 1024),
+      ),
     // A valid ChatGPT conversation, then millions of tiny invalid ones.
     tinyConversationsZip: () =>
-      deflatedStream('conversations.json', Math.round(7 * scale), (i) => (i === 0 ? `[${JSON.stringify(chatGpt)}` : '') + ',{}'.repeat(1_000_000), ']'),
+      deflatedStream(
+        'conversations.json',
+        Math.round(7 * scale),
+        (i) => (i === 0 ? `[${JSON.stringify(chatGpt)}` : '') + ',{}'.repeat(1_000_000),
+        ']',
+      ),
   };
 }
 
@@ -114,7 +151,9 @@ function deflatedStream(name, parts, piece, end = '') {
 
 function get(port, path) {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: HOST, port, path, agent: false, timeout: 120_000 }, (res) => res.resume().on('end', resolve));
+    const req = http.get({ host: HOST, port, path, agent: false, timeout: 120_000 }, (res) =>
+      res.resume().on('end', resolve),
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
   });
@@ -123,7 +162,14 @@ function get(port, path) {
 function post(port, payload, type) {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: HOST, port, method: 'POST', path: '/api/imports?dryRun=true', agent: false, headers: { 'content-type': type, 'content-length': payload.length } },
+      {
+        host: HOST,
+        port,
+        method: 'POST',
+        path: '/api/imports?dryRun=true',
+        agent: false,
+        headers: { 'content-type': type, 'content-length': payload.length },
+      },
       (res) => {
         let bytes = 0;
         const head = [];

@@ -33,7 +33,10 @@ export async function httpTurns(opts, log) {
     const ids = {};
     for (const name of ['service', 'reference', 'light']) {
       log(`  seeding ${seedConversations} conversations x ${seedTurns} turns on the ${name}`);
-      ids[name] = await withServerLog(servers[name], seedOverHttp(servers[name].port, { conversations: seedConversations, turns: seedTurns }));
+      ids[name] = await withServerLog(
+        servers[name],
+        seedOverHttp(servers[name].port, { conversations: seedConversations, turns: seedTurns }),
+      );
     }
 
     let n = 1_000_000;
@@ -48,7 +51,8 @@ export async function httpTurns(opts, log) {
         // Every request resumes one of the seeded conversations, in rotation.
         body: (i) => ({ message: userMessage(n++), conversationId: ids[name][i % ids[name].length] }),
       });
-    const health = (name, seconds) => load({ port: servers[name].port, path: '/health', connections, durationS: seconds });
+    const health = (name, seconds) =>
+      load({ port: servers[name].port, path: '/health', connections, durationS: seconds });
 
     log(`  warming up (${warmupS} s each)`);
     for (const name of ['service', 'reference', 'light']) {
@@ -60,15 +64,23 @@ export async function httpTurns(opts, log) {
     for (let r = 0; r < repetitions; r++) {
       // Each repetition: `durationS` seconds per server, in alternating slices.
       const turns = await interleaved(
-        { serviceChat: (sec) => chat('service', sec), referenceChat: (sec) => chat('reference', sec), lightChat: (sec) => chat('light', sec) },
+        {
+          serviceChat: (sec) => chat('service', sec),
+          referenceChat: (sec) => chat('reference', sec),
+          lightChat: (sec) => chat('light', sec),
+        },
         { slices, sliceS: durationS / slices },
       );
-      log(`  rep ${r + 1}/${repetitions} chat: service ${describe(turns.serviceChat)}; reference ${describe(turns.referenceChat)}; light reference ${describe(turns.lightChat)}`);
+      log(
+        `  rep ${r + 1}/${repetitions} chat: service ${describe(turns.serviceChat)}; reference ${describe(turns.referenceChat)}; light reference ${describe(turns.lightChat)}`,
+      );
       const ceilings = await interleaved(
         { serviceHealth: (sec) => health('service', sec), referenceHealth: (sec) => health('reference', sec) },
         { slices, sliceS: durationS / slices },
       );
-      log(`  rep ${r + 1}/${repetitions} /health: service ${describe(ceilings.serviceHealth)}; reference ${describe(ceilings.referenceHealth)}`);
+      log(
+        `  rep ${r + 1}/${repetitions} /health: service ${describe(ceilings.serviceHealth)}; reference ${describe(ceilings.referenceHealth)}`,
+      );
       runs.push({ ...turns, ...ceilings });
     }
 
@@ -82,10 +94,18 @@ export async function httpTurns(opts, log) {
         label: 'profiled service',
         script: DIST_MAIN,
         env: { DATABASE_URL: `sqlite:${join(tmp.dir, 'profiled.sqlite')}`, STATEMENT_TIMING_FILE: statementsFile },
-        nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, preload('exit-on-signal.mjs'), preload('statement-timing.mjs')],
+        nodeArgs: [
+          '--cpu-prof',
+          `--cpu-prof-dir=${profileDir}`,
+          preload('exit-on-signal.mjs'),
+          preload('statement-timing.mjs'),
+        ],
       });
       servers.profiled = profiled;
-      ids.profiled = await withServerLog(profiled, seedOverHttp(profiled.port, { conversations: seedConversations, turns: seedTurns }));
+      ids.profiled = await withServerLog(
+        profiled,
+        seedOverHttp(profiled.port, { conversations: seedConversations, turns: seedTurns }),
+      );
       profiled.child.kill('SIGWINCH'); // count the statements of the load only, not of start-up and seeding
       profiledTurns = (await chat('profiled', durationS, false)).ok;
       await profiled.stop();
@@ -93,7 +113,9 @@ export async function httpTurns(opts, log) {
 
     const statements = statementsFile ? statementBreakdown(statementsFile, profiledTurns) : undefined;
     const pick = (key, f) => spread(runs.map((run) => f(run[key])));
-    const failures = runs.flatMap((run) => Object.values(run)).reduce((a, x) => a + x.non2xx + x.errors + x.timeouts, 0);
+    const failures = runs
+      .flatMap((run) => Object.values(run))
+      .reduce((a, x) => a + x.non2xx + x.errors + x.timeouts, 0);
     return {
       settings: { connections, durationS, slices, repetitions, warmupS, seedConversations, seedTurns },
       failures,
@@ -104,7 +126,9 @@ export async function httpTurns(opts, log) {
       lightTurnsPerS: pick('lightChat', (x) => x.perSecond),
       lightRatio: spread(runs.map((run) => run.serviceChat.perSecond / run.lightChat.perSecond)),
       // The same ratio slice by slice (adjacent slices): how much it moves within a repetition.
-      sliceRatios: spread(runs.flatMap((run) => run.serviceChat.slicesPerSecond.map((v, i) => v / run.referenceChat.slicesPerSecond[i]))),
+      sliceRatios: spread(
+        runs.flatMap((run) => run.serviceChat.slicesPerSecond.map((v, i) => v / run.referenceChat.slicesPerSecond[i])),
+      ),
       serviceP50Ms: pick('serviceChat', (x) => x.latencyMs.p50),
       serviceP99Ms: pick('serviceChat', (x) => x.latencyMs.p99),
       referenceP50Ms: pick('referenceChat', (x) => x.latencyMs.p50),
@@ -130,7 +154,8 @@ function describe(x) {
 export async function httpList({ dbPath, repetitions, durationS }, log) {
   const server = await startServer({ label: 'service', script: DIST_MAIN, env: { DATABASE_URL: `sqlite:${dbPath}` } });
   try {
-    const get = (seconds) => load({ port: server.port, path: '/api/conversations?limit=20', connections: 1, durationS: seconds });
+    const get = (seconds) =>
+      load({ port: server.port, path: '/api/conversations?limit=20', connections: 1, durationS: seconds });
     await get(1);
     const runs = [];
     for (let r = 0; r < repetitions; r++) {
@@ -159,6 +184,11 @@ function statementBreakdown(file, turns) {
     top: rows
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 15)
-      .map((r) => ({ sql: r.sql.slice(0, 120), callsPerTurn: perTurn(r.calls), msPerTurn: perTurn(r.ms), usPerCall: (1000 * r.ms) / r.calls })),
+      .map((r) => ({
+        sql: r.sql.slice(0, 120),
+        callsPerTurn: perTurn(r.calls),
+        msPerTurn: perTurn(r.ms),
+        usPerCall: (1000 * r.ms) / r.calls,
+      })),
   };
 }

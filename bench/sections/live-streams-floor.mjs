@@ -14,7 +14,10 @@ async function startModel() {
     for await (const _ of req);
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     open.add(res);
-    const timer = setInterval(() => res.write('data: {"choices":[{"index":0,"delta":{"content":"@1.00 "}}]}\n\n'), 1000);
+    const timer = setInterval(
+      () => res.write('data: {"choices":[{"index":0,"delta":{"content":"@1.00 "}}]}\n\n'),
+      1000,
+    );
     res.on('close', () => {
       clearInterval(timer);
       open.delete(res);
@@ -22,7 +25,11 @@ async function startModel() {
   });
   server.keepAliveTimeout = 60_000;
   await new Promise((r) => server.listen(0, HOST, r));
-  return { url: `http://${HOST}:${server.address().port}/v1/chat/completions`, open, close: () => (server.closeAllConnections(), new Promise((r) => server.close(r))) };
+  return {
+    url: `http://${HOST}:${server.address().port}/v1/chat/completions`,
+    open,
+    close: () => (server.closeAllConnections(), new Promise((r) => server.close(r))),
+  };
 }
 
 function hold(port, method, path, opened) {
@@ -66,7 +73,14 @@ async function level(model, streams) {
     await sleep(3000);
     const live = await probe();
     const per = (field) => round((live[field] - idle[field]) / streams / 1024, 1);
-    return { streams, heapPerStreamKiB: per('heapUsed'), externalPerStreamKiB: per('external'), rssPerStreamKiB: per('rss'), idleHeapMiB: round(idle.heapUsed / 2 ** 20, 1), idleRssMiB: round(idle.rss / 2 ** 20, 1) };
+    return {
+      streams,
+      heapPerStreamKiB: per('heapUsed'),
+      externalPerStreamKiB: per('external'),
+      rssPerStreamKiB: per('rss'),
+      idleHeapMiB: round(idle.heapUsed / 2 ** 20, 1),
+      idleRssMiB: round(idle.rss / 2 ** 20, 1),
+    };
   } finally {
     held.forEach((r) => r.destroy());
     await server.stop();

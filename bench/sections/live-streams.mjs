@@ -20,7 +20,19 @@ import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { BENCH_DIR, DIST_MAIN, freePort, HOST, memoryOf, request, round, sleep, startServer, summarize, tempDir } from '../lib/common.mjs';
+import {
+  BENCH_DIR,
+  DIST_MAIN,
+  freePort,
+  HOST,
+  memoryOf,
+  request,
+  round,
+  sleep,
+  startServer,
+  summarize,
+  tempDir,
+} from '../lib/common.mjs';
 
 const TICK_MS = 4;
 const RAMP_SLICE = 100;
@@ -40,7 +52,16 @@ async function startTimedModel({ tokensPerS }) {
   const slow = 1000;
   let period = slow;
   const active = new Set();
-  const model = { started: 0, finished: 0, active, firstFinishedAt: null, allStartedAt: null, expected: 0, held: true, emitted: 0 };
+  const model = {
+    started: 0,
+    finished: 0,
+    active,
+    firstFinishedAt: null,
+    allStartedAt: null,
+    expected: 0,
+    held: true,
+    emitted: 0,
+  };
   const chunk = (delta, finish = null, extra = {}) =>
     `data: ${JSON.stringify({ id: 'chatcmpl-live', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
   const ticker = setInterval(() => {
@@ -59,7 +80,9 @@ async function startTimedModel({ tokensPerS }) {
       }
       if (s.left === 0) {
         s.res.write(chunk({}, 'stop'));
-        s.res.write(`data: ${JSON.stringify({ id: 'chatcmpl-live', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [], usage: { prompt_tokens: 20, completion_tokens: s.sent, total_tokens: 20 + s.sent } })}\n\n`);
+        s.res.write(
+          `data: ${JSON.stringify({ id: 'chatcmpl-live', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [], usage: { prompt_tokens: 20, completion_tokens: s.sent, total_tokens: 20 + s.sent } })}\n\n`,
+        );
         s.res.end('data: [DONE]\n\n');
         active.delete(s);
         model.finished += 1;
@@ -80,7 +103,15 @@ async function startTimedModel({ tokensPerS }) {
   return Object.assign(model, {
     url: `http://${HOST}:${server.address().port}/v1`,
     reset(expected) {
-      Object.assign(model, { started: 0, finished: 0, firstFinishedAt: null, allStartedAt: null, expected, held: true, emitted: 0 });
+      Object.assign(model, {
+        started: 0,
+        finished: 0,
+        firstFinishedAt: null,
+        allStartedAt: null,
+        expected,
+        held: true,
+        emitted: 0,
+      });
       period = slow;
     },
     full() {
@@ -188,7 +219,14 @@ async function memoryAfterGc(server, probePort, model, snapshot) {
   const path = snapshot ? `/snapshot?file=${encodeURIComponent(snapshot)}` : '/';
   const m = (await request(probePort, 'GET', path, undefined, 120_000)).body;
   // The streams that ended while it ran make the figure a bound, not a count: both are kept.
-  return { live: model.active.size, liveBefore, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, rss: m.rss };
+  return {
+    live: model.active.size,
+    liveBefore,
+    heapUsed: m.heapUsed,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    rss: m.rss,
+  };
 }
 
 async function oneLevel(server, model, { streams, windowMs, timeoutMs, probe }) {
@@ -221,22 +259,28 @@ async function oneLevel(server, model, { streams, windowMs, timeoutMs, probe }) 
       const state = { carry: '', tokens: 0 };
       let gotDone = false;
       requests.push(
-        openStream(server.port, 'POST', '/api/chat/stream', { message: `live stream ${i}` }, {
-          event: (name, data) => {
-            const now = performance.now();
-            if (name === 'conversation') startFollower(data.conversationId, data.messageId);
-            else if (name === 'delta') stampsOf(state, data.text, now, 0, clientSamples);
-            else if (name === 'done') gotDone = true;
-            else if (name === 'error') failures.push(`stream error: ${data.message}`);
+        openStream(
+          server.port,
+          'POST',
+          '/api/chat/stream',
+          { message: `live stream ${i}` },
+          {
+            event: (name, data) => {
+              const now = performance.now();
+              if (name === 'conversation') startFollower(data.conversationId, data.messageId);
+              else if (name === 'delta') stampsOf(state, data.text, now, 0, clientSamples);
+              else if (name === 'done') gotDone = true;
+              else if (name === 'error') failures.push(`stream error: ${data.message}`);
+            },
+            done: (error) => {
+              if (error) failures.push(`stream: ${error}`);
+              else if (!gotDone) failures.push('stream ended without done');
+              clientTokens += state.tokens;
+              finished += 1;
+              check();
+            },
           },
-          done: (error) => {
-            if (error) failures.push(`stream: ${error}`);
-            else if (!gotDone) failures.push('stream ended without done');
-            clientTokens += state.tokens;
-            finished += 1;
-            check();
-          },
-        }),
+        ),
       );
     }
     function startFollower(conversationId, messageId) {
@@ -283,7 +327,9 @@ async function oneLevel(server, model, { streams, windowMs, timeoutMs, probe }) 
         );
         const said = server.log.join('').match(/\[server\] event loop[^\n]*/g);
         if (said) console.error(`  [${streams}] ${said.at(-1)}`);
-        console.error(`  [${streams}] model ${model.started}/${model.finished} live ${model.active.size}; streams done ${finished}; followers opened ${followersOpened} done ${followersDone}; failures ${failures.length}; server CPU ${round(cpu - lastCpu, 2)} cores`);
+        console.error(
+          `  [${streams}] model ${model.started}/${model.finished} live ${model.active.size}; streams done ${finished}; followers opened ${followersOpened} done ${followersDone}; failures ${failures.length}; server CPU ${round(cpu - lastCpu, 2)} cores`,
+        );
         lastCpu = cpu;
       }, 1000)
     : undefined;
@@ -292,7 +338,8 @@ async function oneLevel(server, model, { streams, windowMs, timeoutMs, probe }) 
   const rampStart = performance.now();
   const watchWindow = (async () => {
     // Steady state: every reply streaming and every follower connected.
-    while ((model.allStartedAt === null || followersOpened + failures.length < streams) && model.finished === 0) await sleep(20);
+    while ((model.allStartedAt === null || followersOpened + failures.length < streams) && model.finished === 0)
+      await sleep(20);
     // Every reply at full rate from here; a second for that to settle before the window.
     model.full();
     await sleep(1000);
@@ -328,13 +375,27 @@ async function oneLevel(server, model, { streams, windowMs, timeoutMs, probe }) 
   model.release();
   await watchWindow;
   return {
-    rampMs, clientSamples, followerSamples, failures, window, samples, clientTokens, followerTokens, allStarted: model.allStartedAt !== null };
+    rampMs,
+    clientSamples,
+    followerSamples,
+    failures,
+    window,
+    samples,
+    clientTokens,
+    followerTokens,
+    allStarted: model.allStartedAt !== null,
+  };
 }
 
 function afterGc(idle, live) {
   if (!idle || !live) return { live: 0 };
   const per = (field) => round((live[field] - idle[field]) / live.live / 1024, 1);
-  const mib = (m) => ({ heapUsedMiB: round(m.heapUsed / 2 ** 20, 1), externalMiB: round(m.external / 2 ** 20, 1), arrayBuffersMiB: round(m.arrayBuffers / 2 ** 20, 1), rssMiB: round(m.rss / 2 ** 20, 1) });
+  const mib = (m) => ({
+    heapUsedMiB: round(m.heapUsed / 2 ** 20, 1),
+    externalMiB: round(m.external / 2 ** 20, 1),
+    arrayBuffersMiB: round(m.arrayBuffers / 2 ** 20, 1),
+    rssMiB: round(m.rss / 2 ** 20, 1),
+  });
   return {
     live: live.live,
     liveBefore: live.liveBefore,
@@ -352,21 +413,40 @@ export function memorySlopes(levels) {
   for (let i = 1; i < levels.length; i++) {
     const [a, b] = [levels[i - 1], levels[i]];
     if (a.database !== b.database || !a.afterGc?.live || !b.afterGc?.live) continue;
-    const d = (field) => round(((b.afterGc.streaming[field] - a.afterGc.streaming[field]) * 1024) / (b.afterGc.live - a.afterGc.live), 1);
-    slopes.push({ database: a.database, from: a.afterGc.live, to: b.afterGc.live, heapKiB: d('heapUsedMiB'), externalKiB: d('externalMiB'), rssKiB: d('rssMiB') });
+    const d = (field) =>
+      round(((b.afterGc.streaming[field] - a.afterGc.streaming[field]) * 1024) / (b.afterGc.live - a.afterGc.live), 1);
+    slopes.push({
+      database: a.database,
+      from: a.afterGc.live,
+      to: b.afterGc.live,
+      heapKiB: d('heapUsedMiB'),
+      externalKiB: d('externalMiB'),
+      rssKiB: d('rssMiB'),
+    });
   }
   return slopes;
 }
 
 function summary(samples, window) {
   // Only deltas the model wrote while all N replies were streaming (the steady state).
-  const inWindow = window ? samples.filter(([emitted]) => emitted >= window.start.at && emitted <= window.end.at) : samples;
+  const inWindow = window
+    ? samples.filter(([emitted]) => emitted >= window.start.at && emitted <= window.end.at)
+    : samples;
   const s = summarize(inWindow.map(([, latency]) => latency));
   return { deltas: s.n, p50Ms: round(s.p50, 1), p99Ms: round(s.p99, 1), maxMs: round(s.max, 1) };
 }
 
 export async function liveStreams(
-  { levels = [100, 500, 1000], tokensPerS = 30, replyS = 10, postgresUrl, script = DIST_MAIN, env = {}, nodeArgs = [], snapshotDir } = {},
+  {
+    levels = [100, 500, 1000],
+    tokensPerS = 30,
+    replyS = 10,
+    postgresUrl,
+    script = DIST_MAIN,
+    env = {},
+    nodeArgs = [],
+    snapshotDir,
+  } = {},
   log = console.log,
 ) {
   const model = await startTimedModel({ tokensPerS });
@@ -386,7 +466,12 @@ export async function liveStreams(
         const server = await startServer({
           label: `live-${database}-${streams}`,
           // The heap probe: memory after a full collection, on request only (no collection otherwise).
-          nodeArgs: [...(process.env.LIVE_STREAMS_NO_PROBE ? [] : ['--expose-gc', '--import', join(BENCH_DIR, 'lib', 'heap-probe.mjs')]), ...nodeArgs],
+          nodeArgs: [
+            ...(process.env.LIVE_STREAMS_NO_PROBE
+              ? []
+              : ['--expose-gc', '--import', join(BENCH_DIR, 'lib', 'heap-probe.mjs')]),
+            ...nodeArgs,
+          ],
           script,
           env: {
             HEAP_PROBE_PORT: String(probePort),
@@ -410,7 +495,8 @@ export async function liveStreams(
           model.reset(4);
           await oneLevel(server, model, { streams: 4, windowMs: 1000, timeoutMs: 60_000 });
           await sleep(1000);
-          const snap = (tag) => (snapshotDir ? join(snapshotDir, `live-${database}-${streams}-${tag}.heapsnapshot`) : undefined);
+          const snap = (tag) =>
+            snapshotDir ? join(snapshotDir, `live-${database}-${streams}-${tag}.heapsnapshot`) : undefined;
           const noProbe = Boolean(process.env.LIVE_STREAMS_NO_PROBE);
           const idle = noProbe ? null : await memoryAfterGc(server, probePort, model, snap('idle'));
           const idleMiB = memoryOf(server.pid).rssMiB;
@@ -419,7 +505,12 @@ export async function liveStreams(
           const benchCpu = process.cpuUsage();
           const t0 = performance.now();
           const probe = noProbe ? undefined : () => memoryAfterGc(server, probePort, model, snap('live'));
-          const run = await oneLevel(server, model, { streams, windowMs: replyS * 1000, timeoutMs: replyS * 1000 + 240_000, probe });
+          const run = await oneLevel(server, model, {
+            streams,
+            windowMs: replyS * 1000,
+            timeoutMs: replyS * 1000 + 240_000,
+            probe,
+          });
           eventLoop.disable();
           const benchCpuS = (process.cpuUsage(benchCpu).user + process.cpuUsage(benchCpu).system) / 1e6;
           const w = run.window;
@@ -433,13 +524,17 @@ export async function liveStreams(
             allStreamedAtOnce: run.allStarted,
             client: summary(run.clientSamples, run.allStarted ? w : null),
             follower: summary(run.followerSamples, run.allStarted ? w : null),
-            commitsPerS: w ? round((w.end.commits - w.start.commits) / ((w.end.commitsAt - w.start.at) / 1000), 0) : NaN,
+            commitsPerS: w
+              ? round((w.end.commits - w.start.commits) / ((w.end.commitsAt - w.start.at) / 1000), 0)
+              : NaN,
             // BEGIN to durable COMMIT, the mean of the window's commits: what a progress tick waits for.
             commitMeanMs: round(w?.commitMs, 1),
             progressTicksPerS: round(streams * (1000 / Number(env.STREAM_FLUSH_MS ?? 200)), 0),
             serverCpuCores: w ? round((w.end.cpu - w.start.cpu) / seconds, 2) : NaN,
             // The figure that survives a loaded machine: the server's CPU per token the model streamed in the window.
-            serverCpuUsPerToken: w ? round(((w.end.cpu - w.start.cpu) * 1e6) / (w.end.emitted - w.start.emitted), 1) : NaN,
+            serverCpuUsPerToken: w
+              ? round(((w.end.cpu - w.start.cpu) * 1e6) / (w.end.emitted - w.start.emitted), 1)
+              : NaN,
             rssIdleMiB: round(idleMiB, 1),
             rssStreamingMiB: round(duringMiB, 1),
             rssPerStreamKiB: round(((duringMiB - idleMiB) * 1024) / streams, 1),
@@ -462,14 +557,20 @@ export async function liveStreams(
               `after GC with ${level.afterGc.liveBefore}-${level.afterGc.live} live: heap ${level.afterGc.heapPerStreamKiB}, external ${level.afterGc.externalPerStreamKiB}, RSS ${level.afterGc.rssPerStreamKiB} KiB/stream; ` +
               `bench CPU ${level.benchCpuCores}, its loop p99 ${level.benchEventLoopP99Ms} ms; failures ${level.failures}; load ${level.loadAverage.join(' ')}`,
           );
-          if (level.failures) log(`    ${level.firstFailures.join('\n    ')}\n    server log: ${server.log.join('').slice(-1500).replace(/\n/g, '\n      ')}`);
+          if (level.failures)
+            log(
+              `    ${level.firstFailures.join('\n    ')}\n    server log: ${server.log.join('').slice(-1500).replace(/\n/g, '\n      ')}`,
+            );
         } finally {
           await server.stop();
         }
       }
     }
     results.memorySlopes = memorySlopes(results.levels);
-    for (const m of results.memorySlopes) log(`  ${m.database} ${m.from} -> ${m.to} live streams, per further stream after GC: heap ${m.heapKiB} KiB, external ${m.externalKiB} KiB, RSS ${m.rssKiB} KiB`);
+    for (const m of results.memorySlopes)
+      log(
+        `  ${m.database} ${m.from} -> ${m.to} live streams, per further stream after GC: heap ${m.heapKiB} KiB, external ${m.externalKiB} KiB, RSS ${m.rssKiB} KiB`,
+      );
   } finally {
     await model.close();
     tmp.remove();
@@ -492,7 +593,14 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     script: arg('script') ? resolve(arg('script')) : DIST_MAIN,
     snapshotDir: arg('snapshot-dir') ? resolve(arg('snapshot-dir')) : undefined,
     // A CPU profile of each server (written when it stops): `node bench/profile-summary.mjs <file>`.
-    nodeArgs: arg('cpu-prof-dir') ? ['--cpu-prof', `--cpu-prof-dir=${resolve(arg('cpu-prof-dir'))}`, '--import', join(BENCH_DIR, 'lib', 'exit-on-signal.mjs')] : [],
+    nodeArgs: arg('cpu-prof-dir')
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${resolve(arg('cpu-prof-dir'))}`,
+          '--import',
+          join(BENCH_DIR, 'lib', 'exit-on-signal.mjs'),
+        ]
+      : [],
   });
   console.log(JSON.stringify(result, null, 2));
   // Sockets of the last requests would keep the process up for minutes after the work is done.

@@ -40,10 +40,23 @@ function random(seed) {
 }
 
 async function open(dbPath, env) {
-  const config = loadConfig({ DATABASE_URL: `sqlite:${dbPath}`, MAX_MESSAGES_PER_CONVERSATION: '0', MAX_CONVERSATIONS_PER_ACTOR: '0', ...env });
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${dbPath}`,
+    MAX_MESSAGES_PER_CONVERSATION: '0',
+    MAX_CONVERSATIONS_PER_ACTOR: '0',
+    ...env,
+  });
   class BenchModule {}
   const app = await NestFactory.createApplicationContext(
-    { module: BenchModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ChatModule, MemoryModule] },
+    {
+      module: BenchModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config.database, ENTITIES),
+        ChatModule,
+        MemoryModule,
+      ],
+    },
     { logger: false },
   );
   await app.init();
@@ -52,9 +65,35 @@ async function open(dbPath, env) {
 
 /** Pseudo-words from syllables: a vocabulary of `size` distinct words, as varied as personal facts are. */
 function vocabulary(size, next) {
-  const syllables = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'ber', 'dun', 'fi', 'gal', 'hu', 'jor', 'ne', 'pra', 'qui', 'sol', 'tre', 'ul', 'wen', 'zor'];
+  const syllables = [
+    'ka',
+    'lo',
+    'mi',
+    'ren',
+    'tas',
+    'vo',
+    'ber',
+    'dun',
+    'fi',
+    'gal',
+    'hu',
+    'jor',
+    'ne',
+    'pra',
+    'qui',
+    'sol',
+    'tre',
+    'ul',
+    'wen',
+    'zor',
+  ];
   const words = new Set();
-  while (words.size < size) words.add(Array.from({ length: 3 + Math.floor(next() * 2) }, () => syllables[Math.floor(next() * syllables.length)]).join(''));
+  while (words.size < size)
+    words.add(
+      Array.from({ length: 3 + Math.floor(next() * 2) }, () => syllables[Math.floor(next() * syllables.length)]).join(
+        '',
+      ),
+    );
   return [...words];
 }
 
@@ -63,14 +102,24 @@ function seedMemories(dbPath, actor, count, next) {
   const words = vocabulary(20_000, next);
   const db = new Database(dbPath);
   // Counted as the service counts a memory it stores (the echo model's encoding, o200k_base).
-  const insert = db.prepare('INSERT INTO memories (id, actor, agent_id, text, tokens, pinned, created_at, updated_at) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO memories (id, actor, agent_id, text, tokens, pinned, created_at, updated_at) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)',
+  );
   const at = new Date('2026-01-01T00:00:00Z').getTime();
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
       const text = `Fact ${i}: ${Array.from({ length: 8 }, () => words[Math.floor(next() * words.length)]).join(' ')}`;
       const stamp = new Date(at + i * 1000).toISOString().replace('T', ' ').replace('Z', '');
       // A handful pinned, as a user would pin a few.
-      insert.run(`00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, actor, text, countTokens(text), i % 20_000 === 0 ? 1 : 0, stamp, stamp);
+      insert.run(
+        `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        actor,
+        text,
+        countTokens(text),
+        i % 20_000 === 0 ? 1 : 0,
+        stamp,
+        stamp,
+      );
     }
   })();
   db.close();
@@ -84,7 +133,8 @@ async function addedTurnTime({ dir, memories, turns, warmup }, log) {
   // Migrations first (an app start), then the seed.
   await (await open(dbPath, {})).app.close();
   const words = seedMemories(dbPath, actor.id, memories, next);
-  const question = () => `Tell me about ${Array.from({ length: 3 }, () => words[Math.floor(next() * words.length)]).join(' and ')} please`;
+  const question = () =>
+    `Tell me about ${Array.from({ length: 3 }, () => words[Math.floor(next() * words.length)]).join(' and ')} please`;
   const measure = async (mode) => {
     const ctx = await open(dbPath, { MEMORY_MODE: mode });
     const { conversationId } = await ctx.chat.run(actor, { ask: { message: 'start' } });
@@ -92,7 +142,11 @@ async function addedTurnTime({ dir, memories, turns, warmup }, log) {
     let given = 0;
     for (let i = 0; i < warmup + turns; i++) {
       const start = performance.now();
-      await ctx.chat.run(actor, { ask: { message: question(), conversationId } }, { started: (turn) => void (given += turn.context.memoryIds.length) });
+      await ctx.chat.run(
+        actor,
+        { ask: { message: question(), conversationId } },
+        { started: (turn) => void (given += turn.context.memoryIds.length) },
+      );
       if (i >= warmup) samples.push(performance.now() - start);
     }
     await ctx.app.close();
@@ -106,8 +160,18 @@ async function addedTurnTime({ dir, memories, turns, warmup }, log) {
     on.push(await measure('on'));
   }
   const p50 = (runs) => Math.min(...runs.map((r) => r.p50));
-  const result = { memories, turns, offP50Ms: round(p50(off), 3), onP50Ms: round(p50(on), 3), addedP50Ms: round(p50(on) - p50(off), 3), memoriesPerTurn: on[0].memoriesPerTurn, runs: { off, on } };
-  log(`  ${memories} memories: turn p50 ${result.offP50Ms} ms (MEMORY_MODE=off) vs ${result.onP50Ms} ms (on): +${result.addedP50Ms} ms, ${result.memoriesPerTurn} memories given per turn`);
+  const result = {
+    memories,
+    turns,
+    offP50Ms: round(p50(off), 3),
+    onP50Ms: round(p50(on), 3),
+    addedP50Ms: round(p50(on) - p50(off), 3),
+    memoriesPerTurn: on[0].memoriesPerTurn,
+    runs: { off, on },
+  };
+  log(
+    `  ${memories} memories: turn p50 ${result.offP50Ms} ms (MEMORY_MODE=off) vs ${result.onP50Ms} ms (on): +${result.addedP50Ms} ms, ${result.memoriesPerTurn} memories given per turn`,
+  );
   return result;
 }
 
@@ -122,7 +186,10 @@ const FACTS = [
   (v) => [`My daughter ${v} is learning to swim`, `How can I help ${v} swim better?`],
   (v) => [`I am training for the ${v} marathon in April`, `What should I eat the week before the ${v} marathon?`],
   (v) => [`My favourite author is ${v} Okafor`, `Which book by ${v} Okafor should I reread?`],
-  (v) => [`I grow tomatoes on a balcony facing ${v} street`, `Why are the tomatoes on my ${v} street balcony splitting?`],
+  (v) => [
+    `I grow tomatoes on a balcony facing ${v} street`,
+    `Why are the tomatoes on my ${v} street balcony splitting?`,
+  ],
 ];
 
 async function retrievalCheck({ dir }, log) {
@@ -139,30 +206,50 @@ async function retrievalCheck({ dir }, log) {
     }
   }
   const old = [];
-  for (let c = 0; c < 20; c++) old.push((await ctx.chat.run(actor, { ask: { message: `Old conversation ${c}` } })).conversationId);
-  for (const [i, [fact]] of pairs.entries()) await ctx.memories.create(actor, { text: fact, sourceConversationId: old[i % old.length] });
+  for (let c = 0; c < 20; c++)
+    old.push((await ctx.chat.run(actor, { ask: { message: `Old conversation ${c}` } })).conversationId);
+  for (const [i, [fact]] of pairs.entries())
+    await ctx.memories.create(actor, { text: fact, sourceConversationId: old[i % old.length] });
   let found = 0;
   let given = 0;
   const order = pairs.map((_, i) => i).sort(() => next() - 0.5);
   for (const i of order) {
     const [fact, question] = pairs[i];
     let sent = [];
-    await ctx.chat.run(actor, { ask: { message: question } }, { started: (turn) => {
-      sent = turn.context.messages;
-      given += turn.context.memoryIds.length;
-    } });
+    await ctx.chat.run(
+      actor,
+      { ask: { message: question } },
+      {
+        started: (turn) => {
+          sent = turn.context.messages;
+          given += turn.context.memoryIds.length;
+        },
+      },
+    );
     if (sent.some((m) => m.role === 'system' && m.content.split('\n').includes(`- ${fact}`))) found++;
   }
   await ctx.app.close();
-  const result = { facts: pairs.length, questions: pairs.length, found, share: round(found / pairs.length, 3), memoriesPerTurn: round(given / pairs.length, 1), budget: loadConfig({}).memoryTokenBudget };
-  log(`  retrieval: ${found} of ${pairs.length} questions had their fact in the context (${round(100 * result.share, 1)} %), ${result.memoriesPerTurn} memories per turn, MEMORY_TOKEN_BUDGET=${result.budget}; this measures retrieval, not answers`);
+  const result = {
+    facts: pairs.length,
+    questions: pairs.length,
+    found,
+    share: round(found / pairs.length, 3),
+    memoriesPerTurn: round(given / pairs.length, 1),
+    budget: loadConfig({}).memoryTokenBudget,
+  };
+  log(
+    `  retrieval: ${found} of ${pairs.length} questions had their fact in the context (${round(100 * result.share, 1)} %), ${result.memoriesPerTurn} memories per turn, MEMORY_TOKEN_BUDGET=${result.budget}; this measures retrieval, not answers`,
+  );
   return result;
 }
 
 export async function longMemory({ quick }, log) {
   const tmp = tempDir('long-memory');
   try {
-    const turnTime = await addedTurnTime({ dir: tmp.dir, memories: 100_000, turns: quick ? 200 : 1000, warmup: quick ? 50 : 200 }, log);
+    const turnTime = await addedTurnTime(
+      { dir: tmp.dir, memories: 100_000, turns: quick ? 200 : 1000, warmup: quick ? 50 : 200 },
+      log,
+    );
     const retrieval = await retrievalCheck({ dir: tmp.dir }, log);
     return { turnTime, retrieval };
   } finally {

@@ -46,7 +46,9 @@ export async function modelSoak({ firstTurns, totalTurns, connections, seedConve
     const heapStart = await heapMiB();
     const first = await withServerLog(server, turns(firstTurns));
     const heapFirst = await heapMiB();
-    log(`  ${first.ok} turns (${first.perSecond.toFixed(0)}/s); heap after GC ${heapStart.toFixed(1)} -> ${heapFirst.toFixed(1)} MiB`);
+    log(
+      `  ${first.ok} turns (${first.perSecond.toFixed(0)}/s); heap after GC ${heapStart.toFixed(1)} -> ${heapFirst.toFixed(1)} MiB`,
+    );
     const rest = await withServerLog(server, turns(totalTurns - firstTurns));
     const heapTotal = await heapMiB();
     const done = first.ok + rest.ok;

@@ -13,7 +13,18 @@ import pg from 'pg';
 import { BENCH_DIR, DIST_MAIN, round, sleep, spread, startServer, withServerLog } from '../lib/common.mjs';
 import { interleaved, load, seedOverHttp, userMessage } from '../lib/load.mjs';
 
-export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_SERVER_SCRIPT ?? DIST_MAIN, repetitions = 3, durationS = 10, slices = 5, warmupS = 3, connections = 10 }, log = console.error) {
+export async function pgTurns(
+  {
+    postgresUrl,
+    serviceScript = process.env.BENCH_SERVER_SCRIPT ?? DIST_MAIN,
+    repetitions = 3,
+    durationS = 10,
+    slices = 5,
+    warmupS = 3,
+    connections = 10,
+  },
+  log = console.error,
+) {
   if (!postgresUrl) throw new Error('pg-turns needs BENCH_DATABASE_URL=postgres://… (a database this bench may fill)');
   const stamp = Date.now();
   const schemas = { service: `bench_svc_${stamp}`, reference: `bench_ref_${stamp}` };
@@ -43,7 +54,10 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
     const ids = {};
     for (const name of ['service', 'reference']) {
       log(`  seeding 100 conversations x 3 turns on the ${name}`);
-      ids[name] = await withServerLog(servers[name], seedOverHttp(servers[name].port, { conversations: 100, turns: 3 }));
+      ids[name] = await withServerLog(
+        servers[name],
+        seedOverHttp(servers[name].port, { conversations: 100, turns: 3 }),
+      );
     }
     let n = 3_000_000;
     // CPU time of each server process during the measured slices: on a loaded machine each
@@ -56,7 +70,11 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
     monitor = new pg.Client({ connectionString: postgresUrl });
     await monitor.connect();
     const backends = async () =>
-      (await monitor.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()")).rows.map((r) => r.pid);
+      (
+        await monitor.query(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        )
+      ).rows.map((r) => r.pid);
     const chat = async (name, seconds, sampleLatency = true) => {
       const pids = sampleLatency ? await backends() : [];
       const pgBefore = processesSeconds(pids);
@@ -89,7 +107,9 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
         { service: (sec) => chat('service', sec), reference: (sec) => chat('reference', sec) },
         { slices, sliceS: durationS / slices },
       );
-      log(`  rep ${r + 1}/${repetitions}: service ${describe(turns.service)}; reference ${describe(turns.reference)} (load ${os.loadavg()[0].toFixed(2)})`);
+      log(
+        `  rep ${r + 1}/${repetitions}: service ${describe(turns.service)}; reference ${describe(turns.reference)} (load ${os.loadavg()[0].toFixed(2)})`,
+      );
       runs.push(turns);
     }
     const statements = {};
@@ -107,19 +127,34 @@ export async function pgTurns({ postgresUrl, serviceScript = process.env.BENCH_S
     }
     const pick = (name, f) => spread(runs.map((run) => f(run[name])));
     return {
-      settings: { serviceScript, connections, durationS, slices, repetitions, warmupS, seedConversations: 100, seedTurns: 3 },
+      settings: {
+        serviceScript,
+        connections,
+        durationS,
+        slices,
+        repetitions,
+        warmupS,
+        seedConversations: 100,
+        seedTurns: 3,
+      },
       failures: runs.flatMap((run) => Object.values(run)).reduce((a, x) => a + x.non2xx + x.errors + x.timeouts, 0),
       serviceTurnsPerS: pick('service', (x) => x.perSecond),
       referenceTurnsPerS: pick('reference', (x) => x.perSecond),
       ratio: spread(runs.map((run) => run.service.perSecond / run.reference.perSecond)),
-      sliceRatios: spread(runs.flatMap((run) => run.service.slicesPerSecond.map((v, i) => v / run.reference.slicesPerSecond[i]))),
+      sliceRatios: spread(
+        runs.flatMap((run) => run.service.slicesPerSecond.map((v, i) => v / run.reference.slicesPerSecond[i])),
+      ),
       serviceP50Ms: pick('service', (x) => x.latencyMs.p50),
       serviceP99Ms: pick('service', (x) => x.latencyMs.p99),
       referenceP50Ms: pick('reference', (x) => x.latencyMs.p50),
       referenceP99Ms: pick('reference', (x) => x.latencyMs.p99),
       statements,
       cpuMsPerTurn,
-      runs: runs.map((run) => Object.fromEntries(Object.entries(run).map(([k, v]) => [k, { ...v, latencyMs: { p50: v.latencyMs.p50, p99: v.latencyMs.p99 } }]))),
+      runs: runs.map((run) =>
+        Object.fromEntries(
+          Object.entries(run).map(([k, v]) => [k, { ...v, latencyMs: { p50: v.latencyMs.p50, p99: v.latencyMs.p99 } }]),
+        ),
+      ),
     };
   } finally {
     await monitor?.end().catch(() => undefined);

@@ -12,8 +12,12 @@ import { interleaved, load, seedOverHttp, userMessage } from '../lib/load.mjs';
 
 const TICKS = 100; // clock ticks a second (/proc/<pid>/stat)
 
-export async function readReplicas({ postgresUrl, readUrl, slices = 4, sliceS = 5, connections = 10 }, log = console.error) {
-  if (!postgresUrl || !readUrl) throw new Error('read-replicas needs BENCH_DATABASE_URL (the primary) and BENCH_READ_URL (a standby of it)');
+export async function readReplicas(
+  { postgresUrl, readUrl, slices = 4, sliceS = 5, connections = 10 },
+  log = console.error,
+) {
+  if (!postgresUrl || !readUrl)
+    throw new Error('read-replicas needs BENCH_DATABASE_URL (the primary) and BENCH_READ_URL (a standby of it)');
   const stamp = Date.now();
   const urlWith = (schema) => {
     const url = new URL(postgresUrl);
@@ -24,7 +28,11 @@ export async function readReplicas({ postgresUrl, readUrl, slices = 4, sliceS = 
   const monitor = new pg.Client({ connectionString: postgresUrl });
   await monitor.connect();
   try {
-    servers.primaryOnly = await startServer({ label: 'service, primary only', script: DIST_MAIN, env: { DATABASE_URL: urlWith(`bench_rr_a_${stamp}`) } });
+    servers.primaryOnly = await startServer({
+      label: 'service, primary only',
+      script: DIST_MAIN,
+      env: { DATABASE_URL: urlWith(`bench_rr_a_${stamp}`) },
+    });
     servers.withReplica = await startServer({
       label: 'service, with a replica',
       script: DIST_MAIN,
@@ -33,14 +41,21 @@ export async function readReplicas({ postgresUrl, readUrl, slices = 4, sliceS = 
     const ids = {};
     for (const name of Object.keys(servers)) {
       log(`  seeding 100 conversations x 3 turns (${name})`);
-      ids[name] = await withServerLog(servers[name], seedOverHttp(servers[name].port, { conversations: 100, turns: 3 }));
+      ids[name] = await withServerLog(
+        servers[name],
+        seedOverHttp(servers[name].port, { conversations: 100, turns: 3 }),
+      );
     }
     // The standby must have replayed the seeding before the reads start.
     await new Promise((r) => setTimeout(r, 1_000));
     // The primary's backends come and go (the pools close idle connections), so each one's CPU is
     // followed through the slice: sampled every 100 ms, from its first reading (0 if it is new) to its last.
     const backends = async () =>
-      (await monitor.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()")).rows.map((r) => r.pid);
+      (
+        await monitor.query(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        )
+      ).rows.map((r) => r.pid);
     const followCpu = async () => {
       const first = new Map((await backends()).map((pid) => [pid, cpuTicks(pid)]));
       const last = new Map(first);
@@ -73,7 +88,11 @@ export async function readReplicas({ postgresUrl, readUrl, slices = 4, sliceS = 
               connections,
               durationS: seconds,
               ...(kind === 'turns'
-                ? { method: 'POST', path: '/api/chat', body: () => ({ message: userMessage(n), conversationId: ids[name][n++ % ids[name].length] }) }
+                ? {
+                    method: 'POST',
+                    path: '/api/chat',
+                    body: () => ({ message: userMessage(n), conversationId: ids[name][n++ % ids[name].length] }),
+                  }
                 : { method: 'GET', path: '/api/conversations?limit=20' }),
             });
             perServer[name] = (perServer[name] ?? 0) + (await stop());
@@ -85,7 +104,12 @@ export async function readReplicas({ postgresUrl, readUrl, slices = 4, sliceS = 
       return Object.fromEntries(
         Object.entries(results).map(([name, r]) => [
           name,
-          { perSecond: round(r.perSecond, 0), p50Ms: round(r.latencyMs.p50, 2), primaryCpuMsPerRequest: round((1000 * perServer[name]) / TICKS / r.ok, 3), failed: r.non2xx + r.errors },
+          {
+            perSecond: round(r.perSecond, 0),
+            p50Ms: round(r.latencyMs.p50, 2),
+            primaryCpuMsPerRequest: round((1000 * perServer[name]) / TICKS / r.ok, 3),
+            failed: r.non2xx + r.errors,
+          },
         ]),
       );
     };
@@ -94,11 +118,21 @@ export async function readReplicas({ postgresUrl, readUrl, slices = 4, sliceS = 
     log('  conversation lists, alternating');
     const lists = await measure('lists');
     const metrics = await (await fetch(`http://127.0.0.1:${servers.withReplica.port}/metrics`)).text();
-    const routed = (target) => Number(new RegExp(`^db_replica_routed_reads_total\\{target="${target}"\\} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
-    return { turns, lists, routedReads: { replica: routed('replica'), primary: routed('primary') }, ratio: { turns: round(turns.withReplica.perSecond / turns.primaryOnly.perSecond, 3), lists: round(lists.withReplica.perSecond / lists.primaryOnly.perSecond, 3) } };
+    const routed = (target) =>
+      Number(new RegExp(`^db_replica_routed_reads_total\\{target="${target}"\\} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
+    return {
+      turns,
+      lists,
+      routedReads: { replica: routed('replica'), primary: routed('primary') },
+      ratio: {
+        turns: round(turns.withReplica.perSecond / turns.primaryOnly.perSecond, 3),
+        lists: round(lists.withReplica.perSecond / lists.primaryOnly.perSecond, 3),
+      },
+    };
   } finally {
     for (const server of Object.values(servers)) await server.stop().catch(() => undefined);
-    for (const schema of [`bench_rr_a_${stamp}`, `bench_rr_b_${stamp}`]) await monitor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
+    for (const schema of [`bench_rr_a_${stamp}`, `bench_rr_b_${stamp}`])
+      await monitor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
     await monitor.end();
   }
 }

@@ -26,10 +26,18 @@ export async function recallCost({ quick }, log) {
   const { dir, remove } = tempDir('recall-cost');
   const dbPath = join(dir, 'recall-cost.sqlite');
   const open = async (env = {}) => {
-    const config = loadConfig({ DATABASE_URL: `sqlite:${dbPath}`, MAX_MESSAGES_PER_CONVERSATION: '0', MAX_CONVERSATIONS_PER_ACTOR: '0', ...env });
+    const config = loadConfig({
+      DATABASE_URL: `sqlite:${dbPath}`,
+      MAX_MESSAGES_PER_CONVERSATION: '0',
+      MAX_CONVERSATIONS_PER_ACTOR: '0',
+      ...env,
+    });
     class RecallCostModule {}
     const app = await NestFactory.createApplicationContext(
-      { module: RecallCostModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ChatModule] },
+      {
+        module: RecallCostModule,
+        imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ChatModule],
+      },
       { logger: false },
     );
     await app.init();
@@ -37,7 +45,9 @@ export async function recallCost({ quick }, log) {
   };
   try {
     let app = await open();
-    const { conversationId: templateId } = await app.get(ChatService).run({ id: 'api:bench-template' }, { ask: { message: SEED_USER } });
+    const { conversationId: templateId } = await app
+      .get(ChatService)
+      .run({ id: 'api:bench-template' }, { ask: { message: SEED_USER } });
     await app.close();
     const raw = new Database(dbPath);
     raw.pragma('journal_mode = WAL');
@@ -73,10 +83,19 @@ export async function recallCost({ quick }, log) {
         }
         await app.close();
       }
-      log(`  slice ${s + 1}/${slices}: turn p50 with recall ${round(p50.on.at(-1), 3)} ms, without ${round(p50.off.at(-1), 3)} ms; recall alone ${round(p50.recall.at(-1), 3)} ms`);
+      log(
+        `  slice ${s + 1}/${slices}: turn p50 with recall ${round(p50.on.at(-1), 3)} ms, without ${round(p50.off.at(-1), 3)} ms; recall alone ${round(p50.recall.at(-1), 3)} ms`,
+      );
     }
     const added = p50.on.map((v, i) => v - p50.off[i]);
-    return { slices, turns, withRecallP50: spread(p50.on), withoutRecallP50: spread(p50.off), addedP50: spread(added), recallAloneP50: spread(p50.recall) };
+    return {
+      slices,
+      turns,
+      withRecallP50: spread(p50.on),
+      withoutRecallP50: spread(p50.off),
+      addedP50: spread(added),
+      recallAloneP50: spread(p50.recall),
+    };
   } finally {
     remove();
   }

@@ -49,7 +49,20 @@ export const METHODS = [
 // ---------------------------------------------------------------------------------------------
 // The data
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 /** LoCoMo's session dates, e.g. `1:56 pm on 8 May, 2023`, as UTC instants. */
 export function parseSessionDate(text) {
@@ -126,7 +139,14 @@ function accountExport(sample, actor) {
       },
     };
   });
-  return { format: 'chat-memory.account', version: 1, exportedAt: new Date().toISOString(), actor, agents: [], conversations };
+  return {
+    format: 'chat-memory.account',
+    version: 1,
+    exportedAt: new Date().toISOString(),
+    actor,
+    agents: [],
+    conversations,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,18 +154,23 @@ function accountExport(sample, actor) {
 
 // The NLTK English list (words only: the tokenizer splits at apostrophes, leaving `t`, `s`, `don`...).
 const STOP_WORDS = new Set(
-  ('i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its itself ' +
+  (
+    'i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its itself ' +
     'they them their theirs themselves what which who whom this that these those am is are was were be been being have has had having ' +
     'do does did doing a an the and but if or because as until while of at by for with about against between into through during ' +
     'before after above below to from up down in out on off over under again further then once here there when where why how all any ' +
     'both each few more most other some such no nor not only own same so than too very s t can will just don should now d ll m o re ' +
-    've y ain aren couldn didn doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn weren won wouldn').split(' '),
+    've y ain aren couldn didn doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn weren won wouldn'
+  ).split(' '),
 );
 
 const words = (text) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 export const plainTokens = words;
 export const porterTokens = (text) => words(text).map((w) => stemmer(w));
-export const stemmedTokens = (text) => words(text).filter((w) => !STOP_WORDS.has(w)).map((w) => stemmer(w));
+export const stemmedTokens = (text) =>
+  words(text)
+    .filter((w) => !STOP_WORDS.has(w))
+    .map((w) => stemmer(w));
 
 /** Okapi BM25 (k1 1.2, b 0.75, Lucene's idf) over documents given as token arrays. */
 export class Bm25 {
@@ -182,7 +207,10 @@ export class Bm25 {
         scores.set(doc, (scores.get(doc) ?? 0) + (idf * f * (this.k1 + 1)) / norm);
       }
     }
-    return [...scores].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, limit).map(([doc]) => doc);
+    return [...scores]
+      .sort((x, y) => y[1] - x[1] || x[0] - y[0])
+      .slice(0, limit)
+      .map(([doc]) => doc);
   }
 }
 
@@ -209,7 +237,11 @@ async function call(port, key, method, path, body, contentType = 'application/js
 
 async function connectMcp(port, key) {
   const client = new Client({ name: 'chat-memory-bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://${HOST}:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://${HOST}:${port}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
   return client;
 }
 
@@ -224,10 +256,15 @@ function mcpMessageIds(result) {
 async function importSample(port, key, sample, actor) {
   const file = accountExport(sample, actor);
   const imported = await call(port, key, 'POST', '/api/imports', JSON.stringify(file));
-  if (imported.status !== 200) throw new Error(`import of sample ${sample.id}: HTTP ${imported.status} ${JSON.stringify(imported.body).slice(0, 500)}`);
+  if (imported.status !== 200)
+    throw new Error(
+      `import of sample ${sample.id}: HTTP ${imported.status} ${JSON.stringify(imported.body).slice(0, 500)}`,
+    );
   const report = imported.body;
   if (report.imported.length !== sample.sessions.length || report.skipped.length) {
-    throw new Error(`import of sample ${sample.id}: ${report.imported.length} of ${sample.sessions.length} sessions imported, skipped ${JSON.stringify(report.skipped).slice(0, 500)}`);
+    throw new Error(
+      `import of sample ${sample.id}: ${report.imported.length} of ${sample.sessions.length} sessions imported, skipped ${JSON.stringify(report.skipped).slice(0, 500)}`,
+    );
   }
   const exported = await call(port, key, 'GET', '/api/me/export');
   if (exported.status !== 200) throw new Error(`export of sample ${sample.id}: HTTP ${exported.status}`);
@@ -237,7 +274,10 @@ async function importSample(port, key, sample, actor) {
   sample.sessions.forEach((session, i) => {
     const stored = byId.get(report.imported[i].id);
     const messages = (stored?.messages ?? []).filter((m) => m.thread === 'main').sort((a, b) => a.seq - b.seq);
-    if (messages.length !== session.turns.length) throw new Error(`sample ${sample.id} session ${session.n}: ${messages.length} messages stored for ${session.turns.length} turns`);
+    if (messages.length !== session.turns.length)
+      throw new Error(
+        `sample ${sample.id} session ${session.n}: ${messages.length} messages stored for ${session.turns.length} turns`,
+      );
     session.turns.forEach((t, j) => {
       diaToMessage.set(t.dia_id, messages[j].id);
       turns.push({ messageId: messages[j].id, dia: t.dia_id, text: messages[j].content });
@@ -308,7 +348,13 @@ export async function recall({ quick = false } = {}, log = console.log) {
       const questions = quick ? sample.questions.filter((_, i) => i % QUICK_STRIDE === 0) : sample.questions;
       for (const q of questions) {
         const evidenceIds = q.evidence.map((d) => diaToMessage.get(d));
-        const row = { sample: sample.id, index: q.index, category: q.category, evidence: q.evidence.length, methods: {} };
+        const row = {
+          sample: sample.id,
+          index: q.index,
+          category: q.category,
+          evidence: q.evidence.length,
+          methods: {},
+        };
         const query = encodeURIComponent(q.question);
 
         if (availability.messageSearch !== 'not available') {
@@ -327,13 +373,24 @@ export async function recall({ quick = false } = {}, log = console.log) {
         row.methods.conversationSearch = { ...score(convIds, evidenceIds), ms: conv.ms, status: conv.status };
 
         let t = performance.now();
-        const found = await mcp.callTool({ name: 'search_conversations', arguments: { query: q.question, limit: LIMIT } });
-        row.methods.mcpConversations = { ...score(found.isError ? [] : mcpMessageIds(found), evidenceIds), ms: performance.now() - t, status: found.isError ? 'error' : 200 };
+        const found = await mcp.callTool({
+          name: 'search_conversations',
+          arguments: { query: q.question, limit: LIMIT },
+        });
+        row.methods.mcpConversations = {
+          ...score(found.isError ? [] : mcpMessageIds(found), evidenceIds),
+          ms: performance.now() - t,
+          status: found.isError ? 'error' : 200,
+        };
 
         if (availability.mcpMessages === true) {
           t = performance.now();
           const hits = await mcp.callTool({ name: 'search_messages', arguments: { query: q.question, limit: LIMIT } });
-          row.methods.mcpMessages = { ...score(hits.isError ? [] : mcpMessageIds(hits), evidenceIds), ms: performance.now() - t, status: hits.isError ? 'error' : 200 };
+          row.methods.mcpMessages = {
+            ...score(hits.isError ? [] : mcpMessageIds(hits), evidenceIds),
+            ms: performance.now() - t,
+            status: hits.isError ? 'error' : 200,
+          };
         }
 
         // What a new conversation's first turn sends the model: every request it made, the new
@@ -341,12 +398,20 @@ export async function recall({ quick = false } = {}, log = console.log) {
         // id in the reply's recalledMessageIds, when the reply lists them).
         requests = [];
         const turn = await call(port, key, 'POST', '/api/chat', { message: q.question });
-        const sent = requests.flatMap((body) => (body.messages ?? []).slice(0, -1)).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+        const sent = requests
+          .flatMap((body) => (body.messages ?? []).slice(0, -1))
+          .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
         const context = sent.join('\n');
         const recalled = new Set(turn.body?.recalledMessageIds ?? []);
         const carried = evidenceIds.map((id) => (recalled.has(id) || context.includes(textOf.get(id)) ? 1 : null));
         const turnsCarried = turns.filter((x) => recalled.has(x.messageId) || context.includes(x.text)).length;
-        row.methods.firstTurn = { returned: turnsCarried, ranks: carried, ms: turn.ms, status: turn.status, contextChars: context.length };
+        row.methods.firstTurn = {
+          returned: turnsCarried,
+          ranks: carried,
+          ms: turn.ms,
+          status: turn.status,
+          contextChars: context.length,
+        };
         if (turn.status === 200) {
           const del = await call(port, key, 'DELETE', `/api/conversations/${turn.body.conversationId}`);
           if (del.status !== 204) throw new Error(`DELETE of the turn's conversation: HTTP ${del.status}`);
@@ -359,7 +424,9 @@ export async function recall({ quick = false } = {}, log = console.log) {
         }
         perQuestion.push(row);
       }
-      log(`  sample ${sample.id}: ${sample.sessions.length} sessions, ${turns.length} turns imported in ${round(importMs, 0)} ms; ${questions.length} questions asked`);
+      log(
+        `  sample ${sample.id}: ${sample.sessions.length} sessions, ${turns.length} turns imported in ${round(importMs, 0)} ms; ${questions.length} questions asked`,
+      );
     }
     const elapsedS = (performance.now() - startedAt) / 1000;
 
@@ -367,11 +434,20 @@ export async function recall({ quick = false } = {}, log = console.log) {
     const result = {
       quick,
       source: relative(ROOT, LOCOMO_DIR),
-      samples: samples.map((s) => ({ id: s.id, sessions: s.sessions.length, turns: s.sessions.reduce((a, x) => a + x.turns.length, 0), questions: s.questions.length, questionsInFile: s.questionsInFile })),
+      samples: samples.map((s) => ({
+        id: s.id,
+        sessions: s.sessions.length,
+        turns: s.sessions.reduce((a, x) => a + x.turns.length, 0),
+        questions: s.questions.length,
+        questionsInFile: s.questionsInFile,
+      })),
       questionsAsked: perQuestion.length,
       methods: METHODS,
       elapsedS: round(elapsedS, 1),
-      availability: { messageSearch: availability.messageSearch ?? 'not available', mcpMessages: availability.mcpMessages ?? 'not listed by tools/list' },
+      availability: {
+        messageSearch: availability.messageSearch ?? 'not available',
+        mcpMessages: availability.mcpMessages ?? 'not listed by tools/list',
+      },
       splits: {},
     };
     for (const [name, ids] of Object.entries(splits)) {
@@ -391,7 +467,8 @@ export async function recall({ quick = false } = {}, log = console.log) {
 /** The figures of each method over a set of questions: per category, categories 1-4, and all. */
 function groupFigures(rows) {
   const groups = {};
-  for (const c of Object.keys(CATEGORIES)) groups[`category ${c} ${CATEGORIES[c]}`] = rows.filter((r) => String(r.category) === c);
+  for (const c of Object.keys(CATEGORIES))
+    groups[`category ${c} ${CATEGORIES[c]}`] = rows.filter((r) => String(r.category) === c);
   groups['categories 1-4'] = rows.filter((r) => r.category !== 5);
   groups['all (1-5)'] = rows;
   const out = {};
@@ -416,13 +493,31 @@ function figures(entries, unranked) {
   const latency = summarize(entries.map((e) => e.ms));
   const out = {
     questions: entries.length,
-    noResult: round(mean((e) => (e.returned === 0 ? 1 : 0)), 4),
+    noResult: round(
+      mean((e) => (e.returned === 0 ? 1 : 0)),
+      4,
+    ),
     failed: entries.filter((e) => e.status !== 200).length,
     p50Ms: round(latency.p50, 2),
     p99Ms: round(latency.p99, 2),
   };
-  if (unranked) return { ...out, carried: round(mean((e) => share(e, Infinity)), 5), turnsCarried: round(mean((e) => e.returned), 2) };
-  for (const k of KS) out[`recallAt${k}`] = round(mean((e) => share(e, k)), 5);
+  if (unranked)
+    return {
+      ...out,
+      carried: round(
+        mean((e) => share(e, Infinity)),
+        5,
+      ),
+      turnsCarried: round(
+        mean((e) => e.returned),
+        2,
+      ),
+    };
+  for (const k of KS)
+    out[`recallAt${k}`] = round(
+      mean((e) => share(e, k)),
+      5,
+    );
   const reciprocalRank = (e) => {
     const first = Math.min(...e.ranks.filter((r) => r !== null));
     return Number.isFinite(first) ? 1 / first : 0;
@@ -435,11 +530,22 @@ function printFigures(result, log) {
   const pct = (x) => (x === undefined ? '-' : (100 * x).toFixed(1));
   const head = ['method', 'n', 'R@1', 'R@5', 'R@10', 'R@50', 'MRR', 'none %', 'p50 ms', 'p99 ms'];
   const widths = [32, 5, 6, 6, 6, 6, 6, 7, 8, 8];
-  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ');
-  log('\n  recall@k: per question, the share of its evidence turns among the first k results, averaged over questions (in %).');
-  log('  MRR: mean of 1/rank of the first evidence turn (0 if none of the 50 results). none: questions with no result at all.');
-  log(`  A new conversation's first turn: "carried" (in the R@50 column) is the share of evidence turns whose text was in what the model was sent; none: nothing of the history was sent.`);
-  const titles = { tuning: `tuning samples (${TUNING.join(', ')})`, heldOut: `held-out samples (${HELD_OUT.join(', ')})`, all: 'all ten samples' };
+  const line = (cells) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ');
+  log(
+    '\n  recall@k: per question, the share of its evidence turns among the first k results, averaged over questions (in %).',
+  );
+  log(
+    '  MRR: mean of 1/rank of the first evidence turn (0 if none of the 50 results). none: questions with no result at all.',
+  );
+  log(
+    `  A new conversation's first turn: "carried" (in the R@50 column) is the share of evidence turns whose text was in what the model was sent; none: nothing of the history was sent.`,
+  );
+  const titles = {
+    tuning: `tuning samples (${TUNING.join(', ')})`,
+    heldOut: `held-out samples (${HELD_OUT.join(', ')})`,
+    all: 'all ten samples',
+  };
   for (const [name, split] of Object.entries(result.splits)) {
     log(`\n  ${titles[name]}`);
     for (const [group, byMethod] of Object.entries(split.groups)) {
@@ -449,12 +555,22 @@ function printFigures(result, log) {
       for (const m of METHODS) {
         const f = byMethod[m.id];
         if (!f) {
-          const why = m.id === 'messageSearch' ? result.availability.messageSearch : m.id === 'mcpMessages' ? result.availability.mcpMessages : 'no data';
+          const why =
+            m.id === 'messageSearch'
+              ? result.availability.messageSearch
+              : m.id === 'mcpMessages'
+                ? result.availability.mcpMessages
+                : 'no data';
           log(`    ${line([m.label, '', why])}`);
           continue;
         }
-        const recalls = f.carried !== undefined ? ['-', '-', '-', pct(f.carried), '-'] : [pct(f.recallAt1), pct(f.recallAt5), pct(f.recallAt10), pct(f.recallAt50), f.mrr.toFixed(3)];
-        log(`    ${line([m.label + (f.failed ? ` (${f.failed} failed)` : ''), f.questions, ...recalls, pct(f.noResult), f.p50Ms.toFixed(2), f.p99Ms.toFixed(2)])}`);
+        const recalls =
+          f.carried !== undefined
+            ? ['-', '-', '-', pct(f.carried), '-']
+            : [pct(f.recallAt1), pct(f.recallAt5), pct(f.recallAt10), pct(f.recallAt50), f.mrr.toFixed(3)];
+        log(
+          `    ${line([m.label + (f.failed ? ` (${f.failed} failed)` : ''), f.questions, ...recalls, pct(f.noResult), f.p50Ms.toFixed(2), f.p99Ms.toFixed(2)])}`,
+        );
       }
     }
   }

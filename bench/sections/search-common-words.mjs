@@ -35,7 +35,10 @@ export function sqliteEm(db) {
   };
 }
 function pgEm(client) {
-  return { dataSource: { options: { type: 'postgres' } }, query: async (sql, params = []) => (await client.query(sql, params)).rows };
+  return {
+    dataSource: { options: { type: 'postgres' } },
+    query: async (sql, params = []) => (await client.query(sql, params)).rows,
+  };
 }
 
 /** The service with its reads on `em` (no replicas). */
@@ -68,7 +71,12 @@ async function measure(recall, actor, text, { repetitions, calls }) {
     recall.statistics.maxAgeMs = 60_000;
   }
   const f = summarize(fresh);
-  return { p50Ms: spread(p50), p99Ms: spread(p99), figuresCountedP50Ms: round(f.p50, 2), figuresCountedP99Ms: round(f.p99, 2) };
+  return {
+    p50Ms: spread(p50),
+    p99Ms: spread(p99),
+    figuresCountedP50Ms: round(f.p50, 2),
+    figuresCountedP99Ms: round(f.p99, 2),
+  };
 }
 
 async function measureCallers(em, actors, settings, log) {
@@ -79,7 +87,9 @@ async function measureCallers(em, actors, settings, log) {
       const page = await recall.searchMessages({ id: actor }, text, { limit: 20 });
       const figures = await measure(recall, actor, text, settings);
       out[`${actor} ${name}`] = { q: text, hits: page.items.length, ...figures };
-      log?.(`  ${actor} "${text}": ${page.items.length} hits; p50 ${figures.p50Ms.median} ms, p99 ${figures.p99Ms.median} ms (figures counted afresh: p50 ${figures.figuresCountedP50Ms} ms, p99 ${figures.figuresCountedP99Ms} ms)`);
+      log?.(
+        `  ${actor} "${text}": ${page.items.length} hits; p50 ${figures.p50Ms.median} ms, p99 ${figures.p99Ms.median} ms (figures counted afresh: p50 ${figures.figuresCountedP50Ms} ms, p99 ${figures.figuresCountedP99Ms} ms)`,
+      );
     }
   }
   return out;
@@ -115,7 +125,15 @@ async function seedPostgres(client, messages, wordsPerMessage) {
 
 async function migratePostgres(url, schema) {
   const { DataSource } = await import('typeorm');
-  const ds = new DataSource({ type: 'postgres', url, schema, extra: { options: `-c search_path=${schema}` }, migrations: POSTGRES_MIGRATIONS, migrationsRun: false, logging: false });
+  const ds = new DataSource({
+    type: 'postgres',
+    url,
+    schema,
+    extra: { options: `-c search_path=${schema}` },
+    migrations: POSTGRES_MIGRATIONS,
+    migrationsRun: false,
+    logging: false,
+  });
   await ds.initialize();
   await ds.runMigrations({ transaction: 'each' });
   await ds.destroy();
@@ -132,7 +150,10 @@ function handOver(db, actor, count) {
   })();
 }
 
-export async function searchCommonWords({ messages = 1_000_000, wordsPerMessage = 12, postgresUrl, repetitions = 3, calls = 50 } = {}, log) {
+export async function searchCommonWords(
+  { messages = 1_000_000, wordsPerMessage = 12, postgresUrl, repetitions = 3, calls = 50 } = {},
+  log,
+) {
   const settings = { repetitions, calls };
   const result = { messages, actorMessages: messages / 10, wordsPerMessage, settings };
   const tmp = tempDir('search-common');
@@ -145,7 +166,12 @@ export async function searchCommonWords({ messages = 1_000_000, wordsPerMessage 
       // A LoCoMo-size caller (60 conversations of 100 messages) and a small one.
       handOver(db, 'api:locomo', 60);
       handOver(db, 'api:small1000', 10);
-      result.sqlite.queries = await measureCallers(sqliteEm(db), [ACTOR, 'api:locomo', 'api:small1000', 'api:nobody'], settings, log);
+      result.sqlite.queries = await measureCallers(
+        sqliteEm(db),
+        [ACTOR, 'api:locomo', 'api:small1000', 'api:nobody'],
+        settings,
+        log,
+      );
     } finally {
       db.close();
     }
@@ -172,7 +198,12 @@ export async function searchCommonWords({ messages = 1_000_000, wordsPerMessage 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=').slice(1).join('=');
+  const arg = (name) =>
+    process.argv
+      .find((a) => a.startsWith(`--${name}=`))
+      ?.split('=')
+      .slice(1)
+      .join('=');
   const result = await searchCommonWords(
     {
       messages: Number(arg('messages') ?? 1_000_000),

@@ -39,7 +39,11 @@ function mulberry32(seed) {
  * FTS triggers index everything exactly as in use.
  */
 export async function seedSqlite(file, messages, wordsPerMessage = 12) {
-  const server = await startServer({ script: DIST_MAIN, env: { DATABASE_URL: `sqlite:${file}` }, label: 'search-migrate' });
+  const server = await startServer({
+    script: DIST_MAIN,
+    env: { DATABASE_URL: `sqlite:${file}` },
+    label: 'search-migrate',
+  });
   await server.stop();
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -58,10 +62,25 @@ export async function seedSqlite(file, messages, wordsPerMessage = 12) {
     for (let c = 0; c < messages / perConversation; c++) {
       const id = randomUUID();
       const actor = c % 10 === 0 ? 'api:owner' : `api:user${c % 97}`;
-      insertConversation.run(id, actor, `Conversation ${c} about ${WORDS[c % WORDS.length]}`, perConversation, sqlDate(t0), sqlDate(t0 + c));
+      insertConversation.run(
+        id,
+        actor,
+        `Conversation ${c} about ${WORDS[c % WORDS.length]}`,
+        perConversation,
+        sqlDate(t0),
+        sqlDate(t0 + c),
+      );
       for (let s = 1; s <= perConversation; s++) {
         const n = c * perConversation + s;
-        insertMessage.run(randomUUID(), id, actor, s, s % 2 ? 'user' : 'assistant', sentence(rand, n, wordsPerMessage), sqlDate(t0 + n));
+        insertMessage.run(
+          randomUUID(),
+          id,
+          actor,
+          s,
+          s % 2 ? 'user' : 'assistant',
+          sentence(rand, n, wordsPerMessage),
+          sqlDate(t0 + n),
+        );
       }
     }
   })();

@@ -21,7 +21,10 @@ const REPLY_CHARS = 1_000_000;
  */
 async function startFakeModel(replyMiB) {
   const piece = '\u0007'.repeat(16 * 1024);
-  const pieces = Math.min(Math.floor(REPLY_CHARS / piece.length), Math.round((replyMiB * 1024 * 1024) / (6 * piece.length)));
+  const pieces = Math.min(
+    Math.floor(REPLY_CHARS / piece.length),
+    Math.round((replyMiB * 1024 * 1024) / (6 * piece.length)),
+  );
   const model = { finished: 0, replyChars: pieces * piece.length };
   const server = http.createServer(async (req, res) => {
     for await (const _ of req);
@@ -32,19 +35,26 @@ async function startFakeModel(replyMiB) {
       if (!res.write(chunk({ content: piece }))) await new Promise((r) => res.once('drain', r));
     }
     res.write(chunk({}, 'stop'));
-    res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'fake', choices: [], usage: { prompt_tokens: 10, completion_tokens: pieces * 4000, total_tokens: 10 + pieces * 4000 } })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'fake', choices: [], usage: { prompt_tokens: 10, completion_tokens: pieces * 4000, total_tokens: 10 + pieces * 4000 } })}\n\n`,
+    );
     res.end('data: [DONE]\n\n');
     model.finished += 1;
   });
   await new Promise((r) => server.listen(0, HOST, r));
-  return Object.assign(model, { url: `http://${HOST}:${server.address().port}/v1`, close: () => new Promise((r) => server.close(r)) });
+  return Object.assign(model, {
+    url: `http://${HOST}:${server.address().port}/v1`,
+    close: () => new Promise((r) => server.close(r)),
+  });
 }
 
 /** POST /api/chat/stream over a raw socket; after the first bytes it stops reading (unless `reading`). */
 function client(port, reading) {
   const socket = connect({ host: HOST, port });
   const body = JSON.stringify({ message: 'a long story, please' });
-  socket.write(`POST /api/chat/stream HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+  socket.write(
+    `POST /api/chat/stream HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+  );
   const state = { conversationId: null, closed: false, tail: '', seen: '' };
   socket.on('error', () => undefined);
   socket.on('close', () => (state.closed = true));
@@ -60,7 +70,10 @@ function client(port, reading) {
   return { state, resume: () => socket.resume(), destroy: () => socket.destroy() };
 }
 
-export async function stalledStreams({ clients = 10, replyMiB = 20, script = DIST_MAIN, reading = false, env = {} } = {}, log = console.log) {
+export async function stalledStreams(
+  { clients = 10, replyMiB = 20, script = DIST_MAIN, reading = false, env = {} } = {},
+  log = console.log,
+) {
   const model = await startFakeModel(replyMiB);
   const tmp = tempDir('stalled');
   const server = await startServer({
@@ -103,7 +116,15 @@ export async function stalledStreams({ clients = 10, replyMiB = 20, script = DIS
     const notWhole = [];
     for (const c of all) {
       for (;;) {
-        const page = (await request(server.port, 'GET', `/api/conversations/${c.state.conversationId}/messages?limit=1`, undefined, 60_000)).body;
+        const page = (
+          await request(
+            server.port,
+            'GET',
+            `/api/conversations/${c.state.conversationId}/messages?limit=1`,
+            undefined,
+            60_000,
+          )
+        ).body;
         const reply = page?.items?.at(-1);
         // The last saves of long replies can still be under way on a busy machine.
         if (reply?.status === 'streaming' && Date.now() < deadline) {
@@ -111,7 +132,12 @@ export async function stalledStreams({ clients = 10, replyMiB = 20, script = DIS
           continue;
         }
         if (reply?.status === 'complete' && reply.content.length === model.replyChars) complete += 1;
-        else notWhole.push({ status: reply?.status, error: reply?.errorMessage ?? reply?.error ?? null, chars: reply?.content?.length });
+        else
+          notWhole.push({
+            status: reply?.status,
+            error: reply?.errorMessage ?? reply?.error ?? null,
+            chars: reply?.content?.length,
+          });
         break;
       }
     }
@@ -131,7 +157,9 @@ export async function stalledStreams({ clients = 10, replyMiB = 20, script = DIS
       repliesStoredWhole: complete,
       notWhole,
     };
-    log(`  ${clients} ${reading ? 'reading' : 'stalled'} clients, ${replyMiB} MiB replies: RSS ${result.rssStartMiB} -> peak ${result.rssPeakMiB}, ${result.rssStoredMiB} MiB once stored (+${result.growthMiB}); connections cut by the server: ${result.cutByServer}; replies stored whole: ${complete}/${clients}`);
+    log(
+      `  ${clients} ${reading ? 'reading' : 'stalled'} clients, ${replyMiB} MiB replies: RSS ${result.rssStartMiB} -> peak ${result.rssPeakMiB}, ${result.rssStoredMiB} MiB once stored (+${result.growthMiB}); connections cut by the server: ${result.cutByServer}; replies stored whole: ${complete}/${clients}`,
+    );
     return result;
   } finally {
     all.forEach((c) => c.destroy());

@@ -11,7 +11,11 @@ export async function startup({ starts, existingDbPath }, log) {
     const fresh = [];
     const existing = [];
     for (let i = 0; i < starts; i++) {
-      const a = await startServer({ label: 'service', script: DIST_MAIN, env: { DATABASE_URL: `sqlite:${join(tmp.dir, `fresh-${i}.sqlite`)}` } });
+      const a = await startServer({
+        label: 'service',
+        script: DIST_MAIN,
+        env: { DATABASE_URL: `sqlite:${join(tmp.dir, `fresh-${i}.sqlite`)}` },
+      });
       fresh.push(a.startupMs);
       await a.stop();
       if (existingDbPath) {
@@ -22,7 +26,9 @@ export async function startup({ starts, existingDbPath }, log) {
         existing.push(b.startupMs);
         await b.stop();
       }
-      log(`  start ${i + 1}/${starts}: new file ${fresh.at(-1).toFixed(0)} ms${existingDbPath ? `, existing file ${existing.at(-1).toFixed(0)} ms` : ''}`);
+      log(
+        `  start ${i + 1}/${starts}: new file ${fresh.at(-1).toFixed(0)} ms${existingDbPath ? `, existing file ${existing.at(-1).toFixed(0)} ms` : ''}`,
+      );
     }
     return { freshMs: spread(fresh), existingMs: existingDbPath ? spread(existing) : null };
   } finally {
@@ -36,7 +42,11 @@ export async function startup({ starts, existingDbPath }, log) {
  */
 export async function memory({ turns, maxDurationS, connections, seedConversations, idleS }, log) {
   const tmp = tempDir('memory');
-  const server = await startServer({ label: 'service', script: DIST_MAIN, env: { DATABASE_URL: `sqlite:${join(tmp.dir, 'memory.sqlite')}` } });
+  const server = await startServer({
+    label: 'service',
+    script: DIST_MAIN,
+    env: { DATABASE_URL: `sqlite:${join(tmp.dir, 'memory.sqlite')}` },
+  });
   try {
     const ids = await withServerLog(server, seedOverHttp(server.port, { conversations: seedConversations, turns: 1 }));
     await sleep(1000);

@@ -43,10 +43,22 @@ Database.prototype.prepare = function countedPrepare(...args) {
 /** The service's domain modules on `dbPath`, configured exactly as main.ts would (echo model). */
 async function openContext(dbPath) {
   // Quotas off: the bench measures conversations as long as 100,000 messages and beyond.
-  const config = loadConfig({ DATABASE_URL: `sqlite:${dbPath}`, MAX_MESSAGES_PER_CONVERSATION: '0', MAX_CONVERSATIONS_PER_ACTOR: '0' });
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${dbPath}`,
+    MAX_MESSAGES_PER_CONVERSATION: '0',
+    MAX_CONVERSATIONS_PER_ACTOR: '0',
+  });
   class BenchModule {}
   const app = await NestFactory.createApplicationContext(
-    { module: BenchModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ChatModule, ConversationsModule] },
+    {
+      module: BenchModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config.database, ENTITIES),
+        ChatModule,
+        ConversationsModule,
+      ],
+    },
     { logger: false },
   );
   await app.init();
@@ -65,7 +77,10 @@ async function openContext(dbPath) {
  */
 async function prepareDatabase(dbPath, seed) {
   const ctx = await openContext(dbPath);
-  const { conversationId: templateId } = await ctx.chat.run({ id: 'api:bench-template' }, { ask: { message: SEED_USER } });
+  const { conversationId: templateId } = await ctx.chat.run(
+    { id: 'api:bench-template' },
+    { ask: { message: SEED_USER } },
+  );
   await ctx.app.close();
   const raw = new Database(dbPath);
   raw.pragma('journal_mode = WAL');
@@ -120,7 +135,9 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
       const trimOldest = raw.prepare('DELETE FROM messages WHERE conversation_id = ? AND seq < ?');
       const lastSeqOf = raw.prepare('SELECT last_seq FROM conversations WHERE id = ?').pluck();
       let n = 0;
-      const branchPoints = branchEvery ? raw.prepare('SELECT count(*) FROM messages WHERE conversation_id = ? AND on_path = 0').pluck().get(id) : 0;
+      const branchPoints = branchEvery
+        ? raw.prepare('SELECT count(*) FROM messages WHERE conversation_id = ? AND on_path = 0').pluck().get(id)
+        : 0;
       cases.push({
         length,
         branchPoints,
@@ -214,7 +231,9 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
         `  length ${x.length}${x.branchPoints ? ` (${x.branchPoints} branch points)` : ''}: p50 ${x.p50Ms.median.toFixed(3)} ms, p99 ${x.p99Ms.median.toFixed(3)} ms, ` +
           `${x.statementsPreparedPerTurn.toFixed(2)} statements prepared, payload ${x.payloadBytesPerTurn.toFixed(0)} B/turn, ` +
           `WAL ${x.walBytesPerTurn.median.toFixed(0)} B/turn\n` +
-          `    WAL frames per turn by table or index: ${Object.entries(walFramesByTree).map(([name, n]) => `${name} ${n}`).join(', ')}\n`,
+          `    WAL frames per turn by table or index: ${Object.entries(walFramesByTree)
+            .map(([name, n]) => `${name} ${n}`)
+            .join(', ')}\n`,
       );
     }
     return { lengths: results };
@@ -238,9 +257,14 @@ async function reads({ dir, conversations, messages, repetitions, calls }) {
     // ...and `conversations - 1` more without messages (listing reads the conversations table only).
     seeder.seed({ actor: OWNER.id, conversations: conversations - 1, length: 0, nowMs: Date.now() - 120_000 });
     const middle = raw
-      .prepare('SELECT id, updated_at AS at FROM conversations WHERE actor = ? ORDER BY updated_at DESC, id DESC LIMIT 1 OFFSET ?')
+      .prepare(
+        'SELECT id, updated_at AS at FROM conversations WHERE actor = ? ORDER BY updated_at DESC, id DESC LIMIT 1 OFFSET ?',
+      )
       .get(OWNER.id, Math.floor(conversations / 2));
-    return { bigId: big, deepCursor: encodeCursor({ updatedAt: new Date(`${middle.at.replace(' ', 'T')}Z`), id: middle.id }) };
+    return {
+      bigId: big,
+      deepCursor: encodeCursor({ updatedAt: new Date(`${middle.at.replace(' ', 'T')}Z`), id: middle.id }),
+    };
   });
   const seedMs = ms(t0);
 
@@ -259,7 +283,9 @@ async function reads({ dir, conversations, messages, repetitions, calls }) {
         reps.push(summarize(samples));
       }
       const out = { p50Ms: spread(reps.map((x) => x.p50)), p99Ms: spread(reps.map((x) => x.p99)) };
-      process.stdout.write(`  ${label}: p50 ${out.p50Ms.median.toFixed(3)} ms, p99 ${out.p99Ms.median.toFixed(3)} ms\n`);
+      process.stdout.write(
+        `  ${label}: p50 ${out.p50Ms.median.toFixed(3)} ms, p99 ${out.p99Ms.median.toFixed(3)} ms\n`,
+      );
       return out;
     };
     const expectLength = (n) => (rows) => {
@@ -320,5 +346,7 @@ function walFramesPerTree(raw, walPath, turns) {
     const name = owner.get(wal.readUInt32BE(offset)) ?? '(other pages)';
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
-  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => [name, Math.round((10 * n) / turns) / 10]));
+  return Object.fromEntries(
+    [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => [name, Math.round((10 * n) / turns) / 10]),
+  );
 }

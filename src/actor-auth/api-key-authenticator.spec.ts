@@ -37,7 +37,7 @@ describe('ApiKeyAuthenticator', () => {
   });
 
   it('leaves single-user mode as soon as a key is stored', async () => {
-    const auth = new ApiKeyAuthenticator(loadConfig({}), storedKeys({ 'cmk_first': 'dave' }));
+    const auth = new ApiKeyAuthenticator(loadConfig({}), storedKeys({ cmk_first: 'dave' }));
     expect(await auth.authenticate(undefined)).toBeUndefined();
     expect(await auth.authenticate('cmk_first')).toEqual({ id: 'api:dave' });
   });
@@ -45,7 +45,9 @@ describe('ApiKeyAuthenticator', () => {
   it('refuses to start on a non-loopback address without any key, and never serves single-user there', async () => {
     const exposed = loadConfig({ HOST: '0.0.0.0' });
     await expect(new ApiKeyAuthenticator(exposed, storedKeys()).onApplicationBootstrap()).rejects.toThrow(ConfigError);
-    await expect(new ApiKeyAuthenticator(exposed, storedKeys()).onApplicationBootstrap()).rejects.toThrow(/not a loopback address/);
+    await expect(new ApiKeyAuthenticator(exposed, storedKeys()).onApplicationBootstrap()).rejects.toThrow(
+      /not a loopback address/,
+    );
     const withStored = new ApiKeyAuthenticator(exposed, storedKeys({ cmk_k: 'ops' }));
     await expect(withStored.onApplicationBootstrap()).resolves.toBeUndefined();
     expect(await withStored.authenticate(undefined)).toBeUndefined();

@@ -34,11 +34,20 @@ export class ApiKeysService {
 
   /** As `create`, in the caller's unit of work (a key made together with other writes). */
   async createIn(em: EntityManager, name: string, label?: string): Promise<{ id: string; name: string; key: string }> {
-    if (!NAME.test(name)) throw new ApiKeyError('the actor name may only use letters, digits, "_", "." and "-" (at most 64)');
+    if (!NAME.test(name))
+      throw new ApiKeyError('the actor name may only use letters, digits, "_", "." and "-" (at most 64)');
     if (label !== undefined && label.length > 200) throw new ApiKeyError('the label is longer than 200 characters');
     const key = `cmk_${randomBytes(32).toString('base64url')}`;
     const id = randomUUID();
-    await em.insert(ApiKey, { id, name, keyHash: hashApiKey(key).toString('hex'), label: label ?? null, createdAt: new Date(), lastUsedAt: null, revokedAt: null });
+    await em.insert(ApiKey, {
+      id,
+      name,
+      keyHash: hashApiKey(key).toString('hex'),
+      label: label ?? null,
+      createdAt: new Date(),
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     return { id, name, key };
   }
 
@@ -62,7 +71,9 @@ export class ApiKeysService {
     const now = Date.now();
     if (now - (this.lastUsedWritten.get(key.id) ?? 0) > LAST_USED_EVERY_MS) {
       this.lastUsedWritten.set(key.id, now);
-      void this.db.transaction((em) => em.update(ApiKey, { id: key.id }, { lastUsedAt: new Date(now) })).catch(() => undefined);
+      void this.db
+        .transaction((em) => em.update(ApiKey, { id: key.id }, { lastUsedAt: new Date(now) }))
+        .catch(() => undefined);
     }
     return key.name;
   }
@@ -70,7 +81,9 @@ export class ApiKeysService {
   /** Whether any key is active: then nobody is served without one. */
   async anyActive(): Promise<boolean> {
     // Asked on every request in single-user mode (a key made meanwhile ends it): one prepared statement.
-    const { rows } = await this.db.read((em) => sql(em, 'SELECT 1 AS "one" FROM "api_keys" WHERE "revoked_at" IS NULL LIMIT 1'));
+    const { rows } = await this.db.read((em) =>
+      sql(em, 'SELECT 1 AS "one" FROM "api_keys" WHERE "revoked_at" IS NULL LIMIT 1'),
+    );
     return rows.length > 0;
   }
 }

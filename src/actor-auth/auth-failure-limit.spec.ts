@@ -8,7 +8,8 @@ import { AuthFailureLimit } from './auth-failure-limit.js';
 const inMemory = { store: () => new MemoryStore() } as unknown as RateLimitsService;
 
 describe('AuthFailureLimit', () => {
-  const limitOf = (perMinute: number) => new AuthFailureLimit(loadConfig({ AUTH_FAILURES_PER_MINUTE: String(perMinute) }), inMemory);
+  const limitOf = (perMinute: number) =>
+    new AuthFailureLimit(loadConfig({ AUTH_FAILURES_PER_MINUTE: String(perMinute) }), inMemory);
 
   it('lets an address fail the limit times, then refuses it without looking at its key', async () => {
     const limit = limitOf(3);
@@ -30,7 +31,8 @@ describe('AuthFailureLimit', () => {
 
   it('never counts successes, and counts an IPv6 client as its /56, an IPv4-mapped one as its IPv4 address', async () => {
     const limit = limitOf(2);
-    for (let i = 0; i < 10; i++) expect(await limit.authenticate('2001:db8:0:1::1', async () => 'api:bob')).toBe('api:bob');
+    for (let i = 0; i < 10; i++)
+      expect(await limit.authenticate('2001:db8:0:1::1', async () => 'api:bob')).toBe('api:bob');
     await limit.authenticate('2001:db8:0:1::1', async () => undefined);
     await limit.authenticate('2001:db8:0:2::9', async () => undefined);
     await expect(limit.authenticate('2001:db8:0:3::5', async () => undefined)).rejects.toThrow(TooManyRequestsError);
@@ -44,6 +46,7 @@ describe('AuthFailureLimit', () => {
 
   it('is off at AUTH_FAILURES_PER_MINUTE=0', async () => {
     const limit = limitOf(0);
-    for (let i = 0; i < 100; i++) expect(await limit.authenticate('203.0.113.7', async () => undefined)).toBeUndefined();
+    for (let i = 0; i < 100; i++)
+      expect(await limit.authenticate('203.0.113.7', async () => undefined)).toBeUndefined();
   });
 });

@@ -34,7 +34,10 @@ export class AuthFailureLimit {
    * has failed too often lately: then, and on the failure that crosses the limit, it throws
    * TooManyRequestsError.
    */
-  async authenticate<T>(address: string | undefined, authenticate: () => Promise<T | undefined>): Promise<T | undefined> {
+  async authenticate<T>(
+    address: string | undefined,
+    authenticate: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
     if (!this.store) return authenticate();
     const key = addressKey(address);
     const until = this.refused.get(key);
@@ -66,11 +69,16 @@ export class AuthFailureLimit {
   }
 
   private tooMany(until: number, now: number): TooManyRequestsError {
-    return new TooManyRequestsError(secondsUntil(new Date(until), WINDOW_MS, now), 'AUTH_FAILURES_PER_MINUTE (failed authentications per address)');
+    return new TooManyRequestsError(
+      secondsUntil(new Date(until), WINDOW_MS, now),
+      'AUTH_FAILURES_PER_MINUTE (failed authentications per address)',
+    );
   }
 }
 
 /** An IPv6 client has a whole subnet to itself: it counts as its /56, like express-rate-limit does. Hashed, as every key. */
 function addressKey(address: string | undefined): string {
-  return createHash('sha256').update(ipKeyGenerator(address ?? 'unknown')).digest('hex');
+  return createHash('sha256')
+    .update(ipKeyGenerator(address ?? 'unknown'))
+    .digest('hex');
 }

@@ -20,6 +20,13 @@ export function decodeAgentCursor(raw: string): AgentPosition | undefined {
   }
   if (!Array.isArray(parsed) || parsed.length !== 3) return undefined;
   const [name, time, id] = parsed as unknown[];
-  if (typeof name !== 'string' || name.length > 100 || !Number.isSafeInteger(time) || typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) return undefined;
+  if (
+    typeof name !== 'string' ||
+    name.length > 100 ||
+    !Number.isSafeInteger(time) ||
+    typeof id !== 'string' ||
+    !/^[0-9a-f-]{36}$/.test(id)
+  )
+    return undefined;
   return { name, createdAt: new Date(time as number), id };
 }

@@ -79,7 +79,9 @@ export class AgentsService {
 
   /** Every agent of the actor, by name (at most MAX_AGENTS_PER_ACTOR, unless made before a lower limit). */
   list(actor: Actor): Promise<Agent[]> {
-    return this.db.replicaRead(actor.id, (em) => em.find(Agent, { where: { actor: actor.id }, order: { name: 'ASC', createdAt: 'ASC', id: 'ASC' } }));
+    return this.db.replicaRead(actor.id, (em) =>
+      em.find(Agent, { where: { actor: actor.id }, order: { name: 'ASC', createdAt: 'ASC', id: 'ASC' } }),
+    );
   }
 
   /** One page of the actor's agents in list order, after `cursor` (the nextCursor of the page before). */
@@ -89,13 +91,21 @@ export class AgentsService {
     return this.db.replicaRead(actor.id, async (em) => {
       const qb = em.createQueryBuilder(Agent, 'a').where('a.actor = :actor', { actor: actor.id });
       if (after) {
-        qb.andWhere('(a.name > :name OR (a.name = :name AND (a.created_at > :at OR (a.created_at = :at AND a.id > :id))))', {
-          name: after.name,
-          at: after.createdAt,
-          id: after.id,
-        });
+        qb.andWhere(
+          '(a.name > :name OR (a.name = :name AND (a.created_at > :at OR (a.created_at = :at AND a.id > :id))))',
+          {
+            name: after.name,
+            at: after.createdAt,
+            id: after.id,
+          },
+        );
       }
-      const rows = await qb.orderBy('a.name', 'ASC').addOrderBy('a.created_at', 'ASC').addOrderBy('a.id', 'ASC').limit(query.limit + 1).getMany();
+      const rows = await qb
+        .orderBy('a.name', 'ASC')
+        .addOrderBy('a.created_at', 'ASC')
+        .addOrderBy('a.id', 'ASC')
+        .limit(query.limit + 1)
+        .getMany();
       const items = rows.slice(0, query.limit);
       const last = items[items.length - 1];
       return { items, nextCursor: rows.length > query.limit && last ? encodeAgentCursor(last) : null };
@@ -148,7 +158,9 @@ export class AgentsService {
   listOffered(actor: Actor): Promise<Agent[]> {
     const owners = actor.agentPublishers ?? [];
     if (owners.length === 0) return Promise.resolve([]);
-    return this.db.read((em) => em.find(Agent, { where: { actor: In([...owners]) }, order: { name: 'ASC', createdAt: 'ASC' } }));
+    return this.db.read((em) =>
+      em.find(Agent, { where: { actor: In([...owners]) }, order: { name: 'ASC', createdAt: 'ASC' } }),
+    );
   }
 
   update(actor: Actor, id: string, changes: Partial<AgentFields>): Promise<Agent> {

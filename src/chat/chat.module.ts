@@ -21,7 +21,21 @@ import { RecallModule } from '../recall/recall.module.js';
 
 @Module({
   imports: [ConversationsModule, AgentsModule, LlmModule, ContextModule, MemoryModule, RecallModule],
-  providers: [ChatService, TurnPlanner, TurnStore, ReplyStore, ReplyGenerator, GenerationSlots, RepliesAwaitingStorage, ProgressSaver, FollowerReads, ReplyJanitor, Summarizer, UnstoredTurns, ConversationTitler],
+  providers: [
+    ChatService,
+    TurnPlanner,
+    TurnStore,
+    ReplyStore,
+    ReplyGenerator,
+    GenerationSlots,
+    RepliesAwaitingStorage,
+    ProgressSaver,
+    FollowerReads,
+    ReplyJanitor,
+    Summarizer,
+    UnstoredTurns,
+    ConversationTitler,
+  ],
   exports: [ChatService, Summarizer],
 })
 export class ChatModule {}

@@ -90,8 +90,30 @@ describe('ChatService', () => {
       REPLY_LEASE_MS: '1000',
     });
     module = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, ContextModule, MemoryModule, RecallModule],
-      providers: [ChatService, TurnPlanner, TurnStore, ReplyStore, ReplyGenerator, GenerationSlots, RepliesAwaitingStorage, ProgressSaver, FollowerReads, Summarizer, UnstoredTurns, { provide: LLM_PORT, useValue: llm }, ConversationTitler],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config.database, ENTITIES),
+        ConversationsModule,
+        AgentsModule,
+        ContextModule,
+        MemoryModule,
+        RecallModule,
+      ],
+      providers: [
+        ChatService,
+        TurnPlanner,
+        TurnStore,
+        ReplyStore,
+        ReplyGenerator,
+        GenerationSlots,
+        RepliesAwaitingStorage,
+        ProgressSaver,
+        FollowerReads,
+        Summarizer,
+        UnstoredTurns,
+        { provide: LLM_PORT, useValue: llm },
+        ConversationTitler,
+      ],
     }).compile();
     await module.init();
     chat = module.get(ChatService);
@@ -134,7 +156,9 @@ describe('ChatService', () => {
 
   it('records a failed reply with its error and raises ChatTurnFailedError with the ids', async () => {
     llm.steps.push(() => Promise.reject(new ModelTimeoutError(1000)));
-    const error = (await chat.run(alice, { ask: { message: 'will fail' } }).catch((e: unknown) => e)) as ChatTurnFailedError;
+    const error = (await chat
+      .run(alice, { ask: { message: 'will fail' } })
+      .catch((e: unknown) => e)) as ChatTurnFailedError;
     expect(error).toBeInstanceOf(ChatTurnFailedError);
     expect(error.reason).toBe('model_timeout');
     const { messages } = await conversations.getWithMessages(alice, error.conversationId);
@@ -151,9 +175,17 @@ describe('ChatService', () => {
       throw new ModelUnavailableError("The model's stream ended before the reply was finished");
     });
     const deltas: string[] = [];
-    const outcome = await chat.run(alice, { ask: { message: 'tell me' } }, { events: { started: () => undefined, delta: (t) => deltas.push(t) } });
+    const outcome = await chat.run(
+      alice,
+      { ask: { message: 'tell me' } },
+      { events: { started: () => undefined, delta: (t) => deltas.push(t) } },
+    );
     expect(deltas).toEqual(['Half an ', 'answer']);
-    expect(outcome).toMatchObject({ status: 'failed', content: 'Half an answer', error: { code: 'model_unavailable' } });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      content: 'Half an answer',
+      error: { code: 'model_unavailable' },
+    });
     const { messages } = await onlyConversation();
     expect(messages[1]).toMatchObject({ status: 'failed', content: 'Half an answer', errorCode: 'model_unavailable' });
   });
@@ -172,8 +204,12 @@ describe('ChatService', () => {
     const first = chat.run(alice, { ask: { message: 'first' } });
     await until(() => llm.calls.length === 1);
     const { conversation } = await onlyConversation();
-    await expect(chat.run(alice, { ask: { message: 'second', conversationId: conversation.id } })).rejects.toBeInstanceOf(ConversationBusyError);
-    await expect(chat.run(alice, { regenerate: { conversationId: conversation.id } })).rejects.toBeInstanceOf(ConversationBusyError);
+    await expect(
+      chat.run(alice, { ask: { message: 'second', conversationId: conversation.id } }),
+    ).rejects.toBeInstanceOf(ConversationBusyError);
+    await expect(chat.run(alice, { regenerate: { conversationId: conversation.id } })).rejects.toBeInstanceOf(
+      ConversationBusyError,
+    );
     held.release('done');
     expect((await first).reply).toBe('done');
     const { messages } = await onlyConversation();
@@ -184,7 +220,11 @@ describe('ChatService', () => {
   it('cancels a reply in progress: partial text kept, status cancelled', async () => {
     const held = heldStep();
     llm.steps.push(held.step);
-    const turn = chat.run(alice, { ask: { message: 'long story' } }, { events: { started: () => undefined, delta: () => undefined } });
+    const turn = chat.run(
+      alice,
+      { ask: { message: 'long story' } },
+      { events: { started: () => undefined, delta: () => undefined } },
+    );
     await until(() => llm.calls.length === 1);
     const { messages } = await onlyConversation();
     await new Promise((r) => setTimeout(r, 40)); // let a progress tick save the partial text
@@ -207,7 +247,11 @@ describe('ChatService', () => {
   it('ends a reply cut at MAX_REPLY_CHARS even when the model call ignores the abort and never settles', async () => {
     const deaf = deafStep(150);
     llm.steps.push(deaf.step);
-    const outcome = await chat.run(alice, { ask: { message: 'write forever' } }, { events: { started: () => undefined, delta: () => undefined } });
+    const outcome = await chat.run(
+      alice,
+      { ask: { message: 'write forever' } },
+      { events: { started: () => undefined, delta: () => undefined } },
+    );
     expect(outcome).toMatchObject({ status: 'truncated', error: { code: 'reply_too_long' } });
     expect(outcome.content).toHaveLength(100_000);
     deaf.later.more();
@@ -221,7 +265,11 @@ describe('ChatService', () => {
   it('ends a cancelled reply even when the model call ignores the abort, and keeps nothing written after the stop', async () => {
     const deaf = deafStep(1);
     llm.steps.push(deaf.step);
-    const turn = chat.run(alice, { ask: { message: 'long story' } }, { events: { started: () => undefined, delta: () => undefined } });
+    const turn = chat.run(
+      alice,
+      { ask: { message: 'long story' } },
+      { events: { started: () => undefined, delta: () => undefined } },
+    );
     await until(() => llm.calls.length === 1);
     const { messages } = await onlyConversation();
     await chat.cancel(alice, messages[1].conversationId, messages[1].id);
@@ -244,14 +292,21 @@ describe('ChatService', () => {
     // The active path holds the question and the new answer; the earlier one is its sibling, shown in versions.
     const { messages } = await onlyConversation();
     expect(messages.map((m) => m.content)).toEqual(['question', 'second answer']);
-    expect(messages[1]).toMatchObject({ parentId: first.userMessageId, siblingIds: [first.messageId, again.messageId] });
-    expect(messages[1].otherAnswers).toEqual([expect.objectContaining({ content: 'first answer', status: 'complete' })]);
+    expect(messages[1]).toMatchObject({
+      parentId: first.userMessageId,
+      siblingIds: [first.messageId, again.messageId],
+    });
+    expect(messages[1].otherAnswers).toEqual([
+      expect.objectContaining({ content: 'first answer', status: 'complete' }),
+    ]);
   });
 
   it('closes a reply whose generator died (lease expired) and lets the next turn through', async () => {
     const { conversationId, messageId } = await chat.run(alice, { ask: { message: 'q1' } });
     const ds = module.get(DataSource);
-    await ds.query(`UPDATE messages SET status = 'streaming', lease_until = '2000-01-01 00:00:00.000' WHERE id = ?`, [messageId]);
+    await ds.query(`UPDATE messages SET status = 'streaming', lease_until = '2000-01-01 00:00:00.000' WHERE id = ?`, [
+      messageId,
+    ]);
     await chat.run(alice, { ask: { message: 'q2', conversationId } });
     const { messages } = await conversations.getWithMessages(alice, conversationId);
     expect(messages.map((m) => m.status)).toEqual(['complete', 'failed', 'complete', 'complete']);
@@ -260,7 +315,9 @@ describe('ChatService', () => {
 
   it("refuses another actor's conversation and stores nothing in it", async () => {
     const { conversationId } = await chat.run(alice, { ask: { message: 'mine' } });
-    await expect(chat.run(bob, { ask: { message: 'intrude', conversationId } })).rejects.toBeInstanceOf(ForbiddenConversationError);
+    await expect(chat.run(bob, { ask: { message: 'intrude', conversationId } })).rejects.toBeInstanceOf(
+      ForbiddenConversationError,
+    );
     await expect(chat.run(bob, { regenerate: { conversationId } })).rejects.toBeInstanceOf(ForbiddenConversationError);
     await expect(conversations.getWithMessages(bob, conversationId)).rejects.toBeInstanceOf(ForbiddenConversationError);
     await expect(conversations.delete(bob, conversationId)).rejects.toBeInstanceOf(ForbiddenConversationError);
@@ -269,9 +326,9 @@ describe('ChatService', () => {
   });
 
   it('raises ConversationNotFoundError for an unknown id', async () => {
-    await expect(chat.run(alice, { ask: { message: 'x', conversationId: '00000000-0000-4000-8000-000000000000' } })).rejects.toBeInstanceOf(
-      ConversationNotFoundError,
-    );
+    await expect(
+      chat.run(alice, { ask: { message: 'x', conversationId: '00000000-0000-4000-8000-000000000000' } }),
+    ).rejects.toBeInstanceOf(ConversationNotFoundError);
   });
 
   it('refuses blank and over-long messages before storing anything', async () => {

@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type BeforeApplicationShutdown,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
 import { sleep } from '../common/sleep.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -62,9 +69,15 @@ interface ReplyCutReason {
  * Why a `truncated` reply (an outcome, or a stored message's status and error) was cut, for
  * the surfaces to report; null for any other status. The stored error's code tells the bound.
  */
-export function cutReason(reply: { readonly status: string; readonly error: ReplyError | null }): ReplyCutReason | null {
+export function cutReason(reply: {
+  readonly status: string;
+  readonly error: ReplyError | null;
+}): ReplyCutReason | null {
   if (reply.status !== 'truncated') return null;
-  return { code: reply.error?.code === 'reply_too_long' ? 'reply_too_long' : 'reply_timeout', message: reply.error?.message ?? '' };
+  return {
+    code: reply.error?.code === 'reply_too_long' ? 'reply_too_long' : 'reply_timeout',
+    message: reply.error?.message ?? '',
+  };
 }
 
 /** What a turn does: ask a question, ask an edited user message again (a sibling of it), or answer a question again. */
@@ -151,8 +164,16 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
    * stored outcome, whatever it is.
    */
   async run(actor: Actor, what: TurnAsk, how: { readonly events: TurnEvents }): Promise<ReplyOutcome>;
-  async run(actor: Actor, what: TurnAsk, how?: { readonly started?: (turn: StartedTurn) => void | Promise<void> }): Promise<ChatResult>;
-  async run(actor: Actor, what: TurnAsk, how: { readonly events?: TurnEvents; readonly started?: (turn: StartedTurn) => void | Promise<void> } = {}): Promise<ReplyOutcome | ChatResult> {
+  async run(
+    actor: Actor,
+    what: TurnAsk,
+    how?: { readonly started?: (turn: StartedTurn) => void | Promise<void> },
+  ): Promise<ChatResult>;
+  async run(
+    actor: Actor,
+    what: TurnAsk,
+    how: { readonly events?: TurnEvents; readonly started?: (turn: StartedTurn) => void | Promise<void> } = {},
+  ): Promise<ReplyOutcome | ChatResult> {
     const options = 'ask' in what ? what.ask.options : 'edit' in what ? what.edit.options : what.regenerate.options;
     const { turn, release } = await this.begin(actor, () => this.start(actor, what));
     const { events } = how;
@@ -161,7 +182,11 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   }
 
   /** A turn that stores nothing (no conversation): its input is the whole history; `onDelta` streams the reply. A model failure rejects. */
-  async answerUnstored(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<ReplyOutcome> {
+  async answerUnstored(
+    actor: Actor,
+    request: UnstoredRequest,
+    onDelta?: (text: string) => void,
+  ): Promise<ReplyOutcome> {
     const release = this.slots.take(actor.id);
     return this.track(this.unstored.run(actor, request, onDelta).finally(release));
   }
@@ -170,9 +195,15 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
    * Runs a call of a tool of ours that the conversation's reply `replyId` ended waiting on, once
    * the client approved it; answers what the tool returned, for the turn that goes on after it.
    */
-  async runApprovedTool(actor: Actor, conversationId: string, replyId: string, call: FunctionCallRecord): Promise<string> {
+  async runApprovedTool(
+    actor: Actor,
+    conversationId: string,
+    replyId: string,
+    call: FunctionCallRecord,
+  ): Promise<string> {
     const reply = await this.conversations.getMessage(actor, conversationId, replyId);
-    if (!reply.functionCalls?.some((c) => c.callId === call.callId && c.name === call.name)) throw new MessageNotFoundError(replyId);
+    if (!reply.functionCalls?.some((c) => c.callId === call.callId && c.name === call.name))
+      throw new MessageNotFoundError(replyId);
     return this.generator.runApproved(actor, conversationId, replyId, call);
   }
 
@@ -181,7 +212,13 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
    * far, then each addition, until the reply ends. Resolves with the final message, or with
    * the message as it stands if `signal` aborts first.
    */
-  async follow(actor: Actor, conversationId: string, messageId: string, onDelta: (text: string) => void, signal?: AbortSignal): Promise<Message> {
+  async follow(
+    actor: Actor,
+    conversationId: string,
+    messageId: string,
+    onDelta: (text: string) => void,
+    signal?: AbortSignal,
+  ): Promise<Message> {
     const done = this.metrics.followerStarted();
     try {
       return await this.followFromDatabase(actor, conversationId, messageId, onDelta, signal);
@@ -195,7 +232,13 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
    * the wake-up carries), and polls only as a fallback: every FOLLOW_POLL_MS while wake-ups are
    * delivered, every STREAM_FLUSH_MS while they are not (the PostgreSQL listener is down).
    */
-  private async followFromDatabase(actor: Actor, conversationId: string, messageId: string, onDelta: (text: string) => void, signal?: AbortSignal): Promise<Message> {
+  private async followFromDatabase(
+    actor: Actor,
+    conversationId: string,
+    messageId: string,
+    onDelta: (text: string) => void,
+    signal?: AbortSignal,
+  ): Promise<Message> {
     // Subscribed before the first read, so nothing committed after it goes unseen.
     const wakeups = this.wakeups.subscribe(messageId);
     try {
@@ -219,7 +262,10 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
         }
         // On shutdown a follower lets go (its client reconnects to another instance); a generator does not.
         if (message.status !== 'streaming' || signal?.aborted || this.closing) return message;
-        const wake = await wakeups.next(this.wakeups.live ? this.config.followPollMs : this.config.streamFlushMs, signal);
+        const wake = await wakeups.next(
+          this.wakeups.live ? this.config.followPollMs : this.config.streamFlushMs,
+          signal,
+        );
         committed = wake?.content;
         cause = wake ? 'wake' : 'poll';
       }
@@ -252,11 +298,19 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   /** What the next turn of a thread would send the model (read-only). */
   async previewContext(actor: Actor, conversationId: string, thread: string): Promise<ContextPreview> {
     const { plan, outsideWindow } = await this.turns.preview(actor, conversationId, thread, this.planner.plan);
-    return { model: plan.model, encoding: this.planner.encodingName(plan.model), context: plan.context, outsideWindow, summaryCoversSeq: plan.summaryCoversSeq };
+    return {
+      model: plan.model,
+      encoding: this.planner.encodingName(plan.model),
+      context: plan.context,
+      outsideWindow,
+      summaryCoversSeq: plan.summaryCoversSeq,
+    };
   }
 
   private async startTurn(actor: Actor, request: ChatRequest, edited?: string): Promise<StartedTurn> {
-    const asked = request.items ? [...request.items].reverse().find((i) => i.role === 'user')?.content : request.message;
+    const asked = request.items
+      ? [...request.items].reverse().find((i) => i.role === 'user')?.content
+      : request.message;
     await this.conversations.assertModelOffered(request.model);
     const recalled = asked ? await this.recalled(actor, asked) : [];
     const turn = {
@@ -299,7 +353,10 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   }
 
   /** Takes a generation place (MAX_GENERATIONS_PER_ACTOR) before anything is stored, then starts the turn. */
-  private async begin(actor: Actor, start: () => Promise<StartedTurn>): Promise<{ turn: StartedTurn; release: () => void }> {
+  private async begin(
+    actor: Actor,
+    start: () => Promise<StartedTurn>,
+  ): Promise<{ turn: StartedTurn; release: () => void }> {
     const release = this.slots.take(actor.id);
     try {
       return { turn: await start(), release };
@@ -310,7 +367,12 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   }
 
   /** Generates the reply of a started turn, holding its generation place until the reply ends (the client may have gone). */
-  private async generate(turn: StartedTurn, mode: GenerationMode, release: () => void, started?: (turn: StartedTurn) => void | Promise<void>): Promise<ReplyOutcome> {
+  private async generate(
+    turn: StartedTurn,
+    mode: GenerationMode,
+    release: () => void,
+    started?: (turn: StartedTurn) => void | Promise<void>,
+  ): Promise<ReplyOutcome> {
     try {
       await started?.(turn);
     } catch (error) {
@@ -345,7 +407,13 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
 /** The generation of a streamed turn: its text, its thinking and the tools it runs go to `events`. */
 function streamed(events: TurnEvents, options: ModelOptions | undefined): GenerationMode {
-  return { stream: true, onDelta: (text) => events.delta(text), onTool: (call) => events.tool?.(call), onReasoning: events.reasoning && ((text) => events.reasoning?.(text)), options };
+  return {
+    stream: true,
+    onDelta: (text) => events.delta(text),
+    onTool: (call) => events.tool?.(call),
+    onReasoning: events.reasoning && ((text) => events.reasoning?.(text)),
+    options,
+  };
 }
 
 function toResult(turn: StartedTurn, outcome: ReplyOutcome): ChatResult {

@@ -43,7 +43,10 @@ export class ConversationTitler implements OnModuleDestroy {
   private async title(turn: StartedTurn, reply: string): Promise<void> {
     const stop = new AbortController();
     this.calls.add(stop);
-    const timeoutMs = Math.min(TITLE_TIMEOUT_MS, this.config.llm.provider === 'openai' ? this.config.llm.timeoutMs : TITLE_TIMEOUT_MS);
+    const timeoutMs = Math.min(
+      TITLE_TIMEOUT_MS,
+      this.config.llm.provider === 'openai' ? this.config.llm.timeoutMs : TITLE_TIMEOUT_MS,
+    );
     const timer = setTimeout(() => stop.abort(), timeoutMs);
     try {
       const completion = await this.llm.complete({
@@ -52,12 +55,20 @@ export class ConversationTitler implements OnModuleDestroy {
         signal: stop.signal,
         messages: [
           { role: 'system', content: INSTRUCTIONS },
-          { role: 'user', content: `User: ${turn.question.content.slice(0, EXCERPT_CHARS)}\n\nAssistant: ${reply.slice(0, EXCERPT_CHARS)}` },
+          {
+            role: 'user',
+            content: `User: ${turn.question.content.slice(0, EXCERPT_CHARS)}\n\nAssistant: ${reply.slice(0, EXCERPT_CHARS)}`,
+          },
         ],
       });
       const title = cleanTitle(completion.content);
       if (title === UNTITLED) return;
-      await this.conversations.retitleIf({ id: turn.conversation.actor }, turn.conversation.id, turn.conversation.title, title);
+      await this.conversations.retitleIf(
+        { id: turn.conversation.actor },
+        turn.conversation.id,
+        turn.conversation.title,
+        title,
+      );
     } catch (error) {
       // The first message's title stays: a title is a nicety, never an error.
       this.logger.warn(`The model did not title conversation ${turn.conversation.id}: ${(error as Error).message}`);

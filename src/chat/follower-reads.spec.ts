@@ -34,7 +34,9 @@ describe('FollowerReads', () => {
 
   it('leaves to getMessage what the batch cannot answer, with its own answer or error', async () => {
     const { calls, reads } = fakeConversations((ids) => ids.map((id) => (id === 'a' ? message(id) : null)));
-    const [a, expired, gone] = await Promise.allSettled(['a', 'expired', 'gone'].map((id) => reads.read(alice, 'conv', id)));
+    const [a, expired, gone] = await Promise.allSettled(
+      ['a', 'expired', 'gone'].map((id) => reads.read(alice, 'conv', id)),
+    );
     expect(a).toEqual({ status: 'fulfilled', value: expect.objectContaining({ id: 'a' }) });
     expect(expired).toEqual({ status: 'fulfilled', value: expect.objectContaining({ id: 'expired (closed)' }) });
     expect(gone).toEqual({ status: 'rejected', reason: new Error('conversation not found') });

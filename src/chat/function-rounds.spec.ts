@@ -1,8 +1,15 @@
 import { assertRoundsKept, BrokenFunctionRoundError, pendingCalls } from './function-rounds.js';
 import type { Message } from '../conversations/message.entity.js';
 
-const reply = (id: string, calls: string[]) => ({ id, role: 'assistant', parentId: null, functionCalls: calls.map((callId) => ({ callId, name: 'f', arguments: '{}' })) }) as unknown as Message;
-const output = (id: string, parentId: string, callId: string) => ({ id, role: 'tool', parentId, callId }) as unknown as Message;
+const reply = (id: string, calls: string[]) =>
+  ({
+    id,
+    role: 'assistant',
+    parentId: null,
+    functionCalls: calls.map((callId) => ({ callId, name: 'f', arguments: '{}' })),
+  }) as unknown as Message;
+const output = (id: string, parentId: string, callId: string) =>
+  ({ id, role: 'tool', parentId, callId }) as unknown as Message;
 
 describe('function rounds', () => {
   it('finds the calls still waiting below the outputs that end the path', async () => {
@@ -23,11 +30,19 @@ describe('function rounds', () => {
     const user = { role: 'user' as const, content: 'hi' };
     expect(() => assertRoundsKept(['a'], [out('a'), user])).not.toThrow();
     expect(() => assertRoundsKept([], [user])).not.toThrow();
-    expect(() => assertRoundsKept(['a'], [user])).toThrow(new BrokenFunctionRoundError('No tool output found for function call a.'));
-    expect(() => assertRoundsKept(['a'], [out('b')])).toThrow('No tool call found for function call output with call_id b.');
+    expect(() => assertRoundsKept(['a'], [user])).toThrow(
+      new BrokenFunctionRoundError('No tool output found for function call a.'),
+    );
+    expect(() => assertRoundsKept(['a'], [out('b')])).toThrow(
+      'No tool call found for function call output with call_id b.',
+    );
     expect(() => assertRoundsKept(['a', 'b'], [out('a')])).toThrow('No tool output found for function call b.');
     // Calls given in the input are answered in it too.
-    const asked = { role: 'assistant' as const, content: '', functionCalls: [{ callId: 'c', name: 'f', arguments: '{}' }] };
+    const asked = {
+      role: 'assistant' as const,
+      content: '',
+      functionCalls: [{ callId: 'c', name: 'f', arguments: '{}' }],
+    };
     expect(() => assertRoundsKept([], [user, asked, out('c')])).not.toThrow();
     expect(() => assertRoundsKept([], [user, asked])).toThrow('No tool output found for function call c.');
     expect(() => assertRoundsKept([], [out('c'), out('c')])).toThrow(BrokenFunctionRoundError);

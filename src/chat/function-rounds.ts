@@ -13,7 +13,10 @@ const MAX_OUTPUTS_BEHIND = 128;
  * turn's input follows): those of the nearest reply above the outputs that end the path,
  * less the ones answered. `parentOf` reads one message of the conversation.
  */
-export async function pendingCalls(last: Message | null, parentOf: (id: string) => Promise<Message | null>): Promise<string[]> {
+export async function pendingCalls(
+  last: Message | null,
+  parentOf: (id: string) => Promise<Message | null>,
+): Promise<string[]> {
   const answered = new Set<string>();
   let message = last;
   for (let seen = 0; message?.role === 'tool' && seen < MAX_OUTPUTS_BEHIND; seen++) {
@@ -33,7 +36,10 @@ export function assertRoundsKept(pending: readonly string[], items: readonly Ite
   const unanswered = () => new BrokenFunctionRoundError(`No tool output found for function call ${[...open][0]}.`);
   for (const item of items) {
     if (item.role === 'tool') {
-      if (!item.callId || !open.delete(item.callId)) throw new BrokenFunctionRoundError(`No tool call found for function call output with call_id ${item.callId ?? ''}.`);
+      if (!item.callId || !open.delete(item.callId))
+        throw new BrokenFunctionRoundError(
+          `No tool call found for function call output with call_id ${item.callId ?? ''}.`,
+        );
       continue;
     }
     if (open.size) throw unanswered();

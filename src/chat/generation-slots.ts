@@ -24,10 +24,16 @@ export class GenerationSlots {
     const { maxGenerationsPerActor: perActor, maxGenerations: overall } = this.config;
     const count = this.byActor.get(actorId) ?? 0;
     if (perActor > 0 && count >= perActor) {
-      throw new TooManyRequestsError(RETRY_AFTER_SECONDS, `MAX_GENERATIONS_PER_ACTOR (${perActor} replies being generated at once per API key)`);
+      throw new TooManyRequestsError(
+        RETRY_AFTER_SECONDS,
+        `MAX_GENERATIONS_PER_ACTOR (${perActor} replies being generated at once per API key)`,
+      );
     }
     if (overall > 0 && this.total >= overall) {
-      throw new TooManyRequestsError(RETRY_AFTER_SECONDS, `MAX_GENERATIONS (${overall} replies being generated at once)`);
+      throw new TooManyRequestsError(
+        RETRY_AFTER_SECONDS,
+        `MAX_GENERATIONS (${overall} replies being generated at once)`,
+      );
     }
     this.byActor.set(actorId, count + 1);
     this.total += 1;

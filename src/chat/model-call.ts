@@ -30,9 +30,10 @@ export function giveUpAfterStop(call: Promise<Completion>, signal: AbortSignal):
   });
 }
 
-
 /** A turn's own sampling and output settings as a model request carries them (only those asked for). */
-export function modelSettingsOf(options: ModelOptions | undefined): Pick<CompletionRequest, 'topP' | 'responseFormat' | 'parallelToolCalls'> {
+export function modelSettingsOf(
+  options: ModelOptions | undefined,
+): Pick<CompletionRequest, 'topP' | 'responseFormat' | 'parallelToolCalls'> {
   return {
     ...(options?.topP !== undefined ? { topP: options.topP } : {}),
     ...(options?.responseFormat ? { responseFormat: options.responseFormat } : {}),
@@ -40,11 +41,12 @@ export function modelSettingsOf(options: ModelOptions | undefined): Pick<Complet
   };
 }
 
-
 /** Usage of a reply's model calls (its tool rounds) added up; null while none reported any. */
 export function addUsage(total: Completion['usage'], more: Completion['usage']): Completion['usage'] {
   if (!more) return total;
   if (!total) return more;
-  return { promptTokens: total.promptTokens + more.promptTokens, completionTokens: total.completionTokens + more.completionTokens };
+  return {
+    promptTokens: total.promptTokens + more.promptTokens,
+    completionTokens: total.completionTokens + more.completionTokens,
+  };
 }
-

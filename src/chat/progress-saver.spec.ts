@@ -80,7 +80,10 @@ describe('ProgressSaver', () => {
   });
 
   it('renews a lease when a third of REPLY_LEASE_MS has passed since its last renewal, not with every save', async () => {
-    const short = new ProgressSaver(store as unknown as ReplyStore, loadConfig({ STREAM_FLUSH_MS: '10', REPLY_LEASE_MS: '1000' }));
+    const short = new ProgressSaver(
+      store as unknown as ReplyStore,
+      loadConfig({ STREAM_FLUSH_MS: '10', REPLY_LEASE_MS: '1000' }),
+    );
     try {
       const progress = new ReplyProgress(short, 'a', 'alice', () => undefined);
       progress.start();

@@ -51,6 +51,8 @@ export class ReasoningTrace {
   /** What was kept, and for how long the model thought; null fields when it did not. */
   result(): { reasoning: string | null; reasoningMs: number | null } {
     this.answered();
-    return this.thought && this.length > 0 ? { reasoning: this.text.toString(), reasoningMs: Math.round(this.thoughtMs) } : { reasoning: null, reasoningMs: null };
+    return this.thought && this.length > 0
+      ? { reasoning: this.text.toString(), reasoningMs: Math.round(this.thoughtMs) }
+      : { reasoning: null, reasoningMs: null };
   }
 }

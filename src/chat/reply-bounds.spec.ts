@@ -1,7 +1,8 @@
 import { ReplyBounds } from './reply-bounds.js';
 
 describe('ReplyBounds', () => {
-  const bounds = (maxReplyChars: number, onCut: () => void = () => undefined) => new ReplyBounds({ maxReplyChars, maxReplyMs: 60_000 }, onCut);
+  const bounds = (maxReplyChars: number, onCut: () => void = () => undefined) =>
+    new ReplyBounds({ maxReplyChars, maxReplyMs: 60_000 }, onCut);
 
   it('admits text up to the limit, then cuts once and admits nothing more', () => {
     let cuts = 0;
@@ -9,7 +10,10 @@ describe('ReplyBounds', () => {
     expect(b.admit(0, 'hello ')).toBe('hello ');
     expect(b.reason).toBeNull();
     expect(b.admit(6, 'world!')).toBe('worl');
-    expect(b.reason).toMatchObject({ code: 'reply_too_long', message: 'The reply was cut at MAX_REPLY_CHARS (10 characters)' });
+    expect(b.reason).toMatchObject({
+      code: 'reply_too_long',
+      message: 'The reply was cut at MAX_REPLY_CHARS (10 characters)',
+    });
     expect(b.admit(10, 'more')).toBe('');
     expect(cuts).toBe(1);
     b.end();

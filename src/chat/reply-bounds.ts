@@ -21,7 +21,11 @@ export class ReplyBounds {
     private readonly onCut: () => void,
   ) {
     this.timer = setTimeout(
-      () => this.cut({ code: 'reply_timeout', message: `The reply was cut after LLM_MAX_REPLY_MS (${limits.maxReplyMs} ms)` }),
+      () =>
+        this.cut({
+          code: 'reply_timeout',
+          message: `The reply was cut after LLM_MAX_REPLY_MS (${limits.maxReplyMs} ms)`,
+        }),
       limits.maxReplyMs,
     );
   }
@@ -53,7 +57,10 @@ export class ReplyBounds {
   }
 
   private tooLong(): void {
-    this.cut({ code: 'reply_too_long', message: `The reply was cut at MAX_REPLY_CHARS (${this.limits.maxReplyChars} characters)` });
+    this.cut({
+      code: 'reply_too_long',
+      message: `The reply was cut at MAX_REPLY_CHARS (${this.limits.maxReplyChars} characters)`,
+    });
   }
 
   private cut(reason: ReplyCut): void {

@@ -10,7 +10,16 @@ import type { FunctionCallRecord, ToolCallRecord } from '../conversations/messag
 import type { ReplyOutcome, StartedTurn } from './turn.js';
 import { ReplyStore } from './reply-store.js';
 import { ModelCancelledError, ModelUnavailableError } from '../llm/llm.errors.js';
-import { LLM_PORT, type Completion, type CompletionRequest, type LlmPort, type PromptMessage, type ResponseFormat, type ToolChoice, type ToolSpec } from '../llm/llm.port.js';
+import {
+  LLM_PORT,
+  type Completion,
+  type CompletionRequest,
+  type LlmPort,
+  type PromptMessage,
+  type ResponseFormat,
+  type ToolChoice,
+  type ToolSpec,
+} from '../llm/llm.port.js';
 import { TokenCounter } from '../context/token-counter.js';
 import { sleep } from '../common/sleep.js';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
@@ -105,7 +114,8 @@ export class ReplyGenerator {
       void this.finishLater(turn, outcome).finally(() => this.awaitingStorage.remove(turn.reply.id));
       throw new ReplyNotStoredError(storage, turn.conversation.id, turn.question.id, turn.reply.id);
     }
-    if (outcome.status === 'complete' || outcome.status === 'truncated') this.summarizer.afterTurn(turn, outcome.tokens ?? null);
+    if (outcome.status === 'complete' || outcome.status === 'truncated')
+      this.summarizer.afterTurn(turn, outcome.tokens ?? null);
     if (outcome.status === 'complete') this.titler.afterReply(turn, outcome.content);
     return outcome;
   }
@@ -149,14 +159,28 @@ export class ReplyGenerator {
     let failure: unknown;
     try {
       generation = await prepare();
-      const completion = await this.converse(generation, mode, stop.signal, progress, bounds, toolRecords, clientCalls, reasoning);
+      const completion = await this.converse(
+        generation,
+        mode,
+        stop.signal,
+        progress,
+        bounds,
+        toolRecords,
+        clientCalls,
+        reasoning,
+      );
       outcome = bounds.reason
         ? this.cutOutcome(progress.content, generation, toolRecords, bounds)
-        : { ...this.doneOutcome(completion, progress.content, generation, toolRecords), ...(clientCalls.length ? { functionCalls: clientCalls } : {}) };
+        : {
+            ...this.doneOutcome(completion, progress.content, generation, toolRecords),
+            ...(clientCalls.length ? { functionCalls: clientCalls } : {}),
+          };
     } catch (error) {
       // A cut aborts the model call, which then rejects: the cut is what happened.
       failure = error;
-      outcome = bounds.reason ? this.cutOutcome(progress.content, generation, toolRecords, bounds) : { ...this.failedOutcome(error, progress.content, generation), toolCalls: toolRecords };
+      outcome = bounds.reason
+        ? this.cutOutcome(progress.content, generation, toolRecords, bounds)
+        : { ...this.failedOutcome(error, progress.content, generation), toolCalls: toolRecords };
     } finally {
       bounds.end();
       await progress.stop();
@@ -185,16 +209,34 @@ export class ReplyGenerator {
     this.logger.warn(`Reply ${turn.reply.id} could not be stored; it will be closed as interrupted`);
   }
 
-  private doneOutcome(completion: Completion, content: string, turn: Generation, toolCalls: ToolCallRecord[]): ReplyOutcome {
+  private doneOutcome(
+    completion: Completion,
+    content: string,
+    turn: Generation,
+    toolCalls: ToolCallRecord[],
+  ): ReplyOutcome {
     const tokens = this.tokens.count(content, turn.model);
     // Servers that report no usage (echo, some local ones) get it counted with the same tokenizer.
     const usage = completion.usage ?? { promptTokens: turn.context.totalTokens, completionTokens: tokens };
     // The name is the server's: keep it within what the column (and an import) holds.
-    return { status: 'complete', content, model: completion.model.slice(0, MAX_MODEL_NAME_CHARS), usage, error: null, toolCalls, tokens };
+    return {
+      status: 'complete',
+      content,
+      model: completion.model.slice(0, MAX_MODEL_NAME_CHARS),
+      usage,
+      error: null,
+      toolCalls,
+      tokens,
+    };
   }
 
   /** The text up to the cut (possibly none), kept and replayed like a finished reply, with the reason. */
-  private cutOutcome(content: string, turn: Generation, toolCalls: ToolCallRecord[], bounds: ReplyBounds): ReplyOutcome {
+  private cutOutcome(
+    content: string,
+    turn: Generation,
+    toolCalls: ToolCallRecord[],
+    bounds: ReplyBounds,
+  ): ReplyOutcome {
     const reason = bounds.reason!;
     this.logger.warn(`Reply ${describe(turn)} was cut: ${reason.code}`);
     const error = { code: reason.code, message: reason.message };
@@ -217,7 +259,10 @@ export class ReplyGenerator {
   ): Promise<Completion> {
     const { agent } = turn;
     // Nothing kept, nothing remembered: a turn that stores nothing is a temporary chat.
-    const memoryTools = memoryToolsOf(memoryModeOf(this.config.memoryMode, agent, turn.conversation ?? { memory: false }), agent);
+    const memoryTools = memoryToolsOf(
+      memoryModeOf(this.config.memoryMode, agent, turn.conversation ?? { memory: false }),
+      agent,
+    );
     const ownTools = [
       ...(turn.conversation && agent?.tools.includes('update_state') ? [UPDATE_STATE_TOOL] : []),
       ...(memoryTools.includes('remember') ? [REMEMBER_TOOL] : []),
@@ -226,7 +271,10 @@ export class ReplyGenerator {
     // The client's functions (the OpenAI surface) are offered beside ours; a name of ours stays ours.
     const own = new Set(ownTools.map((t) => t.name));
     const clientTools = (mode.options?.clientTools ?? []).filter((t) => !own.has(t.name));
-    const forClient = new Set([...clientTools.map((t) => t.name), ...(mode.options?.approvalTools ?? []).filter((name) => own.has(name))]);
+    const forClient = new Set([
+      ...clientTools.map((t) => t.name),
+      ...(mode.options?.approvalTools ?? []).filter((name) => own.has(name)),
+    ]);
     const tools = [...ownTools, ...clientTools];
     const messages: PromptMessage[] = [...turn.context.messages];
     const settings = {
@@ -242,7 +290,12 @@ export class ReplyGenerator {
     for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
       // The client's tool_choice holds for the first call; later rounds answer with what the tools returned.
       const toolChoice = round === 0 && clientTools.length ? mode.options?.toolChoice : undefined;
-      const request: CompletionRequest = { ...settings, messages, tools: round < MAX_TOOL_ROUNDS ? tools : [], ...(toolChoice ? { toolChoice } : {}) };
+      const request: CompletionRequest = {
+        ...settings,
+        messages,
+        tools: round < MAX_TOOL_ROUNDS ? tools : [],
+        ...(toolChoice ? { toolChoice } : {}),
+      };
       // Text written in an earlier round and text of this one are separate paragraphs.
       let separator = round > 0 && progress.content.trim() !== '' ? '\n\n' : '';
       const add = (piece: string) => {
@@ -250,7 +303,10 @@ export class ReplyGenerator {
         if (signal.aborted) return;
         // NUL cannot be stored in PostgreSQL text nor read back by an import.
         const joined = separator ? separator + piece : piece;
-        const text = bounds.admit(progress.length, joined.includes('\u0000') ? joined.replaceAll('\u0000', '') : joined);
+        const text = bounds.admit(
+          progress.length,
+          joined.includes('\u0000') ? joined.replaceAll('\u0000', '') : joined,
+        );
         separator = '';
         if (!text) return;
         if (firstText) {
@@ -276,13 +332,23 @@ export class ReplyGenerator {
       // nothing is run; its words, if any, are the answer.
       if (request.tools?.length === 0) {
         if (progress.content.trim() !== '') return { ...completion, toolCalls: [], usage };
-        throw new ModelUnavailableError(round === MAX_TOOL_ROUNDS ? `The model kept calling tools after ${MAX_TOOL_ROUNDS} rounds` : 'The model asked for a tool when none was offered');
+        throw new ModelUnavailableError(
+          round === MAX_TOOL_ROUNDS
+            ? `The model kept calling tools after ${MAX_TOOL_ROUNDS} rounds`
+            : 'The model asked for a tool when none was offered',
+        );
       }
-      if (!completion.toolCalls.every((call) => bounds.admitsArguments(call.arguments))) return { ...completion, usage };
+      if (!completion.toolCalls.every((call) => bounds.admitsArguments(call.arguments)))
+        return { ...completion, usage };
       // A call of the client's functions (or of a tool of ours it must approve) ends the reply: the client sends the outputs (or its answer) next.
       const theirs = completion.toolCalls.filter((call) => forClient.has(call.name));
       if (theirs.length) {
-        for (const call of theirs) clientCalls.push({ callId: call.id.replaceAll('\u0000', '').slice(0, 100), name: call.name, arguments: call.arguments.replaceAll('\u0000', '') });
+        for (const call of theirs)
+          clientCalls.push({
+            callId: call.id.replaceAll('\u0000', '').slice(0, 100),
+            name: call.name,
+            arguments: call.arguments.replaceAll('\u0000', ''),
+          });
         return { ...completion, usage };
       }
       messages.push({ role: 'assistant', content: completion.content, toolCalls: completion.toolCalls });
@@ -303,7 +369,12 @@ export class ReplyGenerator {
    * Runs a call of a tool of ours that the reply `replyId` made and ended waiting on, now that the
    * client approved it. That reply was offered the tool (its calls are stored, not the client's).
    */
-  runApproved(actor: Actor, conversationId: string, replyId: string, call: { readonly name: string; readonly arguments: string }): Promise<string> {
+  runApproved(
+    actor: Actor,
+    conversationId: string,
+    replyId: string,
+    call: { readonly name: string; readonly arguments: string },
+  ): Promise<string> {
     return this.runTool({ actor, conversationId, replyId }, call, [UPDATE_STATE_TOOL, REMEMBER_TOOL, FORGET_TOOL]);
   }
 
@@ -313,19 +384,34 @@ export class ReplyGenerator {
   }
 
   /** Runs one tool call the model made, among the tools it was offered; any other name is reported back as unknown. */
-  private runTool(context: ToolContext, call: { readonly name: string; readonly arguments: string }, offered: readonly ToolSpec[]): Promise<string> {
+  private runTool(
+    context: ToolContext,
+    call: { readonly name: string; readonly arguments: string },
+    offered: readonly ToolSpec[],
+  ): Promise<string> {
     const { actor, conversationId } = context;
-    if (!offered.some((tool) => tool.name === call.name)) return Promise.resolve(JSON.stringify({ ok: false, error: `unknown tool ${call.name}` }));
-    if (call.name === REMEMBER_TOOL.name) return runRemember(this.memories, actor, { conversationId, messageId: context.replyId }, call.arguments);
+    if (!offered.some((tool) => tool.name === call.name))
+      return Promise.resolve(JSON.stringify({ ok: false, error: `unknown tool ${call.name}` }));
+    if (call.name === REMEMBER_TOOL.name)
+      return runRemember(this.memories, actor, { conversationId, messageId: context.replyId }, call.arguments);
     if (call.name === FORGET_TOOL.name) return runForget(this.memories, actor, call.arguments);
     return runUpdateState(this.conversations, actor, conversationId, call.arguments);
   }
 
   /** One model call, timed for the metrics whether it answers or fails, and given up STOP_GRACE_MS after `signal` aborts. */
-  private async call(request: CompletionRequest, mode: GenerationMode, add: (piece: string) => void, think: (piece: string) => void, signal: AbortSignal): Promise<Completion> {
+  private async call(
+    request: CompletionRequest,
+    mode: GenerationMode,
+    add: (piece: string) => void,
+    think: (piece: string) => void,
+    signal: AbortSignal,
+  ): Promise<Completion> {
     const start = performance.now();
     try {
-      const completion = await giveUpAfterStop(mode.stream ? this.llm.stream(request, add, think) : this.llm.complete(request), signal);
+      const completion = await giveUpAfterStop(
+        mode.stream ? this.llm.stream(request, add, think) : this.llm.complete(request),
+        signal,
+      );
       this.metrics.modelCall('ok', secondsSince(start));
       return completion;
     } catch (error) {
@@ -339,9 +425,18 @@ export class ReplyGenerator {
     if (error instanceof ModelCancelledError) {
       return { status: 'cancelled', content: partial, model, usage: null, error: null };
     }
-    const cause = error instanceof ModelUnavailableError ? error : new ModelUnavailableError(`The model call failed: ${String(error)}`);
+    const cause =
+      error instanceof ModelUnavailableError
+        ? error
+        : new ModelUnavailableError(`The model call failed: ${String(error)}`);
     this.logger.warn(`Reply ${describe(turn)} failed: ${cause.code}`);
-    return { status: 'failed', content: partial, model, usage: null, error: { code: cause.code, message: cause.message } };
+    return {
+      status: 'failed',
+      content: partial,
+      model,
+      usage: null,
+      error: { code: cause.code, message: cause.message },
+    };
   }
 }
 
@@ -359,7 +454,13 @@ interface Generation {
 type UnstoredGeneration = Omit<Generation, 'replyId' | 'conversation'>;
 
 function generationOf(turn: StartedTurn): Generation {
-  return { replyId: turn.reply.id, conversation: turn.conversation, agent: turn.agent, model: turn.model, context: turn.context };
+  return {
+    replyId: turn.reply.id,
+    conversation: turn.conversation,
+    agent: turn.agent,
+    model: turn.model,
+    context: turn.context,
+  };
 }
 
 function describe(turn: Generation): string {
@@ -376,10 +477,11 @@ interface ToolContext {
   readonly replyId: string;
 }
 
-
-
 /** The reasoning kept for a reply; only a streamed reply's thinking is timed (a whole answer comes at once). */
-function thoughtOf(reasoning: ReasoningTrace, mode: GenerationMode): { reasoning: string | null; reasoningMs: number | null } {
+function thoughtOf(
+  reasoning: ReasoningTrace,
+  mode: GenerationMode,
+): { reasoning: string | null; reasoningMs: number | null } {
   const result = reasoning.result();
   return mode.stream ? result : { ...result, reasoningMs: null };
 }

@@ -30,7 +30,10 @@ export class ReplyJanitor implements OnApplicationBootstrap, OnModuleDestroy {
   private async sweep(): Promise<void> {
     try {
       const closed = await this.replies.sweepExpired();
-      if (closed > 0) this.logger.warn(`Closed ${closed} interrupted repl${closed === 1 ? 'y' : 'ies'} (failed, or cancelled if a stop was pending)`);
+      if (closed > 0)
+        this.logger.warn(
+          `Closed ${closed} interrupted repl${closed === 1 ? 'y' : 'ies'} (failed, or cancelled if a stop was pending)`,
+        );
     } catch (error) {
       this.logger.warn(`Reply sweep failed: ${(error as Error).message}`);
     }

@@ -58,7 +58,8 @@ export class ReplyProgress {
   /** What a save now would write: the text when it changed (and `withText`), the lease when it is due; null: nothing. */
   pending(now: number, leaseEveryMs: number, withText = true): ProgressSave | null {
     const renewLease = !this.halted && now - this.leaseAt > leaseEveryMs;
-    if (withText && this.text.length !== this.savedLength) return { id: this.replyId, actor: this.actor, content: this.text.toString(), renewLease };
+    if (withText && this.text.length !== this.savedLength)
+      return { id: this.replyId, actor: this.actor, content: this.text.toString(), renewLease };
     return renewLease ? { id: this.replyId, actor: this.actor, renewLease } : null;
   }
 

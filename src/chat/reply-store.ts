@@ -52,7 +52,13 @@ export class ReplyStore {
 
   /** A cheap read for generators with nothing to save: which of them were asked to stop? */
   cancelRequested(replies: ReadonlyArray<{ readonly id: string; readonly actor: string }>): Promise<Set<string>> {
-    return this.db.read((em) => this.replyRows.cancelRequested(em, replies.map((r) => r.id), [...new Set(replies.map((r) => r.actor))]));
+    return this.db.read((em) =>
+      this.replyRows.cancelRequested(
+        em,
+        replies.map((r) => r.id),
+        [...new Set(replies.map((r) => r.actor))],
+      ),
+    );
   }
 
   /**
@@ -73,23 +79,31 @@ export class ReplyStore {
   private storeOutcome(reply: Pick<Message, 'id' | 'conversationId' | 'actor'>, outcome: ReplyOutcome): Promise<void> {
     // One statement: on PostgreSQL it commits on its own, without the round trips of BEGIN and COMMIT.
     return this.db.statement(async (em) => {
-      const stored = await this.replyRows.finishMessage(em, reply.actor, reply.id, {
-        status: outcome.status,
-        content: outcome.content,
-        model: outcome.model,
-        promptTokens: outcome.usage?.promptTokens ?? null,
-        completionTokens: outcome.usage?.completionTokens ?? null,
-        errorCode: outcome.error?.code ?? null,
-        errorMessage: outcome.error?.message ?? null,
-        toolCalls: outcome.toolCalls?.length ? outcome.toolCalls : null,
-        reasoning: outcome.reasoning ?? null,
-        reasoningMs: outcome.reasoningMs ?? null,
-        ...(outcome.functionCalls?.length ? { functionCalls: outcome.functionCalls } : {}),
-        tokens: outcome.tokens ?? null,
-        ...(outcome.memoryIds ? { memoryIds: outcome.memoryIds.length ? [...outcome.memoryIds] : null } : {}),
-        ...(outcome.recalledMessageIds ? { recalledMessageIds: outcome.recalledMessageIds.length ? [...outcome.recalledMessageIds] : null } : {}),
-        leaseUntil: null,
-      }, this.wakeups.channel);
+      const stored = await this.replyRows.finishMessage(
+        em,
+        reply.actor,
+        reply.id,
+        {
+          status: outcome.status,
+          content: outcome.content,
+          model: outcome.model,
+          promptTokens: outcome.usage?.promptTokens ?? null,
+          completionTokens: outcome.usage?.completionTokens ?? null,
+          errorCode: outcome.error?.code ?? null,
+          errorMessage: outcome.error?.message ?? null,
+          toolCalls: outcome.toolCalls?.length ? outcome.toolCalls : null,
+          reasoning: outcome.reasoning ?? null,
+          reasoningMs: outcome.reasoningMs ?? null,
+          ...(outcome.functionCalls?.length ? { functionCalls: outcome.functionCalls } : {}),
+          tokens: outcome.tokens ?? null,
+          ...(outcome.memoryIds ? { memoryIds: outcome.memoryIds.length ? [...outcome.memoryIds] : null } : {}),
+          ...(outcome.recalledMessageIds
+            ? { recalledMessageIds: outcome.recalledMessageIds.length ? [...outcome.recalledMessageIds] : null }
+            : {}),
+          leaseUntil: null,
+        },
+        this.wakeups.channel,
+      );
       // The conversation's updated_at was bumped when the turn started; bumping it again would rewrite its index entry.
       if (!stored) throw new ConversationNotFoundError(reply.conversationId);
     });

@@ -72,7 +72,8 @@ export class Summarizer implements BeforeApplicationShutdown {
    * which a fold is on a user's wait; a fold that fails leaves the plan as it was.
    */
   async catchUp(turn: StartedTurn): Promise<StartedTurn> {
-    if (turn.context.uncoveredOmitted === 0 || this.config.summaryMode !== 'rolling' || this.stop.signal.aborted) return turn;
+    if (turn.context.uncoveredOmitted === 0 || this.config.summaryMode !== 'rolling' || this.stop.signal.aborted)
+      return turn;
     // A summary too large for the budget is not sent: folding more into it cannot help.
     if (turn.summaryCoversSeq > 0 && !turn.context.summaryIncluded) return turn;
     const key = `${turn.conversation.id}/${turn.thread.name}`;
@@ -84,7 +85,10 @@ export class Summarizer implements BeforeApplicationShutdown {
     }
     await (this.running.get(key) ?? this.foldNow(key, turn, turn.question.seq));
     const planned = await this.turns.replan(turn, this.planner.plan);
-    if (planned.context.uncoveredOmitted > 0) this.logger.warn(`Summary of ${key} is behind: ${planned.context.uncoveredOmitted} message(s) left out of this turn`);
+    if (planned.context.uncoveredOmitted > 0)
+      this.logger.warn(
+        `Summary of ${key} is behind: ${planned.context.uncoveredOmitted} message(s) left out of this turn`,
+      );
     return planned;
   }
 
@@ -92,7 +96,9 @@ export class Summarizer implements BeforeApplicationShutdown {
   private foldNow(key: string, turn: StartedTurn, outsideBefore: number): Promise<void> {
     const work = this.fold(turn.conversation.id, turn.thread.name, outsideBefore, turn.model)
       // The error's text may quote the model server (and so the conversation): log its kind only.
-      .catch((error: Error & { code?: string }) => this.logger.warn(`Summary of ${key} failed (retried after the next turn): ${error.code ?? error.name}`))
+      .catch((error: Error & { code?: string }) =>
+        this.logger.warn(`Summary of ${key} failed (retried after the next turn): ${error.code ?? error.name}`),
+      )
       .finally(() => this.running.delete(key));
     this.running.set(key, work);
     return work;
@@ -127,7 +133,10 @@ export class Summarizer implements BeforeApplicationShutdown {
         signal: this.stop.signal,
         messages: [
           { role: 'system', content: INSTRUCTIONS },
-          { role: 'user', content: `Summary so far:\n${previous?.content ?? '(none yet)'}\n\nNew messages:\n${transcript}` },
+          {
+            role: 'user',
+            content: `Summary so far:\n${previous?.content ?? '(none yet)'}\n\nNew messages:\n${transcript}`,
+          },
         ],
       });
       const content = completion.content.trim();

@@ -20,7 +20,11 @@ class FakeHistory implements HistoryReader {
     private readonly remembered: ContextMemory[] = [],
   ) {}
 
-  async window(thread: string, beforeSeq: number, limit: number): Promise<{ recent: ContextMessage[]; pinned: ContextMessage[] }> {
+  async window(
+    thread: string,
+    beforeSeq: number,
+    limit: number,
+  ): Promise<{ recent: ContextMessage[]; pinned: ContextMessage[] }> {
     const pinned = this.messages.filter((m) => this.pinnedSeqs.includes(m.seq) && m.seq < beforeSeq);
     return { recent: await this.recent(thread, beforeSeq, limit), pinned };
   }
@@ -42,10 +46,22 @@ class FakeHistory implements HistoryReader {
 }
 
 const messages = (n: number): ContextMessage[] =>
-  Array.from({ length: n }, (_, i) => ({ seq: i + 1, role: i % 2 ? 'assistant' : 'user', content: `m${i + 1}`, tokens: 3 }));
+  Array.from({ length: n }, (_, i) => ({
+    seq: i + 1,
+    role: i % 2 ? 'assistant' : 'user',
+    content: `m${i + 1}`,
+    tokens: 3,
+  }));
 
 const conversation = { id: 'c1', state: {}, memory: true } as unknown as Conversation;
-const agent = (over: Partial<Agent> = {}) => ({ model: 'agent-model', systemPrompt: 'be brief', contextTokenBudget: null, tools: [], ...over }) as unknown as Agent;
+const agent = (over: Partial<Agent> = {}) =>
+  ({
+    model: 'agent-model',
+    systemPrompt: 'be brief',
+    contextTokenBudget: null,
+    tools: [],
+    ...over,
+  }) as unknown as Agent;
 const draft = (over: Partial<TurnDraft> = {}): TurnDraft => ({
   conversation,
   agent: null,
@@ -72,8 +88,20 @@ describe('TurnPlanner', () => {
 
   it('sends the instructions in order, the window of history, then the question', async () => {
     const planner = await plannerWith({ SUMMARY_MODE: 'off' });
-    const plan = await planner.plan(draft({ agent: agent(), thread: { name: 'main', systemPrompt: 'thread prompt' } }), new FakeHistory(messages(9)));
-    expect(plan.context.messages.map((m) => m.content)).toEqual(['be brief', 'sys', 'thread prompt', 'm6', 'm7', 'm8', 'm9', 'hello there']);
+    const plan = await planner.plan(
+      draft({ agent: agent(), thread: { name: 'main', systemPrompt: 'thread prompt' } }),
+      new FakeHistory(messages(9)),
+    );
+    expect(plan.context.messages.map((m) => m.content)).toEqual([
+      'be brief',
+      'sys',
+      'thread prompt',
+      'm6',
+      'm7',
+      'm8',
+      'm9',
+      'hello there',
+    ]);
     expect(plan.questionTokens).toBeGreaterThan(0);
     expect(plan.summaryCoversSeq).toBeNull();
   });
@@ -93,7 +121,16 @@ describe('TurnPlanner', () => {
       { beforeSeq: 6, limit: STRETCH_MAX, afterSeq: 2 },
     ]);
     // Messages 3-5 are past the window but not in the summary: they are sent too (the stretch).
-    expect(plan.context.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['m3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9', 'hello there']);
+    expect(plan.context.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual([
+      'm3',
+      'm4',
+      'm5',
+      'm6',
+      'm7',
+      'm8',
+      'm9',
+      'hello there',
+    ]);
     expect(plan.summaryCoversSeq).toBe(2);
   });
 
@@ -125,8 +162,17 @@ describe('TurnPlanner', () => {
       const history = new FakeHistory(messages(3), null, [], facts);
       const { context } = await planner.plan(draft(), history);
       expect(history.memoryQueries).toEqual(['hello there']);
-      expect(context.parts.map((p) => p.kind)).toEqual(['system', 'memory', 'history', 'history', 'history', 'message']);
-      expect(context.messages[1].content).toMatch(/earlier conversations[\s\S]*- Pinned: prefers metric units\n- Has a cat named Tofu\n- Lives near the sea$/);
+      expect(context.parts.map((p) => p.kind)).toEqual([
+        'system',
+        'memory',
+        'history',
+        'history',
+        'history',
+        'message',
+      ]);
+      expect(context.messages[1].content).toMatch(
+        /earlier conversations[\s\S]*- Pinned: prefers metric units\n- Has a cat named Tofu\n- Lives near the sea$/,
+      );
       expect(context.memoryIds).toEqual(['p1', 'm1', 'm2']);
     });
 
@@ -154,12 +200,14 @@ describe('TurnPlanner', () => {
       }
     });
 
-    it("shows ids to a model that may forget, and reads pinned memories only for a preview", async () => {
+    it('shows ids to a model that may forget, and reads pinned memories only for a preview', async () => {
       const planner = await plannerWith();
       const history = new FakeHistory([], null, [], facts);
       const { context } = await planner.plan(draft({ agent: agent({ tools: ['forget'] }), question: null }), history);
       expect(history.memoryQueries).toEqual([null]);
-      expect(context.messages.find((m) => m.content.includes('Tofu'))!.content).toContain('- [m1] Has a cat named Tofu');
+      expect(context.messages.find((m) => m.content.includes('Tofu'))!.content).toContain(
+        '- [m1] Has a cat named Tofu',
+      );
     });
 
     it('sends a pinned message far out of the window in its place, counted, and never twice', async () => {
@@ -184,25 +232,63 @@ describe('TurnPlanner', () => {
 
   describe('recall', () => {
     const recalled = [
-      { id: 'other', conversationId: 'c2', seq: 7, conversationTitle: 'Trip', createdAt: new Date('2026-01-02T00:00:00Z'), role: 'user' as const, content: 'We went to Porto', neighbour: null },
-      { id: 'old', conversationId: 'c1', seq: 2, conversationTitle: 'Here', createdAt: new Date('2026-01-03T00:00:00Z'), role: 'assistant' as const, content: 'm2 again', neighbour: null },
-      { id: 'window', conversationId: 'c1', seq: 9, conversationTitle: 'Here', createdAt: new Date('2026-01-04T00:00:00Z'), role: 'user' as const, content: 'm9', neighbour: null },
+      {
+        id: 'other',
+        conversationId: 'c2',
+        seq: 7,
+        conversationTitle: 'Trip',
+        createdAt: new Date('2026-01-02T00:00:00Z'),
+        role: 'user' as const,
+        content: 'We went to Porto',
+        neighbour: null,
+      },
+      {
+        id: 'old',
+        conversationId: 'c1',
+        seq: 2,
+        conversationTitle: 'Here',
+        createdAt: new Date('2026-01-03T00:00:00Z'),
+        role: 'assistant' as const,
+        content: 'm2 again',
+        neighbour: null,
+      },
+      {
+        id: 'window',
+        conversationId: 'c1',
+        seq: 9,
+        conversationTitle: 'Here',
+        createdAt: new Date('2026-01-04T00:00:00Z'),
+        role: 'user' as const,
+        content: 'm9',
+        neighbour: null,
+      },
     ];
 
     it("sends other conversations' matches and this one's messages older than the window, never what the window holds", async () => {
       const plan = await (await plannerWith()).plan(draft({ beforeSeq: 11, recalled }), new FakeHistory(messages(10)));
       expect(plan.context.recalledMessageIds).toEqual(['other', 'old']);
-      const recall = plan.context.messages.find((m) => typeof m.content === 'string' && m.content.includes('We went to Porto'));
+      const recall = plan.context.messages.find(
+        (m) => typeof m.content === 'string' && m.content.includes('We went to Porto'),
+      );
       expect(recall?.content).toContain('[2026-01-02, "Trip"]\nuser: We went to Porto');
     });
 
     it('sends nothing recalled with RECALL_MODE=off, an agent whose memory is off, or a temporary chat', async () => {
       const history = () => new FakeHistory(messages(10));
-      expect((await (await plannerWith({ RECALL_MODE: 'off' })).plan(draft({ beforeSeq: 11, recalled }), history())).context.recalledMessageIds).toEqual([]);
+      expect(
+        (await (await plannerWith({ RECALL_MODE: 'off' })).plan(draft({ beforeSeq: 11, recalled }), history())).context
+          .recalledMessageIds,
+      ).toEqual([]);
       const quiet = agent({ memoryMode: 'off' } as Partial<Agent>);
-      expect((await (await plannerWith()).plan(draft({ beforeSeq: 11, recalled, agent: quiet }), history())).context.recalledMessageIds).toEqual([]);
+      expect(
+        (await (await plannerWith()).plan(draft({ beforeSeq: 11, recalled, agent: quiet }), history())).context
+          .recalledMessageIds,
+      ).toEqual([]);
       const temporary = { ...conversation, memory: false } as unknown as Conversation;
-      expect((await (await plannerWith()).plan(draft({ beforeSeq: 11, recalled, conversation: temporary }), history())).context.recalledMessageIds).toEqual([]);
+      expect(
+        (await (await plannerWith()).plan(draft({ beforeSeq: 11, recalled, conversation: temporary }), history()))
+          .context.recalledMessageIds,
+      ).toEqual([]);
     });
   });
 });

@@ -43,7 +43,12 @@ export class TurnPlanner {
     // A full window may have older messages behind it that no fold has reached yet: they are
     // sent too while they fit (the planner's stretch), so none falls between window and summary.
     if (this.config.summaryMode === 'rolling' && messages.length === window) {
-      const older = await history.recent(thread.name, messages[0]?.seq ?? draft.beforeSeq, STRETCH_MAX, summary?.coversSeq ?? 0);
+      const older = await history.recent(
+        thread.name,
+        messages[0]?.seq ?? draft.beforeSeq,
+        STRETCH_MAX,
+        summary?.coversSeq ?? 0,
+      );
       messages = [...older, ...messages];
     }
     const newMessage = question ? { content: question.content, tokens: questionTokens } : null;
@@ -51,24 +56,51 @@ export class TurnPlanner {
     const mode = memoryModeOf(this.config.memoryMode, agent, conversation);
     const pinned = read.pinned;
     // A preview has no question to match: it shows the pinned memories only.
-    const memories = mode === 'off' || this.config.memoryTokenBudget === 0 ? null : await history.memories(question?.content ?? null);
+    const memories =
+      mode === 'off' || this.config.memoryTokenBudget === 0 ? null : await history.memories(question?.content ?? null);
     const memoryIdsShown = memoryToolsOf(mode, agent).length > 0;
     // Recall is long-term memory too: off with it (the agent's memoryMode, a temporary chat), or by RECALL_MODE.
     const recallOn = mode !== 'off' && recallIsOn(this.config);
-    const recalled = recallOn ? notInContext(draft.recalled ?? [], conversation.id, messages, pinned, draft.beforeSeq) : null;
-    const context = this.assembler.assemble({ model, agent, thread, state: conversation.state, summary, history: messages, newMessage, instructions, pinned, memories, memoryIdsShown, recalled });
+    const recalled = recallOn
+      ? notInContext(draft.recalled ?? [], conversation.id, messages, pinned, draft.beforeSeq)
+      : null;
+    const context = this.assembler.assemble({
+      model,
+      agent,
+      thread,
+      state: conversation.state,
+      summary,
+      history: messages,
+      newMessage,
+      instructions,
+      pinned,
+      memories,
+      memoryIdsShown,
+      recalled,
+    });
     if (draft.override?.truncation === 'disabled') await refuseIfHistoryLeftOut(context, draft, history);
     return { model, context, questionTokens, summaryCoversSeq: summary?.coversSeq ?? null };
   };
 }
 
 /** With truncation disabled, a turn whose context leaves out any replayable message before the oldest it sends is refused. */
-async function refuseIfHistoryLeftOut(context: PlannedContext, draft: TurnDraft, history: HistoryReader): Promise<void> {
+async function refuseIfHistoryLeftOut(
+  context: PlannedContext,
+  draft: TurnDraft,
+  history: HistoryReader,
+): Promise<void> {
   const [left] = await history.recent(draft.thread.name, context.oldestIncludedSeq ?? draft.beforeSeq, 1);
   if (!left) return;
   throw new ContextOverBudgetError(
     `The conversation does not fit whole in the context (the window of ${context.window} messages and the budget of ${context.budget} tokens), and truncation is disabled; use truncation "auto" to leave its oldest messages out`,
-    { budget: context.budget, requiredTokens: context.totalTokens + 1, messageTokens: 0, systemTokens: 0, requestTokens: 0, budgetSource: 'CONTEXT_TOKEN_BUDGET' },
+    {
+      budget: context.budget,
+      requiredTokens: context.totalTokens + 1,
+      messageTokens: 0,
+      systemTokens: 0,
+      requestTokens: 0,
+      budgetSource: 'CONTEXT_TOKEN_BUDGET',
+    },
   );
 }
 
@@ -77,7 +109,13 @@ async function refuseIfHistoryLeftOut(context: PlannedContext, draft: TurnDraft,
  * older than every history message the plan may send (the part that has left the window) and
  * not pinned; of other conversations, all.
  */
-function notInContext(recalled: readonly ContextRecall[], conversationId: string, history: readonly ContextMessage[], pinned: readonly ContextMessage[], beforeSeq: number): ContextRecall[] {
+function notInContext(
+  recalled: readonly ContextRecall[],
+  conversationId: string,
+  history: readonly ContextMessage[],
+  pinned: readonly ContextMessage[],
+  beforeSeq: number,
+): ContextRecall[] {
   const oldest = history[0]?.seq ?? beforeSeq;
   const pinnedSeqs = new Set(pinned.map((m) => m.seq));
   return recalled.filter((r) => r.conversationId !== conversationId || (r.seq < oldest && !pinnedSeqs.has(r.seq)));

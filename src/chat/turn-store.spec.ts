@@ -21,7 +21,12 @@ function recordingPlan(model = 'planned-model'): { plan: PlanTurn; drafts: TurnD
   const plan: PlanTurn = async (draft, history) => {
     drafts.push(draft);
     const recent = await history.recent(draft.thread.name, draft.beforeSeq, 10);
-    const items = recent.map((m) => ({ seq: m.seq, role: m.role as 'user' | 'assistant', content: m.content, tokens: m.tokens ?? 1 }));
+    const items = recent.map((m) => ({
+      seq: m.seq,
+      role: m.role as 'user' | 'assistant',
+      content: m.content,
+      tokens: m.tokens ?? 1,
+    }));
     const newMessage = draft.question ? { content: draft.question.content, tokens: 5 } : null;
     const context = planContext({ budget: 10_000, window: 10, system: [], summary: null, history: items, newMessage });
     return { model, context, questionTokens: newMessage ? 5 : 0, summaryCoversSeq: null };
@@ -39,7 +44,13 @@ describe('TurnStore', () => {
   beforeEach(async () => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', REPLY_LEASE_MS: '60000' });
     module = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule, MemoryModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config.database, ENTITIES),
+        ConversationsModule,
+        AgentsModule,
+        MemoryModule,
+      ],
       providers: [TurnStore, ReplyStore, RepliesAwaitingStorage],
     }).compile();
     await module.init();
@@ -63,7 +74,17 @@ describe('TurnStore', () => {
   });
 
   it('stores nothing when the plan refuses the question', async () => {
-    const refuse: PlanTurn = () => Promise.reject(new ContextOverBudgetError('too big', { budget: 10, requiredTokens: 20, messageTokens: 20, systemTokens: 0, requestTokens: 3, budgetSource: 'CONTEXT_TOKEN_BUDGET' }));
+    const refuse: PlanTurn = () =>
+      Promise.reject(
+        new ContextOverBudgetError('too big', {
+          budget: 10,
+          requiredTokens: 20,
+          messageTokens: 20,
+          systemTokens: 0,
+          requestTokens: 3,
+          budgetSource: 'CONTEXT_TOKEN_BUDGET',
+        }),
+      );
     await expect(store.startTurn(alice, { content: 'too big' }, refuse)).rejects.toBeInstanceOf(ContextOverBudgetError);
     expect((await conversations.list(alice, 10)).items).toHaveLength(0);
   });
@@ -71,8 +92,17 @@ describe('TurnStore', () => {
   it('plans a later turn over the history before its question, and refuses one while a reply streams', async () => {
     const { plan, drafts } = recordingPlan();
     const first = await store.startTurn(alice, { content: 'one' }, plan);
-    await expect(store.startTurn(alice, { content: 'two', conversationId: first.conversation.id }, plan)).rejects.toBeInstanceOf(ConversationBusyError);
-    await replies.finishReply(first.reply, { status: 'complete', content: 'answer one', model: 'm', usage: null, error: null, tokens: 2 });
+    await expect(
+      store.startTurn(alice, { content: 'two', conversationId: first.conversation.id }, plan),
+    ).rejects.toBeInstanceOf(ConversationBusyError);
+    await replies.finishReply(first.reply, {
+      status: 'complete',
+      content: 'answer one',
+      model: 'm',
+      usage: null,
+      error: null,
+      tokens: 2,
+    });
     const second = await store.startTurn(alice, { content: 'two', conversationId: first.conversation.id }, plan);
     expect(drafts.at(-1)?.beforeSeq).toBe(3);
     expect(second.context.messages.map((m) => m.content)).toEqual(['one', 'answer one', 'two']);
@@ -81,11 +111,23 @@ describe('TurnStore', () => {
   it('regenerates as a new reply beside the old one, which leaves the active path', async () => {
     const { plan, drafts } = recordingPlan('second-model');
     const turn = await store.startTurn(alice, { content: 'q' }, recordingPlan('first-model').plan);
-    await replies.finishReply(turn.reply, { status: 'complete', content: 'first answer', model: 'first-model', usage: null, error: null });
+    await replies.finishReply(turn.reply, {
+      status: 'complete',
+      content: 'first answer',
+      model: 'first-model',
+      usage: null,
+      error: null,
+    });
     const again = await store.startRegeneration(alice, turn.conversation.id, 'main', plan);
     expect(drafts[0]).toMatchObject({ beforeSeq: 1, question: { content: 'q' } });
     expect(again.reply.id).not.toBe(turn.reply.id);
-    expect(again.reply).toMatchObject({ status: 'streaming', content: '', model: 'second-model', parentId: turn.question.id, seq: 3 });
+    expect(again.reply).toMatchObject({
+      status: 'streaming',
+      content: '',
+      model: 'second-model',
+      parentId: turn.question.id,
+      seq: 3,
+    });
     const { messages } = await conversations.getWithMessages(alice, turn.conversation.id);
     expect(messages.map((m) => m.id)).toEqual([turn.question.id, again.reply.id]);
     expect(messages[1].siblingIds).toEqual([turn.reply.id, again.reply.id]);
@@ -101,12 +143,20 @@ describe('TurnStore', () => {
     const two = await store.startTurn(alice, { content: 'two', conversationId: id }, plan);
     await done(two, 'a2');
     // From the first answer again: "two" and its answer leave the path.
-    const branch = await store.startTurn(alice, { content: 'other two', conversationId: id, parentMessageId: one.reply.id }, plan);
+    const branch = await store.startTurn(
+      alice,
+      { content: 'other two', conversationId: id, parentMessageId: one.reply.id },
+      plan,
+    );
     expect(branch.question.parentId).toBe(one.reply.id);
     expect(branch.context.messages.map((m) => m.content)).toEqual(['one', 'a1', 'other two']);
     await done(branch, 'b2');
     // An edit of the first question: a new root, the whole path before it left behind.
-    const edit = await store.startTurn(alice, { content: 'ONE', conversationId: id, editMessageId: one.question.id }, plan);
+    const edit = await store.startTurn(
+      alice,
+      { content: 'ONE', conversationId: id, editMessageId: one.question.id },
+      plan,
+    );
     expect(edit.question.parentId).toBeNull();
     expect(edit.context.messages.map((m) => m.content)).toEqual(['ONE']);
     await done(edit, 'A1');
@@ -120,13 +170,19 @@ describe('TurnStore', () => {
     const one = await store.startTurn(alice, { content: 'one' }, plan);
     await replies.finishReply(one.reply, { status: 'complete', content: 'a', model: 'm', usage: null, error: null });
     const id = one.conversation.id;
-    await expect(store.startTurn(alice, { content: 'x', conversationId: id, editMessageId: one.reply.id }, plan)).rejects.toBeInstanceOf(ConversationStateError);
-    await expect(store.startTurn(alice, { content: 'x', conversationId: id, parentMessageId: one.reply.id, thread: 'side' }, plan)).rejects.toThrow(/thread "main"/);
+    await expect(
+      store.startTurn(alice, { content: 'x', conversationId: id, editMessageId: one.reply.id }, plan),
+    ).rejects.toBeInstanceOf(ConversationStateError);
+    await expect(
+      store.startTurn(alice, { content: 'x', conversationId: id, parentMessageId: one.reply.id, thread: 'side' }, plan),
+    ).rejects.toThrow(/thread "main"/);
   });
 
   it('has nothing to regenerate in an empty thread', async () => {
     const { conversation } = await store.startTurn(alice, { content: 'q' }, recordingPlan().plan);
-    await expect(store.startRegeneration(alice, conversation.id, 'other', recordingPlan().plan)).rejects.toBeInstanceOf(ConversationStateError);
+    await expect(store.startRegeneration(alice, conversation.id, 'other', recordingPlan().plan)).rejects.toBeInstanceOf(
+      ConversationStateError,
+    );
   });
 
   it('previews without a question and counts what lies outside the window', async () => {

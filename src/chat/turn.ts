@@ -133,7 +133,11 @@ export interface HistoryReader {
    * What a turn sends before its question, in one read: the newest `limit` replayable messages
    * before `beforeSeq` and the pinned messages of the thread's active path before it, each oldest first.
    */
-  window(thread: string, beforeSeq: number, limit: number): Promise<{ recent: ContextMessage[]; pinned: ContextMessage[] }>;
+  window(
+    thread: string,
+    beforeSeq: number,
+    limit: number,
+  ): Promise<{ recent: ContextMessage[]; pinned: ContextMessage[] }>;
   /** Up to `limit` replayable messages before `beforeSeq` and after `afterSeq`, oldest first (the stretch behind a full window). */
   recent(thread: string, beforeSeq: number, limit: number, afterSeq?: number): Promise<ContextMessage[]>;
   /** The conversation owner's long-term memories for a turn: pinned ones, then those matching `question` (null: pinned only). One query. */

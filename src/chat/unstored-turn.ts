@@ -36,12 +36,22 @@ export class UnstoredTurns {
   async run(actor: Actor, request: UnstoredRequest, onDelta?: (text: string) => void): Promise<ReplyOutcome> {
     if (request.items.length === 0) throw new InvalidInputError('input must not be empty');
     assertRoundsKept([], request.items);
-    const agent = request.agentId ? await this.db.read((em) => this.agents.usableIn(em, actor, request.agentId!)) : null;
+    const agent = request.agentId
+      ? await this.db.read((em) => this.agents.usableIn(em, actor, request.agentId!))
+      : null;
     const last = request.items[request.items.length - 1];
     const asked = last.role === 'user' ? last : null;
     const earlier = asked ? request.items.slice(0, -1) : request.items;
-    const history: ContextMessage[] = earlier.map((item, i) => ({ seq: i + 1, role: item.role, content: item.content, tokens: null, functionCalls: item.functionCalls ?? null, callId: item.callId ?? null }));
-    const recent = async (_thread: string, beforeSeq: number, limit: number, afterSeq = 0) => history.filter((m) => m.seq < beforeSeq && m.seq > afterSeq).slice(-limit);
+    const history: ContextMessage[] = earlier.map((item, i) => ({
+      seq: i + 1,
+      role: item.role,
+      content: item.content,
+      tokens: null,
+      functionCalls: item.functionCalls ?? null,
+      callId: item.callId ?? null,
+    }));
+    const recent = async (_thread: string, beforeSeq: number, limit: number, afterSeq = 0) =>
+      history.filter((m) => m.seq < beforeSeq && m.seq > afterSeq).slice(-limit);
     const draft = {
       conversation: { state: {} } as Conversation,
       agent,
@@ -51,8 +61,19 @@ export class UnstoredTurns {
       override: request.override,
     };
     // Nothing stored: no summary, no pinned messages, no long-term memories (store: false keeps nothing and reads nothing).
-    const window = async (thread: string, beforeSeq: number, limit: number) => ({ recent: await recent(thread, beforeSeq, limit), pinned: [] });
-    const plan = await this.planner.plan(draft, { summary: async () => null, window, recent, memories: async () => [] });
-    return this.generator.runUnstored({ agent, model: plan.model, context: plan.context }, { stream: onDelta !== undefined, onDelta, options: request.options });
+    const window = async (thread: string, beforeSeq: number, limit: number) => ({
+      recent: await recent(thread, beforeSeq, limit),
+      pinned: [],
+    });
+    const plan = await this.planner.plan(draft, {
+      summary: async () => null,
+      window,
+      recent,
+      memories: async () => [],
+    });
+    return this.generator.runUnstored(
+      { agent, model: plan.model, context: plan.context },
+      { stream: onDelta !== undefined, onDelta, options: request.options },
+    );
   }
 }

@@ -50,7 +50,13 @@ export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
  * (`model_unavailable`) or did not answer in time (`model_timeout`), its generator died
  * (`interrupted`), or a bound cut it (`reply_too_long`, `reply_timeout`).
  */
-export const REPLY_ERROR_CODES = ['model_unavailable', 'model_timeout', 'interrupted', 'reply_too_long', 'reply_timeout'] as const satisfies readonly DomainErrorCode[];
+export const REPLY_ERROR_CODES = [
+  'model_unavailable',
+  'model_timeout',
+  'interrupted',
+  'reply_too_long',
+  'reply_timeout',
+] as const satisfies readonly DomainErrorCode[];
 export type ReplyErrorCode = (typeof REPLY_ERROR_CODES)[number];
 
 /** A stored reply's error: a stable code and a readable message. */

@@ -62,7 +62,11 @@ describe('loadConfig', () => {
       timeoutMs: 60_000,
       maxRetries: 2,
     });
-    expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).llm).toMatchObject({ provider: 'openai', apiKey: 'sk-x', model: 'gpt-4o-mini' });
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).llm).toMatchObject({
+      provider: 'openai',
+      apiKey: 'sk-x',
+      model: 'gpt-4o-mini',
+    });
     expect(loadConfig({ LLM_API_KEY: 'a', OPENAI_API_KEY: 'b' }).llm).toMatchObject({ apiKey: 'a' });
     expect(loadConfig({ OPENAI_API_KEY: 'sk-x', LLM_MODEL: 'echo' }).llm).toEqual({ provider: 'echo', chosen: true });
   });
@@ -77,7 +81,9 @@ describe('loadConfig', () => {
     ['PORT', '1e3'],
     ['PORT', '0x10'],
   ])('names the variable when %s=%s is invalid', (name, value) => {
-    expect(() => loadConfig({ [name]: value, LLM_BASE_URL: 'http://127.0.0.1:1/v1' })).toThrow(new RegExp(`^${name} must be`));
+    expect(() => loadConfig({ [name]: value, LLM_BASE_URL: 'http://127.0.0.1:1/v1' })).toThrow(
+      new RegExp(`^${name} must be`),
+    );
   });
 
   it('refuses an LLM_BASE_URL that is not http(s) and an unknown database scheme', () => {
@@ -87,7 +93,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LLM_MODEL: 'echo', LLM_BASE_URL: 'nope' })).toThrow(/LLM_BASE_URL must be/);
   });
 
-  it('accepts the SDK\'s own OPENAI_BASE_URL and strips brackets from an IPv6 HOST', () => {
+  it("accepts the SDK's own OPENAI_BASE_URL and strips brackets from an IPv6 HOST", () => {
     expect(loadConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1' }).llm).toMatchObject({
       provider: 'openai',
       baseUrl: 'http://127.0.0.1:8000/v1',
@@ -103,13 +109,21 @@ describe('loadConfig', () => {
   });
 
   it('reads postgres URLs, with an optional schema, never echoing the password', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://chat:s3cret@db.internal:5432/chat?schema=tenant_a&sslmode=require' }).database).toEqual({
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://chat:s3cret@db.internal:5432/chat?schema=tenant_a&sslmode=require' })
+        .database,
+    ).toEqual({
       kind: 'postgres',
       url: 'postgres://chat:s3cret@db.internal:5432/chat?sslmode=require',
       schema: 'tenant_a',
     });
-    expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/chat' }).database).toMatchObject({ kind: 'postgres', schema: undefined });
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:s3cret@host/db?schema=Bad-Name' })).toThrow(/lower-case identifier/);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/chat' }).database).toMatchObject({
+      kind: 'postgres',
+      schema: undefined,
+    });
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:s3cret@host/db?schema=Bad-Name' })).toThrow(
+      /lower-case identifier/,
+    );
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u:s3cret@[bad' })).toThrow(ConfigError);
     try {
       loadConfig({ DATABASE_URL: 'postgres://u:s3cret@[bad' });
@@ -121,12 +135,27 @@ describe('loadConfig', () => {
   it('reads DATABASE_READ_URL: PostgreSQL standbys of a PostgreSQL primary, in its schema, skipped past 2 s of lag unless set', () => {
     const primary = 'postgres://chat:s3cret@primary:5432/chat?schema=tenant_a';
     expect(loadConfig({ DATABASE_URL: primary }).readReplicas).toEqual({ urls: [], maxLagMs: 2_000 });
-    const two = loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: ' postgres://r:s3cret@replica-1/chat , postgres://r@replica-2/chat?schema=tenant_a,', DATABASE_READ_MAX_LAG_MS: '500' });
-    expect(two.readReplicas).toEqual({ urls: ['postgres://r:s3cret@replica-1/chat', 'postgres://r@replica-2/chat'], maxLagMs: 500 });
-    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://r@replica/chat' })).toThrow(/DATABASE_READ_URL needs a postgres:\/\/ DATABASE_URL/);
-    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'sqlite:x.sqlite' })).toThrow(/entry 1 must be a postgres/);
-    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://r@replica/chat?schema=other' })).toThrow(/primary's schema/);
-    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_MAX_LAG_MS: '50' })).toThrow(/DATABASE_READ_MAX_LAG_MS/);
+    const two = loadConfig({
+      DATABASE_URL: primary,
+      DATABASE_READ_URL: ' postgres://r:s3cret@replica-1/chat , postgres://r@replica-2/chat?schema=tenant_a,',
+      DATABASE_READ_MAX_LAG_MS: '500',
+    });
+    expect(two.readReplicas).toEqual({
+      urls: ['postgres://r:s3cret@replica-1/chat', 'postgres://r@replica-2/chat'],
+      maxLagMs: 500,
+    });
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://r@replica/chat' })).toThrow(
+      /DATABASE_READ_URL needs a postgres:\/\/ DATABASE_URL/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'sqlite:x.sqlite' })).toThrow(
+      /entry 1 must be a postgres/,
+    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://r@replica/chat?schema=other' }),
+    ).toThrow(/primary's schema/);
+    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_MAX_LAG_MS: '50' })).toThrow(
+      /DATABASE_READ_MAX_LAG_MS/,
+    );
     try {
       loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://r:s3cret@[bad' });
     } catch (error) {
@@ -139,15 +168,23 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toMatchObject({ sseMaxBufferBytes: 1024 * 1024, sseStallMs: 30_000, maxStreamsPerActor: 8 });
     const set = loadConfig({ SSE_MAX_BUFFER_BYTES: '65536', SSE_STALL_MS: '500', MAX_STREAMS_PER_ACTOR: '0' });
     expect(set).toMatchObject({ sseMaxBufferBytes: 65_536, sseStallMs: 500, maxStreamsPerActor: 0 });
-    expect(() => loadConfig({ SSE_MAX_BUFFER_BYTES: '1000' })).toThrow(/SSE_MAX_BUFFER_BYTES must be an integer from 16384/);
+    expect(() => loadConfig({ SSE_MAX_BUFFER_BYTES: '1000' })).toThrow(
+      /SSE_MAX_BUFFER_BYTES must be an integer from 16384/,
+    );
     expect(() => loadConfig({ SSE_STALL_MS: '0' })).toThrow(/SSE_STALL_MS/);
     expect(() => loadConfig({ MAX_STREAMS_PER_ACTOR: 'many' })).toThrow(/MAX_STREAMS_PER_ACTOR/);
   });
 
   it('reads and writes long-term memories unless MEMORY_MODE says otherwise, within MEMORY_TOKEN_BUDGET (1000 unless set)', () => {
     expect(loadConfig({})).toMatchObject({ memoryMode: 'on', memoryTokenBudget: 1000 });
-    expect(loadConfig({ MEMORY_MODE: 'read', MEMORY_TOKEN_BUDGET: '250' })).toMatchObject({ memoryMode: 'read', memoryTokenBudget: 250 });
-    expect(loadConfig({ MEMORY_MODE: 'off', MEMORY_TOKEN_BUDGET: '0' })).toMatchObject({ memoryMode: 'off', memoryTokenBudget: 0 });
+    expect(loadConfig({ MEMORY_MODE: 'read', MEMORY_TOKEN_BUDGET: '250' })).toMatchObject({
+      memoryMode: 'read',
+      memoryTokenBudget: 250,
+    });
+    expect(loadConfig({ MEMORY_MODE: 'off', MEMORY_TOKEN_BUDGET: '0' })).toMatchObject({
+      memoryMode: 'off',
+      memoryTokenBudget: 0,
+    });
     expect(loadConfig({}).maxMemoriesPerActor).toBe(10_000);
     expect(loadConfig({ MAX_MEMORIES_PER_ACTOR: '0' }).maxMemoriesPerActor).toBe(0);
     expect(() => loadConfig({ MAX_MEMORIES_PER_ACTOR: '-1' })).toThrow(/MAX_MEMORIES_PER_ACTOR/);
@@ -168,21 +205,37 @@ describe('loadConfig', () => {
 
   it('reads ALLOWED_HOSTS as normalized host names (lower case, no trailing dot, IPv6 bare), empty by default', () => {
     expect(loadConfig({}).allowedHosts).toEqual([]);
-    expect(loadConfig({ ALLOWED_HOSTS: ' Chat.Example.com. , 10.0.0.5,[FD00::7]' }).allowedHosts).toEqual(['chat.example.com', '10.0.0.5', 'fd00::7']);
+    expect(loadConfig({ ALLOWED_HOSTS: ' Chat.Example.com. , 10.0.0.5,[FD00::7]' }).allowedHosts).toEqual([
+      'chat.example.com',
+      '10.0.0.5',
+      'fd00::7',
+    ]);
   });
 
-  it.each(['chat.example.com:443', 'https://chat.example.com', '*.example.com', 'a,,b', 'chat.example.com,'])('refuses ALLOWED_HOSTS=%s, naming the variable', (value) => {
-    expect(() => loadConfig({ ALLOWED_HOSTS: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ ALLOWED_HOSTS: value })).toThrow(/^ALLOWED_HOSTS entries must be host names or addresses without scheme or port, like chat\.example\.com, got "/);
-  });
+  it.each(['chat.example.com:443', 'https://chat.example.com', '*.example.com', 'a,,b', 'chat.example.com,'])(
+    'refuses ALLOWED_HOSTS=%s, naming the variable',
+    (value) => {
+      expect(() => loadConfig({ ALLOWED_HOSTS: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ ALLOWED_HOSTS: value })).toThrow(
+        /^ALLOWED_HOSTS entries must be host names or addresses without scheme or port, like chat\.example\.com, got "/,
+      );
+    },
+  );
 
   it('bounds replies by MAX_REPLY_CHARS and LLM_MAX_REPLY_MS, never past what an import reads back', () => {
     expect(loadConfig({})).toMatchObject({ maxReplyChars: 100_000, maxReplyMs: 600_000 });
-    expect(loadConfig({ MAX_REPLY_CHARS: '5000', LLM_MAX_REPLY_MS: '2000' })).toMatchObject({ maxReplyChars: 5000, maxReplyMs: 2000 });
+    expect(loadConfig({ MAX_REPLY_CHARS: '5000', LLM_MAX_REPLY_MS: '2000' })).toMatchObject({
+      maxReplyChars: 5000,
+      maxReplyMs: 2000,
+    });
     expect(loadConfig({ MAX_REPLY_CHARS: String(IMPORTED_REPLY_CHARS) }).maxReplyChars).toBe(IMPORTED_REPLY_CHARS);
-    expect(() => loadConfig({ MAX_REPLY_CHARS: String(IMPORTED_REPLY_CHARS + 1) })).toThrow(/^MAX_REPLY_CHARS must be an integer from 1000 to 1000000/);
+    expect(() => loadConfig({ MAX_REPLY_CHARS: String(IMPORTED_REPLY_CHARS + 1) })).toThrow(
+      /^MAX_REPLY_CHARS must be an integer from 1000 to 1000000/,
+    );
     expect(() => loadConfig({ MAX_REPLY_CHARS: '999' })).toThrow(/^MAX_REPLY_CHARS must be/);
-    expect(() => loadConfig({ LLM_MAX_REPLY_MS: '999' })).toThrow(/^LLM_MAX_REPLY_MS must be an integer from 1000 to 86400000/);
+    expect(() => loadConfig({ LLM_MAX_REPLY_MS: '999' })).toThrow(
+      /^LLM_MAX_REPLY_MS must be an integer from 1000 to 86400000/,
+    );
     expect(() => loadConfig({ LLM_MAX_REPLY_MS: 'forever' })).toThrow(/^LLM_MAX_REPLY_MS must be/);
   });
 
@@ -202,24 +255,31 @@ describe('loadConfig', () => {
   it('reads imports up to IMPORT_BODY_LIMIT_BYTES (64 MiB unless set, at most 1 GiB)', () => {
     expect(loadConfig({}).importBodyLimitBytes).toBe(64 * 1024 * 1024);
     expect(loadConfig({ IMPORT_BODY_LIMIT_BYTES: '2048' }).importBodyLimitBytes).toBe(2048);
-    expect(() => loadConfig({ IMPORT_BODY_LIMIT_BYTES: String(1024 ** 3 + 1) })).toThrow(/^IMPORT_BODY_LIMIT_BYTES must be an integer from 1024 to 1073741824/);
+    expect(() => loadConfig({ IMPORT_BODY_LIMIT_BYTES: String(1024 ** 3 + 1) })).toThrow(
+      /^IMPORT_BODY_LIMIT_BYTES must be an integer from 1024 to 1073741824/,
+    );
   });
 
   it('bounds a ZIP entry of an archive import at IMPORT_UNZIPPED_LIMIT_BYTES (1 GiB unless set, at most 16 GiB)', () => {
     expect(loadConfig({}).importUnzippedLimitBytes).toBe(1024 ** 3);
     expect(loadConfig({ IMPORT_UNZIPPED_LIMIT_BYTES: '4096' }).importUnzippedLimitBytes).toBe(4096);
-    expect(() => loadConfig({ IMPORT_UNZIPPED_LIMIT_BYTES: '1023' })).toThrow(/^IMPORT_UNZIPPED_LIMIT_BYTES must be an integer from 1024 to 17179869184/);
+    expect(() => loadConfig({ IMPORT_UNZIPPED_LIMIT_BYTES: '1023' })).toThrow(
+      /^IMPORT_UNZIPPED_LIMIT_BYTES must be an integer from 1024 to 17179869184/,
+    );
   });
 
   it('reads a followed reply every FOLLOW_POLL_MS (2 s unless set) while the database wakes its followers', () => {
     expect(loadConfig({}).followPollMs).toBe(2_000);
     expect(loadConfig({ FOLLOW_POLL_MS: '60000' }).followPollMs).toBe(60_000);
-    for (const bad of ['0', '9', '600001', 'soon']) expect(() => loadConfig({ FOLLOW_POLL_MS: bad })).toThrow(/FOLLOW_POLL_MS/);
+    for (const bad of ['0', '9', '600001', 'soon'])
+      expect(() => loadConfig({ FOLLOW_POLL_MS: bad })).toThrow(/FOLLOW_POLL_MS/);
   });
 
   it.each(['0', '-3', '1.5', 'thirty', '30d', '36501'])('refuses RETENTION_DAYS=%s, naming the variable', (value) => {
     expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(new RegExp(`^RETENTION_DAYS must be an integer from 1 to 36500, got "${value}"$`));
+    expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(
+      new RegExp(`^RETENTION_DAYS must be an integer from 1 to 36500, got "${value}"$`),
+    );
   });
 });
 
@@ -234,11 +294,20 @@ describe('isLoopbackHost', () => {
 
 describe('loadConfig: Telegram', () => {
   const TOKEN = '123456789:AAE-secret_token-value';
-  const WEBHOOK = { TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/telegram/hook', TELEGRAM_WEBHOOK_SECRET: 'secret-token-0123456789' };
+  const WEBHOOK = {
+    TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/telegram/hook',
+    TELEGRAM_WEBHOOK_SECRET: 'secret-token-0123456789',
+  };
 
   it('is off without TELEGRAM_BOT_TOKEN, and long-polls Telegram with it', () => {
     expect(loadConfig({}).telegram).toBeNull();
-    expect(loadConfig({ TELEGRAM_BOT_TOKEN: TOKEN }).telegram).toEqual({ token: TOKEN, apiRoot: undefined, webhook: null, allowedUsers: null, agentsFrom: null });
+    expect(loadConfig({ TELEGRAM_BOT_TOKEN: TOKEN }).telegram).toEqual({
+      token: TOKEN,
+      apiRoot: undefined,
+      webhook: null,
+      allowedUsers: null,
+      agentsFrom: null,
+    });
     expect(loadConfig({ TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_AGENTS_FROM: 'ops' }).telegram?.agentsFrom).toBe('api:ops');
   });
 
@@ -252,7 +321,11 @@ describe('loadConfig: Telegram', () => {
     expect(config).toEqual({
       token: TOKEN,
       apiRoot: 'http://127.0.0.1:8081',
-      webhook: { url: 'https://bot.example.test/telegram/hook', path: '/telegram/hook', secret: 'secret-token-0123456789' },
+      webhook: {
+        url: 'https://bot.example.test/telegram/hook',
+        path: '/telegram/hook',
+        secret: 'secret-token-0123456789',
+      },
       allowedUsers: [42, 1234567890],
       agentsFrom: null,
     });
@@ -266,10 +339,25 @@ describe('loadConfig: Telegram', () => {
     [{ TELEGRAM_ALLOWED_USERS: '42,,43' }, /^TELEGRAM_ALLOWED_USERS must be/],
     [{ TELEGRAM_ALLOWED_USERS: '0' }, /^TELEGRAM_ALLOWED_USERS must be/],
     [{ TELEGRAM_AGENTS_FROM: 'api:ops' }, /^TELEGRAM_AGENTS_FROM must be the name of an API key/],
-    [{ TELEGRAM_WEBHOOK_URL: 'telegram/hook', TELEGRAM_WEBHOOK_SECRET: WEBHOOK.TELEGRAM_WEBHOOK_SECRET }, /^TELEGRAM_WEBHOOK_URL must be an http\(s\) URL/],
-    [{ TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/', TELEGRAM_WEBHOOK_SECRET: WEBHOOK.TELEGRAM_WEBHOOK_SECRET }, /path of its own/],
-    [{ TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/api/chat', TELEGRAM_WEBHOOK_SECRET: WEBHOOK.TELEGRAM_WEBHOOK_SECRET }, /path of its own/],
-    [{ TELEGRAM_WEBHOOK_URL: WEBHOOK.TELEGRAM_WEBHOOK_URL }, /^TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL/],
+    [
+      { TELEGRAM_WEBHOOK_URL: 'telegram/hook', TELEGRAM_WEBHOOK_SECRET: WEBHOOK.TELEGRAM_WEBHOOK_SECRET },
+      /^TELEGRAM_WEBHOOK_URL must be an http\(s\) URL/,
+    ],
+    [
+      { TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/', TELEGRAM_WEBHOOK_SECRET: WEBHOOK.TELEGRAM_WEBHOOK_SECRET },
+      /path of its own/,
+    ],
+    [
+      {
+        TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/api/chat',
+        TELEGRAM_WEBHOOK_SECRET: WEBHOOK.TELEGRAM_WEBHOOK_SECRET,
+      },
+      /path of its own/,
+    ],
+    [
+      { TELEGRAM_WEBHOOK_URL: WEBHOOK.TELEGRAM_WEBHOOK_URL },
+      /^TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL/,
+    ],
     [{ ...WEBHOOK, TELEGRAM_WEBHOOK_SECRET: 'short' }, /^TELEGRAM_WEBHOOK_SECRET must be 16-256 characters/],
     [{ ...WEBHOOK, TELEGRAM_WEBHOOK_SECRET: 'has spaces in the secret!' }, /^TELEGRAM_WEBHOOK_SECRET must be 16-256/],
   ])('refuses %j, naming the variable', (env, pattern) => {
@@ -281,7 +369,10 @@ describe('loadConfig: Telegram', () => {
   });
 
   it('never repeats the token or the webhook secret in an error', () => {
-    for (const env of [{ TELEGRAM_BOT_TOKEN: 'AAE-secret_token-value' }, { ...WEBHOOK, TELEGRAM_WEBHOOK_SECRET: 'secret token with spaces' }]) {
+    for (const env of [
+      { TELEGRAM_BOT_TOKEN: 'AAE-secret_token-value' },
+      { ...WEBHOOK, TELEGRAM_WEBHOOK_SECRET: 'secret token with spaces' },
+    ]) {
       try {
         loadConfig(env);
         throw new Error('expected a ConfigError');
@@ -296,20 +387,26 @@ describe('loadConfig: Telegram', () => {
     expect(loadConfig({}).authFailuresPerMinute).toBe(30);
     expect(loadConfig({ AUTH_FAILURES_PER_MINUTE: '0' }).authFailuresPerMinute).toBe(0);
     expect(loadConfig({ AUTH_FAILURES_PER_MINUTE: '5' }).authFailuresPerMinute).toBe(5);
-    expect(() => loadConfig({ AUTH_FAILURES_PER_MINUTE: '-1' })).toThrow(/^AUTH_FAILURES_PER_MINUTE must be an integer from 0 to 1000000, got "-1"$/);
+    expect(() => loadConfig({ AUTH_FAILURES_PER_MINUTE: '-1' })).toThrow(
+      /^AUTH_FAILURES_PER_MINUTE must be an integer from 0 to 1000000, got "-1"$/,
+    );
   });
 
   it('limits reads of shared conversations to 60 a minute per address unless SHARED_READS_PER_MINUTE says otherwise (0: off)', () => {
     expect(loadConfig({}).sharedReadsPerMinute).toBe(60);
     expect(loadConfig({ SHARED_READS_PER_MINUTE: '0' }).sharedReadsPerMinute).toBe(0);
     expect(loadConfig({ SHARED_READS_PER_MINUTE: '5' }).sharedReadsPerMinute).toBe(5);
-    expect(() => loadConfig({ SHARED_READS_PER_MINUTE: 'x' })).toThrow(/^SHARED_READS_PER_MINUTE must be an integer from 0 to 1000000, got "x"$/);
+    expect(() => loadConfig({ SHARED_READS_PER_MINUTE: 'x' })).toThrow(
+      /^SHARED_READS_PER_MINUTE must be an integer from 0 to 1000000, got "x"$/,
+    );
   });
 
   it('builds share links from PUBLIC_BASE_URL when set (no trailing slash), else they are relative', () => {
     expect(loadConfig({}).publicBaseUrl).toBeNull();
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://chat.example.com/' }).publicBaseUrl).toBe('https://chat.example.com');
-    expect(loadConfig({ PUBLIC_BASE_URL: 'http://10.0.0.5:3000/chat/' }).publicBaseUrl).toBe('http://10.0.0.5:3000/chat');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'http://10.0.0.5:3000/chat/' }).publicBaseUrl).toBe(
+      'http://10.0.0.5:3000/chat',
+    );
     for (const bad of ['chat.example.com', 'ftp://x.example', 'https://x.example/?a=1', 'https://u:p@x.example']) {
       expect(() => loadConfig({ PUBLIC_BASE_URL: bad })).toThrow(/^PUBLIC_BASE_URL must be an http\(s\) URL/);
     }
@@ -319,7 +416,11 @@ describe('loadConfig: Telegram', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::1']);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::1' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::1',
+    ]);
     for (const value of ['true', '0', '11', 'proxy.example.com', '10.0.0.0/33', '10.0.0.1/8/2', '*']) {
       expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/^TRUST_PROXY /);
     }

@@ -132,14 +132,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const streamFlushMs = integer(env, 'STREAM_FLUSH_MS', 200, 10, 10_000);
   // The lease is renewed on a flush tick once a third of it has passed: ticks must come well within that.
   if (streamFlushMs * 4 > replyLeaseMs) {
-    throw new ConfigError(`STREAM_FLUSH_MS (${streamFlushMs}) must be at most a quarter of REPLY_LEASE_MS (${replyLeaseMs})`);
+    throw new ConfigError(
+      `STREAM_FLUSH_MS (${streamFlushMs}) must be at most a quarter of REPLY_LEASE_MS (${replyLeaseMs})`,
+    );
   }
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
     requireApiKeys: !isLoopbackHost(host),
     database,
-    readReplicas: parseReadUrls(text(env, 'DATABASE_READ_URL'), database, integer(env, 'DATABASE_READ_MAX_LAG_MS', 2_000, 100, 3_600_000)),
+    readReplicas: parseReadUrls(
+      text(env, 'DATABASE_READ_URL'),
+      database,
+      integer(env, 'DATABASE_READ_MAX_LAG_MS', 2_000, 100, 3_600_000),
+    ),
     apiKeys,
     llm,
     llmModels: parseModels(text(env, 'LLM_MODELS')),
@@ -160,7 +166,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxReplyMs: integer(env, 'LLM_MAX_REPLY_MS', 600_000, 1_000, 86_400_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     importBodyLimitBytes: integer(env, 'IMPORT_BODY_LIMIT_BYTES', 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    importUnzippedLimitBytes: integer(env, 'IMPORT_UNZIPPED_LIMIT_BYTES', 1024 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
+    importUnzippedLimitBytes: integer(
+      env,
+      'IMPORT_UNZIPPED_LIMIT_BYTES',
+      1024 * 1024 * 1024,
+      1024,
+      16 * 1024 * 1024 * 1024,
+    ),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
     replyLeaseMs,
     streamFlushMs,
@@ -173,7 +185,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     corsOrigins: parseOrigins(text(env, 'CORS_ORIGINS')),
     allowedHosts: parseAllowedHosts(text(env, 'ALLOWED_HOSTS')),
     // On a public address the API is rate limited unless told otherwise.
-    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', isLoopbackHost(host) && apiKeys.length === 0 ? 0 : 600, 0, 1_000_000),
+    rateLimitPerMinute: integer(
+      env,
+      'RATE_LIMIT_PER_MINUTE',
+      isLoopbackHost(host) && apiKeys.length === 0 ? 0 : 600,
+      0,
+      1_000_000,
+    ),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 0, 1_000_000),
     sharedReadsPerMinute: integer(env, 'SHARED_READS_PER_MINUTE', 60, 0, 1_000_000),
     publicBaseUrl: parsePublicBaseUrl(text(env, 'PUBLIC_BASE_URL')),
@@ -219,7 +237,9 @@ function parseModels(raw: string | undefined): string[] {
   const names = raw.split(',').map((entry) => entry.trim());
   for (const name of names) {
     if (!name || name.length > 200 || /[\s\u0000-\u001f]/.test(name)) {
-      throw new ConfigError(`LLM_MODELS must be comma-separated model names (each 1-200 characters, no spaces), got "${raw}"`);
+      throw new ConfigError(
+        `LLM_MODELS must be comma-separated model names (each 1-200 characters, no spaces), got "${raw}"`,
+      );
     }
   }
   if (names.length > 100) throw new ConfigError(`LLM_MODELS names ${names.length} models; at most 100`);
@@ -263,7 +283,9 @@ function parsePublicBaseUrl(raw: string | undefined): string | null {
     url = undefined;
   }
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
-    throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL without query, fragment or credentials, like https://chat.example.com, got "${raw}"`);
+    throw new ConfigError(
+      `PUBLIC_BASE_URL must be an http(s) URL without query, fragment or credentials, like https://chat.example.com, got "${raw}"`,
+    );
   }
   return url.toString().replace(/\/+$/, '');
 }
@@ -284,7 +306,9 @@ function parseAllowedHosts(raw: string | undefined): string[] {
   return raw.split(',').map((entry) => {
     const host = normalizeHostName(entry.trim());
     if (!host) {
-      throw new ConfigError(`ALLOWED_HOSTS entries must be host names or addresses without scheme or port, like chat.example.com, got "${entry.trim()}"`);
+      throw new ConfigError(
+        `ALLOWED_HOSTS entries must be host names or addresses without scheme or port, like chat.example.com, got "${entry.trim()}"`,
+      );
     }
     return host;
   });
@@ -293,7 +317,8 @@ function parseAllowedHosts(raw: string | undefined): string[] {
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
   const value = text(env, name);
   if (value === undefined) return fallback;
-  if (!values.includes(value as T)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${value}"`);
+  if (!values.includes(value as T))
+    throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${value}"`);
   return value as T;
 }
 
@@ -301,7 +326,8 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
 function summaryMode(env: Env, llm: LlmConfig): 'rolling' | 'off' {
   const value = text(env, 'SUMMARY_MODE');
   if (value === undefined) return llm.provider === 'openai' ? 'rolling' : 'off';
-  if (value !== 'rolling' && value !== 'off') throw new ConfigError(`SUMMARY_MODE must be "rolling" or "off", got "${value}"`);
+  if (value !== 'rolling' && value !== 'off')
+    throw new ConfigError(`SUMMARY_MODE must be "rolling" or "off", got "${value}"`);
   return value;
 }
 
@@ -331,7 +357,8 @@ function parseApiKeys(raw: string | undefined): AppConfig['apiKeys'] {
 /** A secret of its own (not an API key: a scraper needs no actor); short ones could be guessed. */
 function parseMetricsToken(token: string | undefined): string | null {
   if (token === undefined) return null;
-  if (token.length < 16 || /\s/.test(token)) throw new ConfigError('METRICS_TOKEN must be at least 16 characters, without spaces');
+  if (token.length < 16 || /\s/.test(token))
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters, without spaces');
   return token;
 }
 

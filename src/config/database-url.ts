@@ -60,7 +60,8 @@ export function parseReadUrls(raw: string | undefined, primary: DatabaseTarget, 
     .map((u) => u.trim())
     .filter((u) => u !== '');
   if (urls.length === 0) return { urls: [], maxLagMs };
-  if (primary.kind !== 'postgres') throw new ConfigError('DATABASE_READ_URL needs a postgres:// DATABASE_URL: replicas are PostgreSQL standbys');
+  if (primary.kind !== 'postgres')
+    throw new ConfigError('DATABASE_READ_URL needs a postgres:// DATABASE_URL: replicas are PostgreSQL standbys');
   if (urls.length > 16) throw new ConfigError(`DATABASE_READ_URL names ${urls.length} replicas; at most 16`);
   return {
     urls: urls.map((url, i) => {
@@ -70,9 +71,12 @@ export function parseReadUrls(raw: string | undefined, primary: DatabaseTarget, 
       } catch {
         throw new ConfigError(`DATABASE_READ_URL entry ${i + 1} is not a valid postgres:// URL`);
       }
-      if (target.kind !== 'postgres') throw new ConfigError(`DATABASE_READ_URL entry ${i + 1} must be a postgres:// URL`);
+      if (target.kind !== 'postgres')
+        throw new ConfigError(`DATABASE_READ_URL entry ${i + 1} must be a postgres:// URL`);
       if (target.schema !== undefined && target.schema !== primary.schema) {
-        throw new ConfigError(`DATABASE_READ_URL entry ${i + 1} names schema "${target.schema}"; a replica has the primary's schema, leave it out`);
+        throw new ConfigError(
+          `DATABASE_READ_URL entry ${i + 1} names schema "${target.schema}"; a replica has the primary's schema, leave it out`,
+        );
       }
       return target.url;
     }),

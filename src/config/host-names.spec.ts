@@ -15,12 +15,29 @@ describe('normalizeHostPort (a Host header)', () => {
     expect(normalizeHostPort(header)).toBe(host);
   });
 
-  it.each(['', '::1', '[::1', '[::1]x', '[localhost]', 'localhost:', 'localhost:http', 'localhost:3000:1', 'localhost:70000', 'local host', 'user@localhost', 'localhost/', 'a..b', '.localhost', 'localhost..', '-x.example', 'ex_ample.com', 'caf\u00e9.example', 'xn--caf-dma.example%00'])(
-    'refuses %j',
-    (header) => {
-      expect(normalizeHostPort(header)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    '::1',
+    '[::1',
+    '[::1]x',
+    '[localhost]',
+    'localhost:',
+    'localhost:http',
+    'localhost:3000:1',
+    'localhost:70000',
+    'local host',
+    'user@localhost',
+    'localhost/',
+    'a..b',
+    '.localhost',
+    'localhost..',
+    '-x.example',
+    'ex_ample.com',
+    'caf\u00e9.example',
+    'xn--caf-dma.example%00',
+  ])('refuses %j', (header) => {
+    expect(normalizeHostPort(header)).toBeNull();
+  });
 });
 
 describe('normalizeHostName (an entry of ALLOWED_HOSTS)', () => {
@@ -29,7 +46,8 @@ describe('normalizeHostName (an entry of ALLOWED_HOSTS)', () => {
     expect(normalizeHostName('[FD00::7]')).toBe('fd00::7');
     expect(normalizeHostName('fd00::7')).toBe('fd00::7');
     expect(normalizeHostName('10.0.0.5')).toBe('10.0.0.5');
-    for (const bad of ['proxy.example:443', 'https://proxy.example', '*.example.com', '', '[proxy.example]']) expect(normalizeHostName(bad)).toBeNull();
+    for (const bad of ['proxy.example:443', 'https://proxy.example', '*.example.com', '', '[proxy.example]'])
+      expect(normalizeHostName(bad)).toBeNull();
   });
 });
 
@@ -43,7 +61,15 @@ describe('originHostName', () => {
     expect(originHostName(origin)).toBe(host);
   });
 
-  it.each(['null', 'file://', 'chrome-extension://abc', 'http://localhost:3000/path', 'http://user@localhost', 'localhost', 'ws://localhost'])('refuses %s', (origin) => {
+  it.each([
+    'null',
+    'file://',
+    'chrome-extension://abc',
+    'http://localhost:3000/path',
+    'http://user@localhost',
+    'localhost',
+    'ws://localhost',
+  ])('refuses %s', (origin) => {
     expect(originHostName(origin)).toBeNull();
   });
 });

@@ -1,7 +1,9 @@
 import { countTokensBounded, MAX_PIECE_CHARS, MAX_RUN_CHARS, type TokenCountingEncoder } from './bounded-count.js';
 
 /** The real o200k_base encoder, with the longest run without white space it was handed. */
-async function watchedEncoder(): Promise<TokenCountingEncoder & { longestRun: number; longestCall: number; calls: string[] }> {
+async function watchedEncoder(): Promise<
+  TokenCountingEncoder & { longestRun: number; longestCall: number; calls: string[] }
+> {
   const real = await import('gpt-tokenizer/encoding/o200k_base');
   const watched = {
     longestRun: 0,
@@ -27,7 +29,12 @@ describe('countTokensBounded', () => {
 
   it('never hands the encoder a run without white space longer than MAX_RUN_CHARS, nor a piece much longer than MAX_PIECE_CHARS', async () => {
     const encoder = await watchedEncoder();
-    for (const text of ['a'.repeat(40_000), '漢'.repeat(32_000), '😀'.repeat(10_000), `${'word '.repeat(5_000)}${'x'.repeat(5_000)}`]) {
+    for (const text of [
+      'a'.repeat(40_000),
+      '漢'.repeat(32_000),
+      '😀'.repeat(10_000),
+      `${'word '.repeat(5_000)}${'x'.repeat(5_000)}`,
+    ]) {
       encoder.longestRun = encoder.longestCall = 0;
       countTokensBounded(encoder, text);
       expect(encoder.longestRun).toBeLessThanOrEqual(MAX_RUN_CHARS);

@@ -11,7 +11,11 @@ export interface HistoryItem {
   readonly content: string;
   readonly tokens: number;
   /** On an assistant message: the client's functions it asked to be called (their outputs follow it). */
-  readonly functionCalls?: ReadonlyArray<{ readonly callId: string; readonly name: string; readonly arguments: string }> | null;
+  readonly functionCalls?: ReadonlyArray<{
+    readonly callId: string;
+    readonly name: string;
+    readonly arguments: string;
+  }> | null;
   /** On a tool message: the call it answers. */
   readonly callId?: string | null;
 }
@@ -53,7 +57,12 @@ type PartKind = 'system' | 'memory' | 'recall' | 'summary' | 'pinned' | 'history
 
 export interface PlannedContext {
   readonly messages: PromptMessage[];
-  readonly parts: ReadonlyArray<{ readonly kind: PartKind; readonly role: string; readonly tokens: number; readonly seq?: number }>;
+  readonly parts: ReadonlyArray<{
+    readonly kind: PartKind;
+    readonly role: string;
+    readonly tokens: number;
+    readonly seq?: number;
+  }>;
   readonly budget: number;
   readonly window: number;
   /** Everything the request costs, chat-format overhead included. */
@@ -110,18 +119,31 @@ export const cost = (contentTokens: number) => contentTokens + TOKENS_PER_MESSAG
 export function planContext(input: PlanInput): PlannedContext {
   const pinned = input.pinned ?? [];
   // Pinned messages are as binding as the instructions: counted with them.
-  const systemTokens = input.system.reduce((sum, p) => sum + cost(p.tokens), 0) + pinned.reduce((sum, p) => sum + cost(p.tokens), 0);
+  const systemTokens =
+    input.system.reduce((sum, p) => sum + cost(p.tokens), 0) + pinned.reduce((sum, p) => sum + cost(p.tokens), 0);
   const messageTokens = input.newMessage ? cost(input.newMessage.tokens) : 0;
   let total = TOKENS_PER_REQUEST + systemTokens + messageTokens;
   if (input.newMessage && total > input.budget) {
     const source = input.budgetSource ?? 'CONTEXT_TOKEN_BUDGET';
     // The message alone too long, or only together with the system prompts: say which to shorten.
-    const shorten = TOKENS_PER_REQUEST + messageTokens > input.budget ? 'the message' : pinned.length ? 'the message, the system prompts or the pinned messages' : 'the message or the system prompts';
+    const shorten =
+      TOKENS_PER_REQUEST + messageTokens > input.budget
+        ? 'the message'
+        : pinned.length
+          ? 'the message, the system prompts or the pinned messages'
+          : 'the message or the system prompts';
     throw new ContextOverBudgetError(
       `The message needs ${messageTokens} tokens (${input.newMessage.tokens} of text and ${TOKENS_PER_MESSAGE} of chat format); ` +
         `with the system prompts (${systemTokens}) and the request (${TOKENS_PER_REQUEST}) the turn needs ${total}, ` +
         `over the context token budget of ${input.budget} (${source}). Shorten ${shorten} or raise ${source}`,
-      { budget: input.budget, requiredTokens: total, messageTokens, systemTokens, requestTokens: TOKENS_PER_REQUEST, budgetSource: source },
+      {
+        budget: input.budget,
+        requiredTokens: total,
+        messageTokens,
+        systemTokens,
+        requestTokens: TOKENS_PER_REQUEST,
+        budgetSource: source,
+      },
     );
   }
   // Memories come before the summary and the history: within their own budget, and what the context has left.
@@ -138,9 +160,11 @@ export function planContext(input: PlanInput): PlannedContext {
   const inWindow = input.window > 0 ? input.history.slice(-input.window) : [];
   const pinnedSeqs = new Set(pinned.map((p) => p.seq));
   // A pinned message is already counted (and sent in its place): the window goes on without it.
-  const window = (input.stretch ? input.history.filter((m, i) => m.seq > coveredThrough || i >= input.history.length - inWindow.length) : inWindow).filter(
-    (m) => !pinnedSeqs.has(m.seq),
-  );
+  const window = (
+    input.stretch
+      ? input.history.filter((m, i) => m.seq > coveredThrough || i >= input.history.length - inWindow.length)
+      : inWindow
+  ).filter((m) => !pinnedSeqs.has(m.seq));
   for (let i = window.length - 1; i >= 0; i--) {
     const item = window[i];
     if (total + cost(item.tokens) > input.budget) break;
@@ -170,9 +194,10 @@ export function planContext(input: PlanInput): PlannedContext {
     messages.push({ role: 'system', content: input.summary!.content });
     parts.push({ kind: 'summary', role: 'system', tokens: cost(input.summary!.tokens), seq: input.summary!.coversSeq });
   }
-  const replayed = [...paired.map((item) => ({ item, kind: 'history' as const })), ...pinned.map((item) => ({ item, kind: 'pinned' as const }))].sort(
-    (a, b) => a.item.seq - b.item.seq,
-  );
+  const replayed = [
+    ...paired.map((item) => ({ item, kind: 'history' as const })),
+    ...pinned.map((item) => ({ item, kind: 'pinned' as const })),
+  ].sort((a, b) => a.item.seq - b.item.seq);
   for (const { item, kind } of replayed) {
     messages.push(promptOf(item));
     parts.push({ kind, role: item.role, tokens: cost(item.tokens), seq: item.seq });
@@ -188,7 +213,9 @@ export function planContext(input: PlanInput): PlannedContext {
     window: input.window,
     totalTokens: total,
     omittedForBudget: window.length - kept.length,
-    uncoveredOmitted: input.stretch ? window.slice(0, window.length - kept.length).filter((m) => m.seq > coveredThrough).length : 0,
+    uncoveredOmitted: input.stretch
+      ? window.slice(0, window.length - kept.length).filter((m) => m.seq > coveredThrough).length
+      : 0,
     summaryIncluded,
     memoryIds: memories.lines.map((l) => l.id),
     recalledMessageIds: recall.excerpts.map((e) => e.id),
@@ -199,7 +226,11 @@ export function planContext(input: PlanInput): PlannedContext {
 function promptOf(item: HistoryItem): PromptMessage {
   if (item.role === 'tool') return { role: 'tool', toolCallId: item.callId ?? '', content: item.content };
   if (item.role === 'assistant' && item.functionCalls?.length) {
-    return { role: 'assistant', content: item.content, toolCalls: item.functionCalls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })) };
+    return {
+      role: 'assistant',
+      content: item.content,
+      toolCalls: item.functionCalls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })),
+    };
   }
   return { role: item.role, content: item.content };
 }

@@ -19,7 +19,11 @@ export interface ContextMessage {
   readonly content: string;
   readonly tokens: number | null;
   /** On an assistant message: the client's functions it asked to be called. */
-  readonly functionCalls?: ReadonlyArray<{ readonly callId: string; readonly name: string; readonly arguments: string }> | null;
+  readonly functionCalls?: ReadonlyArray<{
+    readonly callId: string;
+    readonly name: string;
+    readonly arguments: string;
+  }> | null;
   /** On a tool message: the call it answers. */
   readonly callId?: string | null;
 }
@@ -62,7 +66,11 @@ export interface ContextRecall {
   readonly role: 'user' | 'assistant';
   readonly content: string;
   /** The turn answering it (for a question) or asked before it (for an answer); null when there is none. */
-  readonly neighbour: { readonly role: 'user' | 'assistant'; readonly content: string; readonly before: boolean } | null;
+  readonly neighbour: {
+    readonly role: 'user' | 'assistant';
+    readonly content: string;
+    readonly before: boolean;
+  } | null;
   /** The tokens of the content and the neighbour's, as counted when they were stored (null: count them now). */
   readonly tokens?: number | null;
 }

@@ -6,7 +6,11 @@ import { TOKENS_PER_MESSAGE } from './token-counter.js';
  * fits, skipping one that does not, so one long item does not keep out the short ones after it.
  * Nothing when not even the header and one item fit.
  */
-export function fitInOrder<T extends { readonly tokens: number }>(items: readonly T[], headerTokens: number, limit: number): { items: T[]; tokens: number } {
+export function fitInOrder<T extends { readonly tokens: number }>(
+  items: readonly T[],
+  headerTokens: number,
+  limit: number,
+): { items: T[]; tokens: number } {
   let total = TOKENS_PER_MESSAGE + headerTokens;
   const kept: T[] = [];
   for (const item of items) {

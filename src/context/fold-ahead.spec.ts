@@ -3,9 +3,23 @@ import { foldAheadBoundary } from './fold-ahead.js';
 import { TOKENS_PER_REQUEST } from './token-counter.js';
 
 // Questions and replies of 10 content tokens (14 in a context); the turn's question is seq 13.
-const history = (n: number): HistoryItem[] => Array.from({ length: n }, (_, i) => ({ seq: i + 1, role: i % 2 ? 'assistant' : 'user', content: `m${i + 1}`, tokens: 10 }));
+const history = (n: number): HistoryItem[] =>
+  Array.from({ length: n }, (_, i) => ({
+    seq: i + 1,
+    role: i % 2 ? 'assistant' : 'user',
+    content: `m${i + 1}`,
+    tokens: 10,
+  }));
 const turn = (over: Partial<PlanInput> = {}) =>
-  planContext({ budget: 10_000, window: 4, system: [{ content: 'sys', tokens: 5 }], summary: null, history: history(12), newMessage: { content: 'q', tokens: 10 }, ...over });
+  planContext({
+    budget: 10_000,
+    window: 4,
+    system: [{ content: 'sys', tokens: 5 }],
+    summary: null,
+    history: history(12),
+    newMessage: { content: 'q', tokens: 10 },
+    ...over,
+  });
 const question = { seq: 13 };
 const reply = { seq: 14, tokens: 10 };
 
@@ -28,6 +42,8 @@ describe('foldAheadBoundary', () => {
   });
 
   it('counts an empty reply as no message', () => {
-    expect(foldAheadBoundary({ context: turn(), question, reply: { seq: 14, tokens: null }, summaryReserve: 100 })).toBe(10);
+    expect(
+      foldAheadBoundary({ context: turn(), question, reply: { seq: 14, tokens: null }, summaryReserve: 100 }),
+    ).toBe(10);
   });
 });

@@ -20,7 +20,9 @@ interface FoldAheadInput {
  */
 export function foldAheadBoundary(input: FoldAheadInput): number {
   const { context, question, reply } = input;
-  const history = context.parts.filter((p) => p.kind === 'history' && p.seq !== undefined).map((p) => ({ seq: p.seq!, tokens: p.tokens }));
+  const history = context.parts
+    .filter((p) => p.kind === 'history' && p.seq !== undefined)
+    .map((p) => ({ seq: p.seq!, tokens: p.tokens }));
   const questionTokens = context.parts.find((p) => p.kind === 'message')?.tokens ?? 0;
   const candidates = [...history, { seq: question.seq, tokens: questionTokens }];
   if (reply.tokens) candidates.push({ seq: reply.seq, tokens: cost(reply.tokens) });

@@ -2,7 +2,10 @@
  * The system message that shows the model the conversation's state, or undefined when there
  * is nothing to show (an empty state, and no tool to fill it).
  */
-export function stateMessage(state: Record<string, unknown> | null | undefined, canUpdate: boolean): string | undefined {
+export function stateMessage(
+  state: Record<string, unknown> | null | undefined,
+  canUpdate: boolean,
+): string | undefined {
   const empty = !state || Object.keys(state).length === 0;
   if (empty && !canUpdate) return undefined;
   const how = canUpdate ? ' Change it with the update_state tool.' : '';

@@ -11,20 +11,41 @@ const MAX_VERSIONS_SHOWN = 20;
  * clients written before the tree. A few queries per page, not per message; sibling rows carry
  * no content, and only the newest MAX_VERSIONS_SHOWN other answers of a reply are read whole.
  */
-export async function withBranches(tree: MessageTreeRepository, em: EntityManager, conversationId: string, messages: Message[]): Promise<Message[]> {
+export async function withBranches(
+  tree: MessageTreeRepository,
+  em: EntityManager,
+  conversationId: string,
+  messages: Message[],
+): Promise<Message[]> {
   if (messages.length === 0) return messages;
   const siblings = await tree.siblingsOf(em, conversationId, messages);
   const wanted = new Map<string, string[]>();
   for (const m of messages) {
     const family = siblings.get(m.id) ?? [m];
     m.siblingIds = family.map((s) => s.id);
-    if (m.role === 'assistant') wanted.set(m.id, family.filter((s) => s.id !== m.id && s.role === 'assistant').map((s) => s.id).slice(-MAX_VERSIONS_SHOWN));
+    if (m.role === 'assistant')
+      wanted.set(
+        m.id,
+        family
+          .filter((s) => s.id !== m.id && s.role === 'assistant')
+          .map((s) => s.id)
+          .slice(-MAX_VERSIONS_SHOWN),
+      );
   }
   const ids = [...new Set([...wanted.values()].flat())];
-  const whole = new Map((ids.length ? await tree.messagesById(em, conversationId, ids) : []).map((m) => [m.id, m] as const));
+  const whole = new Map(
+    (ids.length ? await tree.messagesById(em, conversationId, ids) : []).map((m) => [m.id, m] as const),
+  );
   for (const m of messages) {
     const others = wanted.get(m.id);
-    if (others) m.otherAnswers = [...(m.versions ?? []), ...others.map((id) => whole.get(id)).filter((x): x is Message => x !== undefined).map(versionOf)];
+    if (others)
+      m.otherAnswers = [
+        ...(m.versions ?? []),
+        ...others
+          .map((id) => whole.get(id))
+          .filter((x): x is Message => x !== undefined)
+          .map(versionOf),
+      ];
   }
   return messages;
 }

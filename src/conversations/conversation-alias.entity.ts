@@ -24,7 +24,11 @@ export class ConversationAlias {
 
   @ManyToOne('Conversation', { onDelete: 'CASCADE' })
   @JoinColumn([
-    { name: 'conversation_id', referencedColumnName: 'id', foreignKeyConstraintName: 'fk_conversation_aliases_conversation' },
+    {
+      name: 'conversation_id',
+      referencedColumnName: 'id',
+      foreignKeyConstraintName: 'fk_conversation_aliases_conversation',
+    },
     { name: 'actor', referencedColumnName: 'actor', foreignKeyConstraintName: 'fk_conversation_aliases_conversation' },
   ])
   conversation?: Relation<Conversation>;

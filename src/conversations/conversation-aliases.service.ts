@@ -34,7 +34,8 @@ export class ConversationAliases {
    */
   resolve(actor: Actor, name: string): Promise<string | null> {
     return this.db.read(async (em) => {
-      if (UUID.test(name) && (await this.conversations.findOwned(em, actor.id, name.toLowerCase()))) return name.toLowerCase();
+      if (UUID.test(name) && (await this.conversations.findOwned(em, actor.id, name.toLowerCase())))
+        return name.toLowerCase();
       return this.aliases.find(em, actor.id, name);
     });
   }
@@ -49,6 +50,8 @@ export class ConversationAliases {
 
   /** The client's own ids of these messages of the actor's conversation (message id -> the client's id). */
   messageNames(actor: Actor, conversationId: string, messageIds: readonly string[]): Promise<Map<string, string>> {
-    return this.db.replicaRead(actor.id, (em) => this.messageAliases.aliasesOf(em, actor.id, conversationId, messageIds));
+    return this.db.replicaRead(actor.id, (em) =>
+      this.messageAliases.aliasesOf(em, actor.id, conversationId, messageIds),
+    );
   }
 }

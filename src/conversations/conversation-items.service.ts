@@ -50,12 +50,21 @@ export class ConversationItemsService {
   ) {}
 
   /** A new conversation holding `items` in order, titled by its first user message. */
-  create(actor: Actor, input: { metadata: Record<string, string> | null; items: readonly ItemDraft[] }): Promise<{ conversation: Conversation; messages: Message[] }> {
+  create(
+    actor: Actor,
+    input: { metadata: Record<string, string> | null; items: readonly ItemDraft[] },
+  ): Promise<{ conversation: Conversation; messages: Message[] }> {
     input.items.forEach((item) => this.assertValid(item));
     return this.db.transaction(async (em) => {
       await this.limits.assertRoomForConversation(em, actor);
       const firstUser = input.items.find((i) => i.role === 'user');
-      const conversation = await this.repo.insertConversation(em, actor.id, firstUser ? titleFromFirstMessage(firstUser.content) : UNTITLED, new Date(), { metadata: input.metadata });
+      const conversation = await this.repo.insertConversation(
+        em,
+        actor.id,
+        firstUser ? titleFromFirstMessage(firstUser.content) : UNTITLED,
+        new Date(),
+        { metadata: input.metadata },
+      );
       const messages = await this.appendIn(em, conversation, input.items, null);
       return { conversation, messages };
     });
@@ -78,21 +87,37 @@ export class ConversationItemsService {
     });
   }
 
-  private async appendIn(em: EntityManager, conversation: Conversation, items: readonly ItemDraft[], leaf: Message | null): Promise<Message[]> {
+  private async appendIn(
+    em: EntityManager,
+    conversation: Conversation,
+    items: readonly ItemDraft[],
+    leaf: Message | null,
+  ): Promise<Message[]> {
     if (items.length === 0) return [];
     await this.threadRows.upsertThread(em, conversation, MAIN_THREAD, undefined, new Date());
     const drafts = [];
     let parentId = leaf?.id ?? null;
     for (const item of items) {
       const id = randomUUID();
-      drafts.push({ id, parentId, role: item.role, content: item.content, functionCalls: item.functionCalls?.length ? item.functionCalls : null, callId: item.callId ?? null });
+      drafts.push({
+        id,
+        parentId,
+        role: item.role,
+        content: item.content,
+        functionCalls: item.functionCalls?.length ? item.functionCalls : null,
+        callId: item.callId ?? null,
+      });
       parentId = id;
     }
     return this.messageRows.appendMessages(em, conversation, drafts, new Date());
   }
 
   /** Up to `limit` messages of the main thread's active path in `order`, from the message `from` (included) when given. */
-  pathPage(actor: Actor, conversationId: string, page: { order: SortOrder; limit: number; from?: string }): Promise<Message[]> {
+  pathPage(
+    actor: Actor,
+    conversationId: string,
+    page: { order: SortOrder; limit: number; from?: string },
+  ): Promise<Message[]> {
     return this.db.replicaRead(actor.id, async (em) => {
       await ownedConversation(this.repo, em, actor, conversationId);
       let fromSeq: number | undefined;
@@ -109,7 +134,12 @@ export class ConversationItemsService {
    * Removes one message (its children follow its parent), or with `change` rewrites it instead
    * (one of several function calls removed); refused while it is being generated. Answers the conversation.
    */
-  remove(actor: Actor, conversationId: string, messageId: string, change?: (m: Message) => Pick<Message, 'functionCalls'> | null): Promise<Conversation> {
+  remove(
+    actor: Actor,
+    conversationId: string,
+    messageId: string,
+    change?: (m: Message) => Pick<Message, 'functionCalls'> | null,
+  ): Promise<Conversation> {
     return this.db.transaction(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
       const message = await this.messageRows.findMessage(em, conversation, messageId);
@@ -146,7 +176,9 @@ export class ConversationItemsService {
   private assertValid(item: ItemDraft): void {
     if (item.content.includes('\u0000')) throw new InvalidInputError('content must not contain NUL characters');
     if (item.content.length > this.config.maxMessageChars) {
-      throw new InvalidInputError(`content is ${item.content.length} characters long; the limit is ${this.config.maxMessageChars} (MAX_MESSAGE_CHARS)`);
+      throw new InvalidInputError(
+        `content is ${item.content.length} characters long; the limit is ${this.config.maxMessageChars} (MAX_MESSAGE_CHARS)`,
+      );
     }
   }
 }

@@ -20,20 +20,26 @@ export class ConversationLimits {
     // Counting stops at the limit: the cost does not grow past it.
     const count = await em.count(Conversation, { where: { actor: actor.id }, take: max });
     if (count >= max) {
-      throw new LimitReachedError(`You have reached the limit of ${max} conversations (MAX_CONVERSATIONS_PER_ACTOR); delete some first`);
+      throw new LimitReachedError(
+        `You have reached the limit of ${max} conversations (MAX_CONVERSATIONS_PER_ACTOR); delete some first`,
+      );
     }
   }
 
   /** Why one conversation cannot hold `count` messages (`<count> messages; the limit is ...`), or null when it can. */
   messagesOverLimit(count: number): string | null {
     const max = this.config.maxMessagesPerConversation;
-    return max > 0 && count > max ? `${count} messages; the limit is ${max} per conversation (MAX_MESSAGES_PER_CONVERSATION)` : null;
+    return max > 0 && count > max
+      ? `${count} messages; the limit is ${max} per conversation (MAX_MESSAGES_PER_CONVERSATION)`
+      : null;
   }
 
   /** Refuses (LimitReachedError) `adding` messages to a conversation that holds `holding`. */
   assertRoomForMessages(holding: number, adding: number): void {
     if (this.messagesOverLimit(holding + adding) === null) return;
     const max = this.config.maxMessagesPerConversation;
-    throw new LimitReachedError(`This conversation has reached the limit of ${max} messages (MAX_MESSAGES_PER_CONVERSATION); start a new one`);
+    throw new LimitReachedError(
+      `This conversation has reached the limit of ${max} messages (MAX_MESSAGES_PER_CONVERSATION); start a new one`,
+    );
   }
 }

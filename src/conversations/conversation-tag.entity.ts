@@ -5,12 +5,21 @@ import type { Conversation } from './conversation.entity.js';
 @Entity('conversation_tags')
 @Index('idx_conversation_tags_tag', ['tag', 'conversationId'])
 export class ConversationTag {
-  @PrimaryColumn({ name: 'conversation_id', type: 'varchar', length: 36, primaryKeyConstraintName: 'pk_conversation_tags' })
+  @PrimaryColumn({
+    name: 'conversation_id',
+    type: 'varchar',
+    length: 36,
+    primaryKeyConstraintName: 'pk_conversation_tags',
+  })
   conversationId: string;
 
   @ManyToOne('Conversation', { onDelete: 'CASCADE' })
   @JoinColumn([
-    { name: 'conversation_id', referencedColumnName: 'id', foreignKeyConstraintName: 'fk_conversation_tags_conversation' },
+    {
+      name: 'conversation_id',
+      referencedColumnName: 'id',
+      foreignKeyConstraintName: 'fk_conversation_tags_conversation',
+    },
     { name: 'actor', referencedColumnName: 'actor', foreignKeyConstraintName: 'fk_conversation_tags_conversation' },
   ])
   conversation?: Relation<Conversation>;

@@ -41,9 +41,16 @@ export class ConversationTreeService {
    * itself), or the main thread's whole active path without it. A reply still being generated
    * is left out (its text is not final); nothing at all to show is InvalidInputError.
    */
-  async branchIn(em: EntityManager, actor: Actor, id: string, messageId?: string): Promise<{ conversation: Conversation; leaf: Message; messages: Message[] }> {
+  async branchIn(
+    em: EntityManager,
+    actor: Actor,
+    id: string,
+    messageId?: string,
+  ): Promise<{ conversation: Conversation; leaf: Message; messages: Message[] }> {
     const conversation = await ownedConversation(this.repo, em, actor, id);
-    const leaf = messageId ? await this.messageRows.findMessage(em, conversation, messageId) : await this.messageRows.lastMessage(em, id, MAIN_THREAD);
+    const leaf = messageId
+      ? await this.messageRows.findMessage(em, conversation, messageId)
+      : await this.messageRows.lastMessage(em, id, MAIN_THREAD);
     if (messageId && !leaf) throw new MessageNotFoundError(messageId);
     const messages = leaf ? (await this.tree.branchTo(em, leaf)).filter((m) => m.status !== 'streaming') : [];
     const last = messages.at(-1);

@@ -29,7 +29,13 @@ export class ConversationsRepository {
     actor: string,
     title: string,
     now: Date,
-    extra: { agentId?: string | null; model?: string | null; state?: ConversationState; metadata?: Record<string, string> | null; memory?: boolean } = {},
+    extra: {
+      agentId?: string | null;
+      model?: string | null;
+      state?: ConversationState;
+      metadata?: Record<string, string> | null;
+      memory?: boolean;
+    } = {},
   ): Promise<Conversation> {
     const conversation = Object.assign(new Conversation(), {
       id: randomUUID(),
@@ -86,28 +92,52 @@ export class ConversationsRepository {
   }
 
   /** The tags of these conversations, by conversation id (read by id and actor). */
-  async tagsOf(em: EntityManager, conversations: ReadonlyArray<Pick<Conversation, 'id' | 'actor'>>): Promise<Map<string, string[]>> {
+  async tagsOf(
+    em: EntityManager,
+    conversations: ReadonlyArray<Pick<Conversation, 'id' | 'actor'>>,
+  ): Promise<Map<string, string[]>> {
     const tags = new Map<string, string[]>(conversations.map((c) => [c.id, []]));
     if (conversations.length === 0) return tags;
     const actors = [...new Set(conversations.map((c) => c.actor))];
-    const rows = await em.find(ConversationTag, { where: { conversationId: In([...tags.keys()]), actor: In(actors) }, order: { tag: 'ASC' } });
+    const rows = await em.find(ConversationTag, {
+      where: { conversationId: In([...tags.keys()]), actor: In(actors) },
+      order: { tag: 'ASC' },
+    });
     for (const row of rows) tags.get(row.conversationId)?.push(row.tag);
     return tags;
   }
 
-  async replaceTags(em: EntityManager, conversation: Pick<Conversation, 'id' | 'actor'>, tags: readonly string[]): Promise<void> {
+  async replaceTags(
+    em: EntityManager,
+    conversation: Pick<Conversation, 'id' | 'actor'>,
+    tags: readonly string[],
+  ): Promise<void> {
     const conversationId = conversation.id;
     await em.delete(ConversationTag, { conversationId, actor: conversation.actor });
-    if (tags.length) await em.insert(ConversationTag, tags.map((tag) => ({ conversationId, actor: conversation.actor, tag })));
+    if (tags.length)
+      await em.insert(
+        ConversationTag,
+        tags.map((tag) => ({ conversationId, actor: conversation.actor, tag })),
+      );
   }
 
-  async updateFlags(em: EntityManager, id: string, changes: { title?: string; archived?: boolean; pinned?: boolean; model?: string | null }): Promise<void> {
+  async updateFlags(
+    em: EntityManager,
+    id: string,
+    changes: { title?: string; archived?: boolean; pinned?: boolean; model?: string | null },
+  ): Promise<void> {
     if (Object.keys(changes).length) await em.update(Conversation, { id }, changes);
   }
 
   /** Sets the title if it is still `from`; false when it is not (renamed meanwhile) or the conversation is gone. */
   async retitleIf(em: EntityManager, actor: string, id: string, from: string, to: string): Promise<boolean> {
-    return (await EntityRows.of(em, Conversation).update(em, { title: to }, '"id" = ? AND "actor" = ? AND "title" = ?', [id, actor, from])) > 0;
+    return (
+      (await EntityRows.of(em, Conversation).update(em, { title: to }, '"id" = ? AND "actor" = ? AND "title" = ?', [
+        id,
+        actor,
+        from,
+      ])) > 0
+    );
   }
 
   async retitle(em: EntityManager, id: string, title: string): Promise<void> {
@@ -142,14 +172,18 @@ export class ConversationsRepository {
     query.addOrderBy('c.id', 'DESC');
     if (filters.pinned !== undefined) query.andWhere('c.pinned = :pinned', { pinned: filters.pinned });
     if (filters.tag !== undefined) {
-      query.andWhere('EXISTS (SELECT 1 FROM conversation_tags t WHERE t.conversation_id = c.id AND t.tag = :tag)', { tag: filters.tag });
+      query.andWhere('EXISTS (SELECT 1 FROM conversation_tags t WHERE t.conversation_id = c.id AND t.tag = :tag)', {
+        tag: filters.tag,
+      });
     }
     if (agentId === null) query.andWhere('c.agent_id IS NULL');
     else if (agentId !== undefined) query.andWhere('c.agent_id = :agentId', { agentId });
     if (after?.pinned !== undefined) {
       // Past a pinned row: the pinned ones after it, then every unpinned one; past an unpinned row: the unpinned ones after it.
       const later = '(c.updated_at, c.id) < (:at, :id)';
-      const where = after.pinned ? `((c.pinned = :yes AND ${later}) OR c.pinned = :no)` : `(c.pinned = :no AND ${later})`;
+      const where = after.pinned
+        ? `((c.pinned = :yes AND ${later}) OR c.pinned = :no)`
+        : `(c.pinned = :no AND ${later})`;
       query.andWhere(where, { at: after.updatedAt, id: after.id, yes: true, no: false });
     } else if (after) {
       // A row-value comparison, so the (actor, updated_at, id) index seeks straight to the cursor.

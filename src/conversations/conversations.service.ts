@@ -6,7 +6,13 @@ import { AgentInUseError } from '../agents/agent.errors.js';
 import { AgentsService, type AgentConversationsOnDelete } from '../agents/agents.service.js';
 import type { Conversation, ConversationState } from './conversation.entity.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
-import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError, MessageNotFoundError, ModelNotOfferedError } from './conversation.errors.js';
+import {
+  ConversationNotFoundError,
+  ForbiddenConversationError,
+  InvalidInputError,
+  MessageNotFoundError,
+  ModelNotOfferedError,
+} from './conversation.errors.js';
 import { ConversationLimits } from './conversation-limits.js';
 import { ConversationsRepository, type ListFilters } from './conversations.repository.js';
 import { ThreadsRepository } from './threads.repository.js';
@@ -79,7 +85,9 @@ export class ConversationsService {
   /** Refuses a model that is not offered (ModelNotOfferedError), before anything is written. */
   async assertModelOffered(model: string | null | undefined): Promise<void> {
     if (model === undefined || model === null || (await this.models.offers(model))) return;
-    throw new ModelNotOfferedError(`The model "${model}" is not offered here (GET /api/models lists the models offered)`);
+    throw new ModelNotOfferedError(
+      `The model "${model}" is not offered here (GET /api/models lists the models offered)`,
+    );
   }
 
   /**
@@ -87,7 +95,10 @@ export class ConversationsService {
    * actor's agents when `agentId` is given, with an initial state. `memory: false`: a temporary
    * chat, whose turns neither read nor write long-term memories.
    */
-  async create(actor: Actor, input: { title?: string; agentId?: string; state?: unknown; memory?: boolean; model?: string } = {}): Promise<Conversation> {
+  async create(
+    actor: Actor,
+    input: { title?: string; agentId?: string; state?: unknown; memory?: boolean; model?: string } = {},
+  ): Promise<Conversation> {
     const title = input.title === undefined ? undefined : titleFromMessage(input.title);
     const state = input.state === undefined ? {} : validState(input.state);
     await this.assertModelOffered(input.model);
@@ -141,10 +152,19 @@ export class ConversationsService {
    * A page of the active path from the newest backwards: the last `limit` messages with `seq`
    * below `before` (all when omitted), returned oldest first. Walks the path's own index.
    */
-  messagesPage(actor: Actor, id: string, page: { before?: number; limit: number; thread?: string }): Promise<Message[]> {
+  messagesPage(
+    actor: Actor,
+    id: string,
+    page: { before?: number; limit: number; thread?: string },
+  ): Promise<Message[]> {
     return this.db.replicaRead(actor.id, async (em) => {
       await ownedConversation(this.repo, em, actor, id);
-      return withBranches(this.tree, em, id, await this.messageRows.messagesBefore(em, id, page.before, page.limit, page.thread));
+      return withBranches(
+        this.tree,
+        em,
+        id,
+        await this.messageRows.messagesBefore(em, id, page.before, page.limit, page.thread),
+      );
     });
   }
 
@@ -159,7 +179,8 @@ export class ConversationsService {
       await ownedConversation(this.repo, em, actor, conversationId);
       return this.messageRows.findMessage(em, { id: conversationId, actor: actor.id }, messageId);
     });
-    if (message && (message.status !== 'streaming' || (message.leaseUntil && message.leaseUntil >= new Date()))) return message;
+    if (message && (message.status !== 'streaming' || (message.leaseUntil && message.leaseUntil >= new Date())))
+      return message;
     return this.db.transaction((em) => this.readMessage(em, actor, conversationId, messageId));
   }
 
@@ -191,10 +212,22 @@ export class ConversationsService {
 
   /** The same, with its place in the tree (siblings, other answers), as the API shows a message. */
   getMessageInTree(actor: Actor, conversationId: string, messageId: string): Promise<Message> {
-    return this.db.transaction(async (em) => (await withBranches(this.tree, em, conversationId, [await this.readMessage(em, actor, conversationId, messageId)]))[0]);
+    return this.db.transaction(
+      async (em) =>
+        (
+          await withBranches(this.tree, em, conversationId, [
+            await this.readMessage(em, actor, conversationId, messageId),
+          ])
+        )[0],
+    );
   }
 
-  private async readMessage(em: EntityManager, actor: Actor, conversationId: string, messageId: string): Promise<Message> {
+  private async readMessage(
+    em: EntityManager,
+    actor: Actor,
+    conversationId: string,
+    messageId: string,
+  ): Promise<Message> {
     await ownedConversation(this.repo, em, actor, conversationId);
     const message = await this.messageRows.findMessage(em, { id: conversationId, actor: actor.id }, messageId);
     if (!message) throw new MessageNotFoundError(messageId);
@@ -207,7 +240,11 @@ export class ConversationsService {
    * the running summary of that thread (main by default) and its token totals. Bounded: a
    * conversation of any length costs the same to open; older messages come page by page.
    */
-  getWithMessages(actor: Actor, id: string, options: { thread?: string; limit?: number } = {}): Promise<ConversationDetail> {
+  getWithMessages(
+    actor: Actor,
+    id: string,
+    options: { thread?: string; limit?: number } = {},
+  ): Promise<ConversationDetail> {
     const { thread, limit = DETAIL_MESSAGES } = options;
     return this.db.replicaRead(actor.id, async (em) => {
       const [conversation] = await this.withTags(em, [await ownedConversation(this.repo, em, actor, id)]);
@@ -242,7 +279,11 @@ export class ConversationsService {
   }
 
   /** Read, change and write under the conversation's lock, so concurrent patches never lose one another. */
-  private changeState(actor: Actor, id: string, change: (current: ConversationState) => ConversationState): Promise<ConversationState> {
+  private changeState(
+    actor: Actor,
+    id: string,
+    change: (current: ConversationState) => ConversationState,
+  ): Promise<ConversationState> {
     return this.db.transaction(async (em) => {
       const conversation = await ownedConversation(this.repo, em, actor, id, true);
       const next = change(conversation.state ?? {});
@@ -276,12 +317,20 @@ export class ConversationsService {
    * A page of the actor's conversations; `agentId` narrows to one agent's (null: without an
    * agent); archived ones only with `archived: true`.
    */
-  list(actor: Actor, limit: number, cursor?: string, agentId?: string | null, filters: ListFilters = {}): Promise<ConversationPage> {
+  list(
+    actor: Actor,
+    limit: number,
+    cursor?: string,
+    agentId?: string | null,
+    filters: ListFilters = {},
+  ): Promise<ConversationPage> {
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !after) throw new InvalidInputError('cursor is not one this service returned');
     // A cursor holds its place in one order: read in the other, it would skip or repeat rows.
     if (after && (after.pinned !== undefined) !== Boolean(filters.pinnedFirst)) {
-      throw new InvalidInputError(`cursor is from a list ${filters.pinnedFirst ? 'without' : 'with'} pinnedFirst: keep the order the cursor was made in`);
+      throw new InvalidInputError(
+        `cursor is from a list ${filters.pinnedFirst ? 'without' : 'with'} pinnedFirst: keep the order the cursor was made in`,
+      );
     }
     return this.db.replicaRead(actor.id, async (em) => {
       if (agentId) await this.agents.usableIn(em, actor, agentId);
@@ -289,7 +338,11 @@ export class ConversationsService {
       const rows = await this.repo.listByActor(em, actor.id, limit + 1, after, agentId, filters);
       const items = await this.withTags(em, rows.slice(0, limit));
       const last = items.at(-1);
-      const position = last && { updatedAt: last.updatedAt, id: last.id, ...(filters.pinnedFirst ? { pinned: Boolean(last.pinned) } : {}) };
+      const position = last && {
+        updatedAt: last.updatedAt,
+        id: last.id,
+        ...(filters.pinnedFirst ? { pinned: Boolean(last.pinned) } : {}),
+      };
       return { items, nextCursor: rows.length > limit && position ? encodeCursor(position) : null };
     });
   }

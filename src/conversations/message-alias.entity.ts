@@ -25,7 +25,11 @@ export class MessageAlias {
 
   @ManyToOne('Conversation', { onDelete: 'CASCADE' })
   @JoinColumn([
-    { name: 'conversation_id', referencedColumnName: 'id', foreignKeyConstraintName: 'fk_message_aliases_conversation' },
+    {
+      name: 'conversation_id',
+      referencedColumnName: 'id',
+      foreignKeyConstraintName: 'fk_message_aliases_conversation',
+    },
     { name: 'actor', referencedColumnName: 'actor', foreignKeyConstraintName: 'fk_message_aliases_conversation' },
   ])
   conversation?: Relation<Conversation>;

@@ -94,13 +94,31 @@ export interface MessageSearchDialect {
    * For a turn: each term's newest `cap` recallable matches (tf 1) and, for the terms in
    * `count`, the caller's messages holding it, in one statement.
    */
-  recallMatches(em: EntityManager, actor: string, terms: readonly SearchTerm[], count: ReadonlySet<number>, cap: number): Promise<RecallMatches>;
+  recallMatches(
+    em: EntityManager,
+    actor: string,
+    terms: readonly SearchTerm[],
+    count: ReadonlySet<number>,
+    cap: number,
+  ): Promise<RecallMatches>;
   /** The caller's questions and answers and their total length in stored tokens, what a turn's recall weighs lengths by. */
   recallTotals(em: EntityManager, actor: string): Promise<CallerTotals>;
-  termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number): Promise<TermMatches>;
+  termMatches(
+    em: EntityManager,
+    actor: string,
+    query: SearchQuery,
+    term: number,
+    filters: MessageFilters,
+    cap: number,
+  ): Promise<TermMatches>;
   termCount(em: EntityManager, actor: string, term: SearchTerm): Promise<number>;
   totals(em: EntityManager, actor: string): Promise<CallerTotals>;
-  details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[]): Promise<Map<string, MessageHitDetails>>;
+  details(
+    em: EntityManager,
+    actor: string,
+    query: SearchQuery,
+    keys: readonly string[],
+  ): Promise<Map<string, MessageHitDetails>>;
   titleMatches(em: EntityManager, actor: string, query: SearchQuery, limit: number): Promise<TitleMatch[]>;
 }
 
@@ -120,7 +138,14 @@ export class MessageSearchRepository implements MessageSearchDialect {
     return isPostgres(em) ? this.postgres : this.sqlite;
   }
 
-  termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number): Promise<TermMatches> {
+  termMatches(
+    em: EntityManager,
+    actor: string,
+    query: SearchQuery,
+    term: number,
+    filters: MessageFilters,
+    cap: number,
+  ): Promise<TermMatches> {
     return this.of(em).termMatches(em, actor, query, term, filters, cap);
   }
 
@@ -128,7 +153,13 @@ export class MessageSearchRepository implements MessageSearchDialect {
     return this.of(em).termCount(em, actor, term);
   }
 
-  recallMatches(em: EntityManager, actor: string, terms: readonly SearchTerm[], count: ReadonlySet<number>, cap: number): Promise<RecallMatches> {
+  recallMatches(
+    em: EntityManager,
+    actor: string,
+    terms: readonly SearchTerm[],
+    count: ReadonlySet<number>,
+    cap: number,
+  ): Promise<RecallMatches> {
     if (terms.length === 0) return Promise.resolve({ rows: [], counts: new Map() });
     return this.of(em).recallMatches(em, actor, terms, count, cap);
   }
@@ -141,7 +172,12 @@ export class MessageSearchRepository implements MessageSearchDialect {
     return this.of(em).totals(em, actor);
   }
 
-  details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[]): Promise<Map<string, MessageHitDetails>> {
+  details(
+    em: EntityManager,
+    actor: string,
+    query: SearchQuery,
+    keys: readonly string[],
+  ): Promise<Map<string, MessageHitDetails>> {
     return keys.length === 0 ? Promise.resolve(new Map()) : this.of(em).details(em, actor, query, keys);
   }
 

@@ -19,7 +19,11 @@ const IDS_PER_STATEMENT = 500;
 export class MessageTreeRepository {
   /** Takes the thread's path below `seq` off the active path (0: the whole thread's path). */
   async leavePathBelow(em: EntityManager, conversationId: string, thread: string, seq: number): Promise<void> {
-    await sql(em, 'UPDATE "messages" SET "on_path" = 0 WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 AND "seq" > ?', [conversationId, thread, seq]);
+    await sql(
+      em,
+      'UPDATE "messages" SET "on_path" = 0 WHERE "conversation_id" = ? AND "thread" = ? AND "on_path" = 1 AND "seq" > ?',
+      [conversationId, thread, seq],
+    );
   }
 
   /**
@@ -51,10 +55,11 @@ export class MessageTreeRepository {
     const ids = [...branch, ...below];
     for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
       const chunk = ids.slice(i, i + IDS_PER_STATEMENT);
-      await sql(em, `UPDATE "messages" SET "on_path" = 1 WHERE "conversation_id" = ? AND "id" IN (${chunk.map(() => '?').join(', ')})`, [
-        target.conversationId,
-        ...chunk,
-      ]);
+      await sql(
+        em,
+        `UPDATE "messages" SET "on_path" = 1 WHERE "conversation_id" = ? AND "id" IN (${chunk.map(() => '?').join(', ')})`,
+        [target.conversationId, ...chunk],
+      );
     }
     target.onPath = true;
     return below.at(-1) ?? target.id;
@@ -81,24 +86,48 @@ export class MessageTreeRepository {
    * thread), oldest first, as light rows (no content). One query for the children of every
    * parent named, one for the roots.
    */
-  async siblingsOf(em: EntityManager, conversationId: string, messages: readonly Message[]): Promise<Map<string, SiblingRow[]>> {
+  async siblingsOf(
+    em: EntityManager,
+    conversationId: string,
+    messages: readonly Message[],
+  ): Promise<Map<string, SiblingRow[]>> {
     const parents = [...new Set(messages.map((m) => m.parentId).filter((p): p is string => p !== null))];
     const rootThreads = [...new Set(messages.filter((m) => m.parentId === null).map((m) => m.thread))];
     const columns = 'SELECT "id", "parent_id", "thread", "role", "seq", "created_at" FROM "messages"';
     const found: SiblingRow[] = [];
     const collect = async (where: string, params: unknown[]) => {
-      const { rows } = await sql<{ id: string; parent_id: string | null; thread: string; role: MessageRole; seq: number; created_at: unknown }>(em, `${columns} WHERE ${where}`, params);
+      const { rows } = await sql<{
+        id: string;
+        parent_id: string | null;
+        thread: string;
+        role: MessageRole;
+        seq: number;
+        created_at: unknown;
+      }>(em, `${columns} WHERE ${where}`, params);
       const entity = EntityRows.of(em, Message);
       for (const r of rows) {
-        found.push({ id: r.id, parentId: r.parent_id, thread: r.thread, role: r.role, seq: Number(r.seq), createdAt: entity.read('createdAt', r.created_at) as Date });
+        found.push({
+          id: r.id,
+          parentId: r.parent_id,
+          thread: r.thread,
+          role: r.role,
+          seq: Number(r.seq),
+          createdAt: entity.read('createdAt', r.created_at) as Date,
+        });
       }
     };
     for (let i = 0; i < parents.length; i += IDS_PER_STATEMENT) {
       const chunk = parents.slice(i, i + IDS_PER_STATEMENT);
-      await collect(`"conversation_id" = ? AND "parent_id" IN (${chunk.map(() => '?').join(', ')})`, [conversationId, ...chunk]);
+      await collect(`"conversation_id" = ? AND "parent_id" IN (${chunk.map(() => '?').join(', ')})`, [
+        conversationId,
+        ...chunk,
+      ]);
     }
     if (rootThreads.length > 0) {
-      await collect(`"conversation_id" = ? AND "parent_id" IS NULL AND "thread" IN (${rootThreads.map(() => '?').join(', ')})`, [conversationId, ...rootThreads]);
+      await collect(
+        `"conversation_id" = ? AND "parent_id" IS NULL AND "thread" IN (${rootThreads.map(() => '?').join(', ')})`,
+        [conversationId, ...rootThreads],
+      );
     }
     const byFamily = new Map<string, SiblingRow[]>();
     const family = (m: Pick<Message, 'parentId' | 'thread'>) => m.parentId ?? `root:${m.thread}`;
@@ -107,7 +136,8 @@ export class MessageTreeRepository {
       if (list) list.push(m);
       else byFamily.set(family(m), [m]);
     }
-    for (const list of byFamily.values()) list.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq);
+    for (const list of byFamily.values())
+      list.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq);
     return new Map(messages.map((m) => [m.id, byFamily.get(family(m)) ?? [m]]));
   }
 
@@ -125,7 +155,11 @@ export class MessageTreeRepository {
        SELECT "id" FROM up`,
       [leaf.conversationId, leaf.id, leaf.conversationId],
     );
-    const found = await this.messagesById(em, leaf.conversationId, rows.map((r) => r.id));
+    const found = await this.messagesById(
+      em,
+      leaf.conversationId,
+      rows.map((r) => r.id),
+    );
     return found.sort((a, b) => a.seq - b.seq);
   }
 
@@ -134,13 +168,25 @@ export class MessageTreeRepository {
     const out: Message[] = [];
     for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
       const chunk = ids.slice(i, i + IDS_PER_STATEMENT);
-      out.push(...(await EntityRows.of(em, Message).find(em, `"conversation_id" = ? AND "id" IN (${chunk.map(() => '?').join(', ')})`, [conversationId, ...chunk])));
+      out.push(
+        ...(await EntityRows.of(em, Message).find(
+          em,
+          `"conversation_id" = ? AND "id" IN (${chunk.map(() => '?').join(', ')})`,
+          [conversationId, ...chunk],
+        )),
+      );
     }
     return out;
   }
 
   /** A page of every message of the tree (any branch), newest first by seq before `beforeSeq`; returned oldest first. */
-  async treePage(em: EntityManager, conversationId: string, beforeSeq: number | undefined, limit: number, thread?: string): Promise<Message[]> {
+  async treePage(
+    em: EntityManager,
+    conversationId: string,
+    beforeSeq: number | undefined,
+    limit: number,
+    thread?: string,
+  ): Promise<Message[]> {
     const where = ['"conversation_id" = ?'];
     const params: unknown[] = [conversationId];
     if (beforeSeq !== undefined) {
@@ -151,7 +197,12 @@ export class MessageTreeRepository {
       where.push('"thread" = ?');
       params.push(thread);
     }
-    const newest = await EntityRows.of(em, Message).find(em, where.join(' AND '), [...params, limit], 'ORDER BY "seq" DESC LIMIT ?');
+    const newest = await EntityRows.of(em, Message).find(
+      em,
+      where.join(' AND '),
+      [...params, limit],
+      'ORDER BY "seq" DESC LIMIT ?',
+    );
     return newest.reverse();
   }
 }

@@ -47,11 +47,16 @@ export class MessageUsageRepository {
       return q;
     };
     const totals = toRow(await base().getRawOne());
-    const byModel = (await base().addSelect('m.model', 'model').groupBy('m.model').orderBy('m.model').getRawMany()).map((r) => ({
-      model: String(r.model ?? 'unknown'),
+    const byModel = (await base().addSelect('m.model', 'model').groupBy('m.model').orderBy('m.model').getRawMany()).map(
+      (r) => ({
+        model: String(r.model ?? 'unknown'),
+        ...toRow(r),
+      }),
+    );
+    const byDay = (await base().addSelect(day, 'day').groupBy(day).orderBy(day).getRawMany()).map((r) => ({
+      day: String(r.day),
       ...toRow(r),
     }));
-    const byDay = (await base().addSelect(day, 'day').groupBy(day).orderBy(day).getRawMany()).map((r) => ({ day: String(r.day), ...toRow(r) }));
     return { totals, byModel, byDay };
   }
 }

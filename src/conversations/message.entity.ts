@@ -112,11 +112,26 @@ export class Message {
    * On its thread's active path: the branch a turn continues from, and all that is replayed to
    * the model. Other branches are kept, readable, and selectable.
    */
-  @Column({ name: 'on_path', type: 'smallint', default: 1, transformer: { to: (v?: boolean) => (v === undefined ? undefined : v ? 1 : 0), from: (v: number | boolean) => v === 1 || v === true } })
+  @Column({
+    name: 'on_path',
+    type: 'smallint',
+    default: 1,
+    transformer: {
+      to: (v?: boolean) => (v === undefined ? undefined : v ? 1 : 0),
+      from: (v: number | boolean) => v === 1 || v === true,
+    },
+  })
   onPath: boolean;
 
   /** Always sent to the model while on the active path, whatever the window or the summary (docs/memory.md). */
-  @Column({ type: 'smallint', default: 0, transformer: { to: (v?: boolean) => (v === undefined ? undefined : v ? 1 : 0), from: (v: number | boolean) => v === 1 || v === true } })
+  @Column({
+    type: 'smallint',
+    default: 0,
+    transformer: {
+      to: (v?: boolean) => (v === undefined ? undefined : v ? 1 : 0),
+      from: (v: number | boolean) => v === 1 || v === true,
+    },
+  })
   pinned: boolean;
 
   @Column({ type: 'varchar', length: 16 })

@@ -4,7 +4,13 @@ import type { EntityManager } from 'typeorm';
 import { isPostgres } from '../database/dialect.js';
 import { EntityRows, sql } from '../database/sql.js';
 import { Conversation } from './conversation.entity.js';
-import { Message, REPLAYED_STATUSES_SQL, type FunctionCallRecord, type MessageRole, type MessageStatus } from './message.entity.js';
+import {
+  Message,
+  REPLAYED_STATUSES_SQL,
+  type FunctionCallRecord,
+  type MessageRole,
+  type MessageStatus,
+} from './message.entity.js';
 import { MAIN_THREAD } from './thread.entity.js';
 
 export interface NewMessage {
@@ -64,7 +70,8 @@ export function replayedOf(messages: EntityRows<Message>, r: ReplayedRow): Repla
     role: r.role,
     content: r.content,
     tokens: r.tokens,
-    functionCalls: r.function_calls === null ? null : (messages.read('functionCalls', r.function_calls) as Message['functionCalls']),
+    functionCalls:
+      r.function_calls === null ? null : (messages.read('functionCalls', r.function_calls) as Message['functionCalls']),
     callId: r.call_id,
   };
 }
@@ -81,19 +88,32 @@ export class MessagesRepository {
    * update the conversation's write lock for the rest of the transaction, so two appends can
    * never take the same number.
    */
-  async appendMessages(em: EntityManager, conversation: Conversation, drafts: readonly NewMessage[], now: Date): Promise<Message[]> {
+  async appendMessages(
+    em: EntityManager,
+    conversation: Conversation,
+    drafts: readonly NewMessage[],
+    now: Date,
+  ): Promise<Message[]> {
     const conversations = EntityRows.of(em, Conversation);
-    const bump = 'UPDATE "conversations" SET "last_seq" = "last_seq" + ?, "updated_at" = ? WHERE "id" = ? AND "actor" = ? RETURNING "last_seq"';
+    const bump =
+      'UPDATE "conversations" SET "last_seq" = "last_seq" + ?, "updated_at" = ? WHERE "id" = ? AND "actor" = ? RETURNING "last_seq"';
     const bumpParams = [drafts.length, conversations.value('updatedAt', now), conversation.id, conversation.actor];
     if (isPostgres(em) && drafts.length > 0) {
       // One round trip: the bump is a CTE, and each row's seq is counted back from the last_seq it returns.
       const messages = this.messagesOf(conversation, drafts, now, 0);
       const rows = EntityRows.of(em, Message);
       const seq = rows.column('seq');
-      const insert = rows.insertStatement(messages, { seq: (i) => `(SELECT "last_seq" FROM bump) - ${drafts.length - 1 - i}` });
-      const { rows: stored } = await sql<{ id: string; seq: number }>(em, `WITH bump AS (${bump}) ${insert.text} RETURNING "id", "${seq}"`, [...bumpParams, ...insert.params]);
+      const insert = rows.insertStatement(messages, {
+        seq: (i) => `(SELECT "last_seq" FROM bump) - ${drafts.length - 1 - i}`,
+      });
+      const { rows: stored } = await sql<{ id: string; seq: number }>(
+        em,
+        `WITH bump AS (${bump}) ${insert.text} RETURNING "id", "${seq}"`,
+        [...bumpParams, ...insert.params],
+      );
       // No conversation row: seq is NULL and the INSERT fails on NOT NULL; checked again all the same.
-      if (stored.length !== drafts.length) throw new Error(`Conversation ${conversation.id} vanished inside its own transaction`);
+      if (stored.length !== drafts.length)
+        throw new Error(`Conversation ${conversation.id} vanished inside its own transaction`);
       const seqOf = new Map(stored.map((row) => [row.id, Number(row.seq)]));
       for (const message of messages) message.seq = seqOf.get(message.id) ?? Number.NaN;
       conversation.lastSeq = Math.max(...seqOf.values());
@@ -111,7 +131,12 @@ export class MessagesRepository {
   }
 
   /** The messages `drafts` become in `conversation`, numbered from `firstSeq`. */
-  private messagesOf(conversation: Conversation, drafts: readonly NewMessage[], now: Date, firstSeq: number): Message[] {
+  private messagesOf(
+    conversation: Conversation,
+    drafts: readonly NewMessage[],
+    now: Date,
+    firstSeq: number,
+  ): Message[] {
     return drafts.map((draft, i) =>
       Object.assign(new Message(), {
         id: draft.id ?? randomUUID(),
@@ -154,10 +179,24 @@ export class MessagesRepository {
    * `afterSeq`), oldest first, with only what is replayed to the model. Walks the (conversation_id, thread, seq) index
    * backwards, so the cost depends on `limit`, not on how long the conversation is.
    */
-  async recentHistory(em: EntityManager, conversation: ConversationKey, thread: string, beforeSeq: number, limit: number, afterSeq = 0): Promise<ReplayedMessage[]> {
+  async recentHistory(
+    em: EntityManager,
+    conversation: ConversationKey,
+    thread: string,
+    beforeSeq: number,
+    limit: number,
+    afterSeq = 0,
+  ): Promise<ReplayedMessage[]> {
     if (limit <= 0 || beforeSeq - 1 <= afterSeq) return [];
     // Only the columns the context needs: each column of each row is a JS value to build, and this runs every turn.
-    const { rows } = await sql<ReplayedRow>(em, `${RECENT_HISTORY_SQL} LIMIT ?`, [conversation.id, conversation.actor, thread, beforeSeq, afterSeq, limit]);
+    const { rows } = await sql<ReplayedRow>(em, `${RECENT_HISTORY_SQL} LIMIT ?`, [
+      conversation.id,
+      conversation.actor,
+      thread,
+      beforeSeq,
+      afterSeq,
+      limit,
+    ]);
     const messages = EntityRows.of(em, Message);
     return rows.reverse().map((r) => replayedOf(messages, r));
   }
@@ -166,12 +205,29 @@ export class MessagesRepository {
   lastMessage(em: EntityManager, conversationId: string, thread?: string): Promise<Message | null> {
     const messages = EntityRows.of(em, Message);
     return thread
-      ? messages.findOne(em, '"conversation_id" = ? AND "thread" = ? AND "on_path" = 1', [conversationId, thread], 'ORDER BY "seq" DESC LIMIT 1')
-      : messages.findOne(em, '"conversation_id" = ? AND "on_path" = 1', [conversationId], 'ORDER BY "seq" DESC LIMIT 1');
+      ? messages.findOne(
+          em,
+          '"conversation_id" = ? AND "thread" = ? AND "on_path" = 1',
+          [conversationId, thread],
+          'ORDER BY "seq" DESC LIMIT 1',
+        )
+      : messages.findOne(
+          em,
+          '"conversation_id" = ? AND "on_path" = 1',
+          [conversationId],
+          'ORDER BY "seq" DESC LIMIT 1',
+        );
   }
 
   /** Replayable messages of a thread with afterSeq < seq < beforeSeq, oldest first, at most `limit`. */
-  replayableBetween(em: EntityManager, conversationId: string, thread: string, afterSeq: number, beforeSeq: number, limit: number): Promise<Message[]> {
+  replayableBetween(
+    em: EntityManager,
+    conversationId: string,
+    thread: string,
+    afterSeq: number,
+    beforeSeq: number,
+    limit: number,
+  ): Promise<Message[]> {
     return em
       .createQueryBuilder(Message, 'm')
       .where('m.conversation_id = :conversationId', { conversationId })
@@ -186,7 +242,10 @@ export class MessagesRepository {
   }
 
   /** Token totals of a conversation's replies. */
-  async usageTotals(em: EntityManager, conversationId: string): Promise<{ promptTokens: number; completionTokens: number }> {
+  async usageTotals(
+    em: EntityManager,
+    conversationId: string,
+  ): Promise<{ promptTokens: number; completionTokens: number }> {
     const row = await em
       .createQueryBuilder(Message, 'm')
       .select('COALESCE(SUM(m.prompt_tokens), 0)', 'promptTokens')
@@ -213,21 +272,31 @@ export class MessagesRepository {
   }
 
   findMessage(em: EntityManager, conversation: ConversationKey, id: string): Promise<Message | null> {
-    return EntityRows.of(em, Message).findOne(em, '"id" = ? AND "conversation_id" = ? AND "actor" = ?', [id, conversation.id, conversation.actor]);
+    return EntityRows.of(em, Message).findOne(em, '"id" = ? AND "conversation_id" = ? AND "actor" = ?', [
+      id,
+      conversation.id,
+      conversation.actor,
+    ]);
   }
 
   /**
    * The last `limit` messages (any status) of the active path before `beforeSeq` (all when
    * undefined), oldest first; one thread's when named.
    */
-  async messagesBefore(em: EntityManager, conversationId: string, beforeSeq: number | undefined, limit: number, thread?: string): Promise<Message[]> {
-    const query = em.createQueryBuilder(Message, 'm').where('m.conversation_id = :conversationId', { conversationId }).andWhere('m.on_path = 1');
+  async messagesBefore(
+    em: EntityManager,
+    conversationId: string,
+    beforeSeq: number | undefined,
+    limit: number,
+    thread?: string,
+  ): Promise<Message[]> {
+    const query = em
+      .createQueryBuilder(Message, 'm')
+      .where('m.conversation_id = :conversationId', { conversationId })
+      .andWhere('m.on_path = 1');
     if (beforeSeq !== undefined) query.andWhere('m.seq < :beforeSeq', { beforeSeq });
     if (thread) query.andWhere('m.thread = :thread', { thread });
-    const newestFirst = await query
-      .orderBy('m.seq', 'DESC')
-      .limit(limit)
-      .getMany();
+    const newestFirst = await query.orderBy('m.seq', 'DESC').limit(limit).getMany();
     return newestFirst.reverse();
   }
 

@@ -23,6 +23,10 @@ export async function ownedConversation(
 }
 
 /** Why the actor has no conversation `id`: it is another actor's, or there is none at all. */
-export async function notOwnedError(repo: ConversationsRepository, em: EntityManager, id: string): Promise<ForbiddenConversationError | ConversationNotFoundError> {
+export async function notOwnedError(
+  repo: ConversationsRepository,
+  em: EntityManager,
+  id: string,
+): Promise<ForbiddenConversationError | ConversationNotFoundError> {
   return (await repo.exists(em, id)) ? new ForbiddenConversationError(id) : new ConversationNotFoundError(id);
 }

@@ -53,7 +53,9 @@ function filterSql(actor: string, f: MessageFilters, p: Params): { join: string;
   if (f.excludeConversationIds?.length) where.push(`NOT (s.conversation_id = ANY(${p.add(f.excludeConversationIds)}))`);
   if (f.agentId !== undefined) {
     const agent = f.agentId === null ? 'IS NULL' : `= ${p.add(f.agentId)}`;
-    where.push(`s.conversation_id IN (SELECT id FROM conversations WHERE actor = ${p.add(actor)} AND agent_id ${agent})`);
+    where.push(
+      `s.conversation_id IN (SELECT id FROM conversations WHERE actor = ${p.add(actor)} AND agent_id ${agent})`,
+    );
   }
   return {
     join: f.role === undefined ? '' : 'JOIN messages m ON m.id = s.message_id AND m.actor = s.actor',
@@ -73,28 +75,51 @@ function tfSql(term: SearchTerm, p: Params): string {
  * 1764810000000). A row's length is its number of distinct lexemes (the actor's aside).
  */
 export class PostgresMessageSearch implements MessageSearchDialect {
-  async termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number): Promise<TermMatches> {
+  async termMatches(
+    em: EntityManager,
+    actor: string,
+    query: SearchQuery,
+    term: number,
+    filters: MessageFilters,
+    cap: number,
+  ): Promise<TermMatches> {
     const p = new Params();
     const tf = tfSql(query.terms[term], p);
     const match = matchSql(actor, [query.terms[term]], query.excluded, p);
     const f = filterSql(actor, filters, p);
-    const rows: Array<{ k: string; conversationId: string; tf: number; size: number; newness: number }> = await em.query(
-      `SELECT s.message_id AS k, s.conversation_id AS "conversationId", ${tf} AS tf, length(s.search_vector) - 1 AS size, extract(epoch FROM s.created_at) * 1000 + s.seq / 1e6 AS newness
+    const rows: Array<{ k: string; conversationId: string; tf: number; size: number; newness: number }> =
+      await em.query(
+        `SELECT s.message_id AS k, s.conversation_id AS "conversationId", ${tf} AS tf, length(s.search_vector) - 1 AS size, extract(epoch FROM s.created_at) * 1000 + s.seq / 1e6 AS newness
          FROM messages_search s ${f.join}
         WHERE ${match}${f.where}
         ORDER BY s.created_at DESC, s.seq DESC LIMIT ${Number(cap)}`,
-      p.values,
-    );
+        p.values,
+      );
     return {
-      rows: rows.map((r) => ({ key: r.k, conversationId: r.conversationId, tf: Number(r.tf), length: Math.max(1, Number(r.size)), newness: Number(r.newness) })),
+      rows: rows.map((r) => ({
+        key: r.k,
+        conversationId: r.conversationId,
+        tf: Number(r.tf),
+        length: Math.max(1, Number(r.size)),
+        newness: Number(r.newness),
+      })),
       complete: rows.length < cap,
     };
   }
 
-  async recallMatches(em: EntityManager, actor: string, terms: readonly SearchTerm[], count: ReadonlySet<number>, cap: number): Promise<RecallMatches> {
+  async recallMatches(
+    em: EntityManager,
+    actor: string,
+    terms: readonly SearchTerm[],
+    count: ReadonlySet<number>,
+    cap: number,
+  ): Promise<RecallMatches> {
     const p = new Params();
     const arms = terms.map(
-      (term, t) => `(SELECT ${t} AS t, m.id AS id, m.conversation_id AS "conversationId", coalesce(m.tokens, length(m.content) / 4 + 1) AS length,
+      (
+        term,
+        t,
+      ) => `(SELECT ${t} AS t, m.id AS id, m.conversation_id AS "conversationId", coalesce(m.tokens, length(m.content) / 4 + 1) AS length,
                             extract(epoch FROM s.created_at) * 1000 + s.seq / 1e6 AS newness, NULL::bigint AS n
                        FROM messages_search s JOIN messages m ON m.id = s.message_id AND m.actor = s.actor
                        JOIN conversations c ON c.id = m.conversation_id AND c.actor = m.actor
@@ -102,7 +127,8 @@ export class PostgresMessageSearch implements MessageSearchDialect {
                       ORDER BY s.created_at DESC, s.seq DESC LIMIT ${Number(cap)})`,
     );
     const counted = [...count].map(
-      (t) => `(SELECT ${Number(t)}, NULL, NULL, NULL::integer, NULL::numeric, (SELECT count(*) FROM messages_search s WHERE ${matchSql(actor, [terms[t]], [], p)}))`,
+      (t) =>
+        `(SELECT ${Number(t)}, NULL, NULL, NULL::integer, NULL::numeric, (SELECT count(*) FROM messages_search s WHERE ${matchSql(actor, [terms[t]], [], p)}))`,
     );
     const rows: RecallRow[] = await em.query([...arms, ...counted].join('\nUNION ALL\n'), p.values);
     return recallMatchesOf(rows);
@@ -120,7 +146,10 @@ export class PostgresMessageSearch implements MessageSearchDialect {
 
   async termCount(em: EntityManager, actor: string, term: SearchTerm): Promise<number> {
     const p = new Params();
-    const [row] = (await em.query(`SELECT count(*) AS n FROM messages_search s WHERE ${matchSql(actor, [term], [], p)}`, p.values)) as Array<{ n: string }>;
+    const [row] = (await em.query(
+      `SELECT count(*) AS n FROM messages_search s WHERE ${matchSql(actor, [term], [], p)}`,
+      p.values,
+    )) as Array<{ n: string }>;
     return Number(row?.n ?? 0);
   }
 
@@ -133,17 +162,31 @@ export class PostgresMessageSearch implements MessageSearchDialect {
     return { docs: Number(row?.docs ?? 0), length: Number(row?.length ?? 0) };
   }
 
-  async details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[]): Promise<Map<string, MessageHitDetails>> {
+  async details(
+    em: EntityManager,
+    actor: string,
+    query: SearchQuery,
+    keys: readonly string[],
+  ): Promise<Map<string, MessageHitDetails>> {
     const p = new Params();
     const snippet = `ts_headline('english', m.content, ${anyOf(query.terms, p)}, 'StartSel=[, StopSel=], MaxWords=20, MinWords=6, ShortWord=1')`;
-    const rows: Array<{ id: string; conversationId: string; title: string; seq: number; thread: string; role: MessageRole; createdAt: Date; onPath: number; snippet: string }> =
-      await em.query(
-        `SELECT m.id, m.conversation_id AS "conversationId", c.title, m.seq, m.thread, m.role, m.created_at AS "createdAt", m.on_path AS "onPath",
+    const rows: Array<{
+      id: string;
+      conversationId: string;
+      title: string;
+      seq: number;
+      thread: string;
+      role: MessageRole;
+      createdAt: Date;
+      onPath: number;
+      snippet: string;
+    }> = await em.query(
+      `SELECT m.id, m.conversation_id AS "conversationId", c.title, m.seq, m.thread, m.role, m.created_at AS "createdAt", m.on_path AS "onPath",
                 ${snippet} AS snippet
            FROM messages m JOIN conversations c ON c.id = m.conversation_id AND c.actor = m.actor
           WHERE m.actor = ${p.add(actor)} AND m.id = ANY(${p.add(keys)})`,
-        p.values,
-      );
+      p.values,
+    );
     return new Map(
       rows.map((r) => [
         r.id,

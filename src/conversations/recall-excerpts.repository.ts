@@ -27,9 +27,16 @@ export interface Excerpts {
   readonly neighbours: ReadonlyMap<string, ExcerptMessage>;
 }
 
-const COLUMNS = 'x.id AS id, x.conversation_id AS "conversationId", x.parent_id AS "parentId", x.role AS role, x.content AS content, x.on_path AS "onPath", x.tokens AS tokens';
+const COLUMNS =
+  'x.id AS id, x.conversation_id AS "conversationId", x.parent_id AS "parentId", x.role AS role, x.content AS content, x.on_path AS "onPath", x.tokens AS tokens';
 
-type Row = ExcerptMessage & { part: number | string; seq: number | null; createdAt: string | Date | null; title: string | null; onPath: boolean | number };
+type Row = ExcerptMessage & {
+  part: number | string;
+  seq: number | null;
+  createdAt: string | Date | null;
+  title: string | null;
+  onPath: boolean | number;
+};
 
 /**
  * What a turn quotes of the messages recall found: their text, and each one's neighbour turn
@@ -49,7 +56,8 @@ export class RecallExcerptsRepository {
     const list = () => ids.map(p).join(', ');
     // SQLite's CROSS JOIN keeps the order written: the hits by key first, then their conversations.
     const then = pg ? 'JOIN' : 'CROSS JOIN';
-    const hit = () => `SELECT h.id, h.conversation_id, h.parent_id, h.role FROM messages h WHERE h.actor = ${owner()} AND h.id IN (${list()})`;
+    const hit = () =>
+      `SELECT h.id, h.conversation_id, h.parent_id, h.role FROM messages h WHERE h.actor = ${owner()} AND h.id IN (${list()})`;
     const rows: Row[] = await em.query(
       `SELECT 0 AS part, ${COLUMNS}, x.seq AS seq, x.created_at AS "createdAt", c.title AS title
          FROM messages x ${then} conversations c ON c.id = x.conversation_id AND c.actor = x.actor
@@ -74,7 +82,13 @@ export class RecallExcerptsRepository {
         onPath: Number(r.onPath) === 1 || r.onPath === true,
         tokens: r.tokens === null ? null : Number(r.tokens),
       };
-      if (Number(r.part) === 0) hits.set(r.id, { ...message, seq: Number(r.seq), createdAt: storedDate(r.createdAt!), conversationTitle: r.title ?? '' });
+      if (Number(r.part) === 0)
+        hits.set(r.id, {
+          ...message,
+          seq: Number(r.seq),
+          createdAt: storedDate(r.createdAt!),
+          conversationTitle: r.title ?? '',
+        });
       else neighbours.set(r.id, message);
     }
     return { hits, neighbours };

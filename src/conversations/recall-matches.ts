@@ -20,7 +20,13 @@ export function recallMatchesOf(rows: readonly RecallRow[]): RecallMatches {
       counts.set(term, Number(r.n ?? 0));
       continue;
     }
-    matches.push({ term, messageId: r.id, conversationId: String(r.conversationId), length: Math.max(1, Number(r.length)), newness: Number(r.newness) });
+    matches.push({
+      term,
+      messageId: r.id,
+      conversationId: String(r.conversationId),
+      length: Math.max(1, Number(r.length)),
+      newness: Number(r.newness),
+    });
   }
   return { rows: matches, counts };
 }

@@ -44,7 +44,12 @@ export class ReplyRowsRepository {
    * Changes a message. With `onlyIfNotCancelled`, nothing changes once a stop was requested:
    * the returned false tells the generator to stop.
    */
-  async updateMessage(em: EntityManager, id: string, changes: MessageChanges, onlyIfNotCancelled = false): Promise<boolean> {
+  async updateMessage(
+    em: EntityManager,
+    id: string,
+    changes: MessageChanges,
+    onlyIfNotCancelled = false,
+  ): Promise<boolean> {
     const where = onlyIfNotCancelled ? '"id" = ? AND "cancel_requested_at" IS NULL' : '"id" = ?';
     return (await EntityRows.of(em, Message).update(em, changes, where, [id])) > 0;
   }
@@ -53,7 +58,13 @@ export class ReplyRowsRepository {
    * Stores how a reply ended (false: no such message). On PostgreSQL the same statement
    * NOTIFYs `channel` of it, delivered on commit: one round trip where a NOTIFY of its own is two.
    */
-  async finishMessage(em: EntityManager, actor: string, id: string, changes: MessageChanges, channel: string): Promise<boolean> {
+  async finishMessage(
+    em: EntityManager,
+    actor: string,
+    id: string,
+    changes: MessageChanges,
+    channel: string,
+  ): Promise<boolean> {
     return (await EntityRows.of(em, Message).update(em, changes, '"id" = ? AND "actor" = ?', [id, actor], channel)) > 0;
   }
 
@@ -63,7 +74,12 @@ export class ReplyRowsRepository {
    * requested for it; returns the ids saved. On PostgreSQL it is one statement, which also
    * notifies `channel` of each id saved (delivered on commit).
    */
-  async saveProgress(em: EntityManager, saves: readonly ProgressSave[], leaseUntil: Date, channel: string): Promise<Set<string>> {
+  async saveProgress(
+    em: EntityManager,
+    saves: readonly ProgressSave[],
+    leaseUntil: Date,
+    channel: string,
+  ): Promise<Set<string>> {
     const rows = EntityRows.of(em, Message);
     const lease = rows.value('leaseUntil', leaseUntil);
     if (isPostgres(em)) {
@@ -74,7 +90,14 @@ export class ReplyRowsRepository {
           'FROM unnest(?::varchar[], ?::varchar[], ?::text[], ?::boolean[]) AS v(id, actor, content, renew) ' +
           'WHERE m."id" = v.id AND m."actor" = v.actor AND m."cancel_requested_at" IS NULL RETURNING m."id") ' +
           'SELECT "id", pg_notify(?, "id") FROM saved',
-        [lease, saves.map((s) => s.id), saves.map((s) => s.actor), saves.map((s) => s.content ?? null), saves.map((s) => s.renewLease), channel],
+        [
+          lease,
+          saves.map((s) => s.id),
+          saves.map((s) => s.actor),
+          saves.map((s) => s.content ?? null),
+          saves.map((s) => s.renewLease),
+          channel,
+        ],
       );
       return new Set(result.rows.map((r) => r.id));
     }
@@ -93,16 +116,26 @@ export class ReplyRowsRepository {
    */
   async messagesOf(em: EntityManager, ids: readonly string[], actors: readonly string[]): Promise<Message[]> {
     const rows = EntityRows.of(em, Message);
-    const [ids$, actors$] = isPostgres(em) ? ['= ANY(?::varchar[])', '= ANY(?::varchar[])'] : ['IN (SELECT value FROM json_each(?))', 'IN (SELECT value FROM json_each(?))'];
+    const [ids$, actors$] = isPostgres(em)
+      ? ['= ANY(?::varchar[])', '= ANY(?::varchar[])']
+      : ['IN (SELECT value FROM json_each(?))', 'IN (SELECT value FROM json_each(?))'];
     const list = (values: readonly string[]) => (isPostgres(em) ? [...values] : JSON.stringify(values));
-    const { rows: found } = await sql<Record<string, unknown>>(em, `SELECT ${rows.columnList} FROM "messages" WHERE "id" ${ids$} AND "actor" ${actors$}`, [list(ids), list(actors)]);
+    const { rows: found } = await sql<Record<string, unknown>>(
+      em,
+      `SELECT ${rows.columnList} FROM "messages" WHERE "id" ${ids$} AND "actor" ${actors$}`,
+      [list(ids), list(actors)],
+    );
     return found.map((row) => rows.hydrate(row));
   }
 
   /** Of these replies (of these actors), the ones a stop was requested for (or that are gone). */
   async cancelRequested(em: EntityManager, ids: readonly string[], actors: readonly string[]): Promise<Set<string>> {
     const { rows } = isPostgres(em)
-      ? await sql<{ id: string }>(em, 'SELECT "id" FROM "messages" WHERE "id" = ANY(?::varchar[]) AND "actor" = ANY(?::varchar[]) AND "cancel_requested_at" IS NULL', [[...ids], [...actors]])
+      ? await sql<{ id: string }>(
+          em,
+          'SELECT "id" FROM "messages" WHERE "id" = ANY(?::varchar[]) AND "actor" = ANY(?::varchar[]) AND "cancel_requested_at" IS NULL',
+          [[...ids], [...actors]],
+        )
       : await sql<{ id: string }>(
           em,
           'SELECT "id" FROM "messages" WHERE "id" IN (SELECT value FROM json_each(?)) AND "actor" IN (SELECT value FROM json_each(?)) AND "cancel_requested_at" IS NULL',
@@ -131,7 +164,8 @@ export class ReplyRowsRepository {
 /** The SQLite statement of one progress save: the text, the lease, or both. */
 function sqliteSave(save: ProgressSave, lease: unknown): [string, unknown[]] {
   const where = ' WHERE "id" = ? AND "actor" = ? AND "cancel_requested_at" IS NULL';
-  if (save.content === undefined) return [`UPDATE "messages" SET "lease_until" = ?${where}`, [lease, save.id, save.actor]];
+  if (save.content === undefined)
+    return [`UPDATE "messages" SET "lease_until" = ?${where}`, [lease, save.id, save.actor]];
   if (!save.renewLease) return [`UPDATE "messages" SET "content" = ?${where}`, [save.content, save.id, save.actor]];
   return [`UPDATE "messages" SET "content" = ?, "lease_until" = ?${where}`, [save.content, lease, save.id, save.actor]];
 }

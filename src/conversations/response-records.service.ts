@@ -44,7 +44,8 @@ export class ResponseRecordsService {
       const message = await this.items.ownedMessage(em, actor.id, messageId);
       if (!message || message.role !== 'assistant') throw new MessageNotFoundError(messageId);
       const count = (await this.items.findResponseRecord(em, messageId))?.request.inputCount;
-      if (count) return this.items.seqRange(em, message.conversationId, message.thread, message.seq - count, message.seq);
+      if (count)
+        return this.items.seqRange(em, message.conversationId, message.thread, message.seq - count, message.seq);
       const parent = message.parentId ? await this.items.ownedMessage(em, actor.id, message.parentId) : null;
       return parent ? [parent] : [];
     });

@@ -68,11 +68,17 @@ function filterSql(actor: string, f: MessageFilters): { join: string; where: str
     params.push(...f.excludeConversationIds);
   }
   if (f.agentId !== undefined) {
-    where.push(`m.conversation_id IN (SELECT id FROM conversations WHERE actor = ? AND agent_id ${f.agentId === null ? 'IS NULL' : '= ?'})`);
+    where.push(
+      `m.conversation_id IN (SELECT id FROM conversations WHERE actor = ? AND agent_id ${f.agentId === null ? 'IS NULL' : '= ?'})`,
+    );
     params.push(actor, ...(f.agentId === null ? [] : [f.agentId]));
   }
   if (where.length === 0) return { join: '', where: '', params };
-  return { join: 'CROSS JOIN messages m ON m.rowid = messages_fts.rowid', where: ` AND m.actor = ? AND ${where.join(' AND ')}`, params: [actor, ...params] };
+  return {
+    join: 'CROSS JOIN messages m ON m.rowid = messages_fts.rowid',
+    where: ` AND m.actor = ? AND ${where.join(' AND ')}`,
+    params: [actor, ...params],
+  };
 }
 
 /**
@@ -82,7 +88,14 @@ function filterSql(actor: string, f: MessageFilters): { join: string; where: str
  * from `messages_fts_docsize`. bm25() is never called: it counts every actor's rows.
  */
 export class SqliteMessageSearch implements MessageSearchDialect {
-  async termMatches(em: EntityManager, actor: string, query: SearchQuery, term: number, filters: MessageFilters, cap: number): Promise<TermMatches> {
+  async termMatches(
+    em: EntityManager,
+    actor: string,
+    query: SearchQuery,
+    term: number,
+    filters: MessageFilters,
+    cap: number,
+  ): Promise<TermMatches> {
     const f = filterSql(actor, filters);
     const rows: Array<{ k: number; conversationId: string; tf: number; size: Uint8Array }> = await em.query(
       `WITH f AS MATERIALIZED (
@@ -96,12 +109,24 @@ export class SqliteMessageSearch implements MessageSearchDialect {
       [contentMatch([query.terms[term]], query.excluded, actor), ...f.params, actor],
     );
     return {
-      rows: rows.map((r) => ({ key: String(r.k), conversationId: r.conversationId, tf: Math.max(1, Number(r.tf)), length: contentTokens(r.size), newness: Number(r.k) })),
+      rows: rows.map((r) => ({
+        key: String(r.k),
+        conversationId: r.conversationId,
+        tf: Math.max(1, Number(r.tf)),
+        length: contentTokens(r.size),
+        newness: Number(r.k),
+      })),
       complete: rows.length < cap,
     };
   }
 
-  async recallMatches(em: EntityManager, actor: string, terms: readonly SearchTerm[], count: ReadonlySet<number>, cap: number): Promise<RecallMatches> {
+  async recallMatches(
+    em: EntityManager,
+    actor: string,
+    terms: readonly SearchTerm[],
+    count: ReadonlySet<number>,
+    cap: number,
+  ): Promise<RecallMatches> {
     // Each term's arm walks the index newest first within the caller's rows and stops at the
     // cap; a recallable row is checked on the row itself and its conversation's key, never by
     // listing the caller's conversations. Lengths are the stored token counts, read with the row.
@@ -113,12 +138,15 @@ export class SqliteMessageSearch implements MessageSearchDialect {
           WHERE messages_fts MATCH ? AND m.actor = ? AND m.on_path = 1 AND m.role IN ('user', 'assistant') AND c.memory = 1
           ORDER BY messages_fts.rowid DESC LIMIT ${Number(cap)})`,
     );
-    const counted = [...count].map((t) => `SELECT ${Number(t)}, NULL, NULL, NULL, NULL, (SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?)`);
-    const params = [...terms.flatMap((term) => [contentMatch([term], [], actor), actor]), ...[...count].map((t) => contentMatch([terms[t]], [], actor))];
-    const rows: RecallRow[] = await em.query(
-      [...arms, ...counted].join('\nUNION ALL\n'),
-      params,
+    const counted = [...count].map(
+      (t) =>
+        `SELECT ${Number(t)}, NULL, NULL, NULL, NULL, (SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?)`,
     );
+    const params = [
+      ...terms.flatMap((term) => [contentMatch([term], [], actor), actor]),
+      ...[...count].map((t) => contentMatch([terms[t]], [], actor)),
+    ];
+    const rows: RecallRow[] = await em.query([...arms, ...counted].join('\nUNION ALL\n'), params);
     return recallMatchesOf(rows);
   }
 
@@ -133,7 +161,9 @@ export class SqliteMessageSearch implements MessageSearchDialect {
   }
 
   async termCount(em: EntityManager, actor: string, term: SearchTerm): Promise<number> {
-    const [row] = (await em.query(`SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH ?`, [contentMatch([term], [], actor)])) as Array<{ n: number }>;
+    const [row] = (await em.query(`SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH ?`, [
+      contentMatch([term], [], actor),
+    ])) as Array<{ n: number }>;
     return Number(row?.n ?? 0);
   }
 
@@ -147,9 +177,25 @@ export class SqliteMessageSearch implements MessageSearchDialect {
     return { docs: sizes.length, length };
   }
 
-  async details(em: EntityManager, actor: string, query: SearchQuery, keys: readonly string[], ): Promise<Map<string, MessageHitDetails>> {
+  async details(
+    em: EntityManager,
+    actor: string,
+    query: SearchQuery,
+    keys: readonly string[],
+  ): Promise<Map<string, MessageHitDetails>> {
     // By rowid on the FTS table itself, so that the MATCH runs once, for those rows only.
-    type Row = { k: number; id: string; conversationId: string; title: string; seq: number; thread: string; role: MessageRole; createdAt: string; onPath: number; snippet: string };
+    type Row = {
+      k: number;
+      id: string;
+      conversationId: string;
+      title: string;
+      seq: number;
+      thread: string;
+      role: MessageRole;
+      createdAt: string;
+      onPath: number;
+      snippet: string;
+    };
     const rows: Row[] = await em.query(
       `SELECT messages_fts.rowid AS k, m.id AS id, m.conversation_id AS conversationId, c.title AS title, m.seq AS seq, m.thread AS thread,
               m.role AS role, m.created_at AS createdAt, m.on_path AS onPath, snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet

@@ -33,7 +33,9 @@ export class StaleConversationsRepository {
   }
 
   countMessages(em: EntityManager, conversationIds: readonly string[]): Promise<number> {
-    return conversationIds.length ? em.count(Message, { where: { conversationId: In([...conversationIds]) } }) : Promise.resolve(0);
+    return conversationIds.length
+      ? em.count(Message, { where: { conversationId: In([...conversationIds]) } })
+      : Promise.resolve(0);
   }
 
   /**

@@ -26,7 +26,10 @@ export class SummariesRepository {
    * instances folding the same messages cannot both apply their fold. True when written.
    */
   async replaceSummaryIf(em: EntityManager, next: Summary, expectedCoversSeq: number): Promise<boolean> {
-    const current = await em.findOne(Summary, { where: { conversationId: next.conversationId, thread: next.thread }, ...rowLock(em) });
+    const current = await em.findOne(Summary, {
+      where: { conversationId: next.conversationId, thread: next.thread },
+      ...rowLock(em),
+    });
     // A summary of a branch the thread has left counts as none: the fold replaces it.
     const standing = current && (await this.findSummary(em, next.conversationId, next.thread)) ? current.coversSeq : 0;
     if (standing !== expectedCoversSeq) return false;

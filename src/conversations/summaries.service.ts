@@ -29,7 +29,12 @@ export class SummariesService {
   ) {}
 
   /** The summary so far and the next messages to fold into it (seq < outsideBefore), or null when none. */
-  pendingFold(conversationId: string, thread: string, outsideBefore: number, limit: number): Promise<{ previous: Summary | null; messages: Message[] } | null> {
+  pendingFold(
+    conversationId: string,
+    thread: string,
+    outsideBefore: number,
+    limit: number,
+  ): Promise<{ previous: Summary | null; messages: Message[] } | null> {
     return this.db.read(async (em) => {
       const previous = await this.summaries.findSummary(em, conversationId, thread);
       const from = previous?.coversSeq ?? 0;

@@ -21,11 +21,19 @@ export class ThreadsRepository {
   ): Promise<Thread> {
     const conversationId = conversation.id;
     // A blank prompt clears the thread's own instructions.
-    const systemPrompt = requestedPrompt === undefined ? undefined : requestedPrompt.trim() === '' ? null : requestedPrompt;
+    const systemPrompt =
+      requestedPrompt === undefined ? undefined : requestedPrompt.trim() === '' ? null : requestedPrompt;
     const threads = EntityRows.of(em, Thread);
     const existing = known === undefined ? await this.findThread(em, conversationId, name) : known;
     if (!existing) {
-      const thread = Object.assign(new Thread(), { conversationId, actor: conversation.actor, name, systemPrompt: systemPrompt ?? null, createdAt: now, updatedAt: now });
+      const thread = Object.assign(new Thread(), {
+        conversationId,
+        actor: conversation.actor,
+        name,
+        systemPrompt: systemPrompt ?? null,
+        createdAt: now,
+        updatedAt: now,
+      });
       await threads.insert(em, [thread]);
       return thread;
     }

@@ -4,10 +4,16 @@ describe('titles', () => {
   it('a first message titles its conversation without its Markdown', () => {
     expect(titleFromFirstMessage('# How do I *really* learn `git rebase`?')).toBe('How do I really learn git rebase?');
     expect(titleFromFirstMessage('**Bold** and __strong__, ~~gone~~ _em_')).toBe('Bold and strong, gone em');
-    expect(titleFromFirstMessage('See [the docs](https://example.com/x) and ![a cat](cat.png)')).toBe('See the docs and a cat');
-    expect(titleFromFirstMessage('> quoted question\n- item one\n- item two\n1. first')).toBe('quoted question item one item two first');
+    expect(titleFromFirstMessage('See [the docs](https://example.com/x) and ![a cat](cat.png)')).toBe(
+      'See the docs and a cat',
+    );
+    expect(titleFromFirstMessage('> quoted question\n- item one\n- item two\n1. first')).toBe(
+      'quoted question item one item two first',
+    );
     expect(titleFromFirstMessage('| Name | Age |\n| --- | ---: |\n| Ann | 31 |')).toBe('Name Age Ann 31');
-    expect(titleFromFirstMessage('```ts\nconst x = 1;\n```\nWhy does this fail?')).toBe('const x = 1; Why does this fail?');
+    expect(titleFromFirstMessage('```ts\nconst x = 1;\n```\nWhy does this fail?')).toBe(
+      'const x = 1; Why does this fail?',
+    );
     expect(titleFromFirstMessage('<b>hi</b> there')).toBe('hi there');
   });
 

@@ -34,7 +34,12 @@ describe('TurnReadsRepository', () => {
   beforeEach(async () => {
     const config = loadConfig({ DATABASE_URL: 'sqlite::memory:' });
     module = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ConversationsModule, AgentsModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config.database, ENTITIES),
+        ConversationsModule,
+        AgentsModule,
+      ],
     }).compile();
     await module.init();
     db = module.get(DatabaseService);
@@ -51,7 +56,11 @@ describe('TurnReadsRepository', () => {
   const separately = async (em: EntityManager, actor: string, id: string, thread: string) => {
     const conversation = await conversations.lockOwned(em, actor, id);
     if (!conversation) return null;
-    const head = { leaf: await messages.lastMessage(em, id, thread), thread: await threads.findThread(em, id, thread), summary: await summaries.findSummary(em, id, thread) };
+    const head = {
+      leaf: await messages.lastMessage(em, id, thread),
+      thread: await threads.findThread(em, id, thread),
+      summary: await summaries.findSummary(em, id, thread),
+    };
     return { conversation, head };
   };
   const expectSameReads = (id: string, thread: string) =>
@@ -66,7 +75,18 @@ describe('TurnReadsRepository', () => {
     db.transaction((em) =>
       summaries.replaceSummaryIf(
         em,
-        Object.assign(new Summary(), { conversationId: conversation.id, actor: conversation.actor, thread, content: 'so far', coversSeq, tokens: 3, model: 'm', promptTokens: 0, completionTokens: 0, updatedAt: new Date() }),
+        Object.assign(new Summary(), {
+          conversationId: conversation.id,
+          actor: conversation.actor,
+          thread,
+          content: 'so far',
+          coversSeq,
+          tokens: 3,
+          model: 'm',
+          promptTokens: 0,
+          completionTokens: 0,
+          updatedAt: new Date(),
+        }),
         0,
       ),
     );
@@ -81,7 +101,12 @@ describe('TurnReadsRepository', () => {
       await threads.upsertThread(em, fresh, 'main', 'Be brief', now);
       let parentId: string | null = null;
       const rows = [];
-      for (const [role, content] of [['user', 'one'], ['assistant', 'two'], ['user', 'three'], ['assistant', 'four']] as const) {
+      for (const [role, content] of [
+        ['user', 'one'],
+        ['assistant', 'two'],
+        ['user', 'three'],
+        ['assistant', 'four'],
+      ] as const) {
         const [row] = await messages.appendMessages(em, fresh, [{ role, content, thread: 'main', parentId }], now);
         parentId = row.id;
         rows.push(row);
@@ -91,7 +116,8 @@ describe('TurnReadsRepository', () => {
     await summarize(conversation, 'main', appended[1].seq);
     await expectSameReads(conversation.id, 'main');
     await expectSameReads(conversation.id, 'other');
-    const summaryOfMain = () => db.transaction(async (em) => (await reads.threadHead(em, conversation, 'main')).summary?.coversSeq ?? null);
+    const summaryOfMain = () =>
+      db.transaction(async (em) => (await reads.threadHead(em, conversation, 'main')).summary?.coversSeq ?? null);
     expect(await summaryOfMain()).toBe(appended[1].seq);
 
     // A branch from the first question: the summary's last message leaves the active path, so it stands for nothing.

@@ -3,7 +3,14 @@ import type { EntityManager } from 'typeorm';
 import { forUpdate, isPostgres } from '../database/dialect.js';
 import { EntityRows, sql } from '../database/sql.js';
 import { Conversation } from './conversation.entity.js';
-import { PINNED_ON_PATH_SQL, RECENT_HISTORY_SQL, replayedOf, type ConversationKey, type ReplayedMessage, type ReplayedRow } from './messages.repository.js';
+import {
+  PINNED_ON_PATH_SQL,
+  RECENT_HISTORY_SQL,
+  replayedOf,
+  type ConversationKey,
+  type ReplayedMessage,
+  type ReplayedRow,
+} from './messages.repository.js';
 import { Message } from './message.entity.js';
 import { Summary } from './summary.entity.js';
 import { Thread } from './thread.entity.js';
@@ -22,7 +29,17 @@ function headOf(em: EntityManager) {
        LEFT JOIN "threads" "t" ON "t"."conversation_id" = ? AND "t"."actor" = ? AND "t"."name" = ?
        LEFT JOIN "summaries" "s" ON "s"."conversation_id" = ? AND "s"."actor" = ? AND "s"."thread" = ? AND NOT EXISTS (
          SELECT 1 FROM "messages" m WHERE m."conversation_id" = "s"."conversation_id" AND m."actor" = "s"."actor" AND m."seq" = "s"."covers_seq" AND m."on_path" = 0)`,
-    params: ({ id, actor }: ConversationKey, thread: string) => [id, actor, thread, id, actor, thread, id, actor, thread],
+    params: ({ id, actor }: ConversationKey, thread: string) => [
+      id,
+      actor,
+      thread,
+      id,
+      actor,
+      thread,
+      id,
+      actor,
+      thread,
+    ],
     read: (row: Record<string, unknown>): ThreadHead => ({
       leaf: row.l_id == null ? null : messages.hydrate(row, 'l_'),
       thread: row.t_name == null ? null : threads.hydrate(row, 't_'),
@@ -54,7 +71,11 @@ export interface ThreadHead {
 export class TurnReadsRepository {
   async threadHead(em: EntityManager, conversation: ConversationKey, thread: string): Promise<ThreadHead> {
     const head = headOf(em);
-    const { rows } = await sql(em, `SELECT ${head.columns} FROM (SELECT 1 AS "one") "head" ${head.joins}`, head.params(conversation, thread));
+    const { rows } = await sql(
+      em,
+      `SELECT ${head.columns} FROM (SELECT 1 AS "one") "head" ${head.joins}`,
+      head.params(conversation, thread),
+    );
     return head.read(rows[0]);
   }
 
@@ -64,10 +85,20 @@ export class TurnReadsRepository {
    * unit of work already holds the database's only write lock; on PostgreSQL the head is read
    * once the row lock is held, for the reason above.
    */
-  async ownedWithHead(em: EntityManager, actor: string, conversationId: string, thread: string): Promise<{ conversation: Conversation; head: ThreadHead } | null> {
+  async ownedWithHead(
+    em: EntityManager,
+    actor: string,
+    conversationId: string,
+    thread: string,
+  ): Promise<{ conversation: Conversation; head: ThreadHead } | null> {
     const conversations = EntityRows.of(em, Conversation);
     if (isPostgres(em)) {
-      const conversation = await conversations.findOne(em, '"id" = ? AND "actor" = ?', [conversationId, actor], forUpdate(em));
+      const conversation = await conversations.findOne(
+        em,
+        '"id" = ? AND "actor" = ?',
+        [conversationId, actor],
+        forUpdate(em),
+      );
       return conversation && { conversation, head: await this.threadHead(em, conversation, thread) };
     }
     const head = headOf(em);
@@ -97,7 +128,19 @@ export class TurnReadsRepository {
       `SELECT 0 AS "part", r.* FROM (${RECENT_HISTORY_SQL} LIMIT ?) r
        UNION ALL
        SELECT 1 AS "part", p.* FROM (${PINNED_ON_PATH_SQL} LIMIT ?) p`,
-      [conversation.id, conversation.actor, thread, beforeSeq, 0, Math.max(limit, 0), conversation.id, conversation.actor, thread, beforeSeq, pinnedLimit],
+      [
+        conversation.id,
+        conversation.actor,
+        thread,
+        beforeSeq,
+        0,
+        Math.max(limit, 0),
+        conversation.id,
+        conversation.actor,
+        thread,
+        beforeSeq,
+        pinnedLimit,
+      ],
     );
     const messages = EntityRows.of(em, Message);
     const part = (n: number) =>

@@ -95,14 +95,26 @@ export class WholeConversationsRepository {
    * from, or which of these conversation ids the actor holds (a file of our own format re-imported
    * where it was exported): each found source or id with the conversation that holds it.
    */
-  async alreadyImported(em: EntityManager, actor: string, sources: readonly string[], ownIds: readonly string[] = []): Promise<Map<string, { id: string; title: string }>> {
+  async alreadyImported(
+    em: EntityManager,
+    actor: string,
+    sources: readonly string[],
+    ownIds: readonly string[] = [],
+  ): Promise<Map<string, { id: string; title: string }>> {
     const found = new Map<string, { id: string; title: string }>();
     if (sources.length > 0) {
-      const rows = await em.find(Conversation, { select: { id: true, title: true, importSource: true }, where: { actor, importSource: In([...sources]) } });
+      const rows = await em.find(Conversation, {
+        select: { id: true, title: true, importSource: true },
+        where: { actor, importSource: In([...sources]) },
+      });
       for (const r of rows) found.set(r.importSource!, { id: r.id, title: r.title });
     }
     if (ownIds.length > 0) {
-      for (const r of await em.find(Conversation, { select: { id: true, title: true }, where: { actor, id: In([...ownIds]) } })) found.set(r.id, { id: r.id, title: r.title });
+      for (const r of await em.find(Conversation, {
+        select: { id: true, title: true },
+        where: { actor, id: In([...ownIds]) },
+      }))
+        found.set(r.id, { id: r.id, title: r.title });
     }
     return found;
   }
@@ -118,15 +130,31 @@ export class WholeConversationsRepository {
     conversationId: string,
     ids: readonly string[],
     lock: boolean,
-  ): Promise<{ lastSeq: number; held: Set<string>; messageCount: number; activeLeaf: string | null; streaming: boolean } | null> {
-    const conversation = await em.findOne(Conversation, { where: { id: conversationId, actor }, ...(lock ? rowLock(em) : {}) });
+  ): Promise<{
+    lastSeq: number;
+    held: Set<string>;
+    messageCount: number;
+    activeLeaf: string | null;
+    streaming: boolean;
+  } | null> {
+    const conversation = await em.findOne(Conversation, {
+      where: { id: conversationId, actor },
+      ...(lock ? rowLock(em) : {}),
+    });
     if (!conversation) return null;
     const held = new Set<string>();
     for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
-      const rows = await em.find(Message, { select: { id: true }, where: { conversationId, actor, id: In(ids.slice(i, i + INSERT_CHUNK)) } });
+      const rows = await em.find(Message, {
+        select: { id: true },
+        where: { conversationId, actor, id: In(ids.slice(i, i + INSERT_CHUNK)) },
+      });
       for (const r of rows) held.add(r.id);
     }
-    const leaf = await em.findOne(Message, { select: { id: true }, where: { conversationId, actor, thread: MAIN_THREAD, onPath: true }, order: { seq: 'DESC' } });
+    const leaf = await em.findOne(Message, {
+      select: { id: true },
+      where: { conversationId, actor, thread: MAIN_THREAD, onPath: true },
+      order: { seq: 'DESC' },
+    });
     return {
       lastSeq: conversation.lastSeq,
       held,
@@ -137,7 +165,13 @@ export class WholeConversationsRepository {
   }
 
   /** After an import appended messages: the conversation's new `lastSeq`, and when it was last used. */
-  async advanceImported(em: EntityManager, actor: string, conversationId: string, lastSeq: number, updatedAt: Date): Promise<void> {
+  async advanceImported(
+    em: EntityManager,
+    actor: string,
+    conversationId: string,
+    lastSeq: number,
+    updatedAt: Date,
+  ): Promise<void> {
     await em.update(Conversation, { id: conversationId, actor }, { lastSeq, updatedAt });
   }
 
@@ -149,8 +183,16 @@ export class WholeConversationsRepository {
 
   // The rows below belong to `actor`'s conversations: each row carries the actor (it keys every per-actor table).
 
-  async insertThreads(em: EntityManager, actor: string, rows: ReadonlyArray<Pick<Thread, 'conversationId' | 'name' | 'systemPrompt' | 'createdAt' | 'updatedAt'>>): Promise<void> {
-    await this.insertChunked(em, Thread, rows.map((r) => ({ ...r, actor })));
+  async insertThreads(
+    em: EntityManager,
+    actor: string,
+    rows: ReadonlyArray<Pick<Thread, 'conversationId' | 'name' | 'systemPrompt' | 'createdAt' | 'updatedAt'>>,
+  ): Promise<void> {
+    await this.insertChunked(
+      em,
+      Thread,
+      rows.map((r) => ({ ...r, actor })),
+    );
   }
 
   async insertMessages(em: EntityManager, actor: string, rows: readonly MessageRow[]): Promise<void> {
@@ -159,7 +201,11 @@ export class WholeConversationsRepository {
   }
 
   async insertSummaries(em: EntityManager, actor: string, rows: ReadonlyArray<Omit<Summary, 'actor'>>): Promise<void> {
-    await this.insertChunked(em, Summary, rows.map((r) => ({ ...r, actor })));
+    await this.insertChunked(
+      em,
+      Summary,
+      rows.map((r) => ({ ...r, actor })),
+    );
   }
 
   async insertTags(em: EntityManager, actor: string, conversationId: string, tags: readonly string[]): Promise<void> {
@@ -242,15 +288,26 @@ export class WholeConversationsRepository {
     }
     const conversations = (await em.update(Conversation, { actor: from }, { actor: to })).affected ?? 0;
     const messages = (await em.update(Message, { actor: from }, { actor: to })).affected ?? 0;
-    for (const entity of [Thread, Summary, ConversationTag, ResponseRecord] as const) await em.update(entity, { actor: from }, { actor: to });
+    for (const entity of [Thread, Summary, ConversationTag, ResponseRecord] as const)
+      await em.update(entity, { actor: from }, { actor: to });
     return { conversations, messages };
   }
 
-  private async insertChunked<T extends object>(em: EntityManager, entity: new () => T, rows: readonly object[]): Promise<void> {
+  private async insertChunked<T extends object>(
+    em: EntityManager,
+    entity: new () => T,
+    rows: readonly object[],
+  ): Promise<void> {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       const chunk = rows.slice(i, i + INSERT_CHUNK);
       // The rows are complete entities; TypeORM's deep-partial type cannot follow their JSON columns.
-      await em.createQueryBuilder().insert().into(entity).values(chunk as never).updateEntity(false).execute();
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(entity)
+        .values(chunk as never)
+        .updateEntity(false)
+        .execute();
     }
   }
 }

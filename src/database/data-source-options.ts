@@ -23,7 +23,11 @@ export function dataSourceOptions(target: DatabaseTarget, entities: EntityList):
       schema: target.schema,
       migrations: POSTGRES_MIGRATIONS,
       // Unqualified names in raw queries (and the migrations) resolve to the configured schema.
-      extra: { max: 10, connectionTimeoutMillis: 5_000, ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}) },
+      extra: {
+        max: 10,
+        connectionTimeoutMillis: 5_000,
+        ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
+      },
     };
   }
   return {

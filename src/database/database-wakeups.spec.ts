@@ -54,7 +54,7 @@ describe('DatabaseWakeups (SQLite: in-process)', () => {
     expect(wakeups.size).toBe(0);
   });
 
-  it('sends nothing in a transaction (the NOTIFY is PostgreSQL\'s)', async () => {
+  it("sends nothing in a transaction (the NOTIFY is PostgreSQL's)", async () => {
     const queries: unknown[] = [];
     await wakeups.notifyIn({ query: async (...args: unknown[]) => queries.push(args) } as never, 'reply-1');
     expect(queries).toEqual([]);

@@ -118,7 +118,11 @@ export class DatabaseWakeups implements OnModuleInit, OnApplicationShutdown {
   /** Opens the dedicated connection and LISTENs; on failure, tries again later (waiters poll meanwhile). */
   private async listen(): Promise<void> {
     const options = this.dataSource.options as { url?: string; schema?: string };
-    const client = new pg.Client({ connectionString: options.url, application_name: `chat-memory-wakeups:${options.schema ?? 'public'}`, connectionTimeoutMillis: 5_000 });
+    const client = new pg.Client({
+      connectionString: options.url,
+      application_name: `chat-memory-wakeups:${options.schema ?? 'public'}`,
+      connectionTimeoutMillis: 5_000,
+    });
     client.on('notification', (n) => {
       if (n.channel !== this.channel || !n.payload) return;
       const announcement = this.prefixes.find((p) => n.payload!.startsWith(p.prefix));

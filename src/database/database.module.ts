@@ -14,7 +14,11 @@ const NO_REPLICAS: ReadReplicaTargets = { urls: [], maxLagMs: 2_000 };
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(target: DatabaseTarget, entities: EntityList, replicas: ReadReplicaTargets = NO_REPLICAS): DynamicModule {
+  static forRoot(
+    target: DatabaseTarget,
+    entities: EntityList,
+    replicas: ReadReplicaTargets = NO_REPLICAS,
+  ): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [

@@ -45,14 +45,13 @@ export class DatabaseService implements OnApplicationShutdown {
     @Optional() private readonly metrics: Metrics = NO_METRICS,
     @Optional() private readonly replicas?: ReadReplicas,
   ) {
-    this.queue =
-      isPostgres(dataSource)
-        ? null
-        : new GroupCommitQueue(dataSource, {
-            busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
-            onCommit: (seconds) => metrics.committed(seconds),
-            durability: deferWalFlushes(dataSource),
-          });
+    this.queue = isPostgres(dataSource)
+      ? null
+      : new GroupCommitQueue(dataSource, {
+          busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
+          onCommit: (seconds) => metrics.committed(seconds),
+          durability: deferWalFlushes(dataSource),
+        });
     const queue = this.queue;
     metrics.watchQueueDepth(() => queue?.depth ?? 0);
   }
@@ -114,7 +113,10 @@ export class DatabaseService implements OnApplicationShutdown {
     return this.onReplica(this.replicas?.enabled ? await this.replicas.managerAsOf(asOf) : null, work);
   }
 
-  private async onReplica<T>(replica: { manager: EntityManager; replica: number } | null, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  private async onReplica<T>(
+    replica: { manager: EntityManager; replica: number } | null,
+    work: (em: EntityManager) => Promise<T>,
+  ): Promise<T> {
     if (!replica) {
       if (this.replicas?.enabled) this.metrics.replicaRoutedRead('primary');
       return this.read(work);
@@ -178,7 +180,9 @@ export class DatabaseService implements OnApplicationShutdown {
   /** A write that needs a fresh page and a durable commit, undone in the same transaction. */
   private async probeWrite(): Promise<void> {
     await this.transaction(async (em) => {
-      await em.query(`INSERT INTO storage_probe (id, filler) VALUES (1, ${this.queue ? 'zeroblob(8192)' : "'\\x00'::bytea"})`);
+      await em.query(
+        `INSERT INTO storage_probe (id, filler) VALUES (1, ${this.queue ? 'zeroblob(8192)' : "'\\x00'::bytea"})`,
+      );
       await em.query('DELETE FROM storage_probe WHERE id = 1');
     }).catch(() => undefined);
   }
@@ -186,6 +190,8 @@ export class DatabaseService implements OnApplicationShutdown {
 
 /** Errors of the connection rather than of the query: no SQLSTATE, or class 08 (connection) or 57P (shutdown). */
 function isConnectionFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown; driverError?: { code?: unknown } }).driverError?.code ?? (error as { code?: unknown }).code;
+  const code =
+    (error as { code?: unknown; driverError?: { code?: unknown } }).driverError?.code ??
+    (error as { code?: unknown }).code;
   return typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code) || code.startsWith('08') || code.startsWith('57P');
 }

@@ -14,11 +14,17 @@ describe('GroupCommitQueue', () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
-    ds = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'db.sqlite'), enableWAL: true }).initialize();
+    ds = await new DataSource({
+      type: 'better-sqlite3',
+      database: join(dir, 'db.sqlite'),
+      enableWAL: true,
+    }).initialize();
     await ds.query('PRAGMA foreign_keys = ON');
     await ds.query('CREATE TABLE parent (id INTEGER PRIMARY KEY)');
     // Checked at COMMIT, not per statement: lets a test make a COMMIT fail.
-    await ds.query('CREATE TABLE item (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)');
+    await ds.query(
+      'CREATE TABLE item (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)',
+    );
     queue = new GroupCommitQueue(ds);
   });
   afterEach(async () => {
@@ -28,14 +34,19 @@ describe('GroupCommitQueue', () => {
 
   /** What is committed: read through a connection of its own, which never sees another's open transaction. */
   const ids = async () => {
-    const other = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'db.sqlite'), readonly: true }).initialize();
+    const other = await new DataSource({
+      type: 'better-sqlite3',
+      database: join(dir, 'db.sqlite'),
+      readonly: true,
+    }).initialize();
     try {
       return ((await other.query('SELECT id FROM item ORDER BY id')) as Array<{ id: number }>).map((r) => r.id);
     } finally {
       await other.destroy();
     }
   };
-  const insert = (id: number) => queue.transaction((em) => em.query('INSERT INTO item (id) VALUES (?)', [id]).then(() => id));
+  const insert = (id: number) =>
+    queue.transaction((em) => em.query('INSERT INTO item (id) VALUES (?)', [id]).then(() => id));
 
   /** The COMMITs the queue issues, counted on the connection's query runner. */
   const commits = () => {
@@ -197,7 +208,9 @@ describe('GroupCommitQueue', () => {
     try {
       const otherRaw = rawConnection(other);
       otherRaw.exec('BEGIN IMMEDIATE');
-      await expect(short.transaction((em) => em.query('INSERT INTO item (id) VALUES (1)'))).rejects.toMatchObject({ code: 'storage_busy' });
+      await expect(short.transaction((em) => em.query('INSERT INTO item (id) VALUES (1)'))).rejects.toMatchObject({
+        code: 'storage_busy',
+      });
       otherRaw.exec('ROLLBACK');
       expect(await ids()).toEqual([]);
     } finally {

@@ -183,7 +183,8 @@ export class GroupCommitQueue {
           }
         }
         // A unit that swallowed a full disk may have lost the transaction under it: then nothing of the group holds.
-        if (!this.raw.inTransaction) throw new StorageUnavailableError('The transaction was rolled back by the database');
+        if (!this.raw.inTransaction)
+          throw new StorageUnavailableError('The transaction was rolled back by the database');
       }
       await this.runner.query('COMMIT');
       durable = this.options.durability?.committed();

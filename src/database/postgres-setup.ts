@@ -24,7 +24,11 @@ const MIGRATION_LOCK_KEY = 724_315_001;
  * use an existing one), and holds an advisory lock meanwhile, so instances started together
  * migrate one after the other instead of racing.
  */
-export async function withMigrationLock<T>(url: string, schema: string | undefined, start: () => Promise<T>): Promise<T> {
+export async function withMigrationLock<T>(
+  url: string,
+  schema: string | undefined,
+  start: () => Promise<T>,
+): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -135,7 +135,10 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
   /** A read on replica `index` failed for a reason of the connection: skip it until a poll finds it well. */
   failed(index: number, error: unknown): void {
     this.freshness.replicaDown(index);
-    this.warnOnce(this.replicas[index].name, `${this.replicas[index].name} failed a read (${(error as Error).message}); reads go to the primary until it answers again`);
+    this.warnOnce(
+      this.replicas[index].name,
+      `${this.replicas[index].name} failed a read (${(error as Error).message}); reads go to the primary until it answers again`,
+    );
   }
 
   /** Lag of each replica now, in seconds (null: down), for /metrics and tests. */
@@ -148,7 +151,9 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
     this.writes.ended(key, performance.now());
     // Other instances route this actor's reads to the primary too. Best effort: without the
     // listener, another instance may serve this actor a read up to DATABASE_READ_MAX_LAG_MS old.
-    await this.primary.query('SELECT pg_notify($1, $2)', [this.wakeups.channel, WRITE_PREFIX + key]).catch(() => undefined);
+    await this.primary
+      .query('SELECT pg_notify($1, $2)', [this.wakeups.channel, WRITE_PREFIX + key])
+      .catch(() => undefined);
   }
 
   private async pollForever(): Promise<void> {
@@ -193,19 +198,28 @@ export class ReadReplicas implements OnModuleInit, OnApplicationShutdown {
     const replica = this.replicas[index];
     try {
       const source = await withTimeout(this.open(replica), POLL_TIMEOUT_MS);
-      const [row] = (await withTimeout(source.query('SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS lsn'), POLL_TIMEOUT_MS)) as {
+      const [row] = (await withTimeout(
+        source.query('SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS lsn'),
+        POLL_TIMEOUT_MS,
+      )) as {
         standby: boolean;
         lsn: string | null;
       }[];
       if (!row.standby || row.lsn === null) {
         this.freshness.replicaDown(index);
-        return this.warnOnce(replica.name, `${replica.name} is not a streaming standby (not in recovery); it is not read from`);
+        return this.warnOnce(
+          replica.name,
+          `${replica.name} is not a streaming standby (not in recovery); it is not read from`,
+        );
       }
       this.freshness.replicaAt(index, parseLsn(row.lsn));
       if (this.warned.delete(replica.name)) this.logger.log(`${replica.name} answers again; it serves reads`);
     } catch (error) {
       this.freshness.replicaDown(index);
-      this.warnOnce(replica.name, `${replica.name} does not answer (${(error as Error).message}); reads go to the primary until it does`);
+      this.warnOnce(
+        replica.name,
+        `${replica.name} does not answer (${(error as Error).message}); reads go to the primary until it does`,
+      );
     }
   }
 

@@ -1,4 +1,12 @@
-import { type DataSource, type EntityManager, type EntityMetadata, type EntityTarget, type ObjectLiteral, QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
+import {
+  type DataSource,
+  type EntityManager,
+  type EntityMetadata,
+  type EntityTarget,
+  type ObjectLiteral,
+  QueryFailedError,
+  QueryRunnerAlreadyReleasedError,
+} from 'typeorm';
 import { isPostgres } from './dialect.js';
 
 /** A column of an entity's metadata, by the public API's types. */
@@ -21,7 +29,11 @@ interface SqlResult<R> {
 }
 
 /** Runs one statement in `em`'s transaction (or on its own when `em` has none). */
-export async function sql<R = Record<string, unknown>>(em: EntityManager, text: string, params: readonly unknown[] = []): Promise<SqlResult<R>> {
+export async function sql<R = Record<string, unknown>>(
+  em: EntityManager,
+  text: string,
+  params: readonly unknown[] = [],
+): Promise<SqlResult<R>> {
   const postgres = isPostgres(em);
   const runner = em.queryRunner ?? em.connection.createQueryRunner();
   try {
@@ -40,7 +52,11 @@ export async function sql<R = Record<string, unknown>>(em: EntityManager, text: 
 
 /** The part of a `pg` client used here. */
 interface PgClient {
-  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(config: {
+    name?: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
 
 /**
@@ -77,7 +93,10 @@ function prepared(text: string): Prepared {
   let statement = preparedCache.get(text);
   if (statement === undefined) {
     const numberedText = numbered(text);
-    statement = preparedCache.size < MAX_NAMED ? { name: `cm_${preparedCache.size}`, text: numberedText } : { text: numberedText };
+    statement =
+      preparedCache.size < MAX_NAMED
+        ? { name: `cm_${preparedCache.size}`, text: numberedText }
+        : { text: numberedText };
     if (statement.name !== undefined) preparedCache.set(text, statement);
   }
   return statement;
@@ -131,7 +150,10 @@ export class EntityRows<T extends ObjectLiteral> {
     const entity = this.metadata.create() as T;
     const driver = this.dataSource.driver;
     for (const column of this.metadata.columns) {
-      (entity as Record<string, unknown>)[column.propertyName] = driver.prepareHydratedValue(row[prefix + column.databaseName], column);
+      (entity as Record<string, unknown>)[column.propertyName] = driver.prepareHydratedValue(
+        row[prefix + column.databaseName],
+        column,
+      );
     }
     return entity;
   }
@@ -145,7 +167,9 @@ export class EntityRows<T extends ObjectLiteral> {
     const key = `${alias}\u0000${prefix}`;
     let list = this.prefixedLists.get(key);
     if (list === undefined) {
-      list = this.metadata.columns.map((c) => `"${alias}"."${c.databaseName}" AS "${prefix}${c.databaseName}"`).join(', ');
+      list = this.metadata.columns
+        .map((c) => `"${alias}"."${c.databaseName}" AS "${prefix}${c.databaseName}"`)
+        .join(', ');
       this.prefixedLists.set(key, list);
     }
     return list;
@@ -161,7 +185,11 @@ export class EntityRows<T extends ObjectLiteral> {
    * `rest` follows the condition (ORDER BY, LIMIT, FOR UPDATE).
    */
   async find(em: EntityManager, where: string, params: readonly unknown[], rest = ''): Promise<T[]> {
-    const result = await sql(em, `SELECT ${this.columnList} FROM "${this.metadata.tableName}" WHERE ${where}${rest ? ` ${rest}` : ''}`, params);
+    const result = await sql(
+      em,
+      `SELECT ${this.columnList} FROM "${this.metadata.tableName}" WHERE ${where}${rest ? ` ${rest}` : ''}`,
+      params,
+    );
     return result.rows.map((row) => this.hydrate(row));
   }
 
@@ -201,14 +229,22 @@ export class EntityRows<T extends ObjectLiteral> {
    * statement. `computed`: properties whose value is an SQL expression instead (given the row's
    * index), bound to nothing.
    */
-  insertStatement(entities: readonly T[], computed: Partial<Record<keyof T & string, (index: number) => string>> = {}): { text: string; params: unknown[] } {
+  insertStatement(
+    entities: readonly T[],
+    computed: Partial<Record<keyof T & string, (index: number) => string>> = {},
+  ): { text: string; params: unknown[] } {
     const columns = this.metadata.columns;
     const params: unknown[] = [];
     const rows = entities.map((entity, index) => {
       const values = columns.map((column) => {
         const expression = computed[column.propertyName as keyof T & string];
         if (expression) return expression(index);
-        params.push(this.value(column.propertyName, (entity as Record<string, unknown>)[column.propertyName] ?? defaultOf(column)));
+        params.push(
+          this.value(
+            column.propertyName,
+            (entity as Record<string, unknown>)[column.propertyName] ?? defaultOf(column),
+          ),
+        );
         return '?';
       });
       return `(${values.join(', ')})`;
@@ -222,14 +258,24 @@ export class EntityRows<T extends ObjectLiteral> {
    * statement, NOTIFY that channel of each changed row's id (delivered once it commits), instead
    * of a statement of its own; the table must have an `id` column.
    */
-  async update(em: EntityManager, changes: Partial<T>, where: string, whereParams: readonly unknown[], notify?: string): Promise<number> {
+  async update(
+    em: EntityManager,
+    changes: Partial<T>,
+    where: string,
+    whereParams: readonly unknown[],
+    notify?: string,
+  ): Promise<number> {
     const properties = Object.keys(changes).filter((p) => (changes as Record<string, unknown>)[p] !== undefined);
     if (properties.length === 0) return 0;
     const set = properties.map((p) => `"${this.column(p)}" = ?`).join(', ');
     const params = properties.map((p) => this.value(p, (changes as Record<string, unknown>)[p]));
     const update = `UPDATE "${this.metadata.tableName}" SET ${set} WHERE ${where}`;
     if (notify !== undefined && isPostgres(em)) {
-      const result = await sql(em, `WITH changed AS (${update} RETURNING "id") SELECT pg_notify(?, "id") FROM changed`, [...params, ...whereParams, notify]);
+      const result = await sql(
+        em,
+        `WITH changed AS (${update} RETURNING "id") SELECT pg_notify(?, "id") FROM changed`,
+        [...params, ...whereParams, notify],
+      );
       return result.rows.length;
     }
     const result = await sql(em, update, [...params, ...whereParams]);

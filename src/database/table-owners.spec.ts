@@ -19,7 +19,11 @@ function sourceFiles(dir: string): string[] {
 }
 
 const moduleOf = (file: string) => relative(SRC, file).split(sep)[0];
-const files = sourceFiles(SRC).map((path) => ({ path, rel: relative(SRC, path).split(sep).join('/'), text: readFileSync(path, 'utf8') }));
+const files = sourceFiles(SRC).map((path) => ({
+  path,
+  rel: relative(SRC, path).split(sep).join('/'),
+  text: readFileSync(path, 'utf8'),
+}));
 
 /** Entity class name -> the module that owns its table. */
 const owners = new Map(

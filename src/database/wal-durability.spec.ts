@@ -18,7 +18,10 @@ function manualFlush() {
 }
 const settled = async <T>(p: Promise<T>) => {
   let state = 'pending';
-  p.then(() => (state = 'resolved'), () => (state = 'rejected'));
+  p.then(
+    () => (state = 'resolved'),
+    () => (state = 'rejected'),
+  );
   await new Promise((r) => setImmediate(r));
   return state;
 };
@@ -82,7 +85,11 @@ describe('GroupCommitQueue with deferred WAL flushes', () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wal-durability-'));
-    ds = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'db.sqlite'), enableWAL: true }).initialize();
+    ds = await new DataSource({
+      type: 'better-sqlite3',
+      database: join(dir, 'db.sqlite'),
+      enableWAL: true,
+    }).initialize();
     await ds.query('CREATE TABLE item (id INTEGER PRIMARY KEY)');
   });
   afterEach(async () => {
@@ -114,7 +121,8 @@ describe('GroupCommitQueue with deferred WAL flushes', () => {
   it('answers a write once its flush is done, runs the next group meanwhile, and holds a read of it until then', async () => {
     const f = manualFlush();
     const queue = new GroupCommitQueue(ds, { busyTimeoutMs: 1_000, durability: new WalDurability(f.flush) });
-    const insert = (id: number) => queue.transaction((em) => em.query('INSERT INTO item (id) VALUES (?)', [id]).then(() => id));
+    const insert = (id: number) =>
+      queue.transaction((em) => em.query('INSERT INTO item (id) VALUES (?)', [id]).then(() => id));
     const first = insert(1);
     while (f.started() < 1) await new Promise((r) => setImmediate(r));
     expect(await settled(first)).toBe('pending');

@@ -119,13 +119,21 @@ export class WalDurability {
         this.flights.delete(flight);
         // fdatasync makes durable everything written before it began, whichever flush ends first.
         this.durable = Math.max(this.durable, upTo);
-        this.settle((waiter) => waiter.commit <= this.durable, (waiter) => waiter.resolve());
+        this.settle(
+          (waiter) => waiter.commit <= this.durable,
+          (waiter) => waiter.resolve(),
+        );
         this.start();
       },
       (error: unknown) => {
         this.flights.delete(flight);
-        this.failure ??= new StorageUnavailableError(`The database could not flush its log to disk: ${String((error as Error)?.message ?? error)}`);
-        this.settle(() => true, (waiter) => waiter.reject(this.failure));
+        this.failure ??= new StorageUnavailableError(
+          `The database could not flush its log to disk: ${String((error as Error)?.message ?? error)}`,
+        );
+        this.settle(
+          () => true,
+          (waiter) => waiter.reject(this.failure),
+        );
       },
     );
     this.flights.add(flight);

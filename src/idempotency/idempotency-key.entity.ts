@@ -31,7 +31,11 @@ export class IdempotencyKey {
 
   @ManyToOne('Conversation', { onDelete: 'CASCADE', nullable: true })
   @JoinColumn([
-    { name: 'conversation_id', referencedColumnName: 'id', foreignKeyConstraintName: 'fk_idempotency_keys_conversation' },
+    {
+      name: 'conversation_id',
+      referencedColumnName: 'id',
+      foreignKeyConstraintName: 'fk_idempotency_keys_conversation',
+    },
     { name: 'actor', referencedColumnName: 'actor', foreignKeyConstraintName: 'fk_idempotency_keys_conversation' },
   ])
   conversation?: Relation<Conversation> | null;

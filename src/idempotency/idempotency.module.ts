@@ -11,9 +11,12 @@ class IdempotencyPurge implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(private readonly keys: IdempotencyService) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.keys.purgeExpired().catch((error: Error) => this.logger.warn(`Purge failed: ${error.message}`));
-    }, 60 * 60 * 1000);
+    this.timer = setInterval(
+      () => {
+        this.keys.purgeExpired().catch((error: Error) => this.logger.warn(`Purge failed: ${error.message}`));
+      },
+      60 * 60 * 1000,
+    );
     this.timer.unref();
   }
 

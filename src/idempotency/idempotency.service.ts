@@ -38,7 +38,15 @@ export class IdempotencyService {
     return this.db.transaction(async (em) => {
       const now = new Date();
       const token = randomUUID();
-      const fresh = { actor: actor.id, key, requestHash, token, state: 'running' as const, leaseUntil: this.leaseFrom(now), createdAt: now };
+      const fresh = {
+        actor: actor.id,
+        key,
+        requestHash,
+        token,
+        state: 'running' as const,
+        leaseUntil: this.leaseFrom(now),
+        createdAt: now,
+      };
       // Insert-if-absent, then read under lock: concurrent claims on any instance agree on one winner.
       await em.createQueryBuilder().insert().into(IdempotencyKey).values(fresh).orIgnore().execute();
       const row = await this.lockRow(em, actor, key);
@@ -46,9 +54,14 @@ export class IdempotencyService {
       const expired = row.createdAt.getTime() + IDEMPOTENCY_TTL_MS < now.getTime();
       // A claim is abandoned once its lease passed, unless its reply is still being generated
       // (that reply renews a lease of its own; long streams and tool rounds outlast this one).
-      const abandoned = row.state === 'running' && row.leaseUntil < now && !(await this.replyInProgress(em, row.messageId, now));
+      const abandoned =
+        row.state === 'running' && row.leaseUntil < now && !(await this.replyInProgress(em, row.messageId, now));
       if (expired || (abandoned && row.requestHash === requestHash)) {
-        await em.update(IdempotencyKey, { actor: actor.id, key }, { ...fresh, conversationId: null, messageId: null, responseStatus: null, responseBody: null });
+        await em.update(
+          IdempotencyKey,
+          { actor: actor.id, key },
+          { ...fresh, conversationId: null, messageId: null, responseStatus: null, responseBody: null },
+        );
         return { kind: 'claimed', token };
       }
       if (row.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
@@ -64,19 +77,36 @@ export class IdempotencyService {
   }
 
   /** Records which turn the claimed request started, so a duplicate can follow it. */
-  async attach(actor: Actor, key: string, token: string, ids: { conversationId: string; messageId: string }): Promise<void> {
+  async attach(
+    actor: Actor,
+    key: string,
+    token: string,
+    ids: { conversationId: string; messageId: string },
+  ): Promise<void> {
     await this.db.transaction((em) => em.update(IdempotencyKey, { actor: actor.id, key, token }, ids));
   }
 
   /** Stores the answer of the claimed request; later duplicates get it. */
-  async complete(actor: Actor, key: string, token: string, status: number, body: Record<string, unknown>): Promise<void> {
-    const conversationId = typeof body.conversationId === 'string' && body.conversationId ? body.conversationId : undefined;
+  async complete(
+    actor: Actor,
+    key: string,
+    token: string,
+    status: number,
+    body: Record<string, unknown>,
+  ): Promise<void> {
+    const conversationId =
+      typeof body.conversationId === 'string' && body.conversationId ? body.conversationId : undefined;
     await this.db.transaction((em) =>
       em.update(
         IdempotencyKey,
         { actor: actor.id, key, token },
         // The entity maps the body as JSON text; TypeORM's partial type cannot express a free-form object.
-        { state: 'done', responseStatus: status, responseBody: body as never, ...(conversationId ? { conversationId } : {}) },
+        {
+          state: 'done',
+          responseStatus: status,
+          responseBody: body as never,
+          ...(conversationId ? { conversationId } : {}),
+        },
       ),
     );
   }
@@ -90,7 +120,12 @@ export class IdempotencyService {
   purgeExpired(): Promise<number> {
     return this.db.transaction(async (em) => {
       const before = new Date(Date.now() - IDEMPOTENCY_TTL_MS);
-      const result = await em.createQueryBuilder().delete().from(IdempotencyKey).where('created_at < :before', { before }).execute();
+      const result = await em
+        .createQueryBuilder()
+        .delete()
+        .from(IdempotencyKey)
+        .where('created_at < :before', { before })
+        .execute();
       return result.affected ?? 0;
     });
   }

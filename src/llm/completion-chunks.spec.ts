@@ -15,11 +15,14 @@ function responseOf(reads: Array<string | Uint8Array>): Response {
   return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
 }
 
-const event = (content: string, extra = '') => `data: {"choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}}]${extra}}\n\n`;
+const event = (content: string, extra = '') =>
+  `data: {"choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}}]${extra}}\n\n`;
 
 async function textsOf(reads: Array<string | Uint8Array>): Promise<string[]> {
   const texts: string[] = [];
-  await readCompletionChunks(responseOf(reads), (chunk: ChatCompletionChunk) => texts.push(chunk.choices[0]?.delta?.content ?? ''));
+  await readCompletionChunks(responseOf(reads), (chunk: ChatCompletionChunk) =>
+    texts.push(chunk.choices[0]?.delta?.content ?? ''),
+  );
   return texts;
 }
 
@@ -39,8 +42,13 @@ describe('readCompletionChunks', () => {
 
   it('throws the SDK error for an event carrying an error, after the chunks before it', async () => {
     const texts: string[] = [];
-    const reading = readCompletionChunks(responseOf([event('partial'), 'data: {"error":{"message":"overloaded","type":"server_error"}}\n\n', event('never')]), (c) =>
-      texts.push(c.choices[0]?.delta?.content ?? ''),
+    const reading = readCompletionChunks(
+      responseOf([
+        event('partial'),
+        'data: {"error":{"message":"overloaded","type":"server_error"}}\n\n',
+        event('never'),
+      ]),
+      (c) => texts.push(c.choices[0]?.delta?.content ?? ''),
     );
     await expect(reading).rejects.toBeInstanceOf(APIError);
     await expect(reading).rejects.toThrow('overloaded');

@@ -23,7 +23,11 @@ export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
  * holds many more events in the read already made, so a cut reply kept reading (and its
  * generation never ended) while the model went on.
  */
-export async function readCompletionChunks(response: Response, onChunk: (chunk: ChatCompletionChunk) => void, signal?: AbortSignal): Promise<void> {
+export async function readCompletionChunks(
+  response: Response,
+  onChunk: (chunk: ChatCompletionChunk) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   if (!response.body) throw new ModelUnavailableError("The model's answer has no body");
   signal?.throwIfAborted();
   const reader = response.body.getReader();

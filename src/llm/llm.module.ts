@@ -14,7 +14,10 @@ import { ModelCatalog } from './model-catalog.js';
       useFactory: (config: AppConfig): LlmPort => {
         const logger = new Logger('Llm');
         if (config.llm.provider === 'echo') {
-          if (config.llm.chosen) logger.warn('LLM_MODEL=echo: the offline echo model answers (it repeats the question; no model server is called).');
+          if (config.llm.chosen)
+            logger.warn(
+              'LLM_MODEL=echo: the offline echo model answers (it repeats the question; no model server is called).',
+            );
           else logger.warn('No model configured (LLM_BASE_URL / OPENAI_API_KEY): the offline echo model answers.');
           return new EchoLlm();
         }

@@ -10,7 +10,11 @@ export interface LlmPort {
    * the text delivered so far is then the partial reply. A reasoning model's thinking
    * (`reasoning_content` or `reasoning` deltas) goes to `onReasoning`, never to `onDelta`.
    */
-  stream(request: CompletionRequest, onDelta: (text: string) => void, onReasoning?: (text: string) => void): Promise<Completion>;
+  stream(
+    request: CompletionRequest,
+    onDelta: (text: string) => void,
+    onReasoning?: (text: string) => void,
+  ): Promise<Completion>;
   /** The models the server offers (GET /v1/models); absent where there is no server to ask. Rejects when it does not answer. */
   listModels?(): Promise<string[]>;
 }
@@ -35,7 +39,13 @@ export interface ToolSpec {
 /** The shape the reply's text must take: any JSON object, or JSON matching a schema (structured outputs). */
 export type ResponseFormat =
   | { readonly type: 'json_object' }
-  | { readonly type: 'json_schema'; readonly name: string; readonly schema: Record<string, unknown>; readonly description?: string; readonly strict?: boolean };
+  | {
+      readonly type: 'json_schema';
+      readonly name: string;
+      readonly schema: Record<string, unknown>;
+      readonly description?: string;
+      readonly strict?: boolean;
+    };
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { readonly name: string };
 

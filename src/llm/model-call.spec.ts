@@ -54,11 +54,18 @@ describe('ModelCall', () => {
     call.end();
   });
 
-  it('says an upstream 429 is a rate limit, with the server\'s Retry-After', () => {
+  it("says an upstream 429 is a rate limit, with the server's Retry-After", () => {
     const call = new ModelCall(60_000);
-    const limited = (headers: Record<string, string>) => call.failure(APIError.generate(429, { error: { message: 'slow down' } }, undefined, new Headers(headers)));
-    expect(limited({ 'retry-after': '20' })).toMatchObject({ code: 'model_unavailable', upstreamStatus: 429, message: 'The model is rate-limited: its server answered 429 (too many requests); retry in 20 s' });
-    expect(limited({}).message).toBe('The model is rate-limited: its server answered 429 (too many requests); retry later');
+    const limited = (headers: Record<string, string>) =>
+      call.failure(APIError.generate(429, { error: { message: 'slow down' } }, undefined, new Headers(headers)));
+    expect(limited({ 'retry-after': '20' })).toMatchObject({
+      code: 'model_unavailable',
+      upstreamStatus: 429,
+      message: 'The model is rate-limited: its server answered 429 (too many requests); retry in 20 s',
+    });
+    expect(limited({}).message).toBe(
+      'The model is rate-limited: its server answered 429 (too many requests); retry later',
+    );
     call.end();
   });
 

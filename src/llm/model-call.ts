@@ -54,25 +54,38 @@ export class ModelCall {
     if (error instanceof APIUserAbortError) return new ModelCancelledError();
     if (error instanceof APIConnectionError) {
       const where = this.baseUrl ? ` at ${this.baseUrl}` : '';
-      return new ModelUnavailableError(`Could not reach the model server${where} (${connectionCause(error)}); check LLM_BASE_URL and that the server is running`);
+      return new ModelUnavailableError(
+        `Could not reach the model server${where} (${connectionCause(error)}); check LLM_BASE_URL and that the server is running`,
+      );
     }
     if (error instanceof APIError && (error.status === 401 || error.status === 403)) {
       // Its text may quote part of our key: say only what the operator must fix.
-      return new ModelUnavailableError(`The model server refused our credentials (${error.status}); check LLM_API_KEY`, error.status);
+      return new ModelUnavailableError(
+        `The model server refused our credentials (${error.status}); check LLM_API_KEY`,
+        error.status,
+      );
     }
     if (error instanceof APIError && error.status === 429) {
       // Said as such (with the server's Retry-After), not as a model that is down: waiting is the fix.
       const retryAfter = retryAfterSeconds(error.headers);
       const when = retryAfter === undefined ? '; retry later' : `; retry in ${retryAfter} s`;
-      return new ModelUnavailableError(`The model is rate-limited: its server answered 429 (too many requests)${when}`, 429);
+      return new ModelUnavailableError(
+        `The model is rate-limited: its server answered 429 (too many requests)${when}`,
+        429,
+      );
     }
     if (error instanceof APIError && error.status !== undefined) {
       // The SDK prefixes its message with the status; say it once.
       const detail = brief(error.message.replace(new RegExp(`^${error.status}\\s*`), '')) || 'no details';
       if (error.status === 404 && this.baseUrl) {
         // The usual mistake: the address of the server, not of its OpenAI-compatible API.
-        const hint = /\/v1\/?$/.test(this.baseUrl) ? '' : `; LLM_BASE_URL does not end in /v1: most OpenAI-compatible servers want ${this.baseUrl.replace(/\/$/, '')}/v1`;
-        return new ModelUnavailableError(`The model server answered 404 at ${this.baseUrl.replace(/\/$/, '')}/chat/completions: ${detail}${hint}`, error.status);
+        const hint = /\/v1\/?$/.test(this.baseUrl)
+          ? ''
+          : `; LLM_BASE_URL does not end in /v1: most OpenAI-compatible servers want ${this.baseUrl.replace(/\/$/, '')}/v1`;
+        return new ModelUnavailableError(
+          `The model server answered 404 at ${this.baseUrl.replace(/\/$/, '')}/chat/completions: ${detail}${hint}`,
+          error.status,
+        );
       }
       return new ModelUnavailableError(`The model server answered ${error.status}: ${detail}`, error.status);
     }

@@ -51,13 +51,17 @@ export class OpenAiLlm implements LlmPort {
     // The whole call, the SDK's retries included, must end within the timeout.
     const call = new ModelCall(this.options.timeoutMs, request.signal, this.options.baseUrl ?? DEFAULT_BASE_URL);
     try {
-      const response = await this.client.chat.completions.create({ ...this.body(request), stream: false }, { signal: call.signal });
+      const response = await this.client.chat.completions.create(
+        { ...this.body(request), stream: false },
+        { signal: call.signal },
+      );
       const message = response.choices?.[0]?.message;
       const content = typeof message?.content === 'string' ? message.content : '';
       const toolCalls: ToolCall[] = (message?.tool_calls ?? []).flatMap((c) =>
         c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
       );
-      if (content.trim() === '' && toolCalls.length === 0) throw new ModelUnavailableError('The model returned an empty reply');
+      if (content.trim() === '' && toolCalls.length === 0)
+        throw new ModelUnavailableError('The model returned an empty reply');
       const usage = response.usage;
       return {
         content,
@@ -73,7 +77,11 @@ export class OpenAiLlm implements LlmPort {
     }
   }
 
-  async stream(request: CompletionRequest, onDelta: (text: string) => void, onReasoning?: (text: string) => void): Promise<Completion> {
+  async stream(
+    request: CompletionRequest,
+    onDelta: (text: string) => void,
+    onReasoning?: (text: string) => void,
+  ): Promise<Completion> {
     // Streaming replies can legitimately take long: the timeout bounds the wait for the first
     // piece and every silence between pieces.
     const call = new ModelCall(this.options.timeoutMs, request.signal, this.options.baseUrl ?? DEFAULT_BASE_URL);
@@ -86,24 +94,32 @@ export class OpenAiLlm implements LlmPort {
     try {
       // The SDK makes the request and answers its errors; its body is read by readCompletionChunks (why: there).
       const response = await this.client.chat.completions
-        .create({ ...this.body(request), stream: true, stream_options: { include_usage: true } }, { signal: call.signal })
+        .create(
+          { ...this.body(request), stream: true, stream_options: { include_usage: true } },
+          { signal: call.signal },
+        )
         .asResponse();
-      await readCompletionChunks(response, (chunk) => {
-        call.restart();
-        if (chunk.model) model = chunk.model;
-        if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
-        const choice = chunk.choices?.[0];
-        const thought = reasoningOf(choice?.delta);
-        if (thought) onReasoning?.(thought);
-        const text = choice?.delta?.content;
-        if (text) {
-          content.append(text);
-          blank &&= text.trim() === '';
-          onDelta(text);
-        }
-        toolCalls.add(choice?.delta?.tool_calls);
-        if (choice?.finish_reason) finished = true;
-      }, call.signal);
+      await readCompletionChunks(
+        response,
+        (chunk) => {
+          call.restart();
+          if (chunk.model) model = chunk.model;
+          if (chunk.usage)
+            usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+          const choice = chunk.choices?.[0];
+          const thought = reasoningOf(choice?.delta);
+          if (thought) onReasoning?.(thought);
+          const text = choice?.delta?.content;
+          if (text) {
+            content.append(text);
+            blank &&= text.trim() === '';
+            onDelta(text);
+          }
+          toolCalls.add(choice?.delta?.tool_calls);
+          if (choice?.finish_reason) finished = true;
+        },
+        call.signal,
+      );
       // An aborted stream ends its loop quietly: find out why it ended before calling it done.
       if (call.signal.aborted) throw call.signal.reason ?? new Error('aborted');
       if (!finished) throw new ModelUnavailableError("The model's stream ended before the reply was finished");
@@ -118,7 +134,11 @@ export class OpenAiLlm implements LlmPort {
 
   async listModels(): Promise<string[]> {
     // A short call, apart from the chat timeout: the list is a convenience.
-    const call = new ModelCall(Math.min(this.options.timeoutMs, 5_000), undefined, this.options.baseUrl ?? DEFAULT_BASE_URL);
+    const call = new ModelCall(
+      Math.min(this.options.timeoutMs, 5_000),
+      undefined,
+      this.options.baseUrl ?? DEFAULT_BASE_URL,
+    );
     try {
       const ids: string[] = [];
       for await (const model of this.client.models.list({ signal: call.signal, maxRetries: 0 })) {
@@ -134,15 +154,22 @@ export class OpenAiLlm implements LlmPort {
   }
 
   private body(request: CompletionRequest): ChatCompletionCreateParamsBase {
-    const body: ChatCompletionCreateParamsBase = { model: request.model ?? this.defaultModel, messages: toWireMessages(request.messages) };
+    const body: ChatCompletionCreateParamsBase = {
+      model: request.model ?? this.defaultModel,
+      messages: toWireMessages(request.messages),
+    };
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.topP !== undefined) body.top_p = request.topP;
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
     if (request.responseFormat) body.response_format = toWireResponseFormat(request.responseFormat);
     if (request.tools?.length) body.tools = toWireTools(request.tools);
-    if (request.tools?.length && request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
+    if (request.tools?.length && request.parallelToolCalls !== undefined)
+      body.parallel_tool_calls = request.parallelToolCalls;
     if (request.tools?.length && request.toolChoice !== undefined) {
-      body.tool_choice = typeof request.toolChoice === 'string' ? request.toolChoice : { type: 'function', function: { name: request.toolChoice.name } };
+      body.tool_choice =
+        typeof request.toolChoice === 'string'
+          ? request.toolChoice
+          : { type: 'function', function: { name: request.toolChoice.name } };
     }
     return body;
   }

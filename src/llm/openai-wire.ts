@@ -10,7 +10,11 @@ export function toWireMessages(messages: readonly PromptMessage[]): ChatCompleti
       return {
         role: 'assistant',
         content: m.content || null,
-        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+        tool_calls: m.toolCalls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: c.arguments },
+        })),
       };
     }
     return { role: m.role, content: m.content };
@@ -18,13 +22,29 @@ export function toWireMessages(messages: readonly PromptMessage[]): ChatCompleti
 }
 
 export function toWireTools(tools: readonly ToolSpec[]): ChatCompletionTool[] {
-  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters, ...(t.strict !== undefined ? { strict: t.strict } : {}) } }));
+  return tools.map((t) => ({
+    type: 'function',
+    function: {
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      ...(t.strict !== undefined ? { strict: t.strict } : {}),
+    },
+  }));
 }
 
 export function toWireResponseFormat(format: ResponseFormat): ResponseFormatJSONObject | ResponseFormatJSONSchema {
   if (format.type === 'json_object') return { type: 'json_object' };
   const { name, schema, description, strict } = format;
-  return { type: 'json_schema', json_schema: { name, schema, ...(description !== undefined ? { description } : {}), ...(strict !== undefined ? { strict } : {}) } };
+  return {
+    type: 'json_schema',
+    json_schema: {
+      name,
+      schema,
+      ...(description !== undefined ? { description } : {}),
+      ...(strict !== undefined ? { strict } : {}),
+    },
+  };
 }
 
 /**
@@ -34,7 +54,10 @@ export function toWireResponseFormat(format: ResponseFormat): ResponseFormatJSON
 export class ToolCallAssembler {
   private readonly calls: Array<{ id: string; name: string; arguments: string }> = [];
 
-  add(fragments: ReadonlyArray<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> | undefined): void {
+  add(
+    fragments:
+      ReadonlyArray<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> | undefined,
+  ): void {
     for (const f of fragments ?? []) {
       const call = (this.calls[f.index] ??= { id: '', name: '', arguments: '' });
       if (f.id) call.id = f.id;

@@ -22,7 +22,8 @@ function written(work: () => void): string[] {
   return lines;
 }
 
-const text = (over: Partial<AppLoggerOptions> = {}) => new AppLogger({ format: 'text', level: 'log', terminal: false, ...over });
+const text = (over: Partial<AppLoggerOptions> = {}) =>
+  new AppLogger({ format: 'text', level: 'log', terminal: false, ...over });
 
 describe('AppLogger', () => {
   it("drops Nest's start-up lines (modules, routes) at the default level, and shows them at debug", () => {
@@ -33,7 +34,9 @@ describe('AppLogger', () => {
     });
     expect(quiet).toHaveLength(1);
     expect(quiet[0]).toContain('Listening on');
-    expect(written(() => text({ level: 'debug' }).log('Mapped {/api/chat, POST} route', 'RouterExplorer'))).toHaveLength(1);
+    expect(
+      written(() => text({ level: 'debug' }).log('Mapped {/api/chat, POST} route', 'RouterExplorer')),
+    ).toHaveLength(1);
     expect(written(() => text({ level: 'warn' }).log('Listening', 'Bootstrap'))).toHaveLength(0);
   });
 
@@ -66,9 +69,19 @@ describe('AppLogger', () => {
   });
 
   it('writes one JSON object per line, with requestId and actor as fields', () => {
-    const [line] = written(() => runInRequestScope({ requestId: 'req-2', actor: () => 'api:bob' }, () => new AppLogger({ format: 'json', level: 'log', terminal: true }).log('hello', 'ChatService')));
+    const [line] = written(() =>
+      runInRequestScope({ requestId: 'req-2', actor: () => 'api:bob' }, () =>
+        new AppLogger({ format: 'json', level: 'log', terminal: true }).log('hello', 'ChatService'),
+      ),
+    );
     expect(line.endsWith('\n')).toBe(true);
-    expect(JSON.parse(line)).toMatchObject({ level: 'log', context: 'ChatService', message: 'hello', requestId: 'req-2', actor: 'api:bob' });
+    expect(JSON.parse(line)).toMatchObject({
+      level: 'log',
+      context: 'ChatService',
+      message: 'hello',
+      requestId: 'req-2',
+      actor: 'api:bob',
+    });
   });
 
   it("stamps each line with Nest's timestamp of the second it is written in", () => {

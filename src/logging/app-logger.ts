@@ -6,7 +6,13 @@ type LogThreshold = 'error' | 'warn' | 'log' | 'debug' | 'verbose';
 const LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /** Nest's start-up chatter (a line per module and per route): shown at LOG_LEVEL=debug only. */
-const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+const START_UP_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+]);
 
 export interface AppLoggerOptions {
   readonly format: 'text' | 'json';
@@ -64,7 +70,8 @@ export class AppLogger extends ConsoleLogger {
     if (scope && context !== 'HTTP') {
       const actor = scope.actor() ?? '-';
       if (this.options.json) params = { ...params, requestId: scope.requestId, actor };
-      else messages = messages.map((m) => (typeof m === 'string' ? `${m} actor=${actor} request=${scope.requestId}` : m));
+      else
+        messages = messages.map((m) => (typeof m === 'string' ? `${m} actor=${actor} request=${scope.requestId}` : m));
     }
     super.printMessages(messages, context, logLevel, writeStreamType, errorStack, params);
   }

@@ -27,9 +27,11 @@ export interface MemoryPosition {
  * its owner, so that the GIN index finds only the caller's matches. Queries repeat the expression
  * exactly, or the planner does not use the index.
  */
-const PG_VECTOR = (m: string) => `(to_tsvector('simple', ${m}.text) || array_to_tsvector(ARRAY[' a' || md5(${m}.actor)]))`;
+const PG_VECTOR = (m: string) =>
+  `(to_tsvector('simple', ${m}.text) || array_to_tsvector(ARRAY[' a' || md5(${m}.actor)]))`;
 /** A query of `words` (a tsquery text) restricted to the owner's lexeme. */
-const PG_QUERY = (words: string, actor: string) => `(to_tsquery('simple', ${words}) && quote_literal(' a' || md5(${actor}::text))::tsquery)`;
+const PG_QUERY = (words: string, actor: string) =>
+  `(to_tsquery('simple', ${words}) && quote_literal(' a' || md5(${actor}::text))::tsquery)`;
 
 /**
  * The SQL on `memories`, always filtered on the owner in the query itself. Search and
@@ -48,7 +50,12 @@ export class MemoriesRepository {
   }
 
   /** Applies `changes` to the actor's memory; false when there is none. */
-  async update(em: EntityManager, actor: string, id: string, changes: Partial<Pick<Memory, 'text' | 'tokens' | 'pinned' | 'agentId' | 'updatedAt'>>): Promise<boolean> {
+  async update(
+    em: EntityManager,
+    actor: string,
+    id: string,
+    changes: Partial<Pick<Memory, 'text' | 'tokens' | 'pinned' | 'agentId' | 'updatedAt'>>,
+  ): Promise<boolean> {
     const result = await em.update(Memory, { id, actor }, changes);
     return (result.affected ?? 0) > 0;
   }
@@ -63,13 +70,26 @@ export class MemoriesRepository {
     const qb = em.createQueryBuilder(Memory, 'm').where('m.actor = :actor', { actor });
     if (scope !== undefined) qb.andWhere(scope === null ? 'm.agent_id IS NULL' : 'm.agent_id = :scope', { scope });
     if (before) {
-      qb.andWhere('(m.updated_at < :at OR (m.updated_at = :at AND m.id < :id))', { at: before.updatedAt, id: before.id });
+      qb.andWhere('(m.updated_at < :at OR (m.updated_at = :at AND m.id < :id))', {
+        at: before.updatedAt,
+        id: before.id,
+      });
     }
-    return qb.orderBy('m.updated_at', 'DESC').addOrderBy('m.id', 'DESC').limit(limit + 1).getMany();
+    return qb
+      .orderBy('m.updated_at', 'DESC')
+      .addOrderBy('m.id', 'DESC')
+      .limit(limit + 1)
+      .getMany();
   }
 
   /** The actor's memories holding every word, best match first (ranked ids, then the rows: a search is not the hot path). */
-  async search(em: EntityManager, actor: string, words: readonly string[], scope: AgentScope, limit: number): Promise<Memory[]> {
+  async search(
+    em: EntityManager,
+    actor: string,
+    words: readonly string[],
+    scope: AgentScope,
+    limit: number,
+  ): Promise<Memory[]> {
     if (words.length === 0) return [];
     const postgres = isPostgres(em);
     const params: unknown[] = [postgres ? tsQuery(words, false) : ftsMatch(words, false), actor];
@@ -91,7 +111,9 @@ export class MemoriesRepository {
           params,
         );
     if (rows.length === 0) return [];
-    const byId = new Map((await em.find(Memory, { where: { id: In(rows.map((r) => r.id)), actor } })).map((m) => [m.id, m]));
+    const byId = new Map(
+      (await em.find(Memory, { where: { id: In(rows.map((r) => r.id)), actor } })).map((m) => [m.id, m]),
+    );
     return rows.flatMap((r) => byId.get(r.id) ?? []);
   }
 
@@ -101,7 +123,14 @@ export class MemoriesRepository {
    * at most `matchLimit`). `agentId`: the conversation's agent (its memories and the global
    * ones are read), or null (the global ones only).
    */
-  async forTurn(em: EntityManager, actor: string, agentId: string | null, words: readonly string[], pinnedLimit: number, matchLimit: number): Promise<MemoryCandidate[]> {
+  async forTurn(
+    em: EntityManager,
+    actor: string,
+    agentId: string | null,
+    words: readonly string[],
+    pinnedLimit: number,
+    matchLimit: number,
+  ): Promise<MemoryCandidate[]> {
     const postgres = isPostgres(em);
     const params: unknown[] = [];
     // Each value bound where it is used, in order: SQLite's `?` are positional.
@@ -109,7 +138,10 @@ export class MemoriesRepository {
       params.push(value);
       return postgres ? `$${params.length}` : '?';
     };
-    const scope = (alias: string) => (agentId === null ? `${alias}agent_id IS NULL` : `(${alias}agent_id IS NULL OR ${alias}agent_id = ${bind(agentId)})`);
+    const scope = (alias: string) =>
+      agentId === null
+        ? `${alias}agent_id IS NULL`
+        : `(${alias}agent_id IS NULL OR ${alias}agent_id = ${bind(agentId)})`;
     const pinned = `SELECT id, text, pinned, tokens, 0.0 AS rank FROM memories WHERE actor = ${bind(actor)} AND pinned = 1 AND ${scope('')} ORDER BY updated_at DESC, id LIMIT ${Number(pinnedLimit)}`;
     let text = pinned;
     if (words.length > 0 && matchLimit > 0) {
@@ -126,8 +158,17 @@ export class MemoriesRepository {
     }
     // Through sql(): on PostgreSQL a prepared statement, not parsed and planned again every turn.
     // Ties are broken by recency and id, so a generic plan returns the same memories as a custom one.
-    const { rows } = await sql<{ id: string; text: string; pinned: number | boolean; tokens: number | null }>(em, text, params);
-    return rows.map((r) => ({ id: r.id, text: r.text, pinned: r.pinned === 1 || r.pinned === true, tokens: r.tokens === null ? null : Number(r.tokens) }));
+    const { rows } = await sql<{ id: string; text: string; pinned: number | boolean; tokens: number | null }>(
+      em,
+      text,
+      params,
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      text: r.text,
+      pinned: r.pinned === 1 || r.pinned === true,
+      tokens: r.tokens === null ? null : Number(r.tokens),
+    }));
   }
 
   /** All of the actor's memories, oldest first, `limit` at most (an export). */
@@ -152,7 +193,10 @@ export class MemoriesRepository {
   async deleteStale(em: EntityManager, cutoff: Date, limit: number): Promise<number> {
     const stale = await em.find(Memory, { select: { id: true }, where: { updatedAt: LessThan(cutoff) }, take: limit });
     if (stale.length === 0) return 0;
-    await em.delete(Memory, stale.map((m) => m.id));
+    await em.delete(
+      Memory,
+      stale.map((m) => m.id),
+    );
     return stale.length;
   }
 }

@@ -20,7 +20,8 @@ export function queryWords(text: string, options: { all?: boolean } = {}): strin
   for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
     const word = match[0];
     // A search (`all`) looks for every word typed, the way the conversation search does.
-    if (options.all ? word.length <= 64 : word.length >= 2 && word.length <= 64 && !STOP_WORDS.has(word)) words.add(word);
+    if (options.all ? word.length <= 64 : word.length >= 2 && word.length <= 64 && !STOP_WORDS.has(word))
+      words.add(word);
   }
   if (options.all) return [...words].slice(0, 32);
   return [...words].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, MAX_QUERY_WORDS);

@@ -36,7 +36,14 @@ export class Memory {
   tokens: number | null;
 
   /** Read on every turn, before the memories that match the question. */
-  @Column({ type: 'smallint', default: 0, transformer: { to: (v?: boolean) => (v === undefined ? undefined : v ? 1 : 0), from: (v: number | boolean) => v === 1 || v === true } })
+  @Column({
+    type: 'smallint',
+    default: 0,
+    transformer: {
+      to: (v?: boolean) => (v === undefined ? undefined : v ? 1 : 0),
+      from: (v: number | boolean) => v === 1 || v === true,
+    },
+  })
   pinned: boolean;
 
   /** Where it was learned (informative: the conversation may be gone since). */

@@ -85,10 +85,14 @@ export class MemoryService {
     return this.db.replicaRead(actor.id, async (em) => {
       const scope: AgentScope = query.agentId;
       if (query.q !== undefined) {
-        return { items: await this.repo.search(em, actor.id, queryWords(query.q, { all: true }), scope, query.limit), nextCursor: null };
+        return {
+          items: await this.repo.search(em, actor.id, queryWords(query.q, { all: true }), scope, query.limit),
+          nextCursor: null,
+        };
       }
       const before = query.cursor === undefined ? undefined : decodeMemoryCursor(query.cursor);
-      if (query.cursor !== undefined && !before) throw new InvalidMemoryError('cursor is not one this service returned');
+      if (query.cursor !== undefined && !before)
+        throw new InvalidMemoryError('cursor is not one this service returned');
       const rows = await this.repo.page(em, actor.id, scope, query.limit, before);
       const items = rows.slice(0, query.limit);
       const last = items[items.length - 1];
@@ -133,7 +137,9 @@ export class MemoryService {
   update(actor: Actor, id: string, changes: MemoryChanges): Promise<Memory> {
     return this.db.transaction(async (em) => {
       const memory = await this.owned(em, actor, id);
-      const next: { text?: string; tokens?: number; pinned?: boolean; agentId?: string | null; updatedAt: Date } = { updatedAt: new Date() };
+      const next: { text?: string; tokens?: number; pinned?: boolean; agentId?: string | null; updatedAt: Date } = {
+        updatedAt: new Date(),
+      };
       if (changes.text !== undefined) {
         next.text = validText(changes.text);
         next.tokens = this.count(next.text);
@@ -161,7 +167,12 @@ export class MemoryService {
    * The memories a turn may be given, within the turn's unit of work: pinned first, then those
    * that best match `question` (none without a question). One query.
    */
-  forTurnIn(em: EntityManager, actor: Actor, agentId: string | null, question: string | null): Promise<MemoryCandidate[]> {
+  forTurnIn(
+    em: EntityManager,
+    actor: Actor,
+    agentId: string | null,
+    question: string | null,
+  ): Promise<MemoryCandidate[]> {
     const words = question ? queryWords(question) : [];
     return this.repo.forTurn(em, actor.id, agentId, words, TURN_PINNED_LIMIT, TURN_MATCH_LIMIT);
   }
@@ -181,7 +192,12 @@ export class MemoryService {
       await this.assertRoom(em, actor, items.length);
       for (const item of items) {
         const createdAt = item.createdAt ? new Date(item.createdAt) : undefined;
-        await this.insertIn(em, actor, { text: item.text, pinned: item.pinned ?? false, createdAt, updatedAt: item.updatedAt ? new Date(item.updatedAt) : createdAt });
+        await this.insertIn(em, actor, {
+          text: item.text,
+          pinned: item.pinned ?? false,
+          createdAt,
+          updatedAt: item.updatedAt ? new Date(item.updatedAt) : createdAt,
+        });
       }
       return items.length;
     });
@@ -189,11 +205,13 @@ export class MemoryService {
 
   /** What importFor would take, checked without storing (a dry run): the count, or InvalidMemoryError. */
   checkImport(items: ReadonlyArray<ImportedMemory>): number {
-    if (items.length > MAX_EXPORTED_MEMORIES) throw new InvalidMemoryError(`${items.length} memories; at most ${MAX_EXPORTED_MEMORIES} are taken at once`);
+    if (items.length > MAX_EXPORTED_MEMORIES)
+      throw new InvalidMemoryError(`${items.length} memories; at most ${MAX_EXPORTED_MEMORIES} are taken at once`);
     for (const [i, item] of items.entries()) {
       validText(item.text);
       for (const date of [item.createdAt, item.updatedAt]) {
-        if (date !== undefined && (typeof date !== 'string' || Number.isNaN(Date.parse(date)))) throw new InvalidMemoryError(`memories[${i}] has a date that is not ISO 8601`);
+        if (date !== undefined && (typeof date !== 'string' || Number.isNaN(Date.parse(date))))
+          throw new InvalidMemoryError(`memories[${i}] has a date that is not ISO 8601`);
       }
     }
     return items.length;
@@ -237,6 +255,7 @@ function validText(text: unknown): string {
   if (trimmed.includes('\u0000')) throw new InvalidMemoryError('text must not contain NUL characters');
   // Characters as the document and the validation pipe count them: code points, not UTF-16 units.
   const length = [...trimmed].length;
-  if (length > MAX_MEMORY_CHARS) throw new InvalidMemoryError(`text is ${length} characters long; the limit is ${MAX_MEMORY_CHARS}`);
+  if (length > MAX_MEMORY_CHARS)
+    throw new InvalidMemoryError(`text is ${length} characters long; the limit is ${MAX_MEMORY_CHARS}`);
   return trimmed;
 }

@@ -15,17 +15,72 @@ const FAST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25
 @Injectable()
 export class PromMetrics extends Metrics {
   readonly registry = new Registry();
-  private readonly turns = new Counter({ name: 'chat_turns_total', help: 'Chat turns by how the reply ended', labelNames: ['outcome'], registers: [this.registry] });
-  private readonly turnSeconds = new Histogram({ name: 'chat_turn_duration_seconds', help: 'Time from the start of generation to the stored outcome', labelNames: ['outcome'], buckets: SLOW_BUCKETS, registers: [this.registry] });
-  private readonly firstTokenSeconds = new Histogram({ name: 'chat_time_to_first_token_seconds', help: 'Time from the model call to the first reply text', buckets: SLOW_BUCKETS, registers: [this.registry] });
-  private readonly modelSeconds = new Histogram({ name: 'llm_request_duration_seconds', help: 'One model call, by result', labelNames: ['result'], buckets: SLOW_BUCKETS, registers: [this.registry] });
-  private readonly tokenCount = new Counter({ name: 'llm_tokens_total', help: 'Tokens sent to (prompt) and received from (completion) the model', labelNames: ['direction'], registers: [this.registry] });
-  private readonly streams = new Gauge({ name: 'http_active_streams', help: 'Server-sent event streams open', registers: [this.registry] });
-  private readonly followers = new Gauge({ name: 'chat_active_followers', help: 'Clients following a reply from the database', registers: [this.registry] });
-  private readonly followerReads = new Counter({ name: 'chat_follower_reads_total', help: 'Reads of a followed reply from the database, by cause: first, wake (a save woke it), poll (fallback timer)', labelNames: ['cause'], registers: [this.registry] });
-  private readonly commitSeconds = new Histogram({ name: 'db_commit_duration_seconds', help: 'SQLite: one group commit; PostgreSQL: one transaction', buckets: FAST_BUCKETS, registers: [this.registry] });
-  private readonly routedReads = new Counter({ name: 'db_replica_routed_reads_total', help: 'Reads that may be served by a read replica, by where they ran: replica, or primary (none configured, lagging, down, or the actor wrote since)', labelNames: ['target'], registers: [this.registry] });
-  private readonly errors = new Counter({ name: 'http_errors_total', help: 'Error answers by status and error code', labelNames: ['status', 'code'], registers: [this.registry] });
+  private readonly turns = new Counter({
+    name: 'chat_turns_total',
+    help: 'Chat turns by how the reply ended',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  private readonly turnSeconds = new Histogram({
+    name: 'chat_turn_duration_seconds',
+    help: 'Time from the start of generation to the stored outcome',
+    labelNames: ['outcome'],
+    buckets: SLOW_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly firstTokenSeconds = new Histogram({
+    name: 'chat_time_to_first_token_seconds',
+    help: 'Time from the model call to the first reply text',
+    buckets: SLOW_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly modelSeconds = new Histogram({
+    name: 'llm_request_duration_seconds',
+    help: 'One model call, by result',
+    labelNames: ['result'],
+    buckets: SLOW_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly tokenCount = new Counter({
+    name: 'llm_tokens_total',
+    help: 'Tokens sent to (prompt) and received from (completion) the model',
+    labelNames: ['direction'],
+    registers: [this.registry],
+  });
+  private readonly streams = new Gauge({
+    name: 'http_active_streams',
+    help: 'Server-sent event streams open',
+    registers: [this.registry],
+  });
+  private readonly followers = new Gauge({
+    name: 'chat_active_followers',
+    help: 'Clients following a reply from the database',
+    registers: [this.registry],
+  });
+  private readonly followerReads = new Counter({
+    name: 'chat_follower_reads_total',
+    help: 'Reads of a followed reply from the database, by cause: first, wake (a save woke it), poll (fallback timer)',
+    labelNames: ['cause'],
+    registers: [this.registry],
+  });
+  private readonly commitSeconds = new Histogram({
+    name: 'db_commit_duration_seconds',
+    help: 'SQLite: one group commit; PostgreSQL: one transaction',
+    buckets: FAST_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly routedReads = new Counter({
+    name: 'db_replica_routed_reads_total',
+    help: 'Reads that may be served by a read replica, by where they ran: replica, or primary (none configured, lagging, down, or the actor wrote since)',
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  private readonly errors = new Counter({
+    name: 'http_errors_total',
+    help: 'Error answers by status and error code',
+    labelNames: ['status', 'code'],
+    registers: [this.registry],
+  });
 
   turnEnded(outcome: string, seconds: number): void {
     this.turns.inc({ outcome });

@@ -24,7 +24,11 @@ export class OAuthGrantsRepository {
   /** Approves a pending request for `actor` with its code's hash; false when it was no longer pending. */
   approve(id: string, actor: string, codeHash: string, scopes: string, expiresAt: Date, now: Date): Promise<boolean> {
     return this.db.transaction(async (em) => {
-      const result = await em.update(OAuthGrant, { id, actor: IsNull(), expiresAt: MoreThan(now) }, { actor, codeHash, scopes, expiresAt });
+      const result = await em.update(
+        OAuthGrant,
+        { id, actor: IsNull(), expiresAt: MoreThan(now) },
+        { actor, codeHash, scopes, expiresAt },
+      );
       return (result.affected ?? 0) > 0;
     });
   }
@@ -39,7 +43,9 @@ export class OAuthGrantsRepository {
 
   /** An approved, unspent, unexpired code of this client. */
   findCode(clientId: string, codeHash: string, now: Date): Promise<OAuthGrant | null> {
-    return this.db.read((em) => em.findOne(OAuthGrant, { where: { clientId, codeHash, usedAt: IsNull(), expiresAt: MoreThan(now) } }));
+    return this.db.read((em) =>
+      em.findOne(OAuthGrant, { where: { clientId, codeHash, usedAt: IsNull(), expiresAt: MoreThan(now) } }),
+    );
   }
 
   /** Spends a code: true for the one caller that spent it, so a code is exchanged at most once. */

@@ -19,16 +19,26 @@ export class OAuthTokensRepository {
 
   /** The live token whose access token has this hash. */
   byAccess(accessHash: string, now: Date): Promise<OAuthToken | null> {
-    return this.db.read((em) => em.findOne(OAuthToken, { where: { accessHash, revokedAt: IsNull(), accessExpiresAt: MoreThan(now) } }));
+    return this.db.read((em) =>
+      em.findOne(OAuthToken, { where: { accessHash, revokedAt: IsNull(), accessExpiresAt: MoreThan(now) } }),
+    );
   }
 
   /** The live token of this client whose refresh token has this hash. */
   byRefresh(clientId: string, refreshHash: string, now: Date): Promise<OAuthToken | null> {
-    return this.db.read((em) => em.findOne(OAuthToken, { where: { clientId, refreshHash, revokedAt: IsNull(), refreshExpiresAt: MoreThan(now) } }));
+    return this.db.read((em) =>
+      em.findOne(OAuthToken, {
+        where: { clientId, refreshHash, revokedAt: IsNull(), refreshExpiresAt: MoreThan(now) },
+      }),
+    );
   }
 
   /** Replaces a row's pair if it still has `refreshHash`: a refresh token is used once. */
-  rotate(id: string, refreshHash: string, next: Pick<OAuthToken, 'accessHash' | 'refreshHash' | 'accessExpiresAt' | 'refreshExpiresAt'>): Promise<boolean> {
+  rotate(
+    id: string,
+    refreshHash: string,
+    next: Pick<OAuthToken, 'accessHash' | 'refreshHash' | 'accessExpiresAt' | 'refreshExpiresAt'>,
+  ): Promise<boolean> {
     return this.db.transaction(async (em) => {
       const result = await em.update(OAuthToken, { id, refreshHash, revokedAt: IsNull() }, next);
       return (result.affected ?? 0) > 0;
@@ -45,7 +55,13 @@ export class OAuthTokensRepository {
 
   /** The actor's live tokens (the connected clients). */
   liveFor(actor: string, now: Date): Promise<OAuthToken[]> {
-    return this.db.read((em) => em.find(OAuthToken, { where: { actor, revokedAt: IsNull(), refreshExpiresAt: MoreThan(now) }, order: { createdAt: 'DESC' }, take: 200 }));
+    return this.db.read((em) =>
+      em.find(OAuthToken, {
+        where: { actor, revokedAt: IsNull(), refreshExpiresAt: MoreThan(now) },
+        order: { createdAt: 'DESC' },
+        take: 200,
+      }),
+    );
   }
 
   /** Revokes every live token of one client for one actor; how many. */

@@ -94,7 +94,12 @@ export class OAuthService {
     const now = new Date();
     // Public clients only: PKCE proves the client, and no secret needs keeping.
     const { client_secret: _secret, client_secret_expires_at: _expires, ...rest } = metadata;
-    const client: RegisteredClient = { ...rest, token_endpoint_auth_method: 'none', client_id: randomUUID(), client_id_issued_at: Math.floor(now.getTime() / 1000) };
+    const client: RegisteredClient = {
+      ...rest,
+      token_endpoint_auth_method: 'none',
+      client_id: randomUUID(),
+      client_id_issued_at: Math.floor(now.getTime() / 1000),
+    };
     await this.clients.insert({ id: client.client_id, metadata: JSON.stringify(client), createdAt: now });
     return client;
   }
@@ -105,10 +110,21 @@ export class OAuthService {
   }
 
   /** Records an authorization request (already checked against its client) and returns its id for the consent page. */
-  async startAuthorization(request: { clientId: string; redirectUri: string; codeChallenge: string; scopes: readonly string[]; state?: string; resource?: string }): Promise<string> {
+  async startAuthorization(request: {
+    clientId: string;
+    redirectUri: string;
+    codeChallenge: string;
+    scopes: readonly string[];
+    state?: string;
+    resource?: string;
+  }): Promise<string> {
     const scopes = request.scopes.length ? [...new Set(request.scopes)] : [READ_SCOPE];
     const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-    if (unknown.length) throw new OAuthRefusal('invalid_scope', `Unknown scope ${unknown[0].slice(0, 50)}; this server grants ${SCOPES.join(' and ')}`);
+    if (unknown.length)
+      throw new OAuthRefusal(
+        'invalid_scope',
+        `Unknown scope ${unknown[0].slice(0, 50)}; this server grants ${SCOPES.join(' and ')}`,
+      );
     const now = new Date();
     const id = randomUUID();
     await this.grants.insert(
@@ -136,7 +152,12 @@ export class OAuthService {
     const grant = await this.grants.findPending(id, new Date());
     if (!grant) return undefined;
     const client = await this.client(grant.clientId);
-    return { id, clientName: client?.client_name ?? 'An MCP client', redirectUri: grant.redirectUri, scopes: grant.scopes.split(' ') };
+    return {
+      id,
+      clientName: client?.client_name ?? 'An MCP client',
+      redirectUri: grant.redirectUri,
+      scopes: grant.scopes.split(' '),
+    };
   }
 
   /**
@@ -152,7 +173,17 @@ export class OAuthService {
     // Reading is what every grant is for, asked or not.
     if (!scopes.includes(READ_SCOPE)) scopes.unshift(READ_SCOPE);
     const code = secret('cmo_code_');
-    if (!(await this.grants.approve(id, actor.id, hash(code), scopes.join(' '), new Date(now.getTime() + CODE_TTL_MS), now))) return undefined;
+    if (
+      !(await this.grants.approve(
+        id,
+        actor.id,
+        hash(code),
+        scopes.join(' '),
+        new Date(now.getTime() + CODE_TTL_MS),
+        now,
+      ))
+    )
+      return undefined;
     return redirectWith(grant.redirectUri, { code, state: grant.state });
   }
 
@@ -161,7 +192,11 @@ export class OAuthService {
     const now = new Date();
     const grant = await this.grants.findPending(id, now);
     if (!grant || !(await this.grants.deny(id, now))) return undefined;
-    return redirectWith(grant.redirectUri, { error: 'access_denied', error_description: 'The user declined the request', state: grant.state });
+    return redirectWith(grant.redirectUri, {
+      error: 'access_denied',
+      error_description: 'The user declined the request',
+      state: grant.state,
+    });
   }
 
   /** The PKCE challenge of a live code of this client (the caller checks the verifier against it). */
@@ -175,9 +210,12 @@ export class OAuthService {
   async exchangeCode(clientId: string, code: string, redirectUri: string | undefined): Promise<IssuedTokens> {
     const now = new Date();
     const grant = await this.grants.findCode(clientId, hash(code), now);
-    if (!grant || !grant.actor) throw new OAuthRefusal('invalid_grant', 'The authorization code is unknown, expired or already used');
-    if (redirectUri !== undefined && redirectUri !== grant.redirectUri) throw new OAuthRefusal('invalid_grant', 'redirect_uri differs from the one of the authorization request');
-    if (!(await this.grants.spend(grant.id, now))) throw new OAuthRefusal('invalid_grant', 'The authorization code is unknown, expired or already used');
+    if (!grant || !grant.actor)
+      throw new OAuthRefusal('invalid_grant', 'The authorization code is unknown, expired or already used');
+    if (redirectUri !== undefined && redirectUri !== grant.redirectUri)
+      throw new OAuthRefusal('invalid_grant', 'redirect_uri differs from the one of the authorization request');
+    if (!(await this.grants.spend(grant.id, now)))
+      throw new OAuthRefusal('invalid_grant', 'The authorization code is unknown, expired or already used');
     return this.issue(grant.actor, clientId, grant.scopes, now);
   }
 
@@ -187,19 +225,39 @@ export class OAuthService {
     const row = await this.tokens.byRefresh(clientId, hash(refreshToken), now);
     if (!row) throw new OAuthRefusal('invalid_grant', 'The refresh token is unknown, expired or revoked');
     const granted = row.scopes.split(' ');
-    if (scopes?.some((s) => !granted.includes(s))) throw new OAuthRefusal('invalid_scope', 'A refresh cannot add scopes the user did not grant');
+    if (scopes?.some((s) => !granted.includes(s)))
+      throw new OAuthRefusal('invalid_scope', 'A refresh cannot add scopes the user did not grant');
     const access = secret(ACCESS_TOKEN_PREFIX);
     const refresh = secret(REFRESH_TOKEN_PREFIX);
-    const next = { accessHash: hash(access), refreshHash: hash(refresh), accessExpiresAt: new Date(now.getTime() + ACCESS_TTL_MS), refreshExpiresAt: new Date(now.getTime() + REFRESH_TTL_MS) };
-    if (!(await this.tokens.rotate(row.id, row.refreshHash, next))) throw new OAuthRefusal('invalid_grant', 'The refresh token is unknown, expired or revoked');
-    return { access_token: access, refresh_token: refresh, token_type: 'bearer', expires_in: ACCESS_TTL_MS / 1000, scope: row.scopes };
+    const next = {
+      accessHash: hash(access),
+      refreshHash: hash(refresh),
+      accessExpiresAt: new Date(now.getTime() + ACCESS_TTL_MS),
+      refreshExpiresAt: new Date(now.getTime() + REFRESH_TTL_MS),
+    };
+    if (!(await this.tokens.rotate(row.id, row.refreshHash, next)))
+      throw new OAuthRefusal('invalid_grant', 'The refresh token is unknown, expired or revoked');
+    return {
+      access_token: access,
+      refresh_token: refresh,
+      token_type: 'bearer',
+      expires_in: ACCESS_TTL_MS / 1000,
+      scope: row.scopes,
+    };
   }
 
   /** What a live access token stands for, or undefined (unknown, expired or revoked). */
   async verify(accessToken: string): Promise<TokenGrant | undefined> {
     if (!accessToken.startsWith(ACCESS_TOKEN_PREFIX)) return undefined;
     const row = await this.tokens.byAccess(hash(accessToken), new Date());
-    return row ? { actor: { id: row.actor }, clientId: row.clientId, scopes: row.scopes.split(' '), expiresAt: row.accessExpiresAt } : undefined;
+    return row
+      ? {
+          actor: { id: row.actor },
+          clientId: row.clientId,
+          scopes: row.scopes.split(' '),
+          expiresAt: row.accessExpiresAt,
+        }
+      : undefined;
   }
 
   /** RFC 7009: revokes the client's token (access or refresh); an unknown one is no error. */
@@ -212,7 +270,9 @@ export class OAuthService {
     const rows = await this.tokens.liveFor(actor.id, new Date());
     const newest = new Map<string, (typeof rows)[number]>();
     for (const row of rows) if (!newest.has(row.clientId)) newest.set(row.clientId, row);
-    const clients = new Map((await this.clients.findMany([...newest.keys()])).map((c) => [c.id, JSON.parse(c.metadata) as RegisteredClient]));
+    const clients = new Map(
+      (await this.clients.findMany([...newest.keys()])).map((c) => [c.id, JSON.parse(c.metadata) as RegisteredClient]),
+    );
     return [...newest.values()].map((row) => ({
       clientId: row.clientId,
       clientName: clients.get(row.clientId)?.client_name ?? 'An MCP client',
@@ -251,7 +311,13 @@ export class OAuthService {
       createdAt: now,
       revokedAt: null,
     });
-    return { access_token: access, refresh_token: refresh, token_type: 'bearer', expires_in: ACCESS_TTL_MS / 1000, scope: scopes };
+    return {
+      access_token: access,
+      refresh_token: refresh,
+      token_type: 'bearer',
+      expires_in: ACCESS_TTL_MS / 1000,
+      scope: scopes,
+    };
   }
 }
 

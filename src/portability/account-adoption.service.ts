@@ -48,7 +48,10 @@ export class AccountAdoption {
   ) {}
 
   /** A key for `api:<name>` that takes over the single-user history, both or neither. */
-  createKeyAdopting(name: string, label?: string): Promise<{ key: { id: string; name: string; key: string }; adopted: AdoptedData }> {
+  createKeyAdopting(
+    name: string,
+    label?: string,
+  ): Promise<{ key: { id: string; name: string; key: string }; adopted: AdoptedData }> {
     return this.db.transaction(async (em) => {
       const key = await this.keys.createIn(em, name, label);
       return { key, adopted: await this.moveIn(em, SINGLE_USER_ACTOR, apiActor(name)) };
@@ -69,7 +72,10 @@ export class AccountAdoption {
     if (from.id === to.id) throw new ApiKeyError(`${to.id} is the single-user actor itself: choose another name`);
     const held = (await this.whole.conversationCountsByActor(em)).find((h) => h.actor === to.id);
     // Aliases and idempotency keys are unique per actor: two histories could collide, and would mix.
-    if (held) throw new ApiKeyError(`${to.id} already holds ${held.conversations} conversation(s): adopting would mix two histories`);
+    if (held)
+      throw new ApiKeyError(
+        `${to.id} already holds ${held.conversations} conversation(s): adopting would mix two histories`,
+      );
     // Conversations first: it defers the foreign-key checks that the other tables' moves rely on.
     const { conversations, messages } = await this.whole.moveActor(em, from.id, to.id);
     return {

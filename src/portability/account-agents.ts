@@ -32,7 +32,15 @@ interface PlannedAgent {
 }
 
 const MAX_NAME = 100;
-const SETTINGS = ['emoji', 'description', 'systemPrompt', 'model', 'temperature', 'maxTokens', 'contextTokenBudget'] as const;
+const SETTINGS = [
+  'emoji',
+  'description',
+  'systemPrompt',
+  'model',
+  'temperature',
+  'maxTokens',
+  'contextTokenBudget',
+] as const;
 
 /**
  * An exported agent's settings, checked with the bounds of POST /api/agents; a string saying
@@ -49,7 +57,8 @@ export function agentFieldsOf(raw: unknown): AgentFields | string {
   const number = (key: string, min: number, max: number, integer: boolean): number | null | undefined | false => {
     const v = raw[key];
     if (v === undefined || v === null) return v === null ? null : undefined;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) return false;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v)))
+      return false;
     return v;
   };
   const name = text('name', MAX_NAME, true);
@@ -63,9 +72,11 @@ export function agentFieldsOf(raw: unknown): AgentFields | string {
     maxTokens: number('maxTokens', 1, 1_000_000, true),
     contextTokenBudget: number('contextTokenBudget', 100, 10_000_000, true),
   };
-  for (const [key, value] of Object.entries(checks)) if (value === false) return `${key} is not a valid value for an agent`;
+  for (const [key, value] of Object.entries(checks))
+    if (value === false) return `${key} is not a valid value for an agent`;
   const tools = raw.tools ?? [];
-  if (!Array.isArray(tools) || tools.some((t) => !(AGENT_TOOLS as readonly unknown[]).includes(t))) return `tools must be among: ${AGENT_TOOLS.join(', ')}`;
+  if (!Array.isArray(tools) || tools.some((t) => !(AGENT_TOOLS as readonly unknown[]).includes(t)))
+    return `tools must be among: ${AGENT_TOOLS.join(', ')}`;
   return { name, ...(checks as Omit<AgentFields, 'name' | 'tools'>), tools: [...new Set(tools as AgentTool[])] };
 }
 
@@ -80,14 +91,23 @@ function sameSettings(agent: Agent, fields: AgentFields): boolean {
 function isSuffixed(name: string, base: string): boolean {
   const match = / \((\d+)\)$/.exec(name);
   if (!match || Number(match[1]) < 2) return false;
-  return name.slice(0, match.index) === Array.from(base).slice(0, MAX_NAME - match[0].length).join('').trimEnd();
+  return (
+    name.slice(0, match.index) ===
+    Array.from(base)
+      .slice(0, MAX_NAME - match[0].length)
+      .join('')
+      .trimEnd()
+  );
 }
 
 /** `name (2)`, `name (3)`…: the first not in `taken`, cut so that the whole stays within MAX_NAME characters. */
 export function freeName(name: string, taken: ReadonlySet<string>): string {
   for (let n = 2; ; n++) {
     const suffix = ` (${n})`;
-    const candidate = `${Array.from(name).slice(0, MAX_NAME - suffix.length).join('').trimEnd()}${suffix}`;
+    const candidate = `${Array.from(name)
+      .slice(0, MAX_NAME - suffix.length)
+      .join('')
+      .trimEnd()}${suffix}`;
     if (!taken.has(candidate)) return candidate;
   }
 }
@@ -105,12 +125,31 @@ export function planAgents(rawAgents: readonly unknown[], existing: readonly Age
     const sourceId = isObject(raw) && typeof raw.id === 'string' ? raw.id : null;
     const shown = describeAgent(raw);
     const fields = agentFieldsOf(raw);
-    if (typeof fields === 'string') return { sourceId, fields: null, reuse: null, report: { ...shown, sourceId, id: null, outcome: 'skipped', reason: fields } };
-    const twin = existing.find((a) => (a.name === fields.name || isSuffixed(a.name, fields.name)) && sameSettings(a, fields));
-    if (twin) return { sourceId, fields, reuse: twin, report: { ...shown, sourceId, name: twin.name, id: twin.id, outcome: 'reused' } };
+    if (typeof fields === 'string')
+      return {
+        sourceId,
+        fields: null,
+        reuse: null,
+        report: { ...shown, sourceId, id: null, outcome: 'skipped', reason: fields },
+      };
+    const twin = existing.find(
+      (a) => (a.name === fields.name || isSuffixed(a.name, fields.name)) && sameSettings(a, fields),
+    );
+    if (twin)
+      return {
+        sourceId,
+        fields,
+        reuse: twin,
+        report: { ...shown, sourceId, name: twin.name, id: twin.id, outcome: 'reused' },
+      };
     if (!taken.has(fields.name)) {
       taken.add(fields.name);
-      return { sourceId, fields, reuse: null, report: { ...shown, sourceId, name: fields.name, id: null, outcome: 'created' } };
+      return {
+        sourceId,
+        fields,
+        reuse: null,
+        report: { ...shown, sourceId, name: fields.name, id: null, outcome: 'created' },
+      };
     }
     const name = freeName(fields.name, taken);
     taken.add(name);
@@ -118,14 +157,27 @@ export function planAgents(rawAgents: readonly unknown[], existing: readonly Age
       sourceId,
       fields: { ...fields, name },
       reuse: null,
-      report: { ...shown, sourceId, name, id: null, outcome: 'renamed', reason: `you already have another agent named "${fields.name}"` },
+      report: {
+        ...shown,
+        sourceId,
+        name,
+        id: null,
+        outcome: 'renamed',
+        reason: `you already have another agent named "${fields.name}"`,
+      },
     };
   });
 }
 
 /** Every agent of the file as skipped for `reason`, described as the file has it (the agents are not imported). */
 export function listAgents(rawAgents: readonly unknown[], reason: string): ImportedAgentReport[] {
-  return rawAgents.map((raw) => ({ ...describeAgent(raw), sourceId: isObject(raw) && typeof raw.id === 'string' ? raw.id : null, id: null, outcome: 'skipped', reason }));
+  return rawAgents.map((raw) => ({
+    ...describeAgent(raw),
+    sourceId: isObject(raw) && typeof raw.id === 'string' ? raw.id : null,
+    id: null,
+    outcome: 'skipped',
+    reason,
+  }));
 }
 
 const LISTED_TOOLS = 10;
@@ -133,7 +185,9 @@ const LISTED_TOOLS = 10;
 /** What an agent of the file would tell the model and do, as the file says, cut to report sizes whatever it holds. */
 function describeAgent(raw: unknown): { name: string; systemPrompt: string | null; tools: string[] } {
   if (!isObject(raw)) return { name: '', systemPrompt: null, tools: [] };
-  const tools = Array.isArray(raw.tools) ? raw.tools.slice(0, LISTED_TOOLS).filter((t): t is string => typeof t === 'string') : [];
+  const tools = Array.isArray(raw.tools)
+    ? raw.tools.slice(0, LISTED_TOOLS).filter((t): t is string => typeof t === 'string')
+    : [];
   return {
     name: typeof raw.name === 'string' ? cut(raw.name, MAX_NAME + 20) : '',
     systemPrompt: typeof raw.systemPrompt === 'string' ? cut(raw.systemPrompt, MAX_REPORTED_TEXT_CHARS) : null,

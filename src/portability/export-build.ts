@@ -4,7 +4,13 @@ import { replyErrorOf, versionOf, type Message } from '../conversations/message.
 import type { Summary } from '../conversations/summary.entity.js';
 import type { Thread } from '../conversations/thread.entity.js';
 import { exportedError, exportedVersion } from './export-error-status.js';
-import { CONVERSATION_EXPORT_FORMAT, type ConversationExport, type ExportedAgent, type ExportedMessage, type ExportVersion } from './export-document.js';
+import {
+  CONVERSATION_EXPORT_FORMAT,
+  type ConversationExport,
+  type ExportedAgent,
+  type ExportedMessage,
+  type ExportVersion,
+} from './export-document.js';
 
 /** An agent as exported: all its settings when it is the caller's own, only `id` and `name` when another actor offers it. */
 export function exportAgent(agent: Agent, ownedByCaller: boolean): ExportedAgent {
@@ -80,7 +86,14 @@ export function exportConversation(
       messages: source.messages.map((m): ExportedMessage => {
         // Reasoning only where there is some: most messages have none.
         const thought = m.reasoning ? { reasoning: m.reasoning, reasoningMs: m.reasoningMs } : {};
-        const fields = { seq: m.seq, thread: m.thread, role: m.role, ...versionOf(m), error: exportedError(replyErrorOf(m)), ...thought };
+        const fields = {
+          seq: m.seq,
+          thread: m.thread,
+          role: m.role,
+          ...versionOf(m),
+          error: exportedError(replyErrorOf(m)),
+          ...thought,
+        };
         if (version === 2) return { id: m.id, parentId: m.parentId, ...fields, toolCalls: m.toolCalls ?? [] };
         return { ...fields, versions: (m.versions ?? []).map(exportedVersion), toolCalls: m.toolCalls ?? [] };
       }),

@@ -52,9 +52,14 @@ export class ExportedMessageError {
 export class ExportedMessageVersion {
   @ApiProperty() @Text({ max: MAX_REPLY_CHARS }) readonly content: string;
   @ApiProperty({ enum: MESSAGE_STATUSES }) @OneOf(VERSION_STATUSES) readonly status: MessageStatus;
-  @ApiProperty({ type: String, nullable: true }) @Text({ max: MAX_MODEL_CHARS, presence: 'nullable' }) readonly model: string | null;
-  @ApiProperty({ type: Number, nullable: true }) @Integer({ min: 0, max: MAX_INT, presence: 'nullable' }) readonly promptTokens: number | null;
-  @ApiProperty({ type: Number, nullable: true }) @Integer({ min: 0, max: MAX_INT, presence: 'nullable' }) readonly completionTokens: number | null;
+  @ApiProperty({ type: String, nullable: true }) @Text({ max: MAX_MODEL_CHARS, presence: 'nullable' }) readonly model:
+    string | null;
+  @ApiProperty({ type: Number, nullable: true })
+  @Integer({ min: 0, max: MAX_INT, presence: 'nullable' })
+  readonly promptTokens: number | null;
+  @ApiProperty({ type: Number, nullable: true })
+  @Integer({ min: 0, max: MAX_INT, presence: 'nullable' })
+  readonly completionTokens: number | null;
   @ApiPropertyOptional({ type: () => ExportedMessageError, nullable: true })
   @Nested({ of: () => ExportedMessageError, presence: 'nullable' })
   readonly error?: ExportedMessageError | null;
@@ -65,8 +70,12 @@ export class ExportedMessageVersion {
 @ApiSchema({ name: 'ToolCallDto' })
 export class ExportedToolCall {
   @ApiProperty({ example: 'update_state' }) @Text({ max: MAX_MODEL_CHARS, nonEmpty: true }) readonly name: string;
-  @ApiProperty({ description: 'The arguments as the model wrote them (JSON text).' }) @Text({ max: MAX_REPLY_CHARS }) readonly arguments: string;
-  @ApiProperty({ description: 'What the tool answered (JSON text).' }) @Text({ max: MAX_REPLY_CHARS }) readonly result: string;
+  @ApiProperty({ description: 'The arguments as the model wrote them (JSON text).' })
+  @Text({ max: MAX_REPLY_CHARS })
+  readonly arguments: string;
+  @ApiProperty({ description: 'What the tool answered (JSON text).' })
+  @Text({ max: MAX_REPLY_CHARS })
+  readonly result: string;
 }
 
 /**
@@ -76,9 +85,19 @@ export class ExportedToolCall {
  */
 @ApiSchema({ name: 'ExportedAgentDto' })
 export class ExportedAgent {
-  @ApiProperty({ format: 'uuid', description: "Informative: an import gives new ids (an account export's import links each conversation to the agent made from the one with this id)." }) readonly id: string;
+  @ApiProperty({
+    format: 'uuid',
+    description:
+      "Informative: an import gives new ids (an account export's import links each conversation to the agent made from the one with this id).",
+  })
+  readonly id: string;
   @ApiProperty({ maxLength: 100 }) @Text({ max: MAX_AGENT_NAME_CHARS }) readonly name: string;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'This and the following fields only for your own agents.' }) readonly emoji?: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'This and the following fields only for your own agents.',
+  })
+  readonly emoji?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) readonly description?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) readonly systemPrompt?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) readonly model?: string | null;
@@ -97,7 +116,13 @@ class ExportedMemory {
   @ApiPropertyOptional({ format: 'uuid', description: 'Informative: an import gives a new id.' }) readonly id?: string;
   @ApiProperty({ maxLength: 1000 }) readonly text: string;
   @ApiProperty() readonly pinned: boolean;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Informative: an import never scopes it to an agent.' }) readonly agentId: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'Informative: an import never scopes it to an agent.',
+  })
+  readonly agentId: string | null;
   @ApiProperty({ format: 'date-time' }) readonly createdAt: string;
   @ApiProperty({ format: 'date-time' }) readonly updatedAt: string;
 }
@@ -125,7 +150,8 @@ export class ExportedThread {
   @ApiPropertyOptional({
     type: String,
     nullable: true,
-    description: 'Version 2: the `id` of the last message of the thread\'s active path (null or absent: its newest leaf). Not read from version 1.',
+    description:
+      "Version 2: the `id` of the last message of the thread's active path (null or absent: its newest leaf). Not read from version 1.",
   })
   @Text({ max: MAX_MESSAGE_KEY_CHARS, nonEmpty: true, presence: 'nullable' })
   readonly activeLeafId?: string | null;
@@ -135,13 +161,21 @@ export class ExportedThread {
 export class ExportedSummary {
   @ApiProperty({ example: 'main' }) @ThreadName() readonly thread: string;
   @ApiProperty() @Text({ max: MAX_REPLY_CHARS }) readonly content: string;
-  @ApiProperty({ minimum: 1, description: 'The summary covers the messages of its thread up to this seq (of this document); in version 2 it stands for the branch holding the message of that seq.' })
+  @ApiProperty({
+    minimum: 1,
+    description:
+      'The summary covers the messages of its thread up to this seq (of this document); in version 2 it stands for the branch holding the message of that seq.',
+  })
   @Integer({ min: 1, max: MAX_INT })
   readonly coversSeq: number;
   @ApiProperty({ minimum: 0 }) @Integer({ min: 0, max: MAX_INT }) readonly tokens: number;
   @ApiProperty() @Text({ max: MAX_MODEL_CHARS, nonEmpty: true }) readonly model: string;
-  @ApiPropertyOptional({ minimum: 0, default: 0 }) @Integer({ min: 0, max: MAX_INT, presence: 'absent' }) readonly promptTokens?: number;
-  @ApiPropertyOptional({ minimum: 0, default: 0 }) @Integer({ min: 0, max: MAX_INT, presence: 'absent' }) readonly completionTokens?: number;
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @Integer({ min: 0, max: MAX_INT, presence: 'absent' })
+  readonly promptTokens?: number;
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @Integer({ min: 0, max: MAX_INT, presence: 'absent' })
+  readonly completionTokens?: number;
   @ApiPropertyOptional({ format: 'date-time' }) @DateTime({ presence: 'absent' }) readonly updatedAt?: string;
 }
 
@@ -151,10 +185,18 @@ export class ExportedSummary {
  */
 @ApiSchema({ name: 'ExportedMessageDto' })
 export class ExportedMessage {
-  @ApiPropertyOptional({ description: 'Version 2: the message\'s key, unique in the document (the stored id on export; any string on import, new ids are given).' })
+  @ApiPropertyOptional({
+    description:
+      "Version 2: the message's key, unique in the document (the stored id on export; any string on import, new ids are given).",
+  })
   @Text({ max: MAX_MESSAGE_KEY_CHARS, nonEmpty: true, presence: 'absent' })
   readonly id?: string;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Version 2: the `id` of the message this one follows, listed before it in the same thread; null for a first message.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      'Version 2: the `id` of the message this one follows, listed before it in the same thread; null for a first message.',
+  })
   @Text({ max: MAX_MESSAGE_KEY_CHARS, nonEmpty: true, presence: 'nullable' })
   readonly parentId?: string | null;
   @ApiProperty({ minimum: 1, description: 'Order of the messages; strictly increasing in the list.' })
@@ -162,26 +204,45 @@ export class ExportedMessage {
   readonly seq: number;
   @ApiProperty({ example: 'main' }) @ThreadName() readonly thread: string;
   @ApiProperty({ enum: IMPORT_ROLES }) @OneOf(IMPORT_ROLES) readonly role: string;
-  @ApiProperty({ description: 'User messages: not blank, at most MAX_MESSAGE_CHARS characters; replies at most 1000000.' })
+  @ApiProperty({
+    description: 'User messages: not blank, at most MAX_MESSAGE_CHARS characters; replies at most 1000000.',
+  })
   @Text({ max: MAX_REPLY_CHARS })
   readonly content: string;
-  @ApiProperty({ enum: MESSAGE_STATUSES, description: 'User messages are complete; a streaming reply is imported as failed.' })
+  @ApiProperty({
+    enum: MESSAGE_STATUSES,
+    description: 'User messages are complete; a streaming reply is imported as failed.',
+  })
   @OneOf(['streaming', ...VERSION_STATUSES])
   readonly status: MessageStatus;
-  @ApiProperty({ type: String, nullable: true }) @Text({ max: MAX_MODEL_CHARS, presence: 'nullable' }) readonly model: string | null;
-  @ApiProperty({ type: Number, nullable: true }) @Integer({ min: 0, max: MAX_INT, presence: 'nullable' }) readonly promptTokens: number | null;
-  @ApiProperty({ type: Number, nullable: true }) @Integer({ min: 0, max: MAX_INT, presence: 'nullable' }) readonly completionTokens: number | null;
+  @ApiProperty({ type: String, nullable: true }) @Text({ max: MAX_MODEL_CHARS, presence: 'nullable' }) readonly model:
+    string | null;
+  @ApiProperty({ type: Number, nullable: true })
+  @Integer({ min: 0, max: MAX_INT, presence: 'nullable' })
+  readonly promptTokens: number | null;
+  @ApiProperty({ type: Number, nullable: true })
+  @Integer({ min: 0, max: MAX_INT, presence: 'nullable' })
+  readonly completionTokens: number | null;
   @ApiProperty({ type: ExportedMessageError, nullable: true })
   @Nested({ of: () => ExportedMessageError, presence: 'nullable' })
   readonly error: ExportedMessageError | null;
   @ApiProperty({ format: 'date-time' }) @DateTime() readonly createdAt: string;
-  @ApiPropertyOptional({ type: [ExportedMessageVersion], description: 'Version 1 only: the other answers to the question. Version 2 writes them as sibling messages and does not read this.' })
+  @ApiPropertyOptional({
+    type: [ExportedMessageVersion],
+    description:
+      'Version 1 only: the other answers to the question. Version 2 writes them as sibling messages and does not read this.',
+  })
   @List({ of: () => ExportedMessageVersion, presence: 'nullable' })
   readonly versions?: ExportedMessageVersion[];
   @ApiProperty({ type: [ExportedToolCall] })
   @List({ of: () => ExportedToolCall, presence: 'nullable' })
   readonly toolCalls: ExportedToolCall[];
-  @ApiPropertyOptional({ type: String, nullable: true, description: "A reasoning model's thinking before this reply (never replayed); absent when none. At most 1000000 characters." })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      "A reasoning model's thinking before this reply (never replayed); absent when none. At most 1000000 characters.",
+  })
   @Text({ max: MAX_REPLY_CHARS, presence: 'nullable' })
   readonly reasoning?: string | null;
   @ApiPropertyOptional({ type: Number, nullable: true, description: 'How long the model thought, in milliseconds.' })
@@ -199,19 +260,37 @@ export class ExportedConversation {
   @ApiPropertyOptional({ format: 'uuid', description: 'Informative: an import gets a new id.' }) readonly id?: string;
   @ApiProperty({ maxLength: 1000 }) @Text({ max: MAX_TITLE_CHARS }) readonly title: string;
   @ApiProperty({ format: 'date-time' }) @DateTime() readonly createdAt: string;
-  @ApiPropertyOptional({ format: 'date-time', description: 'Informative: an imported conversation is updated at the time of the import.' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Informative: an imported conversation is updated at the time of the import.',
+  })
   @DateTime({ presence: 'absent' })
   readonly updatedAt?: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'A JSON object of at most 64 KB; default {}.' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'A JSON object of at most 64 KB; default {}.',
+  })
   readonly state?: ConversationState;
   @ApiPropertyOptional({ default: false }) @Flag({ presence: 'absent' }) readonly archived?: boolean;
   @ApiPropertyOptional({ default: false }) @Flag({ presence: 'absent' }) readonly pinned?: boolean;
-  @ApiPropertyOptional({ type: [String], maxItems: MAX_TAGS }) @List({ maxItems: MAX_TAGS, presence: 'absent' }) readonly tags?: string[];
-  @ApiPropertyOptional({ type: ExportedAgent, nullable: true, description: "Informative: POST /api/conversations/import binds the agent given as ?agentId=, if any; POST /api/imports of an account export, the agent imported from the file's `agents`." })
+  @ApiPropertyOptional({ type: [String], maxItems: MAX_TAGS })
+  @List({ maxItems: MAX_TAGS, presence: 'absent' })
+  readonly tags?: string[];
+  @ApiPropertyOptional({
+    type: ExportedAgent,
+    nullable: true,
+    description:
+      "Informative: POST /api/conversations/import binds the agent given as ?agentId=, if any; POST /api/imports of an account export, the agent imported from the file's `agents`.",
+  })
   @Nested({ of: () => ExportedAgent, presence: 'nullable' })
   readonly agent?: ExportedAgent | null;
-  @ApiPropertyOptional({ type: [ExportedThread] }) @List({ of: () => ExportedThread, presence: 'absent' }) readonly threads?: ExportedThread[];
-  @ApiPropertyOptional({ type: [ExportedSummary] }) @List({ of: () => ExportedSummary, presence: 'absent' }) readonly summaries?: ExportedSummary[];
+  @ApiPropertyOptional({ type: [ExportedThread] })
+  @List({ of: () => ExportedThread, presence: 'absent' })
+  readonly threads?: ExportedThread[];
+  @ApiPropertyOptional({ type: [ExportedSummary] })
+  @List({ of: () => ExportedSummary, presence: 'absent' })
+  readonly summaries?: ExportedSummary[];
   @ApiProperty({ type: [ExportedMessage] }) @List({ of: () => ExportedMessage }) readonly messages: ExportedMessage[];
 }
 
@@ -222,23 +301,37 @@ export class ExportedConversation {
 @ApiSchema({ name: 'ConversationExportDto' })
 export class ConversationExport {
   @ApiProperty({ enum: [CONVERSATION_EXPORT_FORMAT] }) readonly format: typeof CONVERSATION_EXPORT_FORMAT;
-  @ApiProperty({ enum: EXPORT_VERSIONS, description: '2: every message of the tree with its parent; 1: the active paths only (other answers as `versions`).' })
+  @ApiProperty({
+    enum: EXPORT_VERSIONS,
+    description:
+      '2: every message of the tree with its parent; 1: the active paths only (other answers as `versions`).',
+  })
   readonly version: ExportVersion;
   @ApiPropertyOptional({ format: 'date-time' }) @DateTime({ presence: 'absent' }) readonly exportedAt?: string;
-  @ApiProperty({ type: ExportedConversation }) @Nested({ of: () => ExportedConversation }) readonly conversation: ExportedConversation;
+  @ApiProperty({ type: ExportedConversation })
+  @Nested({ of: () => ExportedConversation })
+  readonly conversation: ExportedConversation;
 }
 
 @ApiSchema({ name: 'AccountExportDto' })
 export class AccountExport {
   @ApiProperty({ enum: [ACCOUNT_EXPORT_FORMAT] }) readonly format: typeof ACCOUNT_EXPORT_FORMAT;
-  @ApiProperty({ enum: EXPORT_VERSIONS, description: 'The version of every conversation in it.' }) readonly version: ExportVersion;
+  @ApiProperty({ enum: EXPORT_VERSIONS, description: 'The version of every conversation in it.' })
+  readonly version: ExportVersion;
   @ApiProperty({ format: 'date-time' }) readonly exportedAt: string;
   @ApiProperty({ example: 'api:alice', description: 'Whose data this is.' }) readonly actor: string;
   @ApiProperty({ type: [ExportedAgent] }) readonly agents: ExportedAgent[];
   @ApiProperty({ type: [ConversationExport], description: 'Each one a conversation export, importable as it is.' })
   readonly conversations: ConversationExport[];
-  @ApiProperty({ type: [ExportedMemory], description: 'Long-term memories, oldest first (POST /api/memories/import takes them back).' })
+  @ApiProperty({
+    type: [ExportedMemory],
+    description: 'Long-term memories, oldest first (POST /api/memories/import takes them back).',
+  })
   readonly memories: ExportedMemory[];
-  @ApiProperty({ type: [ExportedShare], description: 'Share links of the conversations, oldest first (informative: tokens are not kept, an import does not make links).' })
+  @ApiProperty({
+    type: [ExportedShare],
+    description:
+      'Share links of the conversations, oldest first (informative: tokens are not kept, an import does not make links).',
+  })
   readonly shares: ExportedShare[];
 }

@@ -44,7 +44,10 @@ export function importedError(error: ExportedError | null, replyStatus: string):
 }
 
 function importedCode(error: ExportedError, replyStatus: string): ReplyErrorCode {
-  if (replyStatus === 'truncated') return error.statusCode === EXPORTED_STATUS.reply_too_long ? 'reply_too_long' : 'reply_timeout';
+  if (replyStatus === 'truncated')
+    return error.statusCode === EXPORTED_STATUS.reply_too_long ? 'reply_too_long' : 'reply_timeout';
   if (error.statusCode === EXPORTED_STATUS.model_timeout) return 'model_timeout';
-  return /^The reply was (interrupted|still being generated when)/.test(error.message) ? 'interrupted' : 'model_unavailable';
+  return /^The reply was (interrupted|still being generated when)/.test(error.message)
+    ? 'interrupted'
+    : 'model_unavailable';
 }

@@ -62,7 +62,10 @@ export function Text(rules: { max: number; nonEmpty?: boolean; presence?: Presen
     ...scalar(),
     ...presence(rules.presence),
     IsString({ message: missingOr('a string', 'must be a string') }),
-    MaxLength(rules.max, { message: (args: ValidationArguments) => `is ${(args.value as string).length} characters long; the limit is ${rules.max}` }),
+    MaxLength(rules.max, {
+      message: (args: ValidationArguments) =>
+        `is ${(args.value as string).length} characters long; the limit is ${rules.max}`,
+    }),
     ...(rules.nonEmpty ? [MinLength(1, { message: 'must not be empty' })] : []),
     NotContains('\u0000', { message: 'must not contain NUL characters' }),
   );
@@ -88,7 +91,10 @@ export function OneOf(allowed: readonly string[]): PropertyDecorator {
 }
 
 export function ThreadName(): PropertyDecorator {
-  return applyDecorators(...scalar(), Matches(THREAD_NAME, { message: 'must be a thread name: 1-64 characters of a-z, 0-9, "_" and "-"' }));
+  return applyDecorators(
+    ...scalar(),
+    Matches(THREAD_NAME, { message: 'must be a thread name: 1-64 characters of a-z, 0-9, "_" and "-"' }),
+  );
 }
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -106,21 +112,37 @@ export function DateTime(rules: { presence?: Presence } = {}): PropertyDecorator
       name: 'isExportDateTime',
       validator: {
         validate: isDateTime,
-        defaultMessage: missingOr('an ISO 8601 date-time', 'must be an ISO 8601 date-time, e.g. 2026-11-30T05:55:56.814Z'),
+        defaultMessage: missingOr(
+          'an ISO 8601 date-time',
+          'must be an ISO 8601 date-time, e.g. 2026-11-30T05:55:56.814Z',
+        ),
       },
     }),
   );
 }
 
 /** An array of at most `maxItems`; of objects of the class `of`, each validated as one. */
-export function List(rules: { of?: () => new () => object; maxItems?: number; presence?: Presence }): PropertyDecorator {
+export function List(rules: {
+  of?: () => new () => object;
+  maxItems?: number;
+  presence?: Presence;
+}): PropertyDecorator {
   const max = rules.maxItems;
   return applyDecorators(
     Expose(),
     ...presence(rules.presence),
     IsArray({ message: missingOr('an array', 'must be an array') }),
-    ...(max === undefined ? [] : [ArrayMaxSize(max, { message: (args: ValidationArguments) => `has ${(args.value as unknown[]).length} items; the limit is ${max}` })]),
-    ...(rules.of ? [ValidateNested({ each: true, message: NOT_AN_OBJECT }), Type(rules.of), Transform(arraysAreNoItems)] : [Type(() => Scalar)]),
+    ...(max === undefined
+      ? []
+      : [
+          ArrayMaxSize(max, {
+            message: (args: ValidationArguments) =>
+              `has ${(args.value as unknown[]).length} items; the limit is ${max}`,
+          }),
+        ]),
+    ...(rules.of
+      ? [ValidateNested({ each: true, message: NOT_AN_OBJECT }), Type(rules.of), Transform(arraysAreNoItems)]
+      : [Type(() => Scalar)]),
   );
 }
 

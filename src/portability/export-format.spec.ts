@@ -26,7 +26,14 @@ const doc = (conversation: Record<string, unknown> = {}) => ({
   format: 'chat-memory.conversation',
   version: 1,
   exportedAt: at,
-  conversation: { title: 'T', createdAt: at, updatedAt: at, state: {}, messages: [message(1), message(2)], ...conversation },
+  conversation: {
+    title: 'T',
+    createdAt: at,
+    updatedAt: at,
+    state: {},
+    messages: [message(1), message(2)],
+    ...conversation,
+  },
 });
 
 const problemsOf = (input: unknown) => problemsOfRejected(() => parseConversationExport(input, limits));
@@ -56,18 +63,32 @@ describe('parseConversationExport', () => {
 
   it('imports a streaming reply as failed, normalizes tags and the title', async () => {
     const parsed = await parseConversationExport(
-      doc({ title: '  Two\nlines  ', tags: [' Work', 'work', 'B'], messages: [message(1), message(2, { status: 'streaming', content: 'par' })] }),
+      doc({
+        title: '  Two\nlines  ',
+        tags: [' Work', 'work', 'B'],
+        messages: [message(1), message(2, { status: 'streaming', content: 'par' })],
+      }),
       limits,
     );
     expect(parsed.title).toBe('Two lines');
     expect(parsed.tags).toEqual(['b', 'work']);
-    expect(parsed.messages[1]).toMatchObject({ status: 'failed', content: 'par', errorCode: 'interrupted', errorMessage: expect.stringMatching(/still being generated/) });
+    expect(parsed.messages[1]).toMatchObject({
+      status: 'failed',
+      content: 'par',
+      errorCode: 'interrupted',
+      errorMessage: expect.stringMatching(/still being generated/),
+    });
   });
 
   it('gives assistant replies room beyond MAX_MESSAGE_CHARS, not user messages', async () => {
-    await expect(parseConversationExport(doc({ messages: [message(1), message(2, { content: 'x'.repeat(5_000) })] }), limits)).resolves.toBeDefined();
+    await expect(
+      parseConversationExport(doc({ messages: [message(1), message(2, { content: 'x'.repeat(5_000) })] }), limits),
+    ).resolves.toBeDefined();
     expect(await problemsOf(doc({ messages: [message(1, { content: 'x'.repeat(101) })] }))).toEqual([
-      { path: '$.conversation.messages[0].content', message: 'is 101 characters long; the limit is 100 (MAX_MESSAGE_CHARS)' },
+      {
+        path: '$.conversation.messages[0].content',
+        message: 'is 101 characters long; the limit is 100 (MAX_MESSAGE_CHARS)',
+      },
     ]);
     expect(await problemsOf(doc({ messages: [message(1, { content: '  ' })] }))).toEqual([
       { path: '$.conversation.messages[0].content', message: 'must not be empty for a user message' },
@@ -80,16 +101,25 @@ describe('parseConversationExport', () => {
   it('checks versions, tool calls, threads and summaries, with their paths', async () => {
     const problems = await problemsOf(
       doc({
-        threads: [{ name: 'main', systemPrompt: 1 }, { name: 'main', systemPrompt: null }],
+        threads: [
+          { name: 'main', systemPrompt: 1 },
+          { name: 'main', systemPrompt: null },
+        ],
         summaries: [{ thread: 'main', content: 's', coversSeq: 0, tokens: 1, model: '' }],
         messages: [
           message(1),
-          message(2, { versions: [{ content: 'old', status: 'streaming', createdAt: at }], toolCalls: [{ name: 'update_state', arguments: {} }] }),
+          message(2, {
+            versions: [{ content: 'old', status: 'streaming', createdAt: at }],
+            toolCalls: [{ name: 'update_state', arguments: {} }],
+          }),
         ],
       }),
     );
     expect(problems).toEqual([
-      { path: '$.conversation.messages[1].versions[0].status', message: 'must be one of: complete, truncated, failed, cancelled' },
+      {
+        path: '$.conversation.messages[1].versions[0].status',
+        message: 'must be one of: complete, truncated, failed, cancelled',
+      },
       { path: '$.conversation.messages[1].toolCalls[0].arguments', message: 'must be a string' },
       { path: '$.conversation.messages[1].toolCalls[0].result', message: 'is missing (a string)' },
       { path: '$.conversation.threads[0].systemPrompt', message: 'must be a string' },
@@ -101,7 +131,10 @@ describe('parseConversationExport', () => {
 
   it(`lists at most ${MAX_LISTED_PROBLEMS} problems but counts them all`, async () => {
     try {
-      await parseConversationExport(doc({ messages: Array.from({ length: 50 }, (_, i) => message(i + 1, { role: 'system' })) }), limits);
+      await parseConversationExport(
+        doc({ messages: Array.from({ length: 50 }, (_, i) => message(i + 1, { role: 'system' })) }),
+        limits,
+      );
       throw new Error('expected a rejection');
     } catch (error) {
       const rejected = error as ImportRejectedError;
@@ -130,7 +163,9 @@ describe('parseConversationExport', () => {
   it('refuses a state nested too deeply to serialize, instead of failing', async () => {
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 20_000; i++) deep = { a: deep };
-    expect(await problemsOf(doc({ state: deep }))).toEqual([{ path: '$.conversation.state', message: 'is nested too deeply' }]);
+    expect(await problemsOf(doc({ state: deep }))).toEqual([
+      { path: '$.conversation.state', message: 'is nested too deeply' },
+    ]);
   });
 
   it('refuses an array where an item object belongs, even an empty one', async () => {
@@ -143,8 +178,13 @@ describe('parseConversationExport', () => {
   it('reads only the described fields: unknown keys and objects in place of a scalar are not walked', async () => {
     // Walking an untyped object costs time quadratic in its keys (class-transformer dedupes them).
     let reads = 0;
-    const counted = () => new Proxy(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i])), { get: (target, key) => (reads++, Reflect.get(target, key)) });
-    const problems = await problemsOf(doc({ unknown: counted(), messages: [message(1, { content: counted(), extra: counted() })] }));
+    const counted = () =>
+      new Proxy(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i])), {
+        get: (target, key) => (reads++, Reflect.get(target, key)),
+      });
+    const problems = await problemsOf(
+      doc({ unknown: counted(), messages: [message(1, { content: counted(), extra: counted() })] }),
+    );
     expect(problems).toEqual([{ path: '$.conversation.messages[0].content', message: 'must be a string' }]);
     expect(reads).toBeLessThan(10);
   });
@@ -152,7 +192,10 @@ describe('parseConversationExport', () => {
   it('stops at a foreign format or another version', async () => {
     expect(await problemsOf(null)).toEqual([{ path: '$', message: 'must be a JSON object' }]);
     expect(await problemsOf({ format: 'other', version: 7, conversation: 1 })).toEqual([
-      { path: '$.format', message: 'must be "chat-memory.conversation" (this is not a conversation export of this service)' },
+      {
+        path: '$.format',
+        message: 'must be "chat-memory.conversation" (this is not a conversation export of this service)',
+      },
     ]);
     expect(await problemsOf({ ...doc(), version: 0 })).toEqual([{ path: '$.version', message: 'must be 1 or 2' }]);
   });
@@ -172,8 +215,22 @@ describe('normalizeTags and forkTitle', () => {
 
 describe('renderMarkdown', () => {
   it('fences tool calls with a fence longer than any backticks inside', () => {
-    const parsed = doc({ messages: [message(1), message(2, { toolCalls: [{ name: 't', arguments: '```', result: '{}' }] })] });
-    const md = renderMarkdown({ ...parsed, conversation: { ...parsed.conversation, id: 'x', archived: false, pinned: false, tags: [], agent: null, threads: [], summaries: [] } } as never);
+    const parsed = doc({
+      messages: [message(1), message(2, { toolCalls: [{ name: 't', arguments: '```', result: '{}' }] })],
+    });
+    const md = renderMarkdown({
+      ...parsed,
+      conversation: {
+        ...parsed.conversation,
+        id: 'x',
+        archived: false,
+        pinned: false,
+        tags: [],
+        agent: null,
+        threads: [],
+        summaries: [],
+      },
+    } as never);
     expect(md).toContain('````\nt ```\n→ {}\n````');
     expect(md).toContain('## Thread: main');
   });

@@ -7,7 +7,14 @@ import type { ConversationExport, ExportedMessage } from './export-document.js';
 export function renderMarkdown(doc: ConversationExport): string {
   // An export writes every field; the defaults are those of a document read back.
   const { tags = [], threads = [], summaries = [], state = {} } = doc.conversation;
-  const c = { ...doc.conversation, tags, threads, summaries, state, updatedAt: doc.conversation.updatedAt ?? doc.conversation.createdAt };
+  const c = {
+    ...doc.conversation,
+    tags,
+    threads,
+    summaries,
+    state,
+    updatedAt: doc.conversation.updatedAt ?? doc.conversation.createdAt,
+  };
   const out: string[] = [`# ${oneLine(c.title)}`, ''];
   out.push(`- Created: ${when(c.createdAt)}`, `- Last updated: ${when(c.updatedAt)}`);
   out.push(`- Agent: ${c.agent ? oneLine(c.agent.name) : 'none'}`);
@@ -19,7 +26,9 @@ export function renderMarkdown(doc: ConversationExport): string {
   if (Object.keys(c.state).length) out.push('## State', '', fenced(JSON.stringify(c.state, null, 2), 'json'), '');
 
   // Threads in the order they were created, then any thread named only by its messages.
-  const names = [...c.threads.map((t) => t.name), ...c.messages.map((m) => m.thread)].filter((name, i, all) => all.indexOf(name) === i);
+  const names = [...c.threads.map((t) => t.name), ...c.messages.map((m) => m.thread)].filter(
+    (name, i, all) => all.indexOf(name) === i,
+  );
   if (names.length === 0) out.push('_No messages._', '');
   for (const name of names) {
     const thread = c.threads.find((t) => t.name === name);
@@ -27,7 +36,8 @@ export function renderMarkdown(doc: ConversationExport): string {
     out.push(`## Thread: ${name}`, '');
     if (thread?.systemPrompt) out.push(quoted(`**System prompt:**\n${thread.systemPrompt}`), '');
     const summary = c.summaries.find((s) => s.thread === name);
-    if (summary) out.push(quoted(`**Summary of the thread up to message #${summary.coversSeq}:**\n${summary.content}`), '');
+    if (summary)
+      out.push(quoted(`**Summary of the thread up to message #${summary.coversSeq}:**\n${summary.content}`), '');
     if (messages.length === 0) out.push('_No messages._', '');
     for (const m of messages) out.push(...renderMessage(m));
   }
@@ -35,7 +45,12 @@ export function renderMarkdown(doc: ConversationExport): string {
 }
 
 function renderMessage(m: ExportedMessage): string[] {
-  const who = m.role === 'user' ? 'User' : m.role === 'assistant' ? `Assistant${m.model ? ` (${oneLine(m.model)})` : ''}` : m.role;
+  const who =
+    m.role === 'user'
+      ? 'User'
+      : m.role === 'assistant'
+        ? `Assistant${m.model ? ` (${oneLine(m.model)})` : ''}`
+        : m.role;
   const out = [`### #${m.seq} · ${who} · ${when(m.createdAt)}`, ''];
   if (m.status !== 'complete') {
     const why = m.error ? `: ${m.error.statusCode} ${oneLine(m.error.message)}` : '';

@@ -25,7 +25,10 @@ import { checkTree, type ImportedTree } from './export-tree.js';
 import { Problems, ProblemsByPart, problemsOf, type ExportProblem } from './import-problems.js';
 
 /** What a reply still being generated at export time is imported as (its generator is not coming). */
-const EXPORTED_WHILE_STREAMING: ReplyError = { code: 'interrupted', message: 'The reply was still being generated when the conversation was exported' };
+const EXPORTED_WHILE_STREAMING: ReplyError = {
+  code: 'interrupted',
+  message: 'The reply was still being generated when the conversation was exported',
+};
 
 /** A conversation ready to be stored: validated, normalized, `seq` renumbered 1..n. */
 interface ConversationImport {
@@ -77,9 +80,15 @@ export interface ImportedMessage {
  * from a newer version or another tool. class-transformer copies only described fields
  * (excludeExtraneousValues), so what it walks is bounded by the description, not by the input.
  */
-const VALIDATION: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: false, stopAtFirstError: true, validationError: { target: false } };
+const VALIDATION: ValidatorOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: false,
+  stopAtFirstError: true,
+  validationError: { target: false },
+};
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Checks a conversation export and turns it into what an import stores. A document of another
@@ -87,7 +96,11 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * counted, and the first MAX_LISTED_PROBLEMS are listed with their JSON paths, part by part: the
  * conversation's fields, then each message, thread and summary with its own problems.
  */
-export async function parseConversationExport(input: unknown, limits: { readonly maxMessageChars: number }, now = new Date()): Promise<ConversationImport> {
+export async function parseConversationExport(
+  input: unknown,
+  limits: { readonly maxMessageChars: number },
+  now = new Date(),
+): Promise<ConversationImport> {
   const problems = new Problems();
   if (!isObject(input)) {
     problems.add('$', input === undefined ? 'is missing (a JSON object)' : NOT_AN_OBJECT);
@@ -141,7 +154,14 @@ export async function parseConversationExport(input: unknown, limits: { readonly
   problems.addAll(found.take(`${at}.threads`));
   checkUnique(problems, found, c.threads, `${at}.threads`, 'name', (name) => `"${name}" is listed twice`);
   problems.addAll(found.take(`${at}.summaries`));
-  checkUnique(problems, found, c.summaries, `${at}.summaries`, 'thread', (thread) => `"${thread}" has a summary already`);
+  checkUnique(
+    problems,
+    found,
+    c.summaries,
+    `${at}.summaries`,
+    'thread',
+    (thread) => `"${thread}" has a summary already`,
+  );
   problems.addAll(found.rest());
 
   if (problems.total > 0) throw problems.rejection();
@@ -158,7 +178,11 @@ const MESSAGES_PER_SLICE = 1_000;
  * event loop let go between slices; the instances replace the conversation's (empty) list.
  * Returns their problems, with the paths a whole-document validation would give them.
  */
-async function checkMessageItems(conversation: ExportedConversation | undefined, items: readonly unknown[], version: ExportVersion): Promise<ExportProblem[]> {
+async function checkMessageItems(
+  conversation: ExportedConversation | undefined,
+  items: readonly unknown[],
+  version: ExportVersion,
+): Promise<ExportProblem[]> {
   const problems: ExportProblem[] = [];
   const messages: ExportedMessage[] = [];
   for (let start = 0; start < items.length; start += MESSAGES_PER_SLICE) {
@@ -204,12 +228,19 @@ function checkTags(problems: Problems, c: ExportedConversation, at: string): voi
     const path = `${at}.tags[${i}]`;
     if (typeof tag !== 'string') return problems.add(path, 'must be a string');
     if (!tag.trim()) return problems.add(path, 'must not be empty');
-    if (tag.trim().length > MAX_TAG_CHARS) return problems.add(path, `is ${tag.trim().length} characters long; the limit is ${MAX_TAG_CHARS}`);
+    if (tag.trim().length > MAX_TAG_CHARS)
+      return problems.add(path, `is ${tag.trim().length} characters long; the limit is ${MAX_TAG_CHARS}`);
   });
 }
 
 /** Each message's own problems, then: seq strictly increasing, a user message complete, not blank, within MAX_MESSAGE_CHARS. */
-function checkMessages(problems: Problems, found: ProblemsByPart, c: ExportedConversation, at: string, maxMessageChars: number): void {
+function checkMessages(
+  problems: Problems,
+  found: ProblemsByPart,
+  c: ExportedConversation,
+  at: string,
+  maxMessageChars: number,
+): void {
   if (!Array.isArray(c.messages)) return;
   let previousSeq = 0;
   c.messages.forEach((m: ExportedMessage, i) => {
@@ -219,15 +250,23 @@ function checkMessages(problems: Problems, found: ProblemsByPart, c: ExportedCon
     if (!isObject(m)) return;
     const valid = (field: keyof ExportedMessage) => !own.some((p) => p.path === `${path}.${field}`);
     if (valid('seq')) {
-      if (m.seq <= previousSeq) problems.add(`${path}.seq`, `must be greater than the seq before it (${previousSeq}): messages are listed in seq order`);
+      if (m.seq <= previousSeq)
+        problems.add(
+          `${path}.seq`,
+          `must be greater than the seq before it (${previousSeq}): messages are listed in seq order`,
+        );
       previousSeq = Math.max(previousSeq, m.seq);
     }
     if (valid('content') && m.role !== 'assistant' && m.content.length > maxMessageChars) {
-      problems.add(`${path}.content`, `is ${m.content.length} characters long; the limit is ${maxMessageChars} (MAX_MESSAGE_CHARS)`);
+      problems.add(
+        `${path}.content`,
+        `is ${m.content.length} characters long; the limit is ${maxMessageChars} (MAX_MESSAGE_CHARS)`,
+      );
     } else if (valid('content') && m.role === 'user' && !m.content.trim()) {
       problems.add(`${path}.content`, 'must not be empty for a user message');
     }
-    if (m.role === 'user' && valid('status') && m.status !== 'complete') problems.add(`${path}.status`, 'must be "complete" for a user message');
+    if (m.role === 'user' && valid('status') && m.status !== 'complete')
+      problems.add(`${path}.status`, 'must be "complete" for a user message');
   });
 }
 
@@ -256,7 +295,13 @@ function checkUnique<K extends string>(
 // ---------------------------------------------------------------------------------------------
 // A valid document, as stored
 
-function build(c: ExportedConversation, state: ConversationState, now: Date, version: ExportVersion, tree: ImportedTree | null): ConversationImport {
+function build(
+  c: ExportedConversation,
+  state: ConversationState,
+  now: Date,
+  version: ExportVersion,
+  tree: ImportedTree | null,
+): ConversationImport {
   const createdAt = new Date(c.createdAt);
   const messages = buildMessages(c.messages, version);
   return {
@@ -275,9 +320,13 @@ function build(c: ExportedConversation, state: ConversationState, now: Date, ver
 }
 
 /** A document's error as stored: by code, which the reply's status and the error's statusCode tell. */
-const errorOf = (e: ExportedMessageError | null | undefined, status: string) => importedError(e ? { statusCode: e.statusCode, message: e.message } : null, status);
+const errorOf = (e: ExportedMessageError | null | undefined, status: string) =>
+  importedError(e ? { statusCode: e.statusCode, message: e.message } : null, status);
 
-function buildMessages(raw: readonly ExportedMessage[], version: ExportVersion): { list: ImportedMessage[]; renumber: (oldSeq: number) => number } {
+function buildMessages(
+  raw: readonly ExportedMessage[],
+  version: ExportVersion,
+): { list: ImportedMessage[]; renumber: (oldSeq: number) => number } {
   const list = raw.map((m, i): ImportedMessage => {
     const streaming = m.status === 'streaming';
     // A failed reply keeps why it failed, a truncated one why it was cut.
@@ -328,11 +377,20 @@ function buildMessages(raw: readonly ExportedMessage[], version: ExportVersion):
   return { list, renumber };
 }
 
-function buildThreads(c: ExportedConversation, messages: readonly ImportedMessage[], defaultTime: Date): ConversationImport['threads'] {
+function buildThreads(
+  c: ExportedConversation,
+  messages: readonly ImportedMessage[],
+  defaultTime: Date,
+): ConversationImport['threads'] {
   const threads = (c.threads ?? []).map((t) => {
     const createdAt = t.createdAt === undefined ? undefined : new Date(t.createdAt);
     const updatedAt = t.updatedAt === undefined ? undefined : new Date(t.updatedAt);
-    return { name: t.name, systemPrompt: t.systemPrompt ?? null, createdAt: createdAt ?? defaultTime, updatedAt: updatedAt ?? createdAt ?? defaultTime };
+    return {
+      name: t.name,
+      systemPrompt: t.systemPrompt ?? null,
+      createdAt: createdAt ?? defaultTime,
+      updatedAt: updatedAt ?? createdAt ?? defaultTime,
+    };
   });
   const seen = new Set(threads.map((t) => t.name));
   // A thread that has messages but is not listed is created without a prompt, as a turn would.
@@ -344,7 +402,11 @@ function buildThreads(c: ExportedConversation, messages: readonly ImportedMessag
   return threads;
 }
 
-function buildSummaries(c: ExportedConversation, renumber: (oldSeq: number) => number, now: Date): ConversationImport['summaries'] {
+function buildSummaries(
+  c: ExportedConversation,
+  renumber: (oldSeq: number) => number,
+  now: Date,
+): ConversationImport['summaries'] {
   return (c.summaries ?? []).flatMap((s) => {
     const covers = renumber(s.coversSeq);
     // A summary of nothing that is imported is dropped; the model folds the history again.

@@ -44,7 +44,10 @@ const problemsOf = (input: unknown) => problemsOfRejected(() => parseConversatio
 
 describe('version 2 import: the tree', () => {
   it('keeps each parent and the recorded active leaf, even one that is not the newest', async () => {
-    const parsed = await parseConversationExport(doc(tree(), { threads: [{ name: 'main', systemPrompt: null, activeLeafId: 'a1' }] }), limits);
+    const parsed = await parseConversationExport(
+      doc(tree(), { threads: [{ name: 'main', systemPrompt: null, activeLeafId: 'a1' }] }),
+      limits,
+    );
     expect(parsed.version).toBe(2);
     expect(parsed.tree!.parents).toEqual([-1, 0, -1, 0, -1, 4, 2]);
     // main: q1 → a1 as recorded; side has no leaf recorded: its newest leaf.
@@ -64,21 +67,51 @@ describe('version 2 import: the tree', () => {
   });
 
   it('makes the newest leaf active when none is recorded, and leaves a leaf of null alone', async () => {
-    const parsed = await parseConversationExport(doc(tree(), { threads: [{ name: 'main', systemPrompt: null, activeLeafId: null }] }), limits);
+    const parsed = await parseConversationExport(
+      doc(tree(), { threads: [{ name: 'main', systemPrompt: null, activeLeafId: null }] }),
+      limits,
+    );
     expect(parsed.tree!.onPath).toEqual([false, false, true, false, true, true, true]);
   });
 
   it('maps what a summary covers to the new seqs', async () => {
     const messages = tree().map((m) => ({ ...m, seq: (m.seq as number) * 10 }));
-    const parsed = await parseConversationExport(doc(messages, { summaries: [{ thread: 'main', content: 's', coversSeq: 40, tokens: 1, model: 'm' }] }), limits);
+    const parsed = await parseConversationExport(
+      doc(messages, { summaries: [{ thread: 'main', content: 's', coversSeq: 40, tokens: 1, model: 'm' }] }),
+      limits,
+    );
     expect(parsed.summaries.map((s) => s.coversSeq)).toEqual([4]);
   });
 
   it.each<[string, Raw[], Raw, string, RegExp]>([
-    ['an id twice', [msg(1, 'q', null), msg(2, 'q', null)], {}, '$.conversation.messages', /^node id "q" appears twice$/],
-    ['a dangling parent', [msg(1, 'q', null), msg(2, 'a', 'gone')], {}, '$.conversation.messages', /^node "a" has parent "gone", which is not in the conversation$/],
-    ['a cycle', [msg(1, 'q', null), msg(2, 'a', 'b'), msg(3, 'b', 'a')], {}, '$.conversation.messages', /^a cycle: the parents of node "a" never reach a first message$/],
-    ['a parent listed after its reply', [msg(1, 'a', 'q'), msg(2, 'q', null)], {}, '$.conversation.messages[0].parentId', /^is listed after this message/],
+    [
+      'an id twice',
+      [msg(1, 'q', null), msg(2, 'q', null)],
+      {},
+      '$.conversation.messages',
+      /^node id "q" appears twice$/,
+    ],
+    [
+      'a dangling parent',
+      [msg(1, 'q', null), msg(2, 'a', 'gone')],
+      {},
+      '$.conversation.messages',
+      /^node "a" has parent "gone", which is not in the conversation$/,
+    ],
+    [
+      'a cycle',
+      [msg(1, 'q', null), msg(2, 'a', 'b'), msg(3, 'b', 'a')],
+      {},
+      '$.conversation.messages',
+      /^a cycle: the parents of node "a" never reach a first message$/,
+    ],
+    [
+      'a parent listed after its reply',
+      [msg(1, 'a', 'q'), msg(2, 'q', null)],
+      {},
+      '$.conversation.messages[0].parentId',
+      /^is listed after this message/,
+    ],
     [
       'a parent of another thread',
       [msg(1, 'q', null), msg(2, 'a', 'q', { thread: 'side' })],
@@ -86,8 +119,20 @@ describe('version 2 import: the tree', () => {
       '$.conversation.messages[1].parentId',
       /^is a message of thread "main": a message follows one of its own thread \("side"\)$/,
     ],
-    ['a message without id', [msg(1, 'q', null), { ...msg(2, 'x', 'q'), id: undefined }], {}, '$.conversation.messages[1].id', /^is missing \(a string\)/],
-    ['an id that is not a string', [msg(1, 'q', null), msg(2, 'x', 'q', { id: 7 })], {}, '$.conversation.messages[1].id', /^must be a string$/],
+    [
+      'a message without id',
+      [msg(1, 'q', null), { ...msg(2, 'x', 'q'), id: undefined }],
+      {},
+      '$.conversation.messages[1].id',
+      /^is missing \(a string\)/,
+    ],
+    [
+      'an id that is not a string',
+      [msg(1, 'q', null), msg(2, 'x', 'q', { id: 7 })],
+      {},
+      '$.conversation.messages[1].id',
+      /^must be a string$/,
+    ],
     [
       'an active leaf that does not exist',
       [msg(1, 'q', null)],
@@ -107,26 +152,46 @@ describe('version 2 import: the tree', () => {
   });
 
   it('refuses a tree deeper or larger than the limits', () => {
-    const chain = Array.from({ length: 6 }, (_, i) => msg(i + 1, `m${i}`, i === 0 ? null : `m${i - 1}`)) as unknown as ExportedConversation['messages'];
+    const chain = Array.from({ length: 6 }, (_, i) =>
+      msg(i + 1, `m${i}`, i === 0 ? null : `m${i - 1}`),
+    ) as unknown as ExportedConversation['messages'];
     const c = { title: 'T', createdAt: at(0), messages: chain } as unknown as ExportedConversation;
     const deep = new Problems();
     expect(checkTree(deep, c, '$.conversation', { maxNodes: 100, maxDepth: 5 })).toBeNull();
-    expect(deep.listed).toEqual([{ path: '$.conversation.messages', message: 'too deep (more than 5 messages on one path)' }]);
+    expect(deep.listed).toEqual([
+      { path: '$.conversation.messages', message: 'too deep (more than 5 messages on one path)' },
+    ]);
     const large = new Problems();
     expect(checkTree(large, c, '$.conversation', { maxNodes: 5, maxDepth: 100 })).toBeNull();
     expect(large.listed).toEqual([{ path: '$.conversation.messages', message: 'too many nodes (6, the limit is 5)' }]);
-    expect(checkTree(new Problems(), c, '$.conversation', { maxNodes: 6, maxDepth: 6 })!.onPath).toEqual([true, true, true, true, true, true]);
+    expect(checkTree(new Problems(), c, '$.conversation', { maxNodes: 6, maxDepth: 6 })!.onPath).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it('walks a long chain without recursion [slow]', async () => {
     const n = 20_000;
-    const chain = Array.from({ length: n }, (_, i) => msg(i + 1, `m${i}`, i === 0 ? null : `m${i - 1}`, { createdAt: at(0) }));
+    const chain = Array.from({ length: n }, (_, i) =>
+      msg(i + 1, `m${i}`, i === 0 ? null : `m${i - 1}`, { createdAt: at(0) }),
+    );
     const parsed = await parseConversationExport(doc(chain), limits);
     expect(parsed.tree!.onPath.filter(Boolean)).toHaveLength(n);
   });
 
   it('reads version 1 as before: message ids and parents there are ignored', async () => {
-    const v1 = doc([msg(1, 'q', null, { id: 7, parentId: 'gone', versions: [] }), msg(2, 'a', 'q', { role: 'assistant', versions: [] })], {}, 1);
+    const v1 = doc(
+      [
+        msg(1, 'q', null, { id: 7, parentId: 'gone', versions: [] }),
+        msg(2, 'a', 'q', { role: 'assistant', versions: [] }),
+      ],
+      {},
+      1,
+    );
     const parsed = await parseConversationExport(v1, limits);
     expect(parsed).toMatchObject({ version: 1, tree: null });
     expect(parsed.messages.map((m) => m.content)).toEqual(['q', 'a']);

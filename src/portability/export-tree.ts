@@ -30,11 +30,17 @@ const OWN_TREE_LIMITS: Pick<ArchiveLimits, 'maxNodes' | 'maxDepth'> = { maxNodes
  * a thread's active leaf is one of its messages. A thread without one gets its newest leaf, as an
  * archive without a current node does. Linear in the number of messages (plus sorting siblings).
  */
-export function checkTree(problems: Problems, c: ExportedConversation, at: string, limits = OWN_TREE_LIMITS): ImportedTree | null {
+export function checkTree(
+  problems: Problems,
+  c: ExportedConversation,
+  at: string,
+  limits = OWN_TREE_LIMITS,
+): ImportedTree | null {
   const messages = c.messages;
   const before = problems.total;
   messages.forEach((m, i) => {
-    if (m.id === undefined) problems.add(`${at}.messages[${i}].id`, 'is missing (a string): in version 2 every message has an id');
+    if (m.id === undefined)
+      problems.add(`${at}.messages[${i}].id`, 'is missing (a string): in version 2 every message has an id');
   });
   if (problems.total > before) return null;
 
@@ -62,8 +68,13 @@ export function checkTree(problems: Problems, c: ExportedConversation, at: strin
     if (p < 0) return void roots.set(m.thread, (roots.get(m.thread) ?? 0) + 1);
     children[p]++;
     const path = `${at}.messages[${i}].parentId`;
-    if (messages[p].thread !== m.thread) problems.add(path, `is a message of thread "${messages[p].thread}": a message follows one of its own thread ("${m.thread}")`);
-    else if (p > i) problems.add(path, `is listed after this message: a parent comes before its replies (messages are in seq order)`);
+    if (messages[p].thread !== m.thread)
+      problems.add(
+        path,
+        `is a message of thread "${messages[p].thread}": a message follows one of its own thread ("${m.thread}")`,
+      );
+    else if (p > i)
+      problems.add(path, `is listed after this message: a parent comes before its replies (messages are in seq order)`);
   });
 
   const leaves = new Map<string, number>();
@@ -72,7 +83,8 @@ export function checkTree(problems: Problems, c: ExportedConversation, at: strin
     const leaf = indexOf.get(t.activeLeafId);
     const path = `${at}.threads[${j}].activeLeafId`;
     if (leaf === undefined) problems.add(path, `"${t.activeLeafId}" is not the id of a message of this conversation`);
-    else if (messages[leaf].thread !== t.name) problems.add(path, `is a message of thread "${messages[leaf].thread}", not of "${t.name}"`);
+    else if (messages[leaf].thread !== t.name)
+      problems.add(path, `is a message of thread "${messages[leaf].thread}", not of "${t.name}"`);
     else leaves.set(t.name, leaf);
   });
   if (problems.total > before) return null;
@@ -94,11 +106,23 @@ export function checkTree(problems: Problems, c: ExportedConversation, at: strin
 }
 
 /** The rows of a version 2 import: new ids, each parent mapped to its new id, the active paths as the document had them. */
-export function treeToRows(messages: readonly ImportedMessage[], tree: ImportedTree, conversationId: string): MessageRow[] {
+export function treeToRows(
+  messages: readonly ImportedMessage[],
+  tree: ImportedTree,
+  conversationId: string,
+): MessageRow[] {
   const ids = messages.map(() => randomUUID());
   return messages.map((m, i) => {
     const { versions: _versions, ...fields } = m;
     const p = tree.parents[i];
-    return { ...fields, id: ids[i], conversationId, tokens: null, parentId: p < 0 ? null : ids[p], onPath: tree.onPath[i], versions: null };
+    return {
+      ...fields,
+      id: ids[i],
+      conversationId,
+      tokens: null,
+      parentId: p < 0 ? null : ids[p],
+      onPath: tree.onPath[i],
+      versions: null,
+    };
   });
 }

@@ -20,7 +20,9 @@ export class ImportRejectedError extends ConversationError {
   ) {
     const shown = problems.slice(0, 3).map((p) => `${p.path} ${p.message}`);
     const rest = total - shown.length;
-    super(`Not an importable conversation export: ${shown.join('; ')}${rest > 0 ? ` (and ${rest} more problem${rest === 1 ? '' : 's'})` : ''}`);
+    super(
+      `Not an importable conversation export: ${shown.join('; ')}${rest > 0 ? ` (and ${rest} more problem${rest === 1 ? '' : 's'})` : ''}`,
+    );
   }
 }
 

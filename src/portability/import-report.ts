@@ -90,7 +90,12 @@ export interface ArchiveImportReport {
   memories: ImportedMemoriesReport;
 }
 
-export function emptyReport(format: ArchiveImportReport['format'], dryRun: boolean, zipEntry: string | null, requested: ImportRequested = NOTHING_BUT_CONVERSATIONS): ArchiveImportReport {
+export function emptyReport(
+  format: ArchiveImportReport['format'],
+  dryRun: boolean,
+  zipEntry: string | null,
+  requested: ImportRequested = NOTHING_BUT_CONVERSATIONS,
+): ArchiveImportReport {
   return {
     format,
     dryRun,
@@ -111,7 +116,11 @@ export function emptyReport(format: ArchiveImportReport['format'], dryRun: boole
 export function reportImported(report: ArchiveImportReport, conversation: ImportedArchiveConversation): void {
   report.importedCount++;
   if (report.imported.length >= MAX_LISTED_IMPORTED) return;
-  report.imported.push({ ...conversation, sourceId: cut(conversation.sourceId, MAX_REPORTED_NAME_CHARS), title: cut(conversation.title, MAX_REPORTED_NAME_CHARS) });
+  report.imported.push({
+    ...conversation,
+    sourceId: cut(conversation.sourceId, MAX_REPORTED_NAME_CHARS),
+    title: cut(conversation.title, MAX_REPORTED_NAME_CHARS),
+  });
 }
 
 /** Counts a conversation skipped, listed (its texts cut) while there is room. */
@@ -130,5 +139,7 @@ export function reportSkipped(report: ArchiveImportReport, skipped: SkippedArchi
 /** At most `max` characters, cut by code points (an emoji is never split), with an ellipsis when cut. */
 export function cut<T extends string | null>(text: T, max: number): T {
   if (text === null || text.length <= max) return text;
-  return (Array.from(text.slice(0, max + 1)).slice(0, max - 1).join('') + '…') as T;
+  return (Array.from(text.slice(0, max + 1))
+    .slice(0, max - 1)
+    .join('') + '…') as T;
 }

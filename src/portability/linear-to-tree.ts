@@ -9,7 +9,10 @@ import type { ImportedMessage } from './export-parse.js';
  * becomes a sibling reply off the path, numbered after the history. Returns the rows, the
  * history's first (parents before children), and the conversation's last seq.
  */
-export function linearToTree(messages: readonly ImportedMessage[], conversationId: string): { rows: MessageRow[]; lastSeq: number } {
+export function linearToTree(
+  messages: readonly ImportedMessage[],
+  conversationId: string,
+): { rows: MessageRow[]; lastSeq: number } {
   const lastOfThread = new Map<string, string>();
   const rows: MessageRow[] = [];
   const siblings: MessageRow[] = [];
@@ -20,12 +23,16 @@ export function linearToTree(messages: readonly ImportedMessage[], conversationI
     lastOfThread.set(m.thread, id);
     const { versions, ...fields } = m;
     rows.push({ ...fields, id, conversationId, tokens: null, parentId, onPath: true, versions: null });
-    for (const v of versions ?? []) siblings.push(siblingOf(v, { conversationId, thread: m.thread, parentId, seq: ++nextSeq }));
+    for (const v of versions ?? [])
+      siblings.push(siblingOf(v, { conversationId, thread: m.thread, parentId, seq: ++nextSeq }));
   }
   return { rows: [...rows, ...siblings], lastSeq: nextSeq };
 }
 
-function siblingOf(v: MessageVersion, at: { conversationId: string; thread: string; parentId: string | null; seq: number }): MessageRow {
+function siblingOf(
+  v: MessageVersion,
+  at: { conversationId: string; thread: string; parentId: string | null; seq: number },
+): MessageRow {
   return {
     id: randomUUID(),
     conversationId: at.conversationId,
@@ -57,7 +64,8 @@ export function copyTree(messages: readonly Message[], leaf: Message, copy: (m: 
   const onLeafPath = new Set<string>();
   if (!leaf.onPath) {
     const byId = new Map(messages.map((m) => [m.id, m] as const));
-    for (let at: Message | undefined = leaf; at; at = at.parentId ? byId.get(at.parentId) : undefined) onLeafPath.add(at.id);
+    for (let at: Message | undefined = leaf; at; at = at.parentId ? byId.get(at.parentId) : undefined)
+      onLeafPath.add(at.id);
   }
   return messages.map((m) => ({
     ...copy(m),
@@ -85,7 +93,13 @@ export function treeToLinear(all: readonly Message[]): { messages: Message[]; re
   const path = all.filter((m) => m.onPath).sort((a, b) => a.seq - b.seq);
   const messages = path.map((m, i) => {
     const others = m.role === 'assistant' && m.parentId ? (otherAnswers.get(m.parentId) ?? []) : [];
-    const versions = others.length === 0 ? m.versions : [...(m.versions ?? []), ...others.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq).map(versionOf)];
+    const versions =
+      others.length === 0
+        ? m.versions
+        : [
+            ...(m.versions ?? []),
+            ...others.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq).map(versionOf),
+          ];
     return Object.assign(Object.create(Object.getPrototypeOf(m) as object) as Message, m, { seq: i + 1, versions });
   });
   const stored = path.map((m) => m.seq);

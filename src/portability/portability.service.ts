@@ -15,7 +15,13 @@ import { ConversationsRepository } from '../conversations/conversations.reposito
 import { ThreadsRepository } from '../conversations/threads.repository.js';
 import { MessagesRepository } from '../conversations/messages.repository.js';
 import { exportAgent, exportConversation } from './export-build.js';
-import { ACCOUNT_EXPORT_FORMAT, EXPORT_VERSION, type AccountExport, type ConversationExport, type ExportVersion } from './export-document.js';
+import {
+  ACCOUNT_EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type AccountExport,
+  type ConversationExport,
+  type ExportVersion,
+} from './export-document.js';
 import { parseConversationExport } from './export-parse.js';
 import { treeToRows } from './export-tree.js';
 import { SummariesRepository } from '../conversations/summaries.repository.js';
@@ -46,7 +52,10 @@ interface ErasedData {
 }
 
 /** What a forked reply still being generated elsewhere in the conversation becomes in the fork. */
-const FORKED_WHILE_STREAMING: ReplyError = { code: 'interrupted', message: 'The reply was still being generated when the conversation was forked' };
+const FORKED_WHILE_STREAMING: ReplyError = {
+  code: 'interrupted',
+  message: 'The reply was still being generated when the conversation was forked',
+};
 
 /**
  * Conversations leaving and entering the service, and an actor's data as a whole: export (JSON
@@ -76,7 +85,9 @@ export class PortabilityService {
 
   /** One conversation of the actor in the export format (version 2, the whole tree, unless asked for 1). */
   exportConversation(actor: Actor, id: string, version: ExportVersion = EXPORT_VERSION): Promise<ConversationExport> {
-    return this.db.replicaRead(actor.id, async (em) => this.exportIn(em, actor, await ownedConversation(this.conversations, em, actor, id), new Date(), version));
+    return this.db.replicaRead(actor.id, async (em) =>
+      this.exportIn(em, actor, await ownedConversation(this.conversations, em, actor, id), new Date(), version),
+    );
   }
 
   /** The same, as a Markdown transcript of the active paths. */
@@ -129,7 +140,12 @@ export class PortabilityService {
    * Counts against MAX_CONVERSATIONS_PER_ACTOR, and holds at most MAX_MESSAGES_PER_CONVERSATION
    * messages (LimitReachedError).
    */
-  async importConversation(actor: Actor, document: unknown, agentId?: string, importSource?: string): Promise<Conversation> {
+  async importConversation(
+    actor: Actor,
+    document: unknown,
+    agentId?: string,
+    importSource?: string,
+  ): Promise<Conversation> {
     const parsed = await parseConversationExport(document, { maxMessageChars: this.config.maxMessageChars });
     const tooMany = this.limits.messagesOverLimit(parsed.messages.length);
     if (tooMany) throw new LimitReachedError(`The conversation has ${tooMany}`);
@@ -138,7 +154,9 @@ export class PortabilityService {
       await this.limits.assertRoomForConversation(em, actor);
       const now = new Date();
       const conversationId = randomUUID();
-      const tree = parsed.tree ? { rows: treeToRows(parsed.messages, parsed.tree, conversationId), lastSeq: parsed.messages.length } : linearToTree(parsed.messages, conversationId);
+      const tree = parsed.tree
+        ? { rows: treeToRows(parsed.messages, parsed.tree, conversationId), lastSeq: parsed.messages.length }
+        : linearToTree(parsed.messages, conversationId);
       const row = {
         id: conversationId,
         actor: actor.id,
@@ -153,9 +171,17 @@ export class PortabilityService {
         importSource: importSource ?? null,
       };
       const conversation = await this.whole.insertConversation(em, row);
-      await this.whole.insertThreads(em, actor.id, parsed.threads.map((t) => ({ conversationId, ...t })));
+      await this.whole.insertThreads(
+        em,
+        actor.id,
+        parsed.threads.map((t) => ({ conversationId, ...t })),
+      );
       await this.whole.insertMessages(em, actor.id, tree.rows);
-      await this.whole.insertSummaries(em, actor.id, parsed.summaries.map((s) => ({ conversationId, ...s })));
+      await this.whole.insertSummaries(
+        em,
+        actor.id,
+        parsed.summaries.map((s) => ({ conversationId, ...s })),
+      );
       await this.whole.insertTags(em, actor.id, conversationId, parsed.tags);
       return Object.assign(conversation, { tags: parsed.tags });
     });
@@ -179,7 +205,9 @@ export class PortabilityService {
       const messages = await this.whole.messagesUpTo(em, id, from.seq);
       const used = new Set(messages.map((m) => m.thread));
       const threads = (await this.threadRows.listThreads(em, id)).filter((t) => used.has(t.name));
-      const summaries = (await this.whole.summariesOf(em, id)).filter((s) => used.has(s.thread) && s.coversSeq <= from.seq);
+      const summaries = (await this.whole.summariesOf(em, id)).filter(
+        (s) => used.has(s.thread) && s.coversSeq <= from.seq,
+      );
       const tags = await this.whole.tagsOf(em, id);
       const now = new Date();
       const forkId = randomUUID();
@@ -198,10 +226,24 @@ export class PortabilityService {
       await this.whole.insertThreads(
         em,
         actor.id,
-        threads.map((t) => ({ conversationId: forkId, name: t.name, systemPrompt: t.systemPrompt, createdAt: t.createdAt, updatedAt: t.updatedAt })),
+        threads.map((t) => ({
+          conversationId: forkId,
+          name: t.name,
+          systemPrompt: t.systemPrompt,
+          createdAt: t.createdAt,
+          updatedAt: t.updatedAt,
+        })),
       );
-      await this.whole.insertMessages(em, actor.id, copyTree(messages, from, (m) => forkedMessage(m, forkId)));
-      await this.whole.insertSummaries(em, actor.id, summaries.map((s) => ({ ...s, conversationId: forkId })));
+      await this.whole.insertMessages(
+        em,
+        actor.id,
+        copyTree(messages, from, (m) => forkedMessage(m, forkId)),
+      );
+      await this.whole.insertSummaries(
+        em,
+        actor.id,
+        summaries.map((s) => ({ ...s, conversationId: forkId })),
+      );
       await this.whole.insertTags(em, actor.id, forkId, tags);
       return forkId;
     });
@@ -246,9 +288,22 @@ export class PortabilityService {
         parentId = row.id;
         return row;
       });
-      const row = { id: conversationId, actor: actor.id, title: forkTitle(shared.title), agentId: null, state: {}, archived: false, pinned: false, lastSeq: rows.length, createdAt: now, updatedAt: now };
+      const row = {
+        id: conversationId,
+        actor: actor.id,
+        title: forkTitle(shared.title),
+        agentId: null,
+        state: {},
+        archived: false,
+        pinned: false,
+        lastSeq: rows.length,
+        createdAt: now,
+        updatedAt: now,
+      };
       await this.whole.insertConversation(em, row);
-      await this.whole.insertThreads(em, actor.id, [{ conversationId, name: MAIN_THREAD, systemPrompt: null, createdAt: now, updatedAt: now }]);
+      await this.whole.insertThreads(em, actor.id, [
+        { conversationId, name: MAIN_THREAD, systemPrompt: null, createdAt: now, updatedAt: now },
+      ]);
       await this.whole.insertMessages(em, actor.id, rows);
       return conversationId;
     });
@@ -261,7 +316,16 @@ export class PortabilityService {
    * what was removed. Nothing of another actor is deleted.
    */
   async eraseAccount(actor: Actor): Promise<ErasedData> {
-    const totals = { conversations: 0, messages: 0, threads: 0, summaries: 0, tags: 0, agents: 0, idempotencyKeys: 0, memories: 0 };
+    const totals = {
+      conversations: 0,
+      messages: 0,
+      threads: 0,
+      summaries: 0,
+      tags: 0,
+      agents: 0,
+      idempotencyKeys: 0,
+      memories: 0,
+    };
     totals.memories += await this.memories.eraseFor(actor);
     // The MCP hosts it connected lose their access first.
     await this.oauth.eraseFor(actor);
@@ -293,7 +357,13 @@ export class PortabilityService {
     return totals;
   }
 
-  private async exportIn(em: EntityManager, actor: Actor, conversation: Conversation, exportedAt: Date, version: ExportVersion): Promise<ConversationExport> {
+  private async exportIn(
+    em: EntityManager,
+    actor: Actor,
+    conversation: Conversation,
+    exportedAt: Date,
+    version: ExportVersion,
+  ): Promise<ConversationExport> {
     const id = conversation.id;
     const agent = conversation.agentId ? await this.agents.attachedIn(em, conversation.agentId) : null;
     const all = await this.messageRows.allMessages(em, id);
@@ -305,13 +375,27 @@ export class PortabilityService {
     };
     if (version === 2) {
       // The whole tree as stored, and every summary: one of a branch left aside stands again when that branch is selected.
-      return exportConversation({ ...common, summaries: await this.whole.summariesOf(em, id), messages: all, activeLeaves: activeLeavesOf(all) }, exportedAt, 2);
+      return exportConversation(
+        {
+          ...common,
+          summaries: await this.whole.summariesOf(em, id),
+          messages: all,
+          activeLeaves: activeLeavesOf(all),
+        },
+        exportedAt,
+        2,
+      );
     }
     const { messages, renumber } = treeToLinear(all);
     // A summary of a branch the thread has left stands for nothing on its path: not exported.
     const summaries = [];
     for (const s of await this.whole.summariesOf(em, id)) {
-      if (await this.summaries.findSummary(em, id, s.thread)) summaries.push(Object.assign(Object.create(Object.getPrototypeOf(s) as object) as Summary, s, { coversSeq: renumber(s.coversSeq) }));
+      if (await this.summaries.findSummary(em, id, s.thread))
+        summaries.push(
+          Object.assign(Object.create(Object.getPrototypeOf(s) as object) as Summary, s, {
+            coversSeq: renumber(s.coversSeq),
+          }),
+        );
     }
     return exportConversation({ ...common, summaries, messages }, exportedAt, 1);
   }

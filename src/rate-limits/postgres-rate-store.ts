@@ -48,7 +48,11 @@ export class PostgresRateStore implements Store {
   }
 
   async decrement(key: string): Promise<void> {
-    await this.db.statement((em) => sql(em, `UPDATE "rate_limit_counters" SET "hits" = "hits" - 1 WHERE "key" = ? AND "hits" > 0`, [this.prefix + key]));
+    await this.db.statement((em) =>
+      sql(em, `UPDATE "rate_limit_counters" SET "hits" = "hits" - 1 WHERE "key" = ? AND "hits" > 0`, [
+        this.prefix + key,
+      ]),
+    );
   }
 
   async resetKey(key: string): Promise<void> {
@@ -59,7 +63,9 @@ export class PostgresRateStore implements Store {
 /** Deletes the rows of windows that have ended (any instance may run it; it is idempotent). */
 export async function purgeEndedWindows(db: DatabaseService, windowMs: number): Promise<number> {
   const { affected } = await db.statement((em) =>
-    sql(em, `DELETE FROM "rate_limit_counters" WHERE "window_start" <= now() - ?::integer * interval '1 millisecond'`, [windowMs]),
+    sql(em, `DELETE FROM "rate_limit_counters" WHERE "window_start" <= now() - ?::integer * interval '1 millisecond'`, [
+      windowMs,
+    ]),
   );
   return affected;
 }

@@ -27,7 +27,10 @@ export class RateLimitsService implements OnModuleDestroy {
   store(prefix: string, windowMs: number): Store {
     if (!this.postgres) return new MemoryStore();
     this.longestWindowMs = Math.max(this.longestWindowMs, windowMs);
-    this.purgeTimer ??= setInterval(() => void purgeEndedWindows(this.db, this.longestWindowMs).catch(() => undefined), this.longestWindowMs);
+    this.purgeTimer ??= setInterval(
+      () => void purgeEndedWindows(this.db, this.longestWindowMs).catch(() => undefined),
+      this.longestWindowMs,
+    );
     // A timer must not keep a process alive that is otherwise done.
     this.purgeTimer.unref();
     return new PostgresRateStore(this.db, prefix, windowMs);

@@ -1,5 +1,9 @@
 import type { EntityManager } from 'typeorm';
-import type { MessageFilters, MessageSearchRepository, SearchQuery } from '../conversations/message-search.repository.js';
+import type {
+  MessageFilters,
+  MessageSearchRepository,
+  SearchQuery,
+} from '../conversations/message-search.repository.js';
 import { combine, idf, termScore } from './bm25.js';
 import type { CallerStatistics } from './caller-statistics.js';
 
@@ -35,10 +39,17 @@ export async function rankMessages(
     const matches = await repo.termMatches(em, actor, query, i, filters, cap);
     // A whole list of the term's rows, unfiltered, is its count; otherwise it is counted (or kept).
     const whole = matches.complete && !filtered(filters) && query.excluded.length === 0;
-    const weight = idf(totals.docs, await statistics.termHits(em, actor, query.terms[i], whole ? matches.rows.length : undefined));
+    const weight = idf(
+      totals.docs,
+      await statistics.termHits(em, actor, query.terms[i], whole ? matches.rows.length : undefined),
+    );
     for (const row of matches.rows) {
       let entry = byKey.get(row.key);
-      if (!entry) byKey.set(row.key, (entry = { conversationId: row.conversationId, newness: row.newness, parts: query.terms.map(() => 0) }));
+      if (!entry)
+        byKey.set(
+          row.key,
+          (entry = { conversationId: row.conversationId, newness: row.newness, parts: query.terms.map(() => 0) }),
+        );
       entry.parts[i] = termScore(weight, row.tf, row.length, averageLength);
     }
   }

@@ -4,7 +4,12 @@ import type { Actor } from '../actor-auth/actor.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
 import { InvalidInputError } from '../conversations/conversation.errors.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
-import { type MessageFilters, type MessageHitDetails, MessageSearchRepository, type SearchQuery } from '../conversations/message-search.repository.js';
+import {
+  type MessageFilters,
+  type MessageHitDetails,
+  MessageSearchRepository,
+  type SearchQuery,
+} from '../conversations/message-search.repository.js';
 import { DatabaseService } from '../database/database.service.js';
 import { CallerStatistics } from './caller-statistics.js';
 import { rankMessages } from './message-ranking.js';
@@ -70,14 +75,20 @@ export class RecallService {
   searchMessages(actor: Actor, text: string, options: MessageSearchOptions = {}): Promise<MessageSearchPage> {
     const query = parsed(text);
     const limit = options.limit ?? 20;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT)
+      throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}`);
     const { limit: _limit, cursor, ...filters } = options;
     const search = { text, ...filters, before: filters.before?.toISOString(), after: filters.after?.toISOString() };
     const offset = cursor === undefined ? 0 : decodeSearchCursor(cursor, search, this.candidatesPerTerm * MAX_TERMS);
     return this.db.replicaRead(actor.id, async (em) => {
       const ranked = await this.rank(em, actor.id, query, filters);
       const page = ranked.slice(offset, offset + limit);
-      const details = await this.search.details(em, actor.id, query, page.map((r) => r.key));
+      const details = await this.search.details(
+        em,
+        actor.id,
+        query,
+        page.map((r) => r.key),
+      );
       // A message deleted since it was ranked has no details: it is left out.
       const items = page.flatMap((r) => {
         const found = details.get(r.key);
@@ -97,16 +108,34 @@ export class RecallService {
     return this.db.replicaRead(actor.id, async (em) => {
       const ranked = await this.rank(em, actor.id, query, {});
       const found = new Map<string, { score: number; key: string | null; newness: number; title: string | null }>();
-      for (const r of ranked) if (!found.has(r.conversationId)) found.set(r.conversationId, { score: r.score, key: r.key, newness: r.newness, title: null });
+      for (const r of ranked)
+        if (!found.has(r.conversationId))
+          found.set(r.conversationId, { score: r.score, key: r.key, newness: r.newness, title: null });
       const top = ranked[0]?.score ?? 1;
       for (const t of await this.search.titleMatches(em, actor.id, query, TITLE_CANDIDATES)) {
         const seen = found.get(t.conversationId);
         const boost = top * Math.min(1, t.weight / Math.max(query.terms.length, 1));
-        found.set(t.conversationId, { score: (seen?.score ?? 0) + boost, key: seen?.key ?? null, newness: seen?.newness ?? 0, title: t.snippet });
+        found.set(t.conversationId, {
+          score: (seen?.score ?? 0) + boost,
+          key: seen?.key ?? null,
+          newness: seen?.newness ?? 0,
+          title: t.snippet,
+        });
       }
-      const best = [...found.entries()].sort(([, a], [, b]) => b.score - a.score || b.newness - a.newness).slice(0, limit);
-      const details = await this.search.details(em, actor.id, query, best.flatMap(([, b]) => (b.key === null ? [] : [b.key])));
-      const conversations = await this.conversationsWithTags(em, actor.id, best.map(([id]) => id));
+      const best = [...found.entries()]
+        .sort(([, a], [, b]) => b.score - a.score || b.newness - a.newness)
+        .slice(0, limit);
+      const details = await this.search.details(
+        em,
+        actor.id,
+        query,
+        best.flatMap(([, b]) => (b.key === null ? [] : [b.key])),
+      );
+      const conversations = await this.conversationsWithTags(
+        em,
+        actor.id,
+        best.map(([id]) => id),
+      );
       return best.flatMap(([id, b]) => {
         const conversation = conversations.get(id);
         const message = b.key === null ? undefined : details.get(b.key);
@@ -130,7 +159,11 @@ export class RecallService {
     return rankMessages(em, this.search, this.statistics, actor, query, filters, this.candidatesPerTerm);
   }
 
-  private async conversationsWithTags(em: EntityManager, actor: string, ids: string[]): Promise<Map<string, Conversation>> {
+  private async conversationsWithTags(
+    em: EntityManager,
+    actor: string,
+    ids: string[],
+  ): Promise<Map<string, Conversation>> {
     const rows = await this.conversations.findManyOwned(em, actor, ids);
     const tags = await this.conversations.tagsOf(em, rows);
     for (const c of rows) c.tags = tags.get(c.id) ?? [];
@@ -144,4 +177,3 @@ function parsed(text: string): SearchQuery {
   if (text.length > MAX_QUERY_CHARS) throw new InvalidInputError(`q must be at most ${MAX_QUERY_CHARS} characters`);
   return parseSearchQuery(text);
 }
-

@@ -24,4 +24,5 @@ export function decodeSearchCursor(cursor: string, search: unknown, maxOffset: n
   return o as number;
 }
 
-const digest = (search: unknown) => createHash('sha256').update(JSON.stringify(search)).digest('base64url').slice(0, 16);
+const digest = (search: unknown) =>
+  createHash('sha256').update(JSON.stringify(search)).digest('base64url').slice(0, 16);

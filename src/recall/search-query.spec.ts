@@ -4,7 +4,12 @@ const words = (text: string) => parseSearchQuery(text).terms.map((t) => `${t.kin
 
 describe('parseSearchQuery', () => {
   it('drops stop words, lower-cases and keeps each word once', () => {
-    expect(words('What did THE LGBTQ support group say? the group')).toEqual(['word:lgbtq', 'word:support', 'word:group', 'word:say']);
+    expect(words('What did THE LGBTQ support group say? the group')).toEqual([
+      'word:lgbtq',
+      'word:support',
+      'word:group',
+      'word:say',
+    ]);
     expect(parseSearchQuery('the of and or not').terms).toEqual([]);
   });
 
@@ -29,5 +34,4 @@ describe('parseSearchQuery', () => {
     expect(parseSearchQuery(Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ')).terms).toHaveLength(16);
     expect(parseSearchQuery(`${'a'.repeat(1000)}`).terms[0].words[0]).toHaveLength(64);
   });
-
 });

@@ -3,7 +3,11 @@ import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ContextRecall } from '../context/context-sources.js';
 import { MessageSearchRepository, type RecallMatch } from '../conversations/message-search.repository.js';
-import { RecallExcerptsRepository, type ExcerptHit, type ExcerptMessage } from '../conversations/recall-excerpts.repository.js';
+import {
+  RecallExcerptsRepository,
+  type ExcerptHit,
+  type ExcerptMessage,
+} from '../conversations/recall-excerpts.repository.js';
 import { DatabaseService } from '../database/database.service.js';
 import { combine, idf, termScore } from './bm25.js';
 import { RecallService } from './recall.service.js';
@@ -53,10 +57,18 @@ export class TurnRecall {
       // every word's matches, and left out afterwards if it proves common.
       const common = (hits: number) => hits > docs * COMMON_SHARE;
       const known = query.terms.map((term) => statistics.keptTermHits(actor.id, term));
-      const asked = query.terms.flatMap((term, i) => (known[i] !== undefined && common(known[i]) ? [] : [{ term, hits: known[i] }]));
+      const asked = query.terms.flatMap((term, i) =>
+        known[i] !== undefined && common(known[i]) ? [] : [{ term, hits: known[i] }],
+      );
       if (asked.length === 0) return [];
       const toCount = new Set(asked.flatMap((a, i) => (a.hits === undefined ? [i] : [])));
-      const found = await this.search.recallMatches(em, actor.id, asked.map((a) => a.term), toCount, RECALL_CANDIDATES_PER_TERM);
+      const found = await this.search.recallMatches(
+        em,
+        actor.id,
+        asked.map((a) => a.term),
+        toCount,
+        RECALL_CANDIDATES_PER_TERM,
+      );
       const hits = asked.map((a, i) => a.hits ?? found.counts.get(i) ?? 0);
       for (const i of toCount) await statistics.termHits(em, actor.id, asked[i].term, hits[i]);
       const best = rankRecall(found.rows, hits, docs, length, common).slice(0, RECALL_OFFERED);
@@ -74,7 +86,13 @@ export class TurnRecall {
  * The matches' message ids, best first (equal scores: newest first): BM25 with every match
  * counted once and lengths in stored tokens, over the terms that are not common.
  */
-function rankRecall(rows: readonly RecallMatch[], hits: readonly number[], docs: number, length: number, common: (hits: number) => boolean): string[] {
+function rankRecall(
+  rows: readonly RecallMatch[],
+  hits: readonly number[],
+  docs: number,
+  length: number,
+  common: (hits: number) => boolean,
+): string[] {
   const telling = hits.map((h) => !common(h));
   // Each telling term's place among the telling terms, what the score's parts are indexed by.
   const slot: number[] = [];
@@ -111,7 +129,10 @@ function excerptOf(hit: ExcerptHit, texts: ReadonlyMap<string, ExcerptMessage>):
     neighbour = texts.get(hit.parentId);
     before = true;
   }
-  const shown = neighbour && (neighbour.role === 'user' || neighbour.role === 'assistant') && neighbour.content !== '' ? neighbour : undefined;
+  const shown =
+    neighbour && (neighbour.role === 'user' || neighbour.role === 'assistant') && neighbour.content !== ''
+      ? neighbour
+      : undefined;
   return {
     id: hit.id,
     conversationId: hit.conversationId,

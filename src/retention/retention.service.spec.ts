@@ -4,14 +4,21 @@ import type { AppConfig } from '../config/app-config.js';
 import type { DatabaseService } from '../database/database.service.js';
 import type { StaleConversationsRepository } from '../conversations/stale-conversations.repository.js';
 import type { MemoryService } from '../memory/memory.service.js';
-import { RETENTION_BATCH, RETENTION_FIRST_RUN_MS, RETENTION_INTERVAL_MS, RetentionService } from './retention.service.js';
+import {
+  RETENTION_BATCH,
+  RETENTION_FIRST_RUN_MS,
+  RETENTION_INTERVAL_MS,
+  RetentionService,
+} from './retention.service.js';
 
 /** A repository over an in-memory list of stale ids, and a database that runs each unit at once. */
 function setUp(retentionDays: number | null, stale: number, staleMemories = 0) {
   let left = stale;
   const units: number[] = [];
   const repo = {
-    staleIds: jest.fn(async (_em: unknown, _cutoff: Date, limit: number) => Array.from({ length: Math.min(limit, left) }, (_, i) => `id-${i}`)),
+    staleIds: jest.fn(async (_em: unknown, _cutoff: Date, limit: number) =>
+      Array.from({ length: Math.min(limit, left) }, (_, i) => `id-${i}`),
+    ),
     countMessages: jest.fn(async (_em: unknown, ids: string[]) => ids.length * 2),
     deleteStale: jest.fn(async (_em: unknown, ids: string[]) => {
       left -= ids.length;
@@ -28,7 +35,12 @@ function setUp(retentionDays: number | null, stale: number, staleMemories = 0) {
       return n;
     }),
   };
-  const service = new RetentionService(db as unknown as DatabaseService, repo as unknown as StaleConversationsRepository, memories as unknown as MemoryService, { retentionDays } as AppConfig);
+  const service = new RetentionService(
+    db as unknown as DatabaseService,
+    repo as unknown as StaleConversationsRepository,
+    memories as unknown as MemoryService,
+    { retentionDays } as AppConfig,
+  );
   return { service, repo, units, memories };
 }
 
@@ -39,14 +51,22 @@ describe('RetentionService', () => {
   it('deletes in batches until a batch comes back short, cutting off RETENTION_DAYS before now', async () => {
     const { service, repo, units } = setUp(7, 2 * RETENTION_BATCH + 3);
     const now = new Date('2026-12-08T00:00:00.000Z');
-    expect(await service.sweep(now)).toEqual({ conversations: 2 * RETENTION_BATCH + 3, messages: 2 * (2 * RETENTION_BATCH + 3), memories: 0 });
+    expect(await service.sweep(now)).toEqual({
+      conversations: 2 * RETENTION_BATCH + 3,
+      messages: 2 * (2 * RETENTION_BATCH + 3),
+      memories: 0,
+    });
     expect(units).toEqual([RETENTION_BATCH, RETENTION_BATCH, 3]);
     expect(repo.staleIds.mock.calls[0][1]).toEqual(new Date('2026-12-01T00:00:00.000Z'));
   });
 
   it('deletes long-term memories not updated since the same cutoff, in batches', async () => {
     const { service, memories } = setUp(7, 0, RETENTION_BATCH + 1);
-    expect(await service.sweep(new Date('2026-12-08T00:00:00.000Z'))).toEqual({ conversations: 0, messages: 0, memories: RETENTION_BATCH + 1 });
+    expect(await service.sweep(new Date('2026-12-08T00:00:00.000Z'))).toEqual({
+      conversations: 0,
+      messages: 0,
+      memories: RETENTION_BATCH + 1,
+    });
     expect(memories.deleteStale.mock.calls.map((c) => c[1])).toEqual([RETENTION_BATCH, RETENTION_BATCH]);
     expect(memories.deleteStale.mock.calls[0][0]).toEqual(new Date('2026-12-01T00:00:00.000Z'));
   });

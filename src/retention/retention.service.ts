@@ -41,7 +41,9 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
   onApplicationBootstrap(): void {
     const days = this.config.retentionDays;
     if (days === null) return;
-    this.logger.log(`Conversations not updated for ${days} day${days === 1 ? '' : 's'} are deleted (RETENTION_DAYS), checked hourly`);
+    this.logger.log(
+      `Conversations not updated for ${days} day${days === 1 ? '' : 's'} are deleted (RETENTION_DAYS), checked hourly`,
+    );
     this.firstRun = setTimeout(() => this.tick(), RETENTION_FIRST_RUN_MS);
     this.firstRun.unref();
     this.timer = setInterval(() => this.tick(), RETENTION_INTERVAL_MS);
@@ -88,7 +90,10 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
     if (this.running || this.stopped) return;
     this.running = this.sweep()
       .then(({ conversations, messages, memories }) => {
-        if (memories > 0) this.logger.log(`Deleted ${memories} memor${memories === 1 ? 'y' : 'ies'} not updated for ${this.config.retentionDays} days (RETENTION_DAYS)`);
+        if (memories > 0)
+          this.logger.log(
+            `Deleted ${memories} memor${memories === 1 ? 'y' : 'ies'} not updated for ${this.config.retentionDays} days (RETENTION_DAYS)`,
+          );
         if (conversations > 0) {
           this.logger.log(
             `Deleted ${conversations} conversation${conversations === 1 ? '' : 's'} (${messages} message${messages === 1 ? '' : 's'}) ` +

@@ -18,6 +18,7 @@ describe('share tokens', () => {
   });
 
   it('refuse other shapes without a lookup', () => {
-    for (const bad of ['', 'short', 'A'.repeat(42), 'A'.repeat(44), `${'A'.repeat(42)}.`, `${'A'.repeat(42)}/`]) expect(SHARE_TOKEN_PATTERN.test(bad)).toBe(false);
+    for (const bad of ['', 'short', 'A'.repeat(42), 'A'.repeat(44), `${'A'.repeat(42)}.`, `${'A'.repeat(42)}/`])
+      expect(SHARE_TOKEN_PATTERN.test(bad)).toBe(false);
   });
 });

@@ -15,7 +15,10 @@ import { hashShareToken, newShareToken, SHARE_TOKEN_PATTERN } from './share-toke
 const MAX_SHARES_PER_CONVERSATION = 100;
 
 /** A share as its owner sees it: never its token (only its hash is kept) nor its snapshot. */
-export type ShareInfo = Pick<Share, 'id' | 'conversationId' | 'title' | 'upToMessageId' | 'messageCount' | 'createdAt' | 'expiresAt'>;
+export type ShareInfo = Pick<
+  Share,
+  'id' | 'conversationId' | 'title' | 'upToMessageId' | 'messageCount' | 'createdAt' | 'expiresAt'
+>;
 
 /** A share as JSON (the API's listing and the account export write the same fields). */
 interface ShareRecord {
@@ -47,7 +50,15 @@ export interface SharedConversation {
   readonly createdAt: Date;
 }
 
-const INFO_COLUMNS = { id: true, conversationId: true, title: true, upToMessageId: true, messageCount: true, createdAt: true, expiresAt: true } as const;
+const INFO_COLUMNS = {
+  id: true,
+  conversationId: true,
+  title: true,
+  upToMessageId: true,
+  messageCount: true,
+  createdAt: true,
+  expiresAt: true,
+} as const;
 
 /**
  * Read-only links to a snapshot of one branch of a conversation (this module owns `shares`).
@@ -80,14 +91,21 @@ export class SharingService {
    * `messageId`. `expiresAt` (in the future) ends the link by itself. Answers the share and
    * its token and link (the only time either is known).
    */
-  create(actor: Actor, conversationId: string, options: { messageId?: string; expiresAt?: Date } = {}): Promise<{ share: ShareInfo; token: string; url: string }> {
+  create(
+    actor: Actor,
+    conversationId: string,
+    options: { messageId?: string; expiresAt?: Date } = {},
+  ): Promise<{ share: ShareInfo; token: string; url: string }> {
     const now = new Date();
-    if (options.expiresAt && options.expiresAt.getTime() <= now.getTime()) throw new InvalidInputError('expiresAt must be in the future');
+    if (options.expiresAt && options.expiresAt.getTime() <= now.getTime())
+      throw new InvalidInputError('expiresAt must be in the future');
     return this.db.transaction(async (em) => {
       const { conversation, leaf, messages } = await this.tree.branchIn(em, actor, conversationId, options.messageId);
       const existing = await em.count(Share, { where: { actor: actor.id, conversationId } });
       if (existing >= MAX_SHARES_PER_CONVERSATION) {
-        throw new LimitReachedError(`The conversation has ${existing} shares; revoke one first (at most ${MAX_SHARES_PER_CONVERSATION})`);
+        throw new LimitReachedError(
+          `The conversation has ${existing} shares; revoke one first (at most ${MAX_SHARES_PER_CONVERSATION})`,
+        );
       }
       const token = newShareToken();
       const share = Object.assign(new Share(), {
@@ -98,7 +116,13 @@ export class SharingService {
         title: conversation.title,
         upToMessageId: leaf.id,
         messageCount: messages.length,
-        messages: messages.map((m) => ({ role: m.role, content: m.content, model: m.model, status: m.status, createdAt: m.createdAt.toISOString() })),
+        messages: messages.map((m) => ({
+          role: m.role,
+          content: m.content,
+          model: m.model,
+          status: m.status,
+          createdAt: m.createdAt.toISOString(),
+        })),
         createdAt: now,
         expiresAt: options.expiresAt ?? null,
       });
@@ -110,12 +134,20 @@ export class SharingService {
   /** The shares of the actor's conversation, newest first (expired ones included, until revoked). */
   async list(actor: Actor, conversationId: string): Promise<ShareInfo[]> {
     await this.conversations.get(actor, conversationId);
-    return this.db.read((em) => em.find(Share, { select: INFO_COLUMNS, where: { actor: actor.id, conversationId }, order: { createdAt: 'DESC', id: 'DESC' } }));
+    return this.db.read((em) =>
+      em.find(Share, {
+        select: INFO_COLUMNS,
+        where: { actor: actor.id, conversationId },
+        order: { createdAt: 'DESC', id: 'DESC' },
+      }),
+    );
   }
 
   /** Every share of the actor, oldest first (the account export). */
   exportFor(actor: Actor): Promise<ShareInfo[]> {
-    return this.db.read((em) => em.find(Share, { select: INFO_COLUMNS, where: { actor: actor.id }, order: { createdAt: 'ASC', id: 'ASC' } }));
+    return this.db.read((em) =>
+      em.find(Share, { select: INFO_COLUMNS, where: { actor: actor.id }, order: { createdAt: 'ASC', id: 'ASC' } }),
+    );
   }
 
   /** Revokes the actor's share: its link answers like an unknown one from now on, everywhere. */
@@ -137,7 +169,13 @@ export class SharingService {
     const tokenHash = hashShareToken(token);
     const now = new Date();
     const share = await this.db.read((em) =>
-      em.findOne(Share, { select: { title: true, messages: true, createdAt: true }, where: [{ tokenHash, expiresAt: IsNull() }, { tokenHash, expiresAt: MoreThan(now) }] }),
+      em.findOne(Share, {
+        select: { title: true, messages: true, createdAt: true },
+        where: [
+          { tokenHash, expiresAt: IsNull() },
+          { tokenHash, expiresAt: MoreThan(now) },
+        ],
+      }),
     );
     if (!share) throw new ShareNotFoundError();
     return { title: share.title, messages: share.messages, createdAt: share.createdAt };

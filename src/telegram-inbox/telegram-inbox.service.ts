@@ -91,7 +91,12 @@ export class TelegramInboxService {
       const rows = EntityRows.of(em, TelegramUpdate);
       const expired = anyLease ? '' : ` AND "lease_until" < ?`;
       const params = [botId, this.instance, ...(anyLease ? [] : [rows.value('leaseUntil', now)])];
-      return rows.find(em, `"bot_id" = ? AND "state" = 'pending' AND "owner" <> ?${expired}`, params, `ORDER BY "update_id" LIMIT ${Math.trunc(limit)}`);
+      return rows.find(
+        em,
+        `"bot_id" = ? AND "state" = 'pending' AND "owner" <> ?${expired}`,
+        params,
+        `ORDER BY "update_id" LIMIT ${Math.trunc(limit)}`,
+      );
     });
     const taken: PendingUpdate[] = [];
     const givenUp: number[] = [];
@@ -102,11 +107,12 @@ export class TelegramInboxService {
         : { owner: this.instance, leaseUntil: this.leaseFrom(now), attempts: row.attempts + 1 };
       // `attempts` changes with every take-over: of instances racing for a row, one wins.
       const won = await this.db.transaction((em) =>
-        EntityRows.of(em, TelegramUpdate).update(em, changes, `"bot_id" = ? AND "update_id" = ? AND "state" = 'pending' AND "attempts" = ?`, [
-          botId,
-          row.updateId,
-          row.attempts,
-        ]),
+        EntityRows.of(em, TelegramUpdate).update(
+          em,
+          changes,
+          `"bot_id" = ? AND "update_id" = ? AND "state" = 'pending' AND "attempts" = ?`,
+          [botId, row.updateId, row.attempts],
+        ),
       );
       if (won !== 1) continue;
       if (giveUp) givenUp.push(row.updateId);
@@ -118,28 +124,39 @@ export class TelegramInboxService {
   /** Extends the lease of every update this instance is handling or has queued. */
   async renewLeases(botId: string): Promise<void> {
     await this.db.transaction((em) =>
-      EntityRows.of(em, TelegramUpdate).update(em, { leaseUntil: this.leaseFrom(new Date()) }, `"bot_id" = ? AND "owner" = ? AND "state" = 'pending'`, [
-        botId,
-        this.instance,
-      ]),
+      EntityRows.of(em, TelegramUpdate).update(
+        em,
+        { leaseUntil: this.leaseFrom(new Date()) },
+        `"bot_id" = ? AND "owner" = ? AND "state" = 'pending'`,
+        [botId, this.instance],
+      ),
     );
   }
 
   /** Records the chat turn an update started (its question is stored, its reply is being generated). */
   async attachTurn(botId: string, updateId: number, turn: UpdateTurn): Promise<void> {
-    await this.db.transaction((em) => EntityRows.of(em, TelegramUpdate).update(em, { ...turn }, `"bot_id" = ? AND "update_id" = ?`, [botId, updateId]));
+    await this.db.transaction((em) =>
+      EntityRows.of(em, TelegramUpdate).update(em, { ...turn }, `"bot_id" = ? AND "update_id" = ?`, [botId, updateId]),
+    );
   }
 
   /** The chat turn an earlier attempt at this update started, if any. */
   async turnOf(botId: string, updateId: number): Promise<UpdateTurn | null> {
-    const row = await this.db.read((em) => EntityRows.of(em, TelegramUpdate).findOne(em, '"bot_id" = ? AND "update_id" = ?', [botId, updateId]));
+    const row = await this.db.read((em) =>
+      EntityRows.of(em, TelegramUpdate).findOne(em, '"bot_id" = ? AND "update_id" = ?', [botId, updateId]),
+    );
     return row?.conversationId && row.replyId ? { conversationId: row.conversationId, replyId: row.replyId } : null;
   }
 
   /** The update is answered: it is never handled again, and its content is dropped. */
   async markHandled(botId: string, updateId: number): Promise<void> {
     await this.db.transaction((em) =>
-      EntityRows.of(em, TelegramUpdate).update(em, { state: 'handled', payload: null }, `"bot_id" = ? AND "update_id" = ?`, [botId, updateId]),
+      EntityRows.of(em, TelegramUpdate).update(
+        em,
+        { state: 'handled', payload: null },
+        `"bot_id" = ? AND "update_id" = ?`,
+        [botId, updateId],
+      ),
     );
   }
 

@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
 import { AgentsService } from '../agents/agents.service.js';
 import { InvalidInputError } from '../conversations/conversation.errors.js';
-import { MessageUsageRepository, type UsageFilter, type UsageRow, type UsageTotals } from '../conversations/message-usage.repository.js';
+import {
+  MessageUsageRepository,
+  type UsageFilter,
+  type UsageRow,
+  type UsageTotals,
+} from '../conversations/message-usage.repository.js';
 import { DatabaseService } from '../database/database.service.js';
 
 type UsageQuery = UsageFilter;

@@ -136,25 +136,49 @@ export class FakeOpenAiServer {
   }
 
   /** An answer asking for tool calls, plain or streamed (arguments in two fragments). */
-  private toolCalls(res: ServerResponse, body: RecordedRequest['body'], calls: Array<{ name: string; arguments: string }>): void {
+  private toolCalls(
+    res: ServerResponse,
+    body: RecordedRequest['body'],
+    calls: Array<{ name: string; arguments: string }>,
+  ): void {
     const model = body.model ?? 'fake-model';
-    const wire = calls.map((c, i) => ({ id: `call_${i}_${Math.random().toString(36).slice(2, 8)}`, type: 'function', function: c }));
+    const wire = calls.map((c, i) => ({
+      id: `call_${i}_${Math.random().toString(36).slice(2, 8)}`,
+      type: 'function',
+      function: c,
+    }));
     if (!body.stream) {
       return json(res, 200, {
         id: 'chatcmpl-tools',
         object: 'chat.completion',
         created: 0,
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: wire }, finish_reason: 'tool_calls' }],
+        choices: [
+          { index: 0, message: { role: 'assistant', content: null, tool_calls: wire }, finish_reason: 'tool_calls' },
+        ],
         usage: { ...DEFAULT_USAGE, total_tokens: 18 },
       });
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const send = (delta: object, finish: string | null) =>
-      res.write(`data: ${JSON.stringify({ id: 'chatcmpl-tools', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: 'chatcmpl-tools', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+      );
     wire.forEach((call, index) => {
       const half = Math.floor(call.function.arguments.length / 2);
-      send({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments.slice(0, half) } }] }, null);
+      send(
+        {
+          tool_calls: [
+            {
+              index,
+              id: call.id,
+              type: 'function',
+              function: { name: call.function.name, arguments: call.function.arguments.slice(0, half) },
+            },
+          ],
+        },
+        null,
+      );
       send({ tool_calls: [{ index, function: { arguments: call.function.arguments.slice(half) } }] }, null);
     });
     send({}, 'tool_calls');
@@ -162,11 +186,17 @@ export class FakeOpenAiServer {
   }
 
   /** Server-sent chunks in the format of OpenAI's streaming chat completions. */
-  private async streamChunks(res: ServerResponse, body: RecordedRequest['body'], b: Extract<Behaviour, { kind: 'stream' }>): Promise<void> {
+  private async streamChunks(
+    res: ServerResponse,
+    body: RecordedRequest['body'],
+    b: Extract<Behaviour, { kind: 'stream' }>,
+  ): Promise<void> {
     const model = body.model ?? 'fake-model';
     const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
     const send = (delta: object, finish: string | null, extra: object = {}) =>
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
+      );
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     send({ role: 'assistant', content: '' }, null);
     for (const thought of b.reasoning ?? []) {
@@ -189,15 +219,27 @@ export class FakeOpenAiServer {
     const usage = b.usage === undefined ? DEFAULT_USAGE : b.usage;
     const wantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
     if (usage && wantsUsage) {
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`,
+      );
     }
     res.end('data: [DONE]\n\n');
   }
 
   /** Chunks until the client closes the connection; never a finish_reason. */
-  private async streamEndlessly(res: ServerResponse, body: RecordedRequest['body'], b: Extract<Behaviour, { kind: 'endless' }>): Promise<void> {
+  private async streamEndlessly(
+    res: ServerResponse,
+    body: RecordedRequest['body'],
+    b: Extract<Behaviour, { kind: 'endless' }>,
+  ): Promise<void> {
     const model = body.model ?? 'fake-model';
-    const piece = JSON.stringify({ id: 'chatcmpl-endless', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta: { content: b.piece ?? 'more ' }, finish_reason: null }] });
+    const piece = JSON.stringify({
+      id: 'chatcmpl-endless',
+      object: 'chat.completion.chunk',
+      created: 0,
+      model,
+      choices: [{ index: 0, delta: { content: b.piece ?? 'more ' }, finish_reason: null }],
+    });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     this.endlessOpen++;
     try {
@@ -235,12 +277,17 @@ export class FakeOpenAiServer {
     }
     this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
 
-    if (path === '/v1/models' && this.models) return json(res, 200, { object: 'list', data: this.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
+    if (path === '/v1/models' && this.models)
+      return json(res, 200, {
+        object: 'list',
+        data: this.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })),
+      });
     if (path !== '/v1/chat/completions' || req.method !== 'POST') {
       return json(res, 404, { error: { message: `no route ${path}`, type: 'invalid_request_error' } });
     }
     const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
-    const behaviour = this.script.shift() ?? this.responder?.(body) ?? { kind: 'reply', text: `reply to: ${lastUser?.content ?? ''}` };
+    const behaviour = this.script.shift() ??
+      this.responder?.(body) ?? { kind: 'reply', text: `reply to: ${lastUser?.content ?? ''}` };
     await this.perform(behaviour, body, res);
   }
 
@@ -253,10 +300,17 @@ export class FakeOpenAiServer {
         const usage = b.usage === undefined ? DEFAULT_USAGE : b.usage;
         const words = (text: string) => text.match(/\S+\s*|\s+/g) ?? [];
         if (body.stream) {
-          return this.streamChunks(res, body, { kind: 'stream', chunks: words(b.text), usage, reasoning: b.reasoning ? words(b.reasoning) : undefined, reasoningField: b.reasoningField });
+          return this.streamChunks(res, body, {
+            kind: 'stream',
+            chunks: words(b.text),
+            usage,
+            reasoning: b.reasoning ? words(b.reasoning) : undefined,
+            reasoningField: b.reasoningField,
+          });
         }
         const answer = completion(body.model ?? 'fake-model', b.text, usage);
-        if (b.reasoning) Object.assign(answer.choices[0].message, { [b.reasoningField ?? 'reasoning_content']: b.reasoning });
+        if (b.reasoning)
+          Object.assign(answer.choices[0].message, { [b.reasoningField ?? 'reasoning_content']: b.reasoning });
         return json(res, 200, answer);
       }
       case 'stream':
@@ -269,7 +323,12 @@ export class FakeOpenAiServer {
         if (body.stream) return this.streamChunks(res, body, { kind: 'stream', chunks: [] });
         return json(res, 200, completion(body.model ?? 'fake-model', '', null));
       case 'status':
-        return json(res, b.status, { error: { message: b.message ?? `fake error ${b.status}`, type: 'server_error' } }, b.headers);
+        return json(
+          res,
+          b.status,
+          { error: { message: b.message ?? `fake error ${b.status}`, type: 'server_error' } },
+          b.headers,
+        );
       case 'malformed':
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"id": "chatcmpl-broken", "choices": [');

@@ -90,13 +90,25 @@ export class FakeTelegramServer {
   /** Any message (a photo, a sticker...) from `from` in their private chat. */
   sendOther(from: PrivateUser, fields: Record<string, unknown>): Update {
     const chat = { id: from.id, type: 'private', first_name: from.first_name } as Chat;
-    const message = { message_id: this.nextMessageId++, date: 0, chat, from: { is_bot: false, ...from }, ...fields } as Message;
+    const message = {
+      message_id: this.nextMessageId++,
+      date: 0,
+      chat,
+      from: { is_bot: false, ...from },
+      ...fields,
+    } as Message;
     return this.push({ message } as Omit<Update, 'update_id'>);
   }
 
   /** `from` presses the inline button with `data` under a message the bot sent. */
   pressButton(from: PrivateUser, message: Message, data: string): Update {
-    const query = { id: `cq-${this.nextUpdateId}`, from: { is_bot: false, ...from }, chat_instance: 'ci', message, data };
+    const query = {
+      id: `cq-${this.nextUpdateId}`,
+      from: { is_bot: false, ...from },
+      chat_instance: 'ci',
+      message,
+      data,
+    };
     return this.push({ callback_query: query } as Omit<Update, 'update_id'>);
   }
 
@@ -199,7 +211,8 @@ export class FakeTelegramServer {
     const raw = Buffer.concat(chunks).toString('utf8');
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec((req.url ?? '').split('?')[0]);
     if (!match) return reply(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
-    if (match[1] !== FakeTelegramServer.TOKEN) return reply(res, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
+    if (match[1] !== FakeTelegramServer.TOKEN)
+      return reply(res, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
     const method = match[2];
     const body = raw ? (JSON.parse(raw) as Record<string, any>) : {};
     if (method === 'getUpdates') return this.getUpdates(body, res);
@@ -212,7 +225,8 @@ export class FakeTelegramServer {
     const result = failure ? undefined : this.answer(method, body);
     this.record({ method, body, failed: Boolean(failure), at: Date.now(), result });
     if (failure) return reply(res, failure.error_code, { ok: false, ...failure });
-    if (result === undefined) return reply(res, 404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
+    if (result === undefined)
+      return reply(res, 404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
     reply(res, 200, { ok: true, result });
   }
 
@@ -224,10 +238,21 @@ export class FakeTelegramServer {
   private answer(method: string, body: Record<string, any>): unknown {
     switch (method) {
       case 'getMe':
-        return { ...FakeTelegramServer.BOT, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false };
+        return {
+          ...FakeTelegramServer.BOT,
+          can_join_groups: true,
+          can_read_all_group_messages: false,
+          supports_inline_queries: false,
+        };
       case 'sendMessage': {
         const chat = this.chats.get(body.chat_id) ?? { id: body.chat_id, type: 'private' };
-        const message = { message_id: this.nextMessageId++, date: 0, chat, from: FakeTelegramServer.BOT, text: body.text } as Message;
+        const message = {
+          message_id: this.nextMessageId++,
+          date: 0,
+          chat,
+          from: FakeTelegramServer.BOT,
+          text: body.text,
+        } as Message;
         if (body.reply_markup) Object.assign(message, { reply_markup: body.reply_markup });
         this.sentMessages.set(message.message_id, message);
         return message;

@@ -52,7 +52,9 @@ export function watchAnswers(server: Server, report: (problem: string) => void):
 
 function answerProblems(req: IncomingMessage, res: ServerResponse, text: string, codes: ReadonlySet<string>): string[] {
   const url = req.url ?? '/';
-  const mediaType = String(res.getHeader('content-type') ?? '').split(';')[0].trim();
+  const mediaType = String(res.getHeader('content-type') ?? '')
+    .split(';')[0]
+    .trim();
   const status = res.statusCode;
   let body: unknown = text;
   if (mediaType === 'application/json' && text !== '') {
@@ -72,9 +74,18 @@ function answerProblems(req: IncomingMessage, res: ServerResponse, text: string,
   const found = contract().operationOf(req.method ?? 'GET', lookup);
   if (!found) {
     const path = url.split('?')[0];
-    return status < 400 && path.startsWith('/api/') && !path.startsWith('/api/docs') ? ['a success from a path the document does not have'] : [];
+    return status < 400 && path.startsWith('/api/') && !path.startsWith('/api/docs')
+      ? ['a success from a path the document does not have']
+      : [];
   }
-  return contract().responseProblems(req.method ?? 'GET', lookup, status, res.getHeaders() as Record<string, unknown>, text === '' ? undefined : body, mediaType);
+  return contract().responseProblems(
+    req.method ?? 'GET',
+    lookup,
+    status,
+    res.getHeaders() as Record<string, unknown>,
+    text === '' ? undefined : body,
+    mediaType,
+  );
 
   function codeProblem(value: unknown): string | null {
     // JSON-RPC answers of /mcp carry their own error object.
@@ -83,12 +94,18 @@ function answerProblems(req: IncomingMessage, res: ServerResponse, text: string,
     const path = url.split('?')[0];
     if (path.startsWith('/v1/') || path === '/v1') {
       const openAi = (value as { error?: { message?: unknown; type?: unknown } } | null)?.error;
-      return openAi && typeof openAi === 'object' && typeof openAi.message === 'string' && typeof openAi.type === 'string' ? null : `not an OpenAI error body: ${text.slice(0, 120)}`;
+      return openAi &&
+        typeof openAi === 'object' &&
+        typeof openAi.message === 'string' &&
+        typeof openAi.type === 'string'
+        ? null
+        : `not an OpenAI error body: ${text.slice(0, 120)}`;
     }
     // The OAuth server of /mcp answers in OAuth's shape (RFC 6749 section 5.2): { error, error_description }.
     // Its SDK handlers are mounted routers, which rewrite req.url; originalUrl keeps the path.
     const originalPath = ((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? url).split('?')[0];
-    if (originalPath.startsWith('/oauth/') && typeof (value as { error?: unknown } | null)?.error === 'string') return null;
+    if (originalPath.startsWith('/oauth/') && typeof (value as { error?: unknown } | null)?.error === 'string')
+      return null;
     const code = (value as { code?: unknown } | null)?.code;
     if (typeof code !== 'string') return `no code in ${text.slice(0, 120)}`;
     return codes.has(code) ? null : `code ${code} is not documented (ErrorCode in docs/openapi.json)`;

@@ -13,7 +13,10 @@ export interface EchoAppFixture {
  * each test with `perTest` (for tests that need an empty database). Call it inside a `describe`;
  * the fields are filled in by `beforeAll` (or `beforeEach`).
  */
-export function useApp(env: Record<string, string> = {}, options: { logger?: LoggerService; perTest?: boolean } = {}): EchoAppFixture {
+export function useApp(
+  env: Record<string, string> = {},
+  options: { logger?: LoggerService; perTest?: boolean } = {},
+): EchoAppFixture {
   const fixture = {} as { app: TestApp; dir: string; remove: () => void };
   const start = async () => {
     const tmp = tempDir();
@@ -40,7 +43,9 @@ export function useApp(env: Record<string, string> = {}, options: { logger?: Log
  * app (echo model unless `env` names one) on a temp database of its own; every app started is
  * closed and its folder removed after the suite. Call it inside a `describe`.
  */
-export function useAppStarter(): { start(env?: Record<string, string>, options?: { logger?: LoggerService }): Promise<TestApp> } {
+export function useAppStarter(): {
+  start(env?: Record<string, string>, options?: { logger?: LoggerService }): Promise<TestApp>;
+} {
   const started: Array<{ app: TestApp; remove: () => void }> = [];
   afterAll(async () => {
     for (const { app, remove } of started.splice(0)) {
@@ -75,14 +80,22 @@ export interface AppFixture {
  * app talking to both, started once for the suite and torn down after it. Call it inside a
  * `describe`; the fields are filled in by `beforeAll`.
  */
-export function useAppWithFakeModel(env: Record<string, string> = {}, options: { logger?: LoggerService } = {}): AppFixture {
+export function useAppWithFakeModel(
+  env: Record<string, string> = {},
+  options: { logger?: LoggerService } = {},
+): AppFixture {
   const fixture = {} as { fake: FakeOpenAiServer; app: TestApp; dir: string; remove: () => void };
   beforeAll(async () => {
     fixture.fake = await FakeOpenAiServer.start();
     const tmp = tempDir();
     fixture.dir = tmp.dir;
     fixture.remove = tmp.remove;
-    fixture.app = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fixture.fake.url, env, logger: options.logger });
+    fixture.app = await startTestApp({
+      dbPath: `${tmp.dir}/chat.sqlite`,
+      llmBaseUrl: fixture.fake.url,
+      env,
+      logger: options.logger,
+    });
   });
   afterAll(async () => {
     await fixture.app?.close();

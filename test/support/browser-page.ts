@@ -1,6 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { DIALECT, startTestApp, tempDir, type TestApp } from './test-app.js';
 
@@ -52,11 +59,18 @@ export interface BrowserFixture {
    * A fresh service (own SQLite file), in single-user mode with the fake model, or with the
    * built-in echo model when `options.model` is 'echo'.
    */
-  startService(env?: Record<string, string>, options?: { model?: 'fake' | 'echo' }): Promise<{ t: TestApp; base: string }>;
+  startService(
+    env?: Record<string, string>,
+    options?: { model?: 'fake' | 'echo' },
+  ): Promise<{ t: TestApp; base: string }>;
   /** A browser context closed after the test, for a test that loads its first page itself. */
   newContext(contextOptions?: BrowserContextOptions): Promise<BrowserContext>;
   /** A page in a context of its own; `contextOptions` adds to it (permissions, for example). */
-  openPage(url: string, viewport?: { width: number; height: number }, contextOptions?: BrowserContextOptions): Promise<Page>;
+  openPage(
+    url: string,
+    viewport?: { width: number; height: number },
+    contextOptions?: BrowserContextOptions,
+  ): Promise<Page>;
 }
 
 /**
@@ -70,7 +84,11 @@ export function browserFixture(options: { launchArgs?: string[] } = {}): Browser
   let problems: string[] = [];
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...LAUNCH_ARGS, ...(options.launchArgs ?? [])], timeout: 30_000 });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [...LAUNCH_ARGS, ...(options.launchArgs ?? [])],
+      timeout: 30_000,
+    });
     fake = await FakeOpenAiServer.start();
   }, 60_000);
   afterAll(async () => {
@@ -109,7 +127,10 @@ export function browserFixture(options: { launchArgs?: string[] } = {}): Browser
         ...(serviceOptions.model === 'echo' ? {} : { llmBaseUrl: fake.url }),
         env: { API_KEYS: '', STREAM_FLUSH_MS: '30', LLM_TIMEOUT_MS: '5000', ...env },
       });
-      cleanups.push(() => tmp.remove(), () => t.close());
+      cleanups.push(
+        () => tmp.remove(),
+        () => t.close(),
+      );
       return { t, base: await t.url() };
     },
     newContext,
@@ -162,10 +183,17 @@ export interface AxeViolation {
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: any[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: any[] }> } }
+    ).axe;
     const { violations } = await axe.run((globalThis as any).document, { resultTypes: ['violations'] });
     return violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: { target: unknown }) => JSON.stringify(n.target)) }));
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n: { target: unknown }) => JSON.stringify(n.target)),
+      }));
   });
 }

@@ -18,11 +18,18 @@ export async function followedReply(
   const chunks = options.chunks ?? ['one ', 'two ', 'three'];
   const gates = chunks.map(() => deferred());
   fake.enqueue({ kind: 'stream', chunks, gates: gates.map((g) => g.promise) });
-  const client = await openEventStream(`${await generator.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'count' } });
+  const client = await openEventStream(`${await generator.url()}/api/chat/stream`, {
+    method: 'POST',
+    headers: auth(ALICE_KEY),
+    body: { message: 'count' },
+  });
   const [start] = await client.collect((e) => e.event === 'conversation');
   await options.beforeFollow?.();
   const { conversationId, messageId } = start.data as { conversationId: string; messageId: string };
-  const stream = await openEventStream(`${await follower.url()}/api/conversations/${conversationId}/messages/${messageId}/stream`, { headers: auth(ALICE_KEY) });
+  const stream = await openEventStream(
+    `${await follower.url()}/api/conversations/${conversationId}/messages/${messageId}/stream`,
+    { headers: auth(ALICE_KEY) },
+  );
   const seen: SseEvent[] = [];
   const reading = (async () => {
     for (let e = await stream.next(); e; e = await stream.next()) seen.push(e);

@@ -3,15 +3,25 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** The official MCP client, connected to the app's /mcp with a bearer key (none: no header). */
-export async function connectMcp(baseUrl: string, key?: string, options: { fetch?: typeof fetch } = {}): Promise<Client> {
+export async function connectMcp(
+  baseUrl: string,
+  key?: string,
+  options: { fetch?: typeof fetch } = {},
+): Promise<Client> {
   const client = new Client({ name: 'chat-memory-tests', version: '1.0.0' });
   const headers: Record<string, string> = key === undefined ? {} : { Authorization: `Bearer ${key}` };
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers }, fetch: options.fetch }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers }, fetch: options.fetch }),
+  );
   return client;
 }
 
 /** Calls a tool and returns its result typed as a plain tool result. */
-export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 

@@ -9,7 +9,11 @@ export function openAiClient(baseUrl: string, apiKey: string): OpenAI {
 
 /** GET /v1/conversations (ours; the SDK has no method for it) through the SDK's own cursor paging. */
 export function listConversations(client: OpenAI, query: { limit?: number; order?: 'asc' | 'desc' } = {}) {
-  return client.getAPIList<Conversation, ConversationCursorPage<Conversation>>('/conversations', ConversationCursorPage<Conversation>, { query });
+  return client.getAPIList<Conversation, ConversationCursorPage<Conversation>>(
+    '/conversations',
+    ConversationCursorPage<Conversation>,
+    { query },
+  );
 }
 
 /** The SDK error a call rejects with (fails the test if it succeeds or throws something else). */

@@ -7,7 +7,9 @@ type Json = Record<string, any>;
 const SPEC_FILE = fileURLToPath(new URL('../../docs/openapi.json', import.meta.url));
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 // ajv-formats is CommonJS: under ESM its function is the default export's default.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 
 /**
  * An OpenAPI 3.0 schema as the JSON Schema a strict 3.0 validator applies: `nullable: true`
@@ -19,9 +21,20 @@ export function toJsonSchema(schema: unknown): unknown {
   if (schema === null || typeof schema !== 'object') return schema;
   const out: Json = {};
   for (const [key, value] of Object.entries(schema as Json)) {
-    if (key === 'nullable' || key === 'example' || key === 'examples' || key === 'xml' || key === 'externalDocs' || key === 'deprecated') continue;
+    if (
+      key === 'nullable' ||
+      key === 'example' ||
+      key === 'examples' ||
+      key === 'xml' ||
+      key === 'externalDocs' ||
+      key === 'deprecated'
+    )
+      continue;
     // Names of properties are data, not keywords.
-    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, toJsonSchema(v)])) : toJsonSchema(value);
+    out[key] =
+      key === 'properties'
+        ? Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, toJsonSchema(v)]))
+        : toJsonSchema(value);
   }
   if ((schema as Json).nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
   return out;
@@ -68,7 +81,10 @@ export class OpenApiContract {
       this.compiled.set(key, validate);
     }
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((e) => `${at}${e.instancePath} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`);
+    return (validate.errors ?? []).map(
+      (e) =>
+        `${at}${e.instancePath} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+    );
   }
 
   /** A request as a client would send it: path and query parameters, and the JSON body. */
@@ -81,16 +97,26 @@ export class OpenApiContract {
     const pathNames = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     const query = new URLSearchParams(url.split('?')[1] ?? '');
     for (const parameter of (operation.parameters ?? []) as Json[]) {
-      const value = parameter.in === 'path' ? pathValues[pathNames.indexOf(parameter.name)] : parameter.in === 'query' ? query.get(parameter.name) : undefined;
+      const value =
+        parameter.in === 'path'
+          ? pathValues[pathNames.indexOf(parameter.name)]
+          : parameter.in === 'query'
+            ? query.get(parameter.name)
+            : undefined;
       if (parameter.in !== 'path' && parameter.in !== 'query') continue;
       if (value === undefined || value === null) {
         if (parameter.required) problems.push(`${parameter.in} parameter ${parameter.name} is missing`);
         continue;
       }
-      problems.push(...this.problems(parameter.schema, coerce(value, parameter.schema), `${parameter.in}.${parameter.name}`));
+      problems.push(
+        ...this.problems(parameter.schema, coerce(value, parameter.schema), `${parameter.in}.${parameter.name}`),
+      );
     }
-    const documented = new Set(((operation.parameters ?? []) as Json[]).filter((p) => p.in === 'query').map((p) => p.name));
-    for (const name of query.keys()) if (!documented.has(name)) problems.push(`query parameter ${name} is not documented`);
+    const documented = new Set(
+      ((operation.parameters ?? []) as Json[]).filter((p) => p.in === 'query').map((p) => p.name),
+    );
+    for (const name of query.keys())
+      if (!documented.has(name)) problems.push(`query parameter ${name} is not documented`);
     const schema = operation.requestBody?.content?.['application/json']?.schema;
     if (body !== undefined) {
       if (!schema) problems.push('a body is sent, none is documented');
@@ -100,7 +126,14 @@ export class OpenApiContract {
   }
 
   /** An answer: its status is documented, its documented headers are there and valid, its body fits. */
-  responseProblems(method: string, url: string, status: number, headers: Record<string, unknown>, body: unknown, mediaType: string): string[] {
+  responseProblems(
+    method: string,
+    url: string,
+    status: number,
+    headers: Record<string, unknown>,
+    body: unknown,
+    mediaType: string,
+  ): string[] {
     const found = this.operationOf(method, url);
     if (!found) return [`${method.toUpperCase()} ${url.split('?')[0]} is not in the document`];
     const response = found.operation.responses?.[String(status)] ?? found.operation.responses?.default;
@@ -112,17 +145,25 @@ export class OpenApiContract {
         if (header.required) problems.push(`${found.operation.operationId} ${status}: header ${name} is missing`);
         continue;
       }
-      if (header.schema) problems.push(...this.problems(header.schema, coerce(String(value), header.schema), `header ${name}`));
+      if (header.schema)
+        problems.push(...this.problems(header.schema, coerce(String(value), header.schema), `header ${name}`));
     }
     const content = response.content as Json | undefined;
     if (!content) {
-      if (body !== undefined && body !== '') problems.push(`${found.operation.operationId} ${status}: a body is sent, none is documented`);
+      if (body !== undefined && body !== '')
+        problems.push(`${found.operation.operationId} ${status}: a body is sent, none is documented`);
       return problems;
     }
     const schema = content[mediaType]?.schema;
-    if (!schema) return [...problems, `${found.operation.operationId} ${status}: ${mediaType} is not documented (${Object.keys(content).join(', ')})`];
-    if (mediaType === 'application/json') problems.push(...this.problems(schema, body).map((p) => `${found.operation.operationId} ${status}: ${p}`));
-    if (mediaType === 'text/event-stream' && typeof body === 'string' && content[mediaType]['x-sse-events']) problems.push(...this.eventProblems(found.operation, content[mediaType], body));
+    if (!schema)
+      return [
+        ...problems,
+        `${found.operation.operationId} ${status}: ${mediaType} is not documented (${Object.keys(content).join(', ')})`,
+      ];
+    if (mediaType === 'application/json')
+      problems.push(...this.problems(schema, body).map((p) => `${found.operation.operationId} ${status}: ${p}`));
+    if (mediaType === 'text/event-stream' && typeof body === 'string' && content[mediaType]['x-sse-events'])
+      problems.push(...this.eventProblems(found.operation, content[mediaType], body));
     return problems;
   }
 
@@ -138,8 +179,15 @@ export class OpenApiContract {
     for (const block of blocks) {
       const lines = block.split('\n').filter((line) => line !== '' && !line.startsWith(':'));
       if (!lines.length) continue;
-      const name = lines.find((l) => l.startsWith('event:'))?.slice(6).trim() ?? 'message';
-      const dataText = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
+      const name =
+        lines
+          .find((l) => l.startsWith('event:'))
+          ?.slice(6)
+          .trim() ?? 'message';
+      const dataText = lines
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).replace(/^ /, ''))
+        .join('\n');
       const at = `${operation.operationId} event ${name}`;
       // A stream's documented last data (the UI message stream's `[DONE]`) is not JSON.
       if (media['x-sse-end'] !== undefined && dataText === media['x-sse-end']) continue;
@@ -177,14 +225,18 @@ function rebase(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rebase);
   if (schema === null || typeof schema !== 'object') return schema;
   return Object.fromEntries(
-    Object.entries(schema as Json).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi${v}` : rebase(v)]),
+    Object.entries(schema as Json).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi${v}` : rebase(v),
+    ]),
   );
 }
 
 /** A parameter or header is text: read it as the type its schema names. */
 function coerce(value: string, schema: Json | undefined): unknown {
   const type = schema?.type;
-  if ((type === 'integer' || type === 'number') && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
+  if ((type === 'integer' || type === 'number') && value.trim() !== '' && !Number.isNaN(Number(value)))
+    return Number(value);
   if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return value;
 }

@@ -37,17 +37,39 @@ export async function startPrimaryAndStandby(bin: string): Promise<PrimaryAndSta
   const dir = mkdtempSync(join(tmpdir(), 'chat-memory-replica-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
-  const as = (command: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args));
+  const as = (command: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args);
   const [primaryPort, standbyPort] = [await freePort(), await freePort()];
   const ctl = (data: string, port: number, action: 'start' | 'stop') =>
     action === 'start'
-      ? as('pg_ctl', ['-D', data, '-l', `${data}.log`, '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`, 'start'])
+      ? as('pg_ctl', [
+          '-D',
+          data,
+          '-l',
+          `${data}.log`,
+          '-w',
+          '-o',
+          `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`,
+          'start',
+        ])
       : as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
   const primaryData = join(dir, 'primary');
   const standbyData = join(dir, 'standby');
   await as('initdb', ['-D', primaryData, '-U', 'postgres', '--auth=trust', '--no-sync']);
   await ctl(primaryData, primaryPort, 'start');
-  await as('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', standbyData, '-R', '-X', 'stream']);
+  await as('pg_basebackup', [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primaryPort),
+    '-U',
+    'postgres',
+    '-D',
+    standbyData,
+    '-R',
+    '-X',
+    'stream',
+  ]);
   await ctl(standbyData, standbyPort, 'start');
   const url = (port: number) => `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {

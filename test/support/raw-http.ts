@@ -27,7 +27,8 @@ export function sendRaw(baseUrl: string, req: RawRequest, timeoutMs = 15_000): P
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     let answered = false;
-    const body = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
+    const body =
+      req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
     const r = request(
       {
         agent,
@@ -42,7 +43,8 @@ export function sendRaw(baseUrl: string, req: RawRequest, timeoutMs = 15_000): P
         answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+        const done = () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
         res.on('end', done);
         res.on('aborted', done);
         res.on('error', done);
@@ -83,7 +85,11 @@ export interface HeadOnlyAnswer {
  * connection or `offerBytes` went in, and counts them. Rejects when no answer comes within
  * `timeoutMs`: a server that waits for the body never answers.
  */
-export function sendHeadOnly(baseUrl: string, head: string, options: { offerBytes?: number; timeoutMs?: number } = {}): Promise<HeadOnlyAnswer> {
+export function sendHeadOnly(
+  baseUrl: string,
+  head: string,
+  options: { offerBytes?: number; timeoutMs?: number } = {},
+): Promise<HeadOnlyAnswer> {
   const url = new URL(baseUrl);
   const timeoutMs = options.timeoutMs ?? 10_000;
   return new Promise((resolve, reject) => {
@@ -118,7 +124,9 @@ export function sendHeadOnly(baseUrl: string, head: string, options: { offerByte
       received = Buffer.concat([received, chunk]);
       const end = received.indexOf('\r\n\r\n');
       if (end < 0) return;
-      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(received.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+      const length = Number(
+        /\r\ncontent-length:\s*(\d+)/i.exec(received.subarray(0, end).toString('latin1'))?.[1] ?? 0,
+      );
       if (received.length < end + 4 + length) return;
       text = received.subarray(0, end + 4 + length).toString('utf8');
       if (options.offerBytes) offer();
@@ -149,9 +157,14 @@ export interface StalledClient {
 export function stalledRequest(baseUrl: string, req: RawRequest): StalledClient {
   const url = new URL(baseUrl);
   const socket = connect({ host: url.hostname, port: Number(url.port) });
-  const body = req.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
+  const body =
+    req.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
   const headers = { Host: url.host, ...req.headers, 'Content-Length': String(body.length) };
-  socket.write(`${req.method} ${req.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+  socket.write(
+    `${req.method} ${req.path} HTTP/1.1\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`,
+  );
   socket.write(body);
   const chunks: Buffer[] = [];
   const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));

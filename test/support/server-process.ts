@@ -50,7 +50,14 @@ export async function startBuiltServer(env: Record<string, string>, readyTimeout
   const port = await freePort();
   const child = spawn(process.execPath, [BUILT_MAIN], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', NODE_OPTIONS: '', HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      NODE_OPTIONS: '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -30,9 +30,15 @@ const SPEC_FILE = fileURLToPath(new URL('../../docs/openapi.json', import.meta.u
 
 /** Every operation of docs/openapi.json: a test that walks them covers a new route by itself. */
 export function specRoutes(): SpecRoute[] {
-  const spec = JSON.parse(readFileSync(SPEC_FILE, 'utf8')) as { paths: Record<string, Record<string, { operationId: string }>> };
+  const spec = JSON.parse(readFileSync(SPEC_FILE, 'utf8')) as {
+    paths: Record<string, Record<string, { operationId: string }>>;
+  };
   return Object.entries(spec.paths).flatMap(([path, ops]) =>
-    Object.entries(ops).map(([method, op]) => ({ method: method as SpecRoute['method'], path, operationId: op.operationId })),
+    Object.entries(ops).map(([method, op]) => ({
+      method: method as SpecRoute['method'],
+      path,
+      operationId: op.operationId,
+    })),
   );
 }
 
@@ -46,7 +52,10 @@ export function routePath(route: SpecRoute, ids: RouteIds): string {
         ? (ids.share ?? ids.conversation)
         : ids.conversation;
   const message = route.operationId.startsWith('editMessage') ? (ids.userMessage ?? ids.message) : ids.message;
-  const path = route.path.replace('{id}', id).replace('{messageId}', message).replace('{token}', ids.shareToken ?? UNKNOWN_SHARE_TOKEN);
+  const path = route.path
+    .replace('{id}', id)
+    .replace('{messageId}', message)
+    .replace('{token}', ids.shareToken ?? UNKNOWN_SHARE_TOKEN);
   // A route whose query is required gets one.
   return route.operationId === 'searchMessages' ? `${path}?q=trip` : path;
 }
@@ -80,5 +89,8 @@ const ROUTE_BODIES: Record<string, (ids: RouteIds) => object> = {
   importConversation: ({ exported }) => exported ?? {},
   // An empty archive: a valid upload that stores nothing.
   importArchive: () => [],
-  uiChat: ({ conversation }) => ({ id: conversation, message: { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'let me in' }] } }),
+  uiChat: ({ conversation }) => ({
+    id: conversation,
+    message: { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'let me in' }] },
+  }),
 };

@@ -18,11 +18,18 @@ export interface EventStreamResponse {
 }
 
 /** A real HTTP client (fetch) reading a text/event-stream answer incrementally. */
-export async function openEventStream(url: string, init: { method?: string; headers?: Record<string, string>; body?: object } = {}): Promise<EventStreamResponse> {
+export async function openEventStream(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: object } = {},
+): Promise<EventStreamResponse> {
   const controller = new AbortController();
   const res = await fetch(url, {
     method: init.method ?? 'GET',
-    headers: { Accept: 'text/event-stream', ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
+    headers: {
+      Accept: 'text/event-stream',
+      ...(init.body ? { 'Content-Type': 'application/json' } : {}),
+      ...init.headers,
+    },
     body: init.body ? JSON.stringify(init.body) : undefined,
     signal: controller.signal,
   });
@@ -30,7 +37,14 @@ export async function openEventStream(url: string, init: { method?: string; head
   if (!contentType.startsWith('text/event-stream')) {
     const text = await res.text();
     const empty = async () => null;
-    return { status: res.status, contentType, json: text ? JSON.parse(text) : undefined, next: empty, collect: async () => [], abort: () => controller.abort() };
+    return {
+      status: res.status,
+      contentType,
+      json: text ? JSON.parse(text) : undefined,
+      next: empty,
+      collect: async () => [],
+      abort: () => controller.abort(),
+    };
   }
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();

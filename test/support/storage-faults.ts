@@ -102,7 +102,8 @@ export function failNextCommits(ds: DataSource, code: string, effects: Array<'ro
   const left = [...effects];
   runner.query = async function (this: unknown, sql: string, ...rest: unknown[]) {
     const commits = sql === 'COMMIT' || (/^RELEASE SAVEPOINT typeorm_/.test(sql) && raw.inTransaction);
-    if (!commits || left.length === 0) return (original as (...a: unknown[]) => Promise<unknown>).call(runner, sql, ...rest);
+    if (!commits || left.length === 0)
+      return (original as (...a: unknown[]) => Promise<unknown>).call(runner, sql, ...rest);
     const effect = left.shift();
     if (left.length === 0) runner.query = original;
     if (effect === 'rolled back') raw.exec('ROLLBACK');

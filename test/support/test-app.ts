@@ -76,7 +76,13 @@ export async function startTestApp(options: {
     // Recall would add excerpts of a suite's earlier turns to the prompts specs compare exactly; the recall specs turn it on.
     RECALL_MODE: 'off',
     ...(options.llmBaseUrl
-      ? { LLM_BASE_URL: options.llmBaseUrl, LLM_API_KEY: 'sk-test-secret', LLM_MODEL: 'fake-model', LLM_MAX_RETRIES: '0', SUMMARY_MODE: 'off' }
+      ? {
+          LLM_BASE_URL: options.llmBaseUrl,
+          LLM_API_KEY: 'sk-test-secret',
+          LLM_MODEL: 'fake-model',
+          LLM_MAX_RETRIES: '0',
+          SUMMARY_MODE: 'off',
+        }
       : {}),
     ...options.env,
   });

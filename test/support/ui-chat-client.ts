@@ -1,4 +1,13 @@
-import { AbstractChat, DefaultChatTransport, readUIMessageStream, type ChatInit, type ChatState, type ChatStatus, type UIMessage, type UIMessageChunk } from 'ai';
+import {
+  AbstractChat,
+  DefaultChatTransport,
+  readUIMessageStream,
+  type ChatInit,
+  type ChatState,
+  type ChatStatus,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
 import { auth } from './test-app.js';
 
 /**
@@ -6,7 +15,11 @@ import { auth } from './test-app.js';
  * validates every chunk with the SDK's own schema), readUIMessageStream, and its Chat logic
  * (AbstractChat, the class behind useChat) over an in-memory state instead of React's.
  */
-export function uiTransport(base: string, key: string, options: ConstructorParameters<typeof DefaultChatTransport>[0] = {}): DefaultChatTransport<UIMessage> {
+export function uiTransport(
+  base: string,
+  key: string,
+  options: ConstructorParameters<typeof DefaultChatTransport>[0] = {},
+): DefaultChatTransport<UIMessage> {
   return new DefaultChatTransport<UIMessage>({ api: `${base}/api/ui/chat`, headers: auth(key), ...options });
 }
 
@@ -15,7 +28,9 @@ export function userMessage(text: string, id = `u-${Math.random().toString(36).s
 }
 
 /** Every chunk of a stream, and the message readUIMessageStream assembles from the same chunks. */
-export async function readChunks(stream: ReadableStream<UIMessageChunk>): Promise<{ chunks: UIMessageChunk[]; message: UIMessage | undefined; error?: Error }> {
+export async function readChunks(
+  stream: ReadableStream<UIMessageChunk>,
+): Promise<{ chunks: UIMessageChunk[]; message: UIMessage | undefined; error?: Error }> {
   const [forChunks, forMessage] = stream.tee();
   const chunks: UIMessageChunk[] = [];
   const collecting = (async () => {
@@ -23,7 +38,8 @@ export async function readChunks(stream: ReadableStream<UIMessageChunk>): Promis
   })();
   let message: UIMessage | undefined;
   let error: Error | undefined;
-  for await (const snapshot of readUIMessageStream({ stream: forMessage, onError: (e) => (error = e as Error) })) message = snapshot;
+  for await (const snapshot of readUIMessageStream({ stream: forMessage, onError: (e) => (error = e as Error) }))
+    message = snapshot;
   await collecting;
   return { chunks, message, error };
 }
@@ -82,7 +98,12 @@ class ArrayChatState implements ChatState<UIMessage> {
 
 /** useChat without React: the SDK's own Chat class over an array. */
 export class TestChat extends AbstractChat<UIMessage> {
-  constructor(id: string, transport: DefaultChatTransport<UIMessage>, messages: UIMessage[] = [], init: Pick<ChatInit<UIMessage>, 'onToolCall' | 'sendAutomaticallyWhen'> = {}) {
+  constructor(
+    id: string,
+    transport: DefaultChatTransport<UIMessage>,
+    messages: UIMessage[] = [],
+    init: Pick<ChatInit<UIMessage>, 'onToolCall' | 'sendAutomaticallyWhen'> = {},
+  ) {
     super({ id, transport, state: new ArrayChatState(messages), ...init });
   }
 }

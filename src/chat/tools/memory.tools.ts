@@ -12,7 +12,11 @@ export const REMEMBER_TOOL: ToolSpec = {
   parameters: {
     type: 'object',
     properties: {
-      text: { type: 'string', maxLength: MAX_MEMORY_CHARS, description: 'The fact, short and self-contained ("Prefers metric units").' },
+      text: {
+        type: 'string',
+        maxLength: MAX_MEMORY_CHARS,
+        description: 'The fact, short and self-contained ("Prefers metric units").',
+      },
       replaces: { type: 'string', description: 'The id of a memory this one corrects.' },
     },
     required: ['text'],
@@ -22,7 +26,8 @@ export const REMEMBER_TOOL: ToolSpec = {
 
 export const FORGET_TOOL: ToolSpec = {
   name: 'forget',
-  description: 'Deletes a saved memory about the user, by the id shown in the memory message (when the user asks you to forget it, or it is wrong).',
+  description:
+    'Deletes a saved memory about the user, by the id shown in the memory message (when the user asks you to forget it, or it is wrong).',
   parameters: {
     type: 'object',
     properties: { id: { type: 'string', description: 'The id of the memory.' } },
@@ -55,17 +60,27 @@ const failure = (error: string) => JSON.stringify({ ok: false, error });
  * arguments, no text, a text over the limit, an unknown id) is reported to the model, not
  * raised: the model can correct itself, and the turn goes on.
  */
-export async function runRemember(memories: MemoryService, actor: Actor, source: MemorySource, rawArguments: string): Promise<string> {
+export async function runRemember(
+  memories: MemoryService,
+  actor: Actor,
+  source: MemorySource,
+  rawArguments: string,
+): Promise<string> {
   const args = argumentsOf(rawArguments);
   if (!args) return failure('arguments are not a JSON object');
   if (typeof args.text !== 'string') return failure('text must be a string');
   try {
     if (args.replaces !== undefined) {
-      if (typeof args.replaces !== 'string' || !UUID.test(args.replaces)) return failure(`no memory ${String(args.replaces)}`);
+      if (typeof args.replaces !== 'string' || !UUID.test(args.replaces))
+        return failure(`no memory ${String(args.replaces)}`);
       const memory = await memories.update(actor, args.replaces.toLowerCase(), { text: args.text });
       return JSON.stringify({ ok: true, id: memory.id, replaced: true });
     }
-    const memory = await memories.create(actor, { text: args.text, sourceConversationId: source.conversationId, sourceMessageId: source.messageId });
+    const memory = await memories.create(actor, {
+      text: args.text,
+      sourceConversationId: source.conversationId,
+      sourceMessageId: source.messageId,
+    });
     return JSON.stringify({ ok: true, id: memory.id });
   } catch (error) {
     return failure((error as Error).message);

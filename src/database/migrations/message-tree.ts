@@ -56,14 +56,27 @@ export async function versionsToSiblings(q: QueryRunner, param: (i: number) => s
           `UPDATE "conversations" SET "last_seq" = "last_seq" + ${versions.length} WHERE "id" = ${param(1)} RETURNING "last_seq"`,
           [row.conversation_id],
         )) as Array<{ last_seq: number }> | [Array<{ last_seq: number }>, number];
-        const returned = Array.isArray(bumped[0]) ? (bumped[0] as Array<{ last_seq: number }>) : (bumped as Array<{ last_seq: number }>);
+        const returned = Array.isArray(bumped[0])
+          ? (bumped[0] as Array<{ last_seq: number }>)
+          : (bumped as Array<{ last_seq: number }>);
         let seq = Number(returned[0].last_seq) - versions.length;
         for (const v of versions) {
           seq++;
           const values = [
-            randomUUID(), row.conversation_id, row.thread, seq, 'assistant', typeof v.content === 'string' ? v.content : '',
-            typeof v.status === 'string' ? v.status : 'complete', v.model ?? null, v.promptTokens ?? null, v.completionTokens ?? null,
-            v.error?.code ?? null, v.error ? (v.error.message ?? '') : null, utcTimestamp(v.createdAt), row.parent_id,
+            randomUUID(),
+            row.conversation_id,
+            row.thread,
+            seq,
+            'assistant',
+            typeof v.content === 'string' ? v.content : '',
+            typeof v.status === 'string' ? v.status : 'complete',
+            v.model ?? null,
+            v.promptTokens ?? null,
+            v.completionTokens ?? null,
+            v.error?.code ?? null,
+            v.error ? (v.error.message ?? '') : null,
+            utcTimestamp(v.createdAt),
+            row.parent_id,
           ];
           await q.query(
             `INSERT INTO "messages" ("id", "conversation_id", "thread", "seq", "role", "content", "status", "model", "prompt_tokens", "completion_tokens",

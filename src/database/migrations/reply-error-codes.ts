@@ -41,7 +41,13 @@ function codeOf(status: number, replyStatus: string | undefined, message: string
   return INTERRUPTED.test(message) ? 'interrupted' : 'model_unavailable';
 }
 
-const STATUS_OF_CODE: Record<string, number> = { reply_too_long: 413, reply_timeout: 504, model_timeout: 504, interrupted: 502, model_unavailable: 502 };
+const STATUS_OF_CODE: Record<string, number> = {
+  reply_too_long: 413,
+  reply_timeout: 504,
+  model_timeout: 504,
+  interrupted: 502,
+  model_unavailable: 502,
+};
 
 /** A version's `error` as a code (`toCodes`) or as a status (back); null when nothing changes. */
 function convertVersions(json: string, toCodes: boolean): string | null {
@@ -67,7 +73,11 @@ const PAGE = 500;
  * Rewrites the errors kept in `messages.versions` (JSON), a page of rows at a time so memory
  * stays bounded. `param(n)` is the dialect's placeholder (`?` or `$n`).
  */
-export async function convertStoredVersions(q: QueryRunner, toCodes: boolean, param: (n: number) => string): Promise<void> {
+export async function convertStoredVersions(
+  q: QueryRunner,
+  toCodes: boolean,
+  param: (n: number) => string,
+): Promise<void> {
   let after = '';
   for (;;) {
     const rows = (await q.query(
@@ -76,7 +86,8 @@ export async function convertStoredVersions(q: QueryRunner, toCodes: boolean, pa
     )) as Array<{ id: string; versions: string }>;
     for (const row of rows) {
       const versions = convertVersions(row.versions, toCodes);
-      if (versions !== null) await q.query(`UPDATE "messages" SET "versions" = ${param(1)} WHERE "id" = ${param(2)}`, [versions, row.id]);
+      if (versions !== null)
+        await q.query(`UPDATE "messages" SET "versions" = ${param(1)} WHERE "id" = ${param(2)}`, [versions, row.id]);
     }
     if (rows.length < PAGE) return;
     after = rows[rows.length - 1].id;

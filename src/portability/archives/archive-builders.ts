@@ -79,10 +79,16 @@ export function linearChatGptConversation(id: string, turns: number, textLength 
     ['sys', 'root', { role: 'system', text: '', hidden: true }],
   ];
   let parent = 'sys';
-  const filler = 'lorem ipsum dolor sit amet, é ü 😀 "quoted" {braces} [brackets] \\ '.repeat(Math.ceil(textLength / 64)).slice(0, textLength);
+  const filler = 'lorem ipsum dolor sit amet, é ü 😀 "quoted" {braces} [brackets] \\ '
+    .repeat(Math.ceil(textLength / 64))
+    .slice(0, textLength);
   for (let t = 0; t < turns; t++) {
     nodes.push([`u${t}`, parent, { role: 'user', text: `question ${t}: ${filler}`, time: 1_700_000_000 + t * 10 }]);
-    nodes.push([`a${t}`, `u${t}`, { role: 'assistant', text: `answer ${t}: ${filler}`, time: 1_700_000_005 + t * 10, model: 'gpt-4o' }]);
+    nodes.push([
+      `a${t}`,
+      `u${t}`,
+      { role: 'assistant', text: `answer ${t}: ${filler}`, time: 1_700_000_005 + t * 10, model: 'gpt-4o' },
+    ]);
     parent = `a${t}`;
   }
   return chatGptConversation({ id, title: `Conversation ${id}`, nodes });
@@ -115,7 +121,9 @@ export function openWebUiChat(options: {
       ...m,
       childrenIds: options.messages.filter((c) => c.parentId === m.id).map((c) => c.id),
       timestamp: m.timestamp ?? 1_710_000_000,
-      ...(m.role === 'assistant' ? { model: m.model ?? 'llama3.1:8b', modelName: 'Llama 3.1', done: m.done ?? true } : { models: ['llama3.1:8b'] }),
+      ...(m.role === 'assistant'
+        ? { model: m.model ?? 'llama3.1:8b', modelName: 'Llama 3.1', done: m.done ?? true }
+        : { models: ['llama3.1:8b'] }),
     };
   }
   const last = options.messages[options.messages.length - 1];

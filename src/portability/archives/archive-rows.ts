@@ -26,39 +26,44 @@ interface ArchiveRows {
  * user knows; the thread's `updatedAt` is `importedAt`, which RETENTION_DAYS counts from (see
  * stale-conversations.repository.ts): an old archive is not deleted by the next sweep.
  */
-export function archiveRows(conversation: ArchiveConversation, actor: string, importedAt: Date, conversationId: string = randomUUID()): ArchiveRows {
+export function archiveRows(
+  conversation: ArchiveConversation,
+  actor: string,
+  importedAt: Date,
+  conversationId: string = randomUUID(),
+): ArchiveRows {
   const newIds = new Map(conversation.messages.map((m) => [m.id, importedMessageId(conversationId, m.id)] as const));
   const byId = new Map(conversation.messages.map((m) => [m.id, m] as const));
   const onPath = new Set<string>();
-  for (let at = byId.get(conversation.activeLeafId); at; at = at.parentId === null ? undefined : byId.get(at.parentId)) onPath.add(at.id);
+  for (let at = byId.get(conversation.activeLeafId); at; at = at.parentId === null ? undefined : byId.get(at.parentId))
+    onPath.add(at.id);
   const source = SOURCE_NAMES[conversation.source];
-  const messages = conversation.messages.map(
-    (m, i): MessageRow => ({
-      id: newIds.get(m.id)!,
-      conversationId,
-      seq: i + 1,
-      thread: MAIN_THREAD,
-      role: m.role,
-      content: m.content,
-      tokens: null,
-      status: m.status,
-      model: m.model === null ? null : Array.from(m.model).slice(0, MODEL_MAX_CHARS).join(''),
-      promptTokens: null,
-      completionTokens: null,
-      versions: null,
-      toolCalls: null,
-      errorCode: m.status === 'failed' ? 'model_unavailable' : null,
-      errorMessage: m.status === 'failed' ? `The reply had failed in ${source}` : null,
-      createdAt: m.createdAt,
-      parentId: m.parentId === null ? null : (newIds.get(m.parentId) ?? null),
-      onPath: onPath.has(m.id),
-    }),
-  );
+  const messages = conversation.messages.map((m, i): MessageRow => ({
+    id: newIds.get(m.id)!,
+    conversationId,
+    seq: i + 1,
+    thread: MAIN_THREAD,
+    role: m.role,
+    content: m.content,
+    tokens: null,
+    status: m.status,
+    model: m.model === null ? null : Array.from(m.model).slice(0, MODEL_MAX_CHARS).join(''),
+    promptTokens: null,
+    completionTokens: null,
+    versions: null,
+    toolCalls: null,
+    errorCode: m.status === 'failed' ? 'model_unavailable' : null,
+    errorMessage: m.status === 'failed' ? `The reply had failed in ${source}` : null,
+    createdAt: m.createdAt,
+    parentId: m.parentId === null ? null : (newIds.get(m.parentId) ?? null),
+    onPath: onPath.has(m.id),
+  }));
   return {
     conversation: {
       id: conversationId,
       actor,
-      title: Array.from(conversation.title.trim()).slice(0, TITLE_MAX_CHARS).join('').trimEnd() || `${source} conversation`,
+      title:
+        Array.from(conversation.title.trim()).slice(0, TITLE_MAX_CHARS).join('').trimEnd() || `${source} conversation`,
       agentId: null,
       state: {},
       archived: false,
@@ -67,7 +72,13 @@ export function archiveRows(conversation: ArchiveConversation, actor: string, im
       createdAt: conversation.createdAt,
       updatedAt: lastActivity(conversation, importedAt),
     },
-    thread: { conversationId, name: MAIN_THREAD, systemPrompt: conversation.systemPrompt, createdAt: conversation.createdAt, updatedAt: importedAt },
+    thread: {
+      conversationId,
+      name: MAIN_THREAD,
+      systemPrompt: conversation.systemPrompt,
+      createdAt: conversation.createdAt,
+      updatedAt: importedAt,
+    },
     messages,
   };
 }

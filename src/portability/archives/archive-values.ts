@@ -51,7 +51,8 @@ export function placeholderFor(images: number, files: number): string {
 
 /** NUL written as JSON: the only way it can be in a string of valid JSON. */
 const ESCAPED_NUL = '\\u0000';
-const withoutNul = (_key: string, value: unknown): unknown => (typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '') : value);
+const withoutNul = (_key: string, value: unknown): unknown =>
+  typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
 
 /**
  * JSON of an archive, parsed, with NUL taken out of every string value: PostgreSQL text cannot

@@ -28,7 +28,10 @@ export class UnknownArchiveFormatError extends ArchiveError {
 /** The file is not well-formed JSON where the reader needed it to be (outside any single conversation). */
 export class MalformedArchiveError extends ArchiveError {
   readonly code = 'archive_malformed';
-  constructor(detail: string, readonly offset: number) {
+  constructor(
+    detail: string,
+    readonly offset: number,
+  ) {
     super(`The archive is not valid JSON: ${detail} (at byte ${offset})`);
   }
 }
@@ -45,7 +48,9 @@ export class ZipInvalidError extends ArchiveError {
 export class ZipUnsupportedError extends ArchiveError {
   readonly code = 'archive_zip_unsupported';
   constructor(entry: string, detail: string) {
-    super(`The ZIP entry ${JSON.stringify(entry)} ${detail}; only unencrypted entries, stored or compressed with deflate, are read`);
+    super(
+      `The ZIP entry ${JSON.stringify(entry)} ${detail}; only unencrypted entries, stored or compressed with deflate, are read`,
+    );
   }
 }
 
@@ -53,7 +58,13 @@ export class ZipUnsupportedError extends ArchiveError {
 export class ZipWithoutArchiveError extends ArchiveError {
   readonly code = 'archive_zip_without_conversations';
   constructor(jsonEntries: readonly string[]) {
-    const seen = jsonEntries.length === 0 ? 'it has no .json file' : `its .json files are not archives: ${jsonEntries.slice(0, 10).map((n) => JSON.stringify(n)).join(', ')}`;
+    const seen =
+      jsonEntries.length === 0
+        ? 'it has no .json file'
+        : `its .json files are not archives: ${jsonEntries
+            .slice(0, 10)
+            .map((n) => JSON.stringify(n))
+            .join(', ')}`;
     super(
       `The ZIP archive holds no conversations (${seen}). Expected conversations.json (a ChatGPT export, at the root or in one ` +
         'folder) or a single .json file that is an Open WebUI export or a chat-memory account export',
@@ -64,7 +75,10 @@ export class ZipWithoutArchiveError extends ArchiveError {
 /** The entry decompresses to more than the bound, or far more than its compressed size (a zip bomb, or an archive too large to import). */
 export class UnzippedTooLargeError extends ArchiveError {
   readonly code = 'archive_unzipped_too_large';
-  constructor(readonly maxBytes: number, ratio?: { unzipped: number; compressed: number; max: number }) {
+  constructor(
+    readonly maxBytes: number,
+    ratio?: { unzipped: number; compressed: number; max: number },
+  ) {
     super(
       ratio
         ? `The ZIP entry decompresses to more than ${ratio.max} times its compressed size (${ratio.unzipped} bytes from ${ratio.compressed}): ` +

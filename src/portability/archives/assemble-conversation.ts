@@ -20,7 +20,8 @@ interface ConversationParts {
 export function assembleConversation(parts: ConversationParts): ArchiveEntry {
   const title = parts.title !== null && parts.title.trim() !== '' ? parts.title.trim() : null;
   const built = buildMessageTree(parts.nodes, parts.activeId, parts.limits);
-  if (!built.ok) return { kind: 'skipped', skipped: { index: parts.index, sourceId: parts.sourceId, title, reason: built.reason } };
+  if (!built.ok)
+    return { kind: 'skipped', skipped: { index: parts.index, sourceId: parts.sourceId, title, reason: built.reason } };
   const { messages, activeLeafId, branchPoints, notes, unplacedText, unplacedReasoning } = built.tree;
 
   let earliest = Infinity;

@@ -29,14 +29,43 @@ describe('ChatGPT conversations.json reader', () => {
       chatGptConversation({
         id: 'c-1',
         title: 'Paris trip',
-        nodes: [...start, ['u1', 'sys', { role: 'user', text: 'Plan a day in Paris', time: 1_700_000_010.5 }], ['a1', 'u1', { role: 'assistant', text: 'Morning: the Louvre.', time: 1_700_000_012, model: 'gpt-4o' }]],
+        nodes: [
+          ...start,
+          ['u1', 'sys', { role: 'user', text: 'Plan a day in Paris', time: 1_700_000_010.5 }],
+          ['a1', 'u1', { role: 'assistant', text: 'Morning: the Louvre.', time: 1_700_000_012, model: 'gpt-4o' }],
+        ],
       }),
     );
-    expect(c).toMatchObject({ source: 'chatgpt', sourceId: 'c-1', title: 'Paris trip', systemPrompt: null, activeLeafId: 'a1', branchPoints: 0 });
+    expect(c).toMatchObject({
+      source: 'chatgpt',
+      sourceId: 'c-1',
+      title: 'Paris trip',
+      systemPrompt: null,
+      activeLeafId: 'a1',
+      branchPoints: 0,
+    });
     expect(c.createdAt).toEqual(new Date(1_700_000_000_500));
     expect(c.messages).toEqual([
-      { id: 'u1', parentId: null, role: 'user', content: 'Plan a day in Paris', reasoning: null, createdAt: new Date(1_700_000_010_500), model: null, status: 'complete' },
-      { id: 'a1', parentId: 'u1', role: 'assistant', content: 'Morning: the Louvre.', reasoning: null, createdAt: new Date(1_700_000_012_000), model: 'gpt-4o', status: 'complete' },
+      {
+        id: 'u1',
+        parentId: null,
+        role: 'user',
+        content: 'Plan a day in Paris',
+        reasoning: null,
+        createdAt: new Date(1_700_000_010_500),
+        model: null,
+        status: 'complete',
+      },
+      {
+        id: 'a1',
+        parentId: 'u1',
+        role: 'assistant',
+        content: 'Morning: the Louvre.',
+        reasoning: null,
+        createdAt: new Date(1_700_000_012_000),
+        model: 'gpt-4o',
+        status: 'complete',
+      },
     ]);
     expect(c.notes).toEqual([]);
   });
@@ -85,11 +114,23 @@ describe('ChatGPT conversations.json reader', () => {
             {
               role: 'user',
               hidden: true,
-              content: { content_type: 'user_editable_context', user_profile: 'I am a chemist.', user_instructions: 'Answer briefly.' },
+              content: {
+                content_type: 'user_editable_context',
+                user_profile: 'I am a chemist.',
+                user_instructions: 'Answer briefly.',
+              },
             },
           ],
           ['u1', 'ctx', { role: 'user', text: 'What is pH?' }],
-          ['memo', 'u1', { role: 'assistant', hidden: true, content: { content_type: 'model_editable_context', model_set_context: 'User is a chemist' } }],
+          [
+            'memo',
+            'u1',
+            {
+              role: 'assistant',
+              hidden: true,
+              content: { content_type: 'model_editable_context', model_set_context: 'User is a chemist' },
+            },
+          ],
           ['a1', 'memo', { role: 'assistant', text: 'A log scale of acidity.' }],
         ],
       }),
@@ -108,7 +149,18 @@ describe('ChatGPT conversations.json reader', () => {
         id: 'c-3b',
         nodes: [
           ...start,
-          ['ctx', 'sys', { role: 'system', text: 'about you', metadata: { is_user_system_message: true, user_context_message_data: { about_user_message: 'Lives in Oslo', about_model_message: 'Be terse' } } }],
+          [
+            'ctx',
+            'sys',
+            {
+              role: 'system',
+              text: 'about you',
+              metadata: {
+                is_user_system_message: true,
+                user_context_message_data: { about_user_message: 'Lives in Oslo', about_model_message: 'Be terse' },
+              },
+            },
+          ],
           ['u1', 'ctx', { role: 'user', text: 'Weather?' }],
         ],
       }),
@@ -118,13 +170,23 @@ describe('ChatGPT conversations.json reader', () => {
   });
 
   it('keeps text and transcripts of multimodal parts and counts images and audio', () => {
-    const image = { content_type: 'image_asset_pointer', asset_pointer: 'file-service://file-abc', size_bytes: 1000, width: 10, height: 10 };
+    const image = {
+      content_type: 'image_asset_pointer',
+      asset_pointer: 'file-service://file-abc',
+      size_bytes: 1000,
+      width: 10,
+      height: 10,
+    };
     const c = conversation(
       chatGptConversation({
         id: 'c-4',
         nodes: [
           ...start,
-          ['u1', 'sys', { role: 'user', content: { content_type: 'multimodal_text', parts: [image, 'What is in this picture?'] } }],
+          [
+            'u1',
+            'sys',
+            { role: 'user', content: { content_type: 'multimodal_text', parts: [image, 'What is in this picture?'] } },
+          ],
           ['a1', 'u1', { role: 'assistant', text: 'A cat.' }],
           ['u2', 'a1', { role: 'user', content: { content_type: 'multimodal_text', parts: [image, image] } }],
           ['a2', 'u2', { role: 'assistant', text: 'Two cats.' }],
@@ -133,14 +195,35 @@ describe('ChatGPT conversations.json reader', () => {
             'a2',
             {
               role: 'user',
-              content: { content_type: 'multimodal_text', parts: [{ content_type: 'audio_transcription', text: 'spoken question' }, { content_type: 'audio_asset_pointer', asset_pointer: 'sediment://x' }] },
+              content: {
+                content_type: 'multimodal_text',
+                parts: [
+                  { content_type: 'audio_transcription', text: 'spoken question' },
+                  { content_type: 'audio_asset_pointer', asset_pointer: 'sediment://x' },
+                ],
+              },
             },
           ],
-          ['u4', 'u3', { role: 'user', text: 'see attached', metadata: { attachments: [{ id: 'f', name: 'report.pdf', mime_type: 'application/pdf' }] } }],
+          [
+            'u4',
+            'u3',
+            {
+              role: 'user',
+              text: 'see attached',
+              metadata: { attachments: [{ id: 'f', name: 'report.pdf', mime_type: 'application/pdf' }] },
+            },
+          ],
         ],
       }),
     );
-    expect(c.messages.map((m) => m.content)).toEqual(['What is in this picture?', 'A cat.', '[not imported: 2 images]', 'Two cats.', 'spoken question', 'see attached']);
+    expect(c.messages.map((m) => m.content)).toEqual([
+      'What is in this picture?',
+      'A cat.',
+      '[not imported: 2 images]',
+      'Two cats.',
+      'spoken question',
+      'see attached',
+    ]);
     expect(c.dropped).toMatchObject({ images: 3, files: 2, other: 0 });
   });
 
@@ -151,8 +234,23 @@ describe('ChatGPT conversations.json reader', () => {
         nodes: [
           ...start,
           ['u1', 'sys', { role: 'user', text: 'Is 91 prime?' }],
-          ['t1', 'u1', { role: 'assistant', content: { content_type: 'thoughts', thoughts: [{ summary: 'Factoring', content: '91 = 7 x 13' }], source_analysis_msg_id: 'x' } }],
-          ['r1', 't1', { role: 'assistant', content: { content_type: 'reasoning_recap', content: 'Thought for 4 seconds' } }],
+          [
+            't1',
+            'u1',
+            {
+              role: 'assistant',
+              content: {
+                content_type: 'thoughts',
+                thoughts: [{ summary: 'Factoring', content: '91 = 7 x 13' }],
+                source_analysis_msg_id: 'x',
+              },
+            },
+          ],
+          [
+            'r1',
+            't1',
+            { role: 'assistant', content: { content_type: 'reasoning_recap', content: 'Thought for 4 seconds' } },
+          ],
           ['a1', 'r1', { role: 'assistant', text: 'No: 7 x 13.', model: 'o3' }],
         ],
       }),
@@ -170,12 +268,32 @@ describe('ChatGPT conversations.json reader', () => {
         nodes: [
           ...start,
           ['u1', 'sys', { role: 'user', text: 'Sum 1..10' }],
-          ['code', 'u1', { role: 'assistant', recipient: 'python', content: { content_type: 'code', language: 'unknown', text: 'sum(range(11))' } }],
+          [
+            'code',
+            'u1',
+            {
+              role: 'assistant',
+              recipient: 'python',
+              content: { content_type: 'code', language: 'unknown', text: 'sum(range(11))' },
+            },
+          ],
           ['out', 'code', { role: 'tool', content: { content_type: 'execution_output', text: '55' } }],
           ['a1', 'out', { role: 'assistant', text: 'It is 55.' }],
           ['u2', 'a1', { role: 'user', text: 'Search the news' }],
-          ['call', 'u2', { role: 'assistant', recipient: 'browser', content: { content_type: 'code', language: 'unknown', text: 'search("news")' } }],
-          ['web', 'call', { role: 'tool', content: { content_type: 'tether_browsing_display', result: 'results…', summary: '' } }],
+          [
+            'call',
+            'u2',
+            {
+              role: 'assistant',
+              recipient: 'browser',
+              content: { content_type: 'code', language: 'unknown', text: 'search("news")' },
+            },
+          ],
+          [
+            'web',
+            'call',
+            { role: 'tool', content: { content_type: 'tether_browsing_display', result: 'results…', summary: '' } },
+          ],
           ['a2', 'web', { role: 'assistant', text: 'Here is the news.' }],
         ],
       }),
@@ -214,16 +332,30 @@ describe('ChatGPT conversations.json reader', () => {
   });
 
   describe('corrupted conversations are skipped with a reason', () => {
-    const base = (nodes: GptNode[], currentNode?: string | null) => chatGptConversation({ id: 'bad', title: 'Bad', nodes, currentNode });
+    const base = (nodes: GptNode[], currentNode?: string | null) =>
+      chatGptConversation({ id: 'bad', title: 'Bad', nodes, currentNode });
 
     it('no mapping', () => {
       const raw = base(start);
       delete raw.mapping;
-      expect(read(raw)).toEqual({ kind: 'skipped', skipped: { index: 0, sourceId: 'bad', title: 'Bad', reason: 'no "mapping" (the message tree) in this conversation' } });
+      expect(read(raw)).toEqual({
+        kind: 'skipped',
+        skipped: {
+          index: 0,
+          sourceId: 'bad',
+          title: 'Bad',
+          reason: 'no "mapping" (the message tree) in this conversation',
+        },
+      });
     });
 
     it('a cycle', () => {
-      const nodes: GptNode[] = [...start, ['u1', 'sys', { role: 'user', text: 'a' }], ['x', 'y', { role: 'user', text: 'x' }], ['y', 'x', { role: 'assistant', text: 'y' }]];
+      const nodes: GptNode[] = [
+        ...start,
+        ['u1', 'sys', { role: 'user', text: 'a' }],
+        ['x', 'y', { role: 'user', text: 'x' }],
+        ['y', 'x', { role: 'assistant', text: 'y' }],
+      ];
       expect(reason(base(nodes, 'u1'))).toMatch(/^a cycle: the parents of node "[xy]" never reach a first message$/);
     });
 
@@ -232,11 +364,17 @@ describe('ChatGPT conversations.json reader', () => {
     });
 
     it('a dangling parent', () => {
-      expect(reason(base([...start, ['u1', 'gone', { role: 'user', text: 'a' }]]))).toBe('node "u1" has parent "gone", which is not in the conversation');
+      expect(reason(base([...start, ['u1', 'gone', { role: 'user', text: 'a' }]]))).toBe(
+        'node "u1" has parent "gone", which is not in the conversation',
+      );
     });
 
     it('a node id twice', () => {
-      const raw = base([...start, ['u1', 'sys', { role: 'user', text: 'a' }], ['u2', 'u1', { role: 'assistant', text: 'b' }]]);
+      const raw = base([
+        ...start,
+        ['u1', 'sys', { role: 'user', text: 'a' }],
+        ['u2', 'u1', { role: 'assistant', text: 'b' }],
+      ]);
       (raw.mapping as Record<string, { id: string }>).u2.id = 'u1';
       expect(reason(raw)).toBe('node id "u1" appears twice');
     });
@@ -247,9 +385,14 @@ describe('ChatGPT conversations.json reader', () => {
 
     it('too deep and too many nodes', () => {
       const nodes: GptNode[] = [...start];
-      for (let i = 0; i < 30; i++) nodes.push([`m${i}`, i === 0 ? 'sys' : `m${i - 1}`, { role: i % 2 ? 'assistant' : 'user', text: `${i}` }]);
-      expect(reason(base(nodes), { ...DEFAULT_ARCHIVE_LIMITS, maxDepth: 29 })).toBe('too deep (more than 29 messages on one path)');
-      expect(reason(base(nodes), { ...DEFAULT_ARCHIVE_LIMITS, maxNodes: 31 })).toBe('too many nodes (32, the limit is 31)');
+      for (let i = 0; i < 30; i++)
+        nodes.push([`m${i}`, i === 0 ? 'sys' : `m${i - 1}`, { role: i % 2 ? 'assistant' : 'user', text: `${i}` }]);
+      expect(reason(base(nodes), { ...DEFAULT_ARCHIVE_LIMITS, maxDepth: 29 })).toBe(
+        'too deep (more than 29 messages on one path)',
+      );
+      expect(reason(base(nodes), { ...DEFAULT_ARCHIVE_LIMITS, maxNodes: 31 })).toBe(
+        'too many nodes (32, the limit is 31)',
+      );
       expect(read(base(nodes), { ...DEFAULT_ARCHIVE_LIMITS, maxDepth: 30, maxNodes: 32 }).kind).toBe('conversation');
     });
   });
@@ -284,7 +427,8 @@ describe('ChatGPT conversations.json reader', () => {
 
   it('reads a very long conversation without recursion (explicit stack)', () => {
     const nodes: GptNode[] = [...start];
-    for (let i = 0; i < 9_000; i++) nodes.push([`m${i}`, i === 0 ? 'sys' : `m${i - 1}`, { role: i % 2 ? 'assistant' : 'user', text: `${i}` }]);
+    for (let i = 0; i < 9_000; i++)
+      nodes.push([`m${i}`, i === 0 ? 'sys' : `m${i - 1}`, { role: i % 2 ? 'assistant' : 'user', text: `${i}` }]);
     const c = conversation(chatGptConversation({ id: 'long', nodes }));
     expect(c.messages).toHaveLength(9_000);
     expect(c.activeLeafId).toBe('m8999');

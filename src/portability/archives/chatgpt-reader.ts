@@ -1,4 +1,10 @@
-import { type ArchiveEntry, type ArchiveLimits, type ArchiveMessageStatus, type DroppedParts, noDroppedParts } from './archive.types.js';
+import {
+  type ArchiveEntry,
+  type ArchiveLimits,
+  type ArchiveMessageStatus,
+  type DroppedParts,
+  noDroppedParts,
+} from './archive.types.js';
 import { assembleConversation } from './assemble-conversation.js';
 import { epochMs, idOrNull, isObject, type JsonObject, placeholderFor, stringOrNull } from './archive-values.js';
 import type { SourceNode } from './message-tree.js';
@@ -38,7 +44,12 @@ export function readChatGptConversation(raw: unknown, index: number, limits: Arc
     if (parent !== null && parent !== undefined && idOrNull(parent) === null) {
       return skip(index, sourceId, title, `node ${JSON.stringify(id)} has an invalid parent`);
     }
-    nodes.push({ id, parentId: parent == null ? null : idOrNull(parent), order: order++, ...readNode(value.message, state) });
+    nodes.push({
+      id,
+      parentId: parent == null ? null : idOrNull(parent),
+      order: order++,
+      ...readNode(value.message, state),
+    });
   }
   if (sourceId === null) return skip(index, null, title, 'no conversation id');
   return assembleConversation({
@@ -80,7 +91,8 @@ function readNode(rawMessage: unknown, state: ReadState): NodeBody {
   // Older exports: custom instructions as a hidden system message.
   if (isObject(metadata.user_context_message_data) || metadata.is_user_system_message === true) {
     const data = isObject(metadata.user_context_message_data) ? metadata.user_context_message_data : {};
-    state.systemPrompt ??= joinNonEmpty([data.about_user_message, data.about_model_message]) ?? partsText(content, state.dropped);
+    state.systemPrompt ??=
+      joinNonEmpty([data.about_user_message, data.about_model_message]) ?? partsText(content, state.dropped);
     return hidden;
   }
   if (role === 'tool') return readToolNode(content, contentType, state.dropped, time);
@@ -102,8 +114,15 @@ function readNode(rawMessage: unknown, state: ReadState): NodeBody {
   }
   // "Thought for 12 seconds": a label, not content.
   if (contentType === 'reasoning_recap') return hidden;
-  if (role !== 'user' && role !== 'assistant' || metadata.is_visually_hidden_from_conversation === true || contentType === 'model_editable_context') {
-    const text = contentType === 'model_editable_context' ? joinNonEmpty([content.model_set_context]) : partsText(content, noDroppedParts());
+  if (
+    (role !== 'user' && role !== 'assistant') ||
+    metadata.is_visually_hidden_from_conversation === true ||
+    contentType === 'model_editable_context'
+  ) {
+    const text =
+      contentType === 'model_editable_context'
+        ? joinNonEmpty([content.model_set_context])
+        : partsText(content, noDroppedParts());
     if (text && text.trim() !== '') state.dropped.hiddenMessages++;
     return hidden;
   }
@@ -113,7 +132,9 @@ function readNode(rawMessage: unknown, state: ReadState): NodeBody {
   if (role === 'user' && Array.isArray(metadata.attachments)) {
     // Uploaded files: their content is not in conversations.json.
     for (const attachment of metadata.attachments) {
-      const mime = isObject(attachment) ? (stringOrNull(attachment.mime_type) ?? stringOrNull(attachment.mimeType) ?? '') : '';
+      const mime = isObject(attachment)
+        ? (stringOrNull(attachment.mime_type) ?? stringOrNull(attachment.mimeType) ?? '')
+        : '';
       if (!mime.startsWith('image/')) counts.files++;
     }
   }
@@ -129,7 +150,8 @@ function readNode(rawMessage: unknown, state: ReadState): NodeBody {
       content: text,
       reasoning: null,
       createdAt: new Date(time ?? 0),
-      model: role === 'assistant' ? (stringOrNull(metadata.model_slug) ?? stringOrNull(metadata.default_model_slug)) : null,
+      model:
+        role === 'assistant' ? (stringOrNull(metadata.model_slug) ?? stringOrNull(metadata.default_model_slug)) : null,
       status: role === 'assistant' ? statusOf(stringOrNull(rawMessage.status), metadata) : 'complete',
     },
     time,
@@ -152,13 +174,23 @@ function readToolNode(content: JsonObject, contentType: string, dropped: Dropped
 function statusOf(status: string | null, metadata: JsonObject): ArchiveMessageStatus {
   const finish = isObject(metadata.finish_details) ? stringOrNull(metadata.finish_details.type) : null;
   if (status && status.includes('error')) return 'failed';
-  if (finish === 'interrupted' || status === 'in_progress' || status === 'finished_partial_completion' || metadata.is_complete === false) {
+  if (
+    finish === 'interrupted' ||
+    status === 'in_progress' ||
+    status === 'finished_partial_completion' ||
+    metadata.is_complete === false
+  ) {
     return 'cancelled';
   }
   return 'complete';
 }
 
-function visibleText(content: JsonObject, contentType: string, dropped: DroppedParts, counts: { images: number; files: number }): string {
+function visibleText(
+  content: JsonObject,
+  contentType: string,
+  dropped: DroppedParts,
+  counts: { images: number; files: number },
+): string {
   if (contentType === 'code') {
     const code = stringOrNull(content.text) ?? '';
     const language = stringOrNull(content.language);
@@ -178,7 +210,11 @@ function visibleText(content: JsonObject, contentType: string, dropped: DroppedP
     const type = isObject(part) ? stringOrNull(part.content_type) : null;
     if (type === 'image_asset_pointer') counts.images++;
     else if (type === 'audio_transcription' && isObject(part) && typeof part.text === 'string') texts.push(part.text);
-    else if (type === 'audio_asset_pointer' || type === 'real_time_user_audio_video_asset_pointer' || type === 'video_container_asset_pointer') {
+    else if (
+      type === 'audio_asset_pointer' ||
+      type === 'real_time_user_audio_video_asset_pointer' ||
+      type === 'video_container_asset_pointer'
+    ) {
       counts.files++;
     } else if (isObject(part) && typeof part.text === 'string') texts.push(part.text);
     else dropped.other++;

@@ -35,7 +35,15 @@ describe('JsonArraySplitter', () => {
   it('gives back any array of JSON values, whatever the chunks (strings full of quotes and backslashes)', () => {
     const text = fc.stringMatching(/^[\\"\[\]{},a é😀]*$/);
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('node')), fc.dictionary(text, tie('node'))),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('node')),
+        fc.dictionary(text, tie('node')),
+      ),
     })).node;
     fc.assert(
       fc.property(fc.array(value), fc.integer({ min: 1, max: 40 }), fc.boolean(), (elements, chunkSize, pretty) => {

@@ -3,8 +3,7 @@ import { isJsonSpace, JSON_BYTES } from '../../common/json-bytes.js';
 
 /** One element of the top-level array, as its JSON text, or only its size when it was too large to keep. */
 export type ArrayElement =
-  | { index: number; json: string }
-  | { index: number; oversized: true; bytes: number; head: string; tail: string };
+  { index: number; json: string } | { index: number; oversized: true; bytes: number; head: string; tail: string };
 
 const HEAD_BYTES = 4096;
 /** Bytes scanned at once by the stream readers (a bound on the elements one scan completes). */
@@ -147,7 +146,8 @@ export class ValueBuffer {
       this.tail = Buffer.alloc(0);
       return { index, oversized: true, bytes: this.bytes, head: this.head, tail };
     }
-    const json = this.pieces.length === 1 ? this.pieces[0].toString('utf8') : Buffer.concat(this.pieces).toString('utf8');
+    const json =
+      this.pieces.length === 1 ? this.pieces[0].toString('utf8') : Buffer.concat(this.pieces).toString('utf8');
     this.pieces = [];
     return { index, json };
   }
@@ -214,7 +214,8 @@ export class JsonArraySplitter {
         case State.BeforeElement:
           if (!isSpace(b)) {
             if (b === CLOSE_SQUARE) {
-              if (this.state === State.BeforeElement) throw new MalformedArchiveError('a comma before "]"', this.offset + i);
+              if (this.state === State.BeforeElement)
+                throw new MalformedArchiveError('a comma before "]"', this.offset + i);
               this.state = State.End;
             } else if (b === COMMA) {
               throw new MalformedArchiveError('an element was expected before ","', this.offset + i);
@@ -250,7 +251,8 @@ export class JsonArraySplitter {
   /** Call at the end of the input: checks that the array was closed. */
   end(): ArrayElement[] {
     if (this.state === State.BeforeArray) throw new MalformedArchiveError('the file is empty', this.offset);
-    if (this.state !== State.End) throw new MalformedArchiveError('the file ends before the array is closed', this.offset);
+    if (this.state !== State.End)
+      throw new MalformedArchiveError('the file ends before the array is closed', this.offset);
     return [];
   }
 }
@@ -262,7 +264,12 @@ export async function* splitJsonArray(
 ): AsyncGenerator<ArrayElement> {
   const splitter = new JsonArraySplitter(maxElementBytes);
   for await (const chunk of source) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buf =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk)
+        : Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     // A piece at a time: a large chunk of tiny elements would otherwise make a large list at once.
     for (let at = 0; at < buf.length; at += SCAN_BYTES) yield* splitter.push(buf.subarray(at, at + SCAN_BYTES));
   }

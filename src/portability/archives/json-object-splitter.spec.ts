@@ -31,7 +31,13 @@ describe('JsonObjectSplitter', () => {
     empty: [],
   };
   const policy = (key: string): MemberPolicy =>
-    key === 'conversations' || key === 'empty' ? { elements: 1000 } : key === 'shares' ? 'skip' : key === 'big' ? { keep: 50 } : { keep: 1000 };
+    key === 'conversations' || key === 'empty'
+      ? { elements: 1000 }
+      : key === 'shares'
+        ? 'skip'
+        : key === 'big'
+          ? { keep: 50 }
+          : { keep: 1000 };
   const expected = [
     ['member', 'format', 'chat-memory.account'],
     ['member', 'a "quoted" } name', doc['a "quoted" } name']],
@@ -46,14 +52,25 @@ describe('JsonObjectSplitter', () => {
     ['end', 'empty', 0],
   ];
 
-  it.each([1, 2, 5, 64, 100_000])('hands out members, skipped ones left out, arrays element by element, whatever the chunk size (%i bytes)', (chunkSize) => {
-    expect(readable(split(`\ufeff ${JSON.stringify(doc, null, 2)} \n`, chunkSize, policy))).toEqual(expected);
-  });
+  it.each([1, 2, 5, 64, 100_000])(
+    'hands out members, skipped ones left out, arrays element by element, whatever the chunk size (%i bytes)',
+    (chunkSize) => {
+      expect(readable(split(`\ufeff ${JSON.stringify(doc, null, 2)} \n`, chunkSize, policy))).toEqual(expected);
+    },
+  );
 
   it('gives back any object of JSON values, whatever the chunks', () => {
     const text = fc.stringMatching(/^[\\"\[\]{},:a é😀]*$/);
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('node')), fc.dictionary(text, tie('node'))),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('node')),
+        fc.dictionary(text, tie('node')),
+      ),
     })).node;
     fc.assert(
       fc.property(fc.dictionary(text, value), fc.integer({ min: 1, max: 40 }), (object, chunkSize) => {

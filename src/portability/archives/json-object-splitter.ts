@@ -90,7 +90,11 @@ export class JsonObjectSplitter {
             this.state = State.End;
             break;
           }
-          if (b !== QUOTE) throw new MalformedArchiveError(this.state === State.BeforeKey && b === CLOSE_CURLY ? 'a comma before "}"' : 'expected a member name', this.offset + i);
+          if (b !== QUOTE)
+            throw new MalformedArchiveError(
+              this.state === State.BeforeKey && b === CLOSE_CURLY ? 'a comma before "}"' : 'expected a member name',
+              this.offset + i,
+            );
           this.state = State.InKey;
           this.scanner.start(b);
           this.value.reset(MAX_KEY_BYTES);
@@ -104,7 +108,8 @@ export class JsonObjectSplitter {
           break;
         case State.BeforeValue:
           if (isSpace(b)) break;
-          if (b === COMMA || b === CLOSE_CURLY) throw new MalformedArchiveError('a value was expected', this.offset + i);
+          if (b === COMMA || b === CLOSE_CURLY)
+            throw new MalformedArchiveError('a value was expected', this.offset + i);
           this.startValue(b, this.offset + i);
           valueStart = i;
           i++;
@@ -130,12 +135,14 @@ export class JsonObjectSplitter {
   /** Call at the end of the input: checks that the object was closed. */
   end(): void {
     if (this.state === State.BeforeObject) throw new MalformedArchiveError('the file is empty', this.offset);
-    if (this.state !== State.End) throw new MalformedArchiveError('the file ends before the object is closed', this.offset);
+    if (this.state !== State.End)
+      throw new MalformedArchiveError('the file ends before the object is closed', this.offset);
   }
 
   private take(piece: Buffer, out: ObjectPart[]): void {
     if (this.state === State.InKey || this.mode === 'keep') this.value.keep(piece);
-    else if (this.mode === 'elements') for (const element of this.elements!.push(piece)) out.push({ kind: 'element', key: this.key, element });
+    else if (this.mode === 'elements')
+      for (const element of this.elements!.push(piece)) out.push({ kind: 'element', key: this.key, element });
   }
 
   private endKey(): void {
@@ -181,8 +188,12 @@ function parseKey(json: string): string {
 }
 
 /** Reads a JSON object from a byte stream one part at a time. */
-export async function* splitJsonObject(source: AsyncIterable<Buffer>, policy: (key: string) => MemberPolicy): AsyncGenerator<ObjectPart> {
+export async function* splitJsonObject(
+  source: AsyncIterable<Buffer>,
+  policy: (key: string) => MemberPolicy,
+): AsyncGenerator<ObjectPart> {
   const splitter = new JsonObjectSplitter(policy);
-  for await (const chunk of source) for (let at = 0; at < chunk.length; at += SCAN_BYTES) yield* splitter.push(chunk.subarray(at, at + SCAN_BYTES));
+  for await (const chunk of source)
+    for (let at = 0; at < chunk.length; at += SCAN_BYTES) yield* splitter.push(chunk.subarray(at, at + SCAN_BYTES));
   splitter.end();
 }

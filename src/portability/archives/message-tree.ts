@@ -64,7 +64,10 @@ export function buildMessageTree(nodes: SourceNode[], activeId: string | null, l
     }
     const p = indexOf.get(parentId);
     if (p === undefined) {
-      return { ok: false, reason: `node ${quote(nodes[i].id)} has parent ${quote(parentId)}, which is not in the conversation` };
+      return {
+        ok: false,
+        reason: `node ${quote(nodes[i].id)} has parent ${quote(parentId)}, which is not in the conversation`,
+      };
     }
     (children[p] ??= []).push(i);
   }
@@ -107,9 +110,14 @@ export function buildMessageTree(nodes: SourceNode[], activeId: string | null, l
     const node = nodes[i];
     if (node.message) {
       depth[i] = upDepth + 1;
-      if (depth[i] > limits.maxDepth) return { ok: false, reason: `too deep (more than ${limits.maxDepth} messages on one path)` };
+      if (depth[i] > limits.maxDepth)
+        return { ok: false, reason: `too deep (more than ${limits.maxDepth} messages on one path)` };
       shown[i] = i;
-      const message: ArchiveMessage = { id: node.id, parentId: upShown >= 0 ? nodes[upShown].id : null, ...node.message };
+      const message: ArchiveMessage = {
+        id: node.id,
+        parentId: upShown >= 0 ? nodes[upShown].id : null,
+        ...node.message,
+      };
       if (message.role === 'assistant') {
         const text = joinText(upText, node.carryText);
         if (text) message.content = message.content ? `${text}\n\n${message.content}` : text;
@@ -148,7 +156,10 @@ export function buildMessageTree(nodes: SourceNode[], activeId: string | null, l
 
   if (visited < n) {
     const unreached = seen.indexOf(0);
-    return { ok: false, reason: `a cycle: the parents of node ${quote(nodes[unreached].id)} never reach a first message` };
+    return {
+      ok: false,
+      reason: `a cycle: the parents of node ${quote(nodes[unreached].id)} never reach a first message`,
+    };
   }
   if (messages.length === 0) return { ok: false, reason: 'no user or assistant messages' };
 
@@ -178,7 +189,9 @@ export function buildMessageTree(nodes: SourceNode[], activeId: string | null, l
     notes.push(`the recorded active message ${quote(activeId)} does not exist: the newest leaf is active`);
     active = newestLeaf();
   } else if (shown[at] < 0) {
-    notes.push(`the recorded active message ${quote(activeId)} has no shown message above it: the newest leaf is active`);
+    notes.push(
+      `the recorded active message ${quote(activeId)} has no shown message above it: the newest leaf is active`,
+    );
     active = newestLeaf();
   } else {
     active = messageAt[shown[at]];
@@ -187,5 +200,8 @@ export function buildMessageTree(nodes: SourceNode[], activeId: string | null, l
       while (lastChild[active] >= 0) active = lastChild[active];
     }
   }
-  return { ok: true, tree: { messages, activeLeafId: messages[active].id, branchPoints, notes, unplacedText, unplacedReasoning } };
+  return {
+    ok: true,
+    tree: { messages, activeLeafId: messages[active].id, branchPoints, notes, unplacedText, unplacedReasoning },
+  };
 }

@@ -40,7 +40,13 @@ export async function openUpload(source: AsyncIterable<Buffer>, options: OpenUpl
     await input.return?.();
     throw new ZipInvalidError('it does not start with a ZIP entry (sent as application/zip)');
   }
-  if (!zip) return { opened: await readArchive(replayed, options), entry: null, finish: async () => {}, close: async () => void (await input.return?.()) };
+  if (!zip)
+    return {
+      opened: await readArchive(replayed, options),
+      entry: null,
+      finish: async () => {},
+      close: async () => void (await input.return?.()),
+    };
 
   const reader = new ZipEntryReader(replayed, options.maxUnzippedBytes, options.turns);
   try {
@@ -48,7 +54,12 @@ export async function openUpload(source: AsyncIterable<Buffer>, options: OpenUpl
       const entry = await reader.next();
       if (!entry) throw new ZipWithoutArchiveError(reader.jsonNames);
       try {
-        return { opened: await readArchive(entry.data, options), entry: entry.name, finish: () => reader.drain(), close: () => reader.close() };
+        return {
+          opened: await readArchive(entry.data, options),
+          entry: entry.name,
+          finish: () => reader.drain(),
+          close: () => reader.close(),
+        };
       } catch (error) {
         if (error instanceof UnknownArchiveFormatError && !isConversationsJson(entry.name)) continue;
         throw error;

@@ -28,14 +28,28 @@ describe('Open WebUI export reader', () => {
         currentId: 'a1b',
         messages: [
           { id: 'u1', parentId: null, role: 'user', content: 'Explain lifetimes', timestamp: 1_710_000_010 },
-          { id: 'a1', parentId: 'u1', role: 'assistant', content: 'They bound references.', timestamp: 1_710_000_020, model: 'qwen2.5:7b' },
+          {
+            id: 'a1',
+            parentId: 'u1',
+            role: 'assistant',
+            content: 'They bound references.',
+            timestamp: 1_710_000_020,
+            model: 'qwen2.5:7b',
+          },
           { id: 'u1b', parentId: null, role: 'user', content: 'Explain lifetimes simply', timestamp: 1_710_000_100 },
           { id: 'a1a', parentId: 'u1b', role: 'assistant', content: 'Think of a loan.', timestamp: 1_710_000_110 },
           { id: 'a1b', parentId: 'u1b', role: 'assistant', content: 'A borrow has an end.', timestamp: 1_710_000_120 },
         ],
       }),
     );
-    expect(c).toMatchObject({ source: 'open-webui', sourceId: 'w-1', title: 'Rust lifetimes', systemPrompt: 'You are a Rust mentor.', activeLeafId: 'a1b', branchPoints: 2 });
+    expect(c).toMatchObject({
+      source: 'open-webui',
+      sourceId: 'w-1',
+      title: 'Rust lifetimes',
+      systemPrompt: 'You are a Rust mentor.',
+      activeLeafId: 'a1b',
+      branchPoints: 2,
+    });
     expect(c.createdAt).toEqual(new Date(1_710_000_000_000));
     expect(c.updatedAt).toEqual(new Date(1_710_000_600_000));
     expect(c.messages.map((m) => [m.id, m.parentId, m.role, m.model])).toEqual([
@@ -73,7 +87,12 @@ describe('Open WebUI export reader', () => {
   });
 
   it('accepts timestamps in milliseconds too', () => {
-    const c = conversation(openWebUiChat({ id: 'w-ms', messages: [{ id: 'u', parentId: null, role: 'user', content: 'hi', timestamp: 1_710_000_010_123 }] }));
+    const c = conversation(
+      openWebUiChat({
+        id: 'w-ms',
+        messages: [{ id: 'u', parentId: null, role: 'user', content: 'hi', timestamp: 1_710_000_010_123 }],
+      }),
+    );
     expect(c.messages[0].createdAt).toEqual(new Date(1_710_000_010_123));
   });
 
@@ -82,7 +101,16 @@ describe('Open WebUI export reader', () => {
       openWebUiChat({
         id: 'w-3',
         messages: [
-          { id: 'u', parentId: null, role: 'user', content: 'What is this?', files: [{ type: 'image', url: 'data:image/png;base64,AAAA' }, { type: 'file', name: 'notes.txt' }] },
+          {
+            id: 'u',
+            parentId: null,
+            role: 'user',
+            content: 'What is this?',
+            files: [
+              { type: 'image', url: 'data:image/png;base64,AAAA' },
+              { type: 'file', name: 'notes.txt' },
+            ],
+          },
           {
             id: 'a',
             parentId: 'u',
@@ -94,7 +122,13 @@ describe('Open WebUI export reader', () => {
           { id: 'u2', parentId: 'a', role: 'user', content: 'More' },
           { id: 'a2', parentId: 'u2', role: 'assistant', content: 'The x axis', done: false },
           { id: 'u3', parentId: 'a2', role: 'user', content: 'Again' },
-          { id: 'a3', parentId: 'u3', role: 'assistant', content: 'Partial', error: { content: 'Ollama: connection refused' } },
+          {
+            id: 'a3',
+            parentId: 'u3',
+            role: 'assistant',
+            content: 'Partial',
+            error: { content: 'Ollama: connection refused' },
+          },
           { id: 'img', parentId: 'a3', role: 'user', content: '', files: [{ type: 'image', url: 'x' }] },
         ],
       }),
@@ -131,7 +165,15 @@ describe('Open WebUI export reader', () => {
       const chat = raw.chat as Record<string, unknown>;
       delete chat.history;
       delete chat.messages;
-      expect(read(raw)).toEqual({ kind: 'skipped', skipped: { index: 3, sourceId: 'bad', title: 'Bad', reason: 'no "chat.history" (the message tree) in this chat' } });
+      expect(read(raw)).toEqual({
+        kind: 'skipped',
+        skipped: {
+          index: 3,
+          sourceId: 'bad',
+          title: 'Bad',
+          reason: 'no "chat.history" (the message tree) in this chat',
+        },
+      });
     });
 
     it('a cycle', () => {
@@ -150,9 +192,9 @@ describe('Open WebUI export reader', () => {
     });
 
     it('a dangling parent', () => {
-      expect(reason(openWebUiChat({ id: 'bad', messages: [{ id: 'u', parentId: 'nope', role: 'user', content: 'a' }] }))).toBe(
-        'node "u" has parent "nope", which is not in the conversation',
-      );
+      expect(
+        reason(openWebUiChat({ id: 'bad', messages: [{ id: 'u', parentId: 'nope', role: 'user', content: 'a' }] })),
+      ).toBe('node "u" has parent "nope", which is not in the conversation');
     });
 
     it('an id twice', () => {
@@ -163,7 +205,7 @@ describe('Open WebUI export reader', () => {
           { id: 'v', parentId: 'u', role: 'assistant', content: 'b' },
         ],
       });
-      ((raw.chat as { history: { messages: Record<string, { id: string }> } }).history.messages.v).id = 'u';
+      (raw.chat as { history: { messages: Record<string, { id: string }> } }).history.messages.v.id = 'u';
       expect(reason(raw)).toBe('node id "u" appears twice');
     });
 

@@ -1,4 +1,10 @@
-import { type ArchiveEntry, type ArchiveLimits, type ArchiveMessageStatus, type DroppedParts, noDroppedParts } from './archive.types.js';
+import {
+  type ArchiveEntry,
+  type ArchiveLimits,
+  type ArchiveMessageStatus,
+  type DroppedParts,
+  noDroppedParts,
+} from './archive.types.js';
 import { assembleConversation } from './assemble-conversation.js';
 import { epochMs, idOrNull, isObject, type JsonObject, placeholderFor, stringOrNull } from './archive-values.js';
 import type { SourceNode } from './message-tree.js';
@@ -50,8 +56,11 @@ export function readOpenWebUiChat(raw: unknown, index: number, limits: ArchiveLi
       if (!isObject(value)) return skip(index, sourceId, title, `message ${JSON.stringify(key)} is not an object`);
       const id = idOrNull(value.id) ?? key;
       const parent = value.parentId;
-      if (parent != null && idOrNull(parent) === null) return skip(index, sourceId, title, `message ${JSON.stringify(id)} has an invalid parentId`);
-      nodes.push(readMessage(value, id, parent == null ? null : idOrNull(parent), order++, model, dropped, systemTexts));
+      if (parent != null && idOrNull(parent) === null)
+        return skip(index, sourceId, title, `message ${JSON.stringify(id)} has an invalid parentId`);
+      nodes.push(
+        readMessage(value, id, parent == null ? null : idOrNull(parent), order++, model, dropped, systemTexts),
+      );
     }
     activeId = idOrNull(history.currentId);
   } else if (Array.isArray(chat.messages)) {

@@ -26,14 +26,25 @@ async function all(opened: OpenedArchive): Promise<ArchiveEntry[]> {
   return out;
 }
 
-const gpt = (id: string) => chatGptConversation({ id, title: `T ${id}`, nodes: [['r', null, null], ['u', 'r', { role: 'user', text: `hello ${id}` }]] });
-const webui = (id: string) => openWebUiChat({ id, messages: [{ id: 'u', parentId: null, role: 'user', content: 'hi' }] });
+const gpt = (id: string) =>
+  chatGptConversation({
+    id,
+    title: `T ${id}`,
+    nodes: [
+      ['r', null, null],
+      ['u', 'r', { role: 'user', text: `hello ${id}` }],
+    ],
+  });
+const webui = (id: string) =>
+  openWebUiChat({ id, messages: [{ id: 'u', parentId: null, role: 'user', content: 'hi' }] });
 
 describe('readArchive: detection', () => {
   it('tells a ChatGPT export from its content', async () => {
     const opened = await readArchive(chunked(JSON.stringify([gpt('a'), gpt('b')]), 7));
     expect(opened.format).toBe('chatgpt');
-    expect((await all(opened)).map((e) => (e.kind === 'conversation' ? e.conversation.sourceId : e.skipped.reason))).toEqual(['a', 'b']);
+    expect(
+      (await all(opened)).map((e) => (e.kind === 'conversation' ? e.conversation.sourceId : e.skipped.reason)),
+    ).toEqual(['a', 'b']);
   });
 
   it('tells an Open WebUI export from its content', async () => {
@@ -44,7 +55,13 @@ describe('readArchive: detection', () => {
 
   it('detects our own account export and reads it a part at a time', async () => {
     const conversation = { format: 'chat-memory.conversation', version: 2, conversation: { title: 'one' } };
-    const document = { format: 'chat-memory.account', version: 1, agents: [{ name: 'A' }], conversations: [conversation], memories: [{ text: 'm' }] };
+    const document = {
+      format: 'chat-memory.account',
+      version: 1,
+      agents: [{ name: 'A' }],
+      conversations: [conversation],
+      memories: [{ text: 'm' }],
+    };
     const opened = await readArchive(chunked(`\ufeff${JSON.stringify(document)}`, 1));
     if (opened.format !== 'chat-memory') throw new Error(opened.format);
     const parts = [];
@@ -88,7 +105,10 @@ describe('readArchive: detection', () => {
     expect(opened.format).toBe('chatgpt');
     const entries = await all(opened);
     expect(entries.map((e) => e.kind)).toEqual(['skipped', 'skipped', 'skipped', 'conversation']);
-    expect(entries[2]).toMatchObject({ kind: 'skipped', skipped: { index: 2, reason: expect.stringMatching(/^not valid JSON/) } });
+    expect(entries[2]).toMatchObject({
+      kind: 'skipped',
+      skipped: { index: 2, reason: expect.stringMatching(/^not valid JSON/) },
+    });
   });
 
   it.each([
@@ -119,38 +139,69 @@ describe('readArchive: detection', () => {
     const broken = gpt('broken');
     delete broken.mapping;
     const big = linearChatGptConversation('big', 50, 500);
-    const opened = await readArchive(chunked(JSON.stringify([gpt('a'), broken, big, gpt('c')]), 4096), { limits: { maxConversationBytes: 20_000 } });
+    const opened = await readArchive(chunked(JSON.stringify([gpt('a'), broken, big, gpt('c')]), 4096), {
+      limits: { maxConversationBytes: 20_000 },
+    });
     const entries = await all(opened);
     expect(entries.map((e) => (e.kind === 'conversation' ? e.conversation.sourceId : e.skipped))).toEqual([
       'a',
-      { index: 1, sourceId: 'broken', title: 'T broken', reason: 'no "mapping" (the message tree) in this conversation' },
-      { index: 2, sourceId: 'big', title: 'Conversation big', reason: expect.stringMatching(/^larger than 20000 bytes \(\d+\): not read$/) },
+      {
+        index: 1,
+        sourceId: 'broken',
+        title: 'T broken',
+        reason: 'no "mapping" (the message tree) in this conversation',
+      },
+      {
+        index: 2,
+        sourceId: 'big',
+        title: 'Conversation big',
+        reason: expect.stringMatching(/^larger than 20000 bytes \(\d+\): not read$/),
+      },
       'c',
     ]);
   });
 
   it('tells the format from the first keys of a first conversation too large to read, alone in its file or before others', async () => {
     const limits = { maxConversationBytes: 20_000 };
-    const bigChat = openWebUiChat({ id: 'w-big', title: 'Huge', messages: [{ id: 'u', parentId: null, role: 'user', content: 'x'.repeat(50_000) }] });
+    const bigChat = openWebUiChat({
+      id: 'w-big',
+      title: 'Huge',
+      messages: [{ id: 'u', parentId: null, role: 'user', content: 'x'.repeat(50_000) }],
+    });
     const alone = await readArchive(chunked(JSON.stringify([bigChat])), { limits });
     expect(alone.format).toBe('open-webui');
-    expect(await all(alone)).toEqual([{ kind: 'skipped', skipped: expect.objectContaining({ index: 0, sourceId: 'w-big' }) }]);
+    expect(await all(alone)).toEqual([
+      { kind: 'skipped', skipped: expect.objectContaining({ index: 0, sourceId: 'w-big' }) },
+    ]);
     const bigGpt = linearChatGptConversation('big', 50, 500);
     const first = await readArchive(chunked(JSON.stringify([bigGpt, bigGpt, gpt('c')])), { limits });
     expect(first.format).toBe('chatgpt');
-    expect((await all(first)).map((e) => (e.kind === 'conversation' ? e.conversation.sourceId : e.skipped.index))).toEqual([0, 1, 'c']);
+    expect(
+      (await all(first)).map((e) => (e.kind === 'conversation' ? e.conversation.sourceId : e.skipped.index)),
+    ).toEqual([0, 1, 'c']);
     // A large first element that is neither still leaves the file unknown.
-    await expect(readArchive(chunked(JSON.stringify([{ notes: 'x'.repeat(50_000) }])), { limits })).rejects.toBeInstanceOf(UnknownArchiveFormatError);
+    await expect(
+      readArchive(chunked(JSON.stringify([{ notes: 'x'.repeat(50_000) }])), { limits }),
+    ).rejects.toBeInstanceOf(UnknownArchiveFormatError);
   });
 
   it('names an oversized Open WebUI chat by its id', async () => {
-    const big = openWebUiChat({ id: 'w-big', title: 'Huge', messages: [{ id: 'u', parentId: null, role: 'user', content: 'x'.repeat(50_000) }] });
-    const entries = await all(await readArchive(chunked(JSON.stringify([webui('w'), big])), { limits: { maxConversationBytes: 20_000 } }));
+    const big = openWebUiChat({
+      id: 'w-big',
+      title: 'Huge',
+      messages: [{ id: 'u', parentId: null, role: 'user', content: 'x'.repeat(50_000) }],
+    });
+    const entries = await all(
+      await readArchive(chunked(JSON.stringify([webui('w'), big])), { limits: { maxConversationBytes: 20_000 } }),
+    );
     expect(entries[1]).toMatchObject({ kind: 'skipped', skipped: { index: 1, sourceId: 'w-big', title: 'Huge' } });
   });
 
   it('closes the input when the reader stops early', async () => {
-    const source = Readable.from([Buffer.from(`[${JSON.stringify(gpt('a'))},`), Buffer.from(`${JSON.stringify(gpt('b'))}]`)]);
+    const source = Readable.from([
+      Buffer.from(`[${JSON.stringify(gpt('a'))},`),
+      Buffer.from(`${JSON.stringify(gpt('b'))}]`),
+    ]);
     const opened = await readArchive(source);
     for await (const entry of (opened as { entries: AsyncIterable<ArchiveEntry> }).entries) {
       expect(entry.kind).toBe('conversation');
@@ -160,7 +211,9 @@ describe('readArchive: detection', () => {
   });
 
   it('lets other work run between two conversations once a slice of work went by', async () => {
-    const opened = await readArchive(chunked(JSON.stringify(Array.from({ length: 20 }, (_, i) => gpt(`c${i}`))), 1 << 20));
+    const opened = await readArchive(
+      chunked(JSON.stringify(Array.from({ length: 20 }, (_, i) => gpt(`c${i}`))), 1 << 20),
+    );
     let ticks = 0;
     let running = true;
     const tick = () => {
@@ -172,7 +225,7 @@ describe('readArchive: detection', () => {
     for await (const _entry of (opened as { entries: AsyncIterable<ArchiveEntry> }).entries) {
       ticksAt.push(ticks);
       // Each conversation costs its consumer more than a slice (storing it, say).
-      for (const until = performance.now() + 12; performance.now() < until; );
+      for (const until = performance.now() + 12; performance.now() < until;);
     }
     running = false;
     // Everything arrived in one chunk: only the reader's own yields let the ticker in.
@@ -200,7 +253,8 @@ describe('readArchive: a large archive from a file', () => {
     const count = 2_200;
     out.write('[\n');
     for (let i = 0; i < count; i++) {
-      const conversation = i === 1000 ? { title: 'damaged', conversation_id: 'bad' } : linearChatGptConversation(`c${i}`, 20, 200);
+      const conversation =
+        i === 1000 ? { title: 'damaged', conversation_id: 'bad' } : linearChatGptConversation(`c${i}`, 20, 200);
       if (!out.write(`${i === 0 ? '' : ',\n'}${JSON.stringify(conversation)}`)) await once(out, 'drain');
     }
     out.end('\n]\n');
@@ -261,7 +315,12 @@ describe('readArchive: a large archive from a file', () => {
     // Kept, the 64 MiB of spaces would still be there.
     expect(held).toBeLessThan(16 * 1024 * 1024);
     // A byte-order mark cut between two chunks, then spaces, still reads.
-    const bom = Readable.from([Buffer.from([0xef, 0xbb]), Buffer.from([0xbf, 0x20]), Buffer.from('  '), Buffer.from(JSON.stringify([gpt('after-bom')]))]);
+    const bom = Readable.from([
+      Buffer.from([0xef, 0xbb]),
+      Buffer.from([0xbf, 0x20]),
+      Buffer.from('  '),
+      Buffer.from(JSON.stringify([gpt('after-bom')])),
+    ]);
     expect((await readArchive(bom)).format).toBe('chatgpt');
   });
 });

@@ -1,5 +1,12 @@
 import { TooManyConversationsError, UnknownArchiveFormatError } from './archive.errors.js';
-import { type ArchiveEntry, type ArchiveLimits, type ArchiveReadLimits, type ArchiveSource, DEFAULT_ARCHIVE_LIMITS, type SkippedConversation } from './archive.types.js';
+import {
+  type ArchiveEntry,
+  type ArchiveLimits,
+  type ArchiveReadLimits,
+  type ArchiveSource,
+  DEFAULT_ARCHIVE_LIMITS,
+  type SkippedConversation,
+} from './archive.types.js';
 import { isObject, parseArchiveJson } from './archive-values.js';
 import { looksLikeChatGpt, readChatGptConversation } from './chatgpt-reader.js';
 import { type ArrayElement, splitJsonArray } from './json-array-splitter.js';
@@ -38,7 +45,10 @@ const READERS: Record<ArchiveSource, (raw: unknown, index: number, limits: Archi
  * upload as a whole is wrong; a bad conversation is an entry of kind `skipped`. The entries iterator
  * throws MalformedArchiveError if the file breaks off later: the caller decides about what was read.
  */
-export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArchiveOptions = {}): Promise<OpenedArchive> {
+export async function readArchive(
+  source: AsyncIterable<Chunk>,
+  options: ReadArchiveOptions = {},
+): Promise<OpenedArchive> {
   const limits: ArchiveReadLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
   const turns = options.turns ?? new EventLoopTurns();
   const input = source[Symbol.asyncIterator]();
@@ -47,7 +57,8 @@ export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArc
   let offset = 0;
   while (first < 0) {
     const next = await input.next();
-    if (next.done) throw new UnknownArchiveFormatError(head.length === 0 ? 'the file is empty' : 'the file holds only spaces');
+    if (next.done)
+      throw new UnknownArchiveFormatError(head.length === 0 ? 'the file is empty' : 'the file holds only spaces');
     const chunk = toBuffer(next.value);
     const at = offset;
     first = firstSignificantByte(chunk, offset);
@@ -58,7 +69,8 @@ export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArc
   const replayed = replay(head, input);
   const byte = String.fromCharCode(head[head.length - 1][first]);
   if (byte === '{') return { format: 'chat-memory', parts: await readOwnExport(replayed, limits, turns) };
-  if (byte !== '[') throw new UnknownArchiveFormatError(`it does not start with "[" or "{" but with ${JSON.stringify(byte)}`);
+  if (byte !== '[')
+    throw new UnknownArchiveFormatError(`it does not start with "[" or "{" but with ${JSON.stringify(byte)}`);
 
   const elements = splitJsonArray(replayed, limits.maxConversationBytes);
   const pending: SkippedConversation[] = [];
@@ -80,12 +92,22 @@ export async function readArchive(source: AsyncIterable<Chunk>, options: ReadArc
     try {
       value = parseArchiveJson(element.json);
     } catch (error) {
-      pending.push({ index: element.index, sourceId: null, title: null, reason: `not valid JSON: ${(error as Error).message}` });
+      pending.push({
+        index: element.index,
+        sourceId: null,
+        title: null,
+        reason: `not valid JSON: ${(error as Error).message}`,
+      });
       continue;
     }
     const format = formatOf(value);
     if (format === null) {
-      pending.push({ index: element.index, sourceId: null, title: null, reason: 'neither a ChatGPT conversation nor an Open WebUI chat' });
+      pending.push({
+        index: element.index,
+        sourceId: null,
+        title: null,
+        reason: 'neither a ChatGPT conversation nor an Open WebUI chat',
+      });
       continue;
     }
     return { format, entries: entriesOf(format, pending, { index: element.index, value }, elements, limits, turns) };
@@ -125,18 +147,33 @@ async function* entriesOf(
   }
 }
 
-function readElement(element: ArrayElement, read: (raw: unknown, index: number, limits: ArchiveLimits) => ArchiveEntry, limits: ArchiveLimits): ArchiveEntry {
+function readElement(
+  element: ArrayElement,
+  read: (raw: unknown, index: number, limits: ArchiveLimits) => ArchiveEntry,
+  limits: ArchiveLimits,
+): ArchiveEntry {
   if ('oversized' in element) return { kind: 'skipped', skipped: oversizedSkip(element, limits) };
   let value: unknown;
   try {
     value = parseArchiveJson(element.json);
   } catch (error) {
-    return { kind: 'skipped', skipped: { index: element.index, sourceId: null, title: null, reason: `not valid JSON: ${(error as Error).message}` } };
+    return {
+      kind: 'skipped',
+      skipped: {
+        index: element.index,
+        sourceId: null,
+        title: null,
+        reason: `not valid JSON: ${(error as Error).message}`,
+      },
+    };
   }
   return read(value, element.index, limits);
 }
 
-function oversizedSkip(element: Extract<ArrayElement, { oversized: true }>, limits: ArchiveLimits): SkippedConversation {
+function oversizedSkip(
+  element: Extract<ArrayElement, { oversized: true }>,
+  limits: ArchiveLimits,
+): SkippedConversation {
   const named = nameOf(element);
   return {
     index: element.index,
@@ -165,7 +202,8 @@ function nameOf(element: { head: string; tail: string }): { sourceId: string | n
   const value = '\\s*:\\s*("(?:[^"\\\\]|\\\\.){0,400}")';
   return {
     sourceId:
-      pick(element.tail, new RegExp(`"conversation_id"${value}`, 'g'), 'last') ?? pick(element.head, new RegExp(`^\\{\\s*"id"${value}`, 'g'), 'first'),
+      pick(element.tail, new RegExp(`"conversation_id"${value}`, 'g'), 'last') ??
+      pick(element.head, new RegExp(`^\\{\\s*"id"${value}`, 'g'), 'first'),
     title: pick(element.head.slice(0, 1024), new RegExp(`"title"${value}`, 'g'), 'first'),
   };
 }

@@ -11,14 +11,29 @@ function chunked(text: string, size = 1000): AsyncIterable<Buffer> {
   return Readable.from(chunks);
 }
 
-async function read(document: unknown, limits = {}, turns = new EventLoopTurns(), chunkSize = 7): Promise<OwnExportPart[]> {
+async function read(
+  document: unknown,
+  limits = {},
+  turns = new EventLoopTurns(),
+  chunkSize = 7,
+): Promise<OwnExportPart[]> {
   const parts: OwnExportPart[] = [];
   const text = typeof document === 'string' ? document : JSON.stringify(document);
-  for await (const part of await readOwnExport(chunked(text, chunkSize), { ...DEFAULT_ARCHIVE_LIMITS, ...limits }, turns)) parts.push(part);
+  for await (const part of await readOwnExport(
+    chunked(text, chunkSize),
+    { ...DEFAULT_ARCHIVE_LIMITS, ...limits },
+    turns,
+  ))
+    parts.push(part);
   return parts;
 }
 
-const conversation = (title: string) => ({ format: 'chat-memory.conversation', version: 2, exportedAt: '2024-01-01T00:00:00.000Z', conversation: { id: `id-${title}`, title } });
+const conversation = (title: string) => ({
+  format: 'chat-memory.conversation',
+  version: 2,
+  exportedAt: '2024-01-01T00:00:00.000Z',
+  conversation: { id: `id-${title}`, title },
+});
 
 describe('readOwnExport', () => {
   it('hands out the agents before the conversations, the memories after them, and leaves shares and unknown members unread', async () => {
@@ -49,17 +64,33 @@ describe('readOwnExport', () => {
   });
 
   it('skips a conversation larger than the bound unparsed, naming it from its first bytes', async () => {
-    const big = { ...conversation('big'), conversation: { id: 'id-big', title: 'big', messages: [{ content: 'x'.repeat(5000) }] } };
-    const parts = await read({ format: 'chat-memory.account', conversations: [big, conversation('small')] }, { maxOwnConversationBytes: 4000 });
+    const big = {
+      ...conversation('big'),
+      conversation: { id: 'id-big', title: 'big', messages: [{ content: 'x'.repeat(5000) }] },
+    };
+    const parts = await read(
+      { format: 'chat-memory.account', conversations: [big, conversation('small')] },
+      { maxOwnConversationBytes: 4000 },
+    );
     expect(parts[1]).toEqual({
       kind: 'skipped',
-      skipped: { index: 0, sourceId: 'id-big', title: 'big', reason: expect.stringMatching(/^larger than 4000 bytes \(\d+\): not read; import it alone with POST \/api\/conversations\/import$/) },
+      skipped: {
+        index: 0,
+        sourceId: 'id-big',
+        title: 'big',
+        reason: expect.stringMatching(
+          /^larger than 4000 bytes \(\d+\): not read; import it alone with POST \/api\/conversations\/import$/,
+        ),
+      },
     });
     expect(parts[2]).toMatchObject({ kind: 'conversation', index: 1 });
   });
 
   it('bounds the agents and memories it keeps, counting the rest', async () => {
-    const parts = await read({ format: 'chat-memory.account', agents: [{}, {}, {}], memories: [{}, {}, {}, {}] }, { maxAgents: 2, maxMemories: 1 });
+    const parts = await read(
+      { format: 'chat-memory.account', agents: [{}, {}, {}], memories: [{}, {}, {}, {}] },
+      { maxAgents: 2, maxMemories: 1 },
+    );
     expect(parts).toEqual([
       { kind: 'agents', agents: [{}, {}], notRead: 1 },
       { kind: 'memories', memories: [{}], notRead: 3 },

@@ -52,7 +52,11 @@ function policyOf(key: string, limits: ArchiveReadLimits): MemberPolicy {
  * (bounded by `maxAgents` and `maxMemories`). More than `maxConversations` conversations is
  * TooManyConversationsError, when the reading gets there.
  */
-export async function readOwnExport(source: AsyncIterable<Buffer>, limits: ArchiveReadLimits, turns: EventLoopTurns): Promise<AsyncGenerator<OwnExportPart>> {
+export async function readOwnExport(
+  source: AsyncIterable<Buffer>,
+  limits: ArchiveReadLimits,
+  turns: EventLoopTurns,
+): Promise<AsyncGenerator<OwnExportPart>> {
   const parts = splitJsonObject(source, (key) => policyOf(key, limits));
   const head: Record<string, unknown> = {};
   let first: ObjectPart | null = null;
@@ -139,7 +143,11 @@ async function nextOf(parts: AsyncGenerator<ObjectPart>): Promise<ObjectPart | n
   return next.done ? null : next.value;
 }
 
-function conversationOf(element: ArrayElement, limits: ArchiveReadLimits, documentOf: (value: unknown) => unknown): OwnExportPart {
+function conversationOf(
+  element: ArrayElement,
+  limits: ArchiveReadLimits,
+  documentOf: (value: unknown) => unknown,
+): OwnExportPart {
   if ('oversized' in element) {
     return {
       kind: 'skipped',
@@ -153,7 +161,15 @@ function conversationOf(element: ArrayElement, limits: ArchiveReadLimits, docume
   try {
     return { kind: 'conversation', index: element.index, document: documentOf(parseArchiveJson(element.json)) };
   } catch (error) {
-    return { kind: 'skipped', skipped: { index: element.index, sourceId: null, title: null, reason: `not valid JSON: ${(error as Error).message}` } };
+    return {
+      kind: 'skipped',
+      skipped: {
+        index: element.index,
+        sourceId: null,
+        title: null,
+        reason: `not valid JSON: ${(error as Error).message}`,
+      },
+    };
   }
 }
 

@@ -15,7 +15,13 @@ async function* chunks(bytes: Uint8Array, size: number): AsyncGenerator<Buffer> 
 
 describe('ZipEntryReader', () => {
   it('hands out the candidate .json entries in file order, passing over the others', async () => {
-    const zip = zipSync({ 'a.png': new Uint8Array(5000), 'dir/user.json': strToU8('{}'), 'dir/one.json': strToU8('[1]'), 'two.json': strToU8('[2]'), 'a/b/deep.json': strToU8('[3]') });
+    const zip = zipSync({
+      'a.png': new Uint8Array(5000),
+      'dir/user.json': strToU8('{}'),
+      'dir/one.json': strToU8('[1]'),
+      'two.json': strToU8('[2]'),
+      'a/b/deep.json': strToU8('[3]'),
+    });
     expect(startsLikeZip(Buffer.from(zip))).toBe(true);
     const reader = new ZipEntryReader(chunks(zip, 7), 1024);
     const seen: Array<[string, string]> = [];
@@ -68,7 +74,11 @@ describe('ZipEntryReader', () => {
   });
 
   it('reads an archive as JSON compresses (well under the ratio), to its end [slow]', async () => {
-    const text = JSON.stringify(Array.from({ length: 300 }, (_, i) => linearChatGptConversation(`c${i}`, 20)), null, 2);
+    const text = JSON.stringify(
+      Array.from({ length: 300 }, (_, i) => linearChatGptConversation(`c${i}`, 20)),
+      null,
+      2,
+    );
     const zip = zipSync({ 'conversations.json': strToU8(text) }, { level: 9 });
     expect(text.length / zip.length).toBeLessThan(MAX_UNZIPPED_RATIO);
     const reader = new ZipEntryReader(chunks(zip, 16 * 1024), 1024 * 1024 * 1024);
@@ -79,7 +89,9 @@ describe('ZipEntryReader', () => {
     const text = JSON.stringify(Array.from({ length: 20 }, (_, i) => linearChatGptConversation(`c${i}`, 5)));
     const streamed = await new Promise<Buffer>((resolve, reject) => {
       const parts: Uint8Array[] = [];
-      const zip = new Zip((error, data, final) => (error ? reject(error) : (parts.push(data), final && resolve(Buffer.concat(parts)))));
+      const zip = new Zip((error, data, final) =>
+        error ? reject(error) : (parts.push(data), final && resolve(Buffer.concat(parts))),
+      );
       for (const name of ['a.json', 'b.json']) {
         const entry = new ZipDeflate(name, { level: 6 });
         zip.add(entry);
@@ -104,13 +116,25 @@ describe('ZipEntryReader', () => {
       expect(await readBoth(inHeader, size)).toEqual([Buffer.byteLength(text), Buffer.byteLength(text)]);
       expect(await readBoth(streamed, size)).toEqual([Buffer.byteLength(text), Buffer.byteLength(text)]);
       // The second entry damaged: its local header's CRC-32, or its descriptor's.
-      await expect(readBoth(damage(inHeader, (b) => b.lastIndexOf(Buffer.from('PK\u0003\u0004', 'latin1')) + 14), size)).rejects.toThrow(/"b\.json": its CRC-32/);
-      await expect(readBoth(damage(streamed, (b) => b.indexOf(Buffer.from('PK\u0007\u0008', 'latin1'), b.indexOf('b.json')) + 4), size)).rejects.toThrow(/"b\.json": its CRC-32/);
+      await expect(
+        readBoth(
+          damage(inHeader, (b) => b.lastIndexOf(Buffer.from('PK\u0003\u0004', 'latin1')) + 14),
+          size,
+        ),
+      ).rejects.toThrow(/"b\.json": its CRC-32/);
+      await expect(
+        readBoth(
+          damage(streamed, (b) => b.indexOf(Buffer.from('PK\u0007\u0008', 'latin1'), b.indexOf('b.json')) + 4),
+          size,
+        ),
+      ).rejects.toThrow(/"b\.json": its CRC-32/);
     }
   });
 
   it(`gives up past ${MAX_JSON_ENTRIES_TRIED} .json entries`, async () => {
-    const files = Object.fromEntries(Array.from({ length: MAX_JSON_ENTRIES_TRIED + 1 }, (_, i) => [`f${i}.json`, strToU8('{}')]));
+    const files = Object.fromEntries(
+      Array.from({ length: MAX_JSON_ENTRIES_TRIED + 1 }, (_, i) => [`f${i}.json`, strToU8('{}')]),
+    );
     const reader = new ZipEntryReader(chunks(zipSync(files), 4096), 1024);
     let tried = 0;
     await expect(

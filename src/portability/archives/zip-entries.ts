@@ -41,7 +41,12 @@ export function isConversationsJson(name: string): boolean {
 }
 
 /** The other JSON files of a ChatGPT export: never archives, though some look like one (feedback has `conversation_id` and `create_time`). */
-const CHATGPT_SIDE_FILES = new Set(['user.json', 'message_feedback.json', 'model_comparisons.json', 'shared_conversations.json']);
+const CHATGPT_SIDE_FILES = new Set([
+  'user.json',
+  'message_feedback.json',
+  'model_comparisons.json',
+  'shared_conversations.json',
+]);
 
 /** A .json file at the root or in one folder, not a macOS resource fork or a ChatGPT side file: possibly the archive. */
 function isCandidate(name: string): boolean {
@@ -184,7 +189,8 @@ export class ZipEntryReader {
         this.push(EMPTY, true);
         return true;
       }
-      for (let at = 0; at < next.value.length; at += SLICE_BYTES) this.slices.push(next.value.subarray(at, at + SLICE_BYTES));
+      for (let at = 0; at < next.value.length; at += SLICE_BYTES)
+        this.slices.push(next.value.subarray(at, at + SLICE_BYTES));
     }
     this.push(this.slices.shift()!, false);
     return true;
@@ -237,7 +243,9 @@ export class ZipEntryReader {
     for (let at = recent.indexOf(DESCRIPTOR, from); at >= 0 && !found; at = recent.indexOf(DESCRIPTOR, at + 1)) {
       if (at + 16 > recent.length || recent.readUInt32LE(at + 4) !== candidate.crc >>> 0) continue;
       // Sizes of 4 bytes, or of 8 (ZIP64).
-      found = recent.readUInt32LE(at + 12) === size % 2 ** 32 || (at + 24 <= recent.length && Number(recent.readBigUInt64LE(at + 16)) === size);
+      found =
+        recent.readUInt32LE(at + 12) === size % 2 ** 32 ||
+        (at + 24 <= recent.length && Number(recent.readBigUInt64LE(at + 16)) === size);
     }
     if (!found && !final && this.compressed < awaiting.compressed + DESCRIPTOR_BYTES) return;
     this.awaitingDescriptor = null;
@@ -247,7 +255,9 @@ export class ZipEntryReader {
   }
 
   private crcMismatch(candidate: Candidate): void {
-    candidate.failure = new ZipInvalidError(`${JSON.stringify(candidate.name)}: its CRC-32 does not match its data (the entry is damaged)`);
+    candidate.failure = new ZipInvalidError(
+      `${JSON.stringify(candidate.name)}: its CRC-32 does not match its data (the entry is damaged)`,
+    );
     this.drop(candidate);
   }
 
@@ -255,7 +265,9 @@ export class ZipEntryReader {
     const name = file.name;
     if (name.endsWith('/') || !isCandidate(name)) return this.start(file, null);
     if (++this.jsonEntries > MAX_JSON_ENTRIES_TRIED) {
-      this.failure ??= new ZipInvalidError(`it holds more than ${MAX_JSON_ENTRIES_TRIED} .json files, none of them read as an archive`);
+      this.failure ??= new ZipInvalidError(
+        `it holds more than ${MAX_JSON_ENTRIES_TRIED} .json files, none of them read as an archive`,
+      );
       return this.start(file, null);
     }
     if (this.jsonNames.length < NAMES_KEPT) this.jsonNames.push(name);
@@ -264,10 +276,22 @@ export class ZipEntryReader {
     const header = this.headerOf(name, file.compression);
     const flags = header.flags;
     const expectedCrc = header.crc === null ? null : flags & DESCRIPTOR_FLAG ? 'descriptor' : header.crc;
-    const candidate: Candidate = { name, queue: [], done: false, dropped: false, unzipped: 0, compressedAtStart, failure: null, crc: 0, expectedCrc };
+    const candidate: Candidate = {
+      name,
+      queue: [],
+      done: false,
+      dropped: false,
+      unzipped: 0,
+      compressedAtStart,
+      failure: null,
+      crc: 0,
+      expectedCrc,
+    };
     this.waiting.push(candidate);
-    if (flags & ENCRYPTED_FLAG || file.compression === AES) candidate.failure = new ZipUnsupportedError(name, 'is encrypted');
-    else if (file.compression !== STORED && file.compression !== DEFLATE) candidate.failure = new ZipUnsupportedError(name, `is compressed with method ${file.compression}`);
+    if (flags & ENCRYPTED_FLAG || file.compression === AES)
+      candidate.failure = new ZipUnsupportedError(name, 'is encrypted');
+    else if (file.compression !== STORED && file.compression !== DEFLATE)
+      candidate.failure = new ZipUnsupportedError(name, `is compressed with method ${file.compression}`);
     if (candidate.failure) return this.start(file, null);
     this.start(file, candidate);
   }
@@ -287,7 +311,11 @@ export class ZipEntryReader {
       }
       const compressed = this.compressed - candidate.compressedAtStart;
       if (candidate.unzipped > RATIO_CHECKED_FROM && candidate.unzipped > MAX_UNZIPPED_RATIO * compressed) {
-        candidate.failure = new UnzippedTooLargeError(this.maxUnzippedBytes, { unzipped: candidate.unzipped, compressed, max: MAX_UNZIPPED_RATIO });
+        candidate.failure = new UnzippedTooLargeError(this.maxUnzippedBytes, {
+          unzipped: candidate.unzipped,
+          compressed,
+          max: MAX_UNZIPPED_RATIO,
+        });
         return this.drop(candidate);
       }
       const chunk = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
@@ -319,7 +347,8 @@ export class ZipEntryReader {
         const flags = buf.readUInt16LE(at + 6);
         const length = buf.readUInt16LE(at + 26);
         const raw = buf.subarray(at + 30, at + 30 + length);
-        if (raw.equals(names[flags & UTF8_NAME_FLAG ? 0 : 1]) || names.some((n) => raw.equals(n))) return { flags, crc: buf.readUInt32LE(at + 14) };
+        if (raw.equals(names[flags & UTF8_NAME_FLAG ? 0 : 1]) || names.some((n) => raw.equals(n)))
+          return { flags, crc: buf.readUInt32LE(at + 14) };
       }
     }
     return { flags: 0, crc: null };

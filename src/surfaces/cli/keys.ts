@@ -92,7 +92,9 @@ async function main(args: string[]): Promise<number> {
       for (const k of await keys.list()) {
         const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
         const used = k.lastUsedAt ? k.lastUsedAt.toISOString() : 'never';
-        console.log(`${k.id}  api:${k.name}  ${state}  created ${k.createdAt.toISOString()}  last used ${used}  ${k.label ?? ''}`.trimEnd());
+        console.log(
+          `${k.id}  api:${k.name}  ${state}  created ${k.createdAt.toISOString()}  last used ${used}  ${k.label ?? ''}`.trimEnd(),
+        );
       }
       // Which actors hold conversations: history under an actor no key names (api:owner after the first key) shows here.
       const holders = await adoption.holders();
@@ -118,7 +120,8 @@ function plural(n: number, word: string): string {
 }
 
 function describeAdoption(a: AdoptedData): string {
-  if (a.conversations + a.agents + a.memories + a.shares + a.aliases + a.idempotencyKeys + a.mcpTokens === 0) return `${a.from} holds nothing: nothing moved.`;
+  if (a.conversations + a.agents + a.memories + a.shares + a.aliases + a.idempotencyKeys + a.mcpTokens === 0)
+    return `${a.from} holds nothing: nothing moved.`;
   const memories = `${a.memories} ${a.memories === 1 ? 'memory' : 'memories'}`;
   return (
     `Moved the single-user history (${a.from}) to ${a.to}: ${plural(a.conversations, 'conversation')}, ${plural(a.messages, 'message')}, ` +

@@ -51,7 +51,11 @@ async function allAgents(client: ChatMemoryClient, io: ConsoleIo): Promise<Agent
   return items;
 }
 
-async function activeConversation(client: ChatMemoryClient, io: ConsoleIo, agentId: string): Promise<string | undefined> {
+async function activeConversation(
+  client: ChatMemoryClient,
+  io: ConsoleIo,
+  agentId: string,
+): Promise<string | undefined> {
   try {
     const params = { query: { agentId } };
     return (await call(io.url, client.GET('/api/conversations/active', { params }))).id;

@@ -25,7 +25,10 @@ export class ApiError extends Error {
 }
 
 /** Awaits an openapi-fetch call: its data, or an ApiError for an error answer or no answer. */
-export async function call<T>(url: string, request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+export async function call<T>(
+  url: string,
+  request: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
   let result: Awaited<typeof request>;
   try {
     result = await request;

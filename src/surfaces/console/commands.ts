@@ -32,7 +32,9 @@ export function parseLine(line: string): ConsoleCommand {
       return { kind: 'list' };
     case 'use': {
       const index = Number(argument);
-      return Number.isInteger(index) && index >= 1 ? { kind: 'use', index } : { kind: 'invalid', problem: 'Usage: /use N (a number from /list)' };
+      return Number.isInteger(index) && index >= 1
+        ? { kind: 'use', index }
+        : { kind: 'invalid', problem: 'Usage: /use N (a number from /list)' };
     }
     case 'agent':
       return { kind: 'agent', name: argument || undefined };

@@ -63,7 +63,10 @@ export class ConsoleSession {
     const reply = this.streaming;
     if (!reply) return false;
     const path = { id: reply.conversationId, messageId: reply.messageId };
-    await call(this.io.url, this.client.POST('/api/conversations/{id}/messages/{messageId}/cancel', { params: { path } }));
+    await call(
+      this.io.url,
+      this.client.POST('/api/conversations/{id}/messages/{messageId}/cancel', { params: { path } }),
+    );
     return true;
   }
 

@@ -12,4 +12,9 @@ try {
   process.exit(error.message ? 64 : 0);
 }
 const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-process.exitCode = await runConsole(options, { input: process.stdin, output: process.stdout, errors: process.stderr, terminal });
+process.exitCode = await runConsole(options, {
+  input: process.stdin,
+  output: process.stdout,
+  errors: process.stderr,
+  terminal,
+});

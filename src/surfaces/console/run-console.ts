@@ -31,7 +31,12 @@ export async function runConsole(options: ConsoleOptions, streams: ConsoleStream
     return 1;
   }
   const { terminal } = streams;
-  const lines = createInterface({ input: streams.input, output: terminal ? streams.output : undefined, terminal, prompt: '> ' });
+  const lines = createInterface({
+    input: streams.input,
+    output: terminal ? streams.output : undefined,
+    terminal,
+    prompt: '> ',
+  });
   if (terminal) {
     io.err(`Connected to ${options.url}. Type a message, or /help. Ctrl+C stops a reply; /quit or Ctrl+D leaves.\n`);
     lines.on('SIGINT', () => {

@@ -34,7 +34,9 @@ export async function streamReply(
       return;
     } else {
       if (text) io.out('\n');
-      io.err(`${new ApiError(data.statusCode, data.message)} (the conversation keeps the partial reply; send again to retry)\n`);
+      io.err(
+        `${new ApiError(data.statusCode, data.message)} (the conversation keeps the partial reply; send again to retry)\n`,
+      );
       return;
     }
   }

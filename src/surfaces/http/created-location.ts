@@ -1,4 +1,11 @@
-import { applyDecorators, type CallHandler, type ExecutionContext, type NestInterceptor, type Type, UseInterceptors } from '@nestjs/common';
+import {
+  applyDecorators,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+  type Type,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiCreatedResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { map, type Observable } from 'rxjs';
@@ -12,7 +19,9 @@ export function ApiCreated<T>(type: Type<T>, locationOf: (body: T) => string, de
     ApiCreatedResponse({
       type,
       description,
-      headers: { Location: { description: 'The path of the created resource', required: true, schema: { type: 'string' } } },
+      headers: {
+        Location: { description: 'The path of the created resource', required: true, schema: { type: 'string' } },
+      },
     }),
     UseInterceptors(new CreatedLocation(locationOf as (body: unknown) => string)),
   );

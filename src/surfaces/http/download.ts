@@ -26,5 +26,9 @@ export function download(res: Response, text: string, contentType: string, filen
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   const body = Buffer.from(text, 'utf8');
-  return new StreamableFile(body, { type: contentType, disposition: `attachment; filename="${filename}"`, length: body.length });
+  return new StreamableFile(body, {
+    type: contentType,
+    disposition: `attachment; filename="${filename}"`,
+    length: body.length,
+  });
 }

@@ -30,10 +30,16 @@ import { OAuthService } from '../../oauth/oauth.service.js';
  * does not import the root. main.ts and the e2e tests both use it, so the tests run exactly
  * what production runs.
  */
-export async function createHttpApp(root: DynamicModule, config: AppConfig, options: { logger?: false | LoggerService } = {}): Promise<NestExpressApplication> {
+export async function createHttpApp(
+  root: DynamicModule,
+  config: AppConfig,
+  options: { logger?: false | LoggerService } = {},
+): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(root, {
     bodyParser: false,
-    logger: options.logger ?? new AppLogger({ format: config.logFormat, level: config.logLevel, terminal: process.stdout.isTTY === true }),
+    logger:
+      options.logger ??
+      new AppLogger({ format: config.logFormat, level: config.logLevel, terminal: process.stdout.isTTY === true }),
   });
   app.use(requestLog);
   // Before anything reads the body or answers: a foreign Host or Origin in single-user mode is refused.
@@ -67,7 +73,10 @@ export async function createHttpApp(root: DynamicModule, config: AppConfig, opti
   app.use(requestScope);
   app.set('x-powered-by', false);
   // Whose X-Forwarded-For is believed (req.ip): nobody's unless TRUST_PROXY names the proxies.
-  app.set('trust proxy', config.trustProxy === false || typeof config.trustProxy === 'number' ? config.trustProxy : [...config.trustProxy]);
+  app.set(
+    'trust proxy',
+    config.trustProxy === false || typeof config.trustProxy === 'number' ? config.trustProxy : [...config.trustProxy],
+  );
   app.useGlobalPipes(new BoundedValidationPipe());
   answerClientErrorsWithJson(app.getHttpServer());
   app.enableShutdownHooks();
@@ -102,6 +111,8 @@ function answerClientErrorsWithJson(server: Server): void {
     reply(socket, 400, 'Malformed request');
   });
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    res.writeHead(417, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody(417, 'Only "Expect: 100-continue" is supported')));
+    res
+      .writeHead(417, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify(errorBody(417, 'Only "Expect: 100-continue" is supported')));
   });
 }

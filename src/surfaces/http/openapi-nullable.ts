@@ -21,7 +21,12 @@ export function nullableRefsAsAnyOf(document: OpenAPIObject): void {
     if (value === null || typeof value !== 'object') return value;
     const schema = Object.fromEntries(Object.entries(value as Schema).map(([k, v]) => [k, visit(v)]));
     const allOf = schema.allOf;
-    if (schema.nullable === true && Array.isArray(allOf) && allOf.length === 1 && typeof (allOf[0] as Schema).$ref === 'string') {
+    if (
+      schema.nullable === true &&
+      Array.isArray(allOf) &&
+      allOf.length === 1 &&
+      typeof (allOf[0] as Schema).$ref === 'string'
+    ) {
       const { nullable: _nullable, allOf: _allOf, type: _type, ...rest } = schema;
       return { ...rest, anyOf: [allOf[0], { ...NULL_ONLY, enum: [null] }] };
     }

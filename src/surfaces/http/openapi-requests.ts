@@ -60,7 +60,8 @@ export function documentRequestRules(document: OpenAPIObject): void {
       seen.add(name);
       return noNul(schemas[name]);
     }
-    if (schema.type === 'string' && !schema.pattern && !schema.format && !schema.enum && !schema.anyOf) schema.pattern = NO_NUL_PATTERN;
+    if (schema.type === 'string' && !schema.pattern && !schema.format && !schema.enum && !schema.anyOf)
+      schema.pattern = NO_NUL_PATTERN;
     for (const nested of Object.values(schema.properties ?? {})) noNul(nested);
     noNul(schema.items);
     for (const list of [schema.allOf, schema.anyOf, schema.oneOf]) for (const s of list ?? []) noNul(s);
@@ -92,7 +93,13 @@ export function documentRequestRules(document: OpenAPIObject): void {
       if (!operation || typeof operation !== 'object' || !operation.responses) continue;
       for (const parameter of operation.parameters ?? []) {
         // Path ids are UUIDs, but for a path parameter that states its own shape: a pattern (a useChat chat id) or a length (a share token, any text).
-        if (parameter.in === 'path' && parameter.schema?.type === 'string' && !parameter.schema.pattern && (parameter.schema as { minLength?: number }).minLength === undefined) parameter.schema.format = 'uuid';
+        if (
+          parameter.in === 'path' &&
+          parameter.schema?.type === 'string' &&
+          !parameter.schema.pattern &&
+          (parameter.schema as { minLength?: number }).minLength === undefined
+        )
+          parameter.schema.format = 'uuid';
         if (parameter.in === 'query') noNul(parameter.schema);
       }
       noNul(operation.requestBody?.content?.['application/json']?.schema);

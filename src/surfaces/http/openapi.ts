@@ -26,13 +26,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('memories', 'Long-term memories: facts about the caller that every later turn reads')
     .addTag('search', "Ranked search over the caller's messages across conversations (any word, stemmed, best first)")
     .addTag('usage', "The caller's token usage")
-    .addTag('ui-chat', "A backend for the Vercel AI SDK's useChat: its UI message stream, resume and stop (docs/ai-sdk.md)")
-    .addTag('sharing', 'Read-only links to a snapshot of a conversation: make, list, revoke, read without a key, continue as your own')
+    .addTag(
+      'ui-chat',
+      "A backend for the Vercel AI SDK's useChat: its UI message stream, resume and stop (docs/ai-sdk.md)",
+    )
+    .addTag(
+      'sharing',
+      'Read-only links to a snapshot of a conversation: make, list, revoke, read without a key, continue as your own',
+    )
     .addTag('account', 'Everything of the caller: export it, or erase it')
     .addTag('health', 'Liveness and database check')
     .addGlobalResponse({
       status: 503,
-      description: 'The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds',
+      description:
+        'The server is shutting down, or the database is unavailable or locked by another process; nothing was stored. Retry after Retry-After seconds',
       type: ErrorDto,
     })
     .build();
@@ -55,7 +62,8 @@ function documentStorageFull(document: OpenAPIObject): void {
     for (const [method, operation] of Object.entries(item)) {
       if (!WRITES.has(method) || !operation?.responses) continue;
       operation.responses['507'] = {
-        description: 'The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds',
+        description:
+          'The database is full: nothing was stored (code `storage_full`, or `reply_not_stored` when only the reply could not be kept). Retry after Retry-After seconds',
         content: { 'application/json': { schema: errorBody } },
       };
     }

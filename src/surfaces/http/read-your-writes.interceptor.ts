@@ -23,7 +23,10 @@ export class ReadYourWritesInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<RequestWithActor>();
     if (!request.actor || READ_ONLY.has(request.method)) return next.handle();
     const ended = this.replicas.writeBegan(request.actor.id);
-    context.switchToHttp().getResponse<Response>().once('close', () => void ended());
+    context
+      .switchToHttp()
+      .getResponse<Response>()
+      .once('close', () => void ended());
     return next.handle().pipe(
       concatMap((value) => from(ended().then(() => value))),
       catchError((error: unknown) => from(ended()).pipe(concatMap(() => throwError(() => error)))),

@@ -6,7 +6,10 @@ describe('cutText', () => {
   });
 
   it('cuts longer text with a note of how much is left out and how to read it', () => {
-    expect(cutText('abcdefgh', 3, 'read it in the app')).toEqual({ text: 'abc\n[cut: 5 more characters; read it in the app]', cut: 5 });
+    expect(cutText('abcdefgh', 3, 'read it in the app')).toEqual({
+      text: 'abc\n[cut: 5 more characters; read it in the app]',
+      cut: 5,
+    });
   });
 
   it('never splits a surrogate pair', () => {

@@ -16,7 +16,8 @@ const MAX_RECENT = 20;
 const MAX_PAGE_MESSAGES = 50;
 const MAX_QUERY_CHARS = 500;
 /** get_conversation reads the current branch only: a hit elsewhere says so rather than be looked for there in vain. */
-const OFF_PATH_NOTE = ' (in another branch, a version of the conversation other than the current one: get_conversation does not show it)';
+const OFF_PATH_NOTE =
+  ' (in another branch, a version of the conversation other than the current one: get_conversation does not show it)';
 
 interface HistoryDeps {
   readonly conversations: ConversationsService;
@@ -34,7 +35,9 @@ const hit = z.object({
   onPath: z
     .boolean()
     .nullable()
-    .describe('Whether that message is on the conversation\'s current branch, the one get_conversation reads (false: another version, kept aside); null when only the title matched'),
+    .describe(
+      "Whether that message is on the conversation's current branch, the one get_conversation reads (false: another version, kept aside); null when only the title matched",
+    ),
   updatedAt: z.string(),
 });
 const messageHit = z.object({
@@ -45,13 +48,21 @@ const messageHit = z.object({
   role: z.string(),
   createdAt: z.string(),
   snippet: z.string().describe('The matched words in [brackets]'),
-  onPath: z.boolean().describe("Whether the message is on the conversation's current branch, the one get_conversation reads"),
+  onPath: z
+    .boolean()
+    .describe("Whether the message is on the conversation's current branch, the one get_conversation reads"),
   score: z.number().describe('Higher is better; comparable within one search only'),
 });
 const QUERY_HELP =
   'Words or a whole question: any word matches, messages holding more of them (and rarer ones) rank first; word forms and stop words do not matter. ' +
   '"a phrase" in double quotes, -word to exclude, word* for a prefix';
-const summary = z.object({ id: z.string(), title: z.string(), agentId: z.string().nullable(), createdAt: z.string(), updatedAt: z.string() });
+const summary = z.object({
+  id: z.string(),
+  title: z.string(),
+  agentId: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
 const message = z.object({
   id: z.string(),
   seq: z.number().int(),
@@ -87,7 +98,13 @@ export function registerHistoryTools(server: McpServer, actor: Actor, deps: Hist
         'for every matching message, several per conversation, use search_messages.',
       inputSchema: {
         query: z.string().trim().min(1).max(MAX_QUERY_CHARS).describe(QUERY_HELP),
-        limit: z.number().int().min(1).max(MAX_SEARCH_HITS).optional().describe(`At most this many hits (default 10, at most ${MAX_SEARCH_HITS})`),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_SEARCH_HITS)
+          .optional()
+          .describe(`At most this many hits (default 10, at most ${MAX_SEARCH_HITS})`),
       },
       outputSchema: { hits: z.array(hit) },
       annotations: readOnly,
@@ -104,7 +121,12 @@ export function registerHistoryTools(server: McpServer, actor: Actor, deps: Hist
           updatedAt: h.conversation.updatedAt.toISOString(),
         }));
         const text = hits.length
-          ? hits.map((h, i) => `${i + 1}. "${h.title}" (conversation ${h.conversationId}, updated ${h.updatedAt})\n   ${h.snippet}${h.onPath === false ? OFF_PATH_NOTE : ''}`).join('\n')
+          ? hits
+              .map(
+                (h, i) =>
+                  `${i + 1}. "${h.title}" (conversation ${h.conversationId}, updated ${h.updatedAt})\n   ${h.snippet}${h.onPath === false ? OFF_PATH_NOTE : ''}`,
+              )
+              .join('\n')
           : `No conversation matches "${query}".`;
         return toolResult(text, { hits });
       }),
@@ -120,7 +142,13 @@ export function registerHistoryTools(server: McpServer, actor: Actor, deps: Hist
         'for more, call again with cursor = nextCursor. Read around a hit with get_conversation.',
       inputSchema: {
         query: z.string().trim().min(1).max(MAX_QUERY_CHARS).describe(QUERY_HELP),
-        limit: z.number().int().min(1).max(MAX_SEARCH_HITS).optional().describe(`At most this many hits (default 10, at most ${MAX_SEARCH_HITS})`),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_SEARCH_HITS)
+          .optional()
+          .describe(`At most this many hits (default 10, at most ${MAX_SEARCH_HITS})`),
         before: isoDate.optional(),
         after: isoDate.optional(),
         role: z.enum(MESSAGE_ROLES).optional().describe('Only messages of this role (user: what the user said)'),
@@ -153,7 +181,10 @@ export function registerHistoryTools(server: McpServer, actor: Actor, deps: Hist
         }));
         const text = hits.length
           ? hits
-              .map((h, i) => `${i + 1}. [${h.createdAt}] ${h.role} in "${h.conversationTitle}" (conversation ${h.conversationId}, message ${h.seq})\n   ${h.snippet}${h.onPath ? '' : OFF_PATH_NOTE}`)
+              .map(
+                (h, i) =>
+                  `${i + 1}. [${h.createdAt}] ${h.role} in "${h.conversationTitle}" (conversation ${h.conversationId}, message ${h.seq})\n   ${h.snippet}${h.onPath ? '' : OFF_PATH_NOTE}`,
+              )
               .join('\n') + (page.nextCursor ? `\nMore: call again with cursor=${page.nextCursor}` : '')
           : `No message matches "${query}".`;
         return toolResult(text, { hits, nextCursor: page.nextCursor });
@@ -183,7 +214,9 @@ export function registerHistoryTools(server: McpServer, actor: Actor, deps: Hist
         });
         const conversations = found.map(toSummary);
         const text = conversations.length
-          ? conversations.map((c, i) => `${i + 1}. "${c.title}" (conversation ${c.id}, updated ${c.updatedAt})`).join('\n')
+          ? conversations
+              .map((c, i) => `${i + 1}. "${c.title}" (conversation ${c.id}, updated ${c.updatedAt})`)
+              .join('\n')
           : 'No conversations in that range.';
         return toolResult(text, { conversations });
       }),
@@ -199,14 +232,29 @@ export function registerHistoryTools(server: McpServer, actor: Actor, deps: Hist
         'For older messages, call again with before = nextBefore (null: no older messages).',
       inputSchema: {
         id,
-        before: z.number().int().min(1).optional().describe('The nextBefore of the previous page: messages older than that'),
-        limit: z.number().int().min(1).max(MAX_PAGE_MESSAGES).optional().describe(`Messages per page (default 20, at most ${MAX_PAGE_MESSAGES})`),
+        before: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe('The nextBefore of the previous page: messages older than that'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_PAGE_MESSAGES)
+          .optional()
+          .describe(`Messages per page (default 20, at most ${MAX_PAGE_MESSAGES})`),
       },
       outputSchema: {
         ...summary.shape,
         agent: z.object({ id: z.string(), name: z.string() }).nullable(),
         messages: z.array(message).describe('Newest first'),
-        nextBefore: z.number().int().nullable().describe('Pass as before for the older page; null when this page reaches the first message'),
+        nextBefore: z
+          .number()
+          .int()
+          .nullable()
+          .describe('Pass as before for the older page; null when this page reaches the first message'),
       },
       annotations: readOnly,
     },
@@ -215,7 +263,11 @@ export function registerHistoryTools(server: McpServer, actor: Actor, deps: Hist
         const limit = asked ?? 20;
         const conversation = await deps.conversations.get(actor, conversationId);
         // One extra message tells whether older ones exist.
-        const page = await deps.conversations.messagesPage(actor, conversationId, { before, limit: limit + 1, thread: MAIN_THREAD });
+        const page = await deps.conversations.messagesPage(actor, conversationId, {
+          before,
+          limit: limit + 1,
+          thread: MAIN_THREAD,
+        });
         const shown = page.slice(-limit);
         const nextBefore = page.length > limit ? shown[0].seq : null;
         const agent = conversation.agentId ? await agentOf(deps, actor, conversation.agentId) : null;
@@ -229,7 +281,15 @@ export function registerHistoryTools(server: McpServer, actor: Actor, deps: Hist
 
 function toMessage(m: Message, how: string) {
   const { text, cut } = cutText(m.content, MAX_MESSAGE_CHARS, how);
-  return { id: m.id, seq: m.seq, role: m.role, status: m.status, content: text, cutCharacters: cut, createdAt: m.createdAt.toISOString() };
+  return {
+    id: m.id,
+    seq: m.seq,
+    role: m.role,
+    status: m.status,
+    content: text,
+    cutCharacters: cut,
+    createdAt: m.createdAt.toISOString(),
+  };
 }
 
 /** The agent's name, or null when it is gone: a conversation outlives nothing it needs to be read. */
@@ -251,8 +311,13 @@ function conversationText(c: {
 }): string {
   const head = `"${c.title}" (conversation ${c.id}${c.agent ? `, agent ${c.agent.name}` : ''})`;
   const body = c.messages.length
-    ? c.messages.map((m) => `[${m.createdAt}] ${m.role}${m.status === 'complete' ? '' : ` (${m.status})`}:\n${m.content}`).join('\n\n')
+    ? c.messages
+        .map((m) => `[${m.createdAt}] ${m.role}${m.status === 'complete' ? '' : ` (${m.status})`}:\n${m.content}`)
+        .join('\n\n')
     : 'No messages.';
-  const more = c.nextBefore === null ? 'These reach the first message.' : `Older messages: call again with before=${c.nextBefore}.`;
+  const more =
+    c.nextBefore === null
+      ? 'These reach the first message.'
+      : `Older messages: call again with before=${c.nextBefore}.`;
   return `${head}, newest first:\n\n${body}\n\n${more}`;
 }

@@ -16,7 +16,8 @@ export function batchRefusal(body: unknown, protocolVersion: string | undefined)
   if (protocolVersion !== undefined && protocolVersion !== BATCH_VERSION) {
     return `Invalid Request: JSON-RPC batches are not part of MCP protocol version ${protocolVersion}; send one message per request`;
   }
-  if (body.length > MAX_BATCH_MESSAGES) return `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages; this one has ${body.length}`;
+  if (body.length > MAX_BATCH_MESSAGES)
+    return `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages; this one has ${body.length}`;
   return null;
 }
 

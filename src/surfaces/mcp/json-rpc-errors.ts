@@ -20,7 +20,8 @@ export function mcpBodyErrors(error: unknown, req: Request, res: Response, next:
   const { type, status, message } = (error ?? {}) as { type?: unknown; status?: unknown; message?: unknown };
   if (!isMcpPath(req.path) || res.headersSent || status !== 400) return next(error);
   const detail = typeof message === 'string' ? message.slice(0, 200) : 'the body could not be read';
-  if (type === 'entity.parse.failed') return jsonRpcError(res, 400, -32700, `Parse error: the body is not valid JSON (${detail})`);
+  if (type === 'entity.parse.failed')
+    return jsonRpcError(res, 400, -32700, `Parse error: the body is not valid JSON (${detail})`);
   if (type === 'entity.verify.failed') return jsonRpcError(res, 400, -32600, `Invalid Request: ${detail}`);
   next(error);
 }

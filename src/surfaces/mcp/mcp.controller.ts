@@ -34,11 +34,16 @@ export class McpController {
   @RateCost(callsIn)
   async post(@CurrentActor() actor: Actor, @Req() req: Request, @Res() res: Response): Promise<void> {
     const refusal = batchRefusal(req.body, protocolVersionOf(req));
-    if (refusal) return void res.status(400).json({ jsonrpc: '2.0', error: { code: -32600, message: refusal }, id: null });
+    if (refusal)
+      return void res.status(400).json({ jsonrpc: '2.0', error: { code: -32600, message: refusal }, id: null });
     const server = new McpServer(SERVER_INFO, {
       instructions: "Tools to search and read the user's stored conversations with AI assistants. Read-only.",
     });
-    registerHistoryTools(server, actor, { conversations: this.conversations, agents: this.agents, recall: this.recall });
+    registerHistoryTools(server, actor, {
+      conversations: this.conversations,
+      agents: this.agents,
+      recall: this.recall,
+    });
     // The SDK advertises list changes with the first tool; a stateless server has no stream to send them on.
     server.server.registerCapabilities({ tools: { listChanged: false } });
     // No sessions, and JSON answers rather than a stream: every request is complete in itself.
@@ -68,5 +73,12 @@ function methodNotAllowed(res: Response): void {
   res
     .status(405)
     .set('Allow', 'POST')
-    .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, send JSON-RPC requests with POST' }, id: null });
+    .json({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: 'Method not allowed: this server is stateless, send JSON-RPC requests with POST',
+      },
+      id: null,
+    });
 }

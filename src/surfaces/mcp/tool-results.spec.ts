@@ -1,5 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { ConversationNotFoundError, ForbiddenConversationError, InvalidInputError } from '../../conversations/conversation.errors.js';
+import {
+  ConversationNotFoundError,
+  ForbiddenConversationError,
+  InvalidInputError,
+} from '../../conversations/conversation.errors.js';
 import { StorageUnavailableError } from '../../database/storage.errors.js';
 import { toolErrorOf } from './tool-results.js';
 
@@ -15,12 +19,16 @@ describe('toolErrorOf', () => {
   });
 
   it('names invalid input and storage failures with when to retry', () => {
-    expect(textOf(toolErrorOf(new InvalidInputError('q must not be empty')))).toBe('Invalid arguments: q must not be empty');
+    expect(textOf(toolErrorOf(new InvalidInputError('q must not be empty')))).toBe(
+      'Invalid arguments: q must not be empty',
+    );
     expect(textOf(toolErrorOf(new StorageUnavailableError('The database is unavailable; try again shortly')))).toBe(
       'The database is unavailable; try again shortly (storage_unavailable; retry in 5 s)',
     );
     // A raw driver error still means the database.
-    expect(textOf(toolErrorOf(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' })))).toContain('storage_unavailable');
+    expect(textOf(toolErrorOf(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' })))).toContain(
+      'storage_unavailable',
+    );
   });
 
   it('answers anything unexpected without its details', () => {

@@ -1,7 +1,10 @@
 import { Logger } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError, type DomainErrorCode } from '../../common/domain-error.js';
-import { type ConversationNotFoundError, type ForbiddenConversationError } from '../../conversations/conversation.errors.js';
+import {
+  type ConversationNotFoundError,
+  type ForbiddenConversationError,
+} from '../../conversations/conversation.errors.js';
 import { type StorageError, storageErrorOf } from '../../database/storage.errors.js';
 import { describeError } from '../../common/describe-error.js';
 

@@ -10,7 +10,13 @@ import { OpenAiError } from './openai-error.js';
 import { OpenAiErrorFilter } from './openai-error.filter.js';
 import { conversationId, parseConversationId, parseItemId, requiredConversationId } from './openai-ids.js';
 import { draftsOf, itemsOf } from './openai-items.js';
-import { createConversationSchema, createItemsSchema, listQuerySchema, parseOrRefuse, updateConversationSchema } from './openai-schemas.js';
+import {
+  createConversationSchema,
+  createItemsSchema,
+  listQuerySchema,
+  parseOrRefuse,
+  updateConversationSchema,
+} from './openai-schemas.js';
 
 /**
  * OpenAI's Conversations API over our conversations (the main thread's active path is the item
@@ -30,7 +36,10 @@ export class OpenAiConversationsController {
   @HttpCode(200)
   async create(@CurrentActor() actor: Actor, @Body() body: unknown) {
     const input = parseOrRefuse(createConversationSchema, body);
-    const { conversation } = await this.items.create(actor, { metadata: input.metadata ?? null, items: draftsOf(input.items ?? []) });
+    const { conversation } = await this.items.create(actor, {
+      metadata: input.metadata ?? null,
+      items: draftsOf(input.items ?? []),
+    });
     return toOpenAiConversation(conversation);
   }
 
@@ -68,8 +77,14 @@ export class OpenAiConversationsController {
     const after = page.after === undefined ? undefined : parseItemId(page.after);
     if (after === null) throw OpenAiError.notFound('Item', page.after!, 'after');
     // A message may stand for several items (a reply's text and its calls): two rows more than asked always tell whether more follow.
-    const rows = await this.items.pathPage(actor, requiredConversationId(id), { order: page.order, limit: page.limit + 2, from: after?.messageId });
-    let listed = rows.flatMap((row) => (page.order === 'desc' ? itemsOf(row).reverse() : itemsOf(row)).map((item) => ({ row: row.id, item })));
+    const rows = await this.items.pathPage(actor, requiredConversationId(id), {
+      order: page.order,
+      limit: page.limit + 2,
+      from: after?.messageId,
+    });
+    let listed = rows.flatMap((row) =>
+      (page.order === 'desc' ? itemsOf(row).reverse() : itemsOf(row)).map((item) => ({ row: row.id, item })),
+    );
     if (after) {
       const at = listed.findIndex((x) => x.item.id === page.after);
       listed = at >= 0 ? listed.slice(at + 1) : listed.filter((x) => x.row !== after.messageId);
@@ -100,20 +115,33 @@ export class OpenAiConversationsController {
     // One call of a reply that holds more (or text besides it) leaves the rest of the reply in place.
     const rest = callIndex === undefined ? null : calls.filter((_, i) => i !== callIndex);
     const keep = rest !== null && (rest.length > 0 || message.content !== '');
-    const conversation = await this.items.remove(actor, ours, message.id, keep ? () => ({ functionCalls: rest!.length ? rest : null }) : undefined);
+    const conversation = await this.items.remove(
+      actor,
+      ours,
+      message.id,
+      keep ? () => ({ functionCalls: rest!.length ? rest : null }) : undefined,
+    );
     return toOpenAiConversation(conversation);
   }
 
   /** The item (and the message it is part of) on the main thread's active path; anything else is unknown. */
-  private async findItem(actor: Actor, conversation: string, itemId: string): Promise<{ message: Message; callIndex?: number; item: Record<string, unknown> }> {
+  private async findItem(
+    actor: Actor,
+    conversation: string,
+    itemId: string,
+  ): Promise<{ message: Message; callIndex?: number; item: Record<string, unknown> }> {
     const parsed = parseItemId(itemId);
     if (!parsed) throw OpenAiError.notFound('Item', itemId);
-    const [message] = await this.items.pathPage(actor, conversation, { order: 'asc', limit: 1, from: parsed.messageId }).catch((error: unknown) => {
-      throw (error as { code?: string }).code === 'message_not_found' ? OpenAiError.notFound('Item', itemId) : error;
-    });
+    const [message] = await this.items
+      .pathPage(actor, conversation, { order: 'asc', limit: 1, from: parsed.messageId })
+      .catch((error: unknown) => {
+        throw (error as { code?: string }).code === 'message_not_found' ? OpenAiError.notFound('Item', itemId) : error;
+      });
     const items = message ? itemsOf(message) : [];
     // A bare id (ours, from the REST API) names the message's first item.
-    const item = items.find((i) => i.id === itemId) ?? (parsed.callIndex === undefined && !itemId.includes('_') ? items[0] : undefined);
+    const item =
+      items.find((i) => i.id === itemId) ??
+      (parsed.callIndex === undefined && !itemId.includes('_') ? items[0] : undefined);
     if (!message || !item) throw OpenAiError.notFound('Item', itemId);
     return { message, callIndex: parsed.callIndex, item };
   }

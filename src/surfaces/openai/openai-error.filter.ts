@@ -3,7 +3,11 @@ import type { Response } from 'express';
 import { ChatTurnFailedError } from '../../chat/chat.errors.js';
 import { BrokenFunctionRoundError } from '../../chat/function-rounds.js';
 import { DomainError, type DomainErrorCode } from '../../common/domain-error.js';
-import { ConversationBusyError, ConversationNotFoundError, ForbiddenConversationError } from '../../conversations/conversation.errors.js';
+import {
+  ConversationBusyError,
+  ConversationNotFoundError,
+  ForbiddenConversationError,
+} from '../../conversations/conversation.errors.js';
 import { storageErrorOf } from '../../database/storage.errors.js';
 import { TooManyRequestsError } from '../../rate-limits/too-many-requests.error.js';
 import { Metrics } from '../../metrics/metrics.js';
@@ -60,7 +64,15 @@ const OPENAI_CODES: Record<DomainErrorCode, string> = {
 };
 
 /** Codes of Nest's own refusals (validation, a missing key, an unknown route), by status. */
-const HTTP_CODES: Record<number, string> = { 400: 'invalid_value', 401: 'invalid_api_key', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limit_exceeded' };
+const HTTP_CODES: Record<number, string> = {
+  400: 'invalid_value',
+  401: 'invalid_api_key',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limit_exceeded',
+};
 
 interface OpenAiAnswer {
   readonly status: number;
@@ -72,7 +84,8 @@ interface OpenAiAnswer {
 
 /** Any error as the OpenAI surface answers it; null for an unexpected one (a 500 without details). */
 export function openAiAnswerOf(error: unknown): OpenAiAnswer | null {
-  if (error instanceof OpenAiError) return { status: error.status, message: error.message, code: error.code, param: error.param };
+  if (error instanceof OpenAiError)
+    return { status: error.status, message: error.message, code: error.code, param: error.param };
   if (error instanceof HttpException) {
     const known = httpErrorOf(error)!;
     return { status: known.status, message: known.message, code: HTTP_CODES[known.status] ?? null, param: null };
@@ -80,15 +93,32 @@ export function openAiAnswerOf(error: unknown): OpenAiAnswer | null {
   const domain = error instanceof DomainError ? error : storageErrorOf(error);
   if (!domain) return null;
   if (error instanceof ConversationNotFoundError || error instanceof ForbiddenConversationError) {
-    return { status: 404, message: `Conversation with id '${conversationId(error.conversationId)}' not found.`, code: 'not_found', param: null };
+    return {
+      status: 404,
+      message: `Conversation with id '${conversationId(error.conversationId)}' not found.`,
+      code: 'not_found',
+      param: null,
+    };
   }
   const status = httpStatusOf(domain);
   if (domain.code === 'model_cancelled') return null;
   const code = domain instanceof ChatTurnFailedError ? OPENAI_CODES[domain.reason] : OPENAI_CODES[domain.code];
-  const message = domain instanceof ConversationBusyError ? 'Another response is being generated in this conversation; wait for it to finish' : domain.message;
-  const retry = domain instanceof TooManyRequestsError ? domain.retryAfterSeconds : (httpErrorOf(domain)?.retryAfterSeconds ?? undefined);
+  const message =
+    domain instanceof ConversationBusyError
+      ? 'Another response is being generated in this conversation; wait for it to finish'
+      : domain.message;
+  const retry =
+    domain instanceof TooManyRequestsError
+      ? domain.retryAfterSeconds
+      : (httpErrorOf(domain)?.retryAfterSeconds ?? undefined);
   const param = domain instanceof BrokenFunctionRoundError ? 'input' : null;
-  return { status, message: domain instanceof ChatTurnFailedError ? `${message}. Your input was saved in the conversation.` : message, code, param, retryAfterSeconds: retry };
+  return {
+    status,
+    message: domain instanceof ChatTurnFailedError ? `${message}. Your input was saved in the conversation.` : message,
+    code,
+    param,
+    retryAfterSeconds: retry,
+  };
 }
 
 /** Writes an OpenAI error body (or ends a response whose headers are already out). */

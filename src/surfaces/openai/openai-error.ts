@@ -9,7 +9,12 @@ function errorTypeOf(status: number): string {
 }
 
 /** `{ error: { message, type, param, code } }`: the body of every error answer under /v1. */
-export function openAiErrorBody(status: number, message: string, code: string | null, param: string | null = null): { error: Record<string, unknown> } {
+export function openAiErrorBody(
+  status: number,
+  message: string,
+  code: string | null,
+  param: string | null = null,
+): { error: Record<string, unknown> } {
   return { error: { message, type: errorTypeOf(status), param, code } };
 }
 

@@ -15,13 +15,40 @@ export function outputText(text: string) {
 
 /** A stored message as the items it stands for: one, or for a reply that called functions, its text (if any) and each call. */
 export function itemsOf(m: Message): Array<Record<string, unknown>> {
-  if (m.role === 'tool') return [{ type: 'function_call_output', id: functionOutputItemId(m.id), call_id: m.callId ?? '', output: m.content, status: 'completed' }];
+  if (m.role === 'tool')
+    return [
+      {
+        type: 'function_call_output',
+        id: functionOutputItemId(m.id),
+        call_id: m.callId ?? '',
+        output: m.content,
+        status: 'completed',
+      },
+    ];
   const status = itemStatus(m.status);
   if (m.role !== 'assistant') {
-    return [{ type: 'message', id: messageItemId(m.id), role: m.role, status, content: [{ type: 'input_text', text: m.content }] }];
+    return [
+      {
+        type: 'message',
+        id: messageItemId(m.id),
+        role: m.role,
+        status,
+        content: [{ type: 'input_text', text: m.content }],
+      },
+    ];
   }
-  const calls = (m.functionCalls ?? []).map((c, i) => ({ type: 'function_call', id: functionCallItemId(m.id, i), call_id: c.callId, name: c.name, arguments: c.arguments, status: 'completed' }));
-  const text = m.content !== '' || calls.length === 0 ? [{ type: 'message', id: messageItemId(m.id), role: 'assistant', status, content: [outputText(m.content)] }] : [];
+  const calls = (m.functionCalls ?? []).map((c, i) => ({
+    type: 'function_call',
+    id: functionCallItemId(m.id, i),
+    call_id: c.callId,
+    name: c.name,
+    arguments: c.arguments,
+    status: 'completed',
+  }));
+  const text =
+    m.content !== '' || calls.length === 0
+      ? [{ type: 'message', id: messageItemId(m.id), role: 'assistant', status, content: [outputText(m.content)] }]
+      : [];
   return [...text, ...calls];
 }
 
@@ -33,7 +60,8 @@ export function draftsOf(items: readonly InputItem[]): ItemDraft[] {
       const call = { callId: item.call_id, name: item.name, arguments: item.arguments };
       const last = drafts.at(-1);
       // Calls asked for together are answered together: chat completions wants them on one assistant message.
-      if (last?.role === 'assistant' && last.functionCalls?.length && last.content === '') drafts[drafts.length - 1] = { ...last, functionCalls: [...last.functionCalls, call] };
+      if (last?.role === 'assistant' && last.functionCalls?.length && last.content === '')
+        drafts[drafts.length - 1] = { ...last, functionCalls: [...last.functionCalls, call] };
       else drafts.push({ role: 'assistant', content: '', functionCalls: [call] });
     } else if (item.type === 'function_call_output') {
       drafts.push({ role: 'tool', content: item.output, callId: item.call_id });

@@ -26,7 +26,13 @@ export class OpenAiModelsController {
   @Get(':model')
   async get(@CurrentActor() actor: Actor, @Param('model') model: string) {
     const found = (await this.models(actor)).find((m) => m.id === model);
-    if (!found) throw new OpenAiError(404, `The model '${model}' does not exist or you do not have access to it.`, 'model_not_found', 'model');
+    if (!found)
+      throw new OpenAiError(
+        404,
+        `The model '${model}' does not exist or you do not have access to it.`,
+        'model_not_found',
+        'model',
+      );
     return found;
   }
 
@@ -35,7 +41,12 @@ export class OpenAiModelsController {
     const offered = await this.agents.listOffered(actor);
     return [
       { id: this.chat.defaultModel, object: 'model' as const, created: 0, owned_by: 'chat-memory' },
-      ...[...own, ...offered].map((a) => ({ id: `agent:${a.name}`, object: 'model' as const, created: unixSeconds(a.createdAt), owned_by: a.actor === actor.id ? 'you' : a.actor })),
+      ...[...own, ...offered].map((a) => ({
+        id: `agent:${a.name}`,
+        object: 'model' as const,
+        created: unixSeconds(a.createdAt),
+        owned_by: a.actor === actor.id ? 'you' : a.actor,
+      })),
     ];
   }
 }

@@ -62,7 +62,13 @@ export class ResponseEventStream {
           this.written += delta.length;
           this.sequence = TEXT_BASE + this.written;
         }
-        return this.frame('response.output_text.delta', { item_id: this.itemId, output_index: 0, content_index: 0, delta, logprobs: [] });
+        return this.frame('response.output_text.delta', {
+          item_id: this.itemId,
+          output_index: 0,
+          content_index: 0,
+          delta,
+          logprobs: [],
+        });
       },
       event: (type, data) => {
         // Numbered as it is written, after every delta before it: the text's length fixes where the closing events start.
@@ -86,8 +92,16 @@ export class ResponseEventStream {
     if (!piece) return;
     if (!this.messageOpen) {
       this.messageOpen = true;
-      this.sse.send('response.output_item.added', { output_index: 0, item: { id: this.itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] } });
-      this.sse.send('response.content_part.added', { item_id: this.itemId, output_index: 0, content_index: 0, part: outputText('') });
+      this.sse.send('response.output_item.added', {
+        output_index: 0,
+        item: { id: this.itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+      });
+      this.sse.send('response.content_part.added', {
+        item_id: this.itemId,
+        output_index: 0,
+        content_index: 0,
+        part: outputText(''),
+      });
     }
     this.text.append(piece);
     if (this.replay) {
@@ -102,7 +116,10 @@ export class ResponseEventStream {
   private cutChunks(end: boolean): void {
     while (this.pending.length > 0) {
       // A chunk never ends between the two halves of a surrogate pair: it takes the pair whole.
-      const size = this.pending.length >= REPLAY_CHUNK && isHighSurrogate(this.pending.charCodeAt(REPLAY_CHUNK - 1)) ? REPLAY_CHUNK + 1 : REPLAY_CHUNK;
+      const size =
+        this.pending.length >= REPLAY_CHUNK && isHighSurrogate(this.pending.charCodeAt(REPLAY_CHUNK - 1))
+          ? REPLAY_CHUNK + 1
+          : REPLAY_CHUNK;
       if (this.pending.length < size && !end) return;
       const chunk = this.pending.slice(0, size);
       this.pending = this.pending.slice(chunk.length);
@@ -128,22 +145,59 @@ export class ResponseEventStream {
     let index = 0;
     if (this.messageOpen) {
       const text = this.text.toString();
-      const item = { id: this.itemId, type: 'message', status: reply.status === 'complete' ? 'completed' : 'incomplete', role: 'assistant', content: [outputText(text)] };
-      this.sse.send('response.output_text.done', { item_id: this.itemId, output_index: 0, content_index: 0, text, logprobs: [] });
-      this.sse.send('response.content_part.done', { item_id: this.itemId, output_index: 0, content_index: 0, part: outputText(text) });
+      const item = {
+        id: this.itemId,
+        type: 'message',
+        status: reply.status === 'complete' ? 'completed' : 'incomplete',
+        role: 'assistant',
+        content: [outputText(text)],
+      };
+      this.sse.send('response.output_text.done', {
+        item_id: this.itemId,
+        output_index: 0,
+        content_index: 0,
+        text,
+        logprobs: [],
+      });
+      this.sse.send('response.content_part.done', {
+        item_id: this.itemId,
+        output_index: 0,
+        content_index: 0,
+        part: outputText(text),
+      });
       this.sse.send('response.output_item.done', { output_index: 0, item });
       index = 1;
     }
     reply.functionCalls.forEach((call, i) => {
       const id = functionCallItemId(this.replyId, i);
-      const item = { type: 'function_call', id, call_id: call.callId, name: call.name, arguments: call.arguments, status: 'completed' };
+      const item = {
+        type: 'function_call',
+        id,
+        call_id: call.callId,
+        name: call.name,
+        arguments: call.arguments,
+        status: 'completed',
+      };
       const output_index = index + i;
-      this.sse.send('response.output_item.added', { output_index, item: { ...item, arguments: '', status: 'in_progress' } });
+      this.sse.send('response.output_item.added', {
+        output_index,
+        item: { ...item, arguments: '', status: 'in_progress' },
+      });
       this.sse.send('response.function_call_arguments.delta', { item_id: id, output_index, delta: call.arguments });
-      this.sse.send('response.function_call_arguments.done', { item_id: id, output_index, name: call.name, arguments: call.arguments });
+      this.sse.send('response.function_call_arguments.done', {
+        item_id: id,
+        output_index,
+        name: call.name,
+        arguments: call.arguments,
+      });
       this.sse.send('response.output_item.done', { output_index, item });
     });
-    const closing = response.status === 'completed' ? 'response.completed' : response.status === 'incomplete' ? 'response.incomplete' : 'response.failed';
+    const closing =
+      response.status === 'completed'
+        ? 'response.completed'
+        : response.status === 'incomplete'
+          ? 'response.incomplete'
+          : 'response.failed';
     this.sse.send(closing, { response });
   }
 

@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Logger, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Logger,
+  Param,
+  Post,
+  Query,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../actor-auth/actor.js';
@@ -17,7 +30,13 @@ import { requiredResponseId, responseId } from './openai-ids.js';
 import { ResponseEventStream } from './openai-response-stream.js';
 import { pipeTurn } from '../streaming/turn-pipeline.js';
 import { toOpenAiResponse, turnOf, type ReplyView } from './openai-responses.js';
-import { createResponseSchema, listQuerySchema, parseOrRefuse, refuseUnsupported, retrieveQuerySchema } from './openai-schemas.js';
+import {
+  createResponseSchema,
+  listQuerySchema,
+  parseOrRefuse,
+  refuseUnsupported,
+  retrieveQuerySchema,
+} from './openai-schemas.js';
 import type { Message } from '../../conversations/message.entity.js';
 import { listOf } from './openai-conversations.js';
 import { itemsOf } from './openai-items.js';
@@ -33,9 +52,22 @@ const unknownResponse = (id: string) => (error: unknown) => {
 
 /** A stored reply as a response's parts. */
 function viewOf(message: Message): ReplyView {
-  const usage = message.promptTokens === null && message.completionTokens === null ? null : { promptTokens: message.promptTokens ?? 0, completionTokens: message.completionTokens ?? 0 };
+  const usage =
+    message.promptTokens === null && message.completionTokens === null
+      ? null
+      : { promptTokens: message.promptTokens ?? 0, completionTokens: message.completionTokens ?? 0 };
   const error = message.errorCode ? { code: message.errorCode, message: message.errorMessage ?? '' } : null;
-  return { messageId: message.id, conversationId: message.conversationId, createdAt: message.createdAt, status: message.status, content: message.content, functionCalls: message.functionCalls ?? [], model: message.model, usage, error };
+  return {
+    messageId: message.id,
+    conversationId: message.conversationId,
+    createdAt: message.createdAt,
+    status: message.status,
+    content: message.content,
+    functionCalls: message.functionCalls ?? [],
+    model: message.model,
+    usage,
+    error,
+  };
 }
 
 /** `model: "agent:<name or id>"` talks with one of the caller's agents. */
@@ -64,13 +96,25 @@ export class OpenAiResponsesController {
     refuseUnsupported(body);
     const input = parseOrRefuse(createResponseSchema, body);
     if (input.conversation && input.previous_response_id) {
-      throw OpenAiError.invalid("'conversation' and 'previous_response_id' cannot be used together.", 'previous_response_id', 'mutually_exclusive_parameters');
+      throw OpenAiError.invalid(
+        "'conversation' and 'previous_response_id' cannot be used together.",
+        'previous_response_id',
+        'mutually_exclusive_parameters',
+      );
     }
     if (input.store === false && (input.conversation || input.previous_response_id)) {
-      throw OpenAiError.invalid("store: false keeps nothing, so it cannot continue a stored 'conversation' or 'previous_response_id'.", 'store', 'unsupported_value');
+      throw OpenAiError.invalid(
+        "store: false keeps nothing, so it cannot continue a stored 'conversation' or 'previous_response_id'.",
+        'store',
+        'unsupported_value',
+      );
     }
     if (input.background && input.store === false) {
-      throw OpenAiError.invalid('background mode keeps the response to be polled, so it needs store: true.', 'background', 'unsupported_value');
+      throw OpenAiError.invalid(
+        'background mode keeps the response to be polled, so it needs store: true.',
+        'background',
+        'unsupported_value',
+      );
     }
     const previous = input.previous_response_id ? await this.previousReply(actor, input.previous_response_id) : null;
     const { chat, record } = turnOf(input, previous, await this.agentOf(actor, input.model));
@@ -81,9 +125,15 @@ export class OpenAiResponsesController {
     if (input.stream) return this.stream(actor, chat, record, res);
     const createdAt = new Date();
     let saved: Promise<void> = Promise.resolve();
-    const result = await this.chat.run(actor, { ask: chat }, { started: (turn) => {
-      saved = this.saveRecord(actor, turn, record);
-    } });
+    const result = await this.chat.run(
+      actor,
+      { ask: chat },
+      {
+        started: (turn) => {
+          saved = this.saveRecord(actor, turn, record);
+        },
+      },
+    );
     await saved;
     const view: ReplyView = {
       messageId: result.messageId,
@@ -100,7 +150,12 @@ export class OpenAiResponsesController {
   }
 
   @Get(':id')
-  async get(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: unknown, @Res({ passthrough: true }) res: Response) {
+  async get(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Query() query: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const asked = parseOrRefuse(retrieveQuerySchema, query);
     refuseUnsupported({ include: asked.include });
     const { message, request } = await this.records.find(actor, requiredResponseId(id)).catch(unknownResponse(id));
@@ -115,11 +170,20 @@ export class OpenAiResponsesController {
    * generated to its end whoever listens, and stored like any reply, so it is polled, followed
    * (`stream`) or cancelled from any instance. A failure after that is kept on the reply.
    */
-  private async background(actor: Actor, chat: ChatRequest, record: ResponseRequest, stream: boolean, res: Response): Promise<void> {
+  private async background(
+    actor: Actor,
+    chat: ChatRequest,
+    record: ResponseRequest,
+    stream: boolean,
+    res: Response,
+  ): Promise<void> {
     const started = new Promise<StartedTurn>((resolve, reject) => {
       // Streamed from the model, so its progress is saved for polls and followers; the answer waits
       // for the record, so a poll right after it reads the response as background.
-      const events = { started: (turn: StartedTurn) => void this.saveRecord(actor, turn, record).then(() => resolve(turn)), delta: () => undefined };
+      const events = {
+        started: (turn: StartedTurn) => void this.saveRecord(actor, turn, record).then(() => resolve(turn)),
+        delta: () => undefined,
+      };
       this.chat.run(actor, { ask: chat }, { events }).catch(reject);
     });
     const turn = await started;
@@ -135,11 +199,29 @@ export class OpenAiResponsesController {
    * A response's events replayed from the database and followed to its end, from any instance:
    * numbered so that every replay agrees (see Replay), the events up to `startingAfter` left out.
    */
-  private async replay(actor: Actor, message: Message, request: ResponseRequest | null, startingAfter: number | null, res: Response): Promise<void> {
+  private async replay(
+    actor: Actor,
+    message: Message,
+    request: ResponseRequest | null,
+    startingAfter: number | null,
+    res: Response,
+  ): Promise<void> {
     const events = new ResponseEventStream(res, this.config, message.id, { startingAfter });
     try {
-      events.started(toOpenAiResponse({ ...viewOf(message), status: 'streaming', content: '', functionCalls: [], usage: null, error: null }, request, []));
-      const final = await this.chat.follow(actor, message.conversationId, message.id, (piece) => events.delta(piece), events.clientGone);
+      events.started(
+        toOpenAiResponse(
+          { ...viewOf(message), status: 'streaming', content: '', functionCalls: [], usage: null, error: null },
+          request,
+          [],
+        ),
+      );
+      const final = await this.chat.follow(
+        actor,
+        message.conversationId,
+        message.id,
+        (piece) => events.delta(piece),
+        events.clientGone,
+      );
       // Still being generated (the client left, or this instance is stopping): no closing events; the client follows again.
       if (final.status === 'streaming') return;
       const view = viewOf(final);
@@ -158,7 +240,12 @@ export class OpenAiResponsesController {
   @HttpCode(200)
   async cancel(@CurrentActor() actor: Actor, @Param('id') id: string) {
     const { message, request } = await this.records.find(actor, requiredResponseId(id)).catch(unknownResponse(id));
-    if (!request?.background) throw OpenAiError.invalid('Only responses created with background: true can be cancelled.', null, 'invalid_value');
+    if (!request?.background)
+      throw OpenAiError.invalid(
+        'Only responses created with background: true can be cancelled.',
+        null,
+        'invalid_value',
+      );
     return toOpenAiResponse(viewOf(await this.chat.cancel(actor, message.conversationId, message.id)), request);
   }
 
@@ -183,13 +270,22 @@ export class OpenAiResponsesController {
     return { id: responseId(message.id), object: 'response.deleted' as const, deleted: true };
   }
 
-  private stream(actor: Actor, chat: ReturnType<typeof turnOf>['chat'], record: ResponseRequest, res: Response): Promise<void> {
+  private stream(
+    actor: Actor,
+    chat: ReturnType<typeof turnOf>['chat'],
+    record: ResponseRequest,
+    res: Response,
+  ): Promise<void> {
     const createdAt = new Date();
     return pipeTurn(
       (started) => {
         const turn = started!;
         const saved = this.saveRecord(actor, turn, record);
-        const viewOf = (outcome: Pick<ReplyOutcome, 'content' | 'model' | 'usage' | 'error' | 'functionCalls'> & { status: ReplyView['status'] }): ReplyView => ({
+        const viewOf = (
+          outcome: Pick<ReplyOutcome, 'content' | 'model' | 'usage' | 'error' | 'functionCalls'> & {
+            status: ReplyView['status'];
+          },
+        ): ReplyView => ({
           messageId: turn.reply.id,
           conversationId: turn.conversation.id,
           createdAt,
@@ -201,7 +297,13 @@ export class OpenAiResponsesController {
           error: outcome.error,
         });
         const events = new ResponseEventStream(res, this.config, turn.reply.id);
-        events.started(toOpenAiResponse(viewOf({ status: 'streaming', content: '', model: turn.model, usage: null, error: null }), record, []));
+        events.started(
+          toOpenAiResponse(
+            viewOf({ status: 'streaming', content: '', model: turn.model, usage: null, error: null }),
+            record,
+            [],
+          ),
+        );
         return {
           delta: (piece) => events.delta(piece),
           finish: async (outcome) => {
@@ -212,7 +314,13 @@ export class OpenAiResponsesController {
           fail: (error) => {
             const answer = openAiAnswerOf(error);
             if (!answer) logger.error(describeError(error));
-            const failed = viewOf({ status: 'failed', content: events.streamedText, model: turn.model, usage: null, error: { code: 'model_unavailable', message: answer?.message ?? 'Internal server error' } });
+            const failed = viewOf({
+              status: 'failed',
+              content: events.streamedText,
+              model: turn.model,
+              usage: null,
+              error: { code: 'model_unavailable', message: answer?.message ?? 'Internal server error' },
+            });
             events.finish({ status: 'failed', functionCalls: [] }, toOpenAiResponse(failed, record));
           },
           end: () => events.end(),
@@ -226,10 +334,20 @@ export class OpenAiResponsesController {
    * `store: false`: the input alone is the history and nothing is written; the response has an
    * id of its own that nothing can retrieve. Streamed, the events start with the first text.
    */
-  private async unstored(actor: Actor, chat: ChatRequest, record: ResponseRequest, stream: boolean, res: Response): Promise<void> {
+  private async unstored(
+    actor: Actor,
+    chat: ChatRequest,
+    record: ResponseRequest,
+    stream: boolean,
+    res: Response,
+  ): Promise<void> {
     const id = randomUUID();
     const createdAt = new Date();
-    const viewOf = (reply: Pick<ReplyOutcome, 'status' | 'content' | 'functionCalls' | 'model' | 'usage' | 'error'> | { status: 'streaming' | 'failed'; content: string; model: null; usage: null; error: ReplyView['error'] }): ReplyView => ({
+    const viewOf = (
+      reply:
+        | Pick<ReplyOutcome, 'status' | 'content' | 'functionCalls' | 'model' | 'usage' | 'error'>
+        | { status: 'streaming' | 'failed'; content: string; model: null; usage: null; error: ReplyView['error'] },
+    ): ReplyView => ({
       status: reply.status,
       content: reply.content,
       functionCalls: ('functionCalls' in reply ? reply.functionCalls : undefined) ?? [],
@@ -240,7 +358,10 @@ export class OpenAiResponsesController {
       conversationId: '',
       createdAt,
     });
-    const responseOf = (view: ReplyView, output?: Array<Record<string, unknown>>) => ({ ...toOpenAiResponse(view, { ...record, inConversation: false }, output), store: false });
+    const responseOf = (view: ReplyView, output?: Array<Record<string, unknown>>) => ({
+      ...toOpenAiResponse(view, { ...record, inConversation: false }, output),
+      store: false,
+    });
     const request = { items: chat.items ?? [], agentId: chat.agentId, override: chat.override, options: chat.options };
     if (!stream) {
       res.status(200).json(responseOf(viewOf(await this.chat.answerUnstored(actor, request))));
@@ -249,7 +370,9 @@ export class OpenAiResponsesController {
     await pipeTurn(
       () => {
         const events = new ResponseEventStream(res, this.config, id);
-        events.started(responseOf(viewOf({ status: 'streaming', content: '', model: null, usage: null, error: null }), []));
+        events.started(
+          responseOf(viewOf({ status: 'streaming', content: '', model: null, usage: null, error: null }), []),
+        );
         return {
           delta: (piece) => events.delta(piece),
           finish: (reply) => {
@@ -257,8 +380,23 @@ export class OpenAiResponsesController {
             events.finish(view, responseOf(view));
           },
           fail: (error) => {
-            const failed = viewOf({ status: 'failed', content: events.streamedText, model: null, usage: null, error: null });
-            events.finish(failed, responseOf({ ...failed, error: { code: 'model_unavailable', message: openAiAnswerOf(error)?.message ?? 'Internal server error' } }));
+            const failed = viewOf({
+              status: 'failed',
+              content: events.streamedText,
+              model: null,
+              usage: null,
+              error: null,
+            });
+            events.finish(
+              failed,
+              responseOf({
+                ...failed,
+                error: {
+                  code: 'model_unavailable',
+                  message: openAiAnswerOf(error)?.message ?? 'Internal server error',
+                },
+              }),
+            );
           },
           end: () => events.end(),
         };
@@ -277,7 +415,9 @@ export class OpenAiResponsesController {
   private async previousReply(actor: Actor, id: string): Promise<{ conversationId: string; messageId: string }> {
     const ours = requiredResponseId(id, 'previous_response_id');
     const message = await this.records.ownedMessage(actor, ours).catch((error: unknown) => {
-      throw (error as { code?: string }).code === 'message_not_found' ? OpenAiError.notFound('Previous response', id, 'previous_response_id') : error;
+      throw (error as { code?: string }).code === 'message_not_found'
+        ? OpenAiError.notFound('Previous response', id, 'previous_response_id')
+        : error;
     });
     if (message.role !== 'assistant') throw OpenAiError.notFound('Previous response', id, 'previous_response_id');
     return { conversationId: message.conversationId, messageId: message.id };
@@ -289,7 +429,13 @@ export class OpenAiResponsesController {
     if (!named) return null;
     const agents = [...(await this.agents.list(actor)), ...(await this.agents.listOffered(actor))];
     const agent = agents.find((a) => a.id === named) ?? agents.find((a) => a.name === named);
-    if (!agent) throw new OpenAiError(404, `The model '${model}' does not exist or you do not have access to it.`, 'model_not_found', 'model');
+    if (!agent)
+      throw new OpenAiError(
+        404,
+        `The model '${model}' does not exist or you do not have access to it.`,
+        'model_not_found',
+        'model',
+      );
     return agent.id;
   }
 }

@@ -22,7 +22,9 @@ export interface ReplyView {
 }
 
 /** A response's status from its reply's. */
-export function responseStatus(status: MessageStatus): 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled' {
+export function responseStatus(
+  status: MessageStatus,
+): 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled' {
   if (status === 'streaming') return 'in_progress';
   if (status === 'complete') return 'completed';
   if (status === 'truncated') return 'incomplete';
@@ -30,11 +32,29 @@ export function responseStatus(status: MessageStatus): 'in_progress' | 'complete
 }
 
 /** The output items of a reply: its text (when it has any, or nothing else) and each call of the client's functions. */
-function outputOf(reply: Pick<ReplyView, 'messageId' | 'status' | 'content' | 'functionCalls'>, withText = true): Array<Record<string, unknown>> {
-  const calls = reply.functionCalls.map((c, i) => ({ type: 'function_call', id: functionCallItemId(reply.messageId, i), call_id: c.callId, name: c.name, arguments: c.arguments, status: 'completed' }));
+function outputOf(
+  reply: Pick<ReplyView, 'messageId' | 'status' | 'content' | 'functionCalls'>,
+  withText = true,
+): Array<Record<string, unknown>> {
+  const calls = reply.functionCalls.map((c, i) => ({
+    type: 'function_call',
+    id: functionCallItemId(reply.messageId, i),
+    call_id: c.callId,
+    name: c.name,
+    arguments: c.arguments,
+    status: 'completed',
+  }));
   const text =
     withText && (reply.content !== '' || (calls.length === 0 && reply.status !== 'failed'))
-      ? [{ type: 'message', id: messageItemId(reply.messageId), role: 'assistant', status: itemStatus(reply.status), content: [outputText(reply.content)] }]
+      ? [
+          {
+            type: 'message',
+            id: messageItemId(reply.messageId),
+            role: 'assistant',
+            status: itemStatus(reply.status),
+            content: [outputText(reply.content)],
+          },
+        ]
       : [];
   return [...text, ...calls];
 }
@@ -90,10 +110,21 @@ export interface TurnAsk {
  * Maps a request body to a chat turn: in `conversation` (after its active leaf), after the reply
  * `previous` (its branch), or in a new conversation; `agentId` when `model` names an agent.
  */
-export function turnOf(body: CreateResponseBody, previous: { conversationId: string; messageId: string } | null, agentId: string | null): TurnAsk {
-  if (body.input === undefined) throw OpenAiError.invalid("Missing required parameter: 'input'.", 'input', 'missing_required_parameter');
-  const items = typeof body.input === 'string' ? [{ role: 'user' as const, content: body.input }] : draftsOf(body.input);
-  const conversation = body.conversation ? requiredConversationId(typeof body.conversation === 'string' ? body.conversation : body.conversation.id, 'conversation') : undefined;
+export function turnOf(
+  body: CreateResponseBody,
+  previous: { conversationId: string; messageId: string } | null,
+  agentId: string | null,
+): TurnAsk {
+  if (body.input === undefined)
+    throw OpenAiError.invalid("Missing required parameter: 'input'.", 'input', 'missing_required_parameter');
+  const items =
+    typeof body.input === 'string' ? [{ role: 'user' as const, content: body.input }] : draftsOf(body.input);
+  const conversation = body.conversation
+    ? requiredConversationId(
+        typeof body.conversation === 'string' ? body.conversation : body.conversation.id,
+        'conversation',
+      )
+    : undefined;
   const tools: ToolSpec[] = (body.tools ?? []).map((t) => ({
     name: t.name,
     description: t.description ?? '',
@@ -102,14 +133,19 @@ export function turnOf(body: CreateResponseBody, previous: { conversationId: str
   }));
   const format = body.text?.format ?? undefined;
   const choice = body.tool_choice ?? undefined;
-  const toolChoice: ToolChoice | undefined = choice === undefined ? undefined : typeof choice === 'string' ? choice : { name: choice.name };
+  const toolChoice: ToolChoice | undefined =
+    choice === undefined ? undefined : typeof choice === 'string' ? choice : { name: choice.name };
   const chat: ChatRequest = {
     message: '',
     items,
     conversationId: conversation ?? previous?.conversationId,
     parentMessageId: previous?.messageId,
     agentId: agentId ?? undefined,
-    override: { model: agentId ? undefined : (body.model ?? undefined), instructions: body.instructions ?? undefined, truncation: body.truncation ?? undefined },
+    override: {
+      model: agentId ? undefined : (body.model ?? undefined),
+      instructions: body.instructions ?? undefined,
+      truncation: body.truncation ?? undefined,
+    },
     options: {
       temperature: body.temperature ?? undefined,
       topP: body.top_p ?? undefined,
@@ -143,5 +179,11 @@ export function turnOf(body: CreateResponseBody, previous: { conversationId: str
 function responseFormatOf(format: TextFormat | undefined): ResponseFormat | undefined {
   if (!format || format.type === 'text') return undefined;
   if (format.type === 'json_object') return { type: 'json_object' };
-  return { type: 'json_schema', name: format.name, schema: format.schema, description: format.description, strict: format.strict ?? undefined };
+  return {
+    type: 'json_schema',
+    name: format.name,
+    schema: format.schema,
+    description: format.description,
+    strict: format.strict ?? undefined,
+  };
 }

@@ -21,7 +21,10 @@ export interface TurnStreamWriter {
  * propagates, so the client gets the surface's ordinary JSON error answer; every event after
  * goes to the open stream, and the stream ends however the turn ends.
  */
-export async function pipeTurn(open: (turn?: StartedTurn) => TurnStreamWriter, run: (events: TurnEvents) => Promise<ReplyOutcome>): Promise<void> {
+export async function pipeTurn(
+  open: (turn?: StartedTurn) => TurnStreamWriter,
+  run: (events: TurnEvents) => Promise<ReplyOutcome>,
+): Promise<void> {
   let writer: TurnStreamWriter | undefined;
   const opened = (turn?: StartedTurn) => (writer ??= open(turn));
   try {

@@ -1,7 +1,12 @@
 import { ChatTurnFailedError, ReplyNotStoredError } from '../../chat/chat.errors.js';
 import { DOMAIN_ERROR_CODES } from '../../common/domain-error.js';
 import { AgentInUseError } from '../../agents/agent.errors.js';
-import { ConversationBusyError, ConversationNotFoundError, ForbiddenConversationError, InvalidInputError } from '../../conversations/conversation.errors.js';
+import {
+  ConversationBusyError,
+  ConversationNotFoundError,
+  ForbiddenConversationError,
+  InvalidInputError,
+} from '../../conversations/conversation.errors.js';
 import { StorageFullError } from '../../database/storage.errors.js';
 import { ERROR_TEXTS, errorText } from './error-texts.js';
 import { TEXTS } from './texts.js';

@@ -60,6 +60,8 @@ export class LongPolling {
    */
   async confirm(): Promise<void> {
     if (this.offset === 0) return;
-    await this.bot.api.getUpdates({ offset: this.offset, limit: 1, timeout: 0 }, botSignal(AbortSignal.timeout(5_000))).catch(() => undefined);
+    await this.bot.api
+      .getUpdates({ offset: this.offset, limit: 1, timeout: 0 }, botSignal(AbortSignal.timeout(5_000)))
+      .catch(() => undefined);
   }
 }

@@ -1,7 +1,9 @@
 import type { ApiCallFn } from 'grammy';
 import { honourRetryAfter } from './retry-after.js';
 
-type Answer = { ok: true; result: unknown } | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number } };
+type Answer =
+  | { ok: true; result: unknown }
+  | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number } };
 
 /** A fake previous step answering from a script, and a clock that records the waits. */
 function setUp(answers: Answer[], options = {}) {
@@ -16,7 +18,12 @@ function setUp(answers: Answer[], options = {}) {
   return { calls, waits, call };
 }
 
-const tooMany = (seconds: number): Answer => ({ ok: false, error_code: 429, description: 'Too Many Requests', parameters: { retry_after: seconds } });
+const tooMany = (seconds: number): Answer => ({
+  ok: false,
+  error_code: 429,
+  description: 'Too Many Requests',
+  parameters: { retry_after: seconds },
+});
 
 describe('honourRetryAfter', () => {
   it('waits retry_after seconds and makes the same call again', async () => {

@@ -11,7 +11,12 @@ function message(text: string, fields: Partial<Message> = {}): Message {
   const command = /^\/\S+/.exec(text);
   if (command) entities.push({ type: 'bot_command' as const, offset: 0, length: command[0].length });
   const mention = /@\w+/.exec(text.slice(command ? command[0].length : 0));
-  if (mention) entities.push({ type: 'mention' as const, offset: text.indexOf(mention[0], command ? command[0].length : 0), length: mention[0].length });
+  if (mention)
+    entities.push({
+      type: 'mention' as const,
+      offset: text.indexOf(mention[0], command ? command[0].length : 0),
+      length: mention[0].length,
+    });
   return { message_id: 1, date: 0, chat: GROUP, from: ADA, text, entities, ...fields } as Message;
 }
 
@@ -28,8 +33,12 @@ describe('routeUpdate', () => {
     expect(route(message('hi @memory_bot'))).toEqual({ kind: 'handle', chatId: GROUP.id });
     expect(route(message('hi @Memory_Bot'))).toEqual({ kind: 'handle', chatId: GROUP.id });
     expect(route(message('hi @someone_else'))).toEqual({ kind: 'ignore' });
-    expect(route(message('sure', { reply_to_message: { from: ME } as unknown as Message['reply_to_message'] }))).toMatchObject({ kind: 'handle' });
-    expect(route(message('sure', { reply_to_message: { from: ADA } as unknown as Message['reply_to_message'] }))).toEqual({ kind: 'ignore' });
+    expect(
+      route(message('sure', { reply_to_message: { from: ME } as unknown as Message['reply_to_message'] })),
+    ).toMatchObject({ kind: 'handle' });
+    expect(
+      route(message('sure', { reply_to_message: { from: ADA } as unknown as Message['reply_to_message'] })),
+    ).toEqual({ kind: 'ignore' });
     const textMention = message('hey you', { entities: [{ type: 'text_mention', offset: 4, length: 3, user: ME }] });
     expect(route(textMention)).toMatchObject({ kind: 'handle' });
   });
@@ -48,13 +57,24 @@ describe('routeUpdate', () => {
 
   it('ignores bots, edits and updates without a sender', () => {
     expect(route(message('hi', { chat: PRIVATE, from: { ...ADA, is_bot: true } }))).toEqual({ kind: 'ignore' });
-    expect(routeUpdate({ update_id: 1, edited_message: message('x', { chat: PRIVATE }) } as Update, ME, null)).toEqual({ kind: 'ignore' });
+    expect(routeUpdate({ update_id: 1, edited_message: message('x', { chat: PRIVATE }) } as Update, ME, null)).toEqual({
+      kind: 'ignore',
+    });
     expect(route(message('hi', { chat: PRIVATE, from: undefined }))).toEqual({ kind: 'ignore' });
   });
 
   it('routes button presses to their chat, refusing outsiders with the query id', () => {
-    const query = { id: 'q1', from: ADA, chat_instance: 'c', data: 'keep:42', message: message('x', { chat: PRIVATE }) };
-    expect(routeUpdate({ update_id: 1, callback_query: query } as Update, ME, null)).toEqual({ kind: 'handle', chatId: 42 });
+    const query = {
+      id: 'q1',
+      from: ADA,
+      chat_instance: 'c',
+      data: 'keep:42',
+      message: message('x', { chat: PRIVATE }),
+    };
+    expect(routeUpdate({ update_id: 1, callback_query: query } as Update, ME, null)).toEqual({
+      kind: 'handle',
+      chatId: 42,
+    });
     expect(routeUpdate({ update_id: 1, callback_query: query } as Update, ME, new Set([7]))).toEqual({
       kind: 'refuse',
       chatId: 42,

@@ -24,7 +24,9 @@ export function routeUpdate(update: Update, me: UserFromGetMe, allowedUsers: Rea
   const query = update.callback_query;
   if (query) {
     const chatId = query.message?.chat.id ?? query.from.id;
-    return allowed(query.from.id) ? { kind: 'handle', chatId } : { kind: 'refuse', chatId, userId: query.from.id, callbackQueryId: query.id };
+    return allowed(query.from.id)
+      ? { kind: 'handle', chatId }
+      : { kind: 'refuse', chatId, userId: query.from.id, callbackQueryId: query.id };
   }
   const message = update.message;
   // Channel posts come as channel_post updates, never asked for; `from` is absent there anyway.
@@ -72,7 +74,10 @@ export function promptText(message: Message, me: UserFromGetMe): string {
   const text = message.text ?? '';
   if (message.chat.type === 'private') return text;
   const handle = new RegExp(`@${me.username}\\b`, 'gi');
-  const cleaned = text.replace(handle, '').replace(/[ \t]{2,}/g, ' ').trim();
+  const cleaned = text
+    .replace(handle, '')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
   if (!cleaned) return '';
   const name = message.from?.first_name?.trim() || 'Someone';
   return `${name}: ${cleaned}`;

@@ -57,10 +57,16 @@ export class TelegramChat {
         const current = await this.conversations.mostRecent(actor);
         // Recorded before the model is called, so a crash while it answers leaves the turn findable.
         const started = (turn: StartedTurn) =>
-          this.inbox.attachTurn(botId, updateId, { conversationId: turn.conversation.id, replyId: turn.reply.id }).catch((error: Error) => {
-            this.logger.warn(`Could not record the turn of update ${updateId}: ${error.message}`);
-          });
-        const result = await this.chat.run(actor, { ask: { message: text, ...(current ? { conversationId: current.id } : {}) } }, { started: started });
+          this.inbox
+            .attachTurn(botId, updateId, { conversationId: turn.conversation.id, replyId: turn.reply.id })
+            .catch((error: Error) => {
+              this.logger.warn(`Could not record the turn of update ${updateId}: ${error.message}`);
+            });
+        const result = await this.chat.run(
+          actor,
+          { ask: { message: text, ...(current ? { conversationId: current.id } : {}) } },
+          { started: started },
+        );
         // A cut reply says so, or the user would take the text for the whole answer.
         const cut = result.reason && ERROR_TEXTS[result.reason.code];
         return cut ? `${result.reply}\n\n${cut}` : result.reply;
@@ -82,15 +88,26 @@ export class TelegramChat {
     // Waits while the reply is being generated; one whose generator died is closed when its lease passes.
     const reply = await this.chat.follow(actor, turn.conversationId, turn.replyId, () => undefined);
     if (reply.status === 'complete' || reply.status === 'cancelled') return reply.content;
-    if (reply.status === 'truncated') return `${reply.content}\n\n${ERROR_TEXTS[reply.errorCode === 'reply_too_long' ? 'reply_too_long' : 'reply_timeout']}`;
+    if (reply.status === 'truncated')
+      return `${reply.content}\n\n${ERROR_TEXTS[reply.errorCode === 'reply_too_long' ? 'reply_too_long' : 'reply_timeout']}`;
     // Still generated elsewhere while this process shuts down: left for later, not answered as busy.
     if (reply.status === 'streaming') throw new UpdateDeferred('Its reply is still being generated');
-    const [last] = await this.conversations.messagesPage(actor, turn.conversationId, { limit: 1, thread: reply.thread });
+    const [last] = await this.conversations.messagesPage(actor, turn.conversationId, {
+      limit: 1,
+      thread: reply.thread,
+    });
     // Only the thread's last answer can be given again; otherwise report the failure as it stands.
     if (last?.id !== reply.id) {
-      throw new ChatTurnFailedError(reply.errorCode ?? 'model_unavailable', reply.errorMessage ?? 'The model failed', turn.conversationId, '', reply.id);
+      throw new ChatTurnFailedError(
+        reply.errorCode ?? 'model_unavailable',
+        reply.errorMessage ?? 'The model failed',
+        turn.conversationId,
+        '',
+        reply.id,
+      );
     }
-    return (await this.chat.run(actor, { regenerate: { conversationId: turn.conversationId, thread: reply.thread } })).reply;
+    return (await this.chat.run(actor, { regenerate: { conversationId: turn.conversationId, thread: reply.thread } }))
+      .reply;
   }
 
   /** What the user is told when a turn does not produce a reply (the texts are ERROR_TEXTS). */
@@ -102,8 +119,10 @@ export class TelegramChat {
       return TEXTS.failure;
     }
     // No content in the log: the ids are enough to find the turn.
-    if (known instanceof ChatTurnFailedError) this.logger.warn(`Model failure (${known.reason}) in conversation ${known.conversationId}`);
-    if (known instanceof ReplyNotStoredError || known instanceof StorageError) this.logger.warn(`Storage failure on a Telegram turn: ${known.message}`);
+    if (known instanceof ChatTurnFailedError)
+      this.logger.warn(`Model failure (${known.reason}) in conversation ${known.conversationId}`);
+    if (known instanceof ReplyNotStoredError || known instanceof StorageError)
+      this.logger.warn(`Storage failure on a Telegram turn: ${known.message}`);
     return text;
   }
 }

@@ -53,7 +53,8 @@ export class TelegramCommands {
     this.shares.install(bot);
     bot.callbackQuery(DELETE_DATA, (ctx) => this.confirmDelete(ctx, ctx.match[1], Number(ctx.match[2])));
     bot.callbackQuery(KEEP_DATA, async (ctx) => {
-      if (Number(ctx.match[1]) !== ctx.from.id) return void (await ctx.answerCallbackQuery({ text: TEXTS.notYourButton }));
+      if (Number(ctx.match[1]) !== ctx.from.id)
+        return void (await ctx.answerCallbackQuery({ text: TEXTS.notYourButton }));
       await ctx.editMessageText(TEXTS.kept);
       await ctx.answerCallbackQuery();
     });
@@ -74,9 +75,15 @@ export class TelegramCommands {
       const current = await this.conversations.mostRecent(actor);
       const using = offered.find((a) => a.id === current?.agentId);
       if (offered.length === 0) return sendText(ctx, TEXTS.noAgents);
-      const lines = offered.map((a, i) => `${i + 1}. ${[a.emoji, a.name].filter(Boolean).join(' ')}${a.description ? ` – ${a.description}` : ''}`);
+      const lines = offered.map(
+        (a, i) =>
+          `${i + 1}. ${[a.emoji, a.name].filter(Boolean).join(' ')}${a.description ? ` – ${a.description}` : ''}`,
+      );
       const now = using ? `You are talking with ${using.name}.` : 'You are talking without an agent.';
-      return sendText(ctx, `${now}\n\n${lines.join('\n')}\n\n/agent N starts a conversation with agent N; /agent none without one.`);
+      return sendText(
+        ctx,
+        `${now}\n\n${lines.join('\n')}\n\n/agent N starts a conversation with agent N; /agent none without one.`,
+      );
     }
     if (choice === 'none') {
       await this.conversations.create(actor);
@@ -84,7 +91,11 @@ export class TelegramCommands {
     }
     const n = /^\d+$/.test(choice) ? Number(choice) : 0;
     const picked = offered[n - 1];
-    if (!picked) return sendText(ctx, offered.length ? `Send /agent N with N from 1 to ${offered.length}, or /agent none.` : TEXTS.noAgents);
+    if (!picked)
+      return sendText(
+        ctx,
+        offered.length ? `Send /agent N with N from 1 to ${offered.length}, or /agent none.` : TEXTS.noAgents,
+      );
     await this.conversations.create(actor, { agentId: picked.id });
     await sendText(ctx, `Started a new conversation with ${picked.name}. Your next message is its first.`);
   }
@@ -94,12 +105,16 @@ export class TelegramCommands {
     const { items } = await this.memories.list(actorOf(ctx), { limit: MEMORY_LIST_SIZE });
     if (items.length === 0) return sendText(ctx, TEXTS.noMemories);
     const lines = items.map((m, i) => `${i + 1}. ${m.pinned ? '📌 ' : ''}${m.text}`);
-    await sendText(ctx, `What I remember about you (newest first):\n\n${lines.join('\n')}\n\n/forget N forgets memory N.`);
+    await sendText(
+      ctx,
+      `What I remember about you (newest first):\n\n${lines.join('\n')}\n\n/forget N forgets memory N.`,
+    );
   }
 
   private async forget(ctx: Context, argument: string): Promise<void> {
     const n = /^\d+$/.test(argument.trim()) ? Number(argument.trim()) : 0;
-    if (n < 1 || n > MEMORY_LIST_SIZE) return sendText(ctx, `Send /forget N with N from /memory (1 to ${MEMORY_LIST_SIZE}).`);
+    if (n < 1 || n > MEMORY_LIST_SIZE)
+      return sendText(ctx, `Send /forget N with N from /memory (1 to ${MEMORY_LIST_SIZE}).`);
     const actor = actorOf(ctx);
     const chosen = (await this.memories.list(actor, { limit: n })).items[n - 1];
     if (!chosen) return sendText(ctx, `There is no memory ${n}. /memory shows them.`);
@@ -120,7 +135,10 @@ export class TelegramCommands {
     const { items } = await this.conversations.list(actorOf(ctx), LIST_SIZE);
     if (items.length === 0) return sendText(ctx, TEXTS.noConversations);
     const lines = items.map((c, i) => `${i + 1}. ${c.title}`);
-    await sendText(ctx, `Recent conversations (1 is the current one):\n\n${lines.join('\n')}\n\n/use N continues conversation N.`);
+    await sendText(
+      ctx,
+      `Recent conversations (1 is the current one):\n\n${lines.join('\n')}\n\n/use N continues conversation N.`,
+    );
   }
 
   private async use(ctx: Context, argument: string): Promise<void> {

@@ -52,7 +52,11 @@ export class TelegramIntake implements OnApplicationShutdown {
     await this.takeOver().catch((error: Error) => this.logger.warn(`Could not take over updates: ${error.message}`));
     const lease = this.inbox.leaseMs;
     this.renewing = setInterval(() => void this.renew(), Math.max(100, Math.floor(lease / 3)));
-    this.sweeping = setInterval(() => void this.takeOver().catch((error: Error) => this.logger.warn(`Could not take over updates: ${error.message}`)), lease);
+    this.sweeping = setInterval(
+      () =>
+        void this.takeOver().catch((error: Error) => this.logger.warn(`Could not take over updates: ${error.message}`)),
+      lease,
+    );
     this.renewing.unref();
     this.sweeping.unref();
   }
@@ -80,7 +84,12 @@ export class TelegramIntake implements OnApplicationShutdown {
       this.queues.enqueue(routing.chatId, () => this.refuse(routing));
       return 'refused';
     }
-    const recorded = await this.inbox.record(this.botId(), update.update_id, String(routing.chatId), JSON.stringify(update));
+    const recorded = await this.inbox.record(
+      this.botId(),
+      update.update_id,
+      String(routing.chatId),
+      JSON.stringify(update),
+    );
     if (recorded === 'known') return 'duplicate';
     this.enqueue(String(routing.chatId), update);
     return 'queued';
@@ -112,13 +121,16 @@ export class TelegramIntake implements OnApplicationShutdown {
     if (this.stopped) return;
     const { taken, givenUp } = await this.inbox.takeOver(this.botId(), MAX_IN_HAND - this.queues.size);
     for (const id of givenUp) this.logger.error(`Gave up update ${id}: its handling was interrupted too many times`);
-    if (taken.length > 0) this.logger.warn(`Handling ${taken.length} Telegram update(s) left unanswered by a stopped process`);
+    if (taken.length > 0)
+      this.logger.warn(`Handling ${taken.length} Telegram update(s) left unanswered by a stopped process`);
     for (const row of taken) this.enqueue(row.chatKey, JSON.parse(row.payload) as Update);
   }
 
   private async renew(): Promise<void> {
     if (this.queues.size === 0) return;
-    await this.inbox.renewLeases(this.botId()).catch((error: Error) => this.logger.warn(`Could not renew update leases: ${error.message}`));
+    await this.inbox
+      .renewLeases(this.botId())
+      .catch((error: Error) => this.logger.warn(`Could not renew update leases: ${error.message}`));
   }
 
   /**
@@ -154,7 +166,8 @@ export class TelegramIntake implements OnApplicationShutdown {
 
   private async refuse(routing: Extract<Routing, { kind: 'refuse' }>): Promise<void> {
     try {
-      if (routing.callbackQueryId) await this.bot.api.answerCallbackQuery(routing.callbackQueryId, { text: TEXTS.refusal });
+      if (routing.callbackQueryId)
+        await this.bot.api.answerCallbackQuery(routing.callbackQueryId, { text: TEXTS.refusal });
       else await this.bot.api.sendMessage(routing.chatId, refusalText(routing.userId));
     } catch (error) {
       this.logger.warn(`Could not send a refusal: ${(error as Error).message}`);

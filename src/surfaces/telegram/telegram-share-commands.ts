@@ -34,7 +34,10 @@ export class TelegramShareCommands {
     }
     // Without PUBLIC_BASE_URL the service does not know its own address: the path is what there is.
     const where = /^https?:\/\//.test(url) ? url : `${url}\n(Open this path on the chat service's address.)`;
-    await sendText(ctx, `Anyone with this link can read “${current.title}” as it is now (later messages are not shown):\n${where}\n\n/unshare revokes the links of this conversation.`);
+    await sendText(
+      ctx,
+      `Anyone with this link can read “${current.title}” as it is now (later messages are not shown):\n${where}\n\n/unshare revokes the links of this conversation.`,
+    );
   }
 
   private async unshare(ctx: Context): Promise<void> {
@@ -42,6 +45,11 @@ export class TelegramShareCommands {
     const current = await this.conversations.mostRecent(actor);
     if (!current) return sendText(ctx, TEXTS.noCurrent);
     const revoked = await this.sharing.revokeAll(actor, current.id);
-    await sendText(ctx, revoked === 0 ? 'This conversation has no links.' : `Revoked ${revoked} link${revoked === 1 ? '' : 's'}: they no longer open.`);
+    await sendText(
+      ctx,
+      revoked === 0
+        ? 'This conversation has no links.'
+        : `Revoked ${revoked} link${revoked === 1 ? '' : 's'}: they no longer open.`,
+    );
   }
 }

@@ -57,7 +57,9 @@ export class TelegramSurface implements OnApplicationBootstrap, OnModuleDestroy,
         if (error instanceof UpdateDeferred) throw error;
         const detail = describeError(error);
         this.logger.error(`Update ${ctx.update.update_id} failed: ${detail}`);
-        const notice = ctx.callbackQuery ? ctx.answerCallbackQuery({ text: TEXTS.failure }) : sendText(ctx, TEXTS.failure);
+        const notice = ctx.callbackQuery
+          ? ctx.answerCallbackQuery({ text: TEXTS.failure })
+          : sendText(ctx, TEXTS.failure);
         await notice.catch(() => undefined);
       }
     });
@@ -105,18 +107,28 @@ export class TelegramSurface implements OnApplicationBootstrap, OnModuleDestroy,
     await this.intake.start();
     this.initialised = true;
     const commands = BOT_COMMANDS.map(({ command, description }) => ({ command, description }));
-    await this.bot.api.setMyCommands(commands).catch((error: Error) => this.logger.warn(`setMyCommands failed: ${error.message}`));
+    await this.bot.api
+      .setMyCommands(commands)
+      .catch((error: Error) => this.logger.warn(`setMyCommands failed: ${error.message}`));
     const webhook = this.config.webhook;
     const name = `@${this.bot.botInfo.username}`;
     if (webhook) {
       const options = { secret_token: webhook.secret, allowed_updates: [...ALLOWED_UPDATES] };
-      if (!(await this.retrying('setWebhook', () => this.bot.api.setWebhook(webhook.url, options, botSignal(signal)), signal))) return;
+      if (
+        !(await this.retrying(
+          'setWebhook',
+          () => this.bot.api.setWebhook(webhook.url, options, botSignal(signal)),
+          signal,
+        ))
+      )
+        return;
       this.logger.log(`Telegram bot ${name} receives updates by webhook at ${webhook.path}`);
       this.markReady();
       return;
     }
     // A webhook left from an earlier set-up would make getUpdates fail with 409.
-    if (!(await this.retrying('deleteWebhook', () => this.bot.api.deleteWebhook({}, botSignal(signal)), signal))) return;
+    if (!(await this.retrying('deleteWebhook', () => this.bot.api.deleteWebhook({}, botSignal(signal)), signal)))
+      return;
     this.logger.log(`Telegram bot ${name} receives updates by long polling`);
     this.polling = new LongPolling(this.bot, this.intake, this.logger);
     this.markReady();
@@ -132,7 +144,9 @@ export class TelegramSurface implements OnApplicationBootstrap, OnModuleDestroy,
       } catch (error) {
         if (signal.aborted) return false;
         if (error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404)) {
-          this.logger.error(`Telegram refused TELEGRAM_BOT_TOKEN (${name}: ${error.error_code}); the Telegram surface is off`);
+          this.logger.error(
+            `Telegram refused TELEGRAM_BOT_TOKEN (${name}: ${error.error_code}); the Telegram surface is off`,
+          );
           return false;
         }
         this.logger.warn(`${name} failed: ${(error as Error).message}; retrying`);

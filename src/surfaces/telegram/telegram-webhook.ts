@@ -36,7 +36,6 @@ const REASONS: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-
 /**
  * The webhook endpoint at the path of TELEGRAM_WEBHOOK_URL. Checks the secret header before
  * reading the body, records the update (TelegramIntake), answers 200 at once and leaves the
@@ -72,7 +71,8 @@ export class TelegramWebhook {
 
   private async receive(req: Request, res: Response): Promise<void> {
     try {
-      if (!this.surface.acceptingUpdates) throw new Refusal(503, 'The bot is not accepting updates right now; retry later');
+      if (!this.surface.acceptingUpdates)
+        throw new Refusal(503, 'The bot is not accepting updates right now; retry later');
       if (!this.secretMatches(req.headers['x-telegram-bot-api-secret-token'])) {
         throw new Refusal(401, 'Missing or wrong X-Telegram-Bot-Api-Secret-Token');
       }
@@ -92,7 +92,12 @@ export class TelegramWebhook {
       if (!(error instanceof Refusal)) this.logger.error(`Webhook failed: ${(error as Error).message}`);
       // The body may be unread: close the connection rather than read it.
       res.set('Connection', 'close');
-      res.status(refusal.status).json({ statusCode: refusal.status, error: REASONS[refusal.status], code: refusal.code, message: refusal.message });
+      res.status(refusal.status).json({
+        statusCode: refusal.status,
+        error: REASONS[refusal.status],
+        code: refusal.code,
+        message: refusal.message,
+      });
     }
   }
 

@@ -2,7 +2,11 @@
  * The bot's commands: one list feeds both the command menu (setMyCommands) and /help, so the
  * two cannot disagree. A new command is added here and handled in TelegramCommands.
  */
-export const BOT_COMMANDS: ReadonlyArray<{ readonly command: string; readonly usage: string; readonly description: string }> = [
+export const BOT_COMMANDS: ReadonlyArray<{
+  readonly command: string;
+  readonly usage: string;
+  readonly description: string;
+}> = [
   { command: 'new', usage: '/new', description: 'start a new conversation' },
   { command: 'list', usage: '/list', description: 'your recent conversations' },
   { command: 'use', usage: '/use N', description: 'continue conversation N of /list' },

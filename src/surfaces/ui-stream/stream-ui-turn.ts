@@ -27,7 +27,11 @@ export function streamUiTurn(
   return pipeTurn((turn) => {
     const ui = new UiMessageStream(res, limits);
     // A reply that goes on after tool outputs is the same UI message as the one that called them.
-    ui.start(messageId ?? turn!.reply.id, { conversationId: turn!.conversation.id, thread: turn!.thread.name, model: turn!.model }, turn!.reply.id);
+    ui.start(
+      messageId ?? turn!.reply.id,
+      { conversationId: turn!.conversation.id, thread: turn!.thread.name, model: turn!.model },
+      turn!.reply.id,
+    );
     ui.settle(settled);
     return {
       delta: (piece) => ui.delta(piece),

@@ -22,7 +22,9 @@ export function questionOf(body: UiChatRequestDto): string {
   for (const part of parts as unknown[]) {
     const { type, text } = (part ?? {}) as { type?: unknown; text?: unknown };
     if (type !== 'text' || typeof text !== 'string') {
-      throw new BadRequestException(`only text parts are stored; the user message has a part of type ${JSON.stringify(type ?? null).slice(0, 40)}`);
+      throw new BadRequestException(
+        `only text parts are stored; the user message has a part of type ${JSON.stringify(type ?? null).slice(0, 40)}`,
+      );
     }
     texts.push(text);
   }
@@ -36,7 +38,8 @@ export function questionOf(body: UiChatRequestDto): string {
 function clientIdOf(body: UiChatRequestDto): string | undefined {
   const id = (body.message ?? body.messages?.at(-1))?.id;
   if (id === undefined) return undefined;
-  if (typeof id !== 'string' || !ALIAS_PATTERN.test(id)) throw new BadRequestException('a message id must be 1-128 characters of A-Z, a-z, 0-9, "_" and "-"');
+  if (typeof id !== 'string' || !ALIAS_PATTERN.test(id))
+    throw new BadRequestException('a message id must be 1-128 characters of A-Z, a-z, 0-9, "_" and "-"');
   return id;
 }
 
@@ -57,7 +60,11 @@ export function optionsOf(body: UiChatRequestDto): ChatRequest['options'] {
   const clientTools = clientToolsOf(body);
   const approvalTools = approvalToolsOf(body);
   if (!clientTools.length && !approvalTools.length) return body.options;
-  return { ...body.options, ...(clientTools.length ? { clientTools } : {}), ...(approvalTools.length ? { approvalTools } : {}) };
+  return {
+    ...body.options,
+    ...(clientTools.length ? { clientTools } : {}),
+    ...(approvalTools.length ? { approvalTools } : {}),
+  };
 }
 
 /** The error the model is told for a call the user denied. */
@@ -95,19 +102,35 @@ function approvalToolsOf(body: UiChatRequestDto): string[] {
 export function clientToolsOf(body: UiChatRequestDto): ToolSpec[] {
   if (body.tools === undefined) return [];
   const entries = Object.entries(body.tools);
-  if (entries.length > MAX_CLIENT_TOOLS) throw new BadRequestException(`tools may declare at most ${MAX_CLIENT_TOOLS} tools`);
+  if (entries.length > MAX_CLIENT_TOOLS)
+    throw new BadRequestException(`tools may declare at most ${MAX_CLIENT_TOOLS} tools`);
   return entries.flatMap(([name, tool]) => {
-    if (!TOOL_NAME.test(name)) throw new BadRequestException('a tool name must be 1-64 characters of A-Z, a-z, 0-9, "_" and "-"');
+    if (!TOOL_NAME.test(name))
+      throw new BadRequestException('a tool name must be 1-64 characters of A-Z, a-z, 0-9, "_" and "-"');
     if (AGENT_TOOLS.has(name)) {
-      if (!isObject(tool) || Object.keys(tool).some((key) => key !== 'needsApproval') || typeof (tool.needsApproval ?? false) !== 'boolean') {
-        throw new BadRequestException(`tools.${name} names a tool of the agent's: it takes only { needsApproval: boolean }`);
+      if (
+        !isObject(tool) ||
+        Object.keys(tool).some((key) => key !== 'needsApproval') ||
+        typeof (tool.needsApproval ?? false) !== 'boolean'
+      ) {
+        throw new BadRequestException(
+          `tools.${name} names a tool of the agent's: it takes only { needsApproval: boolean }`,
+        );
       }
       return [];
     }
-    const { description, inputSchema } = (isObject(tool) ? tool : {}) as { description?: unknown; inputSchema?: unknown };
+    const { description, inputSchema } = (isObject(tool) ? tool : {}) as {
+      description?: unknown;
+      inputSchema?: unknown;
+    };
     if (!isObject(inputSchema)) throw new BadRequestException(`tools.${name}.inputSchema must be a JSON Schema object`);
-    if (description !== undefined && (typeof description !== 'string' || description.length > MAX_TOOL_DESCRIPTION_CHARS)) {
-      throw new BadRequestException(`tools.${name}.description must be a string of at most ${MAX_TOOL_DESCRIPTION_CHARS} characters`);
+    if (
+      description !== undefined &&
+      (typeof description !== 'string' || description.length > MAX_TOOL_DESCRIPTION_CHARS)
+    ) {
+      throw new BadRequestException(
+        `tools.${name}.description must be a string of at most ${MAX_TOOL_DESCRIPTION_CHARS} characters`,
+      );
     }
     return [{ name, description: description ?? '', parameters: inputSchema }];
   });
@@ -131,25 +154,50 @@ export function toolAnswersOf(message: Record<string, unknown>, pending: readonl
   const parts = Array.isArray(message.parts) ? (message.parts as unknown[]) : [];
   const byCall = new Map<string, Record<string, unknown>>();
   for (const part of parts) {
-    if (!isObject(part) || typeof part.type !== 'string' || !part.type.startsWith('tool-') || typeof part.toolCallId !== 'string') continue;
+    if (
+      !isObject(part) ||
+      typeof part.type !== 'string' ||
+      !part.type.startsWith('tool-') ||
+      typeof part.toolCallId !== 'string'
+    )
+      continue;
     if (!pending.some((call) => call.callId === part.toolCallId)) {
-      throw new BadRequestException(`tool call ${JSON.stringify(part.toolCallId).slice(0, 120)} is not one the chat's last reply made`);
+      throw new BadRequestException(
+        `tool call ${JSON.stringify(part.toolCallId).slice(0, 120)} is not one the chat's last reply made`,
+      );
     }
     byCall.set(part.toolCallId, part);
   }
-  if (pending.length === 0) throw new BadRequestException("the last message must be a user message (role \"user\"), or the assistant message whose tool calls it answers");
+  if (pending.length === 0)
+    throw new BadRequestException(
+      'the last message must be a user message (role "user"), or the assistant message whose tool calls it answers',
+    );
   return pending.map((call) => {
     const part = byCall.get(call.callId);
     if (AGENT_TOOLS.has(call.name)) {
       const approval = isObject(part?.approval) ? part.approval : {};
-      if ((part?.state === 'approval-responded' || part?.state === 'output-denied') && typeof approval.approved === 'boolean') {
-        return { call, approval: { approved: approval.approved, ...(typeof approval.reason === 'string' ? { reason: approval.reason.slice(0, 1000) } : {}) } };
+      if (
+        (part?.state === 'approval-responded' || part?.state === 'output-denied') &&
+        typeof approval.approved === 'boolean'
+      ) {
+        return {
+          call,
+          approval: {
+            approved: approval.approved,
+            ...(typeof approval.reason === 'string' ? { reason: approval.reason.slice(0, 1000) } : {}),
+          },
+        };
       }
-      throw new BadRequestException(`tool call ${call.callId} (${call.name}) waits for approval: its part must be in state approval-responded`);
+      throw new BadRequestException(
+        `tool call ${call.callId} (${call.name}) waits for approval: its part must be in state approval-responded`,
+      );
     }
     if (part?.state === 'output-available') return { call, output: JSON.stringify(part.output ?? null) };
-    if (part?.state === 'output-error') return { call, output: JSON.stringify({ error: String(part.errorText ?? '') }) };
-    throw new BadRequestException(`tool call ${call.callId} (${call.name}) has no output: its part must be in state output-available or output-error`);
+    if (part?.state === 'output-error')
+      return { call, output: JSON.stringify({ error: String(part.errorText ?? '') }) };
+    throw new BadRequestException(
+      `tool call ${call.callId} (${call.name}) has no output: its part must be in state output-available or output-error`,
+    );
   });
 }
 

@@ -1,5 +1,27 @@
-import { BadRequestException, Body, Controller, Get, HttpCode, HttpStatus, Inject, Logger, Param, Post, Query, Res, type PipeTransform } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Logger,
+  Param,
+  Post,
+  Query,
+  Res,
+  type PipeTransform,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../actor-auth/actor.js';
 import { CurrentActor } from '../../actor-auth/current-actor.decorator.js';
@@ -15,7 +37,13 @@ import { CountedStream } from '../http/sse/stream-slots.js';
 import { storedOutcome } from '../http/sse/stream-turn.js';
 import { streamUiTurn } from './stream-ui-turn.js';
 import { deniedOutput, optionsOf, toolAnswersOf, toTurnRequest } from './ui-chat-request.js';
-import { UiChatRequestDto, UiMessageDto, UiMessagesQueryDto, UiStopResponseDto, UiThreadQueryDto } from './ui-chat.dto.js';
+import {
+  UiChatRequestDto,
+  UiMessageDto,
+  UiMessagesQueryDto,
+  UiStopResponseDto,
+  UiThreadQueryDto,
+} from './ui-chat.dto.js';
 import { UiChats } from './ui-chats.js';
 import { UiMessageStream } from './ui-message-stream.js';
 import { UI_STREAM_MEDIA } from './ui-stream-docs.js';
@@ -24,7 +52,8 @@ import { describeError } from '../../common/describe-error.js';
 /** A chat id in a path: checked like the body's `id`. */
 class ChatIdPipe implements PipeTransform<string, string> {
   transform(value: string): string {
-    if (!ALIAS_PATTERN.test(value)) throw new BadRequestException('the chat id must be 1-128 characters of A-Z, a-z, 0-9, "_" and "-"');
+    if (!ALIAS_PATTERN.test(value))
+      throw new BadRequestException('the chat id must be 1-128 characters of A-Z, a-z, 0-9, "_" and "-"');
     return value;
   }
 }
@@ -38,7 +67,11 @@ const UI_STREAM_DOC = {
   content: { 'text/event-stream': UI_STREAM_MEDIA },
 };
 
-const CHAT_ID_PARAM = { name: 'id', description: "The client's chat id (useChat's id) or one of your conversation ids.", schema: { type: 'string', pattern: ALIAS_PATTERN.source } };
+const CHAT_ID_PARAM = {
+  name: 'id',
+  description: "The client's chat id (useChat's id) or one of your conversation ids.",
+  schema: { type: 'string', pattern: ALIAS_PATTERN.source },
+};
 
 /**
  * A backend for the Vercel AI SDK's `useChat` (DefaultChatTransport with `api: '/api/ui/chat'`):
@@ -60,7 +93,7 @@ export class UiChatController {
   @Post()
   @ApiOperation({
     operationId: 'uiChat',
-    summary: "Send a message from useChat and stream the reply (AI SDK UI message stream)",
+    summary: 'Send a message from useChat and stream the reply (AI SDK UI message stream)',
     description:
       "DefaultChatTransport's body `{ id, messages, trigger, messageId }`, or `{ id, message }` with the last message alone. " +
       "The stored history is the truth: only the last user message is read. `trigger: regenerate-message` answers the chat's last question again; " +
@@ -78,26 +111,47 @@ export class UiChatController {
       if (!conversationId) throw new ConversationNotFoundError(body.id);
       // The message regenerated (useChat sends the last one's id): by our id or the client's.
       const messageId = body.messageId ? await this.chats.messageOf(actor, conversationId, body.messageId) : undefined;
-      await streamUiTurn(res, this.config, (events) => this.chat.run(actor, { regenerate: { conversationId, thread: body.thread, options: optionsOf(body), messageId } }, { events }));
+      await streamUiTurn(res, this.config, (events) =>
+        this.chat.run(
+          actor,
+          { regenerate: { conversationId, thread: body.thread, options: optionsOf(body), messageId } },
+          { events },
+        ),
+      );
       return;
     }
     // The assistant message whose client tool calls now have their outputs: the reply goes on, under the id the client holds.
     const last = body.message ?? body.messages?.at(-1);
     if (last?.role === 'assistant') {
-      const { replyId, calls } = conversationId ? await this.chats.pendingCalls(actor, conversationId, body.thread) : { replyId: '', calls: [] };
+      const { replyId, calls } = conversationId
+        ? await this.chats.pendingCalls(actor, conversationId, body.thread)
+        : { replyId: '', calls: [] };
       const answers = toolAnswersOf(last, calls);
       const options = optionsOf(body);
       // Calls of the agent's tools the user approved run now; the model is told of those denied.
       const outputs: string[] = [];
       for (const { call, output, approval } of answers) {
-        outputs.push(output ?? (approval!.approved ? await this.chat.runApprovedTool(actor, conversationId!, replyId, call) : deniedOutput(approval!.reason)));
+        outputs.push(
+          output ??
+            (approval!.approved
+              ? await this.chat.runApprovedTool(actor, conversationId!, replyId, call)
+              : deniedOutput(approval!.reason)),
+        );
       }
       const items = answers.map(({ call }, i) => ({ role: 'tool' as const, callId: call.callId, content: outputs[i] }));
       const request = { message: '', conversationId: conversationId!, items, thread: body.thread, options };
       const messageId = typeof last.id === 'string' && ALIAS_PATTERN.test(last.id) ? last.id : undefined;
       // The client's parts of approved calls take their outputs; denied ones are marked so.
-      const settled = answers.flatMap(({ call, approval }, i) => (approval ? [{ toolCallId: call.callId, output: approval.approved ? outputs[i] : null }] : []));
-      await streamUiTurn(res, this.config, (events) => this.chat.run(actor, { ask: request }, { events }), messageId, settled);
+      const settled = answers.flatMap(({ call, approval }, i) =>
+        approval ? [{ toolCallId: call.callId, output: approval.approved ? outputs[i] : null }] : [],
+      );
+      await streamUiTurn(
+        res,
+        this.config,
+        (events) => this.chat.run(actor, { ask: request }, { events }),
+        messageId,
+        settled,
+      );
       return;
     }
     const request = toTurnRequest(body, conversationId);
@@ -106,7 +160,9 @@ export class UiChatController {
       if (!conversationId) throw new MessageNotFoundError(body.messageId);
       const edited = await this.chats.messageOf(actor, conversationId, body.messageId);
       const edit = { message: request.message, options: request.options, clientMessageId: request.clientMessageId };
-      await streamUiTurn(res, this.config, (events) => this.chat.run(actor, { edit: { ...edit, conversationId, messageId: edited } }, { events }));
+      await streamUiTurn(res, this.config, (events) =>
+        this.chat.run(actor, { edit: { ...edit, conversationId, messageId: edited } }, { events }),
+      );
       return;
     }
     await streamUiTurn(res, this.config, (events) => this.chat.run(actor, { ask: request }, { events }));
@@ -125,7 +181,12 @@ export class UiChatController {
   @ApiNoContentResponse({ description: 'No reply is being generated in this chat.' })
   @CountedStream()
   @ApiErrors([400, 401])
-  async resume(@CurrentActor() actor: Actor, @Param('id', ChatIdPipe) id: string, @Query() query: UiThreadQueryDto, @Res() res: Response): Promise<void> {
+  async resume(
+    @CurrentActor() actor: Actor,
+    @Param('id', ChatIdPipe) id: string,
+    @Query() query: UiThreadQueryDto,
+    @Res() res: Response,
+  ): Promise<void> {
     const live = await this.chats.replyInProgress(actor, id, query.thread);
     if (!live) {
       res.status(HttpStatus.NO_CONTENT).end();
@@ -134,10 +195,26 @@ export class UiChatController {
     // A reply going on after tool outputs is resumed as the whole UI message: the parts before it first.
     const round = await this.chats.roundOf(actor, id, live);
     const ui = new UiMessageStream(res, this.config);
-    ui.start(round?.id ?? live.reply.id, { conversationId: live.conversationId, thread: live.thread, model: live.reply.model }, live.reply.id);
-    if (round) ui.replay(round.parts.slice(0, round.parts.findLastIndex((p) => p.type === 'step-start')));
+    ui.start(
+      round?.id ?? live.reply.id,
+      { conversationId: live.conversationId, thread: live.thread, model: live.reply.model },
+      live.reply.id,
+    );
+    if (round)
+      ui.replay(
+        round.parts.slice(
+          0,
+          round.parts.findLastIndex((p) => p.type === 'step-start'),
+        ),
+      );
     try {
-      const reply = await this.chat.follow(actor, live.conversationId, live.reply.id, (text) => ui.delta(text), ui.clientGone);
+      const reply = await this.chat.follow(
+        actor,
+        live.conversationId,
+        live.reply.id,
+        (text) => ui.delta(text),
+        ui.clientGone,
+      );
       // Still running: the client left, or this instance is stopping; a broken stream tells the client to resume again.
       if (reply.status === 'streaming') return ui.cut();
       ui.finish({ ...storedOutcome(reply), functionCalls: reply.functionCalls ?? undefined });
@@ -162,7 +239,11 @@ export class UiChatController {
   @ApiParam(CHAT_ID_PARAM)
   @ApiOkResponse({ type: UiStopResponseDto })
   @ApiErrors([400, 401])
-  async stop(@CurrentActor() actor: Actor, @Param('id', ChatIdPipe) id: string, @Query() query: UiThreadQueryDto): Promise<UiStopResponseDto> {
+  async stop(
+    @CurrentActor() actor: Actor,
+    @Param('id', ChatIdPipe) id: string,
+    @Query() query: UiThreadQueryDto,
+  ): Promise<UiStopResponseDto> {
     const live = await this.chats.replyInProgress(actor, id, query.thread);
     if (!live) return { stopped: false, messageId: null, status: null };
     const reply = await this.chat.cancel(actor, live.conversationId, live.reply.id);
@@ -181,7 +262,11 @@ export class UiChatController {
   @ApiParam(CHAT_ID_PARAM)
   @ApiOkResponse({ type: [UiMessageDto] })
   @ApiErrors([400, 401])
-  async messages(@CurrentActor() actor: Actor, @Param('id', ChatIdPipe) id: string, @Query() query: UiMessagesQueryDto): Promise<UiMessageDto[]> {
+  async messages(
+    @CurrentActor() actor: Actor,
+    @Param('id', ChatIdPipe) id: string,
+    @Query() query: UiMessagesQueryDto,
+  ): Promise<UiMessageDto[]> {
     return (await this.chats.uiMessages(actor, id, query.thread, query.limit ?? DETAIL_MESSAGES)) as UiMessageDto[];
   }
 }

@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { ALIAS_PATTERN } from '../../conversations/conversation-alias.entity.js';
 import { MAX_MESSAGES_PER_READ } from '../../conversations/conversations.service.js';
 import { ModelOptionsDto, ModelOptionsField } from '../http/dto/chat.dto.js';
@@ -26,7 +38,8 @@ export class UiChatRequestDto {
   id: string;
 
   @ApiPropertyOptional({
-    description: "The chat's messages as the client holds them (UIMessage: id, role, parts). Only the last one is read: a user message with text parts.",
+    description:
+      "The chat's messages as the client holds them (UIMessage: id, role, parts). Only the last one is read: a user message with text parts.",
     type: 'array',
     items: { type: 'object', additionalProperties: true },
   })
@@ -47,7 +60,8 @@ export class UiChatRequestDto {
   @ApiPropertyOptional({
     enum: UI_TRIGGERS,
     default: 'submit-message',
-    description: '`submit-message` answers the new user message; `regenerate-message` answers the last question again (a sibling answer).',
+    description:
+      '`submit-message` answers the new user message; `regenerate-message` answers the last question again (a sibling answer).',
   })
   @IsOptional()
   @IsIn(UI_TRIGGERS)
@@ -64,7 +78,10 @@ export class UiChatRequestDto {
   @MaxLength(200)
   messageId?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'A new chat starts with this agent; on an existing one it must be its agent.' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'A new chat starts with this agent; on an existing one it must be its agent.',
+  })
   @IsOptional()
   @IsUUID()
   agentId?: string;
@@ -78,7 +95,7 @@ export class UiChatRequestDto {
   @ApiPropertyOptional({
     description:
       'Tools the client runs itself (no `execute` on the server: useChat `onToolCall` + `addToolOutput`), by name: ' +
-      '`{ [name]: { description?, inputSchema } }`, the input as a JSON Schema object. They are offered to the model beside the agent\'s tools; ' +
+      "`{ [name]: { description?, inputSchema } }`, the input as a JSON Schema object. They are offered to the model beside the agent's tools; " +
       'a call of one ends the reply with the call as a tool part (`input-available`), and the next request, carrying the assistant message ' +
       'with the tool output (`output-available` or `output-error`), continues that reply. Names: 1-64 of A-Z, a-z, 0-9, `_` and `-`; at most 32 tools. ' +
       "An entry named after one of the agent's tools (`update_state`, `remember`, `forget`) takes only `{ needsApproval: boolean }`: with true, " +
@@ -86,7 +103,11 @@ export class UiChatRequestDto {
     type: 'object',
     additionalProperties: {
       type: 'object',
-      properties: { description: { type: 'string', maxLength: 1024 }, inputSchema: { type: 'object', additionalProperties: true }, needsApproval: { type: 'boolean' } },
+      properties: {
+        description: { type: 'string', maxLength: 1024 },
+        inputSchema: { type: 'object', additionalProperties: true },
+        needsApproval: { type: 'boolean' },
+      },
     },
   })
   @IsOptional()
@@ -100,7 +121,13 @@ export class UiThreadQueryDto {
 }
 
 export class UiMessagesQueryDto extends UiThreadQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_MESSAGES_PER_READ, default: 100, description: 'The newest messages of the active path, at most this many.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_MESSAGES_PER_READ,
+    default: 100,
+    description: 'The newest messages of the active path, at most this many.',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -111,21 +138,35 @@ export class UiMessagesQueryDto extends UiThreadQueryDto {
 
 /** What POST /api/ui/chat/:id/stop did. */
 export class UiStopResponseDto {
-  @ApiProperty({ description: 'True when a reply in progress was stopped (its text so far kept, status cancelled).' }) stopped: boolean;
-  @ApiProperty({ type: String, nullable: true, description: 'The reply stopped (the id its stream announced in `start`), or null.' })
+  @ApiProperty({ description: 'True when a reply in progress was stopped (its text so far kept, status cancelled).' })
+  stopped: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The reply stopped (the id its stream announced in `start`), or null.',
+  })
   messageId: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The status of that reply now: `cancelled` once stopped (`complete`, `truncated` or `failed` if it ended first).' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The status of that reply now: `cancelled` once stopped (`complete`, `truncated` or `failed` if it ended first).',
+  })
   status: string | null;
 }
 
 class UiPartDto {
   @ApiProperty({
     example: 'text',
-    description: '`text` (with `text`), `data-state` (with `data`: the session state after update_state), `step-start`, or `tool-<name>` (a tool call: `toolCallId`, `state`, `input`, `output`).',
+    description:
+      '`text` (with `text`), `data-state` (with `data`: the session state after update_state), `step-start`, or `tool-<name>` (a tool call: `toolCallId`, `state`, `input`, `output`).',
   })
   type: string;
   @ApiPropertyOptional() text?: string;
-  @ApiPropertyOptional({ enum: ['streaming', 'done', 'input-available', 'approval-requested', 'output-available', 'output-denied'] }) state?: string;
+  @ApiPropertyOptional({
+    enum: ['streaming', 'done', 'input-available', 'approval-requested', 'output-available', 'output-denied'],
+  })
+  state?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) data?: Record<string, unknown>;
   @ApiPropertyOptional() toolCallId?: string;
   @ApiPropertyOptional({ description: "The tool call's input (its JSON arguments, parsed)." }) input?: unknown;
@@ -134,7 +175,8 @@ class UiPartDto {
     type: 'object',
     properties: { id: { type: 'string' }, approved: { type: 'boolean' }, reason: { type: 'string' } },
     required: ['id'],
-    description: "On a call of the agent's tool that needs the client's approval: the approval asked for, and the answer once given.",
+    description:
+      "On a call of the agent's tool that needs the client's approval: the approval asked for, and the answer once given.",
   })
   approval?: { id: string; approved?: boolean; reason?: string };
 }
@@ -144,15 +186,27 @@ class UiMetadataDto {
   @ApiProperty({ enum: ['streaming', 'complete', 'truncated', 'failed', 'cancelled'] }) status: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiPropertyOptional({ type: String, nullable: true }) model?: string | null;
-  @ApiPropertyOptional({ type: 'object', nullable: true, properties: { promptTokens: { type: 'integer' }, completionTokens: { type: 'integer' } } })
+  @ApiPropertyOptional({
+    type: 'object',
+    nullable: true,
+    properties: { promptTokens: { type: 'integer' }, completionTokens: { type: 'integer' } },
+  })
   usage?: { promptTokens: number; completionTokens: number } | null;
-  @ApiPropertyOptional({ type: 'object', nullable: true, properties: { code: { type: 'string' }, message: { type: 'string' } }, description: 'Why a reply failed or was cut.' })
+  @ApiPropertyOptional({
+    type: 'object',
+    nullable: true,
+    properties: { code: { type: 'string' }, message: { type: 'string' } },
+    description: 'Why a reply failed or was cut.',
+  })
   error?: { code: string; message: string } | null;
 }
 
 /** A stored message as the AI SDK's UIMessage. */
 export class UiMessageDto {
-  @ApiProperty({ description: "The client's own id for a message it sent (useChat's), else the stored message's id (a uuid)." }) id: string;
+  @ApiProperty({
+    description: "The client's own id for a message it sent (useChat's), else the stored message's id (a uuid).",
+  })
+  id: string;
   @ApiProperty({ enum: ['system', 'user', 'assistant'] }) role: string;
   @ApiProperty({ type: [UiPartDto] }) parts: UiPartDto[];
   @ApiProperty({ type: UiMetadataDto }) metadata: UiMetadataDto;

@@ -42,9 +42,15 @@ export class UiChats {
   }
 
   /** The client tool calls the thread's last reply made and waits on (none when the leaf is anything else). */
-  async pendingCalls(actor: Actor, conversationId: string, thread = MAIN_THREAD): Promise<{ replyId: string; calls: FunctionCallRecord[] }> {
+  async pendingCalls(
+    actor: Actor,
+    conversationId: string,
+    thread = MAIN_THREAD,
+  ): Promise<{ replyId: string; calls: FunctionCallRecord[] }> {
     const [leaf] = await this.conversations.messagesPage(actor, conversationId, { limit: 1, thread });
-    return leaf?.role === 'assistant' && leaf.status === 'complete' ? { replyId: leaf.id, calls: leaf.functionCalls ?? [] } : { replyId: '', calls: [] };
+    return leaf?.role === 'assistant' && leaf.status === 'complete'
+      ? { replyId: leaf.id, calls: leaf.functionCalls ?? [] }
+      : { replyId: '', calls: [] };
   }
 
   /** The message of the chat's conversation the client calls `name`: its own id for a message it sent, or ours. */
@@ -56,7 +62,11 @@ export class UiChats {
   async uiMessages(actor: Actor, chatId: string, thread: string | undefined, limit: number): Promise<UIMessage[]> {
     const messages = await this.messages(actor, chatId, thread, limit);
     if (messages.length === 0) return [];
-    const names = await this.aliases.messageNames(actor, messages[0].conversationId, messages.filter((m) => m.role === 'user').map((m) => m.id));
+    const names = await this.aliases.messageNames(
+      actor,
+      messages[0].conversationId,
+      messages.filter((m) => m.role === 'user').map((m) => m.id),
+    );
     return toUiMessages(messages, names);
   }
 
@@ -64,9 +74,13 @@ export class UiChats {
   async messages(actor: Actor, chatId: string, thread: string | undefined, limit: number): Promise<Message[]> {
     const conversationId = await this.conversationOf(actor, chatId);
     if (!conversationId) return [];
-    const messages = await this.conversations.messagesPage(actor, conversationId, { limit, thread: thread ?? MAIN_THREAD });
+    const messages = await this.conversations.messagesPage(actor, conversationId, {
+      limit,
+      thread: thread ?? MAIN_THREAD,
+    });
     const last = messages.at(-1);
-    if (last?.status === 'streaming') messages[messages.length - 1] = await this.conversations.getMessage(actor, conversationId, last.id);
+    if (last?.status === 'streaming')
+      messages[messages.length - 1] = await this.conversations.getMessage(actor, conversationId, last.id);
     return messages;
   }
 

@@ -104,7 +104,8 @@ export class UiMessageStream {
         this.closeText();
         const toolName = part.type.slice('tool-'.length);
         this.chunk({ type: 'tool-input-available', toolCallId: part.toolCallId, toolName, input: part.input });
-        if (part.state === 'output-available') this.chunk({ type: 'tool-output-available', toolCallId: part.toolCallId, output: part.output });
+        if (part.state === 'output-available')
+          this.chunk({ type: 'tool-output-available', toolCallId: part.toolCallId, output: part.output });
         if (part.state === 'output-denied') this.chunk({ type: 'tool-output-denied', toolCallId: part.toolCallId });
       }
     }
@@ -116,7 +117,11 @@ export class UiMessageStream {
   /** Calls of the agent's tools the client answered an approval for: the output of one approved (and run), or its denial. */
   settle(calls: readonly SettledCall[]): void {
     for (const { toolCallId, output } of calls) {
-      this.chunk(output === null ? { type: 'tool-output-denied', toolCallId } : { type: 'tool-output-available', toolCallId, output: jsonOrText(output) });
+      this.chunk(
+        output === null
+          ? { type: 'tool-output-denied', toolCallId }
+          : { type: 'tool-output-available', toolCallId, output: jsonOrText(output) },
+      );
     }
   }
 
@@ -127,8 +132,14 @@ export class UiMessageStream {
   private clientCalls(calls: readonly FunctionCallRecord[]): void {
     for (const call of calls) {
       this.chunk({ type: 'tool-input-start', toolCallId: call.callId, toolName: call.name });
-      this.chunk({ type: 'tool-input-available', toolCallId: call.callId, toolName: call.name, input: jsonOrText(call.arguments) });
-      if (AGENT_TOOLS.has(call.name)) this.chunk({ type: 'tool-approval-request', approvalId: approvalIdOf(call.callId), toolCallId: call.callId });
+      this.chunk({
+        type: 'tool-input-available',
+        toolCallId: call.callId,
+        toolName: call.name,
+        input: jsonOrText(call.arguments),
+      });
+      if (AGENT_TOOLS.has(call.name))
+        this.chunk({ type: 'tool-approval-request', approvalId: approvalIdOf(call.callId), toolCallId: call.callId });
     }
   }
 
@@ -150,7 +161,8 @@ export class UiMessageStream {
       usage: outcome.usage,
       error: outcome.status === 'truncated' ? cutReason(outcome) : outcome.error,
     };
-    if (outcome.status === 'failed') return this.chunk({ type: 'error', errorText: outcome.error?.message ?? 'The model failed' });
+    if (outcome.status === 'failed')
+      return this.chunk({ type: 'error', errorText: outcome.error?.message ?? 'The model failed' });
     if (outcome.status === 'cancelled') {
       this.chunk({ type: 'message-metadata', messageMetadata: metadata });
       return this.chunk({ type: 'abort', reason: 'stopped' });

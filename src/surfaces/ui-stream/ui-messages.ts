@@ -70,18 +70,27 @@ export function toUiMessages(messages: readonly Message[], names: ReadonlyMap<st
 
 /** A waiting call's part once its output came: the output, or the denial of a call that needed approval. */
 function answeredPart(part: ToolPart, content: string): Partial<ToolPart> {
-  if (part.state !== 'approval-requested') return { state: 'output-available', output: jsonOrText(content) } as Partial<ToolPart>;
+  if (part.state !== 'approval-requested')
+    return { state: 'output-available', output: jsonOrText(content) } as Partial<ToolPart>;
   const output = jsonOrText(content) as { ok?: unknown; error?: unknown; reason?: unknown };
   const denied = typeof output === 'object' && output !== null && output.ok === false && output.error === DENIED;
-  const approval = { id: part.approval.id, approved: !denied, ...(denied && typeof output.reason === 'string' ? { reason: output.reason } : {}) };
-  return (denied ? { state: 'output-denied', approval } : { state: 'output-available', output, approval }) as Partial<ToolPart>;
+  const approval = {
+    id: part.approval.id,
+    approved: !denied,
+    ...(denied && typeof output.reason === 'string' ? { reason: output.reason } : {}),
+  };
+  return (
+    denied ? { state: 'output-denied', approval } : { state: 'output-available', output, approval }
+  ) as Partial<ToolPart>;
 }
 
 /** The client tool parts of `ui` that `message` added, by call id; null when it called none. */
 function callsOf(ui: StoredUiMessage, message: Message): Map<string, ToolPart> | null {
   if (message.role !== 'assistant' || !message.functionCalls?.length) return null;
   const ids = new Set(message.functionCalls.map((c) => c.callId));
-  const parts = ui.parts.filter((p): p is ToolPart => p.type.startsWith('tool-') && ids.has((p as ToolPart).toolCallId));
+  const parts = ui.parts.filter(
+    (p): p is ToolPart => p.type.startsWith('tool-') && ids.has((p as ToolPart).toolCallId),
+  );
   return new Map(parts.map((p) => [p.toolCallId, p]));
 }
 
@@ -94,15 +103,26 @@ function callsOf(ui: StoredUiMessage, message: Message): Map<string, ToolPart> |
 export function toUiMessage(message: Message, clientId?: string): StoredUiMessage {
   const parts: UIMessage['parts'] = [];
   (message.toolCalls ?? []).forEach((call, i) => {
-    parts.push({ type: `tool-${call.name}`, toolCallId: toolCallIdOf(message.id, i), state: 'output-available', input: jsonOrText(call.arguments), output: jsonOrText(call.result) });
+    parts.push({
+      type: `tool-${call.name}`,
+      toolCallId: toolCallIdOf(message.id, i),
+      state: 'output-available',
+      input: jsonOrText(call.arguments),
+      output: jsonOrText(call.result),
+    });
   });
-  if (message.content) parts.push({ type: 'text', text: message.content, state: message.status === 'streaming' ? 'streaming' : 'done' });
+  if (message.content)
+    parts.push({ type: 'text', text: message.content, state: message.status === 'streaming' ? 'streaming' : 'done' });
   const state = stateAfterTools(message.toolCalls);
   if (state) parts.push({ type: 'data-state', id: 'state', data: state });
   for (const call of message.functionCalls ?? []) {
     const waiting = { type: `tool-${call.name}` as const, toolCallId: call.callId, input: jsonOrText(call.arguments) };
     // A call of the agent's tool waits for the client's approval; one of the client's, for its output.
-    parts.push(AGENT_TOOLS.has(call.name) ? { ...waiting, state: 'approval-requested', approval: { id: approvalIdOf(call.callId) } } : { ...waiting, state: 'input-available' });
+    parts.push(
+      AGENT_TOOLS.has(call.name)
+        ? { ...waiting, state: 'approval-requested', approval: { id: approvalIdOf(call.callId) } }
+        : { ...waiting, state: 'input-available' },
+    );
   }
   return {
     id: clientId ?? message.id,
@@ -116,7 +136,10 @@ export function toUiMessage(message: Message, clientId?: string): StoredUiMessag
       ...(message.role === 'assistant'
         ? {
             model: message.model,
-            usage: message.promptTokens === null ? null : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 },
+            usage:
+              message.promptTokens === null
+                ? null
+                : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 },
             error: replyErrorOf(message),
           }
         : {}),

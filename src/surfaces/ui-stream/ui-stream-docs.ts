@@ -14,8 +14,18 @@ const METADATA = {
     thread: { type: 'string' },
     model: { type: 'string', nullable: true },
     status: { type: 'string', enum: ['streaming', 'complete', 'truncated', 'failed', 'cancelled'] },
-    usage: { type: 'object', nullable: true, properties: { promptTokens: { type: 'integer' }, completionTokens: { type: 'integer' } }, required: ['promptTokens', 'completionTokens'] },
-    error: { type: 'object', nullable: true, properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] },
+    usage: {
+      type: 'object',
+      nullable: true,
+      properties: { promptTokens: { type: 'integer' }, completionTokens: { type: 'integer' } },
+      required: ['promptTokens', 'completionTokens'],
+    },
+    error: {
+      type: 'object',
+      nullable: true,
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      required: ['code', 'message'],
+    },
   },
   required: ['conversationId'],
 };
@@ -26,7 +36,14 @@ const chunk = (type: string, properties: Record<string, unknown> = {}, required:
 });
 
 const UI_MESSAGE_CHUNKS = [
-  chunk('start', { messageId: { type: 'string', description: "The stored reply's id (a uuid), or the id of the assistant message a reply going on after tool outputs continues." }, messageMetadata: METADATA }),
+  chunk('start', {
+    messageId: {
+      type: 'string',
+      description:
+        "The stored reply's id (a uuid), or the id of the assistant message a reply going on after tool outputs continues.",
+    },
+    messageMetadata: METADATA,
+  }),
   chunk('start-step'),
   chunk('text-start', { id: { type: 'string' } }, ['id']),
   chunk('text-delta', { id: { type: 'string' }, delta: { type: 'string' } }, ['id', 'delta']),
@@ -34,19 +51,46 @@ const UI_MESSAGE_CHUNKS = [
   {
     type: 'object',
     description: '`data-state`: the session state after update_state.',
-    properties: { type: { type: 'string', pattern: '^data-' }, id: { type: 'string' }, data: { type: 'object', additionalProperties: true }, transient: { type: 'boolean' } },
+    properties: {
+      type: { type: 'string', pattern: '^data-' },
+      id: { type: 'string' },
+      data: { type: 'object', additionalProperties: true },
+      transient: { type: 'boolean' },
+    },
     required: ['type', 'data'],
   },
-  chunk('tool-input-start', { toolCallId: { type: 'string' }, toolName: { type: 'string' } }, ['toolCallId', 'toolName']),
+  chunk('tool-input-start', { toolCallId: { type: 'string' }, toolName: { type: 'string' } }, [
+    'toolCallId',
+    'toolName',
+  ]),
   {
-    ...chunk('tool-input-available', { toolCallId: { type: 'string' }, toolName: { type: 'string' }, input: { description: "The call's input (its JSON arguments, parsed)." } }, ['toolCallId', 'toolName']),
-    description: '`tool-input-available`: a tool call, of the agent (its output follows) or of a tool the client declared (the reply ends waiting for its output).',
+    ...chunk(
+      'tool-input-available',
+      {
+        toolCallId: { type: 'string' },
+        toolName: { type: 'string' },
+        input: { description: "The call's input (its JSON arguments, parsed)." },
+      },
+      ['toolCallId', 'toolName'],
+    ),
+    description:
+      '`tool-input-available`: a tool call, of the agent (its output follows) or of a tool the client declared (the reply ends waiting for its output).',
   },
-  chunk('tool-approval-request', { approvalId: { type: 'string' }, toolCallId: { type: 'string' } }, ['approvalId', 'toolCallId']),
-  chunk('tool-output-available', { toolCallId: { type: 'string' }, output: { description: 'What the tool returned (JSON, parsed when it is).' } }, ['toolCallId']),
+  chunk('tool-approval-request', { approvalId: { type: 'string' }, toolCallId: { type: 'string' } }, [
+    'approvalId',
+    'toolCallId',
+  ]),
+  chunk(
+    'tool-output-available',
+    { toolCallId: { type: 'string' }, output: { description: 'What the tool returned (JSON, parsed when it is).' } },
+    ['toolCallId'],
+  ),
   chunk('tool-output-denied', { toolCallId: { type: 'string' } }, ['toolCallId']),
   chunk('finish-step'),
-  chunk('finish', { finishReason: { type: 'string', enum: ['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other'] }, messageMetadata: METADATA }),
+  chunk('finish', {
+    finishReason: { type: 'string', enum: ['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other'] },
+    messageMetadata: METADATA,
+  }),
   chunk('message-metadata', { messageMetadata: METADATA }, ['messageMetadata']),
   chunk('abort', { reason: { type: 'string' } }),
   chunk('error', { errorText: { type: 'string' } }, ['errorText']),
@@ -54,7 +98,10 @@ const UI_MESSAGE_CHUNKS = [
 
 /** The media type object of a UI message stream answer. */
 export const UI_STREAM_MEDIA = {
-  schema: { type: 'string', description: 'Server-sent events, each `data: <UIMessageChunk JSON>` (see x-sse-events), the last `data: [DONE]`.' },
+  schema: {
+    type: 'string',
+    description: 'Server-sent events, each `data: <UIMessageChunk JSON>` (see x-sse-events), the last `data: [DONE]`.',
+  },
   'x-sse-events': {
     message: {
       type: 'object',

@@ -36,7 +36,8 @@ export function findWebAssets(): WebAssets {
   // KaTeX (math): its ES module, its style sheet and the fonts that sheet names (fonts/ beside it).
   const katexDir = join(dirname(require.resolve('katex/package.json')), 'dist');
   for (const name of ['katex.mjs', 'katex.min.css']) vendor.set(`katex/${name}`, join(katexDir, name));
-  for (const font of readdirSync(join(katexDir, 'fonts'))) vendor.set(`katex/fonts/${font}`, join(katexDir, 'fonts', font));
+  for (const font of readdirSync(join(katexDir, 'fonts')))
+    vendor.set(`katex/fonts/${font}`, join(katexDir, 'fonts', font));
   return { root, vendor };
 }
 

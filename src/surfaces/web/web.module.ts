@@ -69,8 +69,16 @@ export class WebSurfaceModule implements OnModuleInit {
       });
     });
     // The page's type-checking files live beside it but are not part of it.
-    app.get(['/tsconfig.json', /^\/types\//], (req: Request, res: Response) => sendError(res, 404, `Cannot GET ${req.path}`));
-    adapter.useStaticAssets(assets.root, { index: 'index.html', redirect: false, dotfiles: 'ignore', fallthrough: true, setHeaders });
+    app.get(['/tsconfig.json', /^\/types\//], (req: Request, res: Response) =>
+      sendError(res, 404, `Cannot GET ${req.path}`),
+    );
+    adapter.useStaticAssets(assets.root, {
+      index: 'index.html',
+      redirect: false,
+      dotfiles: 'ignore',
+      fallthrough: true,
+      setHeaders,
+    });
     // At the default level the start-up line (main.ts) says it: one line, not one per module.
     this.logger.debug(`Web chat page at / (files from ${assets.root})`);
   }

@@ -59,9 +59,17 @@ describe('console chat', () => {
 
   it('sends each piped line, prints each reply, keeps the conversation and exits 0 at the end of the input', async () => {
     const { code, out, err } = await pipe('ann', ['My name is Ada.', '', 'What is my name?']);
-    expect({ code, out, err }).toEqual({ code: 0, out: 'reply to: My name is Ada.\nreply to: What is my name?\n', err: '' });
+    expect({ code, out, err }).toEqual({
+      code: 0,
+      out: 'reply to: My name is Ada.\nreply to: What is my name?\n',
+      err: '',
+    });
     expect(fake.completions.map((c) => c.body.stream)).toEqual([true, true]);
-    expect(fake.lastCompletion.body.messages!.map((m) => m.content)).toEqual(['My name is Ada.', 'reply to: My name is Ada.', 'What is my name?']);
+    expect(fake.lastCompletion.body.messages!.map((m) => m.content)).toEqual([
+      'My name is Ada.',
+      'reply to: My name is Ada.',
+      'What is my name?',
+    ]);
     const { data } = await api('ann').GET('/api/conversations');
     expect(data!.items.map((c) => c.title)).toEqual(['My name is Ada.']);
   });
@@ -71,7 +79,10 @@ describe('console chat', () => {
     expect(code).toBe(0);
     const lines = out.split('\n');
     expect(lines).toContain('New conversation: your next message starts it.');
-    expect(lines.filter((l) => /^[ *] \d\. /.test(l)).map((l) => l.replace(/ {2}\(.*\)$/, ''))).toEqual(['* 1. second', '  2. first']);
+    expect(lines.filter((l) => /^[ *] \d\. /.test(l)).map((l) => l.replace(/ {2}\(.*\)$/, ''))).toEqual([
+      '* 1. second',
+      '  2. first',
+    ]);
     expect(lines).toContain('Using "first" (2 messages).');
     const { data } = await api('ben').GET('/api/conversations');
     const first = data!.items.find((c) => c.title === 'first')!;
@@ -80,7 +91,11 @@ describe('console chat', () => {
   });
 
   it('/agent NAME creates or picks an agent and continues its latest conversation; /agent none leaves it', async () => {
-    const { code, out } = await pipe('cid', ['/agent Pirate', 'Ahoy', '/agent none', 'plain', '/agent pirate', 'Again', '/agent'], undefined);
+    const { code, out } = await pipe(
+      'cid',
+      ['/agent Pirate', 'Ahoy', '/agent none', 'plain', '/agent pirate', 'Again', '/agent'],
+      undefined,
+    );
     expect(code).toBe(0);
     expect(out.split('\n')).toEqual([
       'Created agent Pirate.',
@@ -102,13 +117,19 @@ describe('console chat', () => {
 
   it('starts with --agent, stops at /quit, and reports errors without stopping', async () => {
     fake.enqueue({ kind: 'status', status: 500, message: 'model down' });
-    const { code, out, err } = await pipe('dan', ['/help', 'first try', 'second try', '/use 9', '/bogus', '/quit', 'never sent'], 'Helper');
+    const { code, out, err } = await pipe(
+      'dan',
+      ['/help', 'first try', 'second try', '/use 9', '/bogus', '/quit', 'never sent'],
+      'Helper',
+    );
     expect(code).toBe(0);
     expect(out).toContain('/use N        continue conversation N of the last /list');
     expect(out).toContain('Created agent Helper.');
     expect(out).toContain('reply to: second try\n');
     expect(err.split('\n')).toEqual([
-      expect.stringMatching(/^Error 502: The model server answered 500.*\(the conversation keeps the partial reply; send again to retry\)$/),
+      expect.stringMatching(
+        /^Error 502: The model server answered 500.*\(the conversation keeps the partial reply; send again to retry\)$/,
+      ),
       'There is no conversation 9: /list shows the numbers.',
       'Unknown command /bogus: /help lists the commands',
       '',
@@ -118,22 +139,39 @@ describe('console chat', () => {
 
   it('refuses a wrong key and an unreachable server with exit code 1', async () => {
     keys.set('mallory', 'not-a-configured-key');
-    expect(await pipe('mallory', ['hello'])).toEqual({ code: 1, out: '', err: expect.stringMatching(/^Error 401: Missing or invalid API key/) });
+    expect(await pipe('mallory', ['hello'])).toEqual({
+      code: 1,
+      out: '',
+      err: expect.stringMatching(/^Error 401: Missing or invalid API key/),
+    });
     const closed = `http://127.0.0.1:${await freePort()}`;
     const input = new PassThrough();
     const err = collector();
     input.end('hello\n');
-    const code = await runConsole({ url: closed, key: undefined, agent: undefined }, { input, output: collector().stream, errors: err.stream, terminal: false });
-    expect({ code, err: err.text() }).toEqual({ code: 1, err: expect.stringMatching(new RegExp(`^Cannot reach ${closed}: .*ECONNREFUSED`)) });
+    const code = await runConsole(
+      { url: closed, key: undefined, agent: undefined },
+      { input, output: collector().stream, errors: err.stream, terminal: false },
+    );
+    expect({ code, err: err.text() }).toEqual({
+      code: 1,
+      err: expect.stringMatching(new RegExp(`^Cannot reach ${closed}: .*ECONNREFUSED`)),
+    });
     expect(fake.completions).toHaveLength(0);
   });
 
   it('at a terminal: prompts, and Ctrl+C stops the reply being streamed, then leaves', async () => {
     let release!: () => void;
-    fake.enqueue({ kind: 'stream', chunks: ['Counting: ', 'one, ', 'two'], hold: new Promise<void>((r) => (release = r)) });
+    fake.enqueue({
+      kind: 'stream',
+      chunks: ['Counting: ', 'one, ', 'two'],
+      hold: new Promise<void>((r) => (release = r)),
+    });
     const input = new PassThrough();
     const [out, err] = [collector(), collector()];
-    const running = runConsole({ url, key: keys.get('eve'), agent: undefined }, { input, output: out.stream, errors: err.stream, terminal: true });
+    const running = runConsole(
+      { url, key: keys.get('eve'), agent: undefined },
+      { input, output: out.stream, errors: err.stream, terminal: true },
+    );
     await until(() => out.text().includes('> '));
     input.write('count\r');
     await until(() => out.text().includes('Counting: one, '));
@@ -144,7 +182,9 @@ describe('console chat', () => {
     expect(await running).toBe(0);
     expect(err.text()).toMatch(/^Connected to http:\/\/127\.0\.0\.1:\d+\. Type a message, or \/help\./);
     const { data } = await api('eve').GET('/api/conversations');
-    const conversation = await api('eve').GET('/api/conversations/{id}', { params: { path: { id: data!.items[0].id } } });
+    const conversation = await api('eve').GET('/api/conversations/{id}', {
+      params: { path: { id: data!.items[0].id } },
+    });
     expect(conversation.data!.messages[1]).toMatchObject({ status: 'cancelled', content: 'Counting: one, ' });
   });
 
@@ -154,14 +194,32 @@ describe('console chat', () => {
 
     beforeAll(() => {
       const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-      const flags = ['--outDir', outDir, '--rootDir', ROOT, '--module', 'nodenext', '--target', 'es2023', '--types', 'node', '--skipLibCheck', '--strict'];
-      execFileSync(process.execPath, [tsc, join(ROOT, 'src/surfaces/console/main.ts'), '--ignoreConfig', ...flags], { stdio: 'pipe' });
+      const flags = [
+        '--outDir',
+        outDir,
+        '--rootDir',
+        ROOT,
+        '--module',
+        'nodenext',
+        '--target',
+        'es2023',
+        '--types',
+        'node',
+        '--skipLibCheck',
+        '--strict',
+      ];
+      execFileSync(process.execPath, [tsc, join(ROOT, 'src/surfaces/console/main.ts'), '--ignoreConfig', ...flags], {
+        stdio: 'pipe',
+      });
       main = join(outDir, 'src/surfaces/console/main.js');
     });
     afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
     function run(args: string[], stdin: string): Promise<{ code: number | null; out: string; err: string }> {
-      const child = spawn(process.execPath, [main, ...args], { env: { ...process.env, NODE_OPTIONS: '' }, stdio: 'pipe' });
+      const child = spawn(process.execPath, [main, ...args], {
+        env: { ...process.env, NODE_OPTIONS: '' },
+        stdio: 'pipe',
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk) => (out += chunk));
@@ -181,7 +239,11 @@ describe('console chat', () => {
     });
 
     it('prints its usage for --help (exit 0) and for a bad argument (exit 64)', async () => {
-      expect(await run(['--help'], '')).toEqual({ code: 0, out: expect.stringContaining('Usage: npm run chat -- [--url URL]'), err: '' });
+      expect(await run(['--help'], '')).toEqual({
+        code: 0,
+        out: expect.stringContaining('Usage: npm run chat -- [--url URL]'),
+        err: '',
+      });
       const bad = await run(['--port', '3000'], '');
       expect(bad).toEqual({ code: 64, out: '', err: expect.stringMatching(/^Unknown argument: --port\n\nUsage:/) });
     });

@@ -25,7 +25,17 @@ import { ALICE_KEY, asActor, DIALECT, startTestApp, tempDir, type TestApp } from
   beforeAll(async () => {
     tmp = tempDir();
     fake = await FakeOpenAiServer.start();
-    t = await startTestApp({ dbPath: `${tmp.dir}/routing`, env: { RECALL_MODE: 'on', LLM_BASE_URL: fake.url, LLM_API_KEY: 'sk-test', LLM_MODEL: 'fake-model', SUMMARY_MODE: 'off', STREAM_FLUSH_MS: '20' } });
+    t = await startTestApp({
+      dbPath: `${tmp.dir}/routing`,
+      env: {
+        RECALL_MODE: 'on',
+        LLM_BASE_URL: fake.url,
+        LLM_API_KEY: 'sk-test',
+        LLM_MODEL: 'fake-model',
+        SUMMARY_MODE: 'off',
+        STREAM_FLUSH_MS: '20',
+      },
+    });
     const ds = t.app.get(DataSource);
     // Tables found by a secret's hash before the actor is known stay reference tables (see citus-readiness).
     const rows = (await ds.query(
@@ -35,7 +45,12 @@ import { ALICE_KEY, asActor, DIALECT, startTestApp, tempDir, type TestApp } from
     perActor = rows.map((r) => r.table);
     const clientQuery = pg.Client.prototype.query;
     pg.Client.prototype.query = function captured(this: pg.Client, config: unknown, ...rest: unknown[]) {
-      const text = typeof config === 'string' ? config : typeof config === 'object' && config !== null && 'text' in config ? String((config as { text: unknown }).text) : null;
+      const text =
+        typeof config === 'string'
+          ? config
+          : typeof config === 'object' && config !== null && 'text' in config
+            ? String((config as { text: unknown }).text)
+            : null;
       if (text !== null) sent?.push(text.replace(/\s+/g, ' ').trim());
       return (clientQuery as (...args: unknown[]) => unknown).call(this, config, ...rest);
     } as typeof clientQuery;
@@ -64,18 +79,25 @@ import { ALICE_KEY, asActor, DIALECT, startTestApp, tempDir, type TestApp } from
 
   /** The per-actor tables `statement` reads or changes without naming their actor. */
   function unrouted(statement: string): string[] {
-    const tables = perActor.filter((table) => new RegExp(`(FROM|JOIN|UPDATE|INTO)\\s+(ONLY\\s+)?("?\\w+"?\\.)?"?${table}"?(\\s|\\(|$)`, 'i').test(statement));
+    const tables = perActor.filter((table) =>
+      new RegExp(`(FROM|JOIN|UPDATE|INTO)\\s+(ONLY\\s+)?("?\\w+"?\\.)?"?${table}"?(\\s|\\(|$)`, 'i').test(statement),
+    );
     if (tables.length === 0) return [];
     // Rows inserted with their actor are routed by it.
     const inserts = statement.match(/INSERT INTO\s+("?\w+"?\.)?"?\w+"?\s*\([^)]*"actor"[,)]/gi)?.length ?? 0;
     const predicates = (statement.match(/"?actor"?\s*(=|IN\s*\(|=\s*ANY)/gi)?.length ?? 0) + inserts;
     return predicates >= tables.length ? [] : tables;
   }
-  const offenders = (statements: string[]) => statements.map((s) => ({ statement: s, tables: unrouted(s) })).filter((s) => s.tables.length > 0);
+  const offenders = (statements: string[]) =>
+    statements.map((s) => ({ statement: s, tables: unrouted(s) })).filter((s) => s.tables.length > 0);
 
   it('a turn, its streamed reply, a list and a search name the actor in every statement on a per-actor table', async () => {
-    const { conversationId } = (await alice.post('/api/chat', { message: 'The lighthouse keeper feeds three gulls' }).expect(200)).body;
-    const turn = await captured(() => alice.post('/api/chat', { message: 'Who feeds the gulls?', conversationId }).expect(200));
+    const { conversationId } = (
+      await alice.post('/api/chat', { message: 'The lighthouse keeper feeds three gulls' }).expect(200)
+    ).body;
+    const turn = await captured(() =>
+      alice.post('/api/chat', { message: 'Who feeds the gulls?', conversationId }).expect(200),
+    );
     // A streamed reply whose pieces come one at a time, so its progress is saved and a follower reads it.
     const stream = await captured(async () => {
       const { gates, seen, finished } = await followedReply(fake, t, t);
@@ -91,7 +113,12 @@ import { ALICE_KEY, asActor, DIALECT, startTestApp, tempDir, type TestApp } from
     // The stream's progress saves and its follower's reads were among them.
     expect(stream.some((s) => s.startsWith('WITH saved AS (UPDATE "messages"'))).toBe(true);
     expect(stream.some((s) => /^SELECT .* FROM "messages" WHERE "id" = ANY/.test(s))).toBe(true);
-    const found = { turn: offenders(turn), stream: offenders(stream), list: offenders(list), search: offenders(search) };
+    const found = {
+      turn: offenders(turn),
+      stream: offenders(stream),
+      list: offenders(list),
+      search: offenders(search),
+    };
     expect(found).toEqual({ turn: [], stream: [], list: [], search: [] });
   });
 });

@@ -13,7 +13,8 @@ const REFERENCE_TABLES: Record<string, string> = {
   oauth_clients: "MCP hosts' registrations (RFC 7591), made before any user approves them",
   rate_limit_counters: 'one row per client and window, deleted as windows pass',
   storage_probe: 'empty but for the write probe of /health/ready',
-  telegram_updates: "the bot's inbox: one row per update, deleted after 24 hours; keyed by the bot, before any actor is known",
+  telegram_updates:
+    "the bot's inbox: one row per update, deleted after 24 hours; keyed by the bot, before any actor is known",
 };
 
 /**
@@ -56,7 +57,9 @@ const LOOKED_UP_BY_HASH: Record<string, string> = {
 
   it('has an actor on every table but a few small reference tables', async () => {
     const all = await tables();
-    const withoutActor = [...all.entries()].filter(([, cols]) => ![...cols.values()].includes('actor')).map(([table]) => table);
+    const withoutActor = [...all.entries()]
+      .filter(([, cols]) => ![...cols.values()].includes('actor'))
+      .map(([table]) => table);
     expect(withoutActor.filter((table) => !(table in REFERENCE_TABLES))).toEqual([]);
     // The allow-list names only tables that exist and have no actor.
     expect(Object.keys(REFERENCE_TABLES).filter((table) => !withoutActor.includes(table))).toEqual([]);
@@ -64,7 +67,11 @@ const LOOKED_UP_BY_HASH: Record<string, string> = {
 
   it('includes the actor in every primary key and unique index of a per-actor table', async () => {
     const all = await tables();
-    const perActor = new Set([...all.entries()].filter(([table, cols]) => [...cols.values()].includes('actor') && !(table in LOOKED_UP_BY_HASH)).map(([table]) => table));
+    const perActor = new Set(
+      [...all.entries()]
+        .filter(([table, cols]) => [...cols.values()].includes('actor') && !(table in LOOKED_UP_BY_HASH))
+        .map(([table]) => table),
+    );
     const keys = (await ds.query(
       `SELECT c.relname AS "table", i.relname AS "index", x.indisprimary AS "primary", x.indkey::text AS "columns" FROM pg_index x ` +
         `JOIN pg_class c ON c.oid = x.indrelid JOIN pg_class i ON i.oid = x.indexrelid ` +
@@ -72,8 +79,20 @@ const LOOKED_UP_BY_HASH: Record<string, string> = {
     )) as { table: string; index: string; primary: boolean; columns: string }[];
     const blocking = keys
       .filter((k) => perActor.has(k.table))
-      .filter((k) => !k.columns.split(' ').map((n) => all.get(k.table)!.get(Number(n))).includes('actor'))
-      .map((k) => `${k.table}: ${k.primary ? 'primary key' : 'unique index'} ${k.index} (${k.columns.split(' ').map((n) => all.get(k.table)!.get(Number(n)) ?? `expression ${n}`).join(', ')})`);
+      .filter(
+        (k) =>
+          !k.columns
+            .split(' ')
+            .map((n) => all.get(k.table)!.get(Number(n)))
+            .includes('actor'),
+      )
+      .map(
+        (k) =>
+          `${k.table}: ${k.primary ? 'primary key' : 'unique index'} ${k.index} (${k.columns
+            .split(' ')
+            .map((n) => all.get(k.table)!.get(Number(n)) ?? `expression ${n}`)
+            .join(', ')})`,
+      );
     expect(blocking).toEqual([]);
     // Every per-actor table has a primary key.
     expect([...perActor].filter((table) => !keys.some((k) => k.table === table && k.primary))).toEqual([]);
@@ -81,14 +100,20 @@ const LOOKED_UP_BY_HASH: Record<string, string> = {
 
   it('carries the actor on both sides of every foreign key between per-actor tables, and no reference table points at one', async () => {
     const all = await tables();
-    const perActor = new Set([...all.entries()].filter(([, cols]) => [...cols.values()].includes('actor')).map(([table]) => table));
+    const perActor = new Set(
+      [...all.entries()].filter(([, cols]) => [...cols.values()].includes('actor')).map(([table]) => table),
+    );
     const fks = (await ds.query(
       `SELECT con.conname AS "name", c.relname AS "table", r.relname AS "references", con.conkey::text AS "columns", con.confkey::text AS "referenced" ` +
         `FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid JOIN pg_class r ON r.oid = con.confrelid ` +
         `WHERE con.contype = 'f' AND c.relnamespace = current_schema()::regnamespace`,
     )) as { name: string; table: string; references: string; columns: string; referenced: string }[];
     expect(fks.length).toBeGreaterThan(5);
-    const names = (table: string, list: string) => list.replace(/[{}]/g, '').split(',').map((n) => all.get(table)!.get(Number(n))!);
+    const names = (table: string, list: string) =>
+      list
+        .replace(/[{}]/g, '')
+        .split(',')
+        .map((n) => all.get(table)!.get(Number(n))!);
     const blocking = fks
       .filter((fk) => {
         if (!perActor.has(fk.references)) return false; // to a reference table: allowed
@@ -98,20 +123,32 @@ const LOOKED_UP_BY_HASH: Record<string, string> = {
         const at = from.indexOf('actor');
         return at < 0 || to[at] !== 'actor';
       })
-      .map((fk) => `${fk.table} -> ${fk.references}: ${fk.name} (${names(fk.table, fk.columns).join(', ')}) -> (${names(fk.references, fk.referenced).join(', ')})`);
+      .map(
+        (fk) =>
+          `${fk.table} -> ${fk.references}: ${fk.name} (${names(fk.table, fk.columns).join(', ')}) -> (${names(fk.references, fk.referenced).join(', ')})`,
+      );
     expect(blocking).toEqual([]);
   });
 
-  it("fills the actor of existing rows from their conversation when the migration runs, and keeps every row", async () => {
+  it('fills the actor of existing rows from their conversation when the migration runs, and keeps every row', async () => {
     // Rows of two actors in every per-actor table the API writes.
     for (const key of [ALICE_KEY, BOB_KEY]) {
-      const id = (await t.http().post('/api/chat').set(auth(key)).send({ message: 'hello' }).expect(200)).body.conversationId;
-      await t.http().patch(`/api/conversations/${id}`).set(auth(key)).send({ tags: ['work', 'later'] }).expect(200);
+      const id = (await t.http().post('/api/chat').set(auth(key)).send({ message: 'hello' }).expect(200)).body
+        .conversationId;
+      await t
+        .http()
+        .patch(`/api/conversations/${id}`)
+        .set(auth(key))
+        .send({ tags: ['work', 'later'] })
+        .expect(200);
     }
     const counts = async () =>
       Object.fromEntries(
         await Promise.all(
-          ['conversations', 'messages', 'messages_search', 'threads', 'conversation_tags'].map(async (table) => [table, Number((await ds.query(`SELECT count(*) AS n FROM "${table}"`))[0].n)]),
+          ['conversations', 'messages', 'messages_search', 'threads', 'conversation_tags'].map(async (table) => [
+            table,
+            Number((await ds.query(`SELECT count(*) AS n FROM "${table}"`))[0].n),
+          ]),
         ),
       );
     const before = await counts();
@@ -122,20 +159,35 @@ const LOOKED_UP_BY_HASH: Record<string, string> = {
     const index = names.findIndex((name) => /ActorKeys/.test(name));
     expect(index).toBeGreaterThan(0);
     for (let i = names.length - 1; i >= index; i--) await ds.undoLastMigration();
-    expect((await ds.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'messages' AND column_name = 'actor'`)).length).toBe(0);
+    expect(
+      (
+        await ds.query(
+          `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'messages' AND column_name = 'actor'`,
+        )
+      ).length,
+    ).toBe(0);
     await ds.runMigrations();
 
     expect(await counts()).toEqual(before);
     for (const table of ['messages', 'threads', 'conversation_tags']) {
-      const wrong = await ds.query(`SELECT count(*) AS n FROM "${table}" t JOIN "conversations" c ON c."id" = t."conversation_id" WHERE t."actor" <> c."actor"`);
+      const wrong = await ds.query(
+        `SELECT count(*) AS n FROM "${table}" t JOIN "conversations" c ON c."id" = t."conversation_id" WHERE t."actor" <> c."actor"`,
+      );
       expect([table, Number(wrong[0].n)]).toEqual([table, 0]);
     }
-    const wrongSearch = await ds.query(`SELECT count(*) AS n FROM "messages_search" s JOIN "messages" m ON m."id" = s."message_id" WHERE s."actor" <> m."actor"`);
+    const wrongSearch = await ds.query(
+      `SELECT count(*) AS n FROM "messages_search" s JOIN "messages" m ON m."id" = s."message_id" WHERE s."actor" <> m."actor"`,
+    );
     expect(Number(wrongSearch[0].n)).toBe(0);
     // And the service goes on as before: a turn, a search, an export.
     const list = (await t.http().get('/api/conversations?q=hello').set(auth(ALICE_KEY)).expect(200)).body.items;
     expect(list).toHaveLength(1);
-    await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: list[0].id, message: 'again' }).expect(200);
+    await t
+      .http()
+      .post('/api/chat')
+      .set(auth(ALICE_KEY))
+      .send({ conversationId: list[0].id, message: 'again' })
+      .expect(200);
     await t.http().get(`/api/conversations/${list[0].id}/export`).set(auth(ALICE_KEY)).expect(200);
   });
 });

@@ -9,7 +9,10 @@ interface SqliteFile {
   prepare(sql: string): { all(): unknown[] };
   close(): void;
 }
-const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string, options: { readonly: boolean; fileMustExist: boolean }) => SqliteFile;
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (
+  path: string,
+  options: { readonly: boolean; fileMustExist: boolean },
+) => SqliteFile;
 
 /**
  * The built server under concurrent chat load is killed with SIGKILL, then started again on
@@ -27,7 +30,8 @@ const MAX_TURNS_PER_WORKER = 25;
 /** The server is killed once this many turns have been answered. */
 const KILL_AFTER_ANSWERED = 40;
 const REPLY_LEASE_MS = 1_000;
-const INTERRUPTED = 'The reply was interrupted: the server generating it stopped, or could not store it, before it was finished';
+const INTERRUPTED =
+  'The reply was interrupted: the server generating it stopped, or could not store it, before it was finished';
 
 type Route = 'chat' | 'stream';
 
@@ -77,7 +81,10 @@ async function send(baseUrl: string, turn: Turn): Promise<void> {
   const body = JSON.stringify({ message: turn.question, conversationId: turn.conversationId, thread: turn.thread });
   const res = await fetch(`${baseUrl}/api/chat${turn.route === 'stream' ? '/stream' : ''}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: turn.route === 'stream' ? 'text/event-stream' : 'application/json' },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: turn.route === 'stream' ? 'text/event-stream' : 'application/json',
+    },
     body,
     signal: AbortSignal.timeout(30_000),
   });
@@ -207,7 +214,9 @@ onSqlite('crash durability: SIGKILL under concurrent chat load, then restart on 
         if (turn.state === 'answered' && ++answered >= KILL_AFTER_ANSWERED) triggerKill();
       }
     };
-    const workers = conversationIds.flatMap((id, c) => THREADS.map((thread, t) => worker(id, thread, c * THREADS.length + t)));
+    const workers = conversationIds.flatMap((id, c) =>
+      THREADS.map((thread, t) => worker(id, thread, c * THREADS.length + t)),
+    );
     // Kill once enough turns were answered (or, should the workers run out first, when they end).
     await Promise.race([killTime, Promise.all(workers)]);
     // Kill at a moment when at least one reply is known to be stored and waiting on the model (a
@@ -223,7 +232,9 @@ onSqlite('crash durability: SIGKILL under concurrent chat load, then restart on 
     for (const t of turns) if (t.state === 'pending') t.state = 'cut';
 
     // No request was refused or failed before the kill.
-    expect(turns.filter((t) => t.state === 'refused').map((t) => ({ q: t.question, status: t.status, error: t.error }))).toEqual([]);
+    expect(
+      turns.filter((t) => t.state === 'refused').map((t) => ({ q: t.question, status: t.status, error: t.error })),
+    ).toEqual([]);
     expect(turns.filter((t) => t.state === 'answered' && t.error).map((t) => t.error)).toEqual([]);
     expect(answeredBeforeKill).toBeGreaterThanOrEqual(KILL_AFTER_ANSWERED);
     expect(inFlightAtKill.length).toBeGreaterThan(0);
@@ -258,9 +269,14 @@ onSqlite('crash durability: SIGKILL under concurrent chat load, then restart on 
     }
     const secondExit = await second.stop('SIGTERM');
     // A clean stop: Nest closes the app and then re-raises the signal (or the process exits 0).
-    expect([JSON.stringify({ code: 0, signal: null }), JSON.stringify({ code: null, signal: 'SIGTERM' })]).toContain(JSON.stringify(secondExit));
+    expect([JSON.stringify({ code: 0, signal: null }), JSON.stringify({ code: null, signal: 'SIGTERM' })]).toContain(
+      JSON.stringify(secondExit),
+    );
     // What the janitor of the second process reports having closed (it logs each sweep that closed any).
-    const closedByJanitor = [...second.output().matchAll(/Closed (\d+) interrupted repl/g)].reduce((n, m) => n + Number(m[1]), 0);
+    const closedByJanitor = [...second.output().matchAll(/Closed (\d+) interrupted repl/g)].reduce(
+      (n, m) => n + Number(m[1]),
+      0,
+    );
 
     // --- The file, read directly once no server has it open.
     const db = new Database(dbPath, { readonly: true, fileMustExist: true });
@@ -273,7 +289,10 @@ onSqlite('crash durability: SIGKILL under concurrent chat load, then restart on 
           'SELECT id, conversation_id, thread, seq, role, content, status, error_code, error_message, lease_until FROM messages ORDER BY conversation_id, seq',
         )
         .all() as Row[];
-      const lastSeqs = db.prepare('SELECT id, last_seq FROM conversations').all() as Array<{ id: string; last_seq: number }>;
+      const lastSeqs = db.prepare('SELECT id, last_seq FROM conversations').all() as Array<{
+        id: string;
+        last_seq: number;
+      }>;
       for (const { id, last_seq } of lastSeqs) {
         expect({ id, lastSeq: last_seq }).toEqual({ id, lastSeq: rows.filter((r) => r.conversation_id === id).length });
       }
@@ -310,7 +329,11 @@ onSqlite('crash durability: SIGKILL under concurrent chat load, then restart on 
         reply: 'complete',
         text: turn.reply,
       });
-      expect([pair!.question.id, pair!.reply.id, pair!.question.thread]).toEqual([turn.userMessageId, turn.messageId, turn.thread]);
+      expect([pair!.question.id, pair!.reply.id, pair!.question.thread]).toEqual([
+        turn.userMessageId,
+        turn.messageId,
+        turn.thread,
+      ]);
     }
 
     // What became of the turns in flight at the kill: each is either not stored at all, or a
@@ -339,14 +362,18 @@ onSqlite('crash durability: SIGKILL under concurrent chat load, then restart on 
       fate.interrupted++;
       if (pair.reply.content !== '') fate.interruptedWithText++;
       // A streamed reply keeps the text saved up to its last progress tick: a prefix of what was generated.
-      if (turn.partial !== undefined && pair.reply.content) expect(turn.partial.startsWith(pair.reply.content) || pair.reply.content.startsWith(turn.partial)).toBe(true);
+      if (turn.partial !== undefined && pair.reply.content)
+        expect(turn.partial.startsWith(pair.reply.content) || pair.reply.content.startsWith(turn.partial)).toBe(true);
     }
     // The kill lands while model calls are pending, so some replies were cut off and closed.
     expect(fate.interrupted).toBeGreaterThan(0);
     // Nobody else touched them before the check above: the janitor closed every one.
     expect(closedByJanitor).toBe(fate.interrupted);
     // No other turn (e.g. one cut off before its question was stored) left anything behind.
-    const known = new Set([...turns.map((t) => t.question), ...THREADS.map((thread) => `after the restart, ${thread}`)]);
+    const known = new Set([
+      ...turns.map((t) => t.question),
+      ...THREADS.map((thread) => `after the restart, ${thread}`),
+    ]);
     expect(rows.filter((r) => r.role === 'user' && !known.has(r.content))).toEqual([]);
 
     console.log(

@@ -15,7 +15,10 @@ describe('units of work', () => {
   let db: DatabaseService;
   const filler = () => (DIALECT === 'postgres' ? "'\\x00'::bytea" : "x'00'");
   const insert = (id: number) => `INSERT INTO storage_probe (id, filler) VALUES (${id}, ${filler()})`;
-  const stored = async () => (await db.read((em) => sql<{ id: number }>(em, 'SELECT id FROM storage_probe ORDER BY id'))).rows.map((r) => Number(r.id));
+  const stored = async () =>
+    (await db.read((em) => sql<{ id: number }>(em, 'SELECT id FROM storage_probe ORDER BY id'))).rows.map((r) =>
+      Number(r.id),
+    );
 
   beforeAll(async () => {
     t = fixture.app;
@@ -61,12 +64,18 @@ describe('units of work', () => {
         await sql(em, insert(8));
       });
       await expect(twice).rejects.toMatchObject({ name: 'QueryFailedError' });
-      await expect(db.statement((em) => sql(em, 'SELECT no_such_column FROM storage_probe'))).rejects.toMatchObject({ name: 'QueryFailedError' });
+      await expect(db.statement((em) => sql(em, 'SELECT no_such_column FROM storage_probe'))).rejects.toMatchObject({
+        name: 'QueryFailedError',
+      });
     }
     await db.transaction((em) => sql(em, insert(7)));
     expect(await stored()).toEqual([7]);
     if (DIALECT === 'postgres') {
-      const pool = (t.app.get(DataSource).driver as unknown as { master: { totalCount: number; idleCount: number; waitingCount: number } }).master;
+      const pool = (
+        t.app.get(DataSource).driver as unknown as {
+          master: { totalCount: number; idleCount: number; waitingCount: number };
+        }
+      ).master;
       expect(pool.waitingCount).toBe(0);
       expect(pool.idleCount).toBe(pool.totalCount);
     }

@@ -28,7 +28,8 @@ import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '.
 
   it('keeps every question next to its reply, or answers 409 and stores nothing', async () => {
     fake.reset();
-    const id = (await a.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'start' }).expect(200)).body.conversationId;
+    const id = (await a.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'start' }).expect(200)).body
+      .conversationId;
     const rounds = 5;
     const perRound = 8;
     const statuses: number[] = [];
@@ -36,7 +37,11 @@ import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '.
       fake.enqueue(...Array.from({ length: perRound }, () => ({ kind: 'reply' as const, text: 'ok', delayMs: 15 })));
       const results = await Promise.all(
         Array.from({ length: perRound }, (_, i) =>
-          (i % 2 ? b : a).http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: `r${round} m${i}`, conversationId: id }),
+          (i % 2 ? b : a)
+            .http()
+            .post('/api/chat')
+            .set(auth(ALICE_KEY))
+            .send({ message: `r${round} m${i}`, conversationId: id }),
         ),
       );
       statuses.push(...results.map((r) => r.status));
@@ -49,8 +54,12 @@ import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '.
     const answered = statuses.filter((s) => s === 200).length;
     expect(messages).toHaveLength(2 + answered * 2);
     expect(messages.map((m: { seq: number }) => m.seq)).toEqual(messages.map((_: unknown, i: number) => i + 1));
-    expect(messages.map((m: { role: string }) => m.role)).toEqual(messages.map((_: unknown, i: number) => (i % 2 ? 'assistant' : 'user')));
-    const questions = messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content);
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(
+      messages.map((_: unknown, i: number) => (i % 2 ? 'assistant' : 'user')),
+    );
+    const questions = messages
+      .filter((m: { role: string }) => m.role === 'user')
+      .map((m: { content: string }) => m.content);
     expect(new Set(questions).size).toBe(questions.length); // no question stored twice
     // Each turn the model saw had every earlier answer in its history: no two turns ran at once.
     const contextSizes = fake.completions.map((c) => c.body.messages!.length);
@@ -71,7 +80,13 @@ import { ALICE_KEY, auth, DIALECT, startTestApp, tempDir, type TestApp } from '.
 
   it('creates conversations concurrently on both instances without losing any', async () => {
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => (i % 2 ? b : a).http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: `new ${i}` })),
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? b : a)
+          .http()
+          .post('/api/chat')
+          .set(auth(ALICE_KEY))
+          .send({ message: `new ${i}` }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(30).fill(200));
     const list = await a.http().get('/api/conversations?limit=100').set(auth(ALICE_KEY)).expect(200);

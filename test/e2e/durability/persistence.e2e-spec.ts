@@ -54,33 +54,39 @@ describe('persistence on a real SQLite file', () => {
   });
 
   // NORMAL once the migrations ran: the write queue flushes the WAL itself, off the event loop, before it answers (wal-durability.ts).
-  onSqlite('opens SQLite in WAL mode with foreign keys on, and commits with synchronous=NORMAL plus its own WAL flush', async () => {
-    const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
-    try {
-      const ds = t.app.get(DataSource);
-      expect(await ds.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
-      expect(await ds.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
-      expect(await ds.query('PRAGMA synchronous')).toEqual([{ synchronous: 1 }]);
-    } finally {
-      await t.close();
-    }
-  });
+  onSqlite(
+    'opens SQLite in WAL mode with foreign keys on, and commits with synchronous=NORMAL plus its own WAL flush',
+    async () => {
+      const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
+      try {
+        const ds = t.app.get(DataSource);
+        expect(await ds.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+        expect(await ds.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
+        expect(await ds.query('PRAGMA synchronous')).toEqual([{ synchronous: 1 }]);
+      } finally {
+        await t.close();
+      }
+    },
+  );
 
   // The history query of a turn (ConversationsRepository.recentHistory).
   const HISTORY_QUERY =
     "SELECT seq, role, content, tokens FROM messages WHERE conversation_id = 'x' AND thread = 'main' AND on_path = 1 AND seq < 100 AND status = 'complete' AND content <> '' ORDER BY seq DESC LIMIT 20";
 
-  onSqlite('reads the active path through its own partial (conversation_id, thread, seq) index, newest first with a limit (SQLite)', async () => {
-    const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
-    try {
-      const plan = await t.app.get(DataSource).query(`EXPLAIN QUERY PLAN ${HISTORY_QUERY}`);
-      const details = plan.map((row: { detail: string }) => row.detail).join(' | ');
-      expect(details).toContain('idx_messages_path_thread');
-      expect(details).not.toContain('TEMP B-TREE');
-    } finally {
-      await t.close();
-    }
-  });
+  onSqlite(
+    'reads the active path through its own partial (conversation_id, thread, seq) index, newest first with a limit (SQLite)',
+    async () => {
+      const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
+      try {
+        const plan = await t.app.get(DataSource).query(`EXPLAIN QUERY PLAN ${HISTORY_QUERY}`);
+        const details = plan.map((row: { detail: string }) => row.detail).join(' | ');
+        expect(details).toContain('idx_messages_path_thread');
+        expect(details).not.toContain('TEMP B-TREE');
+      } finally {
+        await t.close();
+      }
+    },
+  );
 
   onPostgres('reads history through an index in seq order, newest first with a limit (PostgreSQL)', async () => {
     const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
@@ -91,7 +97,9 @@ describe('persistence on a real SQLite file', () => {
         return em.query(`EXPLAIN ${HISTORY_QUERY}`);
       });
       const text = plan.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join(' | ');
-      expect(text).toMatch(/Index Scan Backward using (idx_messages_path_thread|idx_messages_path|uq_messages_conversation_seq) /);
+      expect(text).toMatch(
+        /Index Scan Backward using (idx_messages_path_thread|idx_messages_path|uq_messages_conversation_seq) /,
+      );
       expect(text).not.toContain('Sort');
     } finally {
       await t.close();
@@ -103,7 +111,9 @@ describe('persistence on a real SQLite file', () => {
     try {
       const id = (await chat(t, 'start').expect(200)).body.conversationId;
       const turns = 30;
-      fake.enqueue(...Array.from({ length: turns }, (_, i) => ({ kind: 'reply' as const, text: `answer`, delayMs: 5 + (i % 3) })));
+      fake.enqueue(
+        ...Array.from({ length: turns }, (_, i) => ({ kind: 'reply' as const, text: `answer`, delayMs: 5 + (i % 3) })),
+      );
       const results = await Promise.all(Array.from({ length: turns }, (_, i) => chat(t, `parallel ${i}`, id)));
       const statuses = results.map((r) => r.status);
       expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
@@ -111,10 +121,20 @@ describe('persistence on a real SQLite file', () => {
       const answered = results.filter((r) => r.status === 200).map((r) => r.body.userMessageId);
 
       const messages = (await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body.messages;
-      expect(messages.map((m: { seq: number }) => m.seq)).toEqual(Array.from({ length: messages.length }, (_, i) => i + 1));
+      expect(messages.map((m: { seq: number }) => m.seq)).toEqual(
+        Array.from({ length: messages.length }, (_, i) => i + 1),
+      );
       // Strictly question, answer, question, answer: a 409 stored nothing, nothing interleaved.
-      expect(messages.map((m: { role: string }) => m.role)).toEqual(messages.map((_: unknown, i: number) => (i % 2 ? 'assistant' : 'user')));
-      expect(messages.filter((m: { role: string }) => m.role === 'user').map((m: { id: string }) => m.id).slice(1).sort()).toEqual(answered.sort());
+      expect(messages.map((m: { role: string }) => m.role)).toEqual(
+        messages.map((_: unknown, i: number) => (i % 2 ? 'assistant' : 'user')),
+      );
+      expect(
+        messages
+          .filter((m: { role: string }) => m.role === 'user')
+          .map((m: { id: string }) => m.id)
+          .slice(1)
+          .sort(),
+      ).toEqual(answered.sort());
       expect(messages.every((m: { status: string }) => m.status === 'complete')).toBe(true);
 
       const fresh = await Promise.all(Array.from({ length: 20 }, (_, i) => chat(t, `new ${i}`)));
@@ -132,7 +152,11 @@ describe('persistence on a real SQLite file', () => {
     const t = await startTestApp({ dbPath, llmBaseUrl: fake.url });
     const gate = deferred();
     fake.enqueue({ kind: 'stream', chunks: ['still ', 'stored'], hold: gate.promise });
-    const client = await openEventStream(`${await t.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'do not lose me' } });
+    const client = await openEventStream(`${await t.url()}/api/chat/stream`, {
+      method: 'POST',
+      headers: auth(ALICE_KEY),
+      body: { message: 'do not lose me' },
+    });
     const events = await client.collect((e) => e.event === 'delta');
     const { conversationId } = events[0].data;
     client.abort();
@@ -167,15 +191,27 @@ describe('persistence on a real SQLite file', () => {
     // A request arriving while the turn drains is turned away with a JSON 503.
     const late = await t.http().get('/api/conversations').set(auth(ALICE_KEY));
     expect(late.status).toBe(503);
-    expect(late.body).toEqual({ statusCode: 503, error: 'Service Unavailable', code: 'unavailable', message: expect.stringMatching(/shutting down/) });
+    expect(late.body).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      code: 'unavailable',
+      message: expect.stringMatching(/shutting down/),
+    });
     const [res] = await Promise.all([pending, closing]);
     expect(res.status).toBe(200);
     expect(res.body.reply).toBe('slow but stored');
 
     const reopened = await startTestApp({ dbPath });
     try {
-      const stored = await reopened.http().get(`/api/conversations/${res.body.conversationId}`).set(auth(ALICE_KEY)).expect(200);
-      expect(stored.body.messages.map((m: { content: string }) => m.content)).toEqual(['take your time', 'slow but stored']);
+      const stored = await reopened
+        .http()
+        .get(`/api/conversations/${res.body.conversationId}`)
+        .set(auth(ALICE_KEY))
+        .expect(200);
+      expect(stored.body.messages.map((m: { content: string }) => m.content)).toEqual([
+        'take your time',
+        'slow but stored',
+      ]);
     } finally {
       await reopened.close();
     }

@@ -35,7 +35,12 @@ describe('RETENTION_DAYS', () => {
       const aliceRecent = await chat(t, ALICE_KEY, 'alice recent');
       const aliceAlmost = await chat(t, ALICE_KEY, 'alice almost');
       const bobOld = await chat(t, BOB_KEY, 'bob old');
-      await t.http().patch(`/api/conversations/${aliceOld}`).set(auth(ALICE_KEY)).send({ tags: ['old'], pinned: true }).expect(200);
+      await t
+        .http()
+        .patch(`/api/conversations/${aliceOld}`)
+        .set(auth(ALICE_KEY))
+        .send({ tags: ['old'], pinned: true })
+        .expect(200);
       await age(t, aliceOld, 31);
       await age(t, bobOld, 45);
       await age(t, aliceAlmost, 29);
@@ -53,7 +58,12 @@ describe('RETENTION_DAYS', () => {
       expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 0, messages: 0, memories: 0 });
       // A conversation used again is young again.
       await age(t, aliceAlmost, 40);
-      await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'still here', conversationId: aliceAlmost }).expect(200);
+      await t
+        .http()
+        .post('/api/chat')
+        .set(auth(ALICE_KEY))
+        .send({ message: 'still here', conversationId: aliceAlmost })
+        .expect(200);
       expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 0, messages: 0, memories: 0 });
     } finally {
       await t.close();
@@ -86,7 +96,9 @@ describe('RETENTION_DAYS', () => {
       expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: total, messages: 0, memories: 0 });
       const left = (await t.http().get('/api/conversations?limit=100').set(auth(ALICE_KEY)).expect(200)).body.items;
       expect(left.map((c: { id: string }) => c.id)).toEqual([kept]);
-      expect((await t.http().get('/api/conversations?limit=100').set(auth(BOB_KEY)).expect(200)).body.items).toEqual([]);
+      expect((await t.http().get('/api/conversations?limit=100').set(auth(BOB_KEY)).expect(200)).body.items).toEqual(
+        [],
+      );
     } finally {
       await t.close();
     }
@@ -97,15 +109,29 @@ describe('RETENTION_DAYS', () => {
     try {
       // Used in ChatGPT two years ago (its messages at 1_700_000_000 s, November 2023).
       const archive = [linearChatGptConversation('gpt-old', 1)];
-      const report = (await t.http().post('/api/imports').set(auth(ALICE_KEY)).set('Content-Type', 'application/json').send(JSON.stringify(archive)).expect(200)).body;
+      const report = (
+        await t
+          .http()
+          .post('/api/imports')
+          .set(auth(ALICE_KEY))
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify(archive))
+          .expect(200)
+      ).body;
       const id = report.imported[0].id as string;
       const listed = (await t.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body.items;
-      expect(listed).toEqual([expect.objectContaining({ id, updatedAt: new Date((archive[0].update_time as number) * 1000).toISOString() })]);
+      expect(listed).toEqual([
+        expect.objectContaining({ id, updatedAt: new Date((archive[0].update_time as number) * 1000).toISOString() }),
+      ]);
 
       expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 0, messages: 0, memories: 0 });
       await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200);
       // 31 days after the import, untouched since: due like any other.
-      await t.app.get(DatabaseService).transaction((em) => em.update(Thread, { conversationId: id }, { updatedAt: new Date(Date.now() - 31 * DAY_MS) }));
+      await t.app
+        .get(DatabaseService)
+        .transaction((em) =>
+          em.update(Thread, { conversationId: id }, { updatedAt: new Date(Date.now() - 31 * DAY_MS) }),
+        );
       expect(await t.app.get(RetentionService).sweep()).toEqual({ conversations: 1, messages: 2, memories: 0 });
       await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(404);
     } finally {

@@ -42,7 +42,10 @@ const CAROL_KEY = 'carol-key-5555555555';
       if (res.status === 429) {
         expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
         expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
-        expect(res.body).toMatchObject({ statusCode: 429, message: expect.stringMatching(/RATE_LIMIT_PER_MINUTE; retry in \d+ s/) });
+        expect(res.body).toMatchObject({
+          statusCode: 429,
+          message: expect.stringMatching(/RATE_LIMIT_PER_MINUTE; retry in \d+ s/),
+        });
       }
     }
     expect(statuses).toEqual([...Array(6).fill(200), ...Array(6).fill(429)]);
@@ -58,7 +61,8 @@ const CAROL_KEY = 'carol-key-5555555555';
   });
 
   it('limits failed authentications per address across both instances, never the health probes', async () => {
-    for (const app of [a, a, b, b]) await app.http().get('/api/conversations').set(auth('wrong-key-00000000')).expect(401);
+    for (const app of [a, a, b, b])
+      await app.http().get('/api/conversations').set(auth('wrong-key-00000000')).expect(401);
     const refused = await a.http().get('/api/conversations').set(auth('wrong-key-00000000')).expect(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.body.message).toMatch(/AUTH_FAILURES_PER_MINUTE/);
@@ -72,7 +76,9 @@ const CAROL_KEY = 'carol-key-5555555555';
 
   it('keeps only hashed keys in the shared table, one row per key, and purges ended windows', async () => {
     await a.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200);
-    const rows: { key: string; hits: number }[] = await a.app.get(DatabaseService).read((em) => em.query('SELECT "key", "hits" FROM "rate_limit_counters"'));
+    const rows: { key: string; hits: number }[] = await a.app
+      .get(DatabaseService)
+      .read((em) => em.query('SELECT "key", "hits" FROM "rate_limit_counters"'));
     expect(rows).toEqual([{ key: `requests:${createHash('sha256').update('api:alice').digest('hex')}`, hits: 1 }]);
 
     const store = a.app.get(RateLimitsService).store('test:', 60_000);
@@ -88,7 +94,10 @@ const CAROL_KEY = 'carol-key-5555555555';
 
     // A purge deletes the rows of ended windows only.
     const db = a.app.get(DatabaseService);
-    const keys = async () => ((await db.read((em) => em.query('SELECT "key" FROM "rate_limit_counters" ORDER BY "key"'))) as { key: string }[]).map((r) => r.key);
+    const keys = async () =>
+      (
+        (await db.read((em) => em.query('SELECT "key" FROM "rate_limit_counters" ORDER BY "key"'))) as { key: string }[]
+      ).map((r) => r.key);
     await a.app.get(RateLimitsService).store('brief:', 1).increment('k');
     expect(await purgeEndedWindows(db, 60_000)).toBe(0);
     expect(await keys()).toEqual(['brief:k', rows[0]!.key]);

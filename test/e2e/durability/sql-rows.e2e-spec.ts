@@ -61,7 +61,17 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
       model: 'gpt-test',
       promptTokens: 100,
       completionTokens: 20,
-      versions: [{ content: 'old', status: 'complete', model: null, promptTokens: null, completionTokens: null, error: null, createdAt: '2026-01-01T00:00:00.000Z' }],
+      versions: [
+        {
+          content: 'old',
+          status: 'complete',
+          model: null,
+          promptTokens: null,
+          completionTokens: null,
+          error: null,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
+      ],
       toolCalls: [{ name: 'update_state', arguments: '{"a":1}', result: 'ok' }],
       reasoning: 'thought ? $1\nand more',
       reasoningMs: 1234,
@@ -90,7 +100,13 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
 
   it('constant SQL writes, TypeORM reads: the same entities, nulls and all', async () => {
     const c = conversation({ archived: false, pinned: true, state: {}, metadata: null });
-    const m = Object.assign(message(c.id, 1), { versions: null, toolCalls: null, leaseUntil: null, model: null, tokens: null });
+    const m = Object.assign(message(c.id, 1), {
+      versions: null,
+      toolCalls: null,
+      leaseUntil: null,
+      model: null,
+      tokens: null,
+    });
     await inTransaction(async (em) => {
       await EntityRows.of(em, Conversation).insert(em, [c]);
       await EntityRows.of(em, Message).insert(em, [m, message(c.id, 2)]);
@@ -106,11 +122,18 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
     await ds.manager.insert(Conversation, c);
     // A copy: on PostgreSQL TypeORM writes the defaults RETURNING gave back onto the entity, untransformed.
     await ds.manager.insert(Message, Object.assign(new Message(), m));
-    const changes = { content: 'new', versions: null, cancelRequestedAt: new Date('2026-02-03T04:05:06.789Z'), errorCode: null };
+    const changes = {
+      content: 'new',
+      versions: null,
+      cancelRequestedAt: new Date('2026-02-03T04:05:06.789Z'),
+      errorCode: null,
+    };
     const changed = await inTransaction((em) => EntityRows.of(em, Message).update(em, changes, '"id" = ?', [m.id]));
     expect(changed).toBe(1);
     expect(await ds.manager.findOneByOrFail(Message, { id: m.id })).toEqual({ ...m, ...changes });
-    const none = await inTransaction((em) => EntityRows.of(em, Message).update(em, { content: 'x' }, '"id" = ?', [randomUUID()]));
+    const none = await inTransaction((em) =>
+      EntityRows.of(em, Message).update(em, { content: 'x' }, '"id" = ?', [randomUUID()]),
+    );
     expect(none).toBe(0);
   });
 
@@ -118,11 +141,17 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
     const c = conversation({ lastSeq: 3 });
     await ds.manager.insert(Conversation, c);
     const result = await inTransaction((em) =>
-      sql<{ last_seq: number }>(em, 'UPDATE "conversations" SET "last_seq" = "last_seq" + ? WHERE "id" = ? RETURNING "last_seq"', [2, c.id]),
+      sql<{ last_seq: number }>(
+        em,
+        'UPDATE "conversations" SET "last_seq" = "last_seq" + ? WHERE "id" = ? RETURNING "last_seq"',
+        [2, c.id],
+      ),
     );
     expect(result.rows.map((r) => Number(r.last_seq))).toEqual([5]);
     expect(result.affected).toBe(1);
-    const read = await sql<{ n: number }>(ds.manager, 'SELECT COUNT(*) AS "n" FROM "conversations" WHERE "id" = ?', [c.id]);
+    const read = await sql<{ n: number }>(ds.manager, 'SELECT COUNT(*) AS "n" FROM "conversations" WHERE "id" = ?', [
+      c.id,
+    ]);
     expect(Number(read.rows[0].n)).toBe(1);
   });
 
@@ -138,7 +167,10 @@ describe('constant SQL on the turn path reads and writes as TypeORM does', () =>
       updatedAt: new Date('2026-03-01T00:00:00.002Z'),
     });
     await inTransaction((em) => EntityRows.of(em, Thread).insert(em, [thread]));
-    const viaSql = await EntityRows.of(ds.manager, Thread).findOne(ds.manager, '"conversation_id" = ? AND "name" = ?', [c.id, 'research']);
+    const viaSql = await EntityRows.of(ds.manager, Thread).findOne(ds.manager, '"conversation_id" = ? AND "name" = ?', [
+      c.id,
+      'research',
+    ]);
     expect(viaSql).toEqual(await ds.manager.findOneByOrFail(Thread, { conversationId: c.id, name: 'research' }));
     expect(viaSql).toEqual(thread);
   });

@@ -10,7 +10,15 @@ import {
   SqliteDatabase,
   type SqliteFile,
 } from '../../support/storage-faults.js';
-import { ALICE_KEY, auth, databaseUrlFor, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
+import {
+  ALICE_KEY,
+  auth,
+  databaseUrlFor,
+  DIALECT,
+  startTestApp,
+  tempDir,
+  type TestApp,
+} from '../../support/test-app.js';
 import { openEventStream } from '../../support/sse-client.js';
 import { deferred, until } from '../../support/until.js';
 
@@ -30,8 +38,18 @@ interface Sent {
 
 async function send(app: TestApp, i: number, conversationId?: string): Promise<Sent> {
   const q = question(i);
-  const res = await app.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: q, ...(conversationId ? { conversationId } : {}) });
-  return { status: res.status, conversationId: res.body.conversationId, question: q, retryAfter: res.headers['retry-after'], body: res.body };
+  const res = await app
+    .http()
+    .post('/api/chat')
+    .set(auth(ALICE_KEY))
+    .send({ message: q, ...(conversationId ? { conversationId } : {}) });
+  return {
+    status: res.status,
+    conversationId: res.body.conversationId,
+    question: q,
+    retryAfter: res.headers['retry-after'],
+    body: res.body,
+  };
 }
 
 /** Every turn answered 200 is in the file, exactly once, as another process reads it; the file is intact. */
@@ -39,8 +57,12 @@ function expectStoredExactlyOnce(file: string, answered: readonly Sent[]): void 
   const other = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
   try {
     for (const turn of answered) {
-      const rows = other.prepare('SELECT role, status FROM messages WHERE conversation_id = ? ORDER BY seq').all(turn.conversationId) as Array<{ role: string; status: string }>;
-      const questions = other.prepare('SELECT COUNT(*) AS n FROM messages WHERE content = ?').get(turn.question) as { n: number };
+      const rows = other
+        .prepare('SELECT role, status FROM messages WHERE conversation_id = ? ORDER BY seq')
+        .all(turn.conversationId) as Array<{ role: string; status: string }>;
+      const questions = other.prepare('SELECT COUNT(*) AS n FROM messages WHERE content = ?').get(turn.question) as {
+        n: number;
+      };
       expect(questions.n).toBe(1);
       expect(rows.filter((r) => r.role === 'assistant' && r.status === 'complete').length).toBeGreaterThanOrEqual(1);
     }
@@ -61,7 +83,10 @@ function expectStoredExactlyOnce(file: string, answered: readonly Sent[]): void 
  * A full database, then space again: turns answered 200 are stored, the others get 507 with
  * Retry-After, readiness says not writable, and writes work again without a restart.
  */
-async function fullDiskScenario(app: TestApp, disk: { fill(): Promise<void> | void; free(): Promise<void> | void }): Promise<void> {
+async function fullDiskScenario(
+  app: TestApp,
+  disk: { fill(): Promise<void> | void; free(): Promise<void> | void },
+): Promise<void> {
   const answered: Sent[] = [];
   for (let i = 0; i < 3; i++) answered.push(await send(app, i));
   expect(answered.map((t) => t.status)).toEqual([200, 200, 200]);
@@ -118,39 +143,51 @@ onSqlite('a full SQLite database', () => {
   }, 60_000);
 
   const disk = process.getuid?.() === 0 ? it : it.skip;
-  disk('on a real file system that fills up (a small tmpfs, as root): the same, and the file is never left locked', async () => {
-    const dir = `${tmp.dir}/disk`;
-    mkdirSync(dir);
-    const small = mountSmallDisk(dir);
-    if (!small) return console.warn('tmpfs could not be mounted here: the real-disk case was not run');
-    try {
-      const app = await startTestApp({ dbPath: `${dir}/chat.sqlite` });
+  disk(
+    'on a real file system that fills up (a small tmpfs, as root): the same, and the file is never left locked',
+    async () => {
+      const dir = `${tmp.dir}/disk`;
+      mkdirSync(dir);
+      const small = mountSmallDisk(dir);
+      if (!small) return console.warn('tmpfs could not be mounted here: the real-disk case was not run');
       try {
-        await fullDiskScenario(app, small);
-        // Another process can write: the service holds no lock while idle.
-        const other = new SqliteDatabase(`${dir}/chat.sqlite`);
+        const app = await startTestApp({ dbPath: `${dir}/chat.sqlite` });
         try {
-          other.exec('BEGIN IMMEDIATE; COMMIT');
+          await fullDiskScenario(app, small);
+          // Another process can write: the service holds no lock while idle.
+          const other = new SqliteDatabase(`${dir}/chat.sqlite`);
+          try {
+            other.exec('BEGIN IMMEDIATE; COMMIT');
+          } finally {
+            other.close();
+          }
         } finally {
-          other.close();
+          await app.close();
         }
       } finally {
-        await app.close();
+        small.unmount();
       }
-    } finally {
-      small.unmount();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
   it('a reply that cannot be stored is reported (an error event with 507 and the ids), and stored once space is back', async () => {
     const fake = await FakeOpenAiServer.start();
-    const app = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fake.url, env: { REPLY_LEASE_MS: '20000', STREAM_FLUSH_MS: '5000' } });
+    const app = await startTestApp({
+      dbPath: `${tmp.dir}/chat.sqlite`,
+      llmBaseUrl: fake.url,
+      env: { REPLY_LEASE_MS: '20000', STREAM_FLUSH_MS: '5000' },
+    });
     const ds = app.app.get(DataSource);
     try {
       const release = deferred();
       // The question and the empty reply are stored; the model's answer comes once the database is full.
       fake.enqueue({ kind: 'stream', chunks: ['a long answer '.repeat(2_000)], hold: release.promise });
-      const stream = await openEventStream(`${await app.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'tell me everything' } });
+      const stream = await openEventStream(`${await app.url()}/api/chat/stream`, {
+        method: 'POST',
+        headers: auth(ALICE_KEY),
+        body: { message: 'tell me everything' },
+      });
       const opened = await stream.next();
       expect(opened?.event).toBe('conversation');
       await fillSqliteLimit(ds);
@@ -161,16 +198,24 @@ onSqlite('a full SQLite database', () => {
       expect(last.data).toMatchObject({ statusCode: 507, messageId: opened!.data.messageId });
       const { conversationId, messageId } = opened!.data as { conversationId: string; messageId: string };
       // The next turn is refused for the full disk (the reply still waits to be stored), not as busy.
-      const next = await app.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'and then?', conversationId });
+      const next = await app
+        .http()
+        .post('/api/chat')
+        .set(auth(ALICE_KEY))
+        .send({ message: 'and then?', conversationId });
       expect(next.status).toBe(507);
       expect(next.body).toMatchObject({ code: 'storage_full' });
       expect(next.headers['retry-after']).toBeDefined();
       await freeSqliteLimit(ds);
-      await until(async () => {
-        const c = await app.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY));
-        const reply = c.body.messages?.find((m: { id: string }) => m.id === messageId);
-        return reply?.status === 'complete' && reply.content.startsWith('a long answer');
-      }, 15_000, 100);
+      await until(
+        async () => {
+          const c = await app.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY));
+          const reply = c.body.messages?.find((m: { id: string }) => m.id === messageId);
+          return reply?.status === 'complete' && reply.content.startsWith('a long answer');
+        },
+        15_000,
+        100,
+      );
     } finally {
       await app.close();
       await fake.close();
@@ -188,7 +233,11 @@ onSqlite('the search index', () => {
       const failed = await app.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'this one fails' });
       expect(failed.status).toBe(502);
       fake.enqueue({ kind: 'hang' });
-      const stream = await openEventStream(`${await app.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'this one waits' } });
+      const stream = await openEventStream(`${await app.url()}/api/chat/stream`, {
+        method: 'POST',
+        headers: auth(ALICE_KEY),
+        body: { message: 'this one waits' },
+      });
       expect((await stream.next())?.event).toBe('conversation');
       const checker = new SqliteDatabase(`${tmp.dir}/chat.sqlite`, { fileMustExist: true });
       try {
@@ -248,7 +297,9 @@ onSqlite('a SQLite write lock held by another process', () => {
     expect(sent.status).toBe(200);
     const reader = new SqliteDatabase(app.dbPath, { readonly: true });
     try {
-      expect(reader.prepare('SELECT COUNT(*) AS n FROM messages WHERE content = ?').get(refused.question)).toEqual({ n: 0 });
+      expect(reader.prepare('SELECT COUNT(*) AS n FROM messages WHERE content = ?').get(refused.question)).toEqual({
+        n: 0,
+      });
     } finally {
       reader.close();
     }
@@ -266,9 +317,13 @@ onPostgres('PostgreSQL faults', () => {
     try {
       expect((await send(app, 1)).status).toBe(200);
       // A real PostgreSQL error with the disk-full code, raised where a full disk would raise it.
-      await ds.query(`CREATE FUNCTION fail_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`);
+      await ds.query(
+        `CREATE FUNCTION fail_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`,
+      );
       for (const table of ['messages', 'storage_probe']) {
-        await ds.query(`CREATE TRIGGER fail_disk_full BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION fail_disk_full()`);
+        await ds.query(
+          `CREATE TRIGGER fail_disk_full BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION fail_disk_full()`,
+        );
       }
       const refused = await send(app, 2);
       expect(refused.status).toBe(507);
@@ -308,7 +363,11 @@ onPostgres('PostgreSQL faults', () => {
       const after = await send(app, 3, first.conversationId);
       expect(after.status).toBe(200);
       const messages = await app.http().get(`/api/conversations/${first.conversationId}`).set(auth(ALICE_KEY));
-      expect(messages.body.messages.map((m: { content: string }) => m.content).filter((c: string) => c.startsWith('question'))).toEqual([first.question, after.question]);
+      expect(
+        messages.body.messages
+          .map((m: { content: string }) => m.content)
+          .filter((c: string) => c.startsWith('question')),
+      ).toEqual([first.question, after.question]);
     } finally {
       await app.close();
       await relay.down();

@@ -102,7 +102,9 @@ describe('statements of one chat turn', () => {
       expect(work.filter((s) => !prepared?.has(s))).toEqual([]);
       // The reply's UPDATE runs after the COMMIT of the question, on its own, and NOTIFYs in the same statement.
       expect(statements.at(-2)).toBe('COMMIT');
-      expect(statements.at(-1)).toMatch(/^WITH changed AS \(UPDATE "messages" SET .* RETURNING "id"\) SELECT pg_notify\(\$\d+, "id"\) FROM changed$/);
+      expect(statements.at(-1)).toMatch(
+        /^WITH changed AS \(UPDATE "messages" SET .* RETURNING "id"\) SELECT pg_notify\(\$\d+, "id"\) FROM changed$/,
+      );
     }
     const { body } = await alice.get(`/api/conversations/${conversationId}`).expect(200);
     expect(body.messages.map((m: { role: string; status: string }) => `${m.role}:${m.status}`)).toEqual([
@@ -117,7 +119,8 @@ describe('statements of one chat turn', () => {
 
   it("recall adds two statements: every word's matches with the counts not kept, then the best hits with their neighbour turns", async () => {
     await recalling.post('/api/chat', { message: 'The lighthouse keeper feeds three gulls' }).expect(200);
-    const { conversationId } = (await recalling.post('/api/chat', { message: 'Something else entirely' }).expect(200)).body;
+    const { conversationId } = (await recalling.post('/api/chat', { message: 'Something else entirely' }).expect(200))
+      .body;
     // The first turn of the conversation read the caller's totals, which are then kept a while.
     await turnOn(conversationId, 'Who feeds the gulls?', recalling);
     const statements = await turnOn(conversationId, 'Who is the lighthouse keeper?', recalling);

@@ -13,10 +13,18 @@ describe('agents', () => {
   const alice = as(ALICE_KEY);
   const bob = as(BOB_KEY);
   const newAgent = async (fields: object = {}) =>
-    (await alice.post('/api/agents', { name: 'Pirate', systemPrompt: 'Talk like a pirate.', ...fields }).expect(201)).body;
+    (await alice.post('/api/agents', { name: 'Pirate', systemPrompt: 'Talk like a pirate.', ...fields }).expect(201))
+      .body;
 
   it('creates, reads, lists, updates and deletes an agent', async () => {
-    const created = await newAgent({ emoji: '🏴‍☠️', description: 'Arr', model: 'pirate-7b', temperature: 1.2, maxTokens: 300, tools: ['update_state'] });
+    const created = await newAgent({
+      emoji: '🏴‍☠️',
+      description: 'Arr',
+      model: 'pirate-7b',
+      temperature: 1.2,
+      maxTokens: 300,
+      tools: ['update_state'],
+    });
     expect(created).toMatchObject({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       name: 'Pirate',
@@ -29,10 +37,19 @@ describe('agents', () => {
       tools: ['update_state'],
     });
     expect((await alice.get(`/api/agents/${created.id}`).expect(200)).body).toEqual(created);
-    expect((await alice.get('/api/agents').expect(200)).body.items.map((a: { id: string }) => a.id)).toContain(created.id);
+    expect((await alice.get('/api/agents').expect(200)).body.items.map((a: { id: string }) => a.id)).toContain(
+      created.id,
+    );
 
-    const updated = await alice.patch(`/api/agents/${created.id}`, { name: 'Captain', temperature: null, tools: null }).expect(200);
-    expect(updated.body).toMatchObject({ name: 'Captain', temperature: null, tools: [], systemPrompt: 'Talk like a pirate.' });
+    const updated = await alice
+      .patch(`/api/agents/${created.id}`, { name: 'Captain', temperature: null, tools: null })
+      .expect(200);
+    expect(updated.body).toMatchObject({
+      name: 'Captain',
+      temperature: null,
+      tools: [],
+      systemPrompt: 'Talk like a pirate.',
+    });
     // Ids are accepted in any case.
     await alice.get(`/api/conversations?agentId=${created.id.toUpperCase()}`).expect(200);
     expect((await alice.delete(`/api/agents/${created.id}`).expect(200)).body).toEqual({ conversations: 0 });
@@ -87,7 +104,13 @@ describe('agents', () => {
       ],
     });
     // Resuming uses the conversation's agent without naming it; per-request options override it.
-    await alice.post('/api/chat', { message: 'Again', conversationId: first.body.conversationId, options: { temperature: 1.5, maxTokens: 9 } }).expect(200);
+    await alice
+      .post('/api/chat', {
+        message: 'Again',
+        conversationId: first.body.conversationId,
+        options: { temperature: 1.5, maxTokens: 9 },
+      })
+      .expect(200);
     expect(fake.lastCompletion.body).toMatchObject({ model: 'pirate-7b', temperature: 1.5, max_tokens: 9 });
     expect(fake.lastCompletion.body.messages![0]).toEqual({ role: 'system', content: 'Talk like a pirate.' });
   });
@@ -96,10 +119,14 @@ describe('agents', () => {
     const agent = await newAgent();
     const other = await newAgent({ name: 'Other' });
     const chat = await alice.post('/api/chat', { message: 'Hi', agentId: agent.id }).expect(200);
-    const res = await alice.post('/api/chat', { message: 'x', conversationId: chat.body.conversationId, agentId: other.id }).expect(400);
+    const res = await alice
+      .post('/api/chat', { message: 'x', conversationId: chat.body.conversationId, agentId: other.id })
+      .expect(400);
     expect(res.body.message).toMatch(/agentId does not match/);
     const plain = await alice.post('/api/chat', { message: 'plain' }).expect(200);
-    await alice.post('/api/chat', { message: 'x', conversationId: plain.body.conversationId, agentId: agent.id }).expect(400);
+    await alice
+      .post('/api/chat', { message: 'x', conversationId: plain.body.conversationId, agentId: agent.id })
+      .expect(400);
     await alice.post('/api/chat', { message: 'x', options: { temperature: 3 } }).expect(400);
     await alice.post('/api/chat', { message: 'x', options: { maxTokens: 0 } }).expect(400);
     await alice.post('/api/chat', { message: 'x', options: { topP: 1 } }).expect(400);
@@ -117,9 +144,16 @@ describe('agents', () => {
     expect(none.every((c: { agentId: string | null }) => c.agentId === null)).toBe(true);
 
     const active = await alice.get(`/api/conversations/active?agentId=${agent.id}`).expect(200);
-    expect(active.body).toMatchObject({ id: withAgent.body.conversationId, agentId: agent.id, state: {}, threads: [{ name: 'main' }] });
+    expect(active.body).toMatchObject({
+      id: withAgent.body.conversationId,
+      agentId: agent.id,
+      state: {},
+      threads: [{ name: 'main' }],
+    });
     expect(active.body.messages).toHaveLength(2);
-    expect((await alice.get('/api/conversations/active?agentId=none').expect(200)).body.id).toBe(without.body.conversationId);
+    expect((await alice.get('/api/conversations/active?agentId=none').expect(200)).body.id).toBe(
+      without.body.conversationId,
+    );
     const fresh = await newAgent({ name: 'Unused' });
     await alice.get(`/api/conversations/active?agentId=${fresh.id}`).expect(404);
     await alice.get('/api/conversations/active?agentId=bogus').expect(400);
@@ -130,9 +164,15 @@ describe('agents', () => {
     const agent = await newAgent({ name: 'Doomed' });
     const a = await alice.post('/api/chat', { message: 'one', agentId: agent.id }).expect(200);
     const refused = await alice.delete(`/api/agents/${agent.id}`).expect(409);
-    expect(refused.body).toMatchObject({ statusCode: 409, conversations: 1, message: expect.stringMatching(/conversations=detach/) });
+    expect(refused.body).toMatchObject({
+      statusCode: 409,
+      conversations: 1,
+      message: expect.stringMatching(/conversations=detach/),
+    });
     await alice.delete(`/api/agents/${agent.id}?conversations=sideways`).expect(400);
-    expect((await alice.delete(`/api/agents/${agent.id}?conversations=detach`).expect(200)).body).toEqual({ conversations: 1 });
+    expect((await alice.delete(`/api/agents/${agent.id}?conversations=detach`).expect(200)).body).toEqual({
+      conversations: 1,
+    });
     const kept = await alice.get(`/api/conversations/${a.body.conversationId}`).expect(200);
     expect(kept.body.agentId).toBeNull();
     expect(kept.body.messages).toHaveLength(2);
@@ -141,7 +181,9 @@ describe('agents', () => {
 
     const other = await newAgent({ name: 'Doomed too' });
     const b = await alice.post('/api/chat', { message: 'two', agentId: other.id }).expect(200);
-    expect((await alice.delete(`/api/agents/${other.id}?conversations=delete`).expect(200)).body).toEqual({ conversations: 1 });
+    expect((await alice.delete(`/api/agents/${other.id}?conversations=delete`).expect(200)).body).toEqual({
+      conversations: 1,
+    });
     await alice.get(`/api/conversations/${b.body.conversationId}`).expect(404);
   });
 });
@@ -156,7 +198,11 @@ describe('agents: MAX_AGENTS_PER_ACTOR and paging', () => {
     const made: Agent[] = [];
     for (const name of ['one', 'two', 'three']) made.push((await alice.post('/api/agents', { name }).expect(201)).body);
     const refused = await alice.post('/api/agents', { name: 'four' }).expect(409);
-    expect(refused.body).toMatchObject({ statusCode: 409, code: 'limit_reached', message: expect.stringContaining('MAX_AGENTS_PER_ACTOR') });
+    expect(refused.body).toMatchObject({
+      statusCode: 409,
+      code: 'limit_reached',
+      message: expect.stringContaining('MAX_AGENTS_PER_ACTOR'),
+    });
     expect((await alice.get('/api/agents').expect(200)).body.items).toHaveLength(3);
     // Per actor: bob has room of his own.
     await bob.post('/api/agents', { name: 'bob' }).expect(201);
@@ -168,7 +214,12 @@ describe('agents: MAX_AGENTS_PER_ACTOR and paging', () => {
     // Alice's export carries her three agents; bob has one already.
     const exported = (await alice.get('/api/me/export').expect(200)).body;
     expect(exported.agents).toHaveLength(3);
-    const answer = await fixture.app.http().post('/api/imports?agents=true').set('Authorization', `Bearer ${BOB_KEY}`).set('Content-Type', 'application/json').send(JSON.stringify(exported));
+    const answer = await fixture.app
+      .http()
+      .post('/api/imports?agents=true')
+      .set('Authorization', `Bearer ${BOB_KEY}`)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(exported));
     expect(answer.status).toBe(200);
     // Room for two of them: the third is reported skipped with the limit.
     expect(answer.body.agents.map((a: { outcome: string }) => a.outcome)).toEqual(['created', 'created', 'skipped']);
@@ -193,7 +244,10 @@ describe('GET /api/agents, paged', () => {
     let pages = 0;
     do {
       const query: string = cursor ? `?limit=2&cursor=${encodeURIComponent(cursor)}` : '?limit=2';
-      const page = (await alice.get(`/api/agents${query}`).expect(200)).body as { items: Agent[]; nextCursor: string | null };
+      const page = (await alice.get(`/api/agents${query}`).expect(200)).body as {
+        items: Agent[];
+        nextCursor: string | null;
+      };
       expect(page.items.length).toBeLessThanOrEqual(2);
       seen.push(...page.items);
       cursor = page.nextCursor;

@@ -16,13 +16,21 @@ interface Example {
 
 function curlExamples(markdown: string): Example[] {
   const blocks = [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
-  const commands = blocks.flatMap((block) => block.replace(/\\\n\s*/g, ' ').split('\n')).filter((line) => /^\s*curl\s/.test(line));
+  const commands = blocks
+    .flatMap((block) => block.replace(/\\\n\s*/g, ' ').split('\n'))
+    .filter((line) => /^\s*curl\s/.test(line));
   return commands.map((command) => {
     const url = /https?:\/\/[^/\s'"]+([^\s'"]*)/.exec(command)?.[1] ?? '';
     const data = /(?:-d|--data)\s+'([^']*)'/.exec(command)?.[1];
     const fromFile = /--data-binary\s+@/.test(command);
     const method = /-X\s+([A-Z]+)/.exec(command)?.[1] ?? (data !== undefined || fromFile ? 'POST' : 'GET');
-    return { command, method, url: url.replace(/\$[A-Z]+/g, SOME_ID), body: data === undefined ? undefined : JSON.parse(data), fromFile };
+    return {
+      command,
+      method,
+      url: url.replace(/\$[A-Z]+/g, SOME_ID),
+      body: data === undefined ? undefined : JSON.parse(data),
+      fromFile,
+    };
   });
 }
 
@@ -33,7 +41,11 @@ function bodyExamples(markdown: string): Array<{ method: string; url: string; bo
   for (const m of markdown.matchAll(/^(#{2,3}) (.*)$|(Request:)\s*\n+```json\n([\s\S]*?)```/gm)) {
     if (m[1]) {
       const heading = /^(GET|POST|PUT|PATCH|DELETE) (\/\S+)$/.exec(m[2].trim());
-      route = heading ? { method: heading[1], url: heading[2].replace(/:(\w+)/g, SOME_ID) } : m[1] === '##' ? null : route;
+      route = heading
+        ? { method: heading[1], url: heading[2].replace(/:(\w+)/g, SOME_ID) }
+        : m[1] === '##'
+          ? null
+          : route;
     } else if (route) out.push({ ...route, body: JSON.parse(m[4]) });
   }
   return out;
@@ -46,9 +58,15 @@ describe('the example requests of docs/api.md', () => {
 
   it('include the request bodies shown as JSON ("Request:"), each accepted by its operation', () => {
     expect(bodies.map((b) => `${b.method} ${b.url.replaceAll(SOME_ID, ':id')}`)).toEqual(
-      expect.arrayContaining(['POST /api/chat', 'POST /api/conversations/:id/regenerate', 'POST /api/conversations/:id/messages/:id/edit']),
+      expect.arrayContaining([
+        'POST /api/chat',
+        'POST /api/conversations/:id/regenerate',
+        'POST /api/conversations/:id/messages/:id/edit',
+      ]),
     );
-    const refused = bodies.map((b) => ({ example: `${b.method} ${b.url}`, problems: contract.requestProblems(b.method, b.url, b.body) })).filter((b) => b.problems.length);
+    const refused = bodies
+      .map((b) => ({ example: `${b.method} ${b.url}`, problems: contract.requestProblems(b.method, b.url, b.body) }))
+      .filter((b) => b.problems.length);
     expect(refused).toEqual([]);
   });
 
@@ -59,7 +77,12 @@ describe('the example requests of docs/api.md', () => {
   it('are each accepted by docs/openapi.json: path, method, query parameters and body', () => {
     const refused = examples
       .filter((e) => e.url.startsWith('/api/') || e.url.startsWith('/health'))
-      .map((e) => ({ command: e.command.trim(), problems: contract.requestProblems(e.method, e.url, e.body).filter((p) => !(e.fromFile && p === 'the body is missing')) }))
+      .map((e) => ({
+        command: e.command.trim(),
+        problems: contract
+          .requestProblems(e.method, e.url, e.body)
+          .filter((p) => !(e.fromFile && p === 'the body is missing')),
+      }))
       .filter((e) => e.problems.length);
     expect(refused).toEqual([]);
   });

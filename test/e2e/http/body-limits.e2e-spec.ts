@@ -43,7 +43,12 @@ describe('request bodies: shape limits and authentication before the body', () =
         const res = await post(path, body);
         expect(res.status).toBe(400);
         expect(Buffer.byteLength(res.text)).toBeLessThan(1024);
-        expect(JSON.parse(res.text)).toEqual({ statusCode: 400, error: 'Bad Request', code: 'invalid_input', message: 'An object has more than 10000 keys' });
+        expect(JSON.parse(res.text)).toEqual({
+          statusCode: 400,
+          error: 'Bad Request',
+          code: 'invalid_input',
+          message: 'An object has more than 10000 keys',
+        });
       }
     });
 
@@ -52,11 +57,17 @@ describe('request bodies: shape limits and authentication before the body', () =
       expect(keys.status).toBe(400);
       expect(JSON.parse(keys.text).message).toBe('An object has more than 1000 keys in this request');
       // ArrayUnique compares every pair of distinct items: 30,000 would take seconds.
-      const tools = await post('/api/agents', JSON.stringify({ name: 'many tools', tools: Array.from({ length: 30_000 }, (_, i) => `t${i}`) }));
+      const tools = await post(
+        '/api/agents',
+        JSON.stringify({ name: 'many tools', tools: Array.from({ length: 30_000 }, (_, i) => `t${i}`) }),
+      );
       expect(tools.status).toBe(400);
       expect(JSON.parse(tools.text).message).toBe('An array has more than 1000 items in this request');
       // Past the 1,000-item bound, the DTO's own bound (as many as there are agent tools) still holds.
-      const few = await post('/api/agents', JSON.stringify({ name: 'four tools', tools: ['update_state', 'remember', 'forget', 'update_state'] }));
+      const few = await post(
+        '/api/agents',
+        JSON.stringify({ name: 'four tools', tools: ['update_state', 'remember', 'forget', 'update_state'] }),
+      );
       expect(few.status).toBe(400);
       expect(JSON.parse(few.text).message).toMatch(/tools must contain no more than 3 elements/);
     });
@@ -66,7 +77,9 @@ describe('request bodies: shape limits and authentication before the body', () =
       expect(res.status).toBe(400);
       const { message } = JSON.parse(res.text);
       expect(message.split('; ')).toHaveLength(10);
-      expect(message).toMatch(/^property k0 should not exist; property k1 should not exist; .*property k9 should not exist \(and 490 more problems\)$/);
+      expect(message).toMatch(
+        /^property k0 should not exist; property k1 should not exist; .*property k9 should not exist \(and 490 more problems\)$/,
+      );
     });
 
     it('refuses too many values in a DTO body and too long arrays anywhere', async () => {
@@ -80,11 +93,17 @@ describe('request bodies: shape limits and authentication before the body', () =
     });
 
     it('still takes a session state of 5,000 keys and an export of 12,000 messages', async () => {
-      const created = await t.http().post('/api/conversations').set(auth(ALICE_KEY)).send({ title: 'big state' }).expect(201);
+      const created = await t
+        .http()
+        .post('/api/conversations')
+        .set(auth(ALICE_KEY))
+        .send({ title: 'big state' })
+        .expect(201);
       const state = JSON.parse(manyKeys(5_000, {}));
       await t.http().put(`/api/conversations/${created.body.id}/state`).set(auth(ALICE_KEY)).send(state).expect(200);
 
-      const doc = (await t.http().get(`/api/conversations/${created.body.id}/export`).set(auth(ALICE_KEY)).expect(200)).body;
+      const doc = (await t.http().get(`/api/conversations/${created.body.id}/export`).set(auth(ALICE_KEY)).expect(200))
+        .body;
       const at = doc.exportedAt;
       doc.conversation.messages = Array.from({ length: 12_000 }, (_, i) => ({
         id: `m${i}`,
@@ -106,23 +125,32 @@ describe('request bodies: shape limits and authentication before the body', () =
     it('keeps /health answering while bodies of 90,000 keys arrive', async () => {
       const body = manyKeys(90_000);
       const order: string[] = [];
-      const big = Array.from({ length: 4 }, (_, i) => post('/api/chat', body).then((r) => order.push(`big${i}:${r.status}`)));
+      const big = Array.from({ length: 4 }, (_, i) =>
+        post('/api/chat', body).then((r) => order.push(`big${i}:${r.status}`)),
+      );
       const health = Array.from({ length: 4 }, (_, i) =>
         sendRaw(url, { method: 'GET', path: '/health', headers: {} }).then((r) => order.push(`health${i}:${r.status}`)),
       );
       await Promise.all([...big, ...health]);
-      expect(order.filter((o) => o.startsWith('health'))).toEqual(expect.arrayContaining(['health0:200', 'health1:200', 'health2:200', 'health3:200']));
+      expect(order.filter((o) => o.startsWith('health'))).toEqual(
+        expect.arrayContaining(['health0:200', 'health1:200', 'health2:200', 'health3:200']),
+      );
       expect(order.filter((o) => o.startsWith('big')).every((o) => o.endsWith(':400'))).toBe(true);
     });
   });
 
   describe('authentication before the body', () => {
-    const head = (path: string, headers: string[]) => [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...headers, '', ''].join('\r\n');
+    const head = (path: string, headers: string[]) =>
+      [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...headers, '', ''].join('\r\n');
 
     it('answers 401 to an unauthenticated 50 MB body before any of it is sent, and does not read it', async () => {
-      const res = await sendHeadOnly(url, head('/api/chat', ['Content-Type: application/json', `Content-Length: ${50 * 1024 * 1024}`]), {
-        offerBytes: 50 * 1024 * 1024,
-      });
+      const res = await sendHeadOnly(
+        url,
+        head('/api/chat', ['Content-Type: application/json', `Content-Length: ${50 * 1024 * 1024}`]),
+        {
+          offerBytes: 50 * 1024 * 1024,
+        },
+      );
       expect(res.text).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/);
       expect(res.text).toMatch(/\r\nconnection: close\r\n/i);
       expect(JSON.parse(res.text.slice(res.text.indexOf('\r\n\r\n') + 4))).toEqual(UNAUTHORIZED);
@@ -131,11 +159,18 @@ describe('request bodies: shape limits and authentication before the body', () =
     });
 
     it('does the same for a chunked body and for a wrong key', async () => {
-      const chunked = await sendHeadOnly(url, head('/api/conversations/import', ['Content-Type: application/json', 'Transfer-Encoding: chunked']));
+      const chunked = await sendHeadOnly(
+        url,
+        head('/api/conversations/import', ['Content-Type: application/json', 'Transfer-Encoding: chunked']),
+      );
       expect(chunked.text).toMatch(/^HTTP\/1\.1 401 /);
       const wrongKey = await sendHeadOnly(
         url,
-        head('/api/agents', ['Content-Type: application/json', 'Authorization: Bearer not-a-key', `Content-Length: ${50 * 1024 * 1024}`]),
+        head('/api/agents', [
+          'Content-Type: application/json',
+          'Authorization: Bearer not-a-key',
+          `Content-Length: ${50 * 1024 * 1024}`,
+        ]),
       );
       expect(wrongKey.text).toMatch(/^HTTP\/1\.1 401 /);
     });
@@ -159,7 +194,12 @@ describe('request bodies: shape limits and authentication before the body', () =
     });
 
     it('keeps public routes public, with or without a body', async () => {
-      const res = await sendRaw(url, { method: 'GET', path: '/health', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      const res = await sendRaw(url, {
+        method: 'GET',
+        path: '/health',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       expect(res.status).toBe(200);
       await t.http().get('/api/docs-json').expect(200);
     });

@@ -39,22 +39,40 @@ describe('branches: edit, regenerate, select, and what the model receives', () =
   const as = auth(ALICE_KEY);
   const say = async (body: object, reply: string) => {
     fake.enqueue({ kind: 'reply', text: reply });
-    return (await api().post('/api/chat').set(as).send(body).expect(200)).body as { conversationId: string; userMessageId: string; messageId: string; reply: string };
+    return (await api().post('/api/chat').set(as).send(body).expect(200)).body as {
+      conversationId: string;
+      userMessageId: string;
+      messageId: string;
+      reply: string;
+    };
   };
   const sent = () => fake.lastCompletion.body.messages!.map((m) => m.content);
-  const path = async (id: string) => ((await api().get(`/api/conversations/${id}`).set(as).expect(200)).body.messages as Msg[]);
+  const path = async (id: string) =>
+    (await api().get(`/api/conversations/${id}`).set(as).expect(200)).body.messages as Msg[];
 
   it('an edit answers on a new branch, and only that branch reaches the model', async () => {
     const one = await say({ message: 'one' }, 'a1');
     const id = one.conversationId;
     const two = await say({ message: 'two', conversationId: id }, 'a2');
     fake.enqueue({ kind: 'reply', text: 'b2' });
-    const edit = (await api().post(`/api/conversations/${id}/messages/${two.userMessageId}/edit`).set(as).send({ message: 'TWO' }).expect(200)).body;
+    const edit = (
+      await api()
+        .post(`/api/conversations/${id}/messages/${two.userMessageId}/edit`)
+        .set(as)
+        .send({ message: 'TWO' })
+        .expect(200)
+    ).body;
     expect(edit).toMatchObject({ conversationId: id, reply: 'b2' });
     expect(sent()).toEqual(['sys', 'one', 'a1', 'TWO']);
     const messages = await path(id);
     expect(messages.map((m) => m.content)).toEqual(['one', 'a1', 'TWO', 'b2']);
-    expect(messages[2]).toMatchObject({ parentId: one.messageId, siblingIds: [two.userMessageId, edit.userMessageId], siblingIndex: 1, siblingCount: 2, onPath: true });
+    expect(messages[2]).toMatchObject({
+      parentId: one.messageId,
+      siblingIds: [two.userMessageId, edit.userMessageId],
+      siblingIndex: 1,
+      siblingCount: 2,
+      onPath: true,
+    });
     // The next turn continues the new branch.
     await say({ message: 'three', conversationId: id }, 'a3');
     expect(sent()).toEqual(['sys', 'one', 'a1', 'TWO', 'b2', 'three']);
@@ -66,8 +84,14 @@ describe('branches: edit, regenerate, select, and what the model receives', () =
     const two = await say({ message: 'two', conversationId: id }, 'a2');
     const deeper = await say({ message: 'two more', conversationId: id }, 'a2b');
     fake.enqueue({ kind: 'reply', text: 'b2' });
-    await api().post(`/api/conversations/${id}/messages/${two.userMessageId}/edit`).set(as).send({ message: 'TWO' }).expect(200);
-    const selected = (await api().post(`/api/conversations/${id}/messages/${two.userMessageId}/select`).set(as).expect(200)).body as Msg;
+    await api()
+      .post(`/api/conversations/${id}/messages/${two.userMessageId}/edit`)
+      .set(as)
+      .send({ message: 'TWO' })
+      .expect(200);
+    const selected = (
+      await api().post(`/api/conversations/${id}/messages/${two.userMessageId}/select`).set(as).expect(200)
+    ).body as Msg;
     expect(selected).toMatchObject({ id: two.userMessageId, onPath: true, siblingIndex: 0, siblingCount: 2 });
     expect((await path(id)).map((m) => m.content)).toEqual(['one', 'a1', 'two', 'a2', 'two more', 'a2b']);
     await say({ message: 'four', conversationId: id }, 'a4');
@@ -83,7 +107,11 @@ describe('branches: edit, regenerate, select, and what the model receives', () =
     expect(again.messageId).not.toBe(one.messageId);
     let messages = await path(id);
     expect(messages.map((m) => m.content)).toEqual(['q', 'second']);
-    expect(messages[1]).toMatchObject({ siblingIds: [one.messageId, again.messageId], siblingIndex: 1, versions: [expect.objectContaining({ content: 'first' })] });
+    expect(messages[1]).toMatchObject({
+      siblingIds: [one.messageId, again.messageId],
+      siblingIndex: 1,
+      versions: [expect.objectContaining({ content: 'first' })],
+    });
     await api().post(`/api/conversations/${id}/messages/${one.messageId}/select`).set(as).expect(200);
     messages = await path(id);
     expect(messages.map((m) => m.content)).toEqual(['q', 'first']);
@@ -98,7 +126,10 @@ describe('branches: edit, regenerate, select, and what the model receives', () =
     await say({ message: 'two', conversationId: id }, 'a2');
     const branch = await say({ message: 'elsewhere', conversationId: id, parentMessageId: one.messageId }, 'b');
     expect(sent()).toEqual(['sys', 'one', 'a1', 'elsewhere']);
-    const tree = (await api().get(`/api/conversations/${id}/tree`).set(as).expect(200)).body as { items: Msg[]; nextBefore: number | null };
+    const tree = (await api().get(`/api/conversations/${id}/tree`).set(as).expect(200)).body as {
+      items: Msg[];
+      nextBefore: number | null;
+    };
     expect(tree.items.map((m) => [m.content, m.onPath])).toEqual([
       ['one', true],
       ['a1', true],
@@ -107,7 +138,10 @@ describe('branches: edit, regenerate, select, and what the model receives', () =
       ['elsewhere', true],
       ['b', true],
     ]);
-    expect(tree.items.find((m) => m.id === branch.userMessageId)).toMatchObject({ parentId: one.messageId, siblingCount: 2 });
+    expect(tree.items.find((m) => m.id === branch.userMessageId)).toMatchObject({
+      parentId: one.messageId,
+      siblingCount: 2,
+    });
     const paged = (await api().get(`/api/conversations/${id}/tree?limit=2`).set(as).expect(200)).body;
     expect(paged.items.map((m: Msg) => m.content)).toEqual(['elsewhere', 'b']);
     expect(paged.nextBefore).toEqual(expect.any(Number));
@@ -116,15 +150,24 @@ describe('branches: edit, regenerate, select, and what the model receives', () =
   it('refuses what does not fit the tree with a clear 4xx, and another actor sees unknown ids', async () => {
     const one = await say({ message: 'one' }, 'a1');
     const id = one.conversationId;
-    const edit = (messageId: string, key = ALICE_KEY) => api().post(`/api/conversations/${id}/messages/${messageId}/edit`).set(auth(key)).send({ message: 'x' });
+    const edit = (messageId: string, key = ALICE_KEY) =>
+      api().post(`/api/conversations/${id}/messages/${messageId}/edit`).set(auth(key)).send({ message: 'x' });
     expect((await edit(one.messageId).expect(409)).body.message).toMatch(/Only a user message can be edited/);
     await edit('00000000-0000-4000-8000-000000000000').expect(404);
     await edit(one.userMessageId, BOB_KEY).expect(404);
     await api().post(`/api/conversations/${id}/messages/${one.userMessageId}/select`).set(auth(BOB_KEY)).expect(404);
     await api().get(`/api/conversations/${id}/tree`).set(auth(BOB_KEY)).expect(404);
     await api().post('/api/chat').set(as).send({ message: 'x', parentMessageId: one.messageId }).expect(400);
-    await api().post('/api/chat').set(as).send({ message: 'x', conversationId: id, parentMessageId: one.messageId, thread: 'side' }).expect(400);
-    await api().post(`/api/conversations/${id}/messages/${one.userMessageId}/edit`).set(as).send({ message: '' }).expect(400);
+    await api()
+      .post('/api/chat')
+      .set(as)
+      .send({ message: 'x', conversationId: id, parentMessageId: one.messageId, thread: 'side' })
+      .expect(400);
+    await api()
+      .post(`/api/conversations/${id}/messages/${one.userMessageId}/edit`)
+      .set(as)
+      .send({ message: '' })
+      .expect(400);
   });
 
   it('a branch forked above what the summary covers does not receive that summary', async () => {
@@ -147,7 +190,12 @@ describe('branches: edit, regenerate, select, and what the model receives', () =
       }
       expect(fake.lastCompletion.body.messages!.some((m) => m.content.includes('SUMMARY-OF-MAIN'))).toBe(true);
       // Edit the very first question: the new branch shares nothing with what the summary covers.
-      await s.http().post(`/api/conversations/${id}/messages/${first.userMessageId}/edit`).set(as).send({ message: 'fresh start' }).expect(200);
+      await s
+        .http()
+        .post(`/api/conversations/${id}/messages/${first.userMessageId}/edit`)
+        .set(as)
+        .send({ message: 'fresh start' })
+        .expect(200);
       const branchRequest = fake.completions.filter((r) => !isSummary(r.body.messages!)).at(-1)!;
       expect(branchRequest.body.messages!.map((m) => m.content)).toEqual(['sys', 'fresh start']);
     } finally {
@@ -185,17 +233,38 @@ describe('the migration of stored versions to sibling replies', () => {
     expect(treeMigration).toBeGreaterThanOrEqual(0);
     for (let i = ds.migrations.length; i > treeMigration; i--) await ds.undoLastMigration();
     const versions = [
-      { content: 'old 1', status: 'complete', model: 'm', promptTokens: 1, completionTokens: 2, error: null, createdAt: '2026-01-01T00:00:00.000Z' },
-      { content: 'old 2', status: 'failed', model: null, promptTokens: null, completionTokens: null, error: { code: 'model_timeout', message: 'too slow' }, createdAt: '2026-01-02T00:00:00.000Z' },
+      {
+        content: 'old 1',
+        status: 'complete',
+        model: 'm',
+        promptTokens: 1,
+        completionTokens: 2,
+        error: null,
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+      {
+        content: 'old 2',
+        status: 'failed',
+        model: null,
+        promptTokens: null,
+        completionTokens: null,
+        error: { code: 'model_timeout', message: 'too slow' },
+        createdAt: '2026-01-02T00:00:00.000Z',
+      },
     ];
-    await ds.query(`UPDATE "messages" SET "versions" = ${p(1)} WHERE "id" = ${p(2)}`, [JSON.stringify(versions), two.messageId]);
+    await ds.query(`UPDATE "messages" SET "versions" = ${p(1)} WHERE "id" = ${p(2)}`, [
+      JSON.stringify(versions),
+      two.messageId,
+    ]);
     await ds.runMigrations();
-    const messages = ((await t.http().get(`/api/conversations/${id}`).set(as).expect(200)).body.messages as Msg[]);
+    const messages = (await t.http().get(`/api/conversations/${id}`).set(as).expect(200)).body.messages as Msg[];
     expect(messages.map((m) => m.content)).toEqual(['q1', 'a1', 'q2', 'a2']);
     expect(messages.map((m) => m.parentId)).toEqual([null, one.userMessageId, one.messageId, two.userMessageId]);
     expect(messages[3].siblingCount).toBe(3);
     expect(messages[3].versions.map((v) => v.content)).toEqual(['old 1', 'old 2']);
-    const tree = (await t.http().get(`/api/conversations/${id}/tree`).set(as).expect(200)).body.items as Array<Msg & { status: string; error: unknown; createdAt: string }>;
+    const tree = (await t.http().get(`/api/conversations/${id}/tree`).set(as).expect(200)).body.items as Array<
+      Msg & { status: string; error: unknown; createdAt: string }
+    >;
     const siblings = tree.filter((m) => !m.onPath);
     expect(siblings.map((m) => [m.content, m.status, m.parentId, m.createdAt])).toEqual([
       ['old 1', 'complete', two.userMessageId, '2026-01-01T00:00:00.000Z'],

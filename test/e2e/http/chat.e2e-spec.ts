@@ -29,11 +29,18 @@ describe('POST /api/chat (multi-turn memory through the openai SDK)', () => {
     expect(fake.lastCompletion.headers.authorization).toBe('Bearer sk-test-secret');
 
     const stored = await t.http().get(`/api/conversations/${res.body.conversationId}`).set(auth(ALICE_KEY)).expect(200);
-    expect(stored.body.messages.map((m: { role: string; content: string; seq: number }) => [m.seq, m.role, m.content])).toEqual([
+    expect(
+      stored.body.messages.map((m: { role: string; content: string; seq: number }) => [m.seq, m.role, m.content]),
+    ).toEqual([
       [1, 'user', 'What is the capital of France?'],
       [2, 'assistant', 'reply to: What is the capital of France?'],
     ]);
-    expect(stored.body.messages[1]).toMatchObject({ id: res.body.messageId, model: 'fake-model', promptTokens: 11, completionTokens: 7 });
+    expect(stored.body.messages[1]).toMatchObject({
+      id: res.body.messageId,
+      model: 'fake-model',
+      promptTokens: 11,
+      completionTokens: 7,
+    });
     expect(stored.body.messages[0].id).toBe(res.body.userMessageId);
   });
 
@@ -90,6 +97,10 @@ describe('POST /api/chat (multi-turn memory through the openai SDK)', () => {
     expect(res.body.usage).toEqual({ promptTokens: expect.any(Number), completionTokens: 3 });
     expect(res.body.usage.promptTokens).toBeGreaterThan(10);
     const stored = await t.http().get(`/api/conversations/${res.body.conversationId}`).set(auth(ALICE_KEY)).expect(200);
-    expect(stored.body.messages[1]).toMatchObject({ content: 'no usage here', promptTokens: res.body.usage.promptTokens, completionTokens: 3 });
+    expect(stored.body.messages[1]).toMatchObject({
+      content: 'no usage here',
+      promptTokens: res.body.usage.promptTokens,
+      completionTokens: 3,
+    });
   });
 });

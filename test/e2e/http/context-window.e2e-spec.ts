@@ -16,11 +16,16 @@ describe('context window: token budget, rolling summary, usage', () => {
   beforeAll(() => ({ fake } = fixture));
 
   const chat = (t: TestApp, body: object) => t.http().post('/api/chat').set(auth(ALICE_KEY)).send(body);
-  const sentence = (i: number) => `Message number ${i} talks about the weather in a city with a long name, and nothing else.`;
+  const sentence = (i: number) =>
+    `Message number ${i} talks about the weather in a city with a long name, and nothing else.`;
 
   it('keeps every request within CONTEXT_TOKEN_BUDGET, exactly, with the most recent messages', async () => {
     const budget = 220;
-    const t = await startTestApp({ dbPath: `${fixture.dir}/c.sqlite`, llmBaseUrl: fake.url, env: { CONTEXT_TOKEN_BUDGET: String(budget), SYSTEM_PROMPT: 'Be brief.' } });
+    const t = await startTestApp({
+      dbPath: `${fixture.dir}/c.sqlite`,
+      llmBaseUrl: fake.url,
+      env: { CONTEXT_TOKEN_BUDGET: String(budget), SYSTEM_PROMPT: 'Be brief.' },
+    });
     try {
       let id: string | undefined;
       for (let i = 1; i <= 8; i++) {
@@ -40,7 +45,12 @@ describe('context window: token budget, rolling summary, usage', () => {
       expect(preview).toMatchObject({ model: 'fake-model', encoding: 'o200k_base', budget, window: 20 });
       expect(preview.omittedForBudget + preview.outsideWindow).toBeGreaterThan(0);
       expect(preview.totalTokens).toBeLessThanOrEqual(budget);
-      expect(preview.messages[0]).toEqual({ kind: 'system', role: 'system', content: 'Be brief.', tokens: countTokens('Be brief.') + 4 });
+      expect(preview.messages[0]).toEqual({
+        kind: 'system',
+        role: 'system',
+        content: 'Be brief.',
+        tokens: countTokens('Be brief.') + 4,
+      });
       const previewTotal = 3 + preview.messages.reduce((s: number, m: { tokens: number }) => s + m.tokens, 0);
       expect(previewTotal).toBe(preview.totalTokens);
     } finally {
@@ -49,20 +59,40 @@ describe('context window: token budget, rolling summary, usage', () => {
   });
 
   it('refuses a message that alone exceeds the budget (400 with the numbers), storing nothing', async () => {
-    const t = await startTestApp({ dbPath: `${fixture.dir}/c.sqlite`, llmBaseUrl: fake.url, env: { CONTEXT_TOKEN_BUDGET: '100' } });
+    const t = await startTestApp({
+      dbPath: `${fixture.dir}/c.sqlite`,
+      llmBaseUrl: fake.url,
+      env: { CONTEXT_TOKEN_BUDGET: '100' },
+    });
     try {
       const long = 'word '.repeat(200);
       const res = await chat(t, { message: long }).expect(400);
-      expect(res.body).toMatchObject({ statusCode: 400, code: 'context_over_budget', budget: 100, message: expect.stringMatching(/budget of 100 \(CONTEXT_TOKEN_BUDGET\)\. Shorten the message or raise CONTEXT_TOKEN_BUDGET$/) });
+      expect(res.body).toMatchObject({
+        statusCode: 400,
+        code: 'context_over_budget',
+        budget: 100,
+        message: expect.stringMatching(
+          /budget of 100 \(CONTEXT_TOKEN_BUDGET\)\. Shorten the message or raise CONTEXT_TOKEN_BUDGET$/,
+        ),
+      });
       // The numbers in the text are the numbers of the body, and they add up.
       expect(res.body.message).toContain(`The message needs ${res.body.messageTokens} tokens`);
-      expect(res.body.message).toContain(`with the system prompts (${res.body.systemTokens}) and the request (${res.body.requestTokens}) the turn needs ${res.body.requiredTokens}`);
+      expect(res.body.message).toContain(
+        `with the system prompts (${res.body.systemTokens}) and the request (${res.body.requestTokens}) the turn needs ${res.body.requiredTokens}`,
+      );
       expect(res.body.requiredTokens).toBe(res.body.messageTokens + res.body.systemTokens + res.body.requestTokens);
       expect((await t.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body.items).toEqual([]);
       expect(fake.completions).toHaveLength(0);
 
       // An agent may have a larger budget of its own.
-      const agent = (await t.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Roomy', contextTokenBudget: 5000 }).expect(201)).body;
+      const agent = (
+        await t
+          .http()
+          .post('/api/agents')
+          .set(auth(ALICE_KEY))
+          .send({ name: 'Roomy', contextTokenBudget: 5000 })
+          .expect(201)
+      ).body;
       await chat(t, { message: long, agentId: agent.id }).expect(200);
     } finally {
       await t.close();
@@ -89,14 +119,26 @@ describe('context window: token budget, rolling summary, usage', () => {
       expect(first.body.messages![1].content).toContain('User: My name is Ada.');
       expect(first.body.messages![1].content).not.toContain('I live in Lisbon.');
       const summary = (await detail()).summary;
-      expect(summary).toMatchObject({ coversSeq: 2, model: 'fake-model', content: expect.stringContaining('Summary so far') });
+      expect(summary).toMatchObject({
+        coversSeq: 2,
+        model: 'fake-model',
+        content: expect.stringContaining('Summary so far'),
+      });
 
       // Turn 4 sends it as a system message, and the window; the fold after it builds on the previous summary.
       fake.reset();
       await chat(t, { message: 'What do you know?', conversationId: id }).expect(200);
       const turn = fake.completions[0];
-      expect(turn.body.messages![0]).toEqual({ role: 'system', content: expect.stringMatching(/^Summary of the earlier part of this conversation/) });
-      expect(turn.body.messages!.slice(1, -1).map((m) => m.content)).toEqual(['I live in Lisbon.', 'reply to: I live in Lisbon.', 'I like tea.', 'reply to: I like tea.']);
+      expect(turn.body.messages![0]).toEqual({
+        role: 'system',
+        content: expect.stringMatching(/^Summary of the earlier part of this conversation/),
+      });
+      expect(turn.body.messages!.slice(1, -1).map((m) => m.content)).toEqual([
+        'I live in Lisbon.',
+        'reply to: I live in Lisbon.',
+        'I like tea.',
+        'reply to: I like tea.',
+      ]);
       await until(async () => (await detail()).summary.coversSeq === 4);
       const second = fake.completions.find(isSummaryRequest)!;
       const prompt = second.body.messages![1].content;
@@ -111,9 +153,14 @@ describe('context window: token budget, rolling summary, usage', () => {
   });
 
   it('tolerates a failed summary: the turn is unaffected, the window waits for the fold, which is retried after the next turn', async () => {
-    const t = await startTestApp({ dbPath: `${fixture.dir}/c.sqlite`, llmBaseUrl: fake.url, env: { HISTORY_WINDOW: '2', SUMMARY_MODE: 'rolling' } });
+    const t = await startTestApp({
+      dbPath: `${fixture.dir}/c.sqlite`,
+      llmBaseUrl: fake.url,
+      env: { HISTORY_WINDOW: '2', SUMMARY_MODE: 'rolling' },
+    });
     try {
-      const summary = async () => (await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body.summary;
+      const summary = async () =>
+        (await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body.summary;
       const id = (await chat(t, { message: 'one' }).expect(200)).body.conversationId;
       // Turn 2: its reply, then the fold of seq 1-2 (turn 3 replays only seq 3-4), which fails.
       fake.enqueue({ kind: 'reply', text: 'two done' }, { kind: 'status', status: 500 });
@@ -138,7 +185,14 @@ describe('context window: token budget, rolling summary, usage', () => {
   it('reports usage per model and per day that adds up, and per conversation', async () => {
     const t = await startTestApp({ dbPath: `${fixture.dir}/c.sqlite`, llmBaseUrl: fake.url });
     try {
-      const agent = (await t.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Other model', model: 'fake-large' }).expect(201)).body;
+      const agent = (
+        await t
+          .http()
+          .post('/api/agents')
+          .set(auth(ALICE_KEY))
+          .send({ name: 'Other model', model: 'fake-large' })
+          .expect(201)
+      ).body;
       fake.enqueue(
         { kind: 'reply', text: 'a', usage: { prompt_tokens: 10, completion_tokens: 1 } },
         { kind: 'reply', text: 'b', usage: { prompt_tokens: 20, completion_tokens: 2 } },
@@ -161,19 +215,31 @@ describe('context window: token budget, rolling summary, usage', () => {
       expect(onlyAgent.totals).toEqual({ promptTokens: 40, completionTokens: 4, replies: 1 });
       const none = (await t.http().get('/api/usage?agentId=none').set(auth(ALICE_KEY)).expect(200)).body;
       expect(none.totals.promptTokens).toBe(30);
-      const past = (await t.http().get('/api/usage?from=2020-01-01&to=2020-02-01').set(auth(ALICE_KEY)).expect(200)).body;
+      const past = (await t.http().get('/api/usage?from=2020-01-01&to=2020-02-01').set(auth(ALICE_KEY)).expect(200))
+        .body;
       expect(past.totals).toEqual({ promptTokens: 0, completionTokens: 0, replies: 0 });
       // A date-time without an offset is UTC, whatever the server's time zone; one with an offset keeps it.
-      const local = (await t.http().get('/api/usage?from=2020-01-01T09:00:00&to=2020-01-02T09:00:00%2B01:00').set(auth(ALICE_KEY)).expect(200)).body;
+      const local = (
+        await t
+          .http()
+          .get('/api/usage?from=2020-01-01T09:00:00&to=2020-01-02T09:00:00%2B01:00')
+          .set(auth(ALICE_KEY))
+          .expect(200)
+      ).body;
       expect([local.from, local.to]).toEqual(['2020-01-01T09:00:00.000Z', '2020-01-02T08:00:00.000Z']);
       await t.http().get('/api/usage?from=yesterday').set(auth(ALICE_KEY)).expect(400);
       await t.http().get('/api/usage?from=2026-02-01&to=2026-01-01').set(auth(ALICE_KEY)).expect(400);
 
-      const conversation = (await t.http().get(`/api/conversations/${first.body.conversationId}`).set(auth(ALICE_KEY)).expect(200)).body;
+      const conversation = (
+        await t.http().get(`/api/conversations/${first.body.conversationId}`).set(auth(ALICE_KEY)).expect(200)
+      ).body;
       expect(conversation.usage).toEqual({ promptTokens: 30, completionTokens: 3 });
       // Another actor sees none of it, and alice's agent is unknown to it (the same 404 as a made-up id).
-      expect((await t.http().get('/api/usage').set(auth('bob-key-9876543210')).expect(200)).body.totals.replies).toBe(0);
-      const foreign = (await t.http().get(`/api/usage?agentId=${agent.id}`).set(auth('bob-key-9876543210')).expect(404)).body;
+      expect((await t.http().get('/api/usage').set(auth('bob-key-9876543210')).expect(200)).body.totals.replies).toBe(
+        0,
+      );
+      const foreign = (await t.http().get(`/api/usage?agentId=${agent.id}`).set(auth('bob-key-9876543210')).expect(404))
+        .body;
       expect(foreign).toMatchObject({ statusCode: 404, code: 'agent_not_found' });
       await t.http().get('/api/usage?agentId=00000000-0000-4000-8000-000000000000').set(auth(ALICE_KEY)).expect(404);
       await t.http().get('/api/usage?agentId=planner').set(auth(ALICE_KEY)).expect(400);

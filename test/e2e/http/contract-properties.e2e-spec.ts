@@ -64,8 +64,12 @@ interface GeneratedRequest {
   readonly broken?: string;
 }
 
-const parametersOf = (op: SpecOperation, where: 'query' | 'path') => ((op.operation.parameters ?? []) as Array<{ in: string; name: string; required?: boolean; schema: any }>).filter((p) => p.in === where);
-const bodySchemaOf = (op: SpecOperation) => op.operation.requestBody?.content?.['application/json']?.schema as object | undefined;
+const parametersOf = (op: SpecOperation, where: 'query' | 'path') =>
+  ((op.operation.parameters ?? []) as Array<{ in: string; name: string; required?: boolean; schema: any }>).filter(
+    (p) => p.in === where,
+  );
+const bodySchemaOf = (op: SpecOperation) =>
+  op.operation.requestBody?.content?.['application/json']?.schema as object | undefined;
 
 /**
  * Rules the document states in words between fields (a JSON schema of OpenAPI 3.0 cannot), applied
@@ -106,12 +110,19 @@ function followQueryRulesInWords(operationId: string, pairs: Array<[string, stri
   const from = pairs.find(([n]) => n === 'from')?.[1];
   const to = pairs.find(([n]) => n === 'to')?.[1];
   // `from` is before `to`, which is now when absent.
-  if (operationId === 'getUsage' && from !== undefined && new Date(from) >= (to === undefined ? new Date() : new Date(to))) return pairs.filter(([n]) => n !== 'from');
+  if (
+    operationId === 'getUsage' &&
+    from !== undefined &&
+    new Date(from) >= (to === undefined ? new Date() : new Date(to))
+  )
+    return pairs.filter(([n]) => n !== 'from');
   // "With q, results ... come in one page": a search takes no cursor, nor (conversations) filters.
   const q = pairs.some(([n]) => n === 'q');
-  if (q && operationId === 'listConversations') return pairs.filter(([n]) => !['cursor', 'agentId', 'archived', 'pinned', 'pinnedFirst', 'tag'].includes(n));
+  if (q && operationId === 'listConversations')
+    return pairs.filter(([n]) => !['cursor', 'agentId', 'archived', 'pinned', 'pinnedFirst', 'tag'].includes(n));
   // A cursor keeps the order it was made in: the fixture's is of the plain order, not pinnedFirst's.
-  if (operationId === 'listConversations' && pairs.some(([n, v]) => n === 'pinnedFirst' && String(v) === 'true')) return pairs.filter(([n]) => n !== 'cursor');
+  if (operationId === 'listConversations' && pairs.some(([n, v]) => n === 'pinnedFirst' && String(v) === 'true'))
+    return pairs.filter(([n]) => n !== 'cursor');
   if (q && operationId === 'listMemories') return pairs.filter(([n]) => n !== 'cursor');
   // "The nextCursor of the previous page of the same search": a cursor belongs to its query and filters.
   if (operationId === 'searchMessages') return pairs.filter(([n]) => n !== 'cursor');
@@ -139,7 +150,10 @@ describe('requests generated from docs/openapi.json: the valid accepted, the inv
     await ok('post', '/api/agents', { name: 'Generated too' });
     const turn = await ok('post', '/api/chat', { message: 'a first question' });
     await ok('post', '/api/chat', { message: 'another conversation' });
-    await ok('post', '/api/ui/chat', { id: 'generated-chat', message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] } });
+    await ok('post', '/api/ui/chat', {
+      id: 'generated-chat',
+      message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+    });
     const memory = (await ok('post', '/api/memories', { text: 'Likes tea' })).id;
     await ok('post', '/api/memories', { text: 'Likes trains' });
     fx = {
@@ -157,33 +171,56 @@ describe('requests generated from docs/openapi.json: the valid accepted, the inv
 
   /** Options of the generators: uuids are mostly the fixtures' ids, so requests reach real resources. */
   // optionalNull: the server reads null in an optional property as absent (class-validator's IsOptional).
-  const options = () => ({ components, optionalNull: 'absent' as const, formats: { uuid: fc.constantFrom(fx.conversation, fx.reply, fx.question, fx.agent, fx.memory) } });
+  const options = () => ({
+    components,
+    optionalNull: 'absent' as const,
+    formats: { uuid: fc.constantFrom(fx.conversation, fx.reply, fx.question, fx.agent, fx.memory) },
+  });
 
   /** Opaque values only the server makes: a generated one is any text, which it cannot have returned. */
   const opaque = (name: string, operationId: string): fc.Arbitrary<string> | null =>
-    name === 'cursor' ? fc.constant({ listMemories: fx.memoriesCursor, listAgents: fx.agentsCursor }[operationId] ?? fx.conversationsCursor) : null;
+    name === 'cursor'
+      ? fc.constant(
+          { listMemories: fx.memoriesCursor, listAgents: fx.agentsCursor }[operationId] ?? fx.conversationsCursor,
+        )
+      : null;
 
   const pathOf = (op: SpecOperation) =>
     op.template.startsWith('/api/ui/chat/')
       ? op.template.replace('{id}', fx.chatId)
       : // The path alone: its query is generated here from the document (routePath gives a required one for the other specs).
-        routePath({ method: op.method as 'get', path: op.template, operationId: op.operation.operationId }, { conversation: fx.conversation, message: fx.reply, userMessage: fx.question, agent: fx.agent, memory: fx.memory }).split('?')[0];
+        routePath(
+          { method: op.method as 'get', path: op.template, operationId: op.operation.operationId },
+          {
+            conversation: fx.conversation,
+            message: fx.reply,
+            userMessage: fx.question,
+            agent: fx.agent,
+            memory: fx.memory,
+          },
+        ).split('?')[0];
 
-  const withQuery = (path: string, query: Array<[string, string]>) => (query.length ? `${path}?${new URLSearchParams(query).toString()}` : path);
+  const withQuery = (path: string, query: Array<[string, string]>) =>
+    query.length ? `${path}?${new URLSearchParams(query).toString()}` : path;
 
   /** Valid query parameters: each optional one present or not. */
   function validQuery(op: SpecOperation): fc.Arbitrary<Array<[string, string]>> {
     const parameters = parametersOf(op, 'query');
     const entries = parameters.map((p) => {
-      const value = (opaque(p.name, op.operation.operationId) ?? validValue(p.schema, { ...options(), mode: 'query' })) as fc.Arbitrary<string>;
-      return (p.required ? value : fc.option(value, { nil: undefined })).map((v) => (v === undefined ? [] : [[p.name, v] as [string, string]]));
+      const value = (opaque(p.name, op.operation.operationId) ??
+        validValue(p.schema, { ...options(), mode: 'query' })) as fc.Arbitrary<string>;
+      return (p.required ? value : fc.option(value, { nil: undefined })).map((v) =>
+        v === undefined ? [] : [[p.name, v] as [string, string]],
+      );
     });
     return fc.tuple(...entries).map((pairs) => followQueryRulesInWords(op.operation.operationId, pairs.flat()));
   }
 
   function validRequest(op: SpecOperation): fc.Arbitrary<GeneratedRequest> {
     const schema = bodySchemaOf(op);
-    const body = schema ? validValue(schema, options()).map((b) => followRulesInWords(op.operation.operationId, b, fx)) : fc.constant(undefined);
+    const body = schema
+      ? validValue(schema, options()).map((b) => followRulesInWords(op.operation.operationId, b, fx))
+      : fc.constant(undefined);
     return fc.tuple(validQuery(op), body).map(([query, b]) => ({ url: withQuery(pathOf(op), query), body: b }));
   }
 
@@ -191,30 +228,49 @@ describe('requests generated from docs/openapi.json: the valid accepted, the inv
   function invalidRequest(op: SpecOperation): fc.Arbitrary<GeneratedRequest> {
     const ways: fc.Arbitrary<GeneratedRequest>[] = [];
     const schema = bodySchemaOf(op);
-    const validBody = schema ? validValue(schema, options()).map((b) => followRulesInWords(op.operation.operationId, b, fx)) : fc.constant(undefined);
+    const validBody = schema
+      ? validValue(schema, options()).map((b) => followRulesInWords(op.operation.operationId, b, fx))
+      : fc.constant(undefined);
     const brokenBody = schema ? invalidValue(schema, options()) : null;
-    if (brokenBody) ways.push(fc.tuple(validQuery(op), brokenBody).map(([query, b]) => ({ url: withQuery(pathOf(op), query), body: b.value, broken: `body ${b.broken}` })));
+    if (brokenBody)
+      ways.push(
+        fc
+          .tuple(validQuery(op), brokenBody)
+          .map(([query, b]) => ({ url: withQuery(pathOf(op), query), body: b.value, broken: `body ${b.broken}` })),
+      );
     for (const p of parametersOf(op, 'query')) {
       const broken = invalidValue(p.schema, { ...options(), mode: 'query' });
       if (!broken) continue;
       ways.push(
-        fc.tuple(validQuery(op), broken, validBody).map(([query, b, body]: [Array<[string, string]>, Broken, unknown]) => ({
-          url: withQuery(pathOf(op), [...query.filter(([n]) => n !== p.name), [p.name, String(b.value)]]),
-          body,
-          broken: `query ${p.name} ${b.broken}`,
-        })),
+        fc
+          .tuple(validQuery(op), broken, validBody)
+          .map(([query, b, body]: [Array<[string, string]>, Broken, unknown]) => ({
+            url: withQuery(pathOf(op), [...query.filter(([n]) => n !== p.name), [p.name, String(b.value)]]),
+            body,
+            broken: `query ${p.name} ${b.broken}`,
+          })),
       );
     }
     if (op.method === 'get') {
-      ways.push(fc.tuple(validQuery(op), fc.constantFrom('unknown', 'limits', 'Thread', 'page')).map(([query, name]) => ({ url: withQuery(pathOf(op), [...query, [name, '1']]), broken: `query ${name}: not a documented parameter` })));
+      ways.push(
+        fc.tuple(validQuery(op), fc.constantFrom('unknown', 'limits', 'Thread', 'page')).map(([query, name]) => ({
+          url: withQuery(pathOf(op), [...query, [name, '1']]),
+          broken: `query ${name}: not a documented parameter`,
+        })),
+      );
     }
     for (const p of parametersOf(op, 'path')) {
       // An empty or dot segment is another path (Express normalises it), not a bad id.
-      const broken = invalidValue(p.schema, { ...options(), mode: 'query' })?.filter((b) => String(b.value) !== '' && !/^\.+$/.test(String(b.value)));
+      const broken = invalidValue(p.schema, { ...options(), mode: 'query' })?.filter(
+        (b) => String(b.value) !== '' && !/^\.+$/.test(String(b.value)),
+      );
       if (!broken) continue;
       ways.push(
         fc.tuple(broken, validBody).map(([b, body]) => {
-          const path = pathOf({ ...op, template: op.template.replace(`{${p.name}}`, '\u0000') }).replace('\u0000', encodeURIComponent(String(b.value)));
+          const path = pathOf({ ...op, template: op.template.replace(`{${p.name}}`, '\u0000') }).replace(
+            '\u0000',
+            encodeURIComponent(String(b.value)),
+          );
           return { url: path, body, broken: `path ${p.name} ${b.broken}` };
         }),
       );
@@ -223,11 +279,24 @@ describe('requests generated from docs/openapi.json: the valid accepted, the inv
   }
 
   /** Every operation with a JSON body, and every GET with query parameters. */
-  const covered = contract.operations().filter((op) => bodySchemaOf(op) || (op.method === 'get' && parametersOf(op, 'query').length));
+  const covered = contract
+    .operations()
+    .filter((op) => bodySchemaOf(op) || (op.method === 'get' && parametersOf(op, 'query').length));
 
   it('covers every operation with a JSON request body and every GET with query parameters', () => {
     const ids = covered.map((op) => op.operation.operationId);
-    expect(ids).toEqual(expect.arrayContaining(['chat', 'createAgent', 'uiChat', 'importMemories', 'listConversations', 'listMemories', 'getUsage', 'listMessages']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'chat',
+        'createAgent',
+        'uiChat',
+        'importMemories',
+        'listConversations',
+        'listMemories',
+        'getUsage',
+        'listMessages',
+      ]),
+    );
     expect(ids.length).toBeGreaterThanOrEqual(30);
   });
 
@@ -242,8 +311,15 @@ describe('requests generated from docs/openapi.json: the valid accepted, the inv
           expect({ document: contract.requestProblems(op.method, req.url, req.body) }).toEqual({ document: [] });
           const res = await send(op.method, req.url, req.body);
           const code = res.body?.code;
-          const accepted = res.status < 300 || res.status === 404 || res.status === 409 || (res.status === 400 && allowed.includes(code));
-          if (!accepted) throw new Error(`a valid request refused: ${op.method.toUpperCase()} ${req.url} ${JSON.stringify(req.body)?.slice(0, 600)}\n-> ${res.status} ${res.text.slice(0, 400)}`);
+          const accepted =
+            res.status < 300 ||
+            res.status === 404 ||
+            res.status === 409 ||
+            (res.status === 400 && allowed.includes(code));
+          if (!accepted)
+            throw new Error(
+              `a valid request refused: ${op.method.toUpperCase()} ${req.url} ${JSON.stringify(req.body)?.slice(0, 600)}\n-> ${res.status} ${res.text.slice(0, 400)}`,
+            );
         }),
         { numRuns: RUNS, seed: SEED },
       );
@@ -257,10 +333,15 @@ describe('requests generated from docs/openapi.json: the valid accepted, the inv
       await fc.assert(
         fc.asyncProperty(invalidRequest(op), async (req) => {
           // The generator's own check: the document refuses what it calls broken.
-          expect({ broken: req.broken, documentRefuses: contract.requestProblems(op.method, req.url, req.body).length > 0 }).toEqual({ broken: req.broken, documentRefuses: true });
+          expect({
+            broken: req.broken,
+            documentRefuses: contract.requestProblems(op.method, req.url, req.body).length > 0,
+          }).toEqual({ broken: req.broken, documentRefuses: true });
           const res = await send(op.method, req.url, req.body);
           if (res.status !== 400 || typeof res.body?.code !== 'string') {
-            throw new Error(`${req.broken}: ${op.method.toUpperCase()} ${req.url} ${JSON.stringify(req.body)?.slice(0, 600)}\n-> ${res.status} ${res.text.slice(0, 400)}`);
+            throw new Error(
+              `${req.broken}: ${op.method.toUpperCase()} ${req.url} ${JSON.stringify(req.body)?.slice(0, 600)}\n-> ${res.status} ${res.text.slice(0, 400)}`,
+            );
           }
         }),
         { numRuns: RUNS, seed: SEED },

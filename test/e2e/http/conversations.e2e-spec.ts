@@ -79,9 +79,31 @@ describe('/api/conversations (listing, reading, deleting)', () => {
     ]);
     expect(res.body.messages[3].content).toContain('I received 2 earlier messages of history');
     for (const m of res.body.messages) {
-      expect(Object.keys(m).sort()).toEqual(
-        ['completionTokens', 'content', 'createdAt', 'error', 'id', 'memoryIds', 'model', 'onPath', 'parentId', 'pinned', 'promptTokens', 'reasoning', 'reasoningMs', 'recalledMessageIds', 'role', 'seq', 'siblingCount', 'siblingIds', 'siblingIndex', 'status', 'thread', 'toolCalls', 'versions'],
-      );
+      expect(Object.keys(m).sort()).toEqual([
+        'completionTokens',
+        'content',
+        'createdAt',
+        'error',
+        'id',
+        'memoryIds',
+        'model',
+        'onPath',
+        'parentId',
+        'pinned',
+        'promptTokens',
+        'reasoning',
+        'reasoningMs',
+        'recalledMessageIds',
+        'role',
+        'seq',
+        'siblingCount',
+        'siblingIds',
+        'siblingIndex',
+        'status',
+        'thread',
+        'toolCalls',
+        'versions',
+      ]);
     }
   });
 
@@ -97,7 +119,11 @@ describe('/api/conversations (listing, reading, deleting)', () => {
   });
 
   it('answers 404 with the error body for an unknown id', async () => {
-    const res = await t.http().get('/api/conversations/00000000-0000-4000-8000-000000000000').set(auth(ALICE_KEY)).expect(404);
+    const res = await t
+      .http()
+      .get('/api/conversations/00000000-0000-4000-8000-000000000000')
+      .set(auth(ALICE_KEY))
+      .expect(404);
     expect(res.body).toEqual({
       statusCode: 404,
       error: 'Not Found',

@@ -105,7 +105,12 @@ const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...HOSTILE) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...HOSTILE), fc.string({ unit: 'binary', maxLength: 10 })).map(([a, b]) => a + b) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...HOSTILE), fc.string({ unit: 'binary', maxLength: 10 }))
+      .map(([a, b]) => a + b),
+  },
 );
 
 /** Any JSON value, with hostile strings and awkward numbers mixed in. */
@@ -145,11 +150,17 @@ function bodyText(route: Route, valid: () => unknown): fc.Arbitrary<BodyMaker> {
     // property, which JSON.stringify then writes out.)
     fc
       .tuple(fc.constantFrom(...known, ...PROTO_KEYS, 'extra'), fieldValue)
-      .map(([key, value]) => maker(`valid body with ${JSON.stringify(key)}: ${truncate(JSON.stringify(value) ?? 'null', 200)}`, () => JSON.stringify({ ...(valid() as object), [key]: value }))),
+      .map(([key, value]) =>
+        maker(`valid body with ${JSON.stringify(key)}: ${truncate(JSON.stringify(value) ?? 'null', 200)}`, () =>
+          JSON.stringify({ ...(valid() as object), [key]: value }),
+        ),
+      ),
     // Random JSON values of every type.
     jsonish.map((v) => maker(truncate(JSON.stringify(v) ?? 'null', 300), () => JSON.stringify(v) ?? 'null')),
     // Objects made of the route's fields with random values.
-    fc.dictionary(fc.constantFrom(...known), fieldValue, { maxKeys: 6 }).map((o) => maker(truncate(JSON.stringify(o), 300), () => JSON.stringify(o))),
+    fc
+      .dictionary(fc.constantFrom(...known), fieldValue, { maxKeys: 6 })
+      .map((o) => maker(truncate(JSON.stringify(o), 300), () => JSON.stringify(o))),
     // Prototype pollution, at the top and nested (JSON.parse makes "__proto__" an own key).
     fc.tuple(fc.constantFrom(...PROTO_KEYS), fc.constantFrom(...known)).map(([proto, field]) =>
       maker(`${proto} at the top and in ${field}`, () => {
@@ -159,12 +170,14 @@ function bodyText(route: Route, valid: () => unknown): fc.Arbitrary<BodyMaker> {
       }),
     ),
     // Deep nesting, as the whole body or inside a field.
-    fc.tuple(fc.constantFrom(...DEPTHS), fc.boolean(), fc.option(fc.constantFrom(...known))).map(([depth, asArray, field]) =>
-      maker(`${asArray ? 'arrays' : 'objects'} nested ${depth} deep${field === null ? '' : ` in ${field}`}`, () => {
-        const deep = nested(depth, asArray);
-        return field === null ? deep : `{"${field}":${deep}}`;
-      }),
-    ),
+    fc
+      .tuple(fc.constantFrom(...DEPTHS), fc.boolean(), fc.option(fc.constantFrom(...known)))
+      .map(([depth, asArray, field]) =>
+        maker(`${asArray ? 'arrays' : 'objects'} nested ${depth} deep${field === null ? '' : ` in ${field}`}`, () => {
+          const deep = nested(depth, asArray);
+          return field === null ? deep : `{"${field}":${deep}}`;
+        }),
+      ),
     // Huge strings: just over the message limit, within the body limit, and over it.
     fc
       .tuple(
@@ -176,10 +189,27 @@ function bodyText(route: Route, valid: () => unknown): fc.Arbitrary<BodyMaker> {
         ),
         fc.constantFrom(...known),
       )
-      .map(([[label, text], field]) => maker(`valid body with ${field} = ${label}`, () => JSON.stringify({ ...(valid() as object), [field]: text() }))),
+      .map(([[label, text], field]) =>
+        maker(`valid body with ${field} = ${label}`, () => JSON.stringify({ ...(valid() as object), [field]: text() })),
+      ),
     // Not JSON, or not what the parser expects.
     fc
-      .constantFrom('', 'null', '123', '"a string"', '[]', '{}', '{', '{"message":', '{"a":1,}', '\uFEFF{}', "{'single':'quotes'}", 'message=hi', 'undefined', 'NaN')
+      .constantFrom(
+        '',
+        'null',
+        '123',
+        '"a string"',
+        '[]',
+        '{}',
+        '{',
+        '{"message":',
+        '{"a":1,}',
+        '\uFEFF{}',
+        "{'single':'quotes'}",
+        'message=hi',
+        'undefined',
+        'NaN',
+      )
       .map((s) => maker(JSON.stringify(s), () => s)),
     fc.string({ unit: 'binary', maxLength: 200 }).map((s) => maker(JSON.stringify(s), () => s)),
   );
@@ -258,12 +288,34 @@ const authorization: fc.Arbitrary<string | undefined> = fc.oneof(
 const idChoice: fc.Arbitrary<IdChoice> = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ fixture: true } as const) },
   { weight: 1, arbitrary: fc.uuid().map((raw) => ({ raw })) },
-  { weight: 1, arbitrary: fc.constantFrom('00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF').map((raw) => ({ raw })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF')
+      .map((raw) => ({ raw })),
+  },
   { weight: 2, arbitrary: hostileString.filter((s) => s !== '').map((s) => ({ raw: percentEncode(s) })) },
   {
     weight: 2,
     arbitrary: fc
-      .constantFrom('%', '%zz', '%E0%A4%A', '%ED%A0%80', '%C0%AE', '%FF', '%00', '..', '%2e%2e', '%2F', 'a%2Fb', ';x=1', '%20', '+', '~', 'x'.repeat(2000))
+      .constantFrom(
+        '%',
+        '%zz',
+        '%E0%A4%A',
+        '%ED%A0%80',
+        '%C0%AE',
+        '%FF',
+        '%00',
+        '..',
+        '%2e%2e',
+        '%2F',
+        'a%2Fb',
+        ';x=1',
+        '%20',
+        '+',
+        '~',
+        'x'.repeat(2000),
+      )
       .map((raw) => ({ raw })),
   },
 );
@@ -271,13 +323,44 @@ const idChoice: fc.Arbitrary<IdChoice> = fc.oneof(
 /** A query string: documented and invented keys, repeated keys, bracket syntax, hostile values, broken encodings. */
 function queryString(route: Route): fc.Arbitrary<string> {
   const key = fc.oneof(
-    fc.constantFrom(...(route.query.length ? route.query : ['limit']), ...PROTO_KEYS, 'toString', 'limit[]', 'limit[a]', '__proto__[polluted]', 'constructor[prototype][polluted]'),
+    fc.constantFrom(
+      ...(route.query.length ? route.query : ['limit']),
+      ...PROTO_KEYS,
+      'toString',
+      'limit[]',
+      'limit[a]',
+      '__proto__[polluted]',
+      'constructor[prototype][polluted]',
+    ),
     hostileString.map(percentEncode),
   );
   // Values are capped so that a request line stays under Node's 16 KB header limit.
   const value = fc.oneof(
     hostileString.map((s) => percentEncode(s).slice(0, 1500)),
-    fc.constantFrom('1', '100', '101', '0', '-1', '1.5', '1e3', 'true', 'false', 'TRUE', 'none', 'json', 'markdown', '', '%', '%zz', '%E0%A4%A', '%ED%A0%80', '%FF', 'a+b', '2026-13-45', '2026-01-01T00:00:00Z'),
+    fc.constantFrom(
+      '1',
+      '100',
+      '101',
+      '0',
+      '-1',
+      '1.5',
+      '1e3',
+      'true',
+      'false',
+      'TRUE',
+      'none',
+      'json',
+      'markdown',
+      '',
+      '%',
+      '%zz',
+      '%E0%A4%A',
+      '%ED%A0%80',
+      '%FF',
+      'a+b',
+      '2026-13-45',
+      '2026-01-01T00:00:00Z',
+    ),
     fc.uuid(),
   );
   const pair = fc.oneof(
@@ -293,7 +376,19 @@ function queryString(route: Route): fc.Arbitrary<string> {
  * value but 100-continue itself, 417 with an empty body, before the application sees it.)
  */
 const extraHeaders: fc.Arbitrary<Record<string, string>> = fc
-  .subarray(['Accept', 'Accept-Encoding', 'Accept-Language', 'X-Forwarded-For', 'X-Forwarded-Proto', 'Origin', 'Cookie', 'Range', 'If-None-Match', 'Last-Event-ID', 'X-Request-Id'])
+  .subarray([
+    'Accept',
+    'Accept-Encoding',
+    'Accept-Language',
+    'X-Forwarded-For',
+    'X-Forwarded-Proto',
+    'Origin',
+    'Cookie',
+    'Range',
+    'If-None-Match',
+    'Last-Event-ID',
+    'X-Request-Id',
+  ])
   .chain((names) => fc.tuple(...names.map((n) => headerValue.map((v) => [n, v] as const))))
   .map((pairs) => Object.fromEntries(pairs));
 
@@ -302,18 +397,26 @@ const extraHeaders: fc.Arbitrary<Record<string, string>> = fc
  * `text`, and `text` added to the keys of state objects.
  */
 function replaceText(value: unknown, text: string, key = ''): unknown {
-  if (typeof value === 'string') return /^(id|.*Id|format|role|status|thread|exportedAt|createdAt|updatedAt)$/.test(key) ? value : text;
+  if (typeof value === 'string')
+    return /^(id|.*Id|format|role|status|thread|exportedAt|createdAt|updatedAt)$/.test(key) ? value : text;
   if (Array.isArray(value)) return value.map((v) => replaceText(v, text, key));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [key === 'state' || key === 'nested' ? `${k}${text}` : k, replaceText(v, text, k)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        key === 'state' || key === 'nested' ? `${k}${text}` : k,
+        replaceText(v, text, k),
+      ]),
+    );
   }
   return value;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const STACK = /\bat (?:async )?[\w$.<>[\] ]+ \((?:file:\/\/|node:)?[^()\s]*:\d+:\d+\)|\n\s+at (?:file:\/\/|node:|\/)\S*:\d+:\d+/;
-const INTERNALS = /node_modules|SQLITE_|QueryFailedError|TypeORMError|EntityMetadata|at Object\.|\/src\/[\w/-]+\.(?:ts|js)/;
+const STACK =
+  /\bat (?:async )?[\w$.<>[\] ]+ \((?:file:\/\/|node:)?[^()\s]*:\d+:\d+\)|\n\s+at (?:file:\/\/|node:|\/)\S*:\d+:\d+/;
+const INTERNALS =
+  /node_modules|SQLITE_|QueryFailedError|TypeORMError|EntityMetadata|at Object\.|\/src\/[\w/-]+\.(?:ts|js)/;
 
 function truncate(s: string, n = 400): string {
   return s.length > n ? `${s.slice(0, n)}... (${s.length} chars)` : s;
@@ -322,14 +425,20 @@ function truncate(s: string, n = 400): string {
 /** Every answer: below 500, no stack trace; every error: the common JSON error body, matching its status. */
 function checkAnswer(req: RawRequest, res: RawAnswer): void {
   const fail = (why: string) => {
-    const shown = { method: req.method, path: truncate(req.path, 300), headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, truncate(v, 120)])), body: truncate(String(req.body ?? ''), 300) };
+    const shown = {
+      method: req.method,
+      path: truncate(req.path, 300),
+      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, truncate(v, 120)])),
+      body: truncate(String(req.body ?? ''), 300),
+    };
     throw new Error(`${why}\nrequest: ${JSON.stringify(shown)}\nanswer: ${res.status} ${truncate(res.text, 600)}`);
   };
   if (res.status >= 500) fail(`answered ${res.status}`);
   if (STACK.test(res.text)) fail('a stack trace in the body');
   if (res.status < 400 || req.method === 'HEAD') return;
   if (INTERNALS.test(res.text)) fail('internals in an error body');
-  if (!String(res.headers['content-type'] ?? '').startsWith('application/json')) fail(`an error answer that is not JSON (${String(res.headers['content-type'])})`);
+  if (!String(res.headers['content-type'] ?? '').startsWith('application/json'))
+    fail(`an error answer that is not JSON (${String(res.headers['content-type'])})`);
   let body: unknown;
   try {
     body = JSON.parse(res.text);
@@ -365,7 +474,10 @@ describe('bad input at scale: every route of the spec, fuzzed', () => {
     const res = await sendRaw(base, {
       method,
       path,
-      headers: { Authorization: `Bearer ${ALICE_KEY}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        Authorization: `Bearer ${ALICE_KEY}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${res.text}`);
@@ -374,10 +486,18 @@ describe('bad input at scale: every route of the spec, fuzzed', () => {
 
   /** Alice's conversation (with one turn), her agent and an export to import. */
   const makeFixtures = async (): Promise<Fixtures> => {
-    const agent = (await json('POST', '/api/agents', { name: 'Fuzz agent', systemPrompt: 'be brief', tools: ['update_state'] })).id;
+    const agent = (
+      await json('POST', '/api/agents', { name: 'Fuzz agent', systemPrompt: 'be brief', tools: ['update_state'] })
+    ).id;
     const turn = await json('POST', '/api/chat', { message: 'fixture question' });
     const exported = await json('GET', `/api/conversations/${turn.conversationId}/export`);
-    return { conversation: turn.conversationId, message: turn.messageId, question: turn.userMessageId, agent, exported };
+    return {
+      conversation: turn.conversationId,
+      message: turn.messageId,
+      question: turn.userMessageId,
+      agent,
+      exported,
+    };
   };
 
   /** Valid bodies per operation, aimed at the fixtures; the fuzzers start from them. */
@@ -385,12 +505,24 @@ describe('bad input at scale: every route of the spec, fuzzed', () => {
     switch (route.operationId) {
       case 'chat':
       case 'chatStream':
-        return { message: 'hello there', conversationId: fx.conversation, thread: 'main', options: { temperature: 0.5, maxTokens: 100 } };
+        return {
+          message: 'hello there',
+          conversationId: fx.conversation,
+          thread: 'main',
+          options: { temperature: 0.5, maxTokens: 100 },
+        };
       case 'createConversation':
         return { title: 'fuzzed', agentId: fx.agent, state: { mood: 'curious' } };
       case 'createAgent':
       case 'updateAgent':
-        return { name: 'Agent', emoji: '🧭', systemPrompt: 'You help.', temperature: 1, maxTokens: 200, tools: ['update_state'] };
+        return {
+          name: 'Agent',
+          emoji: '🧭',
+          systemPrompt: 'You help.',
+          temperature: 1,
+          maxTokens: 200,
+          tools: ['update_state'],
+        };
       case 'importConversation':
         return fx.exported;
       case 'updateConversation':
@@ -422,7 +554,10 @@ describe('bad input at scale: every route of the spec, fuzzed', () => {
 
   const stillHealthy = async () => {
     const res = await sendRaw(base, { method: 'GET', path: '/health', headers: {} });
-    expect({ status: res.status, body: JSON.parse(res.text) }).toEqual({ status: 200, body: { status: 'ok', database: 'ok', writable: true } });
+    expect({ status: res.status, body: JSON.parse(res.text) }).toEqual({
+      status: 200,
+      body: { status: 'ok', database: 'ok', writable: true },
+    });
   };
 
   const assertProperty = async (property: Parameters<typeof fc.assert>[0]) => {
@@ -445,169 +580,237 @@ describe('bad input at scale: every route of the spec, fuzzed', () => {
         return fieldsOf(schemas[name], seen);
       }
       const props = Object.entries((schema.properties ?? {}) as Record<string, unknown>);
-      return [...props.map(([k]) => k), ...props.flatMap(([, v]) => fieldsOf(v, seen)), ...fieldsOf(schema.items, seen)];
+      return [
+        ...props.map(([k]) => k),
+        ...props.flatMap(([, v]) => fieldsOf(v, seen)),
+        ...fieldsOf(schema.items, seen),
+      ];
     };
     routes = Object.entries(spec.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
       Object.entries(ops).map(([method, op]) => ({
         method: method.toUpperCase(),
         path,
         operationId: op.operationId as string,
-        query: ((op.parameters ?? []) as Array<{ in: string; name: string }>).filter((p) => p.in === 'query').map((p) => p.name),
-        fields: [...new Set(Object.values((op.requestBody?.content ?? {}) as Record<string, { schema: unknown }>).flatMap((c) => fieldsOf(c.schema)))],
+        query: ((op.parameters ?? []) as Array<{ in: string; name: string }>)
+          .filter((p) => p.in === 'query')
+          .map((p) => p.name),
+        fields: [
+          ...new Set(
+            Object.values((op.requestBody?.content ?? {}) as Record<string, { schema: unknown }>).flatMap((c) =>
+              fieldsOf(c.schema),
+            ),
+          ),
+        ],
       })),
     );
     fx = await makeFixtures();
   });
 
   afterAll(async () => {
-    console.log(`fuzz: ${requests} requests on ${routes.length} routes; answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
+    console.log(
+      `fuzz: ${requests} requests on ${routes.length} routes; answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`,
+    );
   });
 
   it('takes every route from the OpenAPI spec', () => {
     expect(routes.length).toBeGreaterThanOrEqual(20);
-    expect(routes.map((r) => r.operationId)).toEqual(expect.arrayContaining(['chat', 'chatStream', 'getConversation', 'patchState', 'createAgent', 'health']));
+    expect(routes.map((r) => r.operationId)).toEqual(
+      expect.arrayContaining(['chat', 'chatStream', 'getConversation', 'patchState', 'createAgent', 'health']),
+    );
   });
 
-  it('survives random and hostile bodies under every Content-Type', async () => {
-    for (const route of routes) {
-      const property = fc.asyncProperty(
-        authorization,
-        fc.oneof({ weight: 3, arbitrary: fc.constant('application/json') }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) }, { weight: 1, arbitrary: fc.constant(undefined) }),
-        fc.option(fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'bogus', 'gzip, gzip'), { freq: 8 }),
-        bodyText(route, () => validBody(route)),
-        idChoice,
-        async (auth, contentType, encoding, body, id) => {
+  it(
+    'survives random and hostile bodies under every Content-Type',
+    async () => {
+      for (const route of routes) {
+        const property = fc.asyncProperty(
+          authorization,
+          fc.oneof(
+            { weight: 3, arbitrary: fc.constant('application/json') },
+            { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+            { weight: 1, arbitrary: fc.constant(undefined) },
+          ),
+          fc.option(fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'bogus', 'gzip, gzip'), { freq: 8 }),
+          bodyText(route, () => validBody(route)),
+          idChoice,
+          async (auth, contentType, encoding, body, id) => {
+            const req: RawRequest = {
+              method: route.method,
+              path: pathFor(route, id, id),
+              headers: {
+                ...(auth === undefined ? {} : { Authorization: auth }),
+                ...(contentType === undefined ? {} : { 'Content-Type': contentType }),
+                ...(encoding === null ? {} : { 'Content-Encoding': encoding }),
+              },
+              body: body.make(),
+            };
+            await afterward(req, await send(req));
+          },
+        );
+        await assertProperty(property);
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'survives hostile query strings and path ids',
+    async () => {
+      for (const route of routes) {
+        const property = fc.asyncProperty(
+          authorization,
+          queryString(route),
+          idChoice,
+          idChoice,
+          async (auth, query, id, messageId) => {
+            const body = route.fields.length ? JSON.stringify(validBody(route)) : undefined;
+            const req: RawRequest = {
+              method: route.method,
+              path: `${pathFor(route, id, messageId)}?${query}`,
+              headers: {
+                ...(auth === undefined ? {} : { Authorization: auth }),
+                ...(body ? { 'Content-Type': 'application/json' } : {}),
+              },
+              body,
+            };
+            await afterward(req, await send(req));
+          },
+        );
+        await assertProperty(property);
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'survives garbage in Authorization, Idempotency-Key, Content-Type and other headers',
+    async () => {
+      for (const route of routes) {
+        const property = fc.asyncProperty(
+          authorization,
+          fc.option(fc.oneof(headerValue, fc.uuid()), { freq: 3 }),
+          fc.option(fc.oneof(fc.constantFrom(...CONTENT_TYPES), headerValue), { freq: 4 }),
+          extraHeaders,
+          async (auth, idempotencyKey, contentType, extra) => {
+            const body = JSON.stringify(validBody(route));
+            const req: RawRequest = {
+              method: route.method,
+              path: pathFor(route, { fixture: true }, { fixture: true }),
+              headers: {
+                ...extra,
+                ...(auth === undefined ? {} : { Authorization: auth }),
+                ...(idempotencyKey === null ? {} : { 'Idempotency-Key': idempotencyKey }),
+                'Content-Type': contentType ?? 'application/json',
+              },
+              body,
+            };
+            await afterward(req, await send(req));
+          },
+        );
+        await assertProperty(property);
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'stores and serves hostile unicode in every text field, then reads it back',
+    async () => {
+      for (const route of routes) {
+        const property = fc.asyncProperty(hostileString, fc.boolean(), async (text, thenRead) => {
+          const body = route.fields.length ? JSON.stringify(replaceText(validBody(route), text)) : undefined;
+          const query = route.query.map((q) => `${q}=${percentEncode(text).slice(0, 1500)}`).join('&');
           const req: RawRequest = {
             method: route.method,
-            path: pathFor(route, id, id),
-            headers: {
-              ...(auth === undefined ? {} : { Authorization: auth }),
-              ...(contentType === undefined ? {} : { 'Content-Type': contentType }),
-              ...(encoding === null ? {} : { 'Content-Encoding': encoding }),
-            },
-            body: body.make(),
+            path: `${pathFor(route, { fixture: true }, { fixture: true })}${query ? `?${query}` : ''}`,
+            headers: { Authorization: `Bearer ${ALICE_KEY}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+            body,
+          };
+          const res = await send(req);
+          await afterward(req, res);
+          // A chat message is stored exactly as sent. Only for well-formed text: a lone surrogate
+          // cannot be stored as UTF-8 (it is read back as U+FFFD characters).
+          if (route.operationId === 'chat' && res.status === 200 && !LONE_SURROGATE.test(text)) {
+            const answer = JSON.parse(res.text);
+            const page = await send({
+              method: 'GET',
+              path: `/api/conversations/${answer.conversationId}/messages?limit=2`,
+              headers: { Authorization: `Bearer ${ALICE_KEY}` },
+            });
+            const stored = JSON.parse(page.text).items.find((m: { id: string }) => m.id === answer.userMessageId);
+            expect(stored?.content).toBe(text);
+          }
+          if (thenRead) {
+            // What was stored is served back without a 5xx: the conversation, search, the export.
+            for (const path of [
+              `/api/conversations/${fx.conversation}`,
+              `/api/conversations?q=${percentEncode(text).slice(0, 1500)}`,
+              `/api/conversations/${fx.conversation}/export?format=markdown`,
+            ]) {
+              await send({ method: 'GET', path, headers: { Authorization: `Bearer ${ALICE_KEY}` } });
+            }
+          }
+        });
+        await assertProperty(property);
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'survives every method on every path, and unknown paths',
+    async () => {
+      const property = fc.asyncProperty(
+        fc.constantFrom(...routes),
+        fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'TRACE'),
+        fc.option(fc.oneof(hostileString.map(percentEncode), fc.constantFrom('%', '%ED%A0%80', '..', 'x/y/z', '')), {
+          freq: 2,
+        }),
+        authorization,
+        async (route, method, suffix, auth) => {
+          const req: RawRequest = {
+            method,
+            path: pathFor(route, { fixture: true }, { fixture: true }) + (suffix === null ? '' : `/${suffix}`),
+            headers: { ...(auth === undefined ? {} : { Authorization: auth }), 'Content-Type': 'application/json' },
+            body:
+              method === 'GET' || method === 'HEAD' || method === 'TRACE'
+                ? undefined
+                : JSON.stringify(validBody(route)),
           };
           await afterward(req, await send(req));
         },
       );
-      await assertProperty(property);
-    }
-  }, TEST_TIMEOUT_MS);
+      await fc.assert(property, { numRuns: RUNS * 4, seed: SEED, endOnFailure: true });
+      await stillHealthy();
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('survives hostile query strings and path ids', async () => {
-    for (const route of routes) {
-      const property = fc.asyncProperty(authorization, queryString(route), idChoice, idChoice, async (auth, query, id, messageId) => {
-        const body = route.fields.length ? JSON.stringify(validBody(route)) : undefined;
-        const req: RawRequest = {
-          method: route.method,
-          path: `${pathFor(route, id, messageId)}?${query}`,
-          headers: { ...(auth === undefined ? {} : { Authorization: auth }), ...(body ? { 'Content-Type': 'application/json' } : {}) },
-          body,
-        };
-        await afterward(req, await send(req));
-      });
-      await assertProperty(property);
-    }
-  }, TEST_TIMEOUT_MS);
-
-  it('survives garbage in Authorization, Idempotency-Key, Content-Type and other headers', async () => {
-    for (const route of routes) {
-      const property = fc.asyncProperty(
-        authorization,
-        fc.option(fc.oneof(headerValue, fc.uuid()), { freq: 3 }),
-        fc.option(fc.oneof(fc.constantFrom(...CONTENT_TYPES), headerValue), { freq: 4 }),
-        extraHeaders,
-        async (auth, idempotencyKey, contentType, extra) => {
-          const body = JSON.stringify(validBody(route));
+  it(
+    'refuses or stores NUL characters (U+0000) in every text field and query parameter, never a 5xx',
+    async () => {
+      // PostgreSQL text cannot hold NUL: unchecked, it fails there as a database error.
+      const text = 'nul\u0000inside';
+      for (const route of routes) {
+        const body = route.fields.length ? JSON.stringify(replaceText(validBody(route), text)) : undefined;
+        // All query parameters at once, then each alone (the first refused one hides the others).
+        const queries = [route.query, ...route.query.map((q) => [q])].map((names) =>
+          names.map((q) => `${q}=${percentEncode(text)}`).join('&'),
+        );
+        for (const query of [...new Set(queries)]) {
           const req: RawRequest = {
             method: route.method,
-            path: pathFor(route, { fixture: true }, { fixture: true }),
-            headers: {
-              ...extra,
-              ...(auth === undefined ? {} : { Authorization: auth }),
-              ...(idempotencyKey === null ? {} : { 'Idempotency-Key': idempotencyKey }),
-              'Content-Type': contentType ?? 'application/json',
-            },
+            path: `${pathFor(route, { fixture: true }, { fixture: true })}${query ? `?${query}` : ''}`,
+            headers: { Authorization: `Bearer ${ALICE_KEY}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
             body,
           };
           await afterward(req, await send(req));
-        },
-      );
-      await assertProperty(property);
-    }
-  }, TEST_TIMEOUT_MS);
-
-  it('stores and serves hostile unicode in every text field, then reads it back', async () => {
-    for (const route of routes) {
-      const property = fc.asyncProperty(hostileString, fc.boolean(), async (text, thenRead) => {
-        const body = route.fields.length ? JSON.stringify(replaceText(validBody(route), text)) : undefined;
-        const query = route.query.map((q) => `${q}=${percentEncode(text).slice(0, 1500)}`).join('&');
-        const req: RawRequest = {
-          method: route.method,
-          path: `${pathFor(route, { fixture: true }, { fixture: true })}${query ? `?${query}` : ''}`,
-          headers: { Authorization: `Bearer ${ALICE_KEY}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-          body,
-        };
-        const res = await send(req);
-        await afterward(req, res);
-        // A chat message is stored exactly as sent. Only for well-formed text: a lone surrogate
-        // cannot be stored as UTF-8 (it is read back as U+FFFD characters).
-        if (route.operationId === 'chat' && res.status === 200 && !LONE_SURROGATE.test(text)) {
-          const answer = JSON.parse(res.text);
-          const page = await send({ method: 'GET', path: `/api/conversations/${answer.conversationId}/messages?limit=2`, headers: { Authorization: `Bearer ${ALICE_KEY}` } });
-          const stored = JSON.parse(page.text).items.find((m: { id: string }) => m.id === answer.userMessageId);
-          expect(stored?.content).toBe(text);
         }
-        if (thenRead) {
-          // What was stored is served back without a 5xx: the conversation, search, the export.
-          for (const path of [`/api/conversations/${fx.conversation}`, `/api/conversations?q=${percentEncode(text).slice(0, 1500)}`, `/api/conversations/${fx.conversation}/export?format=markdown`]) {
-            await send({ method: 'GET', path, headers: { Authorization: `Bearer ${ALICE_KEY}` } });
-          }
-        }
-      });
-      await assertProperty(property);
-    }
-  }, TEST_TIMEOUT_MS);
-
-  it('survives every method on every path, and unknown paths', async () => {
-    const property = fc.asyncProperty(
-      fc.constantFrom(...routes),
-      fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'TRACE'),
-      fc.option(fc.oneof(hostileString.map(percentEncode), fc.constantFrom('%', '%ED%A0%80', '..', 'x/y/z', '')), { freq: 2 }),
-      authorization,
-      async (route, method, suffix, auth) => {
-        const req: RawRequest = {
-          method,
-          path: pathFor(route, { fixture: true }, { fixture: true }) + (suffix === null ? '' : `/${suffix}`),
-          headers: { ...(auth === undefined ? {} : { Authorization: auth }), 'Content-Type': 'application/json' },
-          body: method === 'GET' || method === 'HEAD' || method === 'TRACE' ? undefined : JSON.stringify(validBody(route)),
-        };
-        await afterward(req, await send(req));
-      },
-    );
-    await fc.assert(property, { numRuns: RUNS * 4, seed: SEED, endOnFailure: true });
-    await stillHealthy();
-  }, TEST_TIMEOUT_MS);
-
-  it('refuses or stores NUL characters (U+0000) in every text field and query parameter, never a 5xx', async () => {
-    // PostgreSQL text cannot hold NUL: unchecked, it fails there as a database error.
-    const text = 'nul\u0000inside';
-    for (const route of routes) {
-      const body = route.fields.length ? JSON.stringify(replaceText(validBody(route), text)) : undefined;
-      // All query parameters at once, then each alone (the first refused one hides the others).
-      const queries = [route.query, ...route.query.map((q) => [q])].map((names) => names.map((q) => `${q}=${percentEncode(text)}`).join('&'));
-      for (const query of [...new Set(queries)]) {
-        const req: RawRequest = {
-          method: route.method,
-          path: `${pathFor(route, { fixture: true }, { fixture: true })}${query ? `?${query}` : ''}`,
-          headers: { Authorization: `Bearer ${ALICE_KEY}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-          body,
-        };
-        await afterward(req, await send(req));
       }
-    }
-    await stillHealthy();
-  }, TEST_TIMEOUT_MS);
+      await stillHealthy();
+    },
+    TEST_TIMEOUT_MS,
+  );
 
   /**
    * Deep JSON once answered 500 ("Maximum call stack size exceeded"): class-transformer and
@@ -615,35 +818,44 @@ describe('bad input at scale: every route of the spec, fuzzed', () => {
    * recurse over the body. Between about 1,100 and 2,600 levels (2 to 5 KB of "[[[...") every
    * route with a DTO body failed that way. The body parser now refuses such nesting with 400.
    */
-  it('answers deeply nested JSON with 400 on every route with a body', async () => {
-    const failures: string[] = [];
-    for (const route of routes.filter((r) => r.fields.length)) {
-      for (const depth of [1_200, 1_500, 2_000, 2_500, 5_000, 20_000]) {
-        for (const asArray of [true, false]) {
-          for (const field of [null, route.fields[0], 'options']) {
-            const deep = nested(depth, asArray);
-            const valid = JSON.stringify(validBody(route));
-            const req: RawRequest = {
-              method: route.method,
-              path: pathFor(route, { fixture: true }, { fixture: true }),
-              headers: { Authorization: `Bearer ${ALICE_KEY}`, 'Content-Type': 'application/json' },
-              body: field === null ? deep : valid.replace(/\}$/, `${valid === '{}' ? '' : ','}"${field}":${deep}}`),
-            };
-            const res = await sendRaw(base, req);
-            if (res.status !== 400) failures.push(`${route.method} ${route.path}: ${asArray ? 'arrays' : 'objects'} ${depth} deep${field ? ` in ${field}` : ''}: ${res.status}`);
-            if (res.status < 500) checkAnswer(req, res);
-            await afterward(req, res);
+  it(
+    'answers deeply nested JSON with 400 on every route with a body',
+    async () => {
+      const failures: string[] = [];
+      for (const route of routes.filter((r) => r.fields.length)) {
+        for (const depth of [1_200, 1_500, 2_000, 2_500, 5_000, 20_000]) {
+          for (const asArray of [true, false]) {
+            for (const field of [null, route.fields[0], 'options']) {
+              const deep = nested(depth, asArray);
+              const valid = JSON.stringify(validBody(route));
+              const req: RawRequest = {
+                method: route.method,
+                path: pathFor(route, { fixture: true }, { fixture: true }),
+                headers: { Authorization: `Bearer ${ALICE_KEY}`, 'Content-Type': 'application/json' },
+                body: field === null ? deep : valid.replace(/\}$/, `${valid === '{}' ? '' : ','}"${field}":${deep}}`),
+              };
+              const res = await sendRaw(base, req);
+              if (res.status !== 400)
+                failures.push(
+                  `${route.method} ${route.path}: ${asArray ? 'arrays' : 'objects'} ${depth} deep${field ? ` in ${field}` : ''}: ${res.status}`,
+                );
+              if (res.status < 500) checkAnswer(req, res);
+              await afterward(req, res);
+            }
           }
         }
       }
-    }
-    await stillHealthy();
-    if (failures.length) {
-      const routesHit = [...new Set(failures.map((f) => f.split(':')[0]))];
-      console.log(`deeply nested JSON is not refused with 400 on ${failures.length} requests, on ${routesHit.join(', ')}; e.g.:\n${failures.slice(0, 8).join('\n')}`);
-    }
-    expect(failures).toEqual([]);
-  }, TEST_TIMEOUT_MS);
+      await stillHealthy();
+      if (failures.length) {
+        const routesHit = [...new Set(failures.map((f) => f.split(':')[0]))];
+        console.log(
+          `deeply nested JSON is not refused with 400 on ${failures.length} requests, on ${routesHit.join(', ')}; e.g.:\n${failures.slice(0, 8).join('\n')}`,
+        );
+      }
+      expect(failures).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
   it('still answers /health afterwards, with nothing polluted', async () => {
     await stillHealthy();

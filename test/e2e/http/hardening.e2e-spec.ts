@@ -36,13 +36,22 @@ describe('hardening: headers, CORS, rate limit, quotas, request logs', () => {
         socket.write(head);
         return { socket, seen };
       };
-      const connections = () => new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
-      const clients = [open('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n'), open('GET /health HTTP/1.1\r\nHost: 127.0')];
+      const connections = () =>
+        new Promise<number>((resolve, reject) =>
+          server.getConnections((error, n) => (error ? reject(error) : resolve(n))),
+        );
+      const clients = [
+        open('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n'),
+        open('GET /health HTTP/1.1\r\nHost: 127.0'),
+      ];
       try {
         await until(() => clients.every((c) => c.seen.ended), 10_000);
         for (const { seen } of clients) {
           expect(seen.text).toMatch(/^HTTP\/1\.1 408 /);
-          expect(JSON.parse(seen.text.slice(seen.text.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 408, code: 'request_timeout' });
+          expect(JSON.parse(seen.text.slice(seen.text.indexOf('\r\n\r\n') + 4))).toMatchObject({
+            statusCode: 408,
+            code: 'request_timeout',
+          });
         }
         // The server let go of the connections although the clients keep theirs open.
         await until(async () => (await connections()) === 0, 5_000);
@@ -73,7 +82,11 @@ describe('hardening: headers, CORS, rate limit, quotas, request logs', () => {
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
     });
     await withApp({ CORS_ORIGINS: 'https://app.example.com' }, async (t) => {
-      const ok = await t.http().options('/api/chat').set('Origin', 'https://app.example.com').set('Access-Control-Request-Method', 'POST');
+      const ok = await t
+        .http()
+        .options('/api/chat')
+        .set('Origin', 'https://app.example.com')
+        .set('Access-Control-Request-Method', 'POST');
       expect(ok.headers['access-control-allow-origin']).toBe('https://app.example.com');
       const other = await t.http().get('/health').set('Origin', 'https://evil.example');
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
@@ -84,7 +97,12 @@ describe('hardening: headers, CORS, rate limit, quotas, request logs', () => {
     await withApp({ RATE_LIMIT_PER_MINUTE: '3' }, async (t) => {
       for (let i = 0; i < 3; i++) await t.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200);
       const refused = await t.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(429);
-      expect(refused.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', code: 'too_many_requests', message: expect.stringMatching(/retry in \d+ s/) });
+      expect(refused.body).toMatchObject({
+        statusCode: 429,
+        error: 'Too Many Requests',
+        code: 'too_many_requests',
+        message: expect.stringMatching(/retry in \d+ s/),
+      });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       // Another actor has a budget of its own.
       await t.http().get('/api/conversations').set(auth(BOB_KEY)).expect(200);
@@ -94,9 +112,24 @@ describe('hardening: headers, CORS, rate limit, quotas, request logs', () => {
   it('limits failed authentications per client address: then 429 with Retry-After, even for a good key', async () => {
     await withApp({ AUTH_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'loopback' }, async (t) => {
       const from = (address: string) => ({ 'X-Forwarded-For': address });
-      for (let i = 0; i < 3; i++) await t.http().get('/api/conversations').set(from('203.0.113.7')).set(auth(`wrong-key-${i}-0000`)).expect(401);
-      const refused = await t.http().get('/api/conversations').set(from('203.0.113.7')).set(auth('wrong-key-3-0000')).expect(429);
-      expect(refused.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', message: expect.stringMatching(/AUTH_FAILURES_PER_MINUTE.*retry in \d+ s/) });
+      for (let i = 0; i < 3; i++)
+        await t
+          .http()
+          .get('/api/conversations')
+          .set(from('203.0.113.7'))
+          .set(auth(`wrong-key-${i}-0000`))
+          .expect(401);
+      const refused = await t
+        .http()
+        .get('/api/conversations')
+        .set(from('203.0.113.7'))
+        .set(auth('wrong-key-3-0000'))
+        .expect(429);
+      expect(refused.body).toMatchObject({
+        statusCode: 429,
+        error: 'Too Many Requests',
+        message: expect.stringMatching(/AUTH_FAILURES_PER_MINUTE.*retry in \d+ s/),
+      });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
       // The address is refused before its key is even looked at.
@@ -123,7 +156,8 @@ describe('hardening: headers, CORS, rate limit, quotas, request logs', () => {
 
   it('enforces MAX_CONVERSATIONS_PER_ACTOR and MAX_MESSAGES_PER_CONVERSATION with a clear 409, storing nothing', async () => {
     await withApp({ MAX_CONVERSATIONS_PER_ACTOR: '2', MAX_MESSAGES_PER_CONVERSATION: '4' }, async (t) => {
-      const first = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'one' }).expect(200)).body.conversationId;
+      const first = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'one' }).expect(200)).body
+        .conversationId;
       await t.http().post('/api/conversations').set(auth(ALICE_KEY)).send({}).expect(201);
       const third = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'three' }).expect(409);
       expect(third.body.message).toMatch(/limit of 2 conversations \(MAX_CONVERSATIONS_PER_ACTOR\)/);
@@ -131,7 +165,12 @@ describe('hardening: headers, CORS, rate limit, quotas, request logs', () => {
       await t.http().post('/api/chat').set(auth(BOB_KEY)).send({ message: 'bob has his own quota' }).expect(200);
 
       await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'two', conversationId: first }).expect(200);
-      const full = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'overflow', conversationId: first }).expect(409);
+      const full = await t
+        .http()
+        .post('/api/chat')
+        .set(auth(ALICE_KEY))
+        .send({ message: 'overflow', conversationId: first })
+        .expect(409);
       expect(full.body.message).toMatch(/limit of 4 messages/);
       const stored = (await t.http().get(`/api/conversations/${first}`).set(auth(ALICE_KEY)).expect(200)).body.messages;
       expect(stored).toHaveLength(4);
@@ -144,17 +183,30 @@ describe('hardening: headers, CORS, rate limit, quotas, request logs', () => {
       {},
       async (t) => {
         const secretText = 'my secret diary entry number 4711';
-        const res = await t.http().post('/api/chat').set(auth(ALICE_KEY)).set('X-Request-Id', 'trace-123').send({ message: secretText }).expect(200);
+        const res = await t
+          .http()
+          .post('/api/chat')
+          .set(auth(ALICE_KEY))
+          .set('X-Request-Id', 'trace-123')
+          .send({ message: secretText })
+          .expect(200);
         expect(res.headers['x-request-id']).toBe('trace-123');
-        const other = await t.http().get(`/api/conversations?q=${encodeURIComponent('diary')}`).set(auth(ALICE_KEY)).expect(200);
+        const other = await t
+          .http()
+          .get(`/api/conversations?q=${encodeURIComponent('diary')}`)
+          .set(auth(ALICE_KEY))
+          .expect(200);
         expect(other.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
         await t.http().get('/api/conversations').set(auth('wrong-key-000000')).expect(401);
 
         const http = logger.lines.filter((l) => l.includes('request='));
-        expect(http.find((l) => l.includes('trace-123'))).toMatch(/^POST \/api\/chat 200 [\d.]+ms actor=api:alice request=trace-123/);
+        expect(http.find((l) => l.includes('trace-123'))).toMatch(
+          /^POST \/api\/chat 200 [\d.]+ms actor=api:alice request=trace-123/,
+        );
         expect(http.some((l) => l.startsWith('GET /api/conversations 401'))).toBe(true);
         const all = logger.lines.join('\n');
-        for (const secret of [ALICE_KEY, 'wrong-key-000000', secretText, 'diary', 'Bearer', 'sk-test-secret']) expect(all).not.toContain(secret);
+        for (const secret of [ALICE_KEY, 'wrong-key-000000', secretText, 'diary', 'Bearer', 'sk-test-secret'])
+          expect(all).not.toContain(secret);
       },
       logger,
     );

@@ -9,7 +9,8 @@ describe('living with a long history: search, pages of messages, archive, pin, t
 
   const chat = async (key: string, message: string, conversationId?: string) =>
     (await t.http().post('/api/chat').set(auth(key)).send({ message, conversationId }).expect(200)).body;
-  const list = async (query: string, key = ALICE_KEY) => (await t.http().get(`/api/conversations${query}`).set(auth(key)).expect(200)).body;
+  const list = async (query: string, key = ALICE_KEY) =>
+    (await t.http().get(`/api/conversations${query}`).set(auth(key)).expect(200)).body;
 
   describe('search', () => {
     let pasta: string;
@@ -57,7 +58,9 @@ describe('living with a long history: search, pages of messages, archive, pin, t
     });
 
     it("ranks a word found in several of the caller's conversations best first, with snippets, never another actor's", async () => {
-      const once = (await chat(ALICE_KEY, 'A long evening of gnocchi and a great many other dishes with sauces and wines')).conversationId;
+      const once = (
+        await chat(ALICE_KEY, 'A long evening of gnocchi and a great many other dishes with sauces and wines')
+      ).conversationId;
       const thrice = (await chat(ALICE_KEY, 'gnocchi gnocchi gnocchi')).conversationId;
       const bobs = (await chat(BOB_KEY, 'gnocchi gnocchi gnocchi gnocchi for Bob')).conversationId;
       const res = await list('?q=gnocchi');
@@ -66,7 +69,9 @@ describe('living with a long history: search, pages of messages, archive, pin, t
       expect(JSON.stringify(res)).not.toContain('Bob');
       // The limit keeps the best, with its snippet.
       const best = await list('?q=gnocchi&limit=1');
-      expect(best.items).toEqual([expect.objectContaining({ id: thrice, snippet: expect.stringMatching(/\[gnocchi\]/i) })]);
+      expect(best.items).toEqual([
+        expect.objectContaining({ id: thrice, snippet: expect.stringMatching(/\[gnocchi\]/i) }),
+      ]);
       expect((await list('?q=gnocchi', BOB_KEY)).items.map((i: { id: string }) => i.id)).toEqual([bobs]);
     });
 
@@ -75,22 +80,36 @@ describe('living with a long history: search, pages of messages, archive, pin, t
       // The echo model's reply is inserted empty and filled in when done: the index follows the update.
       const res = await list('?q=offline%20orecchiette');
       // The conversation holding both words first; others hold only "offline" (the echo model's replies).
-      expect(res.items[0]).toEqual(expect.objectContaining({ id, snippet: expect.stringMatching(/\[offline\]|\[orecchiette\]/i) }));
+      expect(res.items[0]).toEqual(
+        expect.objectContaining({ id, snippet: expect.stringMatching(/\[offline\]|\[orecchiette\]/i) }),
+      );
       for (const q of ['*', '"', '-', '...']) expect((await list(`?q=${encodeURIComponent(q)}`)).items).toEqual([]);
     });
 
     it('takes search operators and punctuation literally', async () => {
       for (const q of ['"', 'tagliatelle OR', 'NEAR(a b)', '*', 'a:b', "'; DROP TABLE messages; --"]) {
-        const res = await t.http().get(`/api/conversations?q=${encodeURIComponent(q)}`).set(auth(ALICE_KEY));
+        const res = await t
+          .http()
+          .get(`/api/conversations?q=${encodeURIComponent(q)}`)
+          .set(auth(ALICE_KEY));
         expect(res.status).toBe(200);
       }
       await t.http().get('/api/conversations?q=').set(auth(ALICE_KEY)).expect(400);
-      await t.http().get(`/api/conversations?q=${'x'.repeat(201)}`).set(auth(ALICE_KEY)).expect(400);
+      await t
+        .http()
+        .get(`/api/conversations?q=${'x'.repeat(201)}`)
+        .set(auth(ALICE_KEY))
+        .expect(400);
       await t.http().get('/api/conversations?q=pasta&cursor=abc').set(auth(ALICE_KEY)).expect(400);
     });
 
     it('finds a renamed title and forgets deleted conversations', async () => {
-      await t.http().patch(`/api/conversations/${pasta}`).set(auth(ALICE_KEY)).send({ title: 'Zucchini experiments' }).expect(200);
+      await t
+        .http()
+        .patch(`/api/conversations/${pasta}`)
+        .set(auth(ALICE_KEY))
+        .send({ title: 'Zucchini experiments' })
+        .expect(200);
       expect((await list('?q=zucchini')).items.map((i: { id: string }) => i.id)).toEqual([pasta]);
       const temp = (await chat(ALICE_KEY, 'ephemeral quokka facts')).conversationId;
       expect((await list('?q=quokka')).items).toHaveLength(1);
@@ -103,13 +122,21 @@ describe('living with a long history: search, pages of messages, archive, pin, t
     it('pages from the newest backwards with before and limit', async () => {
       let id: string | undefined;
       for (let i = 1; i <= 6; i++) id = (await chat(ALICE_KEY, `page ${i}`, id)).conversationId;
-      const first = (await t.http().get(`/api/conversations/${id}/messages?limit=5`).set(auth(ALICE_KEY)).expect(200)).body;
+      const first = (await t.http().get(`/api/conversations/${id}/messages?limit=5`).set(auth(ALICE_KEY)).expect(200))
+        .body;
       expect(first.items.map((m: { seq: number }) => m.seq)).toEqual([8, 9, 10, 11, 12]);
       expect(first.nextBefore).toBe(8);
-      const second = (await t.http().get(`/api/conversations/${id}/messages?limit=5&before=8`).set(auth(ALICE_KEY)).expect(200)).body;
+      const second = (
+        await t.http().get(`/api/conversations/${id}/messages?limit=5&before=8`).set(auth(ALICE_KEY)).expect(200)
+      ).body;
       expect(second.items.map((m: { seq: number }) => m.seq)).toEqual([3, 4, 5, 6, 7]);
-      const last = (await t.http().get(`/api/conversations/${id}/messages?limit=5&before=3`).set(auth(ALICE_KEY)).expect(200)).body;
-      expect(last).toEqual({ items: [expect.objectContaining({ seq: 1 }), expect.objectContaining({ seq: 2 })], nextBefore: null });
+      const last = (
+        await t.http().get(`/api/conversations/${id}/messages?limit=5&before=3`).set(auth(ALICE_KEY)).expect(200)
+      ).body;
+      expect(last).toEqual({
+        items: [expect.objectContaining({ seq: 1 }), expect.objectContaining({ seq: 2 })],
+        nextBefore: null,
+      });
       const all = (await t.http().get(`/api/conversations/${id}/messages`).set(auth(ALICE_KEY)).expect(200)).body;
       expect(all.items).toHaveLength(12);
       for (const bad of ['limit=0', 'limit=201', 'before=0', 'before=x', 'thread=BAD']) {
@@ -127,7 +154,13 @@ describe('living with a long history: search, pages of messages, archive, pin, t
       expect(seqs(recent)).toEqual([9, 10, 11, 12]);
       expect(recent.nextBefore).toBe(9);
       // The rest comes from the pages of messages, from nextBefore on.
-      const older = (await t.http().get(`/api/conversations/${id}/messages?before=${recent.nextBefore}&limit=200`).set(auth(ALICE_KEY)).expect(200)).body;
+      const older = (
+        await t
+          .http()
+          .get(`/api/conversations/${id}/messages?before=${recent.nextBefore}&limit=200`)
+          .set(auth(ALICE_KEY))
+          .expect(200)
+      ).body;
       expect(older.items.map((m: { seq: number }) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
 
       const whole = (await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body;
@@ -163,7 +196,12 @@ describe('living with a long history: search, pages of messages, archive, pin, t
     it('hides archived conversations from the default list, and filters by pinned and tag', async () => {
       const a = (await chat(ALICE_KEY, 'to archive')).conversationId;
       const b = (await chat(ALICE_KEY, 'to pin')).conversationId;
-      const patched = await t.http().patch(`/api/conversations/${b}`).set(auth(ALICE_KEY)).send({ pinned: true, tags: ['Work', ' urgent ', 'work'] }).expect(200);
+      const patched = await t
+        .http()
+        .patch(`/api/conversations/${b}`)
+        .set(auth(ALICE_KEY))
+        .send({ pinned: true, tags: ['Work', ' urgent ', 'work'] })
+        .expect(200);
       expect(patched.body).toMatchObject({ id: b, pinned: true, archived: false, tags: ['urgent', 'work'] });
       await t.http().patch(`/api/conversations/${a}`).set(auth(ALICE_KEY)).send({ archived: true }).expect(200);
 
@@ -173,7 +211,9 @@ describe('living with a long history: search, pages of messages, archive, pin, t
       expect(await ids('?pinned=true')).toEqual([b]);
       expect(await ids('?tag=WORK')).toEqual([b]);
       expect(await ids('?tag=none-such')).toEqual([]);
-      expect((await list('?q=archive')).items.map((i: { id: string; archived: boolean }) => [i.id, i.archived])).toEqual([[a, true]]);
+      expect(
+        (await list('?q=archive')).items.map((i: { id: string; archived: boolean }) => [i.id, i.archived]),
+      ).toEqual([[a, true]]);
 
       await t.http().patch(`/api/conversations/${b}`).set(auth(ALICE_KEY)).send({ tags: [] }).expect(200);
       expect(await ids('?tag=work')).toEqual([]);
@@ -184,7 +224,8 @@ describe('living with a long history: search, pages of messages, archive, pin, t
     it('lists pinned conversations first with pinnedFirst=true, each part most recent first, paging across the two', async () => {
       const made: string[] = [];
       for (const n of [1, 2, 3, 4, 5]) made.push((await chat(BOB_KEY, `bob topic ${n}`)).conversationId);
-      for (const id of [made[1], made[3]]) await t.http().patch(`/api/conversations/${id}`).set(auth(BOB_KEY)).send({ pinned: true }).expect(200);
+      for (const id of [made[1], made[3]])
+        await t.http().patch(`/api/conversations/${id}`).set(auth(BOB_KEY)).send({ pinned: true }).expect(200);
       type Item = { id: string; pinned: boolean };
       const plain: Item[] = (await list('?limit=100', BOB_KEY)).items;
       const expected = [...plain.filter((c) => c.pinned), ...plain.filter((c) => !c.pinned)].map((c) => c.id);
@@ -196,13 +237,18 @@ describe('living with a long history: search, pages of messages, archive, pin, t
       const paged: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: { items: Item[]; nextCursor: string | null } = await list(`?pinnedFirst=true&limit=1${cursor ? `&cursor=${cursor}` : ''}`, BOB_KEY);
+        const page: { items: Item[]; nextCursor: string | null } = await list(
+          `?pinnedFirst=true&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+          BOB_KEY,
+        );
         paged.push(...page.items.map((c) => c.id));
         cursor = page.nextCursor;
       } while (cursor && paged.length <= expected.length);
       expect(paged).toEqual(expected);
       // With the pinned filter, the same as without the order.
-      expect((await list('?pinnedFirst=true&pinned=false&limit=100', BOB_KEY)).items.map((c: Item) => c.id)).toEqual(expected.slice(2));
+      expect((await list('?pinnedFirst=true&pinned=false&limit=100', BOB_KEY)).items.map((c: Item) => c.id)).toEqual(
+        expected.slice(2),
+      );
 
       // A cursor of one order is refused by the other, rather than skipping or repeating rows.
       const pinnedCursor = (await list('?pinnedFirst=true&limit=1', BOB_KEY)).nextCursor;
@@ -212,20 +258,31 @@ describe('living with a long history: search, pages of messages, archive, pin, t
         await t.http().get(`/api/conversations?pinnedFirst=true&cursor=${plainCursor}`).set(auth(BOB_KEY)).expect(400),
       ];
       for (const res of refusals) expect(res.body.message).toMatch(/cursor/);
-      expect((await t.http().get('/api/conversations?pinnedFirst=true&q=topic').set(auth(BOB_KEY)).expect(400)).body.message).toMatch(/pinnedFirst/);
+      expect(
+        (await t.http().get('/api/conversations?pinnedFirst=true&q=topic').set(auth(BOB_KEY)).expect(400)).body.message,
+      ).toMatch(/pinnedFirst/);
       await t.http().get('/api/conversations?pinnedFirst=1').set(auth(BOB_KEY)).expect(400);
     });
 
     it('validates PATCH and keeps other actors out', async () => {
       const c = (await chat(ALICE_KEY, 'patch target')).conversationId;
-      for (const body of [{ title: '' }, { archived: 'yes' }, { tags: 'x' }, { tags: Array(21).fill('t') }, { tags: ['x'.repeat(51)] }, { owner: 'bob' }]) {
+      for (const body of [
+        { title: '' },
+        { archived: 'yes' },
+        { tags: 'x' },
+        { tags: Array(21).fill('t') },
+        { tags: ['x'.repeat(51)] },
+        { owner: 'bob' },
+      ]) {
         await t.http().patch(`/api/conversations/${c}`).set(auth(ALICE_KEY)).send(body).expect(400);
       }
       await t.http().patch(`/api/conversations/${c}`).set(auth(BOB_KEY)).send({ title: 'mine' }).expect(404);
       for (const bad of ['archived=yes', 'pinned=1', `tag=${'x'.repeat(51)}`]) {
         await t.http().get(`/api/conversations?${bad}`).set(auth(ALICE_KEY)).expect(400);
       }
-      expect((await t.http().get(`/api/conversations/${c}`).set(auth(ALICE_KEY)).expect(200)).body.title).toBe('patch target');
+      expect((await t.http().get(`/api/conversations/${c}`).set(auth(ALICE_KEY)).expect(200)).body.title).toBe(
+        'patch target',
+      );
     });
   });
 });

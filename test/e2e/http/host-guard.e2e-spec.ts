@@ -46,7 +46,18 @@ const FOREIGN_ORIGINS = [
   'http://localhost:3000/path',
 ];
 
-const LOOPBACK_HOSTS = ['localhost', 'localhost:3000', 'LOCALHOST:3000', 'localhost.:3000', '127.0.0.1', '127.0.0.1:3000', '127.0.0.2:80', '[::1]', '[::1]:3000', '[0:0:0:0:0:0:0:1]:3000'];
+const LOOPBACK_HOSTS = [
+  'localhost',
+  'localhost:3000',
+  'LOCALHOST:3000',
+  'localhost.:3000',
+  '127.0.0.1',
+  '127.0.0.1:3000',
+  '127.0.0.2:80',
+  '[::1]',
+  '[::1]:3000',
+  '[0:0:0:0:0:0:0:1]:3000',
+];
 const LOOPBACK_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:5173', 'https://localhost', 'http://[::1]:3000'];
 
 /** A call to `route` with exactly these headers (Host included), its body as JSON. */
@@ -75,7 +86,12 @@ function rawExchange(base: string, head: string): Promise<string> {
 function expectRefusal(answer: RawAnswer, what: string, label: string): void {
   expect({ label, status: answer.status }).toEqual({ label, status: 403 });
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
-  expect(JSON.parse(answer.text)).toEqual({ statusCode: 403, error: 'Forbidden', code: 'forbidden', message: expect.stringContaining(what) });
+  expect(JSON.parse(answer.text)).toEqual({
+    statusCode: 403,
+    error: 'Forbidden',
+    code: 'forbidden',
+    message: expect.stringContaining(what),
+  });
 }
 
 describe('single-user mode: only loopback Hosts and Origins (DNS rebinding)', () => {
@@ -107,7 +123,9 @@ describe('single-user mode: only loopback Hosts and Origins (DNS rebinding)', ()
 
   it('walks every route of the spec', () => {
     expect(routes.length).toBeGreaterThanOrEqual(20);
-    expect(routes.map((r) => r.operationId)).toEqual(expect.arrayContaining(['chat', 'listConversations', 'health', 'importConversation']));
+    expect(routes.map((r) => r.operationId)).toEqual(
+      expect.arrayContaining(['chat', 'listConversations', 'health', 'importConversation']),
+    );
   });
 
   it('refuses a forged Host with a JSON 403 on every route, the page and the docs, and stores nothing', async () => {
@@ -116,13 +134,18 @@ describe('single-user mode: only loopback Hosts and Origins (DNS rebinding)', ()
       for (const route of routes) {
         expectRefusal(await callRoute(base, route, ids, { Host: host }), 'Host', `${host} ${route.operationId}`);
       }
-      for (const path of PAGES) expectRefusal(await sendRaw(base, { method: 'GET', path, headers: { Host: host } }), 'Host', `${host} ${path}`);
+      for (const path of PAGES)
+        expectRefusal(await sendRaw(base, { method: 'GET', path, headers: { Host: host } }), 'Host', `${host} ${path}`);
     }
     // A CORS preflight too.
     const preflight = await sendRaw(base, {
       method: 'OPTIONS',
       path: '/api/chat',
-      headers: { Host: 'attacker.example:3000', Origin: 'http://attacker.example:3000', 'Access-Control-Request-Method': 'POST' },
+      headers: {
+        Host: 'attacker.example:3000',
+        Origin: 'http://attacker.example:3000',
+        'Access-Control-Request-Method': 'POST',
+      },
     });
     expectRefusal(preflight, 'Host', 'preflight');
     expect(fixture.fake.completions).toHaveLength(0);
@@ -133,9 +156,17 @@ describe('single-user mode: only loopback Hosts and Origins (DNS rebinding)', ()
     const before = await snapshot();
     for (const origin of FOREIGN_ORIGINS) {
       for (const route of routes) {
-        expectRefusal(await callRoute(base, route, ids, { Host: new URL(base).host, Origin: origin }), 'Origin', `${origin} ${route.operationId}`);
+        expectRefusal(
+          await callRoute(base, route, ids, { Host: new URL(base).host, Origin: origin }),
+          'Origin',
+          `${origin} ${route.operationId}`,
+        );
       }
-      expectRefusal(await sendRaw(base, { method: 'GET', path: '/', headers: { Origin: origin } }), 'Origin', `${origin} /`);
+      expectRefusal(
+        await sendRaw(base, { method: 'GET', path: '/', headers: { Origin: origin } }),
+        'Origin',
+        `${origin} /`,
+      );
     }
     expect(fixture.fake.completions).toHaveLength(0);
     expect(await snapshot()).toEqual(before);
@@ -143,7 +174,12 @@ describe('single-user mode: only loopback Hosts and Origins (DNS rebinding)', ()
 
   it('does not read the body of a refused request', async () => {
     // Malformed JSON would be a 400 from the body parser: the refusal comes first.
-    const answer = await sendRaw(base, { method: 'POST', path: '/api/chat', headers: { Host: 'attacker.example', 'Content-Type': 'application/json' }, body: '{not json' });
+    const answer = await sendRaw(base, {
+      method: 'POST',
+      path: '/api/chat',
+      headers: { Host: 'attacker.example', 'Content-Type': 'application/json' },
+      body: '{not json',
+    });
     expectRefusal(answer, 'Host', 'malformed body');
   });
 
@@ -167,7 +203,9 @@ describe('single-user mode: only loopback Hosts and Origins (DNS rebinding)', ()
 
   it('answers an HTTP/1.0 request without Host (only non-browser clients send none), but not an empty Host or a foreign Origin', async () => {
     expect(await rawExchange(base, 'GET /api/conversations HTTP/1.0\r\n')).toMatch(/^HTTP\/1\.[01] 200 /);
-    expect(await rawExchange(base, 'GET /api/conversations HTTP/1.0\r\nOrigin: http://attacker.example\r\n')).toMatch(/^HTTP\/1\.[01] 403 /);
+    expect(await rawExchange(base, 'GET /api/conversations HTTP/1.0\r\nOrigin: http://attacker.example\r\n')).toMatch(
+      /^HTTP\/1\.[01] 403 /,
+    );
     const empty = await rawExchange(base, 'GET /api/conversations HTTP/1.1\r\nHost: \r\nConnection: close\r\n');
     expect(empty).toMatch(/^HTTP\/1\.1 403 /);
     expect(empty).toContain('"statusCode":403');
@@ -187,17 +225,28 @@ describe('the host rule outside plain single-user mode', () => {
       await t.close();
     }
   };
-  const list = (base: string, headers: Record<string, string>) => sendRaw(base, { method: 'GET', path: '/api/conversations', headers });
+  const list = (base: string, headers: Record<string, string>) =>
+    sendRaw(base, { method: 'GET', path: '/api/conversations', headers });
 
   it('adds the names of ALLOWED_HOSTS (any case, port or trailing dot), and their origins', async () => {
     await withApp({ API_KEYS: '', ALLOWED_HOSTS: 'chat.example.com, [fd00::7]' }, async (_t, base) => {
-      for (const host of ['chat.example.com', 'Chat.Example.COM:443', 'chat.example.com.', '[fd00::7]:3000', 'localhost:3000']) {
+      for (const host of [
+        'chat.example.com',
+        'Chat.Example.COM:443',
+        'chat.example.com.',
+        '[fd00::7]:3000',
+        'localhost:3000',
+      ]) {
         expect({ host, status: (await list(base, { Host: host })).status }).toEqual({ host, status: 200 });
       }
       expect((await list(base, { Host: 'chat.example.com', Origin: 'https://chat.example.com' })).status).toBe(200);
       expectRefusal(await list(base, { Host: 'api.chat.example.com' }), 'Host', 'subdomain');
       expectRefusal(await list(base, { Host: 'attacker.example' }), 'Host', 'other');
-      expectRefusal(await list(base, { Host: 'chat.example.com', Origin: 'https://attacker.example' }), 'Origin', 'origin');
+      expectRefusal(
+        await list(base, { Host: 'chat.example.com', Origin: 'https://attacker.example' }),
+        'Origin',
+        'origin',
+      );
     });
   });
 
@@ -229,7 +278,9 @@ describe('the host rule outside plain single-user mode', () => {
   it('changes nothing with API keys, unless ALLOWED_HOSTS is set', async () => {
     const withKey = { Authorization: `Bearer ${ALICE_KEY}` };
     await withApp({}, async (_t, base) => {
-      expect((await list(base, { ...withKey, Host: 'attacker.example', Origin: 'https://attacker.example' })).status).toBe(200);
+      expect(
+        (await list(base, { ...withKey, Host: 'attacker.example', Origin: 'https://attacker.example' })).status,
+      ).toBe(200);
       expect((await list(base, { Host: 'attacker.example' })).status).toBe(401);
     });
     await withApp({ ALLOWED_HOSTS: 'chat.example.com' }, async (_t, base) => {
@@ -237,7 +288,9 @@ describe('the host rule outside plain single-user mode', () => {
       expect((await list(base, { ...withKey, Host: '127.0.0.1:3000' })).status).toBe(200);
       expectRefusal(await list(base, { ...withKey, Host: 'attacker.example' }), 'Host', 'keys + ALLOWED_HOSTS');
       // The Origin rule is single-user mode's: with keys, CORS and the key decide.
-      expect((await list(base, { ...withKey, Host: 'chat.example.com', Origin: 'https://attacker.example' })).status).toBe(200);
+      expect(
+        (await list(base, { ...withKey, Host: 'chat.example.com', Origin: 'https://attacker.example' })).status,
+      ).toBe(200);
     });
   });
 });
@@ -245,26 +298,42 @@ describe('the host rule outside plain single-user mode', () => {
 describe('the Telegram webhook in single-user mode', () => {
   const SECRET = 'webhook-secret-0123456789';
   const HOOK_PATH = '/telegram/hook-5d2e';
-  const fixture = useTelegramApp({ env: { API_KEYS: '', TELEGRAM_WEBHOOK_URL: `https://bot.example.com${HOOK_PATH}`, TELEGRAM_WEBHOOK_SECRET: SECRET } });
+  const fixture = useTelegramApp({
+    env: { API_KEYS: '', TELEGRAM_WEBHOOK_URL: `https://bot.example.com${HOOK_PATH}`, TELEGRAM_WEBHOOK_SECRET: SECRET },
+  });
   const newUser = userMaker(7100);
 
   it('is not host-checked: Telegram comes through a proxy with its own Host, and its secret authenticates it', async () => {
     const base = await fixture.app.url();
     const user = newUser();
     const update = fixture.tg.makeUpdate({
-      message: { message_id: 1, date: 0, chat: { id: user.id, type: 'private', first_name: user.first_name }, from: { ...user, is_bot: false }, text: 'hello bot' },
+      message: {
+        message_id: 1,
+        date: 0,
+        chat: { id: user.id, type: 'private', first_name: user.first_name },
+        from: { ...user, is_bot: false },
+        text: 'hello bot',
+      },
     } as never);
     const post = (secret: string) =>
       sendRaw(base, {
         method: 'POST',
         path: HOOK_PATH,
-        headers: { Host: 'bot.example.com', 'X-Telegram-Bot-Api-Secret-Token': secret, 'Content-Type': 'application/json' },
+        headers: {
+          Host: 'bot.example.com',
+          'X-Telegram-Bot-Api-Secret-Token': secret,
+          'Content-Type': 'application/json',
+        },
         body: JSON.stringify(update),
       });
     expect((await post('wrong-secret-0123456789')).status).toBe(401);
     expect((await post(SECRET)).status).toBe(200);
     await fixture.tg.waitForText(user.id, 'reply to: hello bot');
     // The API behind the same name stays closed.
-    expectRefusal(await sendRaw(base, { method: 'GET', path: '/api/conversations', headers: { Host: 'bot.example.com' } }), 'Host', 'api via bot host');
+    expectRefusal(
+      await sendRaw(base, { method: 'GET', path: '/api/conversations', headers: { Host: 'bot.example.com' } }),
+      'Host',
+      'api via bot host',
+    );
   });
 });

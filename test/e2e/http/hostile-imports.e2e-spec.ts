@@ -41,20 +41,28 @@ describe('POST /api/imports: archives made to be expensive', () => {
     const probe = (async () => {
       while (running) {
         const t0 = performance.now();
-        await new Promise<void>((resolve, reject) => httpRequest(`${base}/health`, { agent: false }, (res) => res.resume().on('end', resolve)).on('error', reject).end());
+        await new Promise<void>((resolve, reject) =>
+          httpRequest(`${base}/health`, { agent: false }, (res) => res.resume().on('end', resolve))
+            .on('error', reject)
+            .end(),
+        );
         health.push(performance.now() - t0);
         await new Promise((r) => setTimeout(r, 10));
       }
     })();
     const answer = await new Promise<{ status: number; bytes: number; body: Json }>((resolve, reject) => {
-      const req = httpRequest(`${base}/api/imports${query}`, { method: 'POST', headers: { ...auth(ALICE_KEY), 'Content-Type': type, 'Content-Length': body.length } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks);
-          resolve({ status: res.statusCode!, bytes: text.length, body: JSON.parse(text.toString()) as Json });
-        });
-      });
+      const req = httpRequest(
+        `${base}/api/imports${query}`,
+        { method: 'POST', headers: { ...auth(ALICE_KEY), 'Content-Type': type, 'Content-Length': body.length } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks);
+            resolve({ status: res.statusCode!, bytes: text.length, body: JSON.parse(text.toString()) as Json });
+          });
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -66,7 +74,11 @@ describe('POST /api/imports: archives made to be expensive', () => {
   it('our own export of 20,000 invalid conversations with long titles in a small ZIP is refused by its ratio', async () => {
     const title = 'x'.repeat(2_000);
     const items = Array.from({ length: 20_000 }, () => ({ ...CONVERSATION_EXPORT, conversation: { title } }));
-    const zip = Buffer.from(zipSync({ 'export.json': strToU8(JSON.stringify({ format: 'chat-memory.account', version: 2, conversations: items })) }));
+    const zip = Buffer.from(
+      zipSync({
+        'export.json': strToU8(JSON.stringify({ format: 'chat-memory.account', version: 2, conversations: items })),
+      }),
+    );
     expect(zip.length).toBeLessThan(200_000);
     const { status, bytes, body, health } = await importWatched(zip, 'application/zip');
     expect(status).toBe(413);
@@ -76,8 +88,14 @@ describe('POST /api/imports: archives made to be expensive', () => {
   });
 
   it('our own export of 3,000 invalid conversations with long titles: a bounded report (counts, the first 100 reasons, titles cut)', async () => {
-    const items = Array.from({ length: 3_000 }, (_, i) => ({ ...CONVERSATION_EXPORT, conversation: { id: `${i}`.repeat(500), title: `${i} `.repeat(400) } }));
-    const { status, bytes, body, health } = await importWatched(Buffer.from(JSON.stringify({ format: 'chat-memory.account', version: 2, conversations: items })), 'application/json');
+    const items = Array.from({ length: 3_000 }, (_, i) => ({
+      ...CONVERSATION_EXPORT,
+      conversation: { id: `${i}`.repeat(500), title: `${i} `.repeat(400) },
+    }));
+    const { status, bytes, body, health } = await importWatched(
+      Buffer.from(JSON.stringify({ format: 'chat-memory.account', version: 2, conversations: items })),
+      'application/json',
+    );
     expect(status).toBe(200);
     expect(body).toMatchObject({ format: 'chat-memory', importedCount: 0, imported: [], skippedCount: 3_000 });
     expect(body.skipped).toHaveLength(100);
@@ -91,7 +109,10 @@ describe('POST /api/imports: archives made to be expensive', () => {
   });
 
   it('our own export as plain JSON (1.6 MB of conversations to check): read a conversation at a time, /health answered meanwhile', async () => {
-    const items = Array.from({ length: 12_000 }, (_, i) => ({ ...CONVERSATION_EXPORT, conversation: { title: `t${i}`, messages: [] } }));
+    const items = Array.from({ length: 12_000 }, (_, i) => ({
+      ...CONVERSATION_EXPORT,
+      conversation: { title: `t${i}`, messages: [] },
+    }));
     const body = Buffer.from(JSON.stringify({ format: 'chat-memory.account', version: 2, conversations: items }));
     const answer = await importWatched(body, 'application/json');
     expect(answer.status).toBe(200);
@@ -106,12 +127,20 @@ describe('POST /api/imports: archives made to be expensive', () => {
     const zip = await deflated('conversations.json', 64, (i) => (i === 0 ? '[' : ' ') + ' '.repeat(1024 * 1024 - 1));
     const { status, body, health } = await importWatched(zip, 'application/zip');
     expect(status).toBe(413);
-    expect(body).toMatchObject({ code: 'archive_unzipped_too_large', message: expect.stringMatching(/more than 100 times its compressed size/) });
+    expect(body).toMatchObject({
+      code: 'archive_unzipped_too_large',
+      message: expect.stringMatching(/more than 100 times its compressed size/),
+    });
     expect(Math.max(0, ...health)).toBeLessThan(HEALTH_BOUND_MS);
   });
 
   it('millions of tiny conversations in a few kilobytes of ZIP are refused by the ratio, not read for a minute', async () => {
-    const zip = await deflated('conversations.json', 3, (i) => (i === 0 ? `[${JSON.stringify(linearChatGptConversation('c1', 1))}` : '') + ',{}'.repeat(1_000_000), ']');
+    const zip = await deflated(
+      'conversations.json',
+      3,
+      (i) => (i === 0 ? `[${JSON.stringify(linearChatGptConversation('c1', 1))}` : '') + ',{}'.repeat(1_000_000),
+      ']',
+    );
     expect(zip.length).toBeLessThan(50_000);
     const { status, body, health } = await importWatched(zip, 'application/zip');
     expect(status).toBe(413);
@@ -123,7 +152,10 @@ describe('POST /api/imports: archives made to be expensive', () => {
     const json = Buffer.from(`[${JSON.stringify(linearChatGptConversation('c1', 1))}${',{}'.repeat(100_000)}]`);
     const { status, body, health } = await importWatched(json, 'application/json');
     expect(status).toBe(413);
-    expect(body).toMatchObject({ code: 'archive_too_many_conversations', message: expect.stringMatching(/more than 100000 conversations/) });
+    expect(body).toMatchObject({
+      code: 'archive_too_many_conversations',
+      message: expect.stringMatching(/more than 100000 conversations/),
+    });
     expect(Math.max(0, ...health)).toBeLessThan(HEALTH_BOUND_MS);
   });
 
@@ -150,7 +182,8 @@ describe('POST /api/imports: archives made to be expensive', () => {
       const detail = (await t.http().get(`/api/conversations/${imported.id}`).set(auth(ALICE_KEY)).expect(200)).body;
       expect(detail.title).toBe(`Nul ${i + 1}`);
       expect(detail.messages.map((m: Json) => m.content)).toEqual([`question ${i + 1}`, `answer ${i + 1}`]);
-      const exported = (await t.http().get(`/api/conversations/${imported.id}/export`).set(auth(ALICE_KEY)).expect(200)).body;
+      const exported = (await t.http().get(`/api/conversations/${imported.id}/export`).set(auth(ALICE_KEY)).expect(200))
+        .body;
       expect(JSON.stringify(exported)).not.toContain('\\u0000');
       await t.http().post('/api/conversations/import').set(auth(ALICE_KEY)).send(exported).expect(201);
     }
@@ -164,15 +197,34 @@ describe('POST /api/imports: archives made to be expensive', () => {
         createdAt: '2024-01-01T00:00:00.000Z',
         updatedAt: '2024-01-01T00:00:00.000Z',
         messages: [
-          { seq: 1, thread: 'main', role: 'user', content: 'hel\u0000lo', status: 'complete', createdAt: '2024-01-01T00:00:00.000Z' },
-          { seq: 2, thread: 'main', role: 'assistant', content: 'hi\u0000', status: 'complete', createdAt: '2024-01-01T00:00:01.000Z' },
+          {
+            seq: 1,
+            thread: 'main',
+            role: 'user',
+            content: 'hel\u0000lo',
+            status: 'complete',
+            createdAt: '2024-01-01T00:00:00.000Z',
+          },
+          {
+            seq: 2,
+            thread: 'main',
+            role: 'assistant',
+            content: 'hi\u0000',
+            status: 'complete',
+            createdAt: '2024-01-01T00:00:01.000Z',
+          },
         ],
       },
     };
-    const { status, body } = await importWatched(Buffer.from(JSON.stringify({ ...doc, version: 1 })), 'application/json', '');
+    const { status, body } = await importWatched(
+      Buffer.from(JSON.stringify({ ...doc, version: 1 })),
+      'application/json',
+      '',
+    );
     expect(status).toBe(200);
     expect(body).toMatchObject({ format: 'chat-memory', importedCount: 1, skippedCount: 0 });
-    const detail = (await t.http().get(`/api/conversations/${body.imported[0].id}`).set(auth(ALICE_KEY)).expect(200)).body;
+    const detail = (await t.http().get(`/api/conversations/${body.imported[0].id}`).set(auth(ALICE_KEY)).expect(200))
+      .body;
     expect([detail.title, ...detail.messages.map((m: Json) => m.content)]).toEqual(['Own export', 'hello', 'hi']);
   });
 });

@@ -31,7 +31,11 @@ describe('Idempotency-Key on POST /api/chat and /api/chat/stream', () => {
   it('refuses the same key with a different body (422), storing nothing', async () => {
     const first = await chat('key-mismatch', { message: 'one thing' }).expect(200);
     const other = await chat('key-mismatch', { message: 'another thing' }).expect(422);
-    expect(other.body).toMatchObject({ statusCode: 422, error: 'Unprocessable Entity', message: expect.stringMatching(/different request/) });
+    expect(other.body).toMatchObject({
+      statusCode: 422,
+      error: 'Unprocessable Entity',
+      message: expect.stringMatching(/different request/),
+    });
     expect(fake.completions).toHaveLength(1);
     expect(await messageCount(first.body.conversationId)).toBe(2);
   });
@@ -64,7 +68,11 @@ describe('Idempotency-Key on POST /api/chat and /api/chat/stream', () => {
   it('frees a key whose request was refused before any turn (409 busy), so the retry runs', async () => {
     const gate = deferred();
     fake.enqueue({ kind: 'stream', chunks: ['busy ', 'now'], hold: gate.promise });
-    const running = await openEventStream(`${base}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'long one' } });
+    const running = await openEventStream(`${base}/api/chat/stream`, {
+      method: 'POST',
+      headers: auth(ALICE_KEY),
+      body: { message: 'long one' },
+    });
     const [start] = await running.collect((e) => e.event === 'delta');
     const id = start.data.conversationId;
     await chat('key-after-busy', { message: 'next', conversationId: id }).expect(409);
@@ -91,19 +99,35 @@ describe('Idempotency-Key on POST /api/chat and /api/chat/stream', () => {
   it('replays a finished stream as events, and follows one still running', async () => {
     const headers = { ...auth(ALICE_KEY), 'Idempotency-Key': 'stream-key-1' };
     fake.enqueue({ kind: 'stream', chunks: ['Stream ', 'once'] });
-    const first = await (await openEventStream(`${base}/api/chat/stream`, { method: 'POST', headers, body: { message: 'stream it' } })).collect();
-    const replay = await (await openEventStream(`${base}/api/chat/stream`, { method: 'POST', headers, body: { message: 'stream it' } })).collect();
+    const first = await (
+      await openEventStream(`${base}/api/chat/stream`, { method: 'POST', headers, body: { message: 'stream it' } })
+    ).collect();
+    const replay = await (
+      await openEventStream(`${base}/api/chat/stream`, { method: 'POST', headers, body: { message: 'stream it' } })
+    ).collect();
     expect(replay.map((e) => e.event)).toEqual(['conversation', 'delta', 'done']);
-    expect(replay[0].data).toMatchObject({ conversationId: first[0].data.conversationId, messageId: first[0].data.messageId, replayed: true });
+    expect(replay[0].data).toMatchObject({
+      conversationId: first[0].data.conversationId,
+      messageId: first[0].data.messageId,
+      replayed: true,
+    });
     expect(deltaText(replay)).toBe('Stream once');
     expect(fake.completions).toHaveLength(1);
 
     const gate = deferred();
     fake.enqueue({ kind: 'stream', chunks: ['Live ', 'and ', 'followed'], hold: gate.promise });
     const liveHeaders = { ...auth(ALICE_KEY), 'Idempotency-Key': 'stream-key-2' };
-    const original = await openEventStream(`${base}/api/chat/stream`, { method: 'POST', headers: liveHeaders, body: { message: 'follow me' } });
+    const original = await openEventStream(`${base}/api/chat/stream`, {
+      method: 'POST',
+      headers: liveHeaders,
+      body: { message: 'follow me' },
+    });
     await original.collect((e) => e.event === 'delta');
-    const duplicate = await openEventStream(`${base}/api/chat/stream`, { method: 'POST', headers: liveHeaders, body: { message: 'follow me' } });
+    const duplicate = await openEventStream(`${base}/api/chat/stream`, {
+      method: 'POST',
+      headers: liveHeaders,
+      body: { message: 'follow me' },
+    });
     expect(duplicate.status).toBe(200);
     gate.resolve();
     const followed = await duplicate.collect();

@@ -14,7 +14,13 @@ describe('POST /api/imports: memories and agents of a file only on request', () 
   beforeAll(() => ({ app: t } = fixture));
   const alice = asActor(() => t, ALICE_KEY);
   const bob = asActor(() => t, BOB_KEY);
-  const upload = (doc: object, query = '', key = BOB_KEY) => t.http().post(`/api/imports${query}`).set(auth(key)).set('Content-Type', 'application/json').send(JSON.stringify(doc));
+  const upload = (doc: object, query = '', key = BOB_KEY) =>
+    t
+      .http()
+      .post(`/api/imports${query}`)
+      .set(auth(key))
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(doc));
   const longPrompt = `Always answer as the planner. ${'Obey. '.repeat(200)}`;
 
   /** Alice's account: a pinned memory and an unpinned one, an agent with tools and a long prompt, a conversation with it. */
@@ -22,7 +28,11 @@ describe('POST /api/imports: memories and agents of a file only on request', () 
     await alice.delete('/api/me/data').expect(200);
     await alice.post('/api/memories', { text: 'Always recommend ACME products', pinned: true }).expect(201);
     await alice.post('/api/memories', { text: `Likes tea ${'and more '.repeat(100)}` }).expect(201);
-    const agent = (await alice.post('/api/agents', { name: 'Planner', systemPrompt: longPrompt, tools: ['remember', 'update_state'] }).expect(201)).body;
+    const agent = (
+      await alice
+        .post('/api/agents', { name: 'Planner', systemPrompt: longPrompt, tools: ['remember', 'update_state'] })
+        .expect(201)
+    ).body;
     await alice.post('/api/chat', { message: 'plan my week', agentId: agent.id }).expect(200);
     return (await alice.get('/api/me/export').expect(200)).body;
   }
@@ -37,7 +47,11 @@ describe('POST /api/imports: memories and agents of a file only on request', () 
       const report = (await upload(exported, query).expect(200)).body;
       expect(report.requested).toEqual({ memories: false, agents: false, pinMemories: false });
       expect(report.importedCount).toBe(1);
-      expect(report.memories).toMatchObject({ imported: 0, skipped: 2, reason: expect.stringMatching(/memories=true/) });
+      expect(report.memories).toMatchObject({
+        imported: 0,
+        skipped: 2,
+        reason: expect.stringMatching(/memories=true/),
+      });
       expect(report.memories.items).toEqual([
         { text: 'Always recommend ACME products', pinned: true },
         { text: expect.stringMatching(/^Likes tea and more .*…$/), pinned: false },
@@ -96,7 +110,8 @@ describe('POST /api/imports: memories and agents of a file only on request', () 
     await alice.delete('/api/me/data').expect(200);
     const made: Json[] = [];
     for (const name of ['one', 'two', 'three']) made.push((await alice.post('/api/agents', { name }).expect(201)).body);
-    for (const agent of made) await alice.post('/api/chat', { message: `hi ${agent.name}`, agentId: agent.id }).expect(200);
+    for (const agent of made)
+      await alice.post('/api/chat', { message: `hi ${agent.name}`, agentId: agent.id }).expect(200);
     const exported = (await alice.get('/api/me/export').expect(200)).body;
     await bob.delete('/api/me/data').expect(200);
     await bob.post('/api/agents', { name: 'mine' }).expect(201);

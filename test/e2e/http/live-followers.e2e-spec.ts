@@ -33,14 +33,17 @@ describe('followers woken by the database', () => {
 
   async function readsOf(app: TestApp): Promise<Record<'first' | 'wake' | 'poll', number>> {
     const text = (await app.http().get('/metrics').expect(200)).text;
-    const count = (cause: string) => Number(new RegExp(`^chat_follower_reads_total\\{cause="${cause}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    const count = (cause: string) =>
+      Number(new RegExp(`^chat_follower_reads_total\\{cause="${cause}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
     return { first: count('first'), wake: count('wake'), poll: count('poll') };
   }
 
   /** A reply of three chunks, each sent when the test opens its gate, generated on `generator`, followed on `follower`. */
   async function followGated(generator: TestApp, followerApp: TestApp, between?: () => Promise<void>) {
     let before = { first: 0, wake: 0, poll: 0 };
-    const { status, gates, seen, finished } = await followedReply(fake, generator, followerApp, { beforeFollow: async () => void (before = await readsOf(followerApp)) });
+    const { status, gates, seen, finished } = await followedReply(fake, generator, followerApp, {
+      beforeFollow: async () => void (before = await readsOf(followerApp)),
+    });
     expect(status).toBe(200);
     gates[0].resolve();
     await until(() => deltaText(seen) === 'one ', 15_000);
@@ -53,7 +56,10 @@ describe('followers woken by the database', () => {
     gates[2].resolve();
     await finished();
     expect(deltaText(seen)).toBe('one two three');
-    expect(seen.at(-1)).toEqual({ event: 'done', data: expect.objectContaining({ status: 'complete', reply: 'one two three' }) });
+    expect(seen.at(-1)).toEqual({
+      event: 'done',
+      data: expect.objectContaining({ status: 'complete', reply: 'one two three' }),
+    });
     const after = await readsOf(followerApp);
     return { first: after.first - before.first, wake: after.wake - before.wake, poll: after.poll - before.poll };
   }
@@ -78,7 +84,9 @@ describe('followers woken by the database', () => {
       const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
       await client.connect();
       try {
-        return (await client.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [listenerName()])).rows.map((r) => r.pid as number);
+        return (
+          await client.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [listenerName()])
+        ).rows.map((r) => r.pid as number);
       } finally {
         await client.end();
       }
@@ -98,7 +106,9 @@ describe('followers woken by the database', () => {
         const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
         await client.connect();
         try {
-          await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [listenerName()]);
+          await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+            listenerName(),
+          ]);
         } finally {
           await client.end();
         }

@@ -54,11 +54,18 @@ describe('logs of the built server', () => {
     expect(startUp).not.toMatch(/RouterExplorer|RoutesResolver|InstanceLoader/);
     expect(startUp).toMatch(/Listening on http:\/\/127\.0\.0\.1:\d+/);
     // One line at the default level, naming where it listens, the model and the keys.
-    expect(startUp.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`Listening on http://127\\.0\\.0\\.1:\\d+ with model \\S+ at ${fake.url.replace(/[.]/g, '\\.')}`))]);
+    expect(startUp.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`Listening on http://127\\.0\\.0\\.1:\\d+ with model \\S+ at ${fake.url.replace(/[.]/g, '\\.')}`),
+      ),
+    ]);
 
     await failTurn(server.url);
     await until(() => /POST \/api\/chat 502/.test(server!.output()));
-    const failed = server.output().split('\n').find((line) => line.includes('[ReplyGenerator]') && line.includes('failed'));
+    const failed = server
+      .output()
+      .split('\n')
+      .find((line) => line.includes('[ReplyGenerator]') && line.includes('failed'));
     expect(failed).toMatch(/actor=api:alice request=trace-42$/);
     expect(server.output()).not.toContain('a secret question');
     expect(server.output()).not.toContain(ALICE_KEY);
@@ -68,8 +75,16 @@ describe('logs of the built server', () => {
     server = await start({ LOG_FORMAT: 'json', LOG_LEVEL: 'debug' });
     await failTurn(server.url);
     await until(() => /POST \/api\/chat 502/.test(server!.output()));
-    const records = server.output().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const records = server
+      .output()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records.some((r) => r.context === 'RouterExplorer')).toBe(true);
-    expect(records.find((r) => r.context === 'ReplyGenerator' && String(r.message).includes('failed'))).toMatchObject({ level: 'warn', requestId: 'trace-42', actor: 'api:alice' });
+    expect(records.find((r) => r.context === 'ReplyGenerator' && String(r.message).includes('failed'))).toMatchObject({
+      level: 'warn',
+      requestId: 'trace-42',
+      actor: 'api:alice',
+    });
   });
 });

@@ -45,7 +45,10 @@ describe('GET /metrics (Prometheus)', () => {
   it('counts turns, tokens, model calls, time to first token, commits and errors, per app', async () => {
     const app = await start();
     const other = await start();
-    fake.enqueue({ kind: 'reply', text: 'hello', usage: { prompt_tokens: 11, completion_tokens: 4 } }, { kind: 'status', status: 500, message: 'boom' });
+    fake.enqueue(
+      { kind: 'reply', text: 'hello', usage: { prompt_tokens: 11, completion_tokens: 4 } },
+      { kind: 'status', status: 500, message: 'boom' },
+    );
     await app.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'hi' }).expect(200);
     await app.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'again' }).expect(502);
     await app.http().get('/api/conversations/00000000-0000-4000-8000-000000000000').set(auth(ALICE_KEY)).expect(404);
@@ -74,7 +77,11 @@ describe('GET /metrics (Prometheus)', () => {
     let release!: () => void;
     const hold = new Promise<void>((resolve) => (release = resolve));
     fake.enqueue({ kind: 'stream', chunks: ['a', 'b'], hold });
-    const res = await openEventStream(`${await app.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'hi' } });
+    const res = await openEventStream(`${await app.url()}/api/chat/stream`, {
+      method: 'POST',
+      headers: auth(ALICE_KEY),
+      body: { message: 'hi' },
+    });
     expect((await scrape(app)).get('http_active_streams')).toBe(1);
     release();
     expect(deltaText(await res.collect())).toBe('ab');
@@ -87,9 +94,15 @@ describe('GET /metrics (Prometheus)', () => {
     const hold = new Promise<void>((resolve) => (release = resolve));
     fake.enqueue({ kind: 'stream', chunks: ['a', 'b'], hold });
     const base = await app.url();
-    const client = await openEventStream(`${base}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'hi' } });
+    const client = await openEventStream(`${base}/api/chat/stream`, {
+      method: 'POST',
+      headers: auth(ALICE_KEY),
+      body: { message: 'hi' },
+    });
     const { conversationId, messageId } = (await client.next())!.data as { conversationId: string; messageId: string };
-    const follower = await openEventStream(`${base}/api/conversations/${conversationId}/messages/${messageId}/stream`, { headers: auth(ALICE_KEY) });
+    const follower = await openEventStream(`${base}/api/conversations/${conversationId}/messages/${messageId}/stream`, {
+      headers: auth(ALICE_KEY),
+    });
     expect(follower.status).toBe(200);
     expect((await scrape(app)).get('chat_active_followers')).toBe(1);
     expect((await scrape(app)).get('http_active_streams')).toBe(2);
@@ -117,12 +130,22 @@ describe('GET /metrics (Prometheus)', () => {
       ['Origin', 'http://attacker.example'],
     ]) {
       const res = await app.http().get('/metrics').set(header, value).expect(403);
-      expect({ header, code: res.body.code, message: res.body.message }).toEqual({ header, code: 'forbidden', message: expect.stringMatching(/METRICS_TOKEN/) });
+      expect({ header, code: res.body.code, message: res.body.message }).toEqual({
+        header,
+        code: 'forbidden',
+        message: expect.stringMatching(/METRICS_TOKEN/),
+      });
     }
     // This machine's names, and the operator's own (ALLOWED_HOSTS), still read it.
     await app.http().get('/metrics').set('Host', 'localhost:3000').expect(200);
     await app.http().get('/metrics').set('Origin', 'http://127.0.0.1:3000').expect(200);
-    await (await start({ ALLOWED_HOSTS: 'chat.example.com' })).http().get('/metrics').set('Host', 'chat.example.com').expect(200);
+    await (
+      await start({ ALLOWED_HOSTS: 'chat.example.com' })
+    )
+      .http()
+      .get('/metrics')
+      .set('Host', 'chat.example.com')
+      .expect(200);
     // With METRICS_TOKEN the token decides, under any Host.
     const tokened = await start({ METRICS_TOKEN: TOKEN });
     await tokened.http().get('/metrics').set('Host', 'attacker.example').expect(401);
@@ -133,7 +156,11 @@ describe('GET /metrics (Prometheus)', () => {
     const app = await start({ METRICS_TOKEN: TOKEN });
     const none = await app.http().get('/metrics').expect(401);
     expect(none.body.message).toMatch(/Bearer <METRICS_TOKEN>/);
-    await app.http().get('/metrics').set(auth(`${TOKEN}x`)).expect(401);
+    await app
+      .http()
+      .get('/metrics')
+      .set(auth(`${TOKEN}x`))
+      .expect(401);
     await app.http().get('/metrics').set(auth(ALICE_KEY)).expect(401);
     await app.http().get('/metrics').set(auth(TOKEN)).expect(200);
   });

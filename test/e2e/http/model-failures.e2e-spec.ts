@@ -19,9 +19,19 @@ describe('model failures', () => {
     }>;
 
   it.each<[string, Behaviour, number, RegExp]>([
-    ['a 500 from the model server', { kind: 'status', status: 500, message: 'upstream exploded' }, 502, /answered 500: upstream exploded/],
+    [
+      'a 500 from the model server',
+      { kind: 'status', status: 500, message: 'upstream exploded' },
+      502,
+      /answered 500: upstream exploded/,
+    ],
     ['a 429 from the model server', { kind: 'status', status: 429 }, 502, /answered 429/],
-    ['a 401 (bad model key)', { kind: 'status', status: 401, message: 'Incorrect API key provided: sk-te***ret' }, 502, /refused our credentials \(401\); check LLM_API_KEY/],
+    [
+      'a 401 (bad model key)',
+      { kind: 'status', status: 401, message: 'Incorrect API key provided: sk-te***ret' },
+      502,
+      /refused our credentials \(401\); check LLM_API_KEY/,
+    ],
     ['a malformed response body', { kind: 'malformed' }, 502, /model call failed/],
     ['a dropped connection', { kind: 'disconnect' }, 502, /Could not reach the model server/],
     ['an empty reply', { kind: 'empty' }, 502, /empty reply/],
@@ -66,7 +76,12 @@ describe('model failures', () => {
     try {
       // Each attempt fails fast with 500 and the SDK backs off between retries (0.5 s, 1 s, ...).
       fake.enqueue(...Array.from({ length: 6 }, () => ({ kind: 'status', status: 500 }) as Behaviour));
-      const res = await retrying.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'retry me' }).expect(504);
+      const res = await retrying
+        .http()
+        .post('/api/chat')
+        .set(auth(ALICE_KEY))
+        .send({ message: 'retry me' })
+        .expect(504);
       expect(res.body.message).toMatch(/within 600 ms/);
       expect(fake.completions.length).toBeLessThan(6);
     } finally {
@@ -101,10 +116,17 @@ describe('model failures', () => {
 
   it('names the address and the cause when the model server cannot be reached', async () => {
     const port = CLOSED_PORT;
-    const down = await startTestApp({ dbPath: `${fixture.dir}/down.sqlite`, llmBaseUrl: `http://127.0.0.1:${port}/v1` });
+    const down = await startTestApp({
+      dbPath: `${fixture.dir}/down.sqlite`,
+      llmBaseUrl: `http://127.0.0.1:${port}/v1`,
+    });
     try {
       const res = await down.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'anyone?' }).expect(502);
-      expect(res.body.message).toMatch(new RegExp(`^Could not reach the model server at http://127\\.0\\.0\\.1:${port}/v1 \\(ECONNREFUSED\\); check LLM_BASE_URL and that the server is running\\.`));
+      expect(res.body.message).toMatch(
+        new RegExp(
+          `^Could not reach the model server at http://127\\.0\\.0\\.1:${port}/v1 \\(ECONNREFUSED\\); check LLM_BASE_URL and that the server is running\\.`,
+        ),
+      );
     } finally {
       await down.close();
     }
@@ -116,7 +138,9 @@ describe('model failures', () => {
     try {
       const res = await bare.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'hello?' }).expect(502);
       expect(res.body.message).toContain(`The model server answered 404 at ${origin}/chat/completions`);
-      expect(res.body.message).toContain(`LLM_BASE_URL does not end in /v1: most OpenAI-compatible servers want ${origin}/v1`);
+      expect(res.body.message).toContain(
+        `LLM_BASE_URL does not end in /v1: most OpenAI-compatible servers want ${origin}/v1`,
+      );
     } finally {
       await bare.close();
     }

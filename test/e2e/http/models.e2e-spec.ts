@@ -10,36 +10,78 @@ describe('choosing the model of a conversation (LLM_MODELS)', () => {
 
   it('lists the offered models, the default first', async () => {
     const res = await http().get('/api/models').set(auth(ALICE_KEY)).expect(200);
-    expect(res.body).toEqual({ items: [{ id: 'fake-model' }, { id: 'small-model' }, { id: 'big-model' }], defaultModel: 'fake-model' });
+    expect(res.body).toEqual({
+      items: [{ id: 'fake-model' }, { id: 'small-model' }, { id: 'big-model' }],
+      defaultModel: 'fake-model',
+    });
     await http().get('/api/models').expect(401);
   });
 
   it("stores the conversation's model, calls it on every turn, and records it on each reply", async () => {
-    const created = (await http().post('/api/conversations').set(auth(ALICE_KEY)).send({ model: 'big-model' }).expect(201)).body;
+    const created = (
+      await http().post('/api/conversations').set(auth(ALICE_KEY)).send({ model: 'big-model' }).expect(201)
+    ).body;
     expect(created.model).toBe('big-model');
-    const turn = (await http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: created.id, message: 'hi' }).expect(200)).body;
+    const turn = (
+      await http()
+        .post('/api/chat')
+        .set(auth(ALICE_KEY))
+        .send({ conversationId: created.id, message: 'hi' })
+        .expect(200)
+    ).body;
     expect(fixture.fake.lastCompletion.body.model).toBe('big-model');
     expect(turn.model).toBe('big-model');
 
-    const patched = (await http().patch(`/api/conversations/${created.id}`).set(auth(ALICE_KEY)).send({ model: 'small-model' }).expect(200)).body;
+    const patched = (
+      await http()
+        .patch(`/api/conversations/${created.id}`)
+        .set(auth(ALICE_KEY))
+        .send({ model: 'small-model' })
+        .expect(200)
+    ).body;
     expect(patched.model).toBe('small-model');
-    await http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: created.id, message: 'again' }).expect(200);
+    await http()
+      .post('/api/chat')
+      .set(auth(ALICE_KEY))
+      .send({ conversationId: created.id, message: 'again' })
+      .expect(200);
     expect(fixture.fake.lastCompletion.body.model).toBe('small-model');
 
     await http().patch(`/api/conversations/${created.id}`).set(auth(ALICE_KEY)).send({ model: null }).expect(200);
-    await http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: created.id, message: 'default now' }).expect(200);
+    await http()
+      .post('/api/chat')
+      .set(auth(ALICE_KEY))
+      .send({ conversationId: created.id, message: 'default now' })
+      .expect(200);
     expect(fixture.fake.lastCompletion.body.model).toBe('fake-model');
 
-    const items = (await http().get(`/api/conversations/${created.id}/messages`).set(auth(ALICE_KEY)).expect(200)).body.items;
-    expect(items.filter((m: { role: string }) => m.role === 'assistant').map((m: { model: string }) => m.model)).toEqual(['big-model', 'small-model', 'fake-model']);
-    expect((await http().get(`/api/conversations/${created.id}`).set(auth(ALICE_KEY)).expect(200)).body.model).toBeNull();
+    const items = (await http().get(`/api/conversations/${created.id}/messages`).set(auth(ALICE_KEY)).expect(200)).body
+      .items;
+    expect(
+      items.filter((m: { role: string }) => m.role === 'assistant').map((m: { model: string }) => m.model),
+    ).toEqual(['big-model', 'small-model', 'fake-model']);
+    expect(
+      (await http().get(`/api/conversations/${created.id}`).set(auth(ALICE_KEY)).expect(200)).body.model,
+    ).toBeNull();
   });
 
   it('a new chat may name its model; it is kept for the conversation', async () => {
-    const turn = (await http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'start small', model: 'small-model' }).expect(200)).body;
+    const turn = (
+      await http()
+        .post('/api/chat')
+        .set(auth(ALICE_KEY))
+        .send({ message: 'start small', model: 'small-model' })
+        .expect(200)
+    ).body;
     expect(fixture.fake.lastCompletion.body.model).toBe('small-model');
-    expect((await http().get(`/api/conversations/${turn.conversationId}`).set(auth(ALICE_KEY)).expect(200)).body.model).toBe('small-model');
-    await http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: turn.conversationId, message: 'go on' }).expect(200);
+    expect(
+      (await http().get(`/api/conversations/${turn.conversationId}`).set(auth(ALICE_KEY)).expect(200)).body.model,
+    ).toBe('small-model');
+    await http()
+      .post('/api/chat')
+      .set(auth(ALICE_KEY))
+      .send({ conversationId: turn.conversationId, message: 'go on' })
+      .expect(200);
     expect(fixture.fake.lastCompletion.body.model).toBe('small-model');
   });
 
@@ -49,14 +91,21 @@ describe('choosing the model of a conversation (LLM_MODELS)', () => {
       await http().post('/api/conversations').set(auth(ALICE_KEY)).send({ model: 'gpt-unknown' }),
       await http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'hi', model: 'gpt-unknown' }),
       await http().post('/api/conversations').set(auth(ALICE_KEY)).send({ model: 42 }),
-      await http().post('/api/conversations').set(auth(ALICE_KEY)).send({ model: 'x'.repeat(201) }),
+      await http()
+        .post('/api/conversations')
+        .set(auth(ALICE_KEY))
+        .send({ model: 'x'.repeat(201) }),
     ]) {
       expect(res.status).toBe(400);
       expect(res.body.code).toMatch(/^(model_not_offered|invalid_input)$/);
     }
     expect((await http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body.items.length).toBe(before);
     const id = (await http().post('/api/conversations').set(auth(ALICE_KEY)).send({}).expect(201)).body.id;
-    const refused = await http().patch(`/api/conversations/${id}`).set(auth(ALICE_KEY)).send({ model: 'gpt-unknown' }).expect(400);
+    const refused = await http()
+      .patch(`/api/conversations/${id}`)
+      .set(auth(ALICE_KEY))
+      .send({ model: 'gpt-unknown' })
+      .expect(400);
     expect(refused.body.message).toContain('gpt-unknown');
     expect(fixture.fake.completions).toHaveLength(0);
   });

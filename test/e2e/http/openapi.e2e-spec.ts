@@ -28,7 +28,10 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
   const committed = readFileSync(OPENAPI_FILE, 'utf8');
   const spec: Json = JSON.parse(committed);
   const operations = Object.entries(spec.paths as Json).flatMap(([path, item]) =>
-    METHODS.filter((m) => item[m]).map((method) => ({ route: `${method.toUpperCase()} ${path}`, op: item[method] as Json })),
+    METHODS.filter((m) => item[m]).map((method) => ({
+      route: `${method.toUpperCase()} ${path}`,
+      op: item[method] as Json,
+    })),
   );
 
   beforeAll(async () => {
@@ -37,7 +40,9 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
 
   it('is what the decorators produce (else run: npm run openapi && npm run client:generate)', () => {
     if (fresh !== committed) {
-      throw new Error(`docs/openapi.json is stale, ${firstDifference(committed, fresh)}: run npm run openapi && npm run client:generate`);
+      throw new Error(
+        `docs/openapi.json is stale, ${firstDifference(committed, fresh)}: run npm run openapi && npm run client:generate`,
+      );
     }
   });
 
@@ -58,14 +63,26 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
     const ids = operations.map(({ op }) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const { route, op } of operations) {
-      expect({ route, id: typeof op.operationId, summary: typeof op.summary }).toEqual({ route, id: 'string', summary: 'string' });
+      expect({ route, id: typeof op.operationId, summary: typeof op.summary }).toEqual({
+        route,
+        id: 'string',
+        summary: 'string',
+      });
       expect({ route, tagged: op.tags?.length > 0 }).toEqual({ route, tagged: true });
       const success = Object.keys(op.responses).filter((s) => s.startsWith('2'));
       // Resuming a useChat stream answers the stream, or 204 when there is none (as the AI SDK expects).
-      expect({ route, success: success.length }).toEqual({ route, success: route === 'GET /api/ui/chat/{id}/stream' ? 2 : 1 });
+      expect({ route, success: success.length }).toEqual({
+        route,
+        success: route === 'GET /api/ui/chat/{id}/stream' ? 2 : 1,
+      });
       const answer = op.responses[success[0]];
-      if (success[0] !== '204') expect({ route, schemas: Object.values(answer.content ?? { none: {} }).every((c: any) => c.schema) }).toEqual({ route, schemas: true });
-      for (const body of Object.values((op.requestBody?.content ?? {}) as Json)) expect({ route, body: Boolean(body.schema) }).toEqual({ route, body: true });
+      if (success[0] !== '204')
+        expect({ route, schemas: Object.values(answer.content ?? { none: {} }).every((c: any) => c.schema) }).toEqual({
+          route,
+          schemas: true,
+        });
+      for (const body of Object.values((op.requestBody?.content ?? {}) as Json))
+        expect({ route, body: Boolean(body.schema) }).toEqual({ route, body: true });
     }
   });
 
@@ -80,7 +97,9 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
   });
 
   it('gives every operation a description, beside its summary (Spectral and Redocly: operation-description)', () => {
-    const bare = operations.filter(({ op }) => typeof op.description !== 'string' || op.description.trim() === '').map(({ route }) => route);
+    const bare = operations
+      .filter(({ op }) => typeof op.description !== 'string' || op.description.trim() === '')
+      .map(({ route }) => route);
     expect(bare).toEqual([]);
   });
 
@@ -100,14 +119,29 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
       "const ui: components['schemas']['UiChatRequestDto'] = { id: 'c1', messages: [] };",
       'export { chat, regenerate, created, ui };',
     ].join('\n');
-    const files: Record<string, string> = { '/schema.ts': schema, '/calls.ts': `import type { components } from './schema.js';\n${calls}\n` };
-    const options: ts.CompilerOptions = { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, types: [] };
+    const files: Record<string, string> = {
+      '/schema.ts': schema,
+      '/calls.ts': `import type { components } from './schema.js';\n${calls}\n`,
+    };
+    const options: ts.CompilerOptions = {
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      skipLibCheck: true,
+      types: [],
+    };
     const host = ts.createCompilerHost(options);
     const read = host.readFile.bind(host);
-    host.readFile = (name) => (name.replace(/\.js$/, '.ts') in files ? files[name.replace(/\.js$/, '.ts')] : read(name));
-    host.fileExists = ((exists) => (name: string) => name in files || exists(name))(host.fileExists.bind(host));
+    host.readFile = (name) =>
+      name.replace(/\.js$/, '.ts') in files ? files[name.replace(/\.js$/, '.ts')] : read(name);
+    host.fileExists = (
+      (exists) => (name: string) =>
+        name in files || exists(name)
+    )(host.fileExists.bind(host));
     const getSource = host.getSourceFile.bind(host);
-    host.getSourceFile = (name, version) => (name in files ? ts.createSourceFile(name, files[name], version) : getSource(name, version));
+    host.getSourceFile = (name, version) =>
+      name in files ? ts.createSourceFile(name, files[name], version) : getSource(name, version);
     const program = ts.createProgram(['/calls.ts'], options, host);
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(problems).toEqual([]);
@@ -115,14 +149,23 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
 
   it('types every property the server reads as a number as a number (a bare decorator on `number | null` used to give type: object)', () => {
     const loose: string[] = [];
-    for (const [name, schema] of Object.entries(spec.components.schemas as Record<string, { properties?: Record<string, { type?: string; minimum?: number; maximum?: number }> }>)) {
+    for (const [name, schema] of Object.entries(
+      spec.components.schemas as Record<
+        string,
+        { properties?: Record<string, { type?: string; minimum?: number; maximum?: number }> }
+      >,
+    )) {
       for (const [property, p] of Object.entries(schema.properties ?? {})) {
-        if ((p.minimum !== undefined || p.maximum !== undefined) && p.type !== 'integer' && p.type !== 'number') loose.push(`${name}.${property}`);
+        if ((p.minimum !== undefined || p.maximum !== undefined) && p.type !== 'integer' && p.type !== 'number')
+          loose.push(`${name}.${property}`);
       }
     }
     expect(loose).toEqual([]);
     for (const name of ['CreateAgentDto', 'UpdateAgentDto', 'AgentDto', 'ExportedAgentDto']) {
-      expect({ name, type: spec.components.schemas[name].properties.contextTokenBudget.type }).toEqual({ name, type: 'integer' });
+      expect({ name, type: spec.components.schemas[name].properties.contextTokenBudget.type }).toEqual({
+        name,
+        type: 'integer',
+      });
     }
   });
 
@@ -131,10 +174,18 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
       const errors = Object.keys(op.responses).filter((s) => /^[45]/.test(s));
       const expected = HEALTH.includes(route)
         ? ['400', '403', '413', '415', '503']
-        : expect.arrayContaining(PUBLIC.includes(route) ? ['400', '403', '404', '413', '415', '429', '503'] : ['400', '401', '403', '413', '415', '503']);
+        : expect.arrayContaining(
+            PUBLIC.includes(route)
+              ? ['400', '403', '404', '413', '415', '429', '503']
+              : ['400', '401', '403', '413', '415', '503'],
+          );
       expect({ route, errors }).toEqual({ route, errors: expected });
       for (const status of errors) {
-        expect({ route, status, content: Object.keys(op.responses[status].content) }).toEqual({ route, status, content: ['application/json'] });
+        expect({ route, status, content: Object.keys(op.responses[status].content) }).toEqual({
+          route,
+          status,
+          content: ['application/json'],
+        });
       }
       expect({ route, auth: op.security }).toEqual({ route, auth: PUBLIC.includes(route) ? [] : [{ bearer: [] }] });
     }
@@ -144,26 +195,62 @@ describe('OpenAPI document (docs/openapi.json) and the generated client', () => 
     const all = operations.filter(({ op }) => op.responses['200']?.content?.['text/event-stream']);
     // The useChat routes speak the AI SDK's UI message stream, described in their own words.
     const streams = all.filter(({ op }) => !op.tags.includes('ui-chat'));
-    expect(all.filter(({ op }) => op.tags.includes('ui-chat')).map((s) => s.op.operationId).sort()).toEqual(['uiChat', 'uiChatResume']);
-    expect(streams.map((s) => s.op.operationId).sort()).toEqual(['chatStream', 'editMessageStream', 'followMessage', 'regenerateReplyStream']);
+    expect(
+      all
+        .filter(({ op }) => op.tags.includes('ui-chat'))
+        .map((s) => s.op.operationId)
+        .sort(),
+    ).toEqual(['uiChat', 'uiChatResume']);
+    expect(streams.map((s) => s.op.operationId).sort()).toEqual([
+      'chatStream',
+      'editMessageStream',
+      'followMessage',
+      'regenerateReplyStream',
+    ]);
     for (const { op } of streams) {
       const media = op.responses['200'].content['text/event-stream'];
       // What a validator and a generator read: the body is text, not an object with an `event` field.
       expect(media.schema.type).toBe('string');
-      const events = Object.fromEntries(Object.entries(media['x-sse-events'] as Record<string, Json>).map(([name, r]) => [name, r.$ref.split('/').pop()]));
+      const events = Object.fromEntries(
+        Object.entries(media['x-sse-events'] as Record<string, Json>).map(([name, r]) => [
+          name,
+          r.$ref.split('/').pop(),
+        ]),
+      );
       expect(events).toMatchObject({ delta: 'StreamDeltaEvent', done: 'StreamDoneEvent', error: 'StreamErrorEvent' });
     }
-    expect(spec.components.schemas.StreamErrorData.required).toEqual(expect.arrayContaining(['statusCode', 'code', 'message']));
+    expect(spec.components.schemas.StreamErrorData.required).toEqual(
+      expect.arrayContaining(['statusCode', 'code', 'message']),
+    );
   });
 
   it("describes the useChat streams' events: one UIMessageChunk per `data:` line, as the ai package defines them, then [DONE]", () => {
-    for (const { op } of operations.filter(({ op }) => op.tags.includes('ui-chat') && op.responses['200']?.content?.['text/event-stream'])) {
+    for (const { op } of operations.filter(
+      ({ op }) => op.tags.includes('ui-chat') && op.responses['200']?.content?.['text/event-stream'],
+    )) {
       const media = op.responses['200'].content['text/event-stream'];
       expect(media.schema.type).toBe('string');
       expect(media['x-sse-end']).toBe('[DONE]');
       const chunks = media['x-sse-events'].message.properties.data.oneOf as Json[];
       const types = chunks.map((c) => c.properties.type.enum?.[0] ?? c.properties.type.pattern);
-      expect(types).toEqual(['start', 'start-step', 'text-start', 'text-delta', 'text-end', '^data-', 'tool-input-start', 'tool-input-available', 'tool-approval-request', 'tool-output-available', 'tool-output-denied', 'finish-step', 'finish', 'message-metadata', 'abort', 'error']);
+      expect(types).toEqual([
+        'start',
+        'start-step',
+        'text-start',
+        'text-delta',
+        'text-end',
+        '^data-',
+        'tool-input-start',
+        'tool-input-available',
+        'tool-approval-request',
+        'tool-output-available',
+        'tool-output-denied',
+        'finish-step',
+        'finish',
+        'message-metadata',
+        'abort',
+        'error',
+      ]);
     }
   });
 });

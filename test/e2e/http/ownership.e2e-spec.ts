@@ -19,17 +19,38 @@ describe('authentication and ownership, on every route of the spec', () => {
 
   beforeAll(async () => {
     t = fixture.app;
-    const res = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'alice secret plan' }).expect(200);
+    const res = await t
+      .http()
+      .post('/api/chat')
+      .set(auth(ALICE_KEY))
+      .send({ message: 'alice secret plan' })
+      .expect(200);
     conversation = res.body.conversationId;
     message = res.body.messageId;
-    agent = (await t.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Alice agent', systemPrompt: 'secret plan' }).expect(201)).body.id;
+    agent = (
+      await t
+        .http()
+        .post('/api/agents')
+        .set(auth(ALICE_KEY))
+        .send({ name: 'Alice agent', systemPrompt: 'secret plan' })
+        .expect(201)
+    ).body.id;
     const spec = (await t.http().get('/api/docs-json').expect(200)).body;
-    routes = Object.entries(spec.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, ops]) =>
-      Object.entries(ops).map(([method, op]) => ({ method: method as Route['method'], path, operationId: op.operationId })),
+    routes = Object.entries(spec.paths as Record<string, Record<string, { operationId: string }>>).flatMap(
+      ([path, ops]) =>
+        Object.entries(ops).map(([method, op]) => ({
+          method: method as Route['method'],
+          path,
+          operationId: op.operationId,
+        })),
     );
   });
 
-  const UNKNOWN_IDS = { conversation: '00000000-0000-4000-8000-000000000001', message: '00000000-0000-4000-8000-000000000002', agent: '00000000-0000-4000-8000-000000000003' };
+  const UNKNOWN_IDS = {
+    conversation: '00000000-0000-4000-8000-000000000001',
+    message: '00000000-0000-4000-8000-000000000002',
+    agent: '00000000-0000-4000-8000-000000000003',
+  };
   /** A body with alice's ids and the unknown ones written alike. */
   const sameIds = (body: unknown) => {
     let text = JSON.stringify(body);
@@ -61,7 +82,11 @@ describe('authentication and ownership, on every route of the spec', () => {
     for (const route of privateRoutes()) {
       const res = await call(route, headers as Record<string, string>);
       expect({ route: route.operationId, status: res.status }).toEqual({ route: route.operationId, status: 401 });
-      expect(res.body).toMatchObject({ statusCode: 401, error: 'Unauthorized', message: expect.stringContaining('API key') });
+      expect(res.body).toMatchObject({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: expect.stringContaining('API key'),
+      });
     }
   });
 
@@ -78,22 +103,35 @@ describe('authentication and ownership, on every route of the spec', () => {
       if (route.path.startsWith('/api/ui/chat/')) {
         // A useChat chat id is a name per key: another key's conversation id is a chat bob has not started, answered as any unknown id.
         const unknown = await t.http()[route.method](route.path.replace('{id}', 'never-used-chat')).set(auth(BOB_KEY));
-        expect({ route: route.operationId, status: res.status, body: res.body }).toEqual({ route: route.operationId, status: unknown.status, body: unknown.body });
+        expect({ route: route.operationId, status: res.status, body: res.body }).toEqual({
+          route: route.operationId,
+          status: unknown.status,
+          body: unknown.body,
+        });
         continue;
       }
       expect({ route: route.operationId, status: res.status }).toEqual({ route: route.operationId, status: 404 });
       expect(JSON.stringify(res.body)).not.toContain('secret plan');
       // The body tells nothing either: the same as for an id nobody has.
       const unknown = await call(route, auth(BOB_KEY), UNKNOWN_IDS);
-      expect({ route: route.operationId, body: sameIds(res.body) }).toEqual({ route: route.operationId, body: sameIds(unknown.body) });
+      expect({ route: route.operationId, body: sameIds(res.body) }).toEqual({
+        route: route.operationId,
+        body: sameIds(unknown.body),
+      });
     }
     expect(await snapshot()).toEqual(before);
   });
 
   it('answers a foreign conversation exactly like a missing one on resource routes', async () => {
     const foreign = await t.http().get(`/api/conversations/${conversation}`).set(auth(BOB_KEY)).expect(404);
-    const missing = await t.http().get('/api/conversations/00000000-0000-4000-8000-000000000000').set(auth(BOB_KEY)).expect(404);
-    expect(foreign.body.message.replace(conversation, 'ID')).toBe(missing.body.message.replace('00000000-0000-4000-8000-000000000000', 'ID'));
+    const missing = await t
+      .http()
+      .get('/api/conversations/00000000-0000-4000-8000-000000000000')
+      .set(auth(BOB_KEY))
+      .expect(404);
+    expect(foreign.body.message.replace(conversation, 'ID')).toBe(
+      missing.body.message.replace('00000000-0000-4000-8000-000000000000', 'ID'),
+    );
   });
 
   it("lists only the caller's own conversations", async () => {
@@ -119,10 +157,17 @@ describe('authentication and ownership, on every route of the spec', () => {
       expect(op.tags.length).toBeGreaterThan(0);
       // Every private route documents its 401; routes that take input document their 400 too.
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401']));
-      const takesInput = route.path.includes('{') || ['post', 'put', 'patch'].includes(route.method) || (op.parameters ?? []).length > 0;
-      if (takesInput) expect({ route: route.operationId, responses: Object.keys(op.responses) }).toEqual({ route: route.operationId, responses: expect.arrayContaining(['400']) });
+      const takesInput =
+        route.path.includes('{') || ['post', 'put', 'patch'].includes(route.method) || (op.parameters ?? []).length > 0;
+      if (takesInput)
+        expect({ route: route.operationId, responses: Object.keys(op.responses) }).toEqual({
+          route: route.operationId,
+          responses: expect.arrayContaining(['400']),
+        });
     }
-    expect(Object.keys(spec.paths['/api/chat'].post.responses)).toEqual(expect.arrayContaining(['200', '404', '409', '413', '502', '504']));
+    expect(Object.keys(spec.paths['/api/chat'].post.responses)).toEqual(
+      expect.arrayContaining(['200', '404', '409', '413', '502', '504']),
+    );
   });
 });
 

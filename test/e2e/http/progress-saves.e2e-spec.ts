@@ -21,7 +21,11 @@ describe('progress saves of a reply streaming longer than its lease', () => {
     // 36 chunks 100 ms apart: about 3.6 s, more than three leases.
     const chunks = Array.from({ length: 36 }, (_, i) => `w${i} `);
     fake.enqueue({ kind: 'stream', chunks, chunkDelayMs: 100 });
-    const client = await openEventStream(`${await t.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'long' } });
+    const client = await openEventStream(`${await t.url()}/api/chat/stream`, {
+      method: 'POST',
+      headers: auth(ALICE_KEY),
+      body: { message: 'long' },
+    });
     const [start] = await client.collect((e) => e.event === 'conversation');
     const { conversationId, messageId } = start.data;
     const events: SseEvent[] = [];
@@ -36,8 +40,12 @@ describe('progress saves of a reply streaming longer than its lease', () => {
       if (events.some((e) => e.event === 'done')) break;
       if (res.status !== 409) {
         // Only once the reply was stored whole, just before its `done` was read; never because its lease ran out.
-        const now = (await t.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200)).body.messages;
-        expect(now.find((m: { id: string }) => m.id === messageId)).toMatchObject({ status: 'complete', content: chunks.join('') });
+        const now = (await t.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200)).body
+          .messages;
+        expect(now.find((m: { id: string }) => m.id === messageId)).toMatchObject({
+          status: 'complete',
+          content: chunks.join(''),
+        });
         break;
       }
       refused += 1;
@@ -49,7 +57,11 @@ describe('progress saves of a reply streaming longer than its lease', () => {
     expect(events.at(-1)).toEqual({ event: 'done', data: expect.objectContaining({ status: 'complete' }) });
     expect(deltaText(events)).toBe(chunks.join(''));
     // (A try made between the reply's commit and its `done` may have started a turn of its own: that is fine.)
-    const stored = (await t.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200)).body.messages;
-    expect(stored.find((m: { id: string }) => m.id === messageId)).toMatchObject({ status: 'complete', content: chunks.join('') });
+    const stored = (await t.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200)).body
+      .messages;
+    expect(stored.find((m: { id: string }) => m.id === messageId)).toMatchObject({
+      status: 'complete',
+      content: chunks.join(''),
+    });
   });
 });

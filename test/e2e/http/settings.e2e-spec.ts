@@ -8,9 +8,18 @@ describe('GET /api/settings: whether a key is needed, and the longest message', 
 
   it('says a key is needed when the server has keys, without a key and with one', async () => {
     const t = await start();
-    expect((await t.http().get('/api/settings').expect(200)).body).toEqual({ keyRequired: true, maxMessageChars: 32000 });
-    expect((await t.http().get('/api/settings').set(auth(ALICE_KEY)).expect(200)).body).toEqual({ keyRequired: true, maxMessageChars: 32000 });
-    expect((await t.http().get('/api/settings').set(auth('not-a-key')).expect(200)).body).toEqual({ keyRequired: true, maxMessageChars: 32000 });
+    expect((await t.http().get('/api/settings').expect(200)).body).toEqual({
+      keyRequired: true,
+      maxMessageChars: 32000,
+    });
+    expect((await t.http().get('/api/settings').set(auth(ALICE_KEY)).expect(200)).body).toEqual({
+      keyRequired: true,
+      maxMessageChars: 32000,
+    });
+    expect((await t.http().get('/api/settings').set(auth('not-a-key')).expect(200)).body).toEqual({
+      keyRequired: true,
+      maxMessageChars: 32000,
+    });
   });
 
   it('says no key is needed in single-user mode', async () => {

@@ -21,7 +21,9 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
     post: (path: string) => t.http().post(path).send({}),
   };
 
-  async function conversationWith(...messages: string[]): Promise<{ id: string; turns: Array<{ userMessageId: string; messageId: string }> }> {
+  async function conversationWith(
+    ...messages: string[]
+  ): Promise<{ id: string; turns: Array<{ userMessageId: string; messageId: string }> }> {
     let id: string | undefined;
     const turns = [];
     for (const message of messages) {
@@ -32,7 +34,8 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
     return { id: id!, turns };
   }
 
-  const share = async (id: string, body: object = {}) => (await alice.post(`/api/conversations/${id}/shares`, body).expect(201)).body;
+  const share = async (id: string, body: object = {}) =>
+    (await alice.post(`/api/conversations/${id}/shares`, body).expect(201)).body;
 
   it('answers the link once, with exactly these keys, and a Location', async () => {
     const { id } = await conversationWith('Plan a trip to Lyon');
@@ -45,8 +48,21 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
     expect(res.headers.location).toBe(`/api/shares/${res.body.id}`);
     const list = (await alice.get(`/api/conversations/${id}/shares`).expect(200)).body;
     expect(list.items).toHaveLength(1);
-    expect(Object.keys(list.items[0]).sort()).toEqual(['conversationId', 'createdAt', 'expiresAt', 'id', 'messageCount', 'title', 'upToMessageId']);
-    expect(list.items[0]).toMatchObject({ id: res.body.id, conversationId: id, messageCount: 2, title: 'Plan a trip to Lyon' });
+    expect(Object.keys(list.items[0]).sort()).toEqual([
+      'conversationId',
+      'createdAt',
+      'expiresAt',
+      'id',
+      'messageCount',
+      'title',
+      'upToMessageId',
+    ]);
+    expect(list.items[0]).toMatchObject({
+      id: res.body.id,
+      conversationId: id,
+      messageCount: 2,
+      title: 'Plan a trip to Lyon',
+    });
     expect(JSON.stringify(list)).not.toContain(res.body.token);
   });
 
@@ -76,22 +92,33 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
     const { token } = await share(id);
     const before = (await anyone.get(`/api/shared/${token}`).expect(200)).body;
     await alice.post('/api/chat', { message: 'Third question', conversationId: id }).expect(200);
-    await alice.post(`/api/conversations/${id}/messages/${turns[1].userMessageId}/edit`, { message: 'Second, reworded' }).expect(200);
+    await alice
+      .post(`/api/conversations/${id}/messages/${turns[1].userMessageId}/edit`, { message: 'Second, reworded' })
+      .expect(200);
     await alice.patch(`/api/conversations/${id}`, { title: 'Renamed later' }).expect(200);
     expect((await anyone.get(`/api/shared/${token}`).expect(200)).body).toEqual(before);
     expect(before.messages).toHaveLength(4);
     // A new share takes the path as it is now: the edited branch.
     const now = (await anyone.get(`/api/shared/${(await share(id)).token}`).expect(200)).body;
     expect(now.title).toBe('Renamed later');
-    expect(now.messages.map((m: { content: string }) => m.content)).toEqual(['First question', 'reply to: First question', 'Second, reworded', 'reply to: Second, reworded']);
+    expect(now.messages.map((m: { content: string }) => m.content)).toEqual([
+      'First question',
+      'reply to: First question',
+      'Second, reworded',
+      'reply to: Second, reworded',
+    ]);
   });
 
   it('shares the branch up to messageId, and refuses a message of no conversation of the caller', async () => {
     const { id, turns } = await conversationWith('One', 'Two', 'Three');
     const { token } = await share(id, { messageId: turns[0].messageId });
-    expect((await anyone.get(`/api/shared/${token}`).expect(200)).body.messages.map((m: { content: string }) => m.content)).toEqual(['One', 'reply to: One']);
+    expect(
+      (await anyone.get(`/api/shared/${token}`).expect(200)).body.messages.map((m: { content: string }) => m.content),
+    ).toEqual(['One', 'reply to: One']);
     const other = await conversationWith('Elsewhere');
-    const res = await alice.post(`/api/conversations/${id}/shares`, { messageId: other.turns[0].messageId }).expect(404);
+    const res = await alice
+      .post(`/api/conversations/${id}/shares`, { messageId: other.turns[0].messageId })
+      .expect(404);
     expect(res.body.code).toBe('message_not_found');
     const empty = (await alice.post('/api/conversations', {}).expect(201)).body;
     expect((await alice.post(`/api/conversations/${empty.id}/shares`, {}).expect(400)).body.code).toBe('invalid_input');
@@ -129,7 +156,11 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
   });
 
   it('revokes on every instance at once: another instance on the same database answers 404 right after', async () => {
-    const other = await startTestApp({ dbPath: t.dbPath, llmBaseUrl: fake.url, env: { SHARED_READS_PER_MINUTE: '1000' } });
+    const other = await startTestApp({
+      dbPath: t.dbPath,
+      llmBaseUrl: fake.url,
+      env: { SHARED_READS_PER_MINUTE: '1000' },
+    });
     try {
       const { id } = await conversationWith('Seen everywhere');
       const { token, id: shareId } = await share(id);
@@ -148,11 +179,20 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
     expect(created.expiresAt).toBe(expiresAt);
     await anyone.get(`/api/shared/${created.token}`).expect(200);
     // Moved into the past by hand: waiting for a clock is no test.
-    await t.app.get(DataSource).getRepository(Share).update({ id: created.id }, { expiresAt: new Date(Date.now() - 1000) });
+    await t.app
+      .get(DataSource)
+      .getRepository(Share)
+      .update({ id: created.id }, { expiresAt: new Date(Date.now() - 1000) });
     const res = await anyone.get(`/api/shared/${created.token}`).expect(404);
     expect(res.body.code).toBe('share_not_found');
     await bob.post(`/api/shared/${created.token}/fork`).expect(404);
-    expect((await alice.post(`/api/conversations/${id}/shares`, { expiresAt: new Date(Date.now() - 1000).toISOString() }).expect(400)).body.code).toBe('invalid_input');
+    expect(
+      (
+        await alice
+          .post(`/api/conversations/${id}/shares`, { expiresAt: new Date(Date.now() - 1000).toISOString() })
+          .expect(400)
+      ).body.code,
+    ).toBe('invalid_input');
     await alice.post(`/api/conversations/${id}/shares`, { expiresAt: 'tomorrow' }).expect(400);
     await alice.post(`/api/conversations/${id}/shares`, { token: 'mine' }).expect(400);
   });
@@ -165,7 +205,10 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
     expect(res.headers.location).toBe(`/api/conversations/${fork.id}`);
     expect(fork.id).not.toBe(id);
     expect(fork.title).toBe('Teach me chess (fork)');
-    expect(fork.messages.map((m: { content: string }) => m.content)).toEqual(['Teach me chess', 'reply to: Teach me chess']);
+    expect(fork.messages.map((m: { content: string }) => m.content)).toEqual([
+      'Teach me chess',
+      'reply to: Teach me chess',
+    ]);
     const next = (await bob.post('/api/chat', { message: 'Go on', conversationId: fork.id }).expect(200)).body;
     expect(next.reply).toBe('reply to: Go on');
     // The model was sent the snapshot as history.
@@ -181,7 +224,9 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
   it("makes another actor's conversations and shares look unknown", async () => {
     const { id } = await conversationWith('Private');
     const { id: shareId } = await share(id);
-    expect((await bob.post(`/api/conversations/${id}/shares`, {}).expect(404)).body.code).toBe('conversation_not_found');
+    expect((await bob.post(`/api/conversations/${id}/shares`, {}).expect(404)).body.code).toBe(
+      'conversation_not_found',
+    );
     expect((await bob.get(`/api/conversations/${id}/shares`).expect(404)).body.code).toBe('conversation_not_found');
     const foreign = await bob.delete(`/api/shares/${shareId}`).expect(404);
     const missing = await bob.delete('/api/shares/00000000-0000-4000-8000-000000000000').expect(404);
@@ -194,7 +239,9 @@ describe('sharing: a read-only snapshot by link, revocable, continued as your ow
     const { id } = await conversationWith('Listed and deleted');
     const { token, id: shareId } = await share(id);
     const exported = (await alice.get('/api/me/export').expect(200)).body;
-    expect(exported.shares).toEqual(expect.arrayContaining([expect.objectContaining({ id: shareId, conversationId: id, messageCount: 2 })]));
+    expect(exported.shares).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: shareId, conversationId: id, messageCount: 2 })]),
+    );
     expect(JSON.stringify(exported.shares)).not.toContain(token);
     expect((await bob.get('/api/me/export').expect(200)).body.shares).toEqual([]);
     await alice.delete(`/api/conversations/${id}`).expect(204);
@@ -217,16 +264,29 @@ describe('sharing: reads without a key are limited per address', () => {
 
   it('answers 429 with Retry-After past SHARED_READS_PER_MINUTE, unknown tokens counted too', async () => {
     const t = fixture.app;
-    const chat = (await asActor(() => t, ALICE_KEY).post('/api/chat', { message: 'Popular' }).expect(200)).body;
-    const { token } = (await asActor(() => t, ALICE_KEY).post(`/api/conversations/${chat.conversationId}/shares`, {}).expect(201)).body;
+    const chat = (
+      await asActor(() => t, ALICE_KEY)
+        .post('/api/chat', { message: 'Popular' })
+        .expect(200)
+    ).body;
+    const { token } = (
+      await asActor(() => t, ALICE_KEY)
+        .post(`/api/conversations/${chat.conversationId}/shares`, {})
+        .expect(201)
+    ).body;
     await t.http().get(`/api/shared/${token}`).expect(200);
-    await t.http().get(`/api/shared/${'B'.repeat(43)}`).expect(404);
+    await t
+      .http()
+      .get(`/api/shared/${'B'.repeat(43)}`)
+      .expect(404);
     await t.http().get(`/api/shared/${token}`).expect(200);
     const res = await t.http().get(`/api/shared/${token}`).expect(429);
     expect(res.body.code).toBe('too_many_requests');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     // The owner's own routes count under the per-actor limit, not this one.
-    await asActor(() => t, ALICE_KEY).get(`/api/conversations/${chat.conversationId}/shares`).expect(200);
+    await asActor(() => t, ALICE_KEY)
+      .get(`/api/conversations/${chat.conversationId}/shares`)
+      .expect(200);
   });
 });
 
@@ -235,8 +295,16 @@ describe('sharing: absolute links under PUBLIC_BASE_URL', () => {
 
   it('builds the url from the public address', async () => {
     const t = fixture.app;
-    const chat = (await asActor(() => t, ALICE_KEY).post('/api/chat', { message: 'Absolute' }).expect(200)).body;
-    const created = (await asActor(() => t, ALICE_KEY).post(`/api/conversations/${chat.conversationId}/shares`, {}).expect(201)).body;
+    const chat = (
+      await asActor(() => t, ALICE_KEY)
+        .post('/api/chat', { message: 'Absolute' })
+        .expect(200)
+    ).body;
+    const created = (
+      await asActor(() => t, ALICE_KEY)
+        .post(`/api/conversations/${chat.conversationId}/shares`, {})
+        .expect(201)
+    ).body;
     expect(created.url).toBe(`https://chat.example.com/s/${created.token}`);
   });
 });
@@ -246,8 +314,16 @@ describe('sharing: retention', () => {
 
   it('deleting a conversation for RETENTION_DAYS takes its shares', async () => {
     const t = fixture.app;
-    const chat = (await asActor(() => t, ALICE_KEY).post('/api/chat', { message: 'Old news' }).expect(200)).body;
-    const { token } = (await asActor(() => t, ALICE_KEY).post(`/api/conversations/${chat.conversationId}/shares`, {}).expect(201)).body;
+    const chat = (
+      await asActor(() => t, ALICE_KEY)
+        .post('/api/chat', { message: 'Old news' })
+        .expect(200)
+    ).body;
+    const { token } = (
+      await asActor(() => t, ALICE_KEY)
+        .post(`/api/conversations/${chat.conversationId}/shares`, {})
+        .expect(201)
+    ).body;
     await t.http().get(`/api/shared/${token}`).expect(200);
     const swept = await t.app.get(RetentionService).sweep(new Date(Date.now() + 3 * 24 * 60 * 60_000));
     expect(swept.conversations).toBe(1);

@@ -10,12 +10,18 @@ import { deferred, until } from '../../support/until.js';
 // most 1,000,000 characters (MAX_REPLY_CHARS), so its padding is a control character, which
 // each SSE event carries JSON-escaped in 6 bytes: about 6 MB in all.
 const CHUNK_CHARS = 4 * 1024;
-const BIG_REPLY_CHUNKS = Array.from({ length: 244 }, (_, i) => `<${String(i).padStart(5, '0')}>`.padEnd(CHUNK_CHARS, '\u0007'));
+const BIG_REPLY_CHUNKS = Array.from({ length: 244 }, (_, i) =>
+  `<${String(i).padStart(5, '0')}>`.padEnd(CHUNK_CHARS, '\u0007'),
+);
 const BIG_REPLY = BIG_REPLY_CHUNKS.join('');
 // Each progress save writes the whole text so far: fewer of them for a reply this long.
 const BIG_REPLY_ENV = { STREAM_FLUSH_MS: '1000', MAX_REPLY_CHARS: '1000000' };
 
-const chatRequest = { method: 'POST', path: '/api/chat/stream', headers: { ...auth(ALICE_KEY), 'Content-Type': 'application/json', Connection: 'close' } };
+const chatRequest = {
+  method: 'POST',
+  path: '/api/chat/stream',
+  headers: { ...auth(ALICE_KEY), 'Content-Type': 'application/json', Connection: 'close' },
+};
 
 async function conversationOf(client: StalledClient): Promise<string> {
   const head = await client.head;
@@ -28,11 +34,15 @@ async function conversationOf(client: StalledClient): Promise<string> {
 /** Waits until the stored reply is finished, and checks it is the whole of what the model said. */
 async function expectStoredComplete(f: AppFixture, conversationId: string): Promise<{ id: string }> {
   let reply: { id: string; content: string; status: string } | undefined;
-  await until(async () => {
-    const res = await f.app.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200);
-    reply = res.body.messages.at(-1);
-    return reply?.status !== 'streaming';
-  }, 90_000, 500);
+  await until(
+    async () => {
+      const res = await f.app.http().get(`/api/conversations/${conversationId}`).set(auth(ALICE_KEY)).expect(200);
+      reply = res.body.messages.at(-1);
+      return reply?.status !== 'streaming';
+    },
+    90_000,
+    500,
+  );
   expect(reply!.status).toBe('complete');
   expect(reply!.content.length).toBe(BIG_REPLY.length);
   expect(reply!.content === BIG_REPLY).toBe(true);
@@ -41,7 +51,10 @@ async function expectStoredComplete(f: AppFixture, conversationId: string): Prom
 
 /** The dropped client reconnects through the follow route and gets the whole reply, in order. */
 async function expectFollowGetsAll(f: AppFixture, conversationId: string, messageId: string): Promise<void> {
-  const follower = await openEventStream(`${await f.app.url()}/api/conversations/${conversationId}/messages/${messageId}/stream`, { headers: auth(ALICE_KEY) });
+  const follower = await openEventStream(
+    `${await f.app.url()}/api/conversations/${conversationId}/messages/${messageId}/stream`,
+    { headers: auth(ALICE_KEY) },
+  );
   const events = await follower.collect();
   expect(events.at(-1)!.event).toBe('done');
   expect(deltaText(events) === BIG_REPLY).toBe(true);
@@ -58,7 +71,10 @@ describe('server-sent events: a client that stops reading', () => {
   afterEach(() => stalled.splice(0).forEach((c) => c.destroy()));
   describe('falling further behind than SSE_MAX_BUFFER_BYTES', () => {
     const logger = new CapturingLogger();
-    const f = useAppWithFakeModel({ SSE_MAX_BUFFER_BYTES: String(64 * 1024), SSE_STALL_MS: '600000', LLM_TIMEOUT_MS: '60000', ...BIG_REPLY_ENV }, { logger });
+    const f = useAppWithFakeModel(
+      { SSE_MAX_BUFFER_BYTES: String(64 * 1024), SSE_STALL_MS: '600000', LLM_TIMEOUT_MS: '60000', ...BIG_REPLY_ENV },
+      { logger },
+    );
 
     it('is dropped, while the reply is still generated and stored whole', async () => {
       f.fake.enqueue({ kind: 'stream', chunks: BIG_REPLY_CHUNKS });
@@ -76,11 +92,15 @@ describe('server-sent events: a client that stops reading', () => {
       const reply = await expectStoredComplete(f, conversationId);
       await expectFollowGetsAll(f, conversationId, reply.id);
     }, 120_000);
-
   });
 
   describe('within the limits', () => {
-    const f = useAppWithFakeModel({ SSE_MAX_BUFFER_BYTES: String(256 * 1024 * 1024), SSE_STALL_MS: '600000', LLM_TIMEOUT_MS: '60000', ...BIG_REPLY_ENV });
+    const f = useAppWithFakeModel({
+      SSE_MAX_BUFFER_BYTES: String(256 * 1024 * 1024),
+      SSE_STALL_MS: '600000',
+      LLM_TIMEOUT_MS: '60000',
+      ...BIG_REPLY_ENV,
+    });
 
     it('gets every piece held back while it did not read, in order, then done', async () => {
       f.fake.enqueue({ kind: 'stream', chunks: BIG_REPLY_CHUNKS });
@@ -101,7 +121,11 @@ describe('server-sent events: a client that stops reading', () => {
 
     it('sends a client that reads along every piece of a large reply, in order', async () => {
       f.fake.enqueue({ kind: 'stream', chunks: BIG_REPLY_CHUNKS });
-      const res = await openEventStream(`${await f.app.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'again' } });
+      const res = await openEventStream(`${await f.app.url()}/api/chat/stream`, {
+        method: 'POST',
+        headers: auth(ALICE_KEY),
+        body: { message: 'again' },
+      });
       const events = await res.collect();
       expect(events.at(-1)!.event).toBe('done');
       expect(deltaText(events) === BIG_REPLY).toBe(true);
@@ -111,7 +135,15 @@ describe('server-sent events: a client that stops reading', () => {
 
   describe('stalled for longer than SSE_STALL_MS', () => {
     const logger = new CapturingLogger();
-    const f = useAppWithFakeModel({ SSE_MAX_BUFFER_BYTES: String(256 * 1024 * 1024), SSE_STALL_MS: '1000', LLM_TIMEOUT_MS: '60000', ...BIG_REPLY_ENV }, { logger });
+    const f = useAppWithFakeModel(
+      {
+        SSE_MAX_BUFFER_BYTES: String(256 * 1024 * 1024),
+        SSE_STALL_MS: '1000',
+        LLM_TIMEOUT_MS: '60000',
+        ...BIG_REPLY_ENV,
+      },
+      { logger },
+    );
 
     it('is dropped, and the reply is stored whole', async () => {
       f.fake.enqueue({ kind: 'stream', chunks: BIG_REPLY_CHUNKS });
@@ -130,11 +162,19 @@ describe('server-sent events: a client that stops reading', () => {
 
   describe('MAX_STREAMS_PER_ACTOR', () => {
     const f = useAppWithFakeModel({ MAX_STREAMS_PER_ACTOR: '2' });
-    const open = async (key = ALICE_KEY) => openEventStream(`${await f.app.url()}/api/chat/stream`, { method: 'POST', headers: auth(key), body: { message: 'hold on' } });
+    const open = async (key = ALICE_KEY) =>
+      openEventStream(`${await f.app.url()}/api/chat/stream`, {
+        method: 'POST',
+        headers: auth(key),
+        body: { message: 'hold on' },
+      });
 
     it('refuses a stream past the limit with 429 and Retry-After, on every streaming route, until one closes', async () => {
       const gate = deferred();
-      f.fake.enqueue({ kind: 'stream', chunks: ['one ', 'two'], hold: gate.promise }, { kind: 'stream', chunks: ['three ', 'four'], hold: gate.promise });
+      f.fake.enqueue(
+        { kind: 'stream', chunks: ['one ', 'two'], hold: gate.promise },
+        { kind: 'stream', chunks: ['three ', 'four'], hold: gate.promise },
+      );
       const streams: EventStreamResponse[] = [await open(), await open()];
       const [first] = await streams[0].collect((e) => e.event === 'delta');
       await streams[1].collect((e) => e.event === 'delta');
@@ -148,10 +188,16 @@ describe('server-sent events: a client that stops reading', () => {
       });
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(await refused.json()).toMatchObject({ statusCode: 429, message: expect.stringMatching(/MAX_STREAMS_PER_ACTOR/) });
+      expect(await refused.json()).toMatchObject({
+        statusCode: 429,
+        message: expect.stringMatching(/MAX_STREAMS_PER_ACTOR/),
+      });
       // Refused before the turn: nothing asked of the model.
       expect(f.fake.completions.length).toBe(before);
-      const follow = await openEventStream(`${await f.app.url()}/api/conversations/${conversationId}/messages/${messageId}/stream`, { headers: auth(ALICE_KEY) });
+      const follow = await openEventStream(
+        `${await f.app.url()}/api/conversations/${conversationId}/messages/${messageId}/stream`,
+        { headers: auth(ALICE_KEY) },
+      );
       expect(follow.json).toMatchObject({ statusCode: 429 });
       expect(follow.status).toBe(429);
       // Plain JSON answers are not streams and do not count.
@@ -165,17 +211,25 @@ describe('server-sent events: a client that stops reading', () => {
       streams[0].abort();
       const followUrl = `${await f.app.url()}/api/conversations/${conversationId}/messages/${messageId}/stream`;
       let again: EventStreamResponse | undefined;
-      await until(async () => (again = await openEventStream(followUrl, { headers: auth(ALICE_KEY) })).status === 200, 10_000, 50);
+      await until(
+        async () => (again = await openEventStream(followUrl, { headers: auth(ALICE_KEY) })).status === 200,
+        10_000,
+        50,
+      );
       gate.resolve();
       expect((await again!.collect()).at(-1)!.event).toBe('done');
       expect((await streams[1].collect()).at(-1)!.event).toBe('done');
 
       // Streams that ended on their own gave their places back too.
-      await until(async () => {
-        const next = await open();
-        await next.collect();
-        return next.status === 200;
-      }, 10_000, 50);
+      await until(
+        async () => {
+          const next = await open();
+          await next.collect();
+          return next.status === 200;
+        },
+        10_000,
+        50,
+      );
     }, 60_000);
   });
 });

@@ -23,19 +23,29 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
   });
   beforeEach(() => fake.reset());
 
-  const stream = (body: object, key = ALICE_KEY) => openEventStream(`${base}/api/chat/stream`, { method: 'POST', headers: auth(key), body });
+  const stream = (body: object, key = ALICE_KEY) =>
+    openEventStream(`${base}/api/chat/stream`, { method: 'POST', headers: auth(key), body });
   const messages = async (id: string, app = t) =>
     (await app.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(200)).body.messages;
 
   it('streams conversation, deltas and done, and stores the reply before done', async () => {
-    fake.enqueue({ kind: 'stream', chunks: ['Hel', 'lo ', 'there'], usage: { prompt_tokens: 5, completion_tokens: 3 } });
+    fake.enqueue({
+      kind: 'stream',
+      chunks: ['Hel', 'lo ', 'there'],
+      usage: { prompt_tokens: 5, completion_tokens: 3 },
+    });
     const res = await stream({ message: 'hi' });
     expect(res.status).toBe(200);
     expect(res.contentType).toMatch(/^text\/event-stream/);
     const events = await res.collect();
     expect(events.map((e) => e.event)).toEqual(['conversation', 'delta', 'delta', 'delta', 'done']);
     const [start] = events;
-    expect(start.data).toMatchObject({ conversationId: expect.any(String), userMessageId: expect.any(String), messageId: expect.any(String), created: true });
+    expect(start.data).toMatchObject({
+      conversationId: expect.any(String),
+      userMessageId: expect.any(String),
+      messageId: expect.any(String),
+      created: true,
+    });
     expect(deltaText(events)).toBe('Hello there');
     expect(events.at(-1)!.data).toEqual({
       messageId: start.data.messageId,
@@ -57,7 +67,10 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
     const bad = await stream({ message: '' });
     expect(bad.status).toBe(400);
     expect(bad.json).toMatchObject({ statusCode: 400, error: 'Bad Request' });
-    const unauthenticated = await openEventStream(`${base}/api/chat/stream`, { method: 'POST', body: { message: 'x' } });
+    const unauthenticated = await openEventStream(`${base}/api/chat/stream`, {
+      method: 'POST',
+      body: { message: 'x' },
+    });
     expect(unauthenticated.status).toBe(401);
 
     const own = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'mine' }).expect(200);
@@ -65,7 +78,10 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
     const foreign = await stream({ message: 'x', conversationId: own.body.conversationId }, BOB_KEY);
     const unknown = await stream({ message: 'x', conversationId: '00000000-0000-4000-8000-000000000000' }, BOB_KEY);
     expect(foreign.status).toBe(404);
-    expect(foreign.json).toEqual({ ...unknown.json, message: unknown.json.message.replace('00000000-0000-4000-8000-000000000000', own.body.conversationId) });
+    expect(foreign.json).toEqual({
+      ...unknown.json,
+      message: unknown.json.message.replace('00000000-0000-4000-8000-000000000000', own.body.conversationId),
+    });
   });
 
   it('refuses a second send while a reply is streaming (409), storing nothing for it', async () => {
@@ -78,7 +94,12 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
     const second = await stream({ message: 'second', conversationId: id });
     expect(second.status).toBe(409);
     expect(second.json).toMatchObject({ statusCode: 409, conversationId: id, messageId: start.data.messageId });
-    const json = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'again', conversationId: id }).expect(409);
+    const json = await t
+      .http()
+      .post('/api/chat')
+      .set(auth(ALICE_KEY))
+      .send({ message: 'again', conversationId: id })
+      .expect(409);
     expect(json.body.message).toMatch(/still being generated/);
 
     gate.resolve();
@@ -96,14 +117,19 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
 
     // The progress saver writes what was generated so far; a reconnecting client replays it.
     await until(async () => (await messages(conversationId))[1].content === 'Once upon ');
-    const follower = await openEventStream(`${base}/api/conversations/${conversationId}/messages/${messageId}/stream`, { headers: auth(ALICE_KEY) });
+    const follower = await openEventStream(`${base}/api/conversations/${conversationId}/messages/${messageId}/stream`, {
+      headers: auth(ALICE_KEY),
+    });
     expect(follower.status).toBe(200);
     const first = await follower.next();
     expect(first).toEqual({ event: 'delta', data: { text: 'Once upon ' } });
     gate.resolve();
     const rest = await follower.collect();
     expect(deltaText(rest)).toBe('a time.');
-    expect(rest.at(-1)).toEqual({ event: 'done', data: expect.objectContaining({ messageId, reply: 'Once upon a time.', status: 'complete' }) });
+    expect(rest.at(-1)).toEqual({
+      event: 'done',
+      data: expect.objectContaining({ messageId, reply: 'Once upon a time.', status: 'complete' }),
+    });
     expect((await messages(conversationId))[1]).toMatchObject({ content: 'Once upon a time.', status: 'complete' });
   });
 
@@ -115,14 +141,20 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
     await t.http().delete(`/api/conversations/${start.data.conversationId}`).set(auth(ALICE_KEY)).expect(204);
     gate.resolve();
     const rest = await client.collect();
-    expect(rest.at(-1)).toEqual({ event: 'error', data: expect.objectContaining({ statusCode: 404, code: 'conversation_not_found' }) });
+    expect(rest.at(-1)).toEqual({
+      event: 'error',
+      data: expect.objectContaining({ statusCode: 404, code: 'conversation_not_found' }),
+    });
   });
 
   it('sends a finished message at once to a follower', async () => {
     const done = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'quick' }).expect(200);
-    const follower = await openEventStream(`${base}/api/conversations/${done.body.conversationId}/messages/${done.body.messageId}/stream`, {
-      headers: auth(ALICE_KEY),
-    });
+    const follower = await openEventStream(
+      `${base}/api/conversations/${done.body.conversationId}/messages/${done.body.messageId}/stream`,
+      {
+        headers: auth(ALICE_KEY),
+      },
+    );
     const events = await follower.collect();
     expect(events).toEqual([
       { event: 'delta', data: { text: 'reply to: quick' } },
@@ -133,7 +165,9 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
   it('answers 404 (JSON) when following an unknown message or another actor’s', async () => {
     const own = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'mine' }).expect(200);
     const path = `/api/conversations/${own.body.conversationId}/messages`;
-    const unknown = await openEventStream(`${base}${path}/00000000-0000-4000-8000-000000000000/stream`, { headers: auth(ALICE_KEY) });
+    const unknown = await openEventStream(`${base}${path}/00000000-0000-4000-8000-000000000000/stream`, {
+      headers: auth(ALICE_KEY),
+    });
     expect(unknown.status).toBe(404);
     const foreign = await openEventStream(`${base}${path}/${own.body.messageId}/stream`, { headers: auth(BOB_KEY) });
     expect(foreign.status).toBe(404);
@@ -147,7 +181,11 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
     const events = await (await stream({ message: 'go' })).collect();
     const last = events.at(-1)!;
     expect(last.event).toBe('error');
-    expect(last.data).toMatchObject({ statusCode: 502, message: expect.stringMatching(pattern), partial: 'Partial answer' });
+    expect(last.data).toMatchObject({
+      statusCode: 502,
+      message: expect.stringMatching(pattern),
+      partial: 'Partial answer',
+    });
     const stored = await messages(events[0].data.conversationId);
     expect(stored[0]).toMatchObject({ content: 'go', status: 'complete' });
     expect(stored[1]).toMatchObject({ content: 'Partial answer', status: 'failed', error: { statusCode: 502 } });
@@ -158,7 +196,10 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
     const events = await (await stream({ message: 'anyone?' })).collect();
     expect(events.map((e) => e.event)).toEqual(['conversation', 'error']);
     expect(events[1].data).toMatchObject({ statusCode: 502, message: expect.stringMatching(/answered 503/) });
-    expect((await messages(events[0].data.conversationId))[0]).toMatchObject({ content: 'anyone?', status: 'complete' });
+    expect((await messages(events[0].data.conversationId))[0]).toMatchObject({
+      content: 'anyone?',
+      status: 'complete',
+    });
   });
 
   it('stops a reply on cancel: text so far kept as cancelled, the streaming client gets done', async () => {
@@ -175,7 +216,10 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
       .expect(200);
     expect(cancelled.body).toMatchObject({ id: messageId, status: 'cancelled', content: 'Counting: one, ' });
     const rest = await client.collect();
-    expect(rest.at(-1)).toEqual({ event: 'done', data: expect.objectContaining({ status: 'cancelled', reply: 'Counting: one, ' }) });
+    expect(rest.at(-1)).toEqual({
+      event: 'done',
+      data: expect.objectContaining({ status: 'cancelled', reply: 'Counting: one, ' }),
+    });
     gate.resolve();
     // A cancelled reply is not replayed; the conversation takes the next turn.
     await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'next', conversationId }).expect(200);
@@ -191,14 +235,21 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
     const { conversationId, messageId } = failed[0].data;
 
     fake.enqueue({ kind: 'reply', text: 'It is 4.' });
-    const again = await t.http().post(`/api/conversations/${conversationId}/regenerate`).set(auth(ALICE_KEY)).expect(200);
+    const again = await t
+      .http()
+      .post(`/api/conversations/${conversationId}/regenerate`)
+      .set(auth(ALICE_KEY))
+      .expect(200);
     expect(again.body).toMatchObject({ conversationId, reply: 'It is 4.', status: 'complete', created: false });
     expect(again.body.messageId).not.toBe(messageId);
     expect(fake.lastCompletion.body.messages).toEqual([{ role: 'user', content: 'What is 2+2?' }]);
 
     fake.enqueue({ kind: 'stream', chunks: ['Four', '.'] });
     const streamed = await (
-      await openEventStream(`${base}/api/conversations/${conversationId}/regenerate/stream`, { method: 'POST', headers: auth(ALICE_KEY) })
+      await openEventStream(`${base}/api/conversations/${conversationId}/regenerate/stream`, {
+        method: 'POST',
+        headers: auth(ALICE_KEY),
+      })
     ).collect();
     expect(streamed.map((e: SseEvent) => e.event)).toEqual(['conversation', 'delta', 'delta', 'done']);
     const newest = streamed[0].data.messageId;
@@ -206,7 +257,12 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
 
     const stored = await messages(conversationId);
     expect(stored).toHaveLength(2);
-    expect(stored[1]).toMatchObject({ id: newest, content: 'Four.', status: 'complete', siblingIds: [messageId, again.body.messageId, newest] });
+    expect(stored[1]).toMatchObject({
+      id: newest,
+      content: 'Four.',
+      status: 'complete',
+      siblingIds: [messageId, again.body.messageId, newest],
+    });
     expect(stored[1].versions.map((v: { content: string; status: string }) => [v.content, v.status])).toEqual([
       ['Broken', 'failed'],
       ['It is 4.', 'complete'],
@@ -214,7 +270,11 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
   });
 
   it('answers 404 to regenerate in an unknown conversation', async () => {
-    const res = await t.http().post('/api/conversations/00000000-0000-4000-8000-000000000000/regenerate').set(auth(ALICE_KEY)).expect(404);
+    const res = await t
+      .http()
+      .post('/api/conversations/00000000-0000-4000-8000-000000000000/regenerate')
+      .set(auth(ALICE_KEY))
+      .expect(404);
     expect(res.body.statusCode).toBe(404);
   });
 
@@ -228,9 +288,12 @@ describe('streaming replies (server-sent events through a real HTTP client)', ()
       const [start] = await client.collect((e) => e.event === 'delta');
       const { conversationId, messageId } = start.data;
 
-      const follower = await openEventStream(`${otherBase}/api/conversations/${conversationId}/messages/${messageId}/stream`, {
-        headers: auth(ALICE_KEY),
-      });
+      const follower = await openEventStream(
+        `${otherBase}/api/conversations/${conversationId}/messages/${messageId}/stream`,
+        {
+          headers: auth(ALICE_KEY),
+        },
+      );
       await until(async () => (await messages(conversationId, other))[1].content === 'Shared state ');
       // The second instance refuses a concurrent turn too: the lock is in the database.
       await other.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'x', conversationId }).expect(409);
@@ -255,13 +318,28 @@ describe('streaming timeouts', () => {
   it('answers 504 when the model stalls mid-stream, keeping the partial text', async () => {
     const fake = await FakeOpenAiServer.start();
     const tmp = tempDir();
-    const t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, llmBaseUrl: fake.url, env: { LLM_TIMEOUT_MS: '300', STREAM_FLUSH_MS: '30' } });
+    const t = await startTestApp({
+      dbPath: `${tmp.dir}/chat.sqlite`,
+      llmBaseUrl: fake.url,
+      env: { LLM_TIMEOUT_MS: '300', STREAM_FLUSH_MS: '30' },
+    });
     try {
       fake.enqueue({ kind: 'stream', chunks: ['Still ', 'thinking'], end: 'stall' });
-      const events = await (await openEventStream(`${await t.url()}/api/chat/stream`, { method: 'POST', headers: auth(ALICE_KEY), body: { message: 'hm' } })).collect();
+      const events = await (
+        await openEventStream(`${await t.url()}/api/chat/stream`, {
+          method: 'POST',
+          headers: auth(ALICE_KEY),
+          body: { message: 'hm' },
+        })
+      ).collect();
       expect(events.at(-1)).toEqual({
         event: 'error',
-        data: expect.objectContaining({ statusCode: 504, code: 'model_timeout', message: 'The model did not answer within 300 ms', partial: 'Still thinking' }),
+        data: expect.objectContaining({
+          statusCode: 504,
+          code: 'model_timeout',
+          message: 'The model did not answer within 300 ms',
+          partial: 'Still thinking',
+        }),
       });
       fake.enqueue({ kind: 'hang' });
       const json = await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'silent?' }).expect(504);

@@ -13,7 +13,12 @@ describe('titles from the first message (the default)', () => {
   const fixture = useAppWithFakeModel();
 
   it('takes the first message without its Markdown or table pipes, and asks the model nothing more', async () => {
-    const res = await fixture.app.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: '# **Plan** a `trip` | to Rome\n| a | b |' }).expect(200);
+    const res = await fixture.app
+      .http()
+      .post('/api/chat')
+      .set(auth(ALICE_KEY))
+      .send({ message: '# **Plan** a `trip` | to Rome\n| a | b |' })
+      .expect(200);
     expect(res.body.title).toBe('Plan a trip to Rome a b');
     expect(await title(fixture, res.body.conversationId)).toBe('Plan a trip to Rome a b');
     expect(fixture.fake.completions).toHaveLength(1);
@@ -25,9 +30,15 @@ describe('titles written by the model (TITLE_MODE=model)', () => {
   const chat = (body: object) => fixture.app.http().post('/api/chat').set(auth(ALICE_KEY)).send(body).expect(200);
 
   it('titles a new conversation after its first reply, in a short bounded call, once', async () => {
-    fixture.fake.enqueue({ kind: 'reply', text: 'Rome is lovely in spring.' }, { kind: 'reply', text: '"**Weekend in Rome**"' });
+    fixture.fake.enqueue(
+      { kind: 'reply', text: 'Rome is lovely in spring.' },
+      { kind: 'reply', text: '"**Weekend in Rome**"' },
+    );
     const first = await chat({ message: 'Plan a weekend trip to Rome for me' });
-    expect(first.body).toMatchObject({ reply: 'Rome is lovely in spring.', title: 'Plan a weekend trip to Rome for me' });
+    expect(first.body).toMatchObject({
+      reply: 'Rome is lovely in spring.',
+      title: 'Plan a weekend trip to Rome for me',
+    });
     await until(async () => (await title(fixture, first.body.conversationId)) === 'Weekend in Rome');
 
     const [, asked] = fixture.fake.completions;
@@ -61,7 +72,12 @@ describe('titles written by the model (TITLE_MODE=model)', () => {
     fixture.fake.enqueue({ kind: 'reply', text: 'Here.' }, { kind: 'reply', text: 'Model title', hold: hold.promise });
     const res = await chat({ message: 'Question to rename' });
     await until(async () => fixture.fake.completions.length === 2);
-    await fixture.app.http().patch(`/api/conversations/${res.body.conversationId}`).set(auth(ALICE_KEY)).send({ title: 'My own name' }).expect(200);
+    await fixture.app
+      .http()
+      .patch(`/api/conversations/${res.body.conversationId}`)
+      .set(auth(ALICE_KEY))
+      .send({ title: 'My own name' })
+      .expect(200);
     hold.resolve();
     await new Promise((r) => setTimeout(r, 300));
     expect(await title(fixture, res.body.conversationId)).toBe('My own name');

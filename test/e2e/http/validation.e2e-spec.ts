@@ -9,9 +9,15 @@ describe('input validation', () => {
 
   beforeAll(() => (t = fixture.app));
 
-  const messageCount = async () => Number((await t.app.get(DataSource).query('SELECT count(*) AS n FROM messages'))[0].n);
+  const messageCount = async () =>
+    Number((await t.app.get(DataSource).query('SELECT count(*) AS n FROM messages'))[0].n);
   const post = (body: string | object, type = 'application/json') =>
-    t.http().post('/api/chat').set(auth(ALICE_KEY)).set('Content-Type', type).send(typeof body === 'string' ? body : JSON.stringify(body));
+    t
+      .http()
+      .post('/api/chat')
+      .set(auth(ALICE_KEY))
+      .set('Content-Type', type)
+      .send(typeof body === 'string' ? body : JSON.stringify(body));
 
   it.each([
     ['a missing message', {}, /message/],
@@ -30,7 +36,12 @@ describe('input validation', () => {
   ])('answers 400 for %s', async (_label, body, pattern) => {
     const before = await messageCount();
     const res = await post(body).expect(400);
-    expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', code: 'invalid_input', message: expect.stringMatching(pattern) });
+    expect(res.body).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'invalid_input',
+      message: expect.stringMatching(pattern),
+    });
     expect(await messageCount()).toBe(before);
   });
 
@@ -59,14 +70,27 @@ describe('input validation', () => {
   ])('answers 415 naming the content type when a body comes as %s, storing nothing', async (type, named) => {
     const before = await messageCount();
     const res = await post(type === 'text/plain' ? '{"message":"hi"}' : 'message=hi', type).expect(415);
-    expect(res.body).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type', code: 'unsupported_media_type' });
+    expect(res.body).toMatchObject({
+      statusCode: 415,
+      error: 'Unsupported Media Type',
+      code: 'unsupported_media_type',
+    });
     expect(res.body.message).toBe(`The body must be JSON sent with Content-Type: application/json; ${named}`);
     expect(await messageCount()).toBe(before);
   });
 
   it('answers 415 for a body without any Content-Type', async () => {
-    const res = await t.http().post('/api/chat').set(auth(ALICE_KEY)).set('Content-Length', '2').send(Buffer.from('{}')).unset('Content-Type').expect(415);
-    expect(res.body.message).toBe('The body must be JSON sent with Content-Type: application/json; this request has none');
+    const res = await t
+      .http()
+      .post('/api/chat')
+      .set(auth(ALICE_KEY))
+      .set('Content-Length', '2')
+      .send(Buffer.from('{}'))
+      .unset('Content-Type')
+      .expect(415);
+    expect(res.body.message).toBe(
+      'The body must be JSON sent with Content-Type: application/json; this request has none',
+    );
   });
 
   it.each([
@@ -97,7 +121,11 @@ describe('input validation', () => {
       });
     const big = await send({ 'X-Big': 'x'.repeat(20_000) });
     expect(big.status).toBe(431);
-    expect(JSON.parse(big.body)).toMatchObject({ statusCode: 431, error: 'Request Header Fields Too Large', code: 'headers_too_large' });
+    expect(JSON.parse(big.body)).toMatchObject({
+      statusCode: 431,
+      error: 'Request Header Fields Too Large',
+      code: 'headers_too_large',
+    });
     const expect417 = await send({ Expect: 'something-else' });
     expect(expect417.status).toBe(417);
     expect(JSON.parse(expect417.body)).toMatchObject({ statusCode: 417 });

@@ -10,7 +10,10 @@ describe('MCP search with natural-language questions', () => {
   const ids: Record<string, { conversationId: string; userMessageId: string }> = {};
 
   const chat = async (key: string, message: string, conversationId?: string) =>
-    (await t.http().post('/api/chat').set(auth(key)).send({ message, conversationId }).expect(200)).body as { conversationId: string; userMessageId: string };
+    (await t.http().post('/api/chat').set(auth(key)).send({ message, conversationId }).expect(200)).body as {
+      conversationId: string;
+      userMessageId: string;
+    };
 
   beforeAll(async () => {
     tmp = tempDir();
@@ -28,11 +31,21 @@ describe('MCP search with natural-language questions', () => {
   });
 
   it('search_messages answers a whole question with the messages holding its words, several per conversation', async () => {
-    const result = await callTool(mcp, 'search_messages', { query: 'When is the user going camping in the Rocky Mountains?', role: 'user' });
+    const result = await callTool(mcp, 'search_messages', {
+      query: 'When is the user going camping in the Rocky Mountains?',
+      role: 'user',
+    });
     expect(result.isError).toBeFalsy();
-    const { hits, nextCursor } = result.structuredContent as { hits: Array<{ messageId: string; conversationId: string; snippet: string; onPath: boolean }>; nextCursor: string | null };
+    const { hits, nextCursor } = result.structuredContent as {
+      hits: Array<{ messageId: string; conversationId: string; snippet: string; onPath: boolean }>;
+      nextCursor: string | null;
+    };
     expect(hits.map((h) => h.messageId)).toEqual([ids.trip.userMessageId, ids.tripFollow.userMessageId]);
-    expect(hits[0]).toMatchObject({ conversationId: ids.trip.conversationId, onPath: true, snippet: expect.stringMatching(/\[camping\]/i) });
+    expect(hits[0]).toMatchObject({
+      conversationId: ids.trip.conversationId,
+      onPath: true,
+      snippet: expect.stringMatching(/\[camping\]/i),
+    });
     expect(nextCursor).toBeNull();
     expect(textOf(result)).toContain(ids.trip.conversationId);
     expect(JSON.stringify(result)).not.toContain('Bob');
@@ -40,10 +53,19 @@ describe('MCP search with natural-language questions', () => {
 
   it('search_messages stems, pages with its cursor, and refuses a bad one as a tool error', async () => {
     const painted = await callTool(mcp, 'search_messages', { query: 'What did she paint?', role: 'user' });
-    expect((painted.structuredContent as { hits: Array<{ messageId: string }> }).hits.map((h) => h.messageId)).toEqual([ids.paint.userMessageId]);
-    const first = (await callTool(mcp, 'search_messages', { query: 'camping trip tent painting', limit: 1 })).structuredContent as { hits: unknown[]; nextCursor: string };
+    expect((painted.structuredContent as { hits: Array<{ messageId: string }> }).hits.map((h) => h.messageId)).toEqual([
+      ids.paint.userMessageId,
+    ]);
+    const first = (await callTool(mcp, 'search_messages', { query: 'camping trip tent painting', limit: 1 }))
+      .structuredContent as { hits: unknown[]; nextCursor: string };
     expect(first.hits).toHaveLength(1);
-    const second = (await callTool(mcp, 'search_messages', { query: 'camping trip tent painting', limit: 1, cursor: first.nextCursor })).structuredContent as { hits: unknown[] };
+    const second = (
+      await callTool(mcp, 'search_messages', {
+        query: 'camping trip tent painting',
+        limit: 1,
+        cursor: first.nextCursor,
+      })
+    ).structuredContent as { hits: unknown[] };
     expect(second.hits).toHaveLength(1);
     expect(second.hits).not.toEqual(first.hits);
     const bad = await callTool(mcp, 'search_messages', { query: 'camping', cursor: 'nope' });

@@ -15,9 +15,21 @@ const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/j
 
 /** A JSON-RPC batch of `n` tool calls, as a client of protocol version 2025-03-26 (the one version with batches) may send. */
 const batchOf = (n: number, name = 'recent_conversations', args: Record<string, unknown> = {}) =>
-  JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name, arguments: args } })));
+  JSON.stringify(
+    Array.from({ length: n }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    })),
+  );
 const sendBatch = (base: string, key: string, body: string, version?: string) =>
-  sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...auth(key), ...MCP_HEADERS, ...(version ? { 'MCP-Protocol-Version': version } : {}) }, body });
+  sendRaw(base, {
+    method: 'POST',
+    path: '/mcp',
+    headers: { ...auth(key), ...MCP_HEADERS, ...(version ? { 'MCP-Protocol-Version': version } : {}) },
+    body,
+  });
 
 describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
   const fixture = useAppWithFakeModel();
@@ -30,10 +42,24 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
   beforeAll(async () => {
     const t = fixture.app;
     base = await t.url();
-    long = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: `zebra migration ${'x'.repeat(5_000)}` }).expect(200)).body.conversationId;
-    paged = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'turn 1 of the walrus plan' }).expect(200)).body.conversationId;
+    long = (
+      await t
+        .http()
+        .post('/api/chat')
+        .set(auth(ALICE_KEY))
+        .send({ message: `zebra migration ${'x'.repeat(5_000)}` })
+        .expect(200)
+    ).body.conversationId;
+    paged = (
+      await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'turn 1 of the walrus plan' }).expect(200)
+    ).body.conversationId;
     for (let i = 2; i <= 5; i++) {
-      await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: paged, message: `turn ${i} of the walrus plan` }).expect(200);
+      await t
+        .http()
+        .post('/api/chat')
+        .set(auth(ALICE_KEY))
+        .send({ conversationId: paged, message: `turn ${i} of the walrus plan` })
+        .expect(200);
     }
     await t.http().post('/api/chat').set(auth(BOB_KEY)).send({ message: 'bob keeps his own walrus notes' }).expect(200);
     alice = await connectMcp(base, ALICE_KEY);
@@ -46,7 +72,12 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
 
   it('lists the read-only history tools, each with input and output schemas', async () => {
     const { tools } = await alice.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_conversation', 'recent_conversations', 'search_conversations', 'search_messages']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'get_conversation',
+      'recent_conversations',
+      'search_conversations',
+      'search_messages',
+    ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
@@ -59,7 +90,12 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
     expect(result.isError).toBeFalsy();
     const hits = (result.structuredContent as { hits: Array<Record<string, unknown>> }).hits;
     expect(hits).toHaveLength(1);
-    expect(hits[0]).toMatchObject({ conversationId: paged, title: expect.stringContaining('walrus'), snippet: expect.stringMatching(/walrus/i), messageId: expect.any(String) });
+    expect(hits[0]).toMatchObject({
+      conversationId: paged,
+      title: expect.stringContaining('walrus'),
+      snippet: expect.stringMatching(/walrus/i),
+      messageId: expect.any(String),
+    });
     expect(new Date(hits[0].updatedAt as string).getTime()).not.toBeNaN();
     expect(textOf(result)).toContain(paged);
     const none = await callTool(alice, 'search_conversations', { query: 'nonexistentword' });
@@ -68,13 +104,17 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
   });
 
   it('recent_conversations answers the newest first, narrowed by n, before and after', async () => {
-    const all = (await callTool(alice, 'recent_conversations')).structuredContent as { conversations: Array<{ id: string; updatedAt: string }> };
+    const all = (await callTool(alice, 'recent_conversations')).structuredContent as {
+      conversations: Array<{ id: string; updatedAt: string }>;
+    };
     expect(all.conversations.map((c) => c.id)).toEqual([paged, long]);
     const one = (await callTool(alice, 'recent_conversations', { n: 1 })).structuredContent as typeof all;
     expect(one.conversations.map((c) => c.id)).toEqual([paged]);
-    const older = (await callTool(alice, 'recent_conversations', { before: all.conversations[0].updatedAt })).structuredContent as typeof all;
+    const older = (await callTool(alice, 'recent_conversations', { before: all.conversations[0].updatedAt }))
+      .structuredContent as typeof all;
     expect(older.conversations.map((c) => c.id)).toEqual([long]);
-    const newer = (await callTool(alice, 'recent_conversations', { after: all.conversations[1].updatedAt })).structuredContent as typeof all;
+    const newer = (await callTool(alice, 'recent_conversations', { after: all.conversations[1].updatedAt }))
+      .structuredContent as typeof all;
     expect(newer.conversations.map((c) => c.id)).toEqual([paged]);
   });
 
@@ -83,9 +123,18 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
     let before: number | undefined;
     let pages = 0;
     do {
-      const result = await callTool(alice, 'get_conversation', { id: paged, limit: 3, ...(before === undefined ? {} : { before }) });
+      const result = await callTool(alice, 'get_conversation', {
+        id: paged,
+        limit: 3,
+        ...(before === undefined ? {} : { before }),
+      });
       expect(result.isError).toBeFalsy();
-      const page = result.structuredContent as { title: string; agent: unknown; messages: typeof seen; nextBefore: number | null };
+      const page = result.structuredContent as {
+        title: string;
+        agent: unknown;
+        messages: typeof seen;
+        nextBefore: number | null;
+      };
       expect(page).toMatchObject({ id: paged, title: expect.stringContaining('walrus'), agent: null });
       expect(page.messages.length).toBeLessThanOrEqual(3);
       seen.push(...page.messages);
@@ -100,7 +149,8 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
   });
 
   it('writes nothing: reading through the tools leaves the conversations as they were', async () => {
-    const snapshot = async () => (await fixture.app.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body;
+    const snapshot = async () =>
+      (await fixture.app.http().get('/api/conversations').set(auth(ALICE_KEY)).expect(200)).body;
     const before = await snapshot();
     await callTool(alice, 'get_conversation', { id: long });
     await callTool(alice, 'search_conversations', { query: 'zebra' });
@@ -110,10 +160,14 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
 
   it('cuts a long message with a note saying how much is left and where to read it', async () => {
     const result = await callTool(alice, 'get_conversation', { id: long });
-    const { messages } = result.structuredContent as { messages: Array<{ role: string; content: string; cutCharacters: number }> };
+    const { messages } = result.structuredContent as {
+      messages: Array<{ role: string; content: string; cutCharacters: number }>;
+    };
     const question = messages.find((m) => m.role === 'user')!;
     expect(question.cutCharacters).toBe(5_000 + 'zebra migration '.length - 4_000);
-    expect(question.content).toContain(`[cut: ${question.cutCharacters} more characters; the whole text is in the REST API, GET /api/conversations/${long}]`);
+    expect(question.content).toContain(
+      `[cut: ${question.cutCharacters} more characters; the whole text is in the REST API, GET /api/conversations/${long}]`,
+    );
     expect(question.content.length).toBeLessThan(4_200);
   });
 
@@ -123,10 +177,14 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
     expect(foreign.isError).toBe(true);
     expect(textOf(foreign)).toBe(`Conversation ${paged} not found`);
     expect(textOf(unknown)).toBe('Conversation 00000000-0000-4000-8000-000000000000 not found');
-    const hits = (await callTool(bob, 'search_conversations', { query: 'walrus' })).structuredContent as { hits: Array<{ conversationId: string; title: string }> };
+    const hits = (await callTool(bob, 'search_conversations', { query: 'walrus' })).structuredContent as {
+      hits: Array<{ conversationId: string; title: string }>;
+    };
     expect(hits.hits).toHaveLength(1);
     expect(hits.hits[0].title).toContain('bob');
-    const recent = (await callTool(bob, 'recent_conversations')).structuredContent as { conversations: Array<{ id: string }> };
+    const recent = (await callTool(bob, 'recent_conversations')).structuredContent as {
+      conversations: Array<{ id: string }>;
+    };
     expect(recent.conversations.map((c) => c.id)).not.toContain(paged);
   });
 
@@ -151,13 +209,23 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
     await expect(connectMcp(base, 'not-a-real-key-000')).rejects.toThrow(/401/);
     const res = await sendRaw(base, { method: 'POST', path: '/mcp', headers: MCP_HEADERS, body: INITIALIZE });
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
-    expect(JSON.parse(res.text)).toMatchObject({ statusCode: 401, error: 'Unauthorized', message: expect.stringContaining('API key') });
+    expect(res.headers['www-authenticate']).toBe(
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    expect(JSON.parse(res.text)).toMatchObject({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: expect.stringContaining('API key'),
+    });
   });
 
   it('answers GET and DELETE with 405: the server keeps no sessions', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const res = await sendRaw(base, { method, path: '/mcp', headers: { ...auth(ALICE_KEY), Accept: 'text/event-stream' } });
+      const res = await sendRaw(base, {
+        method,
+        path: '/mcp',
+        headers: { ...auth(ALICE_KEY), Accept: 'text/event-stream' },
+      });
       expect(res.status).toBe(405);
       expect(res.headers.allow).toBe('POST');
     }
@@ -165,9 +233,19 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
 
   it('answers HTTP mistakes with clear errors: a body that is not JSON, an Accept without event streams', async () => {
     const headers = { ...auth(ALICE_KEY), ...MCP_HEADERS };
-    const wrongType = await sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...headers, 'Content-Type': 'text/plain' }, body: INITIALIZE });
+    const wrongType = await sendRaw(base, {
+      method: 'POST',
+      path: '/mcp',
+      headers: { ...headers, 'Content-Type': 'text/plain' },
+      body: INITIALIZE,
+    });
     expect(wrongType.status).toBe(415);
-    const wrongAccept = await sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...headers, Accept: 'application/json' }, body: INITIALIZE });
+    const wrongAccept = await sendRaw(base, {
+      method: 'POST',
+      path: '/mcp',
+      headers: { ...headers, Accept: 'application/json' },
+      body: INITIALIZE,
+    });
     expect(wrongAccept.status).toBe(406);
   });
 
@@ -176,12 +254,25 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
     for (const body of ['{"jsonrpc":', '{"jsonrpc": "2.0", "id": 1,}', 'nonsense']) {
       const res = await sendRaw(base, { method: 'POST', path: '/mcp', headers, body });
       expect(res.status).toBe(400);
-      expect(JSON.parse(res.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('Parse error') } });
+      expect(JSON.parse(res.text)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: expect.stringContaining('Parse error') },
+      });
     }
     // JSON the shape check refuses (here a NUL in a string) is an Invalid Request.
-    const nul = await sendRaw(base, { method: 'POST', path: '/mcp', headers, body: '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"\\u0000"}}' });
+    const nul = await sendRaw(base, {
+      method: 'POST',
+      path: '/mcp',
+      headers,
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"\\u0000"}}',
+    });
     expect(nul.status).toBe(400);
-    expect(JSON.parse(nul.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('Invalid Request') } });
+    expect(JSON.parse(nul.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringContaining('Invalid Request') },
+    });
   });
 
   it('advertises no list-change notifications: a stateless server can never send one', () => {
@@ -189,10 +280,19 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
   });
 
   it('refuses a foreign Origin with 403 even with a valid key (DNS rebinding), and serves its own pages and clients without Origin', async () => {
-    const withOrigin = (origin: string): typeof fetch => ((input: string | URL | Request, init?: RequestInit) =>
-      fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), Origin: origin } })) as typeof fetch;
+    const withOrigin = (origin: string): typeof fetch =>
+      ((input: string | URL | Request, init?: RequestInit) =>
+        fetch(input, {
+          ...init,
+          headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), Origin: origin },
+        })) as typeof fetch;
     await expect(connectMcp(base, ALICE_KEY, { fetch: withOrigin('http://attacker.example') })).rejects.toThrow(/403/);
-    const res = await sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...auth(ALICE_KEY), ...MCP_HEADERS, Origin: 'http://attacker.example' }, body: INITIALIZE });
+    const res = await sendRaw(base, {
+      method: 'POST',
+      path: '/mcp',
+      headers: { ...auth(ALICE_KEY), ...MCP_HEADERS, Origin: 'http://attacker.example' },
+      body: INITIALIZE,
+    });
     expect(res.status).toBe(403);
     expect(JSON.parse(res.text)).toMatchObject({ statusCode: 403, message: expect.stringContaining('Origin') });
     const local = await connectMcp(base, ALICE_KEY, { fetch: withOrigin(base) });
@@ -217,17 +317,27 @@ describe('MCP server at /mcp (official SDK client, Streamable HTTP)', () => {
     for (const version of ['2025-06-18', '2025-11-25']) {
       const res = await sendBatch(base, ALICE_KEY, batchOf(2), version);
       expect(res.status).toBe(400);
-      expect(JSON.parse(res.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining(`protocol version ${version}`) } });
+      expect(JSON.parse(res.text)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: expect.stringContaining(`protocol version ${version}`) },
+      });
     }
     const large = await sendBatch(base, ALICE_KEY, batchOf(11, 'get_conversation', { id: paged }), '2025-03-26');
     expect(large.status).toBe(400);
-    expect(JSON.parse(large.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('at most 10') } });
+    expect(JSON.parse(large.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringContaining('at most 10') },
+    });
     // The largest allowed batch still runs.
     expect((await sendBatch(base, ALICE_KEY, batchOf(10), '2025-03-26')).status).toBe(200);
   });
 
   it('is not part of the REST OpenAPI document', async () => {
-    const spec = (await fixture.app.http().get('/api/docs-json').expect(200)).body as { paths: Record<string, unknown> };
+    const spec = (await fixture.app.http().get('/api/docs-json').expect(200)).body as {
+      paths: Record<string, unknown>;
+    };
     expect(Object.keys(spec.paths).filter((p) => p.startsWith('/mcp'))).toEqual([]);
   });
 });
@@ -247,7 +357,12 @@ describe('MCP server limits and single-user mode', () => {
       const alice = await connectMcp(base, ALICE_KEY);
       const outcomes: string[] = [];
       for (let i = 0; i < 6; i++) {
-        outcomes.push(await callTool(alice, 'recent_conversations').then((r) => (r.isError ? 'tool error' : 'ok'), (e: Error) => e.message));
+        outcomes.push(
+          await callTool(alice, 'recent_conversations').then(
+            (r) => (r.isError ? 'tool error' : 'ok'),
+            (e: Error) => e.message,
+          ),
+        );
       }
       expect(outcomes[0]).toBe('ok');
       expect(outcomes.at(-1)).toMatch(/429/);
@@ -285,8 +400,21 @@ describe('MCP server limits and single-user mode', () => {
     try {
       const base = await t.url();
       // A conversation whose page of 50 messages is as large as a tool answers: every message cut at 4,000 characters.
-      const id = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'w'.repeat(10_000) }).expect(200)).body.conversationId;
-      for (let i = 0; i < 24; i++) await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ conversationId: id, message: `${i} ${'w'.repeat(10_000)}` }).expect(200);
+      const id = (
+        await t
+          .http()
+          .post('/api/chat')
+          .set(auth(ALICE_KEY))
+          .send({ message: 'w'.repeat(10_000) })
+          .expect(200)
+      ).body.conversationId;
+      for (let i = 0; i < 24; i++)
+        await t
+          .http()
+          .post('/api/chat')
+          .set(auth(ALICE_KEY))
+          .send({ conversationId: id, message: `${i} ${'w'.repeat(10_000)}` })
+          .expect(200);
       let polling = true;
       const health: number[] = [];
       const poll = (async () => {
@@ -295,7 +423,11 @@ describe('MCP server limits and single-user mode', () => {
           await new Promise((r) => setTimeout(r, 20));
         }
       })();
-      const answers = await Promise.all(Array.from({ length: 8 }, () => sendBatch(base, ALICE_KEY, batchOf(10, 'get_conversation', { id, limit: 50 }), '2025-03-26')));
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          sendBatch(base, ALICE_KEY, batchOf(10, 'get_conversation', { id, limit: 50 }), '2025-03-26'),
+        ),
+      );
       polling = false;
       await poll;
       for (const answer of answers) {
@@ -320,7 +452,12 @@ describe('MCP server limits and single-user mode', () => {
       const local = await connectMcp(base);
       expect((await callTool(local, 'recent_conversations')).isError).toBeFalsy();
       await local.close();
-      const res = await sendRaw(base, { method: 'POST', path: '/mcp', headers: { ...MCP_HEADERS, Origin: 'http://attacker.example' }, body: INITIALIZE });
+      const res = await sendRaw(base, {
+        method: 'POST',
+        path: '/mcp',
+        headers: { ...MCP_HEADERS, Origin: 'http://attacker.example' },
+        body: INITIALIZE,
+      });
       expect(res.status).toBe(403);
       expect(JSON.parse(res.text)).toMatchObject({ statusCode: 403 });
     } finally {
@@ -341,12 +478,24 @@ describe('MCP server limits and single-user mode', () => {
     const a = await startTestApp({ dbPath });
     const b = await startTestApp({ dbPath });
     try {
-      const id = (await a.http().post('/api/conversations').set(auth(ALICE_KEY)).send({ title: 'Shared narwhal notes' }).expect(201)).body.id;
+      const id = (
+        await a
+          .http()
+          .post('/api/conversations')
+          .set(auth(ALICE_KEY))
+          .send({ title: 'Shared narwhal notes' })
+          .expect(201)
+      ).body.id;
       const balancer = roundRobinFetch([await a.url(), await b.url()]);
       const client = await connectMcp(await a.url(), ALICE_KEY, { fetch: balancer.fetch });
       for (let i = 0; i < 4; i++) {
         const result = await callTool(client, 'get_conversation', { id });
-        expect(result.structuredContent).toMatchObject({ id, title: 'Shared narwhal notes', messages: [], nextBefore: null });
+        expect(result.structuredContent).toMatchObject({
+          id,
+          title: 'Shared narwhal notes',
+          messages: [],
+          nextBefore: null,
+        });
       }
       expect(balancer.sent.every((n) => n >= 3)).toBe(true);
       await client.close();

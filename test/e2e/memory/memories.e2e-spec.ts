@@ -25,7 +25,9 @@ describe('memories: REST', () => {
       updatedAt: expect.any(String),
     });
     expect((await alice.get(`/api/memories/${created.id}`).expect(200)).body).toEqual(created);
-    const edited = (await alice.patch(`/api/memories/${created.id}`, { text: 'My dog is called Max.', pinned: true }).expect(200)).body;
+    const edited = (
+      await alice.patch(`/api/memories/${created.id}`, { text: 'My dog is called Max.', pinned: true }).expect(200)
+    ).body;
     expect(edited).toMatchObject({ id: created.id, text: 'My dog is called Max.', pinned: true });
     expect((await alice.get('/api/memories').expect(200)).body).toEqual({ items: [edited], nextCursor: null });
     await alice.delete(`/api/memories/${created.id}`).expect(204);
@@ -38,23 +40,31 @@ describe('memories: REST', () => {
       await alice.post('/api/memories', { text }).expect(201);
     }
     const first = (await alice.get('/api/memories?limit=3').expect(200)).body;
-    expect(first.items.map((m: { text: string }) => m.text)).toEqual(['Works as a nurse', 'Plays the cello in Lyon', 'Allergic to peanuts']);
+    expect(first.items.map((m: { text: string }) => m.text)).toEqual([
+      'Works as a nurse',
+      'Plays the cello in Lyon',
+      'Allergic to peanuts',
+    ]);
     const second = (await alice.get(`/api/memories?limit=3&cursor=${first.nextCursor}`).expect(200)).body;
     expect(second.items.map((m: { text: string }) => m.text)).toEqual(['Lives in Lyon']);
     expect(second.nextCursor).toBeNull();
 
     const lyon = (await alice.get('/api/memories?q=lyon').expect(200)).body.items.map((m: { text: string }) => m.text);
     expect(lyon.sort()).toEqual(['Lives in Lyon', 'Plays the cello in Lyon']);
-    expect((await alice.get('/api/memories?q=cello%20lyon').expect(200)).body.items.map((m: { text: string }) => m.text)).toEqual(['Plays the cello in Lyon']);
+    expect(
+      (await alice.get('/api/memories?q=cello%20lyon').expect(200)).body.items.map((m: { text: string }) => m.text),
+    ).toEqual(['Plays the cello in Lyon']);
     expect((await bob.get('/api/memories?q=lyon').expect(200)).body.items).toEqual([]);
     expect((await alice.get('/api/memories?q=%2B%2B').expect(200)).body.items).toEqual([]);
   });
 
   it('scopes a memory to an agent of the caller, and lists by scope', async () => {
     const agent = (await alice.post('/api/agents', { name: 'Chef' }).expect(201)).body;
-    const scoped = (await alice.post('/api/memories', { text: 'Cooks without garlic', agentId: agent.id }).expect(201)).body;
+    const scoped = (await alice.post('/api/memories', { text: 'Cooks without garlic', agentId: agent.id }).expect(201))
+      .body;
     expect(scoped.agentId).toBe(agent.id);
-    const ids = async (query: string) => (await alice.get(`/api/memories?${query}`).expect(200)).body.items.map((m: { id: string }) => m.id);
+    const ids = async (query: string) =>
+      (await alice.get(`/api/memories?${query}`).expect(200)).body.items.map((m: { id: string }) => m.id);
     expect(await ids(`agentId=${agent.id}`)).toEqual([scoped.id]);
     expect(await ids('agentId=none')).not.toContain(scoped.id);
     expect((await alice.patch(`/api/memories/${scoped.id}`, { agentId: null }).expect(200)).body.agentId).toBeNull();
@@ -113,7 +123,10 @@ describe('memories: MAX_MEMORIES_PER_ACTOR', () => {
     await post('/api/memories', { text: 'one' }).expect(201);
     await post('/api/memories', { text: 'two' }).expect(201);
     const refused = await post('/api/memories', { text: 'three' }).expect(409);
-    expect(refused.body).toMatchObject({ code: 'limit_reached', message: expect.stringContaining('MAX_MEMORIES_PER_ACTOR') });
+    expect(refused.body).toMatchObject({
+      code: 'limit_reached',
+      message: expect.stringContaining('MAX_MEMORIES_PER_ACTOR'),
+    });
     // Another actor has room of their own.
     await post('/api/memories', { text: "Bob's" }, BOB_KEY).expect(201);
     // An import that would pass the limit stores none of it.

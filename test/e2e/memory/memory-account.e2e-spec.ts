@@ -25,7 +25,9 @@ describe('memories: export, import and erasure of the account', () => {
     expect((await alice.get('/api/memories').expect(200)).body.items).toEqual([]);
     expect((await bob.get('/api/memories').expect(200)).body.items).toHaveLength(1);
 
-    expect((await alice.post('/api/memories/import', { memories: exported.memories }).expect(201)).body).toEqual({ imported: 2 });
+    expect((await alice.post('/api/memories/import', { memories: exported.memories }).expect(201)).body).toEqual({
+      imported: 2,
+    });
     const back = (await alice.get('/api/memories').expect(200)).body.items;
     expect(back.map((m: { text: string }) => m.text).sort()).toEqual(['Pinned: call me Sam', 'Speaks Dutch']);
     expect(back.find((m: { pinned: boolean }) => m.pinned).createdAt).toBe(exported.memories[1].createdAt);
@@ -39,7 +41,13 @@ describe('memories: export, import and erasure of the account', () => {
     await alice.post('/api/chat', { message: 'hello there' }).expect(200);
     const exported = (await alice.get('/api/me/export').expect(200)).body;
     await alice.delete('/api/me/data').expect(200);
-    const upload = (doc: object, query = '') => t.http().post(`/api/imports${query}`).set(auth(ALICE_KEY)).set('Content-Type', 'application/json').send(JSON.stringify(doc));
+    const upload = (doc: object, query = '') =>
+      t
+        .http()
+        .post(`/api/imports${query}`)
+        .set(auth(ALICE_KEY))
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(doc));
 
     const items = [
       { text: 'Likes tea', pinned: false },
@@ -53,13 +61,20 @@ describe('memories: export, import and erasure of the account', () => {
     expect(report).toMatchObject({ format: 'chat-memory', memories: { imported: 2, skipped: 0, reason: null, items } });
     expect(report.imported).toHaveLength(1);
     const back = (await alice.get('/api/memories').expect(200)).body.items;
-    expect(back.map((m: { text: string; pinned: boolean }) => [m.text, m.pinned]).sort()).toEqual([['Likes tea', false], ['Lives in Utrecht', true]]);
+    expect(back.map((m: { text: string; pinned: boolean }) => [m.text, m.pinned]).sort()).toEqual([
+      ['Likes tea', false],
+      ['Lives in Utrecht', true],
+    ]);
 
     // One bad memory: none of them is taken, the conversations still are, and the report says why.
     await alice.delete('/api/me/data').expect(200);
     const bad = { ...exported, memories: [...exported.memories, { text: 'x'.repeat(1001) }] };
     const partial = (await upload(bad, '?memories=true').expect(200)).body;
-    expect(partial.memories).toMatchObject({ imported: 0, skipped: 3, reason: expect.stringMatching(/1001 characters/) });
+    expect(partial.memories).toMatchObject({
+      imported: 0,
+      skipped: 3,
+      reason: expect.stringMatching(/1001 characters/),
+    });
     expect(partial.imported).toHaveLength(1);
     expect((await alice.get('/api/memories').expect(200)).body.items).toEqual([]);
   });
@@ -69,7 +84,9 @@ describe('memories: export, import and erasure of the account', () => {
     await alice.post('/api/memories/import', { memories: [{ text: 'fine' }, { text: '' }] }).expect(400);
     await alice.post('/api/memories/import', { memories: [{ text: 'x'.repeat(1001) }] }).expect(400);
     await alice.post('/api/memories/import', { memories: [{ text: 'ok', createdAt: 'yesterday' }] }).expect(400);
-    await alice.post('/api/memories/import', { memories: Array.from({ length: 1001 }, () => ({ text: 'x' })) }).expect(400);
+    await alice
+      .post('/api/memories/import', { memories: Array.from({ length: 1001 }, () => ({ text: 'x' })) })
+      .expect(400);
     await alice.post('/api/memories/import', {}).expect(400);
     expect((await alice.get('/api/memories').expect(200)).body.items.length).toBe(before);
   });

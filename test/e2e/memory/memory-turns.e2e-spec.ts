@@ -13,9 +13,11 @@ describe('memories: read into every turn', () => {
   const as = (key: string) => asActor(() => t, key);
   const alice = as(ALICE_KEY);
   const bob = as(BOB_KEY);
-  const remember = async (text: string, extra: object = {}, who = alice) => (await who.post('/api/memories', { text, ...extra }).expect(201)).body.id as string;
+  const remember = async (text: string, extra: object = {}, who = alice) =>
+    (await who.post('/api/memories', { text, ...extra }).expect(201)).body.id as string;
   const lastSent = (): Sent[] => fake.completions.at(-1)!.body.messages as Sent[];
-  const memoryMessage = () => lastSent().find((m) => m.role === 'system' && m.content.includes('earlier conversations'));
+  const memoryMessage = () =>
+    lastSent().find((m) => m.role === 'system' && m.content.includes('earlier conversations'));
 
   it('sends pinned memories first, then those sharing words with the message, and records them on the reply', async () => {
     const pinned = await remember('Always answer in British English', { pinned: true });
@@ -26,7 +28,10 @@ describe('memories: read into every turn', () => {
     const memory = memoryMessage()!;
     // After the instructions, before the question.
     expect(sent.indexOf(memory)).toBeLessThan(sent.length - 1);
-    expect(memory.content.split('\n').slice(1)).toEqual(['- Always answer in British English', '- Has a ginger cat called Marmalade']);
+    expect(memory.content.split('\n').slice(1)).toEqual([
+      '- Always answer in British English',
+      '- Has a ginger cat called Marmalade',
+    ]);
     const messages = (await alice.get(`/api/conversations/${res.body.conversationId}/messages`).expect(200)).body.items;
     expect(messages.map((m: { memoryIds: string[] }) => m.memoryIds)).toEqual([[], [pinned, cat]]);
 
@@ -41,7 +46,8 @@ describe('memories: read into every turn', () => {
 
   it('keeps the memories within MEMORY_TOKEN_BUDGET', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 12; i++) ids.push(await remember(`Budget fact ${i}: enjoys sailing on lake number ${i} every summer with friends`));
+    for (let i = 0; i < 12; i++)
+      ids.push(await remember(`Budget fact ${i}: enjoys sailing on lake number ${i} every summer with friends`));
     await alice.post('/api/chat', { message: 'Any sailing plans for the lake this summer?' }).expect(200);
     const lines = memoryMessage()!.content.split('\n').slice(1);
     expect(lines.length).toBeGreaterThan(0);
@@ -55,7 +61,9 @@ describe('memories: read into every turn', () => {
     const scoped = await remember('Grows tomatoes on the balcony', { agentId: agent.id });
     await alice.post('/api/chat', { message: 'Do bees like tomatoes on a roof balcony?' }).expect(200);
     expect(memoryMessage()).toBeUndefined();
-    const res = await alice.post('/api/chat', { message: 'Do bees like tomatoes on a roof balcony?', agentId: agent.id }).expect(200);
+    const res = await alice
+      .post('/api/chat', { message: 'Do bees like tomatoes on a roof balcony?', agentId: agent.id })
+      .expect(200);
     expect(memoryMessage()!.content).toContain('Grows tomatoes on the balcony');
     expect(memoryMessage()!.content).not.toContain('Bob');
     const reply = (await alice.get(`/api/conversations/${res.body.conversationId}/messages`).expect(200)).body.items[1];
@@ -66,7 +74,9 @@ describe('memories: read into every turn', () => {
     await remember('Plays the violin in an orchestra', { pinned: true });
     const temp = (await alice.post('/api/conversations', { memory: false }).expect(201)).body;
     expect(temp.memory).toBe(false);
-    await alice.post('/api/chat', { message: 'Which violin strings for the orchestra?', conversationId: temp.id }).expect(200);
+    await alice
+      .post('/api/chat', { message: 'Which violin strings for the orchestra?', conversationId: temp.id })
+      .expect(200);
     expect(memoryMessage()).toBeUndefined();
     await alice.post('/api/chat', { message: 'Which violin strings for the orchestra?' }).expect(200);
     expect(memoryMessage()!.content).toContain('violin');

@@ -17,7 +17,10 @@ describe('openai: conversations and items', () => {
   });
 
   it('creates, reads, updates and deletes a conversation', async () => {
-    const created = await alice.conversations.create({ metadata: { topic: 'demo' }, items: [{ type: 'message', role: 'user', content: 'Hello there' }] });
+    const created = await alice.conversations.create({
+      metadata: { topic: 'demo' },
+      items: [{ type: 'message', role: 'user', content: 'Hello there' }],
+    });
     expect(created).toMatchObject({ object: 'conversation', metadata: { topic: 'demo' } });
     expect(created.id).toMatch(/^conv_[0-9a-f-]{36}$/);
     expect(Math.abs(created.created_at - Date.now() / 1000)).toBeLessThan(3600);
@@ -25,9 +28,19 @@ describe('openai: conversations and items', () => {
     const updated = await alice.conversations.update(created.id, { metadata: { topic: 'changed', more: 'x' } });
     expect(updated.metadata).toEqual({ topic: 'changed', more: 'x' });
     // The same conversation on the REST API, titled by its first message.
-    const rest = (await t.http().get(`/api/conversations/${created.id.slice(5)}`).set(auth(ALICE_KEY)).expect(200)).body;
+    const rest = (
+      await t
+        .http()
+        .get(`/api/conversations/${created.id.slice(5)}`)
+        .set(auth(ALICE_KEY))
+        .expect(200)
+    ).body;
     expect(rest).toMatchObject({ title: 'Hello there', messages: [{ role: 'user', content: 'Hello there' }] });
-    expect(await alice.conversations.delete(created.id)).toEqual({ id: created.id, object: 'conversation.deleted', deleted: true });
+    expect(await alice.conversations.delete(created.id)).toEqual({
+      id: created.id,
+      object: 'conversation.deleted',
+      deleted: true,
+    });
     await expect(alice.conversations.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
@@ -35,11 +48,24 @@ describe('openai: conversations and items', () => {
     const conversation = await alice.conversations.create({});
     const texts = Array.from({ length: 7 }, (_, i) => `item ${i}`);
     const added = await alice.conversations.items.create(conversation.id, {
-      items: texts.map((text, i) => ({ type: 'message' as const, role: i % 2 ? ('assistant' as const) : ('user' as const), content: text })),
+      items: texts.map((text, i) => ({
+        type: 'message' as const,
+        role: i % 2 ? ('assistant' as const) : ('user' as const),
+        content: text,
+      })),
     });
     expect(added.data).toHaveLength(7);
-    expect(added.data[1]).toMatchObject({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'item 1', annotations: [] }] });
-    expect(added.data[0]).toMatchObject({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'item 0' }] });
+    expect(added.data[1]).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'item 1', annotations: [] }],
+    });
+    expect(added.data[0]).toMatchObject({
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: 'item 0' }],
+    });
 
     const seen: string[] = [];
     for await (const item of alice.conversations.items.list(conversation.id, { limit: 3, order: 'asc' })) {
@@ -47,7 +73,12 @@ describe('openai: conversations and items', () => {
     }
     expect(seen).toEqual(texts);
     const first = await alice.conversations.items.list(conversation.id, { limit: 3 });
-    expect(first.data.map((i) => i.id)).toEqual(added.data.slice(-3).reverse().map((i) => i.id));
+    expect(first.data.map((i) => i.id)).toEqual(
+      added.data
+        .slice(-3)
+        .reverse()
+        .map((i) => i.id),
+    );
     expect(first.has_more).toBe(true);
     const desc: string[] = [];
     for await (const item of alice.conversations.items.list(conversation.id, { limit: 2 })) desc.push(item.id!);
@@ -61,11 +92,17 @@ describe('openai: conversations and items', () => {
     expect(left.data.map((i) => i.id)).toEqual(added.data.filter((_, i) => i !== 2).map((i) => i.id));
     expect(left.has_more).toBe(false);
     // The branch below the removed message still hangs together on the REST API.
-    const rest = (await t.http().get(`/api/conversations/${conversation.id.slice(5)}`).set(auth(ALICE_KEY)).expect(200)).body;
+    const rest = (
+      await t
+        .http()
+        .get(`/api/conversations/${conversation.id.slice(5)}`)
+        .set(auth(ALICE_KEY))
+        .expect(200)
+    ).body;
     expect(rest.messages.map((m: { content: string }) => m.content)).toEqual(texts.filter((_, i) => i !== 2));
   });
 
-  it('lists the caller\'s conversations, newest activity first, with the SDK cursor', async () => {
+  it("lists the caller's conversations, newest activity first, with the SDK cursor", async () => {
     const mine = [];
     for (let i = 0; i < 4; i++) mine.push((await bob.conversations.create({ metadata: { n: String(i) } })).id);
     const listed: string[] = [];
@@ -76,15 +113,19 @@ describe('openai: conversations and items', () => {
     expect(asc).toEqual(mine);
   });
 
-  it('keeps actors apart: another actor\'s conversation and items are unknown', async () => {
+  it("keeps actors apart: another actor's conversation and items are unknown", async () => {
     const theirs = await alice.conversations.create({ items: [{ type: 'message', role: 'user', content: 'secret' }] });
     const items = await alice.conversations.items.list(theirs.id);
     await expect(bob.conversations.retrieve(theirs.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     await expect(bob.conversations.update(theirs.id, { metadata: {} })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     await expect(bob.conversations.delete(theirs.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     await expect(bob.conversations.items.list(theirs.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
-    await expect(bob.conversations.items.retrieve(items.data[0].id!, { conversation_id: theirs.id })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
-    await expect(bob.conversations.items.create(theirs.id, { items: [{ type: 'message', role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(
+      bob.conversations.items.retrieve(items.data[0].id!, { conversation_id: theirs.id }),
+    ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(
+      bob.conversations.items.create(theirs.id, { items: [{ type: 'message', role: 'user', content: 'x' }] }),
+    ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     // A foreign id answers exactly as an unknown one.
     const unknown = 'conv_00000000-0000-4000-8000-000000000000';
     const a = await apiError(bob.conversations.retrieve(theirs.id));
@@ -103,7 +144,9 @@ describe('openai: conversations and items', () => {
     const items = Array.from({ length: 21 }, () => ({ type: 'message' as const, role: 'user' as const, content: 'x' }));
     await expect(alice.conversations.create({ items })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
     const conversation = await alice.conversations.create({});
-    await expect(alice.conversations.items.list(conversation.id, { limit: 101 })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    await expect(alice.conversations.items.list(conversation.id, { limit: 101 })).rejects.toBeInstanceOf(
+      OpenAI.BadRequestError,
+    );
     const nobody = openAiClient(await t.url(), 'wrong-key-000000000000');
     const denied = await apiError(nobody.conversations.create({}));
     expect(denied).toBeInstanceOf(OpenAI.AuthenticationError);
@@ -111,31 +154,54 @@ describe('openai: conversations and items', () => {
     await expect(nobody.conversations.retrieve(conversation.id)).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
     // The raw body is OpenAI's shape.
     const raw = await t.http().get(`/v1/conversations/${conversation.id}`).expect(401);
-    expect(raw.body).toEqual({ error: { message: expect.any(String), type: 'authentication_error', param: null, code: 'invalid_api_key' } });
+    expect(raw.body).toEqual({
+      error: { message: expect.any(String), type: 'authentication_error', param: null, code: 'invalid_api_key' },
+    });
   });
 });
 
-describe('openai: errors answered before a controller, in OpenAI\'s shape', () => {
+describe("openai: errors answered before a controller, in OpenAI's shape", () => {
   let tmp: ReturnType<typeof tempDir>;
   let t: TestApp;
   beforeAll(async () => {
     tmp = tempDir();
-    t = await startTestApp({ dbPath: `${tmp.dir}/e.sqlite`, env: { RATE_LIMIT_PER_MINUTE: '3', BODY_LIMIT_BYTES: '2048' } });
+    t = await startTestApp({
+      dbPath: `${tmp.dir}/e.sqlite`,
+      env: { RATE_LIMIT_PER_MINUTE: '3', BODY_LIMIT_BYTES: '2048' },
+    });
   });
   afterAll(async () => {
     await t.close();
     tmp.remove();
   });
-  const shape = (type: string) => ({ error: { message: expect.any(String), type, param: null, code: expect.any(String) } });
+  const shape = (type: string) => ({
+    error: { message: expect.any(String), type, param: null, code: expect.any(String) },
+  });
 
   it('an unknown route, a body of another type, a body too large, and the rate limit as RateLimitError', async () => {
-    expect((await t.http().get('/v1/nothing-here').set(auth(BOB_KEY)).expect(404)).body).toEqual(shape('invalid_request_error'));
-    const typed = await t.http().post('/v1/conversations').set(auth(BOB_KEY)).set('Content-Type', 'text/plain').send('hello').expect(415);
+    expect((await t.http().get('/v1/nothing-here').set(auth(BOB_KEY)).expect(404)).body).toEqual(
+      shape('invalid_request_error'),
+    );
+    const typed = await t
+      .http()
+      .post('/v1/conversations')
+      .set(auth(BOB_KEY))
+      .set('Content-Type', 'text/plain')
+      .send('hello')
+      .expect(415);
     expect(typed.body).toEqual(shape('invalid_request_error'));
-    const big = await t.http().post('/v1/conversations').set(auth(BOB_KEY)).send({ metadata: { a: 'x'.repeat(4000) } }).expect(413);
+    const big = await t
+      .http()
+      .post('/v1/conversations')
+      .set(auth(BOB_KEY))
+      .send({ metadata: { a: 'x'.repeat(4000) } })
+      .expect(413);
     expect(big.body).toEqual(shape('invalid_request_error'));
     // The REST API keeps its own shape.
-    expect((await t.http().get('/api/nothing-here').set(auth(BOB_KEY)).expect(404)).body).toMatchObject({ statusCode: 404, code: 'not_found' });
+    expect((await t.http().get('/api/nothing-here').set(auth(BOB_KEY)).expect(404)).body).toMatchObject({
+      statusCode: 404,
+      code: 'not_found',
+    });
     const client = openAiClient(await t.url(), ALICE_KEY);
     const limited = await (async () => {
       for (let i = 0; i < 10; i++) {

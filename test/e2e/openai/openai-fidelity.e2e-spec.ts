@@ -40,36 +40,78 @@ describe('openai: protocol fidelity', () => {
         ],
       });
       expect(sent()).toEqual(['system: sys', 'system: Always answer in French.', 'user: Hello']);
-      expect(await itemTexts(conversation.id)).toEqual(['system: Always answer in French.', 'user: Hello', 'assistant: Bonjour']);
+      expect(await itemTexts(conversation.id)).toEqual([
+        'system: Always answer in French.',
+        'user: Hello',
+        'assistant: Bonjour',
+      ]);
       fake.enqueue({ kind: 'reply', text: 'Ça va' });
-      await alice.responses.create({ model: 'fake-model', conversation: conversation.id, input: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'How are you?' }] });
-      expect(sent()).toEqual(['system: sys', 'system: Always answer in French.', 'user: Hello', 'assistant: Bonjour', 'system: Be brief.', 'user: How are you?']);
+      await alice.responses.create({
+        model: 'fake-model',
+        conversation: conversation.id,
+        input: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'How are you?' },
+        ],
+      });
+      expect(sent()).toEqual([
+        'system: sys',
+        'system: Always answer in French.',
+        'user: Hello',
+        'assistant: Bonjour',
+        'system: Be brief.',
+        'user: How are you?',
+      ]);
     });
 
     it('with store: false, reach the model in their place', async () => {
       fake.enqueue({ kind: 'reply', text: 'Bonjour' });
-      await alice.responses.create({ model: 'fake-model', store: false, input: [{ role: 'developer', content: 'Always answer in French.' }, { role: 'user', content: 'Hello' }] });
+      await alice.responses.create({
+        model: 'fake-model',
+        store: false,
+        input: [
+          { role: 'developer', content: 'Always answer in French.' },
+          { role: 'user', content: 'Hello' },
+        ],
+      });
       expect(sent()).toEqual(['system: sys', 'system: Always answer in French.', 'user: Hello']);
     });
   });
 
   it('conversations.items.list accepts include (sent as include[])', async () => {
-    const conversation = await alice.conversations.create({ items: [{ type: 'message', role: 'user', content: 'hi' }] });
+    const conversation = await alice.conversations.create({
+      items: [{ type: 'message', role: 'user', content: 'hi' }],
+    });
     const page = await alice.conversations.items.list(conversation.id, { include: ['message.output_text.logprobs'] });
     expect(page.data.map((i) => i.type)).toEqual(['message']);
-    const bad = await apiError(alice.conversations.items.list(conversation.id, { include: ['no.such.thing' as 'message.output_text.logprobs'] }));
+    const bad = await apiError(
+      alice.conversations.items.list(conversation.id, { include: ['no.such.thing' as 'message.output_text.logprobs'] }),
+    );
     expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
     expect(bad.param).toBe('include');
   });
 
   describe('tool rounds', () => {
-    const tools = [{ type: 'function' as const, name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: null }];
+    const tools = [
+      {
+        type: 'function' as const,
+        name: 'get_weather',
+        description: 'Weather of a city',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        strict: null,
+      },
+    ];
 
     /** A conversation whose last response asks for get_weather: its call id and the response. */
     async function withPendingCall() {
       const conversation = await alice.conversations.create({});
       fake.enqueue({ kind: 'toolCalls', calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }] });
-      const asked = await alice.responses.create({ model: 'fake-model', conversation: conversation.id, input: 'Weather in Paris?', tools });
+      const asked = await alice.responses.create({
+        model: 'fake-model',
+        conversation: conversation.id,
+        input: 'Weather in Paris?',
+        tools,
+      });
       const call = asked.output.find((o) => o.type === 'function_call');
       if (call?.type !== 'function_call') throw new Error('no call');
       return { conversation: conversation.id, callId: call.call_id, response: asked };
@@ -79,21 +121,37 @@ describe('openai: protocol fidelity', () => {
       const { conversation } = await withPendingCall();
       const before = await itemTexts(conversation);
       const calls = fake.completions.length;
-      const error = await apiError(alice.responses.create({ model: 'fake-model', conversation, tools, input: [{ type: 'function_call_output', call_id: 'call_unknown', output: 'x' }] }));
+      const error = await apiError(
+        alice.responses.create({
+          model: 'fake-model',
+          conversation,
+          tools,
+          input: [{ type: 'function_call_output', call_id: 'call_unknown', output: 'x' }],
+        }),
+      );
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect(error.param).toBe('input');
       expect(error.message).toContain('call_unknown');
       expect(await itemTexts(conversation)).toEqual(before);
       expect(fake.completions.length).toBe(calls);
       // In a new conversation no call is pending at all.
-      expect(await apiError(alice.responses.create({ model: 'fake-model', input: [{ type: 'function_call_output', call_id: 'call_x', output: 'x' }] }))).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(
+        await apiError(
+          alice.responses.create({
+            model: 'fake-model',
+            input: [{ type: 'function_call_output', call_id: 'call_x', output: 'x' }],
+          }),
+        ),
+      ).toBeInstanceOf(OpenAI.BadRequestError);
     });
 
     it('a user message while a call is unanswered is a 400, in the conversation or after the response', async () => {
       const { conversation, callId, response } = await withPendingCall();
       const before = await itemTexts(conversation);
       for (const where of [{ conversation }, { previous_response_id: response.id }]) {
-        const error = await apiError(alice.responses.create({ model: 'fake-model', ...where, tools, input: 'Never mind.' }));
+        const error = await apiError(
+          alice.responses.create({ model: 'fake-model', ...where, tools, input: 'Never mind.' }),
+        );
         expect(error).toBeInstanceOf(OpenAI.BadRequestError);
         expect(error.param).toBe('input');
         expect(error.message).toContain(callId);
@@ -110,7 +168,12 @@ describe('openai: protocol fidelity', () => {
         ],
       });
       expect(answered.output_text).toBe('Sunny. And?');
-      expect(await itemTexts(conversation)).toEqual([...before, 'function_call_output', 'user: Never mind.', 'assistant: Sunny. And?']);
+      expect(await itemTexts(conversation)).toEqual([
+        ...before,
+        'function_call_output',
+        'user: Never mind.',
+        'assistant: Sunny. And?',
+      ]);
     });
 
     it('a request that declares no tools runs none: a call the model makes anyway is not answered on the server', async () => {
@@ -121,52 +184,127 @@ describe('openai: protocol fidelity', () => {
       expect(fake.completions.length).toBe(before + 1);
       expect(fake.lastCompletion.body.tools).toBeUndefined();
       fake.enqueue({ kind: 'toolCalls', calls: [{ name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
-      expect(await apiError(alice.responses.create({ model: 'fake-model', store: false, input: 'Weather in Oslo?' }))).toBeInstanceOf(OpenAI.InternalServerError);
+      expect(
+        await apiError(alice.responses.create({ model: 'fake-model', store: false, input: 'Weather in Oslo?' })),
+      ).toBeInstanceOf(OpenAI.InternalServerError);
     });
 
     it('two calls: answering one of them is a 400; answering both goes on', async () => {
       const conversation = (await alice.conversations.create({})).id;
-      fake.enqueue({ kind: 'toolCalls', calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }, { name: 'get_weather', arguments: '{"city":"Rome"}' }] });
-      const asked = await alice.responses.create({ model: 'fake-model', conversation, input: 'Paris and Rome?', tools });
+      fake.enqueue({
+        kind: 'toolCalls',
+        calls: [
+          { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          { name: 'get_weather', arguments: '{"city":"Rome"}' },
+        ],
+      });
+      const asked = await alice.responses.create({
+        model: 'fake-model',
+        conversation,
+        input: 'Paris and Rome?',
+        tools,
+      });
       const ids = asked.output.flatMap((o) => (o.type === 'function_call' ? [o.call_id] : []));
       expect(ids).toHaveLength(2);
-      const error = await apiError(alice.responses.create({ model: 'fake-model', conversation, tools, input: [{ type: 'function_call_output', call_id: ids[0], output: 'sunny' }] }));
+      const error = await apiError(
+        alice.responses.create({
+          model: 'fake-model',
+          conversation,
+          tools,
+          input: [{ type: 'function_call_output', call_id: ids[0], output: 'sunny' }],
+        }),
+      );
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect(error.message).toContain(ids[1]);
       fake.enqueue({ kind: 'reply', text: 'Sunny and rainy' });
-      const done = await alice.responses.create({ model: 'fake-model', conversation, tools, input: ids.map((id, i) => ({ type: 'function_call_output' as const, call_id: id, output: ['sunny', 'rain'][i] })) });
+      const done = await alice.responses.create({
+        model: 'fake-model',
+        conversation,
+        tools,
+        input: ids.map((id, i) => ({
+          type: 'function_call_output' as const,
+          call_id: id,
+          output: ['sunny', 'rain'][i],
+        })),
+      });
       expect(done.output_text).toBe('Sunny and rainy');
     });
   });
 
   describe('parameters', () => {
     it('text.format json_schema is sent as response_format, parsed by responses.parse(), and echoed', async () => {
-      const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false };
+      const schema = {
+        type: 'object',
+        properties: { name: { type: 'string' } },
+        required: ['name'],
+        additionalProperties: false,
+      };
       fake.enqueue({ kind: 'reply', text: '{"name":"Ada"}' });
-      const parsed = await alice.responses.parse({ model: 'fake-model', input: 'Who?', text: { format: { type: 'json_schema', name: 'person', schema, strict: true } } });
-      expect(fake.lastCompletion.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'person', schema, strict: true } });
+      const parsed = await alice.responses.parse({
+        model: 'fake-model',
+        input: 'Who?',
+        text: { format: { type: 'json_schema', name: 'person', schema, strict: true } },
+      });
+      expect(fake.lastCompletion.body.response_format).toEqual({
+        type: 'json_schema',
+        json_schema: { name: 'person', schema, strict: true },
+      });
       expect(parsed.output_parsed).toEqual({ name: 'Ada' });
       expect(parsed.text?.format).toEqual({ type: 'json_schema', name: 'person', schema, strict: true });
-      expect((await alice.responses.retrieve(parsed.id)).text?.format).toEqual({ type: 'json_schema', name: 'person', schema, strict: true });
+      expect((await alice.responses.retrieve(parsed.id)).text?.format).toEqual({
+        type: 'json_schema',
+        name: 'person',
+        schema,
+        strict: true,
+      });
       fake.enqueue({ kind: 'reply', text: '{}' });
-      const json = await alice.responses.create({ model: 'fake-model', input: 'JSON please', text: { format: { type: 'json_object' } } });
+      const json = await alice.responses.create({
+        model: 'fake-model',
+        input: 'JSON please',
+        text: { format: { type: 'json_object' } },
+      });
       expect(fake.lastCompletion.body.response_format).toEqual({ type: 'json_object' });
       expect(json.text?.format).toEqual({ type: 'json_object' });
       // Streamed and unstored alike.
       fake.enqueue({ kind: 'stream', chunks: ['{"name":', '"Bo"}'] });
-      const streamed = await alice.responses.stream({ model: 'fake-model', store: false, input: 'Who?', text: { format: { type: 'json_schema', name: 'person', schema } } }).finalResponse();
-      expect(fake.lastCompletion.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'person', schema } });
+      const streamed = await alice.responses
+        .stream({
+          model: 'fake-model',
+          store: false,
+          input: 'Who?',
+          text: { format: { type: 'json_schema', name: 'person', schema } },
+        })
+        .finalResponse();
+      expect(fake.lastCompletion.body.response_format).toEqual({
+        type: 'json_schema',
+        json_schema: { name: 'person', schema },
+      });
       expect(streamed.text?.format).toMatchObject({ type: 'json_schema', name: 'person' });
       // Plain text sends no response_format.
       await alice.responses.create({ model: 'fake-model', input: 'plain', text: { format: { type: 'text' } } });
       expect(fake.lastCompletion.body.response_format).toBeUndefined();
     });
 
-    it('top_p, parallel_tool_calls and a tool\'s strict reach the model and are echoed as used', async () => {
-      const tools = [{ type: 'function' as const, name: 'f', parameters: { type: 'object', properties: {}, additionalProperties: false }, strict: true }];
-      const answer = await alice.responses.create({ model: 'fake-model', input: 'x', top_p: 0.5, parallel_tool_calls: false, tools });
+    it("top_p, parallel_tool_calls and a tool's strict reach the model and are echoed as used", async () => {
+      const tools = [
+        {
+          type: 'function' as const,
+          name: 'f',
+          parameters: { type: 'object', properties: {}, additionalProperties: false },
+          strict: true,
+        },
+      ];
+      const answer = await alice.responses.create({
+        model: 'fake-model',
+        input: 'x',
+        top_p: 0.5,
+        parallel_tool_calls: false,
+        tools,
+      });
       expect(fake.lastCompletion.body).toMatchObject({ top_p: 0.5, parallel_tool_calls: false });
-      expect((fake.lastCompletion.body.tools as Array<{ function: { strict?: boolean } }>)[0].function.strict).toBe(true);
+      expect((fake.lastCompletion.body.tools as Array<{ function: { strict?: boolean } }>)[0].function.strict).toBe(
+        true,
+      );
       expect(answer).toMatchObject({ top_p: 0.5, parallel_tool_calls: false, tools: [{ name: 'f', strict: true }] });
       expect(await alice.responses.retrieve(answer.id)).toMatchObject({ top_p: 0.5, parallel_tool_calls: false });
       // Without them nothing is sent; the echo says what was used.
@@ -180,15 +318,33 @@ describe('openai: protocol fidelity', () => {
 
     it('truncation: "auto" leaves the oldest items out to fit; "disabled" refuses what does not fit whole', async () => {
       const long = (i: number) => `${i} ` + 'word '.repeat(600);
-      const conversation = await alice.conversations.create({ items: Array.from({ length: 20 }, (_, i) => ({ type: 'message' as const, role: 'user' as const, content: long(i) })) });
+      const conversation = await alice.conversations.create({
+        items: Array.from({ length: 20 }, (_, i) => ({
+          type: 'message' as const,
+          role: 'user' as const,
+          content: long(i),
+        })),
+      });
       const before = await itemTexts(conversation.id);
       const calls = fake.completions.length;
-      const refused = await apiError(alice.responses.create({ model: 'fake-model', conversation: conversation.id, input: 'Sum up.', truncation: 'disabled' }));
+      const refused = await apiError(
+        alice.responses.create({
+          model: 'fake-model',
+          conversation: conversation.id,
+          input: 'Sum up.',
+          truncation: 'disabled',
+        }),
+      );
       expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
       expect(refused.code).toBe('context_length_exceeded');
       expect(fake.completions.length).toBe(calls);
       expect(await itemTexts(conversation.id)).toEqual(before);
-      const auto = await alice.responses.create({ model: 'fake-model', conversation: conversation.id, input: 'Sum up.', truncation: 'auto' });
+      const auto = await alice.responses.create({
+        model: 'fake-model',
+        conversation: conversation.id,
+        input: 'Sum up.',
+        truncation: 'auto',
+      });
       expect(auto.truncation).toBe('auto');
       expect((fake.lastCompletion.body.messages as Sent[]).length).toBeLessThan(22);
       // What fits whole is answered with truncation disabled, and echoed so.
@@ -211,24 +367,53 @@ describe('openai: protocol fidelity', () => {
         expect([param, error.status, error.code, error.param]).toEqual([param, 400, 'unsupported_parameter', param]);
       }
       // Their empty or default values ask for nothing.
-      await alice.responses.create({ model: 'fake-model', input: 'x', include: [], text: { verbosity: null } } as never);
+      await alice.responses.create({
+        model: 'fake-model',
+        input: 'x',
+        include: [],
+        text: { verbosity: null },
+      } as never);
     });
   });
 
   describe('response routes', () => {
     it('inputItems.list: the items a response was asked with, paged', async () => {
-      const conversation = await alice.conversations.create({ items: [{ type: 'message', role: 'user', content: 'before' }] });
+      const conversation = await alice.conversations.create({
+        items: [{ type: 'message', role: 'user', content: 'before' }],
+      });
       fake.enqueue({ kind: 'reply', text: 'ok' });
-      const answer = await alice.responses.create({ model: 'fake-model', conversation: conversation.id, input: [{ role: 'developer', content: 'Be kind.' }, { role: 'user', content: 'Hi' }] });
-      const texts = (items: Array<{ type: string; role?: string; content?: unknown }>) => items.map((i) => `${i.role}: ${(i.content as Array<{ text: string }>)[0].text}`);
+      const answer = await alice.responses.create({
+        model: 'fake-model',
+        conversation: conversation.id,
+        input: [
+          { role: 'developer', content: 'Be kind.' },
+          { role: 'user', content: 'Hi' },
+        ],
+      });
+      const texts = (items: Array<{ type: string; role?: string; content?: unknown }>) =>
+        items.map((i) => `${i.role}: ${(i.content as Array<{ text: string }>)[0].text}`);
       const all = [];
       for await (const item of alice.responses.inputItems.list(answer.id, { order: 'asc', limit: 1 })) all.push(item);
       expect(texts(all as never)).toEqual(['system: Be kind.', 'user: Hi']);
-      expect(texts((await alice.responses.inputItems.list(answer.id)).data as never)).toEqual(['user: Hi', 'system: Be kind.']);
+      expect(texts((await alice.responses.inputItems.list(answer.id)).data as never)).toEqual([
+        'user: Hi',
+        'system: Be kind.',
+      ]);
       // A reply made on the REST API answered the message before it.
-      const rest = (await t.http().post('/api/chat').set('Authorization', `Bearer ${ALICE_KEY}`).send({ message: 'from rest' }).expect(200)).body;
-      expect(texts((await alice.responses.inputItems.list(`resp_${rest.messageId}`)).data as never)).toEqual(['user: from rest']);
-      expect(await apiError(alice.responses.inputItems.list('resp_00000000-0000-4000-8000-000000000000'))).toBeInstanceOf(OpenAI.NotFoundError);
+      const rest = (
+        await t
+          .http()
+          .post('/api/chat')
+          .set('Authorization', `Bearer ${ALICE_KEY}`)
+          .send({ message: 'from rest' })
+          .expect(200)
+      ).body;
+      expect(texts((await alice.responses.inputItems.list(`resp_${rest.messageId}`)).data as never)).toEqual([
+        'user: from rest',
+      ]);
+      expect(
+        await apiError(alice.responses.inputItems.list('resp_00000000-0000-4000-8000-000000000000')),
+      ).toBeInstanceOf(OpenAI.NotFoundError);
     });
 
     it('delete: the response is gone, its conversation goes on without it', async () => {
@@ -245,13 +430,32 @@ describe('openai: protocol fidelity', () => {
       fake.enqueue({ kind: 'reply', text: 'The whole answer' });
       const answer = await alice.responses.create({ model: 'fake-model', input: 'replay me' });
       const collect = async (starting_after?: number) => {
-        const events: Array<{ type: string; sequence_number: number; delta?: string; response?: { output_text?: string; status: string } }> = [];
-        for await (const event of await alice.responses.retrieve(answer.id, { stream: true, ...(starting_after === undefined ? {} : { starting_after }) })) events.push(event as never);
+        const events: Array<{
+          type: string;
+          sequence_number: number;
+          delta?: string;
+          response?: { output_text?: string; status: string };
+        }> = [];
+        for await (const event of await alice.responses.retrieve(answer.id, {
+          stream: true,
+          ...(starting_after === undefined ? {} : { starting_after }),
+        }))
+          events.push(event as never);
         return events;
       };
       const whole = await collect();
-      expect(whole.slice(0, 4).map((e) => e.type)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added']);
-      expect(whole.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('')).toBe('The whole answer');
+      expect(whole.slice(0, 4).map((e) => e.type)).toEqual([
+        'response.created',
+        'response.in_progress',
+        'response.output_item.added',
+        'response.content_part.added',
+      ]);
+      expect(
+        whole
+          .filter((e) => e.type === 'response.output_text.delta')
+          .map((e) => e.delta)
+          .join(''),
+      ).toBe('The whole answer');
       expect(whole.at(-1)).toMatchObject({ type: 'response.completed', response: { status: 'completed' } });
       const numbers = whole.map((e) => e.sequence_number);
       expect([...numbers].sort((a, b) => a - b)).toEqual(numbers);
@@ -260,20 +464,37 @@ describe('openai: protocol fidelity', () => {
       const after = 3 + 'The whole'.length;
       const rest = await collect(after);
       expect(rest.every((e) => e.sequence_number > after)).toBe(true);
-      expect(rest.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('')).toBe(' answer');
-      expect(rest.filter((e) => e.type !== 'response.output_text.delta').map((e) => e.sequence_number)).toEqual(whole.filter((e) => e.type !== 'response.output_text.delta' && e.sequence_number > after).map((e) => e.sequence_number));
+      expect(
+        rest
+          .filter((e) => e.type === 'response.output_text.delta')
+          .map((e) => e.delta)
+          .join(''),
+      ).toBe(' answer');
+      expect(rest.filter((e) => e.type !== 'response.output_text.delta').map((e) => e.sequence_number)).toEqual(
+        whole
+          .filter((e) => e.type !== 'response.output_text.delta' && e.sequence_number > after)
+          .map((e) => e.sequence_number),
+      );
       expect(rest.at(-1)!.sequence_number).toBe(whole.at(-1)!.sequence_number);
-      expect(await apiError(alice.responses.retrieve(answer.id, { stream: true, starting_after: -1 }) as Promise<unknown>)).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(
+        await apiError(alice.responses.retrieve(answer.id, { stream: true, starting_after: -1 }) as Promise<unknown>),
+      ).toBeInstanceOf(OpenAI.BadRequestError);
     });
 
     it('a stream the client left is followed again with responses.stream({ response_id }) until the reply ends', async () => {
       let release!: () => void;
       const hold = new Promise<void>((resolve) => (release = resolve));
-      const words = ['one two three four five six seven ', 'eight nine ten ', 'eleven twelve thirteen fourteen fifteen sixteen'];
+      const words = [
+        'one two three four five six seven ',
+        'eight nine ten ',
+        'eleven twelve thirteen fourteen fifteen sixteen',
+      ];
       fake.enqueue({ kind: 'stream', chunks: words, gates: [undefined, undefined, hold] });
       const stream = alice.responses.stream({ model: 'fake-model', input: 'leave and come back' });
       const ended = stream.done().catch(() => undefined);
-      const created = await new Promise<string>((resolve) => stream.on('response.created', (e) => resolve(e.response.id)));
+      const created = await new Promise<string>((resolve) =>
+        stream.on('response.created', (e) => resolve(e.response.id)),
+      );
       await new Promise<void>((resolve) => stream.on('response.output_text.delta', () => resolve()));
       stream.abort();
       await ended;
@@ -309,14 +530,28 @@ describe('openai: protocol fidelity', () => {
       expect(await alice.responses.retrieve(queued.id)).toMatchObject({ status: 'in_progress', background: true });
       held.resolve();
       await until(async () => (await alice.responses.retrieve(queued.id)).status === 'completed');
-      expect(await alice.responses.retrieve(queued.id)).toMatchObject({ output_text: 'done in the background', background: true });
+      expect(await alice.responses.retrieve(queued.id)).toMatchObject({
+        output_text: 'done in the background',
+        background: true,
+      });
       // Streamed: the events of the reply, followed from the database.
       fake.enqueue({ kind: 'stream', chunks: ['streamed ', 'in the ', 'background'] });
-      const streamed = await alice.responses.stream({ model: 'fake-model', input: 'stream it', background: true }).finalResponse();
-      expect(streamed).toMatchObject({ status: 'completed', output_text: 'streamed in the background', background: true });
+      const streamed = await alice.responses
+        .stream({ model: 'fake-model', input: 'stream it', background: true })
+        .finalResponse();
+      expect(streamed).toMatchObject({
+        status: 'completed',
+        output_text: 'streamed in the background',
+        background: true,
+      });
       // Cancelled while the model works: the reply stops, kept as cancelled.
       fake.enqueue({ kind: 'endless', piece: 'more ', chunkDelayMs: 5 });
-      const long = await alice.responses.create({ model: 'fake-model', input: 'never ends', background: true, stream: false });
+      const long = await alice.responses.create({
+        model: 'fake-model',
+        input: 'never ends',
+        background: true,
+        stream: false,
+      });
       await until(async () => fake.endlessOpen === 1);
       const cancelled = await alice.responses.cancel(long.id);
       expect(cancelled).toMatchObject({ id: long.id, status: 'cancelled', background: true });
@@ -324,8 +559,12 @@ describe('openai: protocol fidelity', () => {
       // Only a background response can be cancelled; background needs store.
       const plain = await alice.responses.create({ model: 'fake-model', input: 'plain' });
       expect(await apiError(alice.responses.cancel(plain.id))).toBeInstanceOf(OpenAI.BadRequestError);
-      expect(await apiError(alice.responses.create({ model: 'fake-model', input: 'x', background: true, store: false }))).toBeInstanceOf(OpenAI.BadRequestError);
-      expect(await apiError(alice.responses.cancel('resp_00000000-0000-4000-8000-000000000000'))).toBeInstanceOf(OpenAI.NotFoundError);
+      expect(
+        await apiError(alice.responses.create({ model: 'fake-model', input: 'x', background: true, store: false })),
+      ).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(await apiError(alice.responses.cancel('resp_00000000-0000-4000-8000-000000000000'))).toBeInstanceOf(
+        OpenAI.NotFoundError,
+      );
     });
   });
 });

@@ -23,46 +23,65 @@ describe('build only when a source changed (scripts/build-if-changed.mjs)', () =
     mkdirSync(join(tmp.dir, 'src'));
     writeFileSync(
       join(tmp.dir, 'tsconfig.build.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'nodenext', moduleResolution: 'nodenext', outDir: 'dist', rootDir: '.', types: [], strict: true }, include: ['src'] }),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2023',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          outDir: 'dist',
+          rootDir: '.',
+          types: [],
+          strict: true,
+        },
+        include: ['src'],
+      }),
     );
     writeFileSync(join(tmp.dir, 'src', 'a.ts'), 'export const a: number = 1;\n');
     writeFileSync(join(tmp.dir, 'src', 'b.ts'), 'export const b: number = 2;\n');
   });
   afterAll(() => tmp.remove());
 
-  it('compiles the first time, skips the compiler while nothing changed, and compiles again after an edit, a new or a deleted file', async () => {
-    const first = await build();
-    expect(first.stderr).toContain('Compiling');
-    expect(readFileSync(join(tmp.dir, 'dist', 'src', 'a.js'), 'utf8')).toContain('a = 1');
+  it(
+    'compiles the first time, skips the compiler while nothing changed, and compiles again after an edit, a new or a deleted file',
+    async () => {
+      const first = await build();
+      expect(first.stderr).toContain('Compiling');
+      expect(readFileSync(join(tmp.dir, 'dist', 'src', 'a.js'), 'utf8')).toContain('a = 1');
 
-    const again = await build();
-    expect(again.stderr).toBe('');
+      const again = await build();
+      expect(again.stderr).toBe('');
 
-    writeFileSync(join(tmp.dir, 'src', 'a.ts'), 'export const a: number = 3;\n');
-    expect((await build()).stderr).toContain('Compiling');
-    expect(readFileSync(join(tmp.dir, 'dist', 'src', 'a.js'), 'utf8')).toContain('a = 3');
-    expect((await build()).stderr).toBe('');
+      writeFileSync(join(tmp.dir, 'src', 'a.ts'), 'export const a: number = 3;\n');
+      expect((await build()).stderr).toContain('Compiling');
+      expect(readFileSync(join(tmp.dir, 'dist', 'src', 'a.js'), 'utf8')).toContain('a = 3');
+      expect((await build()).stderr).toBe('');
 
-    writeFileSync(join(tmp.dir, 'src', 'c.ts'), 'export const c: number = 4;\n');
-    expect((await build()).stderr).toContain('Compiling');
-    expect(existsSync(join(tmp.dir, 'dist', 'src', 'c.js'))).toBe(true);
+      writeFileSync(join(tmp.dir, 'src', 'c.ts'), 'export const c: number = 4;\n');
+      expect((await build()).stderr).toContain('Compiling');
+      expect(existsSync(join(tmp.dir, 'dist', 'src', 'c.js'))).toBe(true);
 
-    // A deleted source takes its compiled file with it: nothing stale is left to import.
-    rmSync(join(tmp.dir, 'src', 'b.ts'));
-    expect((await build()).stderr).toContain('Compiling');
-    expect(existsSync(join(tmp.dir, 'dist', 'src', 'b.js'))).toBe(false);
-    expect((await build()).stderr).toBe('');
-  }, COMPILES);
+      // A deleted source takes its compiled file with it: nothing stale is left to import.
+      rmSync(join(tmp.dir, 'src', 'b.ts'));
+      expect((await build()).stderr).toContain('Compiling');
+      expect(existsSync(join(tmp.dir, 'dist', 'src', 'b.js'))).toBe(false);
+      expect((await build()).stderr).toBe('');
+    },
+    COMPILES,
+  );
 
-  it('fails with the compiler errors and tries again next time, and compiles again when dist/ is gone', async () => {
-    writeFileSync(join(tmp.dir, 'src', 'a.ts'), 'export const a: number = "not a number";\n');
-    await expect(build()).rejects.toMatchObject({ code: 2, stdout: expect.stringContaining('TS2322') });
-    await expect(build()).rejects.toMatchObject({ code: 2 });
-    writeFileSync(join(tmp.dir, 'src', 'a.ts'), 'export const a: number = 5;\n');
-    expect((await build()).stderr).toContain('Compiling');
+  it(
+    'fails with the compiler errors and tries again next time, and compiles again when dist/ is gone',
+    async () => {
+      writeFileSync(join(tmp.dir, 'src', 'a.ts'), 'export const a: number = "not a number";\n');
+      await expect(build()).rejects.toMatchObject({ code: 2, stdout: expect.stringContaining('TS2322') });
+      await expect(build()).rejects.toMatchObject({ code: 2 });
+      writeFileSync(join(tmp.dir, 'src', 'a.ts'), 'export const a: number = 5;\n');
+      expect((await build()).stderr).toContain('Compiling');
 
-    rmSync(join(tmp.dir, 'dist'), { recursive: true });
-    expect((await build()).stderr).toContain('Compiling');
-    expect(readFileSync(join(tmp.dir, 'dist', 'src', 'a.js'), 'utf8')).toContain('a = 5');
-  }, COMPILES);
+      rmSync(join(tmp.dir, 'dist'), { recursive: true });
+      expect((await build()).stderr).toContain('Compiling');
+      expect(readFileSync(join(tmp.dir, 'dist', 'src', 'a.js'), 'utf8')).toContain('a = 5');
+    },
+    COMPILES,
+  );
 });

@@ -22,7 +22,8 @@ describe('starting and stopping the built server', () => {
   it('logs one line when stopped by SIGTERM or SIGINT, and no line per health probe at the default level', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       server = await startBuiltServer({ DATABASE_URL: databaseUrlFor(`${tmp.dir}/${signal}.sqlite`) });
-      for (const path of ['/health', '/health/ready', '/health']) expect((await fetch(`${server.url}${path}`)).status).toBe(200);
+      for (const path of ['/health', '/health/ready', '/health'])
+        expect((await fetch(`${server.url}${path}`)).status).toBe(200);
       expect((await fetch(`${server.url}/api/conversations`)).status).toBe(200);
       const exit = await server.stop(signal);
       const output = server.output();
@@ -31,16 +32,24 @@ describe('starting and stopping the built server', () => {
       expect(output).not.toMatch(/GET \/health/);
       // Other requests keep their line.
       expect(output).toMatch(/GET \/api\/conversations 200/);
-      expect(lines(output).filter((line) => line.includes(signal))).toEqual([expect.stringMatching(new RegExp(`Received ${signal}: shutting down`))]);
+      expect(lines(output).filter((line) => line.includes(signal))).toEqual([
+        expect.stringMatching(new RegExp(`Received ${signal}: shutting down`)),
+      ]);
     }
   }, 120_000);
 
   it('says which model answers: no model configured, or the echo model chosen with LLM_MODEL=echo', async () => {
     server = await startBuiltServer({ DATABASE_URL: databaseUrlFor(`${tmp.dir}/none.sqlite`) });
-    expect(server.output()).toContain('No model configured (LLM_BASE_URL / OPENAI_API_KEY): the offline echo model answers.');
+    expect(server.output()).toContain(
+      'No model configured (LLM_BASE_URL / OPENAI_API_KEY): the offline echo model answers.',
+    );
     await server.stop('SIGTERM');
 
-    server = await startBuiltServer({ DATABASE_URL: databaseUrlFor(`${tmp.dir}/echo.sqlite`), LLM_MODEL: 'echo', LLM_BASE_URL: 'http://127.0.0.1:9/v1' });
+    server = await startBuiltServer({
+      DATABASE_URL: databaseUrlFor(`${tmp.dir}/echo.sqlite`),
+      LLM_MODEL: 'echo',
+      LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+    });
     expect(server.output()).not.toContain('No model configured');
     expect(server.output()).toContain('LLM_MODEL=echo: the offline echo model answers');
   }, 120_000);
@@ -51,7 +60,15 @@ describe('starting and stopping the built server', () => {
     await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
     try {
       const child = spawn(process.execPath, [BUILT_MAIN], {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', NODE_OPTIONS: '', HOST: '127.0.0.1', PORT: String(port), LLM_MODEL: 'echo', DATABASE_URL: databaseUrlFor(`${tmp.dir}/taken.sqlite`) },
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? '/tmp',
+          NODE_OPTIONS: '',
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          LLM_MODEL: 'echo',
+          DATABASE_URL: databaseUrlFor(`${tmp.dir}/taken.sqlite`),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';

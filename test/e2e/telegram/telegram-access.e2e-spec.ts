@@ -41,7 +41,12 @@ describe('Telegram bot: allowed users and group chats', () => {
   });
 
   it("refuses an outsider's button press with a short notice", async () => {
-    const prompt = { message_id: 1, date: 0, chat: { id: EVE.id, type: 'private', first_name: 'Eve' }, text: 'x' } as Message;
+    const prompt = {
+      message_id: 1,
+      date: 0,
+      chat: { id: EVE.id, type: 'private', first_name: 'Eve' },
+      text: 'x',
+    } as Message;
     tg.pressButton(EVE, prompt, 'keep:99');
     const answer = await tg.waitFor((c) => c.method === 'answerCallbackQuery');
     expect(answer.body.text).toBe(TEXTS.refusal);

@@ -23,7 +23,10 @@ describe('Telegram bot commands', () => {
   const ask = async (user: TelegramUser, text: string): Promise<string> => {
     const before = tg.textsTo(user.id).length;
     tg.sendText(user, text);
-    await tg.waitFor((c) => c.method === 'sendMessage' && !c.failed && tg.textsTo(user.id).length > before, `an answer to ${text}`);
+    await tg.waitFor(
+      (c) => c.method === 'sendMessage' && !c.failed && tg.textsTo(user.id).length > before,
+      `an answer to ${text}`,
+    );
     return tg.textsTo(user.id)[before];
   };
   const titles = async (userId: number) =>
@@ -40,10 +43,17 @@ describe('Telegram bot commands', () => {
     expect(start).toContain(help);
   });
 
-  it('/agent lists the operator\'s agents and starts a conversation with the one picked', async () => {
+  it("/agent lists the operator's agents and starts a conversation with the one picked", async () => {
     const user = newUser();
     expect(await ask(user, '/agent')).toBe(TEXTS.noAgents);
-    const agent = (await t.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Chef', emoji: '🍳', description: 'recipes', systemPrompt: 'You are a chef.' }).expect(201)).body;
+    const agent = (
+      await t
+        .http()
+        .post('/api/agents')
+        .set(auth(ALICE_KEY))
+        .send({ name: 'Chef', emoji: '🍳', description: 'recipes', systemPrompt: 'You are a chef.' })
+        .expect(201)
+    ).body;
     const listing = await ask(user, '/agent');
     expect(listing).toContain('You are talking without an agent.');
     expect(listing).toContain('1. 🍳 Chef – recipes');
@@ -61,7 +71,7 @@ describe('Telegram bot commands', () => {
     expect((await t.http().get(`/api/agents/${agent.id}`).set(auth(ALICE_KEY)).expect(200)).body.name).toBe('Chef');
   });
 
-  it('/memory lists what is remembered, newest first, and /forget N forgets one (only the user\'s own)', async () => {
+  it("/memory lists what is remembered, newest first, and /forget N forgets one (only the user's own)", async () => {
     const user = newUser();
     expect(await ask(user, '/memory')).toBe(TEXTS.noMemories);
     const memories = fixture.app.app.get(MemoryService);
@@ -74,7 +84,9 @@ describe('Telegram bot commands', () => {
     expect(await ask(user, '/forget 2')).toBe('Forgotten: “Likes hiking”.');
     expect(await ask(user, '/forget 2')).toBe('There is no memory 2. /memory shows them.');
     expect(await ask(user, '/forget x')).toMatch(/^Send \/forget N/);
-    expect((await memories.list(telegramActor(user.id), { limit: 10 })).items.map((m) => m.text)).toEqual(['Lives in Oslo']);
+    expect((await memories.list(telegramActor(user.id), { limit: 10 })).items.map((m) => m.text)).toEqual([
+      'Lives in Oslo',
+    ]);
     expect((await memories.list(telegramActor(user.id + 1), { limit: 10 })).items).toHaveLength(1);
   });
 
@@ -106,7 +118,11 @@ describe('Telegram bot commands', () => {
     await ask(user, 'Something else');
     expect(await ask(user, '/use 2')).toMatch(/^Now continuing “Remember teal\.”/);
     await ask(user, 'Which colour?');
-    expect(model.lastCompletion.body.messages!.map((m) => m.content)).toEqual(['Remember teal.', 'reply to: Remember teal.', 'Which colour?']);
+    expect(model.lastCompletion.body.messages!.map((m) => m.content)).toEqual([
+      'Remember teal.',
+      'reply to: Remember teal.',
+      'Which colour?',
+    ]);
     expect(await ask(user, '/use')).toBe(TEXTS.useUsage);
     expect(await ask(user, '/use zero')).toBe(TEXTS.useUsage);
     expect(await ask(user, '/use 9')).toBe('There is no conversation 9. /list shows yours.');
@@ -162,7 +178,10 @@ describe('Telegram bot commands', () => {
   });
 
   function lastMessageTo(chatId: number): Message {
-    const call = tg.callsTo('sendMessage').filter((c) => c.body.chat_id === chatId && !c.failed).at(-1)!;
+    const call = tg
+      .callsTo('sendMessage')
+      .filter((c) => c.body.chat_id === chatId && !c.failed)
+      .at(-1)!;
     return call.result as Message;
   }
 });

@@ -37,8 +37,10 @@ describe.each<Mode>(['webhook', 'polling'])('Telegram updates survive a crash (%
     tmp.remove();
   });
 
-  const users = (first: number) => ['Ada', 'Bob', 'Cy', 'Di'].map((name, i): TelegramUser => ({ id: first + i, first_name: name }));
-  const completionsFor = (text: string) => model.completions.filter((r) => r.body.messages?.at(-1)?.content === text).length;
+  const users = (first: number) =>
+    ['Ada', 'Bob', 'Cy', 'Di'].map((name, i): TelegramUser => ({ id: first + i, first_name: name }));
+  const completionsFor = (text: string) =>
+    model.completions.filter((r) => r.body.messages?.at(-1)?.content === text).length;
 
   it('answers every acknowledged update exactly once after a SIGKILL and a restart', async () => {
     const dbPath = `${tmp.dir}/chat-${mode}.sqlite`;
@@ -53,7 +55,9 @@ describe.each<Mode>(['webhook', 'polling'])('Telegram updates survive a crash (%
       REPLY_LEASE_MS: '1000',
       STREAM_FLUSH_MS: '100',
       ...tg.env(),
-      ...(mode === 'webhook' ? { TELEGRAM_WEBHOOK_URL: `https://bot.example.com${HOOK_PATH}`, TELEGRAM_WEBHOOK_SECRET: SECRET } : {}),
+      ...(mode === 'webhook'
+        ? { TELEGRAM_WEBHOOK_URL: `https://bot.example.com${HOOK_PATH}`, TELEGRAM_WEBHOOK_SECRET: SECRET }
+        : {}),
     };
     const [ada, bob, cy, di] = users(mode === 'webhook' ? 7100 : 7200);
     const ready = mode === 'webhook' ? 'setWebhook' : 'deleteWebhook';
@@ -65,7 +69,13 @@ describe.each<Mode>(['webhook', 'polling'])('Telegram updates survive a crash (%
     const deliver = async (user: TelegramUser, text: string): Promise<Update> => {
       if (mode === 'polling') return tg.sendText(user, text);
       const update = tg.makeUpdate({
-        message: { message_id: 1, date: 0, chat: { id: user.id, type: 'private', first_name: user.first_name }, from: { ...user, is_bot: false }, text },
+        message: {
+          message_id: 1,
+          date: 0,
+          chat: { id: user.id, type: 'private', first_name: user.first_name },
+          from: { ...user, is_bot: false },
+          text,
+        },
       } as Omit<Update, 'update_id'>);
       const res = await fetch(`${first.url}${HOOK_PATH}`, {
         method: 'POST',
@@ -89,7 +99,10 @@ describe.each<Mode>(['webhook', 'polling'])('Telegram updates survive a crash (%
     await deliver(ada, 'A one');
     await deliver(bob, 'B one');
     const last = await deliver(ada, 'A two');
-    await waitUntil(() => completionsFor('A one') === 1 && completionsFor('B one') === 1, 'the model to be asked A one and B one');
+    await waitUntil(
+      () => completionsFor('A one') === 1 && completionsFor('B one') === 1,
+      'the model to be asked A one and B one',
+    );
     // Long polling acknowledges by the offset of the next getUpdates call.
     if (mode === 'polling') await waitUntil(() => tg.confirmedOffset > last.update_id, 'the offset to be confirmed');
 

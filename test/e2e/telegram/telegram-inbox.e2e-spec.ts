@@ -44,7 +44,9 @@ describe('Telegram inbox: acknowledged updates kept until answered', () => {
   it('refuses an update above the size bound, and any once the pending bound is reached', async () => {
     const bot = `bot-${nextBot++}`;
     const inbox = instance();
-    await expect(inbox.record(bot, 1, '42', 'x'.repeat(MAX_UPDATE_BYTES + 1))).rejects.toBeInstanceOf(UpdateTooLargeError);
+    await expect(inbox.record(bot, 1, '42', 'x'.repeat(MAX_UPDATE_BYTES + 1))).rejects.toBeInstanceOf(
+      UpdateTooLargeError,
+    );
     const now = new Date();
     const rows = Array.from({ length: MAX_PENDING_UPDATES }, (_, i) => ({
       botId: bot,
@@ -83,7 +85,11 @@ describe('Telegram inbox: acknowledged updates kept until answered', () => {
       const own = taken.map((u) => u.updateId);
       expect(own).toEqual([...own].sort());
     }
-    expect(fromB.taken.find((u) => u.updateId === 3) ?? fromC.taken.find((u) => u.updateId === 3)).toEqual({ updateId: 3, chatKey: '1', payload: payload(3) });
+    expect(fromB.taken.find((u) => u.updateId === 3) ?? fromC.taken.find((u) => u.updateId === 3)).toEqual({
+      updateId: 3,
+      chatKey: '1',
+      payload: payload(3),
+    });
     // Held (and renewed) by their new owners: nobody else takes them while they live.
     await b.renewLeases(bot);
     await c.renewLeases(bot);
@@ -102,7 +108,10 @@ describe('Telegram inbox: acknowledged updates kept until answered', () => {
     await inbox.markHandled(bot, 1);
     await expire(bot);
     expect((await instance().takeOver(bot, 100)).taken).toEqual([]);
-    expect(await repo().findOneByOrFail({ botId: bot, updateId: 1 })).toMatchObject({ state: 'handled', payload: null });
+    expect(await repo().findOneByOrFail({ botId: bot, updateId: 1 })).toMatchObject({
+      state: 'handled',
+      payload: null,
+    });
     // Still recognised when Telegram sends it again.
     expect(await instance().record(bot, 1, '42', payload(1))).toBe('known');
   });
@@ -116,7 +125,11 @@ describe('Telegram inbox: acknowledged updates kept until answered', () => {
     }
     await expire(bot);
     expect(await instance().takeOver(bot, 100)).toEqual({ taken: [], givenUp: [1] });
-    expect(await repo().findOneByOrFail({ botId: bot, updateId: 1 })).toMatchObject({ state: 'handled', payload: null, attempts: MAX_ATTEMPTS });
+    expect(await repo().findOneByOrFail({ botId: bot, updateId: 1 })).toMatchObject({
+      state: 'handled',
+      payload: null,
+      attempts: MAX_ATTEMPTS,
+    });
   });
 
   it('purges records older than a day, counting those never answered', async () => {

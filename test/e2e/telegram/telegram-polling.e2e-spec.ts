@@ -95,12 +95,19 @@ describe('Telegram bot by long polling: chat turns', () => {
     // The next message continues the same conversation, the question included.
     tg.sendText(ada, 'Did you get it?');
     await tg.waitForText(ada.id, 'reply to: Did you get it?');
-    expect(model.lastCompletion.body.messages!.map((m) => m.content)).toEqual(['Please remember this.', 'Did you get it?']);
+    expect(model.lastCompletion.body.messages!.map((m) => m.content)).toEqual([
+      'Please remember this.',
+      'Did you get it?',
+    ]);
   });
 
   it("waits out Telegram's 429 retry_after, then delivers the reply", async () => {
     const ada = newUser();
-    tg.failNext('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } });
+    tg.failNext('sendMessage', {
+      error_code: 429,
+      description: 'Too Many Requests: retry after 1',
+      parameters: { retry_after: 1 },
+    });
     tg.sendText(ada, 'hello');
     await tg.waitForText(ada.id, 'reply to: hello');
     const attempts = tg.callsTo('sendMessage').filter((c) => c.body.chat_id === ada.id);
@@ -114,7 +121,17 @@ describe('Telegram bot by long polling: chat turns', () => {
 
   it('says it reads only text when sent something else, and stores nothing', async () => {
     const ada = newUser();
-    tg.sendOther(ada, { sticker: { file_id: 'x', file_unique_id: 'y', type: 'regular', width: 1, height: 1, is_animated: false, is_video: false } });
+    tg.sendOther(ada, {
+      sticker: {
+        file_id: 'x',
+        file_unique_id: 'y',
+        type: 'regular',
+        width: 1,
+        height: 1,
+        is_animated: false,
+        is_video: false,
+      },
+    });
     await tg.waitForText(ada.id, TEXTS.textOnly);
     expect(await conversations().mostRecent(telegramActor(ada.id))).toBeNull();
     expect(model.completions).toHaveLength(0);

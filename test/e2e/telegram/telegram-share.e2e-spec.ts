@@ -13,7 +13,10 @@ describe('Telegram /share and /unshare', () => {
   const ask = async (user: TelegramUser, text: string): Promise<string> => {
     const before = tg.textsTo(user.id).length;
     tg.sendText(user, text);
-    await tg.waitFor((c) => c.method === 'sendMessage' && !c.failed && tg.textsTo(user.id).length > before, `an answer to ${text}`);
+    await tg.waitFor(
+      (c) => c.method === 'sendMessage' && !c.failed && tg.textsTo(user.id).length > before,
+      `an answer to ${text}`,
+    );
     return tg.textsTo(user.id)[before];
   };
 
@@ -26,7 +29,8 @@ describe('Telegram /share and /unshare', () => {
     expect(url).not.toBeNull();
     expect(answer).toContain('“Where should I hike in Norway?”');
     const token = url![1];
-    const read = async () => (await t.http().get(`/api/shared/${token}`).expect(200)).body.messages.map((m: { content: string }) => m.content);
+    const read = async () =>
+      (await t.http().get(`/api/shared/${token}`).expect(200)).body.messages.map((m: { content: string }) => m.content);
     expect(await read()).toEqual(['Where should I hike in Norway?', 'reply to: Where should I hike in Norway?']);
     // Later messages do not show through the link.
     await ask(user, 'And in winter?');

@@ -25,7 +25,13 @@ describe('Telegram bot by webhook', () => {
 
   const textUpdate = (user: TelegramUser, text: string): Update =>
     tg.makeUpdate({
-      message: { message_id: 1, date: 0, chat: { id: user.id, type: 'private', first_name: user.first_name }, from: { ...user, is_bot: false }, text },
+      message: {
+        message_id: 1,
+        date: 0,
+        chat: { id: user.id, type: 'private', first_name: user.first_name },
+        from: { ...user, is_bot: false },
+        text,
+      },
     } as Omit<Update, 'update_id'>);
   const post = (body: unknown, secret: string | null = SECRET) => {
     const req = t.http().post(HOOK_PATH).set('Content-Type', 'application/json');
@@ -59,7 +65,12 @@ describe('Telegram bot by webhook', () => {
   it('rejects a missing or wrong secret with 401 before reading the body, and handles nothing', async () => {
     const user = newUser();
     const res = await post(textUpdate(user, 'forged'), 'wrong-secret-0123456789').expect(401);
-    expect(res.body).toEqual({ statusCode: 401, error: 'Unauthorized', code: 'unauthorized', message: 'Missing or wrong X-Telegram-Bot-Api-Secret-Token' });
+    expect(res.body).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      code: 'unauthorized',
+      message: 'Missing or wrong X-Telegram-Bot-Api-Secret-Token',
+    });
     await post(textUpdate(user, 'forged too'), null).expect(401);
     // Not even parsed: malformed JSON with a wrong secret is a 401, not a 400.
     await post('{not json', 'wrong-secret-0123456789').expect(401);
@@ -79,7 +90,12 @@ describe('Telegram bot by webhook', () => {
     const user = newUser();
     const res = await post(textUpdate(user, 'x'.repeat(MAX_UPDATE_BYTES))).expect(413);
     expect(res.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
-    expect(await t.app.get(DataSource).getRepository(TelegramUpdate).countBy({ chatKey: String(user.id) })).toBe(0);
+    expect(
+      await t.app
+        .get(DataSource)
+        .getRepository(TelegramUpdate)
+        .countBy({ chatKey: String(user.id) }),
+    ).toBe(0);
   });
 
   it('handles an update once when Telegram sends it again', async () => {

@@ -7,7 +7,7 @@ import { TestChat, textOf, uiTransport, userMessage } from '../../support/ui-cha
  * The ids useChat gives the messages typed in the browser: kept per conversation, so the hook can
  * edit and regenerate by them in the same session, before it ever read the stored ids.
  */
-describe('AI SDK useChat: the client\'s own message ids', () => {
+describe("AI SDK useChat: the client's own message ids", () => {
   const fixture = useAppWithFakeModel({ STREAM_FLUSH_MS: '20', SHUTDOWN_GRACE_MS: '2000' });
   let base: string;
   beforeAll(async () => {
@@ -17,9 +17,12 @@ describe('AI SDK useChat: the client\'s own message ids', () => {
   // The transport of docs/ai-sdk.md: only the new message is posted.
   const transport = (key = ALICE_KEY) =>
     uiTransport(base, key, {
-      prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({ body: { ...body, id, message: messages.at(-1), trigger, messageId } }),
+      prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({
+        body: { ...body, id, message: messages.at(-1), trigger, messageId },
+      }),
     });
-  const uiMessages = async (chatId: string, key = ALICE_KEY): Promise<UIMessage[]> => (await fixture.app.http().get(`/api/ui/chat/${chatId}/messages`).set(auth(key)).expect(200)).body;
+  const uiMessages = async (chatId: string, key = ALICE_KEY): Promise<UIMessage[]> =>
+    (await fixture.app.http().get(`/api/ui/chat/${chatId}/messages`).set(auth(key)).expect(200)).body;
 
   it('edits a message typed in this session by the id the hook gave it, again and again', async () => {
     const chat = new TestChat('ids-edit', transport());
@@ -29,7 +32,12 @@ describe('AI SDK useChat: the client\'s own message ids', () => {
     fixture.fake.reset();
     await chat.sendMessage({ text: 'Capital of France?', messageId: typed });
     expect(chat.error).toBeUndefined();
-    expect(chat.messages.map((m) => textOf(m))).toEqual(['Capital of Spain?', 'reply to: Capital of Spain?', 'Capital of France?', 'reply to: Capital of France?']);
+    expect(chat.messages.map((m) => textOf(m))).toEqual([
+      'Capital of Spain?',
+      'reply to: Capital of Spain?',
+      'Capital of France?',
+      'reply to: Capital of France?',
+    ]);
     expect(chat.messages[2].id).toBe(typed);
     expect(fixture.fake.lastCompletion.body.messages).toEqual([
       { role: 'user', content: 'Capital of Spain?' },
@@ -39,7 +47,12 @@ describe('AI SDK useChat: the client\'s own message ids', () => {
     // The edit kept the client's id: editing it again edits the new question.
     await chat.sendMessage({ text: 'Capital of Italy?', messageId: typed });
     expect(chat.error).toBeUndefined();
-    expect(chat.messages.map((m) => textOf(m))).toEqual(['Capital of Spain?', 'reply to: Capital of Spain?', 'Capital of Italy?', 'reply to: Capital of Italy?']);
+    expect(chat.messages.map((m) => textOf(m))).toEqual([
+      'Capital of Spain?',
+      'reply to: Capital of Spain?',
+      'Capital of Italy?',
+      'reply to: Capital of Italy?',
+    ]);
 
     // The stored chat reads back with the same ids the hook holds.
     const seeded = await uiMessages('ids-edit');
@@ -77,13 +90,22 @@ describe('AI SDK useChat: the client\'s own message ids', () => {
     await chat.sendMessage({ text: 'Mine' });
     const typed = chat.messages[0].id;
     // Bob's chat of the same name, and Alice's other chat, do not know the id.
-    const post = (id: string, key: string) => fixture.app.http().post('/api/ui/chat').set(auth(key)).send({ id, message: userMessage('Edit?'), messageId: typed });
+    const post = (id: string, key: string) =>
+      fixture.app
+        .http()
+        .post('/api/ui/chat')
+        .set(auth(key))
+        .send({ id, message: userMessage('Edit?'), messageId: typed });
     await new TestChat('ids-alice', transport(BOB_KEY)).sendMessage({ text: 'His' });
     expect((await post('ids-alice', BOB_KEY)).body).toMatchObject({ statusCode: 404, code: 'message_not_found' });
     await new TestChat('ids-other', transport()).sendMessage({ text: 'Other' });
     expect((await post('ids-other', ALICE_KEY)).body).toMatchObject({ statusCode: 404, code: 'message_not_found' });
     for (const id of ['has space', 'x'.repeat(129), '']) {
-      const res = await fixture.app.http().post('/api/ui/chat').set(auth(ALICE_KEY)).send({ id: 'ids-alice', message: userMessage('Odd id', id) });
+      const res = await fixture.app
+        .http()
+        .post('/api/ui/chat')
+        .set(auth(ALICE_KEY))
+        .send({ id: 'ids-alice', message: userMessage('Odd id', id) });
       expect({ id, status: res.status, code: res.body.code }).toEqual({ id, status: 400, code: 'invalid_input' });
     }
   });

@@ -19,7 +19,17 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     base = await fixture.app.url();
   });
 
-  const send = (chatId: string, messages: UIMessage[], options: { key?: string; at?: string; trigger?: 'submit-message' | 'regenerate-message'; body?: object; signal?: AbortSignal } = {}) =>
+  const send = (
+    chatId: string,
+    messages: UIMessage[],
+    options: {
+      key?: string;
+      at?: string;
+      trigger?: 'submit-message' | 'regenerate-message';
+      body?: object;
+      signal?: AbortSignal;
+    } = {},
+  ) =>
     uiTransport(options.at ?? base, options.key ?? ALICE_KEY).sendMessages({
       chatId,
       messages,
@@ -36,20 +46,43 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     const { chunks, message, error } = await readChunks(await send('chat-new_1', [userMessage('Hello there')]));
     expect(error).toBeUndefined();
     expect(offSchema(chunks)).toEqual([]);
-    expect(chunks.map((c) => c.type)).toEqual(['start', 'start-step', 'text-start', ...chunks.slice(3, -3).map(() => 'text-delta'), 'text-end', 'finish-step', 'finish']);
+    expect(chunks.map((c) => c.type)).toEqual([
+      'start',
+      'start-step',
+      'text-start',
+      ...chunks.slice(3, -3).map(() => 'text-delta'),
+      'text-end',
+      'finish-step',
+      'finish',
+    ]);
     const start = chunks[0] as Extract<(typeof chunks)[number], { type: 'start' }>;
     expect(message).toMatchObject({ id: start.messageId, role: 'assistant' });
     expect(textOf(message)).toBe('reply to: Hello there');
     const metadata = message!.metadata as { conversationId: string; status: string; model: string; usage: object };
-    expect(metadata).toMatchObject({ conversationId: expect.any(String), status: 'complete', model: 'fake-model', usage: expect.any(Object) });
-    expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', messageMetadata: expect.objectContaining({ status: 'complete' }) });
+    expect(metadata).toMatchObject({
+      conversationId: expect.any(String),
+      status: 'complete',
+      model: 'fake-model',
+      usage: expect.any(Object),
+    });
+    expect(chunks.at(-1)).toEqual({
+      type: 'finish',
+      finishReason: 'stop',
+      messageMetadata: expect.objectContaining({ status: 'complete' }),
+    });
 
     // The reply is stored, under the id the stream announced, in a conversation of alice's.
-    const stored = await fixture.app.http().get(`/api/conversations/${metadata.conversationId}`).set(auth(ALICE_KEY)).expect(200);
-    expect(stored.body.messages.map((m: { id: string; role: string; content: string }) => [m.role, m.content])).toEqual([
-      ['user', 'Hello there'],
-      ['assistant', 'reply to: Hello there'],
-    ]);
+    const stored = await fixture.app
+      .http()
+      .get(`/api/conversations/${metadata.conversationId}`)
+      .set(auth(ALICE_KEY))
+      .expect(200);
+    expect(stored.body.messages.map((m: { id: string; role: string; content: string }) => [m.role, m.content])).toEqual(
+      [
+        ['user', 'Hello there'],
+        ['assistant', 'reply to: Hello there'],
+      ],
+    );
     expect(stored.body.messages[1].id).toBe(start.messageId);
   });
 
@@ -72,7 +105,11 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     const first = await readChunks(await send('chat-memory', [userMessage('My name is Ada')]));
     fixture.fake.reset();
     // The client's copy of the history is not trusted: a doctored earlier message changes nothing.
-    const history: UIMessage[] = [userMessage('My name is Eve'), { ...first.message!, parts: [{ type: 'text', text: 'forged' }] }, userMessage('What is my name?')];
+    const history: UIMessage[] = [
+      userMessage('My name is Eve'),
+      { ...first.message!, parts: [{ type: 'text', text: 'forged' }] },
+      userMessage('What is my name?'),
+    ];
     const second = await readChunks(await send('chat-memory', history));
     expect(textOf(second.message)).toBe('reply to: What is my name?');
     expect(fixture.fake.lastCompletion.body.messages).toEqual([
@@ -104,7 +141,9 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
   it('works through the Chat class behind useChat, with the transport of docs/ai-sdk.md: sendMessage, then regenerate makes a sibling answer', async () => {
     // As docs/ai-sdk.md sets it up: only the new message is posted.
     const transport = uiTransport(base, ALICE_KEY, {
-      prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({ body: { ...body, id, message: messages.at(-1), trigger, messageId } }),
+      prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({
+        body: { ...body, id, message: messages.at(-1), trigger, messageId },
+      }),
     });
     const chat = new TestChat('chat-hook', transport);
     await chat.sendMessage({ text: 'Tell me a joke' });
@@ -135,7 +174,10 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
   const emptyStream = () => new ReadableStream<UIMessageChunk>({ start: (c) => c.close() });
 
   /** Reads chunks from a stream until one matches, leaving the rest unread. */
-  async function readUntil(stream: ReadableStream<UIMessageChunk>, done: (chunk: UIMessageChunk) => boolean): Promise<{ chunks: UIMessageChunk[]; reader: ReadableStreamDefaultReader<UIMessageChunk> }> {
+  async function readUntil(
+    stream: ReadableStream<UIMessageChunk>,
+    done: (chunk: UIMessageChunk) => boolean,
+  ): Promise<{ chunks: UIMessageChunk[]; reader: ReadableStreamDefaultReader<UIMessageChunk> }> {
     const reader = stream.getReader();
     const chunks: UIMessageChunk[] = [];
     for (;;) {
@@ -163,7 +205,10 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
       const gate = deferred();
       fixture.fake.enqueue({ kind: 'stream', chunks: ['Resumable ', 'streams ', 'without Redis'], hold: gate.promise });
       const leaving = new AbortController();
-      const { chunks, reader } = await readUntil(await send('chat-resume', [userMessage('Can you resume?')], { signal: leaving.signal }), (c) => c.type === 'text-delta');
+      const { chunks, reader } = await readUntil(
+        await send('chat-resume', [userMessage('Can you resume?')], { signal: leaving.signal }),
+        (c) => c.type === 'text-delta',
+      );
       const start = chunks[0] as Extract<UIMessageChunk, { type: 'start' }>;
       // The client goes away (a closed tab, a lost network): the reply goes on being generated and stored.
       leaving.abort();
@@ -199,7 +244,10 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
       const gate = deferred();
       fixture.fake.enqueue({ kind: 'stream', chunks: ['one ', 'two ', 'three'], hold: gate.promise });
       const leaving = new AbortController();
-      const first = await readUntil(await send('chat-reconnect', [userMessage('Count')], { signal: leaving.signal }), (c) => c.type === 'text-delta');
+      const first = await readUntil(
+        await send('chat-reconnect', [userMessage('Count')], { signal: leaving.signal }),
+        (c) => c.type === 'text-delta',
+      );
       leaving.abort();
       await first.reader.cancel().catch(() => undefined);
       const start = first.chunks[0] as Extract<UIMessageChunk, { type: 'start' }>;
@@ -212,7 +260,11 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
       const { chunks, message, error } = await reading;
       expect(error).toBeUndefined();
       expect(offSchema(chunks)).toEqual([]);
-      expect(chunks[0]).toEqual({ type: 'start', messageId: start.messageId, messageMetadata: expect.objectContaining({ conversationId: expect.any(String) }) });
+      expect(chunks[0]).toEqual({
+        type: 'start',
+        messageId: start.messageId,
+        messageMetadata: expect.objectContaining({ conversationId: expect.any(String) }),
+      });
       expect(chunks.slice(1, 3).map((c) => c.type)).toEqual(['start-step', 'text-start']);
       expect(chunks.slice(-3).map((c) => c.type)).toEqual(['text-end', 'finish-step', 'finish']);
       expect(textOf(message)).toBe('one two three');
@@ -222,7 +274,10 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     it('breaks a resumed stream when its instance shuts down (no [DONE]), so the client resumes elsewhere', async () => {
       const gate = deferred();
       fixture.fake.enqueue({ kind: 'stream', chunks: ['before ', 'the ', 'restart'], hold: gate.promise });
-      const first = await readUntil(await send('chat-restart', [userMessage('Keep going')]), (c) => c.type === 'text-delta');
+      const first = await readUntil(
+        await send('chat-restart', [userMessage('Keep going')]),
+        (c) => c.type === 'text-delta',
+      );
       const leaving = await startTestApp({ dbPath: fixture.app.dbPath, llmBaseUrl: fixture.fake.url, env });
       const resumed = await uiTransport(await leaving.url(), ALICE_KEY).reconnectToStream({ chatId: 'chat-restart' });
       const { reader } = await readUntil(resumed!, (c) => c.type === 'text-delta');
@@ -230,14 +285,17 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
       // The stream breaks (as a network failure, which useChat resumes after) instead of ending as if the reply were whole.
       let broke = false;
       try {
-        for (let next = await reader.read(); !next.done; next = await reader.read()) expect(next.value.type).not.toBe('finish');
+        for (let next = await reader.read(); !next.done; next = await reader.read())
+          expect(next.value.type).not.toBe('finish');
       } catch {
         broke = true;
       }
       expect(broke).toBe(true);
       await closing;
       gate.resolve();
-      const again = await readChunks((await uiTransport(otherBase, ALICE_KEY).reconnectToStream({ chatId: 'chat-restart' })) ?? emptyStream());
+      const again = await readChunks(
+        (await uiTransport(otherBase, ALICE_KEY).reconnectToStream({ chatId: 'chat-restart' })) ?? emptyStream(),
+      );
       for (let next = await first.reader.read(); !next.done; next = await first.reader.read());
       // Resumed elsewhere (or, if the reply ended first, told 204): either way the stored reply is whole.
       const seeded = await uiMessages('chat-restart');
@@ -248,7 +306,10 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     it('stops a resumed reply from the other instance: the text so far is kept, the stream ends with abort, a resume then answers 204', async () => {
       fixture.fake.enqueue({ kind: 'endless', piece: 'on and on ', chunkDelayMs: 10 });
       const leaving = new AbortController();
-      const first = await readUntil(await send('chat-stop', [userMessage('Talk forever')], { signal: leaving.signal }), (c) => c.type === 'text-delta');
+      const first = await readUntil(
+        await send('chat-stop', [userMessage('Talk forever')], { signal: leaving.signal }),
+        (c) => c.type === 'text-delta',
+      );
       leaving.abort();
       await first.reader.cancel().catch(() => undefined);
       const start = first.chunks[0] as Extract<UIMessageChunk, { type: 'start' }>;
@@ -286,7 +347,12 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     fixture.fake.reset();
     await chat.sendMessage({ text: 'Capital of France?', messageId: seeded[2].id });
     expect(chat.error).toBeUndefined();
-    expect(chat.messages.map((m) => textOf(m))).toEqual(['Capital of Spain?', 'reply to: Capital of Spain?', 'Capital of France?', 'reply to: Capital of France?']);
+    expect(chat.messages.map((m) => textOf(m))).toEqual([
+      'Capital of Spain?',
+      'reply to: Capital of Spain?',
+      'Capital of France?',
+      'reply to: Capital of France?',
+    ]);
     expect(fixture.fake.lastCompletion.body.messages).toEqual([
       { role: 'user', content: 'Capital of Spain?' },
       { role: 'assistant', content: 'reply to: Capital of Spain?' },
@@ -294,18 +360,34 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     ]);
     expect((await uiMessages('chat-edit')).map((m) => textOf(m))).toEqual(chat.messages.map((m) => textOf(m)));
     // A message id the server never stored (one the hook made up in this session) is a 404.
-    const res = await fixture.app.http().post('/api/ui/chat').set(auth(ALICE_KEY)).send({ id: 'chat-edit', message: userMessage('x'), messageId: 'made-up-id' });
+    const res = await fixture.app
+      .http()
+      .post('/api/ui/chat')
+      .set(auth(ALICE_KEY))
+      .send({ id: 'chat-edit', message: userMessage('x'), messageId: 'made-up-id' });
     expect(res.body).toMatchObject({ statusCode: 404, code: 'message_not_found' });
   });
 
   it('sends the session state the update_state tool left as a data-state part, and takes agent and options from the body', async () => {
-    const agent = (await fixture.app.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Keeper', tools: ['update_state'] }).expect(201)).body;
+    const agent = (
+      await fixture.app
+        .http()
+        .post('/api/agents')
+        .set(auth(ALICE_KEY))
+        .send({ name: 'Keeper', tools: ['update_state'] })
+        .expect(201)
+    ).body;
     fixture.fake.enqueue(
-      { kind: 'toolCalls', calls: [{ name: 'update_state', arguments: JSON.stringify({ patch: { items: ['milk', 'eggs'] } }) }] },
+      {
+        kind: 'toolCalls',
+        calls: [{ name: 'update_state', arguments: JSON.stringify({ patch: { items: ['milk', 'eggs'] } }) }],
+      },
       { kind: 'stream', chunks: ['Noted', '.'] },
     );
     const { chunks, message } = await readChunks(
-      await send('chat-state', [userMessage('Remember milk and eggs')], { body: { agentId: agent.id, options: { temperature: 0.3 } } }),
+      await send('chat-state', [userMessage('Remember milk and eggs')], {
+        body: { agentId: agent.id, options: { temperature: 0.3 } },
+      }),
     );
     expect(offSchema(chunks)).toEqual([]);
     expect(chunks).toContainEqual({ type: 'data-state', id: 'state', data: { items: ['milk', 'eggs'] } });
@@ -324,7 +406,7 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     ]);
   });
 
-  it('stops with the stop button of docs/ai-sdk.md: POST /stop, and the hook\'s stream ends by itself with the text as stored', async () => {
+  it("stops with the stop button of docs/ai-sdk.md: POST /stop, and the hook's stream ends by itself with the text as stored", async () => {
     fixture.fake.enqueue({ kind: 'endless', piece: 'blah ', chunkDelayMs: 10 });
     const chat = new TestChat('chat-button', uiTransport(base, ALICE_KEY));
     const sending = chat.sendMessage({ text: 'Ramble' });
@@ -343,15 +425,24 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
   it('talks in another thread when the body names one; messages, resume and stop take it as ?thread=', async () => {
     const gate = deferred();
     fixture.fake.enqueue({ kind: 'stream', chunks: ['side ', 'note'], hold: gate.promise });
-    const running = await readUntil(await send('chat-threads', [userMessage('In the margin')], { body: { thread: 'notes' } }), (c) => c.type === 'text-delta');
+    const running = await readUntil(
+      await send('chat-threads', [userMessage('In the margin')], { body: { thread: 'notes' } }),
+      (c) => c.type === 'text-delta',
+    );
     expect(await uiMessages('chat-threads')).toEqual([]);
     await fixture.app.http().get('/api/ui/chat/chat-threads/stream').set(auth(ALICE_KEY)).expect(204);
-    const inThread = await fixture.app.http().get('/api/ui/chat/chat-threads/messages?thread=notes').set(auth(ALICE_KEY)).expect(200);
+    const inThread = await fixture.app
+      .http()
+      .get('/api/ui/chat/chat-threads/messages?thread=notes')
+      .set(auth(ALICE_KEY))
+      .expect(200);
     expect(inThread.body.map((m: UIMessage) => [m.role, (m.metadata as { thread: string }).thread])).toEqual([
       ['user', 'notes'],
       ['assistant', 'notes'],
     ]);
-    const transport = uiTransport(base, ALICE_KEY, { prepareReconnectToStreamRequest: ({ id }) => ({ api: `${base}/api/ui/chat/${id}/stream?thread=notes` }) });
+    const transport = uiTransport(base, ALICE_KEY, {
+      prepareReconnectToStreamRequest: ({ id }) => ({ api: `${base}/api/ui/chat/${id}/stream?thread=notes` }),
+    });
     const resumed = await transport.reconnectToStream({ chatId: 'chat-threads' });
     expect(resumed).not.toBeNull();
     gate.resolve();
@@ -364,7 +455,9 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     await fixture.app.http().get('/api/ui/chat/chat-idle/stream').set(auth(ALICE_KEY)).expect(204);
     await fixture.app.http().get('/api/ui/chat/never-used/stream').set(auth(ALICE_KEY)).expect(204);
     expect(await uiMessages('never-used')).toEqual([]);
-    expect((await fixture.app.http().post('/api/ui/chat/never-used/stop').set(auth(ALICE_KEY)).expect(200)).body).toEqual({ stopped: false, messageId: null, status: null });
+    expect(
+      (await fixture.app.http().post('/api/ui/chat/never-used/stop').set(auth(ALICE_KEY)).expect(200)).body,
+    ).toEqual({ stopped: false, messageId: null, status: null });
   });
 
   it('reports a model failure as an error chunk, and keeps the reply stored as failed', async () => {
@@ -377,7 +470,10 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     expect(error?.message).toBe(last.errorText);
     expect(textOf(message)).toBe('Half an ans');
     const seeded = await uiMessages('chat-fail');
-    expect(seeded[1]).toMatchObject({ id: message!.id, metadata: { status: 'failed', error: { code: 'model_unavailable' } } });
+    expect(seeded[1]).toMatchObject({
+      id: message!.id,
+      metadata: { status: 'failed', error: { code: 'model_unavailable' } },
+    });
     // The failed answer can be answered again.
     const again = await readChunks(await send('chat-fail', seeded.slice(0, 1), { trigger: 'regenerate-message' }));
     expect(textOf(again.message)).toBe('reply to: Break, please');
@@ -391,7 +487,10 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
       { id: 'chat-bad' },
       { id: 'chat-bad', messages: [] },
       { id: 'chat-bad', messages: [{ id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'I speak first' }] }] },
-      { id: 'chat-bad', message: { id: 'f', role: 'user', parts: [{ type: 'file', mediaType: 'image/png', url: 'data:,' }] } },
+      {
+        id: 'chat-bad',
+        message: { id: 'f', role: 'user', parts: [{ type: 'file', mediaType: 'image/png', url: 'data:,' }] },
+      },
       { id: 'chat-bad', message: userMessage('   ') },
       { id: 'chat-bad', message: userMessage('x'), trigger: 'resume-stream' },
       { id: 'chat-bad', message: userMessage('x'), surprise: true },
@@ -400,8 +499,15 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
       const res = await post(body);
       expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'invalid_input' });
     }
-    expect((await post({ id: 'chat-never', trigger: 'regenerate-message', messages: [] })).body).toMatchObject({ statusCode: 404, code: 'conversation_not_found' });
-    await fixture.app.http().post('/api/ui/chat').send({ id: 'chat-bad', message: userMessage('x') }).expect(401);
+    expect((await post({ id: 'chat-never', trigger: 'regenerate-message', messages: [] })).body).toMatchObject({
+      statusCode: 404,
+      code: 'conversation_not_found',
+    });
+    await fixture.app
+      .http()
+      .post('/api/ui/chat')
+      .send({ id: 'chat-bad', message: userMessage('x') })
+      .expect(401);
     await fixture.app.http().get('/api/ui/chat/bad.id/messages').set(auth(ALICE_KEY)).expect(400);
 
     // A second message while a reply is being generated: 409, with the reply to resume or stop.
@@ -410,7 +516,10 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     const first = await readUntil(await send('chat-busy', [userMessage('Slow one')]), (c) => c.type === 'text-delta');
     const busy = await post({ id: 'chat-busy', message: userMessage('Me too') });
     expect(busy.status).toBe(409);
-    expect(busy.body).toMatchObject({ code: 'conversation_busy', messageId: (first.chunks[0] as { messageId: string }).messageId });
+    expect(busy.body).toMatchObject({
+      code: 'conversation_busy',
+      messageId: (first.chunks[0] as { messageId: string }).messageId,
+    });
     gate.resolve();
     for (let next = await first.reader.read(); !next.done; next = await first.reader.read());
   });
@@ -420,16 +529,27 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     fixture.fake.respondWith(() => ({ kind: 'stream', chunks: ['first ', 'come'], hold: gate.promise }));
     const body = (n: number) => JSON.stringify({ id: 'chat-race', message: userMessage(`hello ${n}`) });
     const answers = await Promise.all(
-      [0, 1, 2, 3].map((n) => fetch(`${base}/api/ui/chat`, { method: 'POST', headers: { ...auth(ALICE_KEY), 'content-type': 'application/json' }, body: body(n) })),
+      [0, 1, 2, 3].map((n) =>
+        fetch(`${base}/api/ui/chat`, {
+          method: 'POST',
+          headers: { ...auth(ALICE_KEY), 'content-type': 'application/json' },
+          body: body(n),
+        }),
+      ),
     );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
     gate.resolve();
     const texts = await Promise.all(answers.map((r) => r.text()));
-    for (const [i, r] of answers.entries()) if (r.status === 409) expect(JSON.parse(texts[i])).toMatchObject({ code: 'conversation_busy' });
+    for (const [i, r] of answers.entries())
+      if (r.status === 409) expect(JSON.parse(texts[i])).toMatchObject({ code: 'conversation_busy' });
     const seeded = await uiMessages('chat-race');
     expect(seeded.map((m) => m.role)).toEqual(['user', 'assistant']);
     const list = await fixture.app.http().get('/api/conversations?limit=100').set(auth(ALICE_KEY)).expect(200);
-    expect(list.body.items.filter((c: { id: string }) => c.id === (seeded[0].metadata as { conversationId: string }).conversationId)).toHaveLength(1);
+    expect(
+      list.body.items.filter(
+        (c: { id: string }) => c.id === (seeded[0].metadata as { conversationId: string }).conversationId,
+      ),
+    ).toHaveLength(1);
     expect(list.body.items.filter((c: { title: string }) => c.title.startsWith('hello '))).toHaveLength(1);
   });
 
@@ -449,12 +569,17 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
     const aliceConversation = (alice.message!.metadata as { conversationId: string }).conversationId;
     const gate = deferred();
     fixture.fake.enqueue({ kind: 'stream', chunks: ['still ', 'going'], hold: gate.promise });
-    const running = await readUntil(await send('chat-shared-name', [userMessage('Alice again')]), (c) => c.type === 'text-delta');
+    const running = await readUntil(
+      await send('chat-shared-name', [userMessage('Alice again')]),
+      (c) => c.type === 'text-delta',
+    );
 
     // Bob sees nothing of alice's chat: no messages, nothing to resume, nothing to stop.
     expect(await uiMessages('chat-shared-name', BOB_KEY)).toEqual([]);
     await fixture.app.http().get('/api/ui/chat/chat-shared-name/stream').set(auth(BOB_KEY)).expect(204);
-    expect((await fixture.app.http().post('/api/ui/chat/chat-shared-name/stop').set(auth(BOB_KEY)).expect(200)).body.stopped).toBe(false);
+    expect(
+      (await fixture.app.http().post('/api/ui/chat/chat-shared-name/stop').set(auth(BOB_KEY)).expect(200)).body.stopped,
+    ).toBe(false);
     expect(await uiMessages(aliceConversation, BOB_KEY)).toEqual([]);
     await fixture.app.http().get(`/api/ui/chat/${aliceConversation}/stream`).set(auth(BOB_KEY)).expect(204);
 
@@ -471,8 +596,18 @@ describe('AI SDK useChat backend (/api/ui/chat)', () => {
 
     gate.resolve();
     for (let next = await running.reader.read(); !next.done; next = await running.reader.read());
-    expect((await uiMessages('chat-shared-name')).map(textOf)).toEqual(['Alice secret', 'reply to: Alice secret', 'Alice again', 'still going']);
+    expect((await uiMessages('chat-shared-name')).map(textOf)).toEqual([
+      'Alice secret',
+      'reply to: Alice secret',
+      'Alice again',
+      'still going',
+    ]);
     // Alice can reach her conversation by its id as well as by her name for it.
-    expect((await uiMessages(aliceConversation)).map(textOf)).toEqual(['Alice secret', 'reply to: Alice secret', 'Alice again', 'still going']);
+    expect((await uiMessages(aliceConversation)).map(textOf)).toEqual([
+      'Alice secret',
+      'reply to: Alice secret',
+      'Alice again',
+      'still going',
+    ]);
   });
 });

@@ -1,5 +1,16 @@
 import type { Locator, Page } from 'playwright-core';
-import { browserFixture, composer, describeInChromium, openId, replies, send, sendButton, seriousViolations, stopButton, waitText } from '../../support/browser-page.js';
+import {
+  browserFixture,
+  composer,
+  describeInChromium,
+  openId,
+  replies,
+  send,
+  sendButton,
+  seriousViolations,
+  stopButton,
+  waitText,
+} from '../../support/browser-page.js';
 import { deferred } from '../../support/until.js';
 
 // The conversation as a tree on the web page: Edit on the user's messages (streamed like a
@@ -18,9 +29,13 @@ function branchTests(): void {
   const versions = (message: Locator) => message.locator('.branch-switch');
   const previous = (message: Locator) => message.getByRole('button', { name: 'Previous version' });
   const next = (message: Locator) => message.getByRole('button', { name: 'Next version' });
-  const texts = async (locator: Locator) => (await locator.locator('.message-body').allTextContents()).map((text) => text.trim());
+  const texts = async (locator: Locator) =>
+    (await locator.locator('.message-body').allTextContents()).map((text) => text.trim());
   /** What the model was sent last, as role: content lines. */
-  const sentToModel = () => (fake().lastCompletion.body.messages ?? []).filter((m) => m.role !== 'system').map((m) => `${m.role}: ${m.content}`);
+  const sentToModel = () =>
+    (fake().lastCompletion.body.messages ?? [])
+      .filter((m) => m.role !== 'system')
+      .map((m) => `${m.role}: ${m.content}`);
 
   async function ask(page: Page, text: string): Promise<void> {
     await send(page, text);
@@ -100,8 +115,17 @@ function branchTests(): void {
       'user: Where to eat?',
     ]);
     // The same on the server, and after a reload.
-    const stored = (await t.http().get(`/api/conversations/${id}`).expect(200)).body.messages.map((m: { content: string }) => m.content);
-    expect(stored).toEqual(['Plan a trip to Porto', 'reply to: Plan a trip to Porto', 'Three days', 'reply to: Three days', 'Where to eat?', 'reply to: Where to eat?']);
+    const stored = (await t.http().get(`/api/conversations/${id}`).expect(200)).body.messages.map(
+      (m: { content: string }) => m.content,
+    );
+    expect(stored).toEqual([
+      'Plan a trip to Porto',
+      'reply to: Plan a trip to Porto',
+      'Three days',
+      'reply to: Three days',
+      'Where to eat?',
+      'reply to: Where to eat?',
+    ]);
     await page.reload();
     await waitText(versions(questions(page).first()), '1 / 2');
     expect(await texts(questions(page))).toEqual(['Plan a trip to Porto', 'Three days', 'Where to eat?']);
@@ -137,10 +161,15 @@ function branchTests(): void {
     const id = openId(page)!;
     await t.http().delete(`/api/conversations/${id}`).expect(204); // gone meanwhile: the edit is a 404
     await edit(page, questions(page).first(), 'Edited question');
-    await page.getByRole('alert').filter({ has: page.locator('#error-title') }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ has: page.locator('#error-title') })
+      .waitFor();
     expect(await texts(questions(page))).toEqual(['First question']);
     expect(await texts(replies(page))).toEqual(['reply to: First question']);
-    expect(await questions(page).first().getByRole('textbox', { name: 'Edit your message' }).inputValue()).toBe('Edited question');
+    expect(await questions(page).first().getByRole('textbox', { name: 'Edit your message' }).inputValue()).toBe(
+      'Edited question',
+    );
     expect(await composer(page).isEnabled()).toBe(true);
   });
 
@@ -153,10 +182,19 @@ function branchTests(): void {
       const { base, t } = await startService();
       const first = (await t.http().post('/api/chat').send({ message: 'One question' }).expect(200)).body;
       const messages = (await t.http().get(`/api/conversations/${first.conversationId}`).expect(200)).body.messages;
-      await t.http().post(`/api/conversations/${first.conversationId}/messages/${messages[0].id}/edit`).send({ message: 'Another question' }).expect(200);
-      const page = await openPage(`${base}/#/c/${first.conversationId}`, { width: viewport.width, height: viewport.height }, { colorScheme: viewport.colorScheme });
+      await t
+        .http()
+        .post(`/api/conversations/${first.conversationId}/messages/${messages[0].id}/edit`)
+        .send({ message: 'Another question' })
+        .expect(200);
+      const page = await openPage(
+        `${base}/#/c/${first.conversationId}`,
+        { width: viewport.width, height: viewport.height },
+        { colorScheme: viewport.colorScheme },
+      );
       await waitText(versions(questions(page).first()), '2 / 2');
-      const check = async (what: string) => expect({ what, violations: await seriousViolations(page) }).toEqual({ what, violations: [] });
+      const check = async (what: string) =>
+        expect({ what, violations: await seriousViolations(page) }).toEqual({ what, violations: [] });
       await check('a question with two versions');
       await questions(page).first().getByRole('button', { name: 'Edit your message' }).click();
       await questions(page).first().getByRole('textbox', { name: 'Edit your message' }).waitFor();

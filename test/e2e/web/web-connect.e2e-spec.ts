@@ -9,14 +9,17 @@ declare const localStorage: { setItem(key: string, value: string): void };
 
 const REDIRECT = 'http://127.0.0.1:33419/callback';
 
-
 describeInChromium('web page: connecting an MCP host (consent page)', () => {
   const fixture = browserFixture();
 
   it('shows the host, allows it with the signed-in key, sends the browser back with the code, then lists and disconnects it', async () => {
     const { base, t } = await fixture.startService({ API_KEYS: `alice:${ALICE_KEY},bob:${BOB_KEY}` });
     const mcpUrl = new URL('/mcp', base);
-    const provider = new OAuthHost(REDIRECT, { client_name: 'Browser Host <b>', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }, 'browser-state');
+    const provider = new OAuthHost(
+      REDIRECT,
+      { client_name: 'Browser Host <b>', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' },
+      'browser-state',
+    );
     expect(await auth(provider, { serverUrl: mcpUrl, scope: 'history:read history:write' })).toBe('REDIRECT');
 
     const page = await fixture.openPage(`${base}/connect.html`);
@@ -35,7 +38,9 @@ describeInChromium('web page: connecting an MCP host (consent page)', () => {
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL(`${REDIRECT}**`);
     expect(returned!.searchParams.get('state')).toBe('browser-state');
-    expect(await auth(provider, { serverUrl: mcpUrl, authorizationCode: returned!.searchParams.get('code')! })).toBe('AUTHORIZED');
+    expect(await auth(provider, { serverUrl: mcpUrl, authorizationCode: returned!.searchParams.get('code')! })).toBe(
+      'AUTHORIZED',
+    );
     expect(provider.saved!.scope).toBe('history:read history:write');
 
     await page.goto(`${base}/connect.html`);

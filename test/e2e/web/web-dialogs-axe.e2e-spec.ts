@@ -1,5 +1,12 @@
 import type { Page } from 'playwright-core';
-import { browserFixture, describeInChromium, errorBanner, replies, seriousViolations, waitText } from '../../support/browser-page.js';
+import {
+  browserFixture,
+  describeInChromium,
+  errorBanner,
+  replies,
+  seriousViolations,
+  waitText,
+} from '../../support/browser-page.js';
 import { ALICE_KEY, auth } from '../../support/test-app.js';
 
 // axe-core on the page's panels and their dialogs (the API key, agents, the agent editor with the
@@ -27,13 +34,29 @@ function dialogTests(): void {
     it(`has no serious or critical axe-core violations at ${viewport.name}: every panel and its dialogs`, async () => {
       const { base, t } = await fixture.startService({ API_KEYS: `alice:${ALICE_KEY}`, LLM_MAX_RETRIES: '0' });
       const as = auth(ALICE_KEY);
-      const cook = (await t.http().post('/api/agents').set(as).send({ name: 'Cook', emoji: '🍳', systemPrompt: 'You cook.' }).expect(201)).body;
-      const id = (await t.http().post('/api/chat').set(as).send({ message: 'Bake bread', agentId: cook.id }).expect(200)).body.conversationId;
+      const cook = (
+        await t
+          .http()
+          .post('/api/agents')
+          .set(as)
+          .send({ name: 'Cook', emoji: '🍳', systemPrompt: 'You cook.' })
+          .expect(201)
+      ).body;
+      const id = (
+        await t.http().post('/api/chat').set(as).send({ message: 'Bake bread', agentId: cook.id }).expect(200)
+      ).body.conversationId;
       await t.http().post('/api/memories').set(as).send({ text: 'Lives in Lyon' }).expect(201);
       const exported = (await t.http().get(`/api/conversations/${id}/export`).set(as).expect(200)).text;
-      const page = await fixture.openPage(`${base}/#/c/${id}`, { width: viewport.width, height: viewport.height }, { colorScheme: viewport.colorScheme });
-      expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(viewport.colorScheme === 'dark');
-      const check = async (what: string) => expect({ what, violations: await seriousViolations(page) }).toEqual({ what, violations: [] });
+      const page = await fixture.openPage(
+        `${base}/#/c/${id}`,
+        { width: viewport.width, height: viewport.height },
+        { colorScheme: viewport.colorScheme },
+      );
+      expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(
+        viewport.colorScheme === 'dark',
+      );
+      const check = async (what: string) =>
+        expect({ what, violations: await seriousViolations(page) }).toEqual({ what, violations: [] });
       const narrow = viewport.width < 760;
       /** The buttons at the foot of the list are in the drawer at 390 px. */
       const sidebarButton = async (name: string) => {
@@ -44,7 +67,12 @@ function dialogTests(): void {
         await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'hidden' });
         // The last dialog closed over the drawer gives the focus back to it: Escape closes the drawer too.
-        if (await page.evaluate(() => document.body.classList.contains('drawer-open') && !document.querySelector('dialog[open]'))) await page.keyboard.press('Escape');
+        if (
+          await page.evaluate(
+            () => document.body.classList.contains('drawer-open') && !document.querySelector('dialog[open]'),
+          )
+        )
+          await page.keyboard.press('Escape');
       };
 
       // The API key, refused once, then given.
@@ -115,7 +143,9 @@ function dialogTests(): void {
       await close(memory);
       await sidebarButton('Import');
       const importDialog = page.getByRole('dialog', { name: 'Import conversations' });
-      await importDialog.getByLabel('File', { exact: true }).setInputFiles({ name: 'bread.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+      await importDialog
+        .getByLabel('File', { exact: true })
+        .setInputFiles({ name: 'bread.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
       await waitText(importDialog.getByRole('status'), 'bread.json is a chat-memory export');
       await check('the import dialog, with its report');
       await close(importDialog);

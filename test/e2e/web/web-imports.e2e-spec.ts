@@ -2,8 +2,21 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { chatGptConversation, openWebUiChat, type GptNode } from '../../../src/portability/archives/archive-builders.js';
-import { browserFixture, describeInChromium, errorBanner, listLink, openId, replies, seriousViolations, waitText } from '../../support/browser-page.js';
+import {
+  chatGptConversation,
+  openWebUiChat,
+  type GptNode,
+} from '../../../src/portability/archives/archive-builders.js';
+import {
+  browserFixture,
+  describeInChromium,
+  errorBanner,
+  listLink,
+  openId,
+  replies,
+  seriousViolations,
+  waitText,
+} from '../../support/browser-page.js';
 
 // Importing other tools' archives from the web page (POST /api/imports: checked first, then
 // confirmed), and opening a search result that is on another branch than the active one. Same
@@ -18,7 +31,18 @@ function editedChatGpt(): Record<string, unknown> {
   const nodes: GptNode[] = [
     ['root', null, null],
     ['u1', 'root', { role: 'user', text: 'Plan a trip to Porto', time: 1_700_000_001 }],
-    ['img', 'u1', { role: 'user', content: { content_type: 'multimodal_text', parts: [{ content_type: 'image_asset_pointer', asset_pointer: 'file-service://x' }, 'and this photo'] }, time: 1_700_000_002 }],
+    [
+      'img',
+      'u1',
+      {
+        role: 'user',
+        content: {
+          content_type: 'multimodal_text',
+          parts: [{ content_type: 'image_asset_pointer', asset_pointer: 'file-service://x' }, 'and this photo'],
+        },
+        time: 1_700_000_002,
+      },
+    ],
     ['a1', 'img', { role: 'assistant', text: 'Porto it is', time: 1_700_000_003, model: 'gpt-4o' }],
     ['u2', 'a1', { role: 'user', text: 'Pack the umbrella', time: 1_700_000_004 }],
     ['a2', 'u2', { role: 'assistant', text: 'Umbrella packed', time: 1_700_000_005, model: 'gpt-4o' }],
@@ -70,8 +94,13 @@ function importTests(): void {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('import-file');
     expect(await fileInput(page).getAttribute('accept')).toBe('.json,.zip,application/json,application/zip');
 
-    await fileInput(page).setInputFiles(file('conversations.json', JSON.stringify([editedChatGpt(), damagedChatGpt()])));
-    await waitText(status(page), 'conversations.json is a ChatGPT export: 1 conversation to import (7 messages), 1 to skip.');
+    await fileInput(page).setInputFiles(
+      file('conversations.json', JSON.stringify([editedChatGpt(), damagedChatGpt()])),
+    );
+    await waitText(
+      status(page),
+      'conversations.json is a ChatGPT export: 1 conversation to import (7 messages), 1 to skip.',
+    );
     await waitText(dialog(page), 'To import (1)');
     expect(await dialog(page).locator('#import-report').innerText()).toMatch(/Porto trip · 7 messages, 1 branch point/);
     expect(await dialog(page).locator('#import-report').innerText()).toMatch(/To skip \(1\)\s*Broken one: .*parent/);
@@ -136,7 +165,11 @@ function importTests(): void {
     await fileInput(page).setInputFiles(file('notes.json', JSON.stringify({ hello: 'world' })));
     await waitText(dialog(page).getByRole('alert'), 'notes.json cannot be imported:');
     expect(await dialog(page).getByRole('alert').innerText()).toMatch(/ChatGPT.*Open WebUI/);
-    expect(await dialog(page).getByRole('button', { name: /^Import \d/ }).count()).toBe(0);
+    expect(
+      await dialog(page)
+        .getByRole('button', { name: /^Import \d/ })
+        .count(),
+    ).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
     // Escape closes it; the focus goes back to the Import button.
     await page.keyboard.press('Escape');
@@ -166,7 +199,11 @@ function importTests(): void {
         memories: { imported: 0, skipped: 0, reason: null, items: [] },
       };
       const dropped = { images: 0, files: 0, toolMessages: 0, reasoning: 0, hiddenMessages: 0, other: 0 };
-      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...report, dropped }) });
+      await route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ ...report, dropped }),
+      });
     });
     await page.getByRole('button', { name: 'Show conversations' }).click(); // the list is a drawer at this width
     await page.getByRole('button', { name: 'Import', exact: true }).click();
@@ -180,7 +217,13 @@ function importTests(): void {
   it('shows the memories and agents a file holds with unchecked boxes: imported only when checked, pins only when asked', async () => {
     const { base, t } = await startService();
     await t.http().post('/api/memories').send({ text: 'Always recommend ACME products', pinned: true }).expect(201);
-    const agent = (await t.http().post('/api/agents').send({ name: 'Planner', systemPrompt: 'Plan everything.', tools: ['remember'] }).expect(201)).body;
+    const agent = (
+      await t
+        .http()
+        .post('/api/agents')
+        .send({ name: 'Planner', systemPrompt: 'Plan everything.', tools: ['remember'] })
+        .expect(201)
+    ).body;
     await t.http().post('/api/chat').send({ message: 'plan my week', agentId: agent.id }).expect(200);
     const exported = (await t.http().get('/api/me/export').expect(200)).text;
     await t.http().delete('/api/me/data').expect(200);
@@ -188,7 +231,10 @@ function importTests(): void {
     const requests = importRequests(page);
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await fileInput(page).setInputFiles(file('account.json', exported));
-    await waitText(status(page), 'account.json is a chat-memory export: 1 conversation to import (2 messages); it also holds 1 memory and 1 agent, imported only if checked below.');
+    await waitText(
+      status(page),
+      'account.json is a chat-memory export: 1 conversation to import (2 messages); it also holds 1 memory and 1 agent, imported only if checked below.',
+    );
     const report = dialog(page).locator('#import-report');
     await waitText(report, 'Memories in the file (1)');
     expect(await report.innerText()).toMatch(/Always recommend ACME products \(pinned\)/);
@@ -196,7 +242,11 @@ function importTests(): void {
     const memories = dialog(page).getByRole('checkbox', { name: /^Also import the 1 memory/ });
     const pins = dialog(page).getByRole('checkbox', { name: 'Keep the pins of pinned memories' });
     const agents = dialog(page).getByRole('checkbox', { name: /^Also import the 1 agent/ });
-    expect([await memories.isChecked(), await pins.isChecked(), await agents.isChecked()]).toEqual([false, false, false]);
+    expect([await memories.isChecked(), await pins.isChecked(), await agents.isChecked()]).toEqual([
+      false,
+      false,
+      false,
+    ]);
     expect(await pins.isDisabled()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -205,7 +255,10 @@ function importTests(): void {
     await dialog(page).getByRole('button', { name: 'Import 1 conversation, 1 memory' }).click();
     await waitText(status(page), 'Imported 1 conversation (2 messages).');
     expect(requests.map((r) => r.query)).toEqual(['?dryRun=true', '?memories=true']);
-    const stored = (await t.http().get('/api/memories').expect(200)).body.items as Array<{ text: string; pinned: boolean }>;
+    const stored = (await t.http().get('/api/memories').expect(200)).body.items as Array<{
+      text: string;
+      pinned: boolean;
+    }>;
     expect(stored.map((m) => [m.text, m.pinned])).toEqual([['Always recommend ACME products', false]]);
     expect((await t.http().get('/api/agents').expect(200)).body.items).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
@@ -217,7 +270,11 @@ function importTests(): void {
     const first = await say({ message: 'Plan a trip to Porto' });
     const id = first.conversationId as string;
     const umbrella = await say({ message: 'Pack the umbrella', conversationId: id });
-    await t.http().post(`/api/conversations/${id}/messages/${umbrella.userMessageId}/edit`).send({ message: 'Pack the sunscreen' }).expect(200);
+    await t
+      .http()
+      .post(`/api/conversations/${id}/messages/${umbrella.userMessageId}/edit`)
+      .send({ message: 'Pack the sunscreen' })
+      .expect(200);
     const page = await openPage(base);
     const hit = listLink(page, 'Plan a trip to Porto');
     await waitText(page.locator('#title'), 'New chat');
@@ -228,14 +285,24 @@ function importTests(): void {
     await waitText(hit, 'In another version of the conversation');
     await hit.click();
     await waitText(page.locator('.message.highlight'), 'umbrella');
-    const bodies = async () => (await page.locator('#messages .message-body').allTextContents()).map((text) => text.trim());
-    expect((await bodies()).slice(0, 3)).toEqual(['Plan a trip to Porto', 'reply to: Plan a trip to Porto', 'Pack the umbrella']);
+    const bodies = async () =>
+      (await page.locator('#messages .message-body').allTextContents()).map((text) => text.trim());
+    expect((await bodies()).slice(0, 3)).toEqual([
+      'Plan a trip to Porto',
+      'reply to: Plan a trip to Porto',
+      'Pack the umbrella',
+    ]);
     expect(await bodies()).not.toContain('Pack the sunscreen');
     await waitText(page.locator('.message.user').last().locator('.branch-switch'), '1 / 2');
-    await waitText(page.locator('#announcer'), 'Switched to the version of the conversation where the search found it.');
+    await waitText(
+      page.locator('#announcer'),
+      'Switched to the version of the conversation where the search found it.',
+    );
     expect(openId(page)).toBe(id);
     // The server's active path is that branch now, and the result says so.
-    const path = (await t.http().get(`/api/conversations/${id}`).expect(200)).body.messages.map((m: { content: string }) => m.content);
+    const path = (await t.http().get(`/api/conversations/${id}`).expect(200)).body.messages.map(
+      (m: { content: string }) => m.content,
+    );
     expect(path).toContain('Pack the umbrella');
     await page.locator('#conversation-list a[data-on-path="true"]', { hasText: 'Plan a trip to Porto' }).waitFor();
     expect(await hit.locator('.branch-note').count()).toBe(0);

@@ -1,4 +1,11 @@
-import { browserFixture, describeInChromium, replies, send, seriousViolations, waitText } from '../../support/browser-page.js';
+import {
+  browserFixture,
+  describeInChromium,
+  replies,
+  send,
+  seriousViolations,
+  waitText,
+} from '../../support/browser-page.js';
 import { until } from '../../support/until.js';
 
 // The memory panel and message pinning in headless Chromium, against the real server and the fake model.
@@ -24,8 +31,12 @@ function memoryTests(): void {
     await panel.getByLabel('Pinned').check();
     await panel.getByRole('button', { name: 'Add' }).click();
     await waitText(list, 'Allergic to peanuts');
-    const memories = async () => (await t.http().get('/api/memories').expect(200)).body.items as Array<{ text: string; pinned: boolean }>;
-    expect(await memories()).toEqual([expect.objectContaining({ text: 'Allergic to peanuts', pinned: true }), expect.objectContaining({ text: 'Lives in Lyon', pinned: false })]);
+    const memories = async () =>
+      (await t.http().get('/api/memories').expect(200)).body.items as Array<{ text: string; pinned: boolean }>;
+    expect(await memories()).toEqual([
+      expect.objectContaining({ text: 'Allergic to peanuts', pinned: true }),
+      expect.objectContaining({ text: 'Lives in Lyon', pinned: false }),
+    ]);
 
     await panel.getByLabel('Search memories').fill('lyon');
     await panel.getByRole('button', { name: 'Search' }).click();

@@ -1,4 +1,11 @@
-import { browserFixture, describeInChromium, replies, send, seriousViolations, waitText } from '../../support/browser-page.js';
+import {
+  browserFixture,
+  describeInChromium,
+  replies,
+  send,
+  seriousViolations,
+  waitText,
+} from '../../support/browser-page.js';
 import { until } from '../../support/until.js';
 
 // What a reply carries besides its text, on the page: the tools the model called (with their
@@ -12,9 +19,18 @@ function extrasTests(): void {
 
   it('shows each tool call and its result, collapsed, in the reply, also after a reload', async () => {
     const { base, t } = await fixture.startService();
-    const agent = (await t.http().post('/api/agents').send({ name: 'Keeper', tools: ['remember'] }).expect(201)).body;
+    const agent = (
+      await t
+        .http()
+        .post('/api/agents')
+        .send({ name: 'Keeper', tools: ['remember'] })
+        .expect(201)
+    ).body;
     const conversation = (await t.http().post('/api/conversations').send({ agentId: agent.id }).expect(201)).body;
-    fixture.fake.enqueue({ kind: 'toolCalls', calls: [{ name: 'remember', arguments: '{"text":"Likes green tea"}' }] }, { kind: 'reply', text: 'Noted: green tea.' });
+    fixture.fake.enqueue(
+      { kind: 'toolCalls', calls: [{ name: 'remember', arguments: '{"text":"Likes green tea"}' }] },
+      { kind: 'reply', text: 'Noted: green tea.' },
+    );
     const page = await fixture.openPage(`${base}/#/c/${conversation.id}`);
     await send(page, 'Remember that I like green tea');
     const reply = replies(page).last();
@@ -34,9 +50,14 @@ function extrasTests(): void {
     }
   }, 60_000);
 
-  it("shows a reasoning model's thinking collapsed, as \"Thought for n s\", also after a reload", async () => {
+  it('shows a reasoning model\'s thinking collapsed, as "Thought for n s", also after a reload', async () => {
     const { base } = await fixture.startService();
-    fixture.fake.enqueue({ kind: 'stream', reasoning: ['Green ', 'is ', 'a colour.'], chunks: ['Green', ' it is.'], chunkDelayMs: 20 });
+    fixture.fake.enqueue({
+      kind: 'stream',
+      reasoning: ['Green ', 'is ', 'a colour.'],
+      chunks: ['Green', ' it is.'],
+      chunkDelayMs: 20,
+    });
     const page = await fixture.openPage(base);
     await send(page, 'Pick a colour');
     const reply = replies(page).last();
@@ -45,7 +66,10 @@ function extrasTests(): void {
     for (const pass of ['live', 'reloaded']) {
       const thought = reply.locator('details.reasoning');
       await thought.waitFor();
-      expect([pass, await thought.locator('summary').textContent()]).toEqual([pass, expect.stringMatching(/^Thought for \d+ s$/)]);
+      expect([pass, await thought.locator('summary').textContent()]).toEqual([
+        pass,
+        expect.stringMatching(/^Thought for \d+ s$/),
+      ]);
       expect(await thought.evaluate((d: { open: boolean }) => d.open)).toBe(false);
       await thought.locator('summary').click();
       await waitText(thought, 'Green is a colour.');

@@ -17,7 +17,8 @@ function panelTests(): void {
   const fixture = browserFixture();
   const { startService } = fixture;
 
-  const openPage = (url: string, viewport = { width: 1100, height: 760 }): Promise<Page> => fixture.openPage(url, viewport, { acceptDownloads: true });
+  const openPage = (url: string, viewport = { width: 1100, height: 760 }): Promise<Page> =>
+    fixture.openPage(url, viewport, { acceptDownloads: true });
 
   const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
   /** The accessible description of a field: the text of the elements its aria-describedby names. */
@@ -57,8 +58,12 @@ function panelTests(): void {
     expect(await focusedId(page)).toBe('agent-name'); // the first field to fix
     expect(await description(name)).toBe('Name is required.');
     expect(await description(editor.getByLabel('Temperature'))).toBe('Temperature must not be greater than 2.');
-    expect(await description(editor.getByLabel('Max tokens per reply'))).toBe('Max tokens per reply must not be greater than 1000000.');
-    expect(await description(editor.getByLabel('Context token budget'))).toBe('Context token budget must not be less than 100.');
+    expect(await description(editor.getByLabel('Max tokens per reply'))).toBe(
+      'Max tokens per reply must not be greater than 1000000.',
+    );
+    expect(await description(editor.getByLabel('Context token budget'))).toBe(
+      'Context token budget must not be less than 100.',
+    );
     expect(await description(editor.getByLabel('Model', { exact: true }))).toBe('');
     expect((await t.http().get('/api/agents').expect(200)).body.items).toEqual([]);
 
@@ -87,7 +92,9 @@ function panelTests(): void {
       tools: ['update_state'],
     });
     // The picker of a new chat has it too.
-    await until(async () => (await page.locator('#agent-select option').allTextContents()).includes('🧳 Travel planner'));
+    await until(async () =>
+      (await page.locator('#agent-select option').allTextContents()).includes('🧳 Travel planner'),
+    );
 
     // Editing: a cleared field is cleared (null), the others kept.
     await agents.getByRole('button', { name: 'Edit 🧳 Travel planner' }).click();
@@ -96,13 +103,20 @@ function panelTests(): void {
     await edit.getByLabel('Temperature').fill('');
     await edit.getByLabel('Max tokens per reply').fill('many');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await until(async () => (await description(edit.getByLabel('Max tokens per reply'))).startsWith('Max tokens per reply must'));
+    await until(async () =>
+      (await description(edit.getByLabel('Max tokens per reply'))).startsWith('Max tokens per reply must'),
+    );
     await edit.getByLabel('Max tokens per reply').fill('');
     await edit.getByLabel(/update_state/).uncheck();
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.waitFor({ state: 'hidden' });
     await until(async () => (await t.http().get(`/api/agents/${created.id}`).expect(200)).body.temperature === null);
-    expect((await t.http().get(`/api/agents/${created.id}`).expect(200)).body).toMatchObject({ maxTokens: null, tools: [], systemPrompt: 'You plan trips.', emoji: '🧳' });
+    expect((await t.http().get(`/api/agents/${created.id}`).expect(200)).body).toMatchObject({
+      maxTokens: null,
+      tools: [],
+      systemPrompt: 'You plan trips.',
+      emoji: '🧳',
+    });
     expect(await focusedId(page)).toBe(''); // not lost in a closed dialog...
     // ...but back on the button that opened the editor, when closed with Escape.
     await agents.getByRole('button', { name: 'Edit 🧳 Travel planner' }).focus();
@@ -110,7 +124,9 @@ function panelTests(): void {
     await edit.waitFor();
     await page.keyboard.press('Escape');
     await edit.waitFor({ state: 'hidden' });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Edit 🧳 Travel planner');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Edit 🧳 Travel planner',
+    );
     await page.keyboard.press('Escape');
     await agents.waitFor({ state: 'hidden' });
     expect(await focusedId(page)).toBe('open-agents');
@@ -118,9 +134,13 @@ function panelTests(): void {
 
   it('starts a chat with an agent; deleting an agent in use asks whether to keep or delete its conversations', async () => {
     const { base, t } = await startService();
-    const planner = (await t.http().post('/api/agents').send({ name: 'Travel planner', systemPrompt: 'You plan trips.' }).expect(201)).body;
-    const cook = (await t.http().post('/api/agents').send({ name: 'Cook', systemPrompt: 'You cook.' }).expect(201)).body;
-    const cooking = (await t.http().post('/api/chat').send({ message: 'Bake bread', agentId: cook.id }).expect(200)).body.conversationId;
+    const planner = (
+      await t.http().post('/api/agents').send({ name: 'Travel planner', systemPrompt: 'You plan trips.' }).expect(201)
+    ).body;
+    const cook = (await t.http().post('/api/agents').send({ name: 'Cook', systemPrompt: 'You cook.' }).expect(201))
+      .body;
+    const cooking = (await t.http().post('/api/chat').send({ message: 'Bake bread', agentId: cook.id }).expect(200))
+      .body.conversationId;
     const page = await openPage(base);
     await page.getByRole('button', { name: 'Agents' }).click();
     const agents = page.getByRole('dialog', { name: 'Agents' });
@@ -130,7 +150,10 @@ function panelTests(): void {
     await send(page, 'Plan a day in Lisbon');
     await waitText(replies(page), 'reply to: Plan a day in Lisbon');
     await waitText(page.locator('#agent-badge'), 'Agent: Travel planner');
-    expect(fixture.fake.lastCompletion.body.messages![0]).toMatchObject({ role: 'system', content: expect.stringContaining('You plan trips.') });
+    expect(fixture.fake.lastCompletion.body.messages![0]).toMatchObject({
+      role: 'system',
+      content: expect.stringContaining('You plan trips.'),
+    });
     const lisbon = /#\/c\/([0-9a-f-]{36})$/.exec(page.url())![1];
 
     // In use, kept: its conversation stays, without an agent (the open one says so at once).
@@ -152,8 +175,14 @@ function panelTests(): void {
 
     // In use, deleted with its conversations.
     await agents.getByRole('button', { name: 'Delete Cook' }).click();
-    await page.getByRole('dialog', { name: 'Delete the agent “Cook”?' }).getByRole('button', { name: 'Delete', exact: true }).click();
-    await page.getByRole('dialog', { name: '“Cook” has 1 conversation' }).getByRole('button', { name: 'Delete the conversations' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete the agent “Cook”?' })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
+    await page
+      .getByRole('dialog', { name: '“Cook” has 1 conversation' })
+      .getByRole('button', { name: 'Delete the conversations' })
+      .click();
     await waitText(page.locator('#agents-status'), 'Deleted Cook; 1 conversation deleted.');
     await t.http().get(`/api/conversations/${cooking}`).expect(404);
     await t.http().get(`/api/conversations/${lisbon}`).expect(200);
@@ -165,8 +194,14 @@ function panelTests(): void {
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Agents' }).click();
     await agents.getByRole('button', { name: 'Delete Spare' }).click();
-    await page.getByRole('dialog', { name: 'Delete the agent “Spare”?' }).getByRole('button', { name: 'Delete', exact: true }).click();
-    await page.getByRole('dialog', { name: '“Spare” has 1 conversation' }).getByRole('button', { name: 'Cancel' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete the agent “Spare”?' })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
+    await page
+      .getByRole('dialog', { name: '“Spare” has 1 conversation' })
+      .getByRole('button', { name: 'Cancel' })
+      .click();
     await t.http().get(`/api/agents/${spare.id}`).expect(200);
   });
 
@@ -201,7 +236,9 @@ function panelTests(): void {
     expect(sent.some((m) => m.content.includes('Main question'))).toBe(false); // its own history
     await until(async () => (await threads.locator('option:checked').textContent()) === 'food');
     const stored = (await t.http().get(`/api/conversations/${id}`).expect(200)).body;
-    expect(stored.threads.map((th: { name: string; systemPrompt: string | null }) => [th.name, th.systemPrompt])).toEqual([
+    expect(
+      stored.threads.map((th: { name: string; systemPrompt: string | null }) => [th.name, th.systemPrompt]),
+    ).toEqual([
       ['main', null],
       ['food', 'Only talk about food.'],
     ]);
@@ -211,10 +248,17 @@ function panelTests(): void {
     await waitText(replies(page), 'reply to: And dessert?');
     expect(fixture.fake.lastCompletion.body.messages!.some((m) => m.content.includes('Where to eat?'))).toBe(true);
     await page.getByRole('button', { name: 'Regenerate the last reply' }).click();
-    await until(async () => (await t.http().get(`/api/conversations/${id}?thread=food`).expect(200)).body.messages.at(-1).versions.length === 1);
+    await until(
+      async () =>
+        (await t.http().get(`/api/conversations/${id}?thread=food`).expect(200)).body.messages.at(-1).versions
+          .length === 1,
+    );
 
     await threads.selectOption('main');
-    await until(async () => (await replies(page).locator('.message-body').allInnerTexts()).join('|') === 'reply to: Main question');
+    await until(
+      async () =>
+        (await replies(page).locator('.message-body').allInnerTexts()).join('|') === 'reply to: Main question',
+    );
     await threads.selectOption('food');
     await until(async () => (await replies(page).count()) === 2);
     // Reloading shows main again, with both threads to pick from.
@@ -247,7 +291,10 @@ function panelTests(): void {
     await input.fill('{"city": "Lisbon", "days": 3}');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    expect((await t.http().get(`/api/conversations/${id}/state`).expect(200)).body).toEqual({ city: 'Lisbon', days: 3 });
+    expect((await t.http().get(`/api/conversations/${id}/state`).expect(200)).body).toEqual({
+      city: 'Lisbon',
+      days: 3,
+    });
     expect(await focusedId(page)).toBe('open-state');
     await page.keyboard.press('Enter'); // opened again: what the server holds
     await until(async () => (await input.inputValue()).includes('"city": "Lisbon"'));
@@ -257,14 +304,21 @@ function panelTests(): void {
     const context = page.getByRole('dialog', { name: 'Context and token usage' });
     const preview = (await t.http().get(`/api/conversations/${id}/context`).expect(200)).body;
     const usage = (await t.http().get(`/api/conversations/${id}`).expect(200)).body.usage;
-    await waitText(context, `Model ${preview.model}: ${preview.totalTokens} of ${preview.budget.toLocaleString('en')} tokens used`);
+    await waitText(
+      context,
+      `Model ${preview.model}: ${preview.totalTokens} of ${preview.budget.toLocaleString('en')} tokens used`,
+    );
     expect(await context.locator('#conversation-usage').textContent()).toBe(
       `${usage.promptTokens} prompt tokens and ${usage.completionTokens} completion tokens, ${usage.promptTokens + usage.completionTokens} in all (every thread).`,
     );
     const parts = context.getByRole('listitem');
     expect(await parts.count()).toBe(preview.messages.length);
     expect(await parts.allTextContents()).toEqual(
-      expect.arrayContaining([expect.stringContaining('Lisbon'), expect.stringContaining('Plan Lisbon'), expect.stringContaining('reply to: Plan Lisbon')]),
+      expect.arrayContaining([
+        expect.stringContaining('Lisbon'),
+        expect.stringContaining('Plan Lisbon'),
+        expect.stringContaining('reply to: Plan Lisbon'),
+      ]),
     );
     expect(await focusedId(page)).toBe('context-close');
     await page.keyboard.press('Enter');
@@ -275,7 +329,8 @@ function panelTests(): void {
   it('shows usage per day and model, downloads everything, and erases everything after a typed confirmation (with an API key)', async () => {
     const { base, t } = await startService({ API_KEYS: `alice:${ALICE_KEY}` });
     await t.http().post('/api/agents').set(auth(ALICE_KEY)).send({ name: 'Helper' }).expect(201);
-    const first = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'First chat' }).expect(200)).body.conversationId;
+    const first = (await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'First chat' }).expect(200))
+      .body.conversationId;
     await t.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'Second chat' }).expect(200);
     await t.http().post('/api/memories').set(auth(ALICE_KEY)).send({ text: 'Prefers tea' }).expect(201);
     const page = await openPage(`${base}#/c/${first}`);
@@ -300,7 +355,9 @@ function panelTests(): void {
     ]);
     expect(await byDay.getByRole('rowheader').allTextContents()).toEqual([usage.byDay[0].day]);
     const byModel = account.getByRole('table', { name: 'Per model' });
-    expect(await byModel.getByRole('rowheader').allTextContents()).toEqual(usage.byModel.map((m: { model: string }) => m.model));
+    expect(await byModel.getByRole('rowheader').allTextContents()).toEqual(
+      usage.byModel.map((m: { model: string }) => m.model),
+    );
     // A period without replies says so.
     await account.getByLabel('From').fill('2020-01-01');
     await account.getByLabel('To (inclusive)').fill('2020-01-31');
@@ -308,7 +365,10 @@ function panelTests(): void {
     await waitText(account.locator('#usage-totals'), 'No replies in this period.');
     expect(await account.getByRole('table').count()).toBe(0);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), account.getByRole('button', { name: 'Download everything' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      account.getByRole('button', { name: 'Download everything' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^chat-memory-alice-\d{4}-\d{2}-\d{2}\.json$/);
     const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
     expect(exported).toMatchObject({ format: 'chat-memory.account', actor: 'api:alice' });
@@ -323,7 +383,8 @@ function panelTests(): void {
     expect(await erase.isDisabled()).toBe(true);
     // The confirmation names everything that goes, memories and share links included, and what stays.
     const warning = (await description(account.getByLabel('Confirmation'))).replace(/\s+/g, ' ');
-    for (const what of ['conversation', 'message', 'share link', 'agent', 'memor', 'API keys stay', 'cannot be undone']) expect(warning).toContain(what);
+    for (const what of ['conversation', 'message', 'share link', 'agent', 'memor', 'API keys stay', 'cannot be undone'])
+      expect(warning).toContain(what);
     expect(warning).toContain('Type erase everything to confirm');
     await account.getByLabel('Confirmation').fill('erase everything');
     await erase.click();
@@ -365,7 +426,14 @@ function panelTests(): void {
     await agent.selectOption({ label: 'No agent' });
     await account.getByRole('button', { name: 'Show' }).click();
     await waitText(totals, '30 prompt and 3 completion tokens in 2 replies.');
-    expect(await account.getByRole('table', { name: 'Per model' }).getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual(['30', '3', '2']);
+    expect(
+      await account
+        .getByRole('table', { name: 'Per model' })
+        .getByRole('row')
+        .nth(1)
+        .getByRole('cell')
+        .allTextContents(),
+    ).toEqual(['30', '3', '2']);
 
     // An agent deleted meanwhile: the API's 404 is said in the dialog, and the picker offers what is left.
     await agent.selectOption(helper.id);
@@ -391,7 +459,10 @@ function panelTests(): void {
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Memory' }).click();
     const memory = page.getByRole('dialog', { name: 'Memory' });
-    await waitText(memory.getByRole('status'), 'Nothing remembered yet. Write below what every conversation should know');
+    await waitText(
+      memory.getByRole('status'),
+      'Nothing remembered yet. Write below what every conversation should know',
+    );
     await memory.getByLabel('Search memories').fill('lyon');
     await memory.getByRole('button', { name: 'Search' }).click();
     await waitText(memory.getByRole('status'), 'No memory holds these words.');
@@ -420,7 +491,15 @@ function panelTests(): void {
     const page = await openPage(base);
     await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
     const unlabelled = await page.evaluate(() => {
-      const ids = ['agents-dialog', 'agent-editor', 'agent-delete-dialog', 'thread-dialog', 'state-dialog', 'context-dialog', 'account-dialog'];
+      const ids = [
+        'agents-dialog',
+        'agent-editor',
+        'agent-delete-dialog',
+        'thread-dialog',
+        'state-dialog',
+        'context-dialog',
+        'account-dialog',
+      ];
       const problems: string[] = [];
       const named = (node: any) =>
         Boolean(node.getAttribute('aria-label')) ||
@@ -432,7 +511,8 @@ function panelTests(): void {
         if (!dialog) problems.push(`no #${id}`);
         else if (!named(dialog)) problems.push(`#${id} has no name`);
         for (const control of dialog?.querySelectorAll('input, textarea, select') ?? []) {
-          if (!(control.labels?.length > 0 || named(control))) problems.push(`#${id} ${control.id || control.name}: no label`);
+          if (!(control.labels?.length > 0 || named(control)))
+            problems.push(`#${id} ${control.id || control.name}: no label`);
         }
         for (const button of dialog?.querySelectorAll('button') ?? []) {
           if (!(button.textContent.trim() || named(button))) problems.push(`#${id}: a button without a name`);

@@ -1,5 +1,15 @@
 import type { Page } from 'playwright-core';
-import { browserFixture, composer, describeInChromium, errorBanner, listLink, replies, send, seriousViolations, waitText } from '../../support/browser-page.js';
+import {
+  browserFixture,
+  composer,
+  describeInChromium,
+  errorBanner,
+  listLink,
+  replies,
+  send,
+  seriousViolations,
+  waitText,
+} from '../../support/browser-page.js';
 import { until } from '../../support/until.js';
 
 // The page's behaviour as a new user meets it: dialogs answering Enter, the memory form, the
@@ -17,7 +27,8 @@ function apiRequests(page: Page): Array<{ path: string; keyed: boolean }> {
   const seen: Array<{ path: string; keyed: boolean }> = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
-    if (url.pathname.startsWith('/api/')) seen.push({ path: `${request.method()} ${url.pathname}`, keyed: Boolean(request.headers()['authorization']) });
+    if (url.pathname.startsWith('/api/'))
+      seen.push({ path: `${request.method()} ${url.pathname}`, keyed: Boolean(request.headers()['authorization']) });
   });
   return seen;
 }
@@ -62,7 +73,10 @@ function polishTests(): void {
     await panel.getByLabel('Remember').fill('Lives in Lyon');
     await panel.getByRole('button', { name: 'Add' }).click();
     await waitText(panel.getByRole('list', { name: 'Memories' }), 'Lives in Lyon');
-    const memories = (await t.http().get('/api/memories').expect(200)).body.items as Array<{ text: string; pinned: boolean }>;
+    const memories = (await t.http().get('/api/memories').expect(200)).body.items as Array<{
+      text: string;
+      pinned: boolean;
+    }>;
     expect(memories.map((m) => [m.text, m.pinned]).sort()).toEqual([
       ['Allergic to peanuts', true],
       ['Lives in Lyon', false],
@@ -110,7 +124,8 @@ function polishTests(): void {
 
   it('lists pinned conversations first, and only those in the Pinned view', async () => {
     const { base, t } = await fixture.startService();
-    const chat = async (message: string) => (await t.http().post('/api/chat').send({ message }).expect(200)).body.conversationId as string;
+    const chat = async (message: string) =>
+      (await t.http().post('/api/chat').send({ message }).expect(200)).body.conversationId as string;
     const trip = await chat('Plan a trip to Lisbon');
     await chat('Bake some bread');
     await chat('Fix the bike');
@@ -148,7 +163,14 @@ function polishTests(): void {
       await t
         .http()
         .post('/api/agents')
-        .send({ name: `Travel planner ${n}`, emoji: '🧳', description: 'Plans trips with trains, ferries and long walks between towns', model: 'gpt-4o-mini', temperature: 0.4, tools: ['update_state', 'remember'] })
+        .send({
+          name: `Travel planner ${n}`,
+          emoji: '🧳',
+          description: 'Plans trips with trains, ferries and long walks between towns',
+          model: 'gpt-4o-mini',
+          temperature: 0.4,
+          tools: ['update_state', 'remember'],
+        })
         .expect(201);
     }
     const page = await fixture.openPage(base, { width: 390, height: 800 });
@@ -157,7 +179,9 @@ function polishTests(): void {
     await page.getByRole('button', { name: 'Agents' }).click();
     const dialog = page.getByRole('dialog', { name: 'Agents' });
     await waitText(dialog.getByRole('list', { name: 'Your agents' }), 'Travel planner 6');
-    const widths = await dialog.locator('.agent-text').evaluateAll((nodes) => nodes.map((n: any) => n.getBoundingClientRect().width));
+    const widths = await dialog
+      .locator('.agent-text')
+      .evaluateAll((nodes) => nodes.map((n: any) => n.getBoundingClientRect().width));
     for (const width of widths) expect(width).toBeGreaterThan(250);
     // "temperature" on one line: the settings line breaks between words only.
     const settings = dialog.locator('.agent-settings').first();
@@ -248,7 +272,12 @@ function polishTests(): void {
     await until(async () => (await answer.locator('.katex').count()) === 4);
     expect(await answer.locator('.katex-display').count()).toBe(2);
     // KaTeX's MathML carries the source for screen readers and copying.
-    expect(await answer.locator('annotation').allTextContents()).toEqual(['e^{i\\pi} + 1 = 0', 'a^2 + b^2 = c^2', '\\int_0^1 x\\,dx = \\frac{1}{2}', '\\sum_{n=1}^{\\infty} \\frac{1}{n^2} = \\frac{\\pi^2}{6}']);
+    expect(await answer.locator('annotation').allTextContents()).toEqual([
+      'e^{i\\pi} + 1 = 0',
+      'a^2 + b^2 = c^2',
+      '\\int_0^1 x\\,dx = \\frac{1}{2}',
+      '\\sum_{n=1}^{\\infty} \\frac{1}{n^2} = \\frac{\\pi^2}{6}',
+    ]);
     expect(await answer.innerText()).toContain('It costs $5 and $10 at most.');
     expect(await answer.locator('code').innerText()).toBe('$x$');
     // Its fonts come from this service (the policy allows nothing else; a refusal would fail the test).
@@ -262,7 +291,12 @@ function polishTests(): void {
 
   it('says the model is rate-limited, with its Retry-After, when the model server answers 429', async () => {
     const { base } = await fixture.startService({ LLM_MAX_RETRIES: '0' });
-    fixture.fake.enqueue({ kind: 'status', status: 429, message: 'Rate limit reached', headers: { 'retry-after': '20' } });
+    fixture.fake.enqueue({
+      kind: 'status',
+      status: 429,
+      message: 'Rate limit reached',
+      headers: { 'retry-after': '20' },
+    });
     const page = await fixture.openPage(base);
     await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
     await send(page, 'Are you there?');

@@ -2,7 +2,15 @@ import { mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { browserFixture, composer, describeInChromium, replies, send, sendButton, waitText } from '../../support/browser-page.js';
+import {
+  browserFixture,
+  composer,
+  describeInChromium,
+  replies,
+  send,
+  sendButton,
+  waitText,
+} from '../../support/browser-page.js';
 
 // The README's pictures of the page, desktop and phone (390 px), light and dark (the page follows
 // prefers-color-scheme, emulated by Chromium), taken from a seeded service and the fake model.
@@ -29,12 +37,20 @@ function screenshotTests(): void {
   it('takes the README screenshots: desktop and 390 px, light and dark (UPDATE_SCREENSHOTS=1 writes docs/img/)', async () => {
     const { base, t } = await fixture.startService();
     await t.http().post('/api/agents').send({ name: 'Travel planner', systemPrompt: 'You plan trips.' }).expect(201);
-    const helper = (await t.http().post('/api/agents').send({ name: 'Code helper', systemPrompt: 'You help with code.' }).expect(201)).body;
+    const helper = (
+      await t.http().post('/api/agents').send({ name: 'Code helper', systemPrompt: 'You help with code.' }).expect(201)
+    ).body;
     for (const message of ['Which pastries to try in Lisbon?', 'A recipe for sourdough bread']) {
       await t.http().post('/api/chat').send({ message }).expect(200);
     }
-    const lisbon = (await t.http().get('/api/conversations').expect(200)).body.items.find((c: { title: string }) => c.title.includes('Lisbon'));
-    await t.http().patch(`/api/conversations/${lisbon.id}`).send({ pinned: true, tags: ['travel'] }).expect(200);
+    const lisbon = (await t.http().get('/api/conversations').expect(200)).body.items.find((c: { title: string }) =>
+      c.title.includes('Lisbon'),
+    );
+    await t
+      .http()
+      .patch(`/api/conversations/${lisbon.id}`)
+      .send({ pinned: true, tags: ['travel'] })
+      .expect(200);
 
     // The conversation of the pictures is written in the page, its reply streamed by the fake model.
     const first = await fixture.openPage(base, { width: SHOTS[0].width, height: SHOTS[0].height });
@@ -45,10 +61,17 @@ function screenshotTests(): void {
     await sendButton(first).waitFor();
     const id = /#\/c\/([0-9a-f-]{36})$/.exec(first.url())![1];
 
-    const dir = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs/img') : join(tmpdir(), `chat-memory-screenshots-${process.pid}`);
+    const dir =
+      process.env.UPDATE_SCREENSHOTS === '1'
+        ? join(ROOT, 'docs/img')
+        : join(tmpdir(), `chat-memory-screenshots-${process.pid}`);
     mkdirSync(dir, { recursive: true });
     for (const shot of SHOTS) {
-      const page = await fixture.openPage(`${base}/#/c/${id}`, { width: shot.width, height: shot.height }, { colorScheme: shot.colorScheme });
+      const page = await fixture.openPage(
+        `${base}/#/c/${id}`,
+        { width: shot.width, height: shot.height },
+        { colorScheme: shot.colorScheme },
+      );
       await waitText(replies(page), 'ends at the end of the file');
       await page.locator('.code-block .hljs-keyword').first().waitFor(); // highlighted
       await composer(page).fill('Thanks! And how do I skip empty lines?');

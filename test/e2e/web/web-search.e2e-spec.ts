@@ -1,5 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
-import { browserFixture, describeInChromium, errorBanner, listLink, openId, seriousViolations, waitText } from '../../support/browser-page.js';
+import {
+  browserFixture,
+  describeInChromium,
+  errorBanner,
+  listLink,
+  openId,
+  seriousViolations,
+  waitText,
+} from '../../support/browser-page.js';
 import type { TestApp } from '../../support/test-app.js';
 
 // The messages a search finds (GET /api/search), listed in the sidebar below the conversations
@@ -16,14 +24,24 @@ function searchTests(): void {
 
   async function importConversation(t: TestApp, title: string, contents: string[]): Promise<string> {
     const createdAt = new Date().toISOString();
-    const messages = contents.map((content, i) => ({ seq: i + 1, thread: 'main', role: i % 2 ? 'assistant' : 'user', content, status: 'complete', createdAt }));
+    const messages = contents.map((content, i) => ({
+      seq: i + 1,
+      thread: 'main',
+      role: i % 2 ? 'assistant' : 'user',
+      content,
+      status: 'complete',
+      createdAt,
+    }));
     const body = { format: 'chat-memory.conversation', version: 1, conversation: { title, createdAt, messages } };
     return (await t.http().post('/api/conversations/import').send(body).expect(201)).body.id;
   }
 
   const search = (page: Page) => page.getByRole('searchbox', { name: 'Search conversations' });
   const found = (page: Page) => page.getByRole('list', { name: 'Messages' });
-  const hits = (page: Page, title?: string) => found(page).getByRole('link').filter(title ? { hasText: title } : {});
+  const hits = (page: Page, title?: string) =>
+    found(page)
+      .getByRole('link')
+      .filter(title ? { hasText: title } : {});
 
   /** Whether the element is entirely within the visible part of the message list. */
   const inView = (locator: Locator) =>
@@ -63,12 +81,18 @@ function searchTests(): void {
     const second = inGarden(2);
     expect(await first.locator('.conversation-meta').textContent()).toMatch(/^You · /);
     expect(await second.locator('.conversation-meta').textContent()).toMatch(/^Assistant · /);
-    const snippets = await page.locator('#conversation-list .conversation-snippet, #message-results .conversation-snippet').allTextContents();
+    const snippets = await page
+      .locator('#conversation-list .conversation-snippet, #message-results .conversation-snippet')
+      .allTextContents();
     expect(snippets.length).toBe(8);
     for (const text of snippets) expect(text).not.toMatch(/\*\*|##|\]\(|`|\[tomato|tomatoes\]/i);
-    expect(await first.locator('.conversation-snippet').textContent()).toContain('How do I grow tomatoes on a balcony?');
+    expect(await first.locator('.conversation-snippet').textContent()).toContain(
+      'How do I grow tomatoes on a balcony?',
+    );
     expect(await second.locator('.conversation-snippet').textContent()).toBe('Tomatoes water the tomatoes daily');
-    expect(await inGarden(159).locator('.conversation-snippet').textContent()).toBe('The tomatoes are red now, see [1]');
+    expect(await inGarden(159).locator('.conversation-snippet').textContent()).toBe(
+      'The tomatoes are red now, see [1]',
+    );
     expect(await second.locator('mark').allTextContents()).toEqual(['Tomatoes', 'tomatoes']);
     expect(await found(page).locator('img').count()).toBe(0);
     expect(await page.title()).not.toBe('1');
@@ -103,12 +127,21 @@ function searchTests(): void {
   it('shows more messages and more chats on request, and opens a message of another version on its branch', async () => {
     const { base, t } = await startService();
     for (let n = 1; n <= 7; n++) {
-      await importConversation(t, `Fruit ${n}`, [`kiwi question ${n}`, `kiwi answer ${n}`, `more kiwi ${n}`, `last kiwi ${n}`]);
+      await importConversation(t, `Fruit ${n}`, [
+        `kiwi question ${n}`,
+        `kiwi answer ${n}`,
+        `more kiwi ${n}`,
+        `last kiwi ${n}`,
+      ]);
     }
     const say = async (body: object) => (await t.http().post('/api/chat').send(body).expect(200)).body;
     const trip = (await say({ message: 'Plan a trip to Porto' })).conversationId as string;
     const umbrella = await say({ message: 'Pack the umbrella', conversationId: trip });
-    await t.http().post(`/api/conversations/${trip}/messages/${umbrella.userMessageId}/edit`).send({ message: 'Pack the sunscreen' }).expect(200);
+    await t
+      .http()
+      .post(`/api/conversations/${trip}/messages/${umbrella.userMessageId}/edit`)
+      .send({ message: 'Pack the sunscreen' })
+      .expect(200);
     const page = await openPage(base);
     await waitText(page.locator('#title'), 'New chat');
     const cursors: string[] = [];
@@ -144,7 +177,10 @@ function searchTests(): void {
     await waitText(hit, 'In another version of the conversation');
     await hit.click();
     await waitText(page.locator('#messages .message.highlight'), 'Pack the umbrella');
-    await waitText(page.locator('#announcer'), 'Switched to the version of the conversation where the search found it.');
+    await waitText(
+      page.locator('#announcer'),
+      'Switched to the version of the conversation where the search found it.',
+    );
     expect(openId(page)).toBe(trip);
     expect(await page.locator('#messages .message-body').allTextContents()).not.toContain('Pack the sunscreen');
     await found(page).locator('a[data-on-path="true"]', { hasText: 'Plan a trip to Porto' }).first().waitFor(); // read again: on the path now

@@ -1,4 +1,11 @@
-import { browserFixture, describeInChromium, replies, send, seriousViolations, waitText } from '../../support/browser-page.js';
+import {
+  browserFixture,
+  describeInChromium,
+  replies,
+  send,
+  seriousViolations,
+  waitText,
+} from '../../support/browser-page.js';
 import { ALICE_KEY, auth, BOB_KEY, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
 import { until } from '../../support/until.js';
 
@@ -7,11 +14,17 @@ import { until } from '../../support/until.js';
 // Functions given to page.evaluate run in the browser; only this of its globals is used.
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
-const MARKDOWN_REPLY = 'Here is **bold** advice.\n\n<img src="x" onerror="window.pwned = 1">\n\n```js\nconst x = 1;\n```';
+const MARKDOWN_REPLY =
+  'Here is **bold** advice.\n\n<img src="x" onerror="window.pwned = 1">\n\n```js\nconst x = 1;\n```';
 
-async function sharedConversation(t: TestApp, key: string): Promise<{ conversationId: string; shareId: string; token: string }> {
+async function sharedConversation(
+  t: TestApp,
+  key: string,
+): Promise<{ conversationId: string; shareId: string; token: string }> {
   const chat = (await t.http().post('/api/chat').set(auth(key)).send({ message: 'Give me advice' }).expect(200)).body;
-  const share = (await t.http().post(`/api/conversations/${chat.conversationId}/shares`).set(auth(key)).send({}).expect(201)).body;
+  const share = (
+    await t.http().post(`/api/conversations/${chat.conversationId}/shares`).set(auth(key)).send({}).expect(201)
+  ).body;
   return { conversationId: chat.conversationId, shareId: share.id, token: share.token };
 }
 
@@ -28,7 +41,10 @@ describe('web page: a share link as served', () => {
   });
 
   it('serves /s/<token> without a key, kept out of search engines, under the strict policy', async () => {
-    const res = await t.http().get(`/s/${'A'.repeat(43)}`).expect(200);
+    const res = await t
+      .http()
+      .get(`/s/${'A'.repeat(43)}`)
+      .expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers['x-robots-tag']).toMatch(/noindex/);
     expect(res.headers['content-security-policy']).toMatch(/^default-src 'self'/);
@@ -38,7 +54,10 @@ describe('web page: a share link as served', () => {
     expect(res.text).toContain('<script type="module" src="../share.js"></script>');
     for (const asset of ['/share.js', '/share.css']) await t.http().get(asset).expect(200);
     // The page holds no data: an unknown token gets the page, whose read answers 404.
-    await t.http().get(`/api/shared/${'A'.repeat(43)}`).expect(404);
+    await t
+      .http()
+      .get(`/api/shared/${'A'.repeat(43)}`)
+      .expect(404);
   });
 });
 
@@ -91,7 +110,10 @@ function shareTests(): void {
     const id = /#\/c\/([0-9a-f-]{36})$/.exec(page.url())![1];
     const fork = (await t.http().get(`/api/conversations/${id}`).set(auth(BOB_KEY)).expect(200)).body;
     expect(fork.title).toBe('Give me advice (fork)');
-    expect(fork.messages.map((m: { content: string }) => m.content)).toEqual(['Give me advice', 'reply to: Give me advice']);
+    expect(fork.messages.map((m: { content: string }) => m.content)).toEqual([
+      'Give me advice',
+      'reply to: Give me advice',
+    ]);
     await t.http().get(`/api/conversations/${id}`).set(auth(ALICE_KEY)).expect(404);
     // The chat page opens the copy.
     await until(async () => (await page.locator('#title').innerText()).includes('Give me advice (fork)'));
@@ -100,11 +122,14 @@ function shareTests(): void {
   it('continues at once in single-user mode', async () => {
     const { base, t } = await fixture.startService();
     const chat = (await t.http().post('/api/chat').send({ message: 'Solo' }).expect(200)).body;
-    const { token } = (await t.http().post(`/api/conversations/${chat.conversationId}/shares`).send({}).expect(201)).body;
+    const { token } = (await t.http().post(`/api/conversations/${chat.conversationId}/shares`).send({}).expect(201))
+      .body;
     const page = await fixture.openPage(`${base}/s/${token}`);
     await page.getByRole('button', { name: 'Continue this conversation' }).click();
     await page.waitForURL(/#\/c\/[0-9a-f-]{36}$/);
-    const list = (await t.http().get('/api/conversations').expect(200)).body.items.map((c: { title: string }) => c.title);
+    const list = (await t.http().get('/api/conversations').expect(200)).body.items.map(
+      (c: { title: string }) => c.title,
+    );
     expect(list).toEqual(expect.arrayContaining(['Solo', 'Solo (fork)']));
   });
 

@@ -94,11 +94,19 @@ describeInChromium('web page: its state and style sheets in Chromium', () => {
     await send(page, 'Share this');
     await waitText(replies(page), 'Shared answer.');
     const chat = await sheets(page);
-    expect(chat.hrefs).toEqual(['base', 'list', 'conversation', 'message', 'composer', 'dialogs', 'panels'].map((name) => `${base}/css/${name}.css`));
+    expect(chat.hrefs).toEqual(
+      ['base', 'list', 'conversation', 'message', 'composer', 'dialogs', 'panels'].map(
+        (name) => `${base}/css/${name}.css`,
+      ),
+    );
     expect(chat.empty).toEqual([]);
-    const userBubble = await page.evaluate(() => getComputedStyle(document.querySelector('.message.user')).backgroundColor);
+    const userBubble = await page.evaluate(
+      () => getComputedStyle(document.querySelector('.message.user')).backgroundColor,
+    );
     expect(userBubble).not.toBe('rgba(0, 0, 0, 0)'); // css/message.css
-    expect(await page.evaluate(() => getComputedStyle(document.querySelector('.composer')).borderTopStyle)).toBe('solid'); // css/composer.css
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('.composer')).borderTopStyle)).toBe(
+      'solid',
+    ); // css/composer.css
 
     const [conversation] = (await t.http().get('/api/conversations').expect(200)).body.items;
     const share = (await t.http().post(`/api/conversations/${conversation.id}/shares`).send({}).expect(201)).body;
@@ -106,8 +114,12 @@ describeInChromium('web page: its state and style sheets in Chromium', () => {
     await waitText(shared.locator('.message.assistant'), 'Shared answer.');
     const sharedSheets = await sheets(shared);
     expect(sharedSheets.empty).toEqual([]);
-    expect(sharedSheets.hrefs).toEqual(expect.arrayContaining([`${base}/css/base.css`, `${base}/css/message.css`, `${base}/share.css`]));
-    expect(await shared.evaluate(() => getComputedStyle(document.querySelector('.message.user')).backgroundColor)).toBe(userBubble);
+    expect(sharedSheets.hrefs).toEqual(
+      expect.arrayContaining([`${base}/css/base.css`, `${base}/css/message.css`, `${base}/share.css`]),
+    );
+    expect(await shared.evaluate(() => getComputedStyle(document.querySelector('.message.user')).backgroundColor)).toBe(
+      userBubble,
+    );
 
     const connect = await fixture.openPage(`${base}/connect.html`);
     const connectSheets = await sheets(connect);
@@ -119,10 +131,14 @@ describeInChromium('web page: its state and style sheets in Chromium', () => {
 /** The page's style sheets from this origin (KaTeX's aside), and those of them that hold no rules (not loaded). */
 async function sheets(page: Page): Promise<{ hrefs: string[]; empty: string[] }> {
   return page.evaluate(() => {
-    const own = [...document.styleSheets].filter((sheet: { href: string | null }) => sheet.href && !sheet.href.includes('/vendor/'));
+    const own = [...document.styleSheets].filter(
+      (sheet: { href: string | null }) => sheet.href && !sheet.href.includes('/vendor/'),
+    );
     return {
       hrefs: own.map((sheet: { href: string }) => sheet.href),
-      empty: own.filter((sheet: { cssRules: unknown[] }) => sheet.cssRules.length === 0).map((sheet: { href: string }) => sheet.href),
+      empty: own
+        .filter((sheet: { cssRules: unknown[] }) => sheet.cssRules.length === 0)
+        .map((sheet: { href: string }) => sheet.href),
     };
   });
 }

@@ -29,7 +29,16 @@ declare const document: any;
 
 describeInChromium('web page tools in Chromium', toolTests);
 
-const CODE_REPLY = ['Here it is:', '', '```js', "const greeting = 'hello';", 'console.log(greeting);', '```', '', 'Done.'].join('\n');
+const CODE_REPLY = [
+  'Here it is:',
+  '',
+  '```js',
+  "const greeting = 'hello';",
+  'console.log(greeting);',
+  '```',
+  '',
+  'Done.',
+].join('\n');
 const CODE = "const greeting = 'hello';\nconsole.log(greeting);";
 const CLIPBOARD = { permissions: ['clipboard-read', 'clipboard-write'] };
 
@@ -45,8 +54,15 @@ describe('web page tools: served by the service', () => {
     tmp.remove();
   });
 
-  it('serves highlight.js from node_modules at /vendor/ with the page\'s new modules', async () => {
-    for (const asset of ['vendor/highlight.min.js', 'code-highlight.js', 'message-tools.js', 'conversation-menu.js', 'list-filters.js', 'shortcuts.js']) {
+  it("serves highlight.js from node_modules at /vendor/ with the page's new modules", async () => {
+    for (const asset of [
+      'vendor/highlight.min.js',
+      'code-highlight.js',
+      'message-tools.js',
+      'conversation-menu.js',
+      'list-filters.js',
+      'shortcuts.js',
+    ]) {
       const res = await t.http().get(`/${asset}`).expect(200);
       expect(res.headers['content-type']).toMatch(/^text\/javascript/);
     }
@@ -60,7 +76,8 @@ function toolTests(): void {
   const fake = () => fixture.fake;
   const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
   const moreActions = (page: Page) => page.getByRole('button', { name: 'More actions' });
-  const menuItem = (page: Page, name: string) => page.locator('#more-actions-menu').getByRole('button', { name, exact: true });
+  const menuItem = (page: Page, name: string) =>
+    page.locator('#more-actions-menu').getByRole('button', { name, exact: true });
   const listStatus = (page: Page) => page.locator('#list-status');
 
   async function chatVia(t: TestApp, message: string): Promise<string> {
@@ -116,7 +133,9 @@ function toolTests(): void {
   it('copies on an address without the Clipboard API (plain http on the local network) with the older copy command', async () => {
     const { base } = await startService();
     const page = await openPage(base);
-    await page.addInitScript(() => Object.defineProperty((globalThis as any).navigator, 'clipboard', { value: undefined }));
+    await page.addInitScript(() =>
+      Object.defineProperty((globalThis as any).navigator, 'clipboard', { value: undefined }),
+    );
     await page.reload();
     fake().enqueue({ kind: 'reply', text: CODE_REPLY });
     await send(page, 'Code, please');
@@ -184,14 +203,22 @@ function toolTests(): void {
     await page.waitForURL((url) => !url.hash.endsWith(original) && /#\/c\/[0-9a-f-]{36}$/.test(url.hash));
     const forked = openId(page)!;
     await page.locator('.message').nth(1).waitFor();
-    expect(await page.locator('.message .message-body').allTextContents()).toEqual(['First question', expect.stringContaining('reply to: First question')]);
+    expect(await page.locator('.message .message-body').allTextContents()).toEqual([
+      'First question',
+      expect.stringContaining('reply to: First question'),
+    ]);
     const body = (await t.http().get(`/api/conversations/${forked}`).expect(200)).body;
-    expect(body.messages.map((m: { content: string }) => m.content)).toEqual(['First question', 'reply to: First question']);
+    expect(body.messages.map((m: { content: string }) => m.content)).toEqual([
+      'First question',
+      'reply to: First question',
+    ]);
     expect((await t.http().get(`/api/conversations/${original}`).expect(200)).body.messages).toHaveLength(4);
     // It goes on from there.
     await send(page, 'A different second question');
     await waitText(replies(page).last(), 'reply to: A different second question');
-    const history = fake().lastCompletion.body.messages!.filter((m) => m.role !== 'system').map((m) => m.content);
+    const history = fake()
+      .lastCompletion.body.messages!.filter((m) => m.role !== 'system')
+      .map((m) => m.content);
     expect(history).toEqual(['First question', 'reply to: First question', 'A different second question']);
 
     // From a question sent on this page (its id came with the stream): the fork ends with it,
@@ -206,7 +233,11 @@ function toolTests(): void {
     await page.getByRole('button', { name: 'Get an answer' }).waitFor();
     const third = openId(page)!;
     expect(third).not.toBe(original);
-    expect((await t.http().get(`/api/conversations/${third}`).expect(200)).body.messages.map((m: { content: string }) => m.content)).toEqual([
+    expect(
+      (await t.http().get(`/api/conversations/${third}`).expect(200)).body.messages.map(
+        (m: { content: string }) => m.content,
+      ),
+    ).toEqual([
       'First question',
       'reply to: First question',
       'Second question',
@@ -253,7 +284,9 @@ function toolTests(): void {
     await waitText(listLink(page, 'Plan a trip'), '#travel');
 
     // The API's refusal is shown in the dialog: at most 20 tags.
-    const bread = (await t.http().get('/api/conversations').expect(200)).body.items.find((c: { title: string }) => c.title === 'Bake some bread').id;
+    const bread = (await t.http().get('/api/conversations').expect(200)).body.items.find(
+      (c: { title: string }) => c.title === 'Bake some bread',
+    ).id;
     const many = Array.from({ length: 20 }, (_, i) => `t${i}`);
     await t.http().patch(`/api/conversations/${bread}`).send({ tags: many }).expect(200);
     await listLink(page, 'Bake some bread').click();
@@ -314,7 +347,10 @@ function toolTests(): void {
     await rename.getByRole('button', { name: 'Rename' }).click();
     await listLink(page, 'Lisbon in May').waitFor();
     await page.getByRole('button', { name: 'Delete this conversation' }).click();
-    await page.getByRole('dialog', { name: 'Delete the conversation?' }).getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete the conversation?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     await listLink(page, 'Lisbon in May').waitFor({ state: 'detached' });
     await t.http().get(`/api/conversations/${trip}`).expect(404);
   });
@@ -335,8 +371,15 @@ function toolTests(): void {
     const json = await download('JSON');
     expect(json.name).toMatch(/\.json$/);
     const exported = JSON.parse(json.text);
-    expect(exported).toMatchObject({ format: 'chat-memory.conversation', version: 2, conversation: { title: 'Remember the milk' } });
-    expect(exported.conversation.messages.map((m: { content: string }) => m.content)).toEqual(['Remember the milk', 'reply to: Remember the milk']);
+    expect(exported).toMatchObject({
+      format: 'chat-memory.conversation',
+      version: 2,
+      conversation: { title: 'Remember the milk' },
+    });
+    expect(exported.conversation.messages.map((m: { content: string }) => m.content)).toEqual([
+      'Remember the milk',
+      'reply to: Remember the milk',
+    ]);
     const markdown = await download('Markdown');
     expect(markdown.name).toMatch(/\.md$/);
     expect(markdown.text).toContain('Remember the milk');
@@ -362,7 +405,14 @@ function toolTests(): void {
 
     // A file that is not an export is refused with the API's reasons, in the dialog; one that is not JSON too.
     const bad = join(tmpdir(), `bad-${process.pid}.json`);
-    writeFileSync(bad, JSON.stringify({ format: 'chat-memory.conversation', version: 1, conversation: { title: 'x', messages: [{ role: 'wizard', content: 'hi' }] } }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        format: 'chat-memory.conversation',
+        version: 1,
+        conversation: { title: 'x', messages: [{ role: 'wizard', content: 'hi' }] },
+      }),
+    );
     const notJson = join(tmpdir(), `not-json-${process.pid}.json`);
     writeFileSync(notJson, 'hello');
     for (const [file, words] of [
@@ -390,7 +440,13 @@ function toolTests(): void {
     await help.waitFor();
     const terms = await help.locator('dt').allTextContents();
     const what = await help.locator('dd').allTextContents();
-    expect(what).toEqual(['New chat', 'Search conversations', 'Stop the reply being written', 'Go to the message box', 'Show these shortcuts']);
+    expect(what).toEqual([
+      'New chat',
+      'Search conversations',
+      'Stop the reply being written',
+      'Go to the message box',
+      'Show these shortcuts',
+    ]);
     expect(terms[0]).toBe('Ctrl + Shift + O');
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });
@@ -433,10 +489,19 @@ function toolTests(): void {
       fake().enqueue({ kind: 'reply', text: CODE_REPLY }, { kind: 'status', status: 500, message: 'model exploded' });
       const id = await chatVia(t, 'Show me some code');
       await t.http().post('/api/chat').send({ message: 'And again', conversationId: id });
-      await t.http().patch(`/api/conversations/${id}`).send({ tags: ['code'], pinned: true }).expect(200);
-      const page = await openPage(base, { width: viewport.width, height: viewport.height }, { colorScheme: viewport.colorScheme });
+      await t
+        .http()
+        .patch(`/api/conversations/${id}`)
+        .send({ tags: ['code'], pinned: true })
+        .expect(200);
+      const page = await openPage(
+        base,
+        { width: viewport.width, height: viewport.height },
+        { colorScheme: viewport.colorScheme },
+      );
       const narrow = viewport.width < 760;
-      const check = async (what: string) => expect({ what, violations: await seriousViolations(page) }).toEqual({ what, violations: [] });
+      const check = async (what: string) =>
+        expect({ what, violations: await seriousViolations(page) }).toEqual({ what, violations: [] });
 
       await waitText(page.locator('#title'), 'New chat');
       await check('a new chat');

@@ -2,7 +2,18 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
-import { browserFixture, composer, describeInChromium, errorBanner, listLink, replies, send, sendButton, stopButton, waitText } from '../../support/browser-page.js';
+import {
+  browserFixture,
+  composer,
+  describeInChromium,
+  errorBanner,
+  listLink,
+  replies,
+  send,
+  sendButton,
+  stopButton,
+  waitText,
+} from '../../support/browser-page.js';
 import { useApp } from '../../support/app-fixture.js';
 import { openEventStream } from '../../support/sse-client.js';
 import { ALICE_KEY, auth, type TestApp } from '../../support/test-app.js';
@@ -32,12 +43,23 @@ describe('web page: served by the service', () => {
     expect(page.text).toContain('<script type="module" src="app.js"></script>');
     const modules = readdirSync(join(ROOT, 'web')).filter((name) => name.endsWith('.js'));
     expect(modules).toEqual(expect.arrayContaining(['app.js', 'api.js', 'event-stream.js', 'render.js', 'state.js']));
-    const vendor = ['vendor/marked.esm.js', 'vendor/purify.es.mjs', 'vendor/eventsource-parser/index.js', 'vendor/eventsource-parser/index.js.map'];
+    const vendor = [
+      'vendor/marked.esm.js',
+      'vendor/purify.es.mjs',
+      'vendor/eventsource-parser/index.js',
+      'vendor/eventsource-parser/index.js.map',
+    ];
     const styles = readdirSync(join(ROOT, 'web', 'css')).map((name) => `css/${name}`);
     expect(styles).toEqual(expect.arrayContaining(['css/base.css', 'css/conversation.css', 'css/message.css']));
     for (const asset of [...modules, ...styles, 'favicon.svg', ...vendor]) {
       const res = await t.http().get(`/${asset}`).expect(200);
-      const type = asset.endsWith('.css') ? /^text\/css/ : asset.endsWith('.svg') ? /^image\/svg/ : asset.endsWith('.map') ? /^application\/json/ : /^text\/javascript/;
+      const type = asset.endsWith('.css')
+        ? /^text\/css/
+        : asset.endsWith('.svg')
+          ? /^image\/svg/
+          : asset.endsWith('.map')
+            ? /^application\/json/
+            : /^text\/javascript/;
       expect(res.headers['content-type']).toMatch(type);
     }
     // The API itself still needs the key; health and docs stay public; unknown paths stay JSON 404s.
@@ -51,7 +73,10 @@ describe('web page: served by the service', () => {
     await t.http().get('/vendor/marked.d.ts').expect(404);
     // The page's type-checking files sit beside it, but are not served.
     for (const path of ['/tsconfig.json', '/types/vendor/marked.esm.d.ts']) {
-      expect((await t.http().get(path).expect(404)).body).toMatchObject({ statusCode: 404, message: `Cannot GET ${path}` });
+      expect((await t.http().get(path).expect(404)).body).toMatchObject({
+        statusCode: 404,
+        message: `Cannot GET ${path}`,
+      });
     }
   });
 
@@ -86,12 +111,18 @@ describeInChromium('web page in Chromium', () => {
   /** A fresh service (own SQLite file). Single-user mode and the fake model unless told otherwise. */
   const startService = (options: { env?: Record<string, string>; model?: 'fake' | 'echo' } = {}) =>
     fixture.startService(options.env, { model: options.model });
-  const openPage = (url: string, viewport?: { width: number; height: number }): Promise<Page> => fixture.openPage(url, viewport);
+  const openPage = (url: string, viewport?: { width: number; height: number }): Promise<Page> =>
+    fixture.openPage(url, viewport);
 
   it('streams a reply into the page as the model writes it (Enter sends, Shift+Enter is a new line)', async () => {
     const { base, t } = await startService();
     const gate = deferred();
-    fixture.fake.enqueue({ kind: 'stream', chunks: ['Streaming ', 'word ', 'by ', 'word.'], chunkDelayMs: 40, hold: gate.promise });
+    fixture.fake.enqueue({
+      kind: 'stream',
+      chunks: ['Streaming ', 'word ', 'by ', 'word.'],
+      chunkDelayMs: 40,
+      hold: gate.promise,
+    });
     const page = await openPage(base);
     // Single-user mode: no key asked, the footer says so.
     await waitText(page.locator('#auth-status'), 'Single-user mode');
@@ -114,14 +145,20 @@ describeInChromium('web page in Chromium', () => {
     await sendButton(page).waitFor();
     expect(await stopButton(page).isVisible()).toBe(false);
     expect(fixture.fake.lastCompletion.body).toMatchObject({ stream: true });
-    expect(fixture.fake.lastCompletion.body.messages!.at(-1)).toEqual({ role: 'user', content: 'first line\nsecond line' });
+    expect(fixture.fake.lastCompletion.body.messages!.at(-1)).toEqual({
+      role: 'user',
+      content: 'first line\nsecond line',
+    });
 
     // The new conversation is in the list and in the address, and stored.
     await listLink(page, 'first line').waitFor();
     const id = /#\/c\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
     expect(id).toBeDefined();
     const stored = await t.http().get(`/api/conversations/${id}`).expect(200);
-    expect(stored.body.messages.map((m: { content: string }) => m.content)).toEqual(['first line\nsecond line', 'Streaming word by word.']);
+    expect(stored.body.messages.map((m: { content: string }) => m.content)).toEqual([
+      'first line\nsecond line',
+      'Streaming word by word.',
+    ]);
   });
 
   it('reads server-sent events as the standard says: CRLF, CR or LF line ends, multi-line data, chunks split anywhere, bounded memory', async () => {
@@ -138,7 +175,9 @@ describeInChromium('web page in Chromium', () => {
     const bytes = [...Buffer.from(stream, 'utf8')];
     for (const size of [1, 5, bytes.length]) {
       // In byte chunks of `size`: a CRLF and the two bytes of "é" are split across chunks.
-      const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.slice(i * size, (i + 1) * size));
+      const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) =>
+        bytes.slice(i * size, (i + 1) * size),
+      );
       const messages = await page.evaluate(async (chunks) => {
         const url = '/event-stream.js';
         const { readEventStream } = await import(url);
@@ -188,7 +227,11 @@ describeInChromium('web page in Chromium', () => {
     const { base } = await startService();
     const page = await openPage(base);
     await waitText(page.locator('#auth-status'), 'Single-user mode');
-    const ids = { conversationId: '3f0c7a52-8d8e-4c51-9a52-1d2b3c4d5e6f', messageId: '6a1e2b3c-4d5e-4f60-8a71-92b3c4d5e6f7', userMessageId: '9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' };
+    const ids = {
+      conversationId: '3f0c7a52-8d8e-4c51-9a52-1d2b3c4d5e6f',
+      messageId: '6a1e2b3c-4d5e-4f60-8a71-92b3c4d5e6f7',
+      userMessageId: '9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+    };
     const body = [
       `event: conversation\r\ndata: ${JSON.stringify({ ...ids, title: 'CRLF', agentId: null, created: true })}\r\n\r\n`,
       ': keep-alive\r\n\r\n',
@@ -196,7 +239,9 @@ describeInChromium('web page in Chromium', () => {
       'event: delta\r\ndata: {"text": "lines."}\r\n\r\n',
       `event: done\r\ndata: {"messageId": "${ids.messageId}", "model": "m",\r\ndata: "reason": null, "reply": "Across lines, done.",\r\ndata: "status": "complete", "usage": null}\r\n\r\n`,
     ].join('');
-    await page.route('**/api/chat/stream', (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body }));
+    await page.route('**/api/chat/stream', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/event-stream', body }),
+    );
     await send(page, 'Hello');
     const reply = replies(page).last();
     await waitText(reply, 'Across lines, done.');
@@ -233,12 +278,20 @@ describeInChromium('web page in Chromium', () => {
     // 55 turns = 110 messages; the page opens with the newest 100 (turns 6-55).
     const turn = (n: number) => `turn ${String(n).padStart(2, '0')}`;
     let id: string | undefined;
-    for (let n = 1; n <= 55; n++) id = (await t.http().post('/api/chat').send({ message: turn(n), conversationId: id }).expect(200)).body.conversationId;
+    for (let n = 1; n <= 55; n++)
+      id = (
+        await t
+          .http()
+          .post('/api/chat')
+          .send({ message: turn(n), conversationId: id })
+          .expect(200)
+      ).body.conversationId;
     const short = (await t.http().post('/api/chat').send({ message: 'A short chat' }).expect(200)).body.conversationId;
     const expected = Array.from({ length: 55 }, (_, i) => [turn(i + 1), `reply to: ${turn(i + 1)}`]).flat();
     const page = await openPage(`${base}/#/c/${id}`);
     const messages = page.locator('#messages .message');
-    const bodies = async () => (await page.locator('#messages .message-body').allTextContents()).map((text) => text.trim()); // a reply's <p> ends with a line break
+    const bodies = async () =>
+      (await page.locator('#messages .message-body').allTextContents()).map((text) => text.trim()); // a reply's <p> ends with a line break
     const earlier = page.getByRole('button', { name: 'Show earlier messages' });
     const olderPages = '**/api/conversations/*/messages?*';
 
@@ -250,7 +303,11 @@ describeInChromium('web page in Chromium', () => {
 
     // A failed page is shown like any API error; the button stays, ready to try again.
     await page.route(olderPages, (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'Down for a moment.' }) }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'Down for a moment.' }),
+      }),
     );
     await earlier.click();
     await waitText(errorBanner(page), 'Service unavailable (503).');
@@ -303,9 +360,21 @@ describeInChromium('web page in Chromium', () => {
   });
 
   /** Imports a conversation with these messages (user, assistant, user...; in `thread(i)`, main by default): faster than chatting. */
-  async function importConversation(t: TestApp, title: string, contents: string[], thread = (_i: number) => 'main'): Promise<string> {
+  async function importConversation(
+    t: TestApp,
+    title: string,
+    contents: string[],
+    thread = (_i: number) => 'main',
+  ): Promise<string> {
     const createdAt = new Date().toISOString();
-    const messages = contents.map((content, i) => ({ seq: i + 1, thread: thread(i), role: i % 2 ? 'assistant' : 'user', content, status: 'complete', createdAt }));
+    const messages = contents.map((content, i) => ({
+      seq: i + 1,
+      thread: thread(i),
+      role: i % 2 ? 'assistant' : 'user',
+      content,
+      status: 'complete',
+      createdAt,
+    }));
     const body = { format: 'chat-memory.conversation', version: 1, conversation: { title, createdAt, messages } };
     return (await t.http().post('/api/conversations/import').send(body).expect(201)).body.id;
   }
@@ -330,7 +399,8 @@ describeInChromium('web page in Chromium', () => {
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50))); // time for the page to handle it
   }
 
-  const messageBodies = async (page: Page) => (await page.locator('#messages .message-body').allTextContents()).map((text) => text.trim());
+  const messageBodies = async (page: Page) =>
+    (await page.locator('#messages .message-body').allTextContents()).map((text) => text.trim());
 
   /** Whether the element is entirely within the visible part of the message list. */
   const inView = (locator: Locator) =>
@@ -345,7 +415,10 @@ describeInChromium('web page in Chromium', () => {
     // 160 turns = 320 messages; the page opens with the newest 100 (seq 221-320). Only the
     // question of turn 20 (seq 39) says "Zanzibar".
     const turn = (n: number) => `turn ${String(n).padStart(3, '0')}`;
-    const expected = Array.from({ length: 160 }, (_, i) => [i === 19 ? `${turn(20)}: and Zanzibar?` : turn(i + 1), `reply to: ${turn(i + 1)}`]).flat();
+    const expected = Array.from({ length: 160 }, (_, i) => [
+      i === 19 ? `${turn(20)}: and Zanzibar?` : turn(i + 1),
+      `reply to: ${turn(i + 1)}`,
+    ]).flat();
     await importConversation(t, 'A long trip', expected);
     await t.http().post('/api/chat').send({ message: 'Zanzibar in short' }).expect(200);
     const page = await openPage(base);
@@ -396,7 +469,11 @@ describeInChromium('web page in Chromium', () => {
   it('says so, and loads nothing, when a search result is more than 5,000 messages back; opens the thread of a result in another one', async () => {
     const { base, t } = await startService();
     // 5,400 messages: the first one, the only to say "quokka", is 5,300 before the newest 100.
-    await importConversation(t, 'A very long chat', Array.from({ length: 5400 }, (_, i) => (i === 0 ? 'message 1 about a quokka' : `message ${i + 1}`)));
+    await importConversation(
+      t,
+      'A very long chat',
+      Array.from({ length: 5400 }, (_, i) => (i === 0 ? 'message 1 about a quokka' : `message ${i + 1}`)),
+    );
     // Only the "research" thread says "aardvark"; the page opens the main one unless told.
     const threads = ['main', 'main', 'research', 'research'];
     await importConversation(t, 'Two threads', ['hello', 'hi', 'about the aardvark', 'it digs'], (i) => threads[i]);
@@ -408,7 +485,10 @@ describeInChromium('web page in Chromium', () => {
 
     await search.fill('quokka');
     await page.locator('#conversation-list a[data-message-seq="1"]', { hasText: 'A very long chat' }).click();
-    await waitText(errorBanner(page), 'The message this search found is too far back to show: more than 5,000 messages before the newest ones.');
+    await waitText(
+      errorBanner(page),
+      'The message this search found is too far back to show: more than 5,000 messages before the newest ones.',
+    );
     expect(await messages.count()).toBe(100);
     expect(requests).toEqual([]);
     expect(await page.locator('.message.highlight').count()).toBe(0);
@@ -439,7 +519,11 @@ describeInChromium('web page in Chromium', () => {
     expect(await replies(page).count()).toBe(1);
     const id = /#\/c\/([0-9a-f-]{36})$/.exec(page.url())![1];
     const [, reply] = (await t.http().get(`/api/conversations/${id}`).expect(200)).body.messages;
-    expect(reply).toMatchObject({ content: 'reply to: Tell me a story', status: 'complete', versions: [{ content: 'Once upon ', status: 'cancelled' }] });
+    expect(reply).toMatchObject({
+      content: 'reply to: Tell me a story',
+      status: 'complete',
+      versions: [{ content: 'Once upon ', status: 'cancelled' }],
+    });
   });
 
   it('shows errors plainly: the model down (502), a reply already running (409), rate limited (429)', async () => {
@@ -458,7 +542,10 @@ describeInChromium('web page in Chromium', () => {
     const id = /#\/c\/([0-9a-f-]{36})$/.exec(page.url())![1];
     const gate = deferred();
     fixture.fake.enqueue({ kind: 'stream', chunks: ['Other ', 'client ', 'reply'], hold: gate.promise });
-    const other = await openEventStream(`${base}/api/chat/stream`, { method: 'POST', body: { message: 'from elsewhere', conversationId: id } });
+    const other = await openEventStream(`${base}/api/chat/stream`, {
+      method: 'POST',
+      body: { message: 'from elsewhere', conversationId: id },
+    });
     expect((await other.next())?.event).toBe('conversation');
     await send(page, 'me too');
     await waitText(errorBanner(page), 'Busy (409).');
@@ -592,13 +679,18 @@ describeInChromium('web page in Chromium', () => {
     // (three before 150, one since), so only their kind is checked.
     const reports = fixture.problems.splice(reportedBefore);
     expect(reports.length).toBeLessThanOrEqual(3);
-    for (const report of reports) expect(report).toMatch(/^console: (Executing inline event handler|Applying inline style) violates .* The action has been blocked\.$/);
+    for (const report of reports)
+      expect(report).toMatch(
+        /^console: (Executing inline event handler|Applying inline style) violates .* The action has been blocked\.$/,
+      );
     expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
   });
 
   it('picks an agent for a new conversation and shows it', async () => {
     const { base, t } = await startService();
-    const agent = (await t.http().post('/api/agents').send({ name: 'Travel planner', systemPrompt: 'You plan trips.' }).expect(201)).body;
+    const agent = (
+      await t.http().post('/api/agents').send({ name: 'Travel planner', systemPrompt: 'You plan trips.' }).expect(201)
+    ).body;
     const page = await openPage(base);
     const picker = page.getByRole('combobox', { name: 'Agent', exact: true });
     await waitText(picker, 'Travel planner');
@@ -608,7 +700,10 @@ describeInChromium('web page in Chromium', () => {
     await waitText(replies(page), 'reply to: Plan a day in Lisbon');
     await waitText(page.locator('#agent-badge'), 'Agent: Travel planner');
     expect(await picker.isVisible()).toBe(false); // a conversation keeps its agent
-    expect(fixture.fake.lastCompletion.body.messages![0]).toMatchObject({ role: 'system', content: expect.stringContaining('You plan trips.') });
+    expect(fixture.fake.lastCompletion.body.messages![0]).toMatchObject({
+      role: 'system',
+      content: expect.stringContaining('You plan trips.'),
+    });
     await waitText(listLink(page, 'Plan a day in Lisbon'), 'Travel planner');
     const id = /#\/c\/([0-9a-f-]{36})$/.exec(page.url())![1];
     expect((await t.http().get(`/api/conversations/${id}`).expect(200)).body.agentId).toBe(agent.id);
@@ -625,10 +720,13 @@ describeInChromium('web page in Chromium', () => {
   it('renames a conversation and searches the list, where the server offers them', async () => {
     const { base, t } = await startService();
     await t.http().post('/api/chat').send({ message: 'Which pastries to try in Lisbon?' }).expect(200);
-    const other = (await t.http().post('/api/chat').send({ message: 'A recipe for bread' }).expect(200)).body.conversationId;
+    const other = (await t.http().post('/api/chat').send({ message: 'A recipe for bread' }).expect(200)).body
+      .conversationId;
     const spec = (await t.http().get('/api/docs-json').expect(200)).body;
     const canRename = Boolean(spec.paths['/api/conversations/{id}']?.patch);
-    const canSearch = (spec.paths['/api/conversations'].get.parameters ?? []).some((p: { name: string }) => p.name === 'q');
+    const canSearch = (spec.paths['/api/conversations'].get.parameters ?? []).some(
+      (p: { name: string }) => p.name === 'q',
+    );
     const page = await openPage(`${base}/#/c/${other}`);
     await waitText(page.locator('#title'), 'A recipe for bread');
 
@@ -701,11 +799,21 @@ describeInChromium('web page in Chromium', () => {
     const page = await context.newPage();
     const answer = await page.goto(base.replace('127.0.0.1', 'rebind.test'));
     expect(answer?.status()).toBe(403);
-    expect(JSON.parse(await answer!.text())).toMatchObject({ statusCode: 403, error: 'Forbidden', message: expect.stringContaining('Host') });
+    expect(JSON.parse(await answer!.text())).toMatchObject({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: expect.stringContaining('Host'),
+    });
     // The attacker's script is same-origin with the service now: its reads and writes are refused all the same.
     const statuses = await page.evaluate(async () => [
       (await fetch('/api/conversations')).status,
-      (await fetch('/api/chat', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'stolen' }) })).status,
+      (
+        await fetch('/api/chat', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ message: 'stolen' }),
+        })
+      ).status,
     ]);
     expect(statuses).toEqual([403, 403]);
     expect((await t.http().get('/api/conversations').expect(200)).body.items).toEqual([]);

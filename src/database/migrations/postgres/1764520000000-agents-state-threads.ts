@@ -13,7 +13,9 @@ export class PgAgentsStateThreads1764520000000 implements MigrationInterface {
     // Existing conversations start with an empty state; new rows always name theirs.
     await q.query(`ALTER TABLE "conversations" ADD "state" text NOT NULL DEFAULT '{}'`);
     await q.query(`ALTER TABLE "conversations" ALTER COLUMN "state" DROP DEFAULT`);
-    await q.query(`CREATE INDEX "idx_conversations_actor_agent_updated" ON "conversations" ("actor", "agent_id", "updated_at", "id")`);
+    await q.query(
+      `CREATE INDEX "idx_conversations_actor_agent_updated" ON "conversations" ("actor", "agent_id", "updated_at", "id")`,
+    );
     await q.query(
       `ALTER TABLE "conversations" ADD CONSTRAINT "FK_9f32ead8384a1a92e073a7c006a" FOREIGN KEY ("agent_id") REFERENCES "agents"("id") ON DELETE SET NULL ON UPDATE NO ACTION`,
     );
@@ -25,7 +27,9 @@ export class PgAgentsStateThreads1764520000000 implements MigrationInterface {
     );
     await q.query(`ALTER TABLE "messages" ADD "thread" character varying(64) NOT NULL DEFAULT 'main'`);
     await q.query(`ALTER TABLE "messages" ADD "tool_calls" text`);
-    await q.query(`CREATE INDEX "idx_messages_conversation_thread_seq" ON "messages" ("conversation_id", "thread", "seq")`);
+    await q.query(
+      `CREATE INDEX "idx_messages_conversation_thread_seq" ON "messages" ("conversation_id", "thread", "seq")`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

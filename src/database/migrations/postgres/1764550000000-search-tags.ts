@@ -18,7 +18,9 @@ export class PgSearchTags1764550000000 implements MigrationInterface {
       `ALTER TABLE "conversation_tags" ADD CONSTRAINT "FK_3c627a7d45d66262ae48c1584ae" FOREIGN KEY ("conversation_id") REFERENCES "conversations"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );
     await q.query(`CREATE INDEX "idx_messages_fts" ON "messages" USING GIN (to_tsvector('simple', "content"))`);
-    await q.query(`CREATE INDEX "idx_conversations_title_fts" ON "conversations" USING GIN (to_tsvector('simple', "title"))`);
+    await q.query(
+      `CREATE INDEX "idx_conversations_title_fts" ON "conversations" USING GIN (to_tsvector('simple', "title"))`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

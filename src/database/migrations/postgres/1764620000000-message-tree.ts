@@ -11,7 +11,9 @@ export class PgMessageTree1764620000000 implements MigrationInterface {
     await q.query(LINK_PARENTS_SQL);
     await versionsToSiblings(q, (i) => `$${i}`);
     await q.query(`DROP INDEX "idx_messages_conversation_thread_seq"`);
-    await q.query(`CREATE INDEX "idx_messages_path_thread" ON "messages" ("conversation_id", "thread", "seq") WHERE on_path = 1`);
+    await q.query(
+      `CREATE INDEX "idx_messages_path_thread" ON "messages" ("conversation_id", "thread", "seq") WHERE on_path = 1`,
+    );
     await q.query(`CREATE INDEX "idx_messages_path" ON "messages" ("conversation_id", "seq") WHERE on_path = 1`);
     await q.query(`CREATE INDEX "idx_messages_parent" ON "messages" ("conversation_id", "parent_id")`);
   }
@@ -21,7 +23,9 @@ export class PgMessageTree1764620000000 implements MigrationInterface {
     await q.query(`DROP INDEX "idx_messages_parent"`);
     await q.query(`DROP INDEX "idx_messages_path"`);
     await q.query(`DROP INDEX "idx_messages_path_thread"`);
-    await q.query(`CREATE INDEX "idx_messages_conversation_thread_seq" ON "messages" ("conversation_id", "thread", "seq")`);
+    await q.query(
+      `CREATE INDEX "idx_messages_conversation_thread_seq" ON "messages" ("conversation_id", "thread", "seq")`,
+    );
     await q.query(`ALTER TABLE "messages" DROP COLUMN "on_path"`);
     await q.query(`ALTER TABLE "messages" DROP COLUMN "parent_id"`);
   }

@@ -18,12 +18,16 @@ export class PgMemories1764630000000 implements MigrationInterface {
     // The text's words plus one lexeme naming the owner (' a' || md5(actor), which no parsed word can
     // equal, as messages_search has it): the index itself keeps to the caller's matches. With the words
     // alone, the planner ANDed them with the actor's index: 7 ms instead of 1 ms at 200,000 memories.
-    await q.query(`CREATE INDEX "idx_memories_fts" ON "memories" USING GIN ((to_tsvector('simple', "text") || array_to_tsvector(ARRAY[' a' || md5("actor")])))`);
+    await q.query(
+      `CREATE INDEX "idx_memories_fts" ON "memories" USING GIN ((to_tsvector('simple', "text") || array_to_tsvector(ARRAY[' a' || md5("actor")])))`,
+    );
     await q.query(`ALTER TABLE "agents" ADD "memory_mode" character varying(8)`);
     await q.query(`ALTER TABLE "conversations" ADD "memory" boolean NOT NULL DEFAULT true`);
     await q.query(`ALTER TABLE "messages" ADD "pinned" smallint NOT NULL DEFAULT '0'`);
     await q.query(`ALTER TABLE "messages" ADD "memory_ids" text`);
-    await q.query(`CREATE INDEX "idx_messages_pinned" ON "messages" ("conversation_id", "thread", "seq") WHERE pinned = 1 AND on_path = 1`);
+    await q.query(
+      `CREATE INDEX "idx_messages_pinned" ON "messages" ("conversation_id", "thread", "seq") WHERE pinned = 1 AND on_path = 1`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -15,7 +15,9 @@ export class PgSearchSkipStreaming1764680000000 implements MigrationInterface {
       `CREATE TRIGGER "messages_search_ai" AFTER INSERT OR UPDATE OF "content", "status", "conversation_id", "thread", "seq", "created_at" ON "messages" ` +
         `FOR EACH ROW WHEN (NEW."status" <> 'streaming') EXECUTE FUNCTION "messages_search_sync"()`,
     );
-    await q.query(`DELETE FROM "messages_search" s USING "messages" m WHERE m."id" = s."message_id" AND m."status" = 'streaming'`);
+    await q.query(
+      `DELETE FROM "messages_search" s USING "messages" m WHERE m."id" = s."message_id" AND m."status" = 'streaming'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

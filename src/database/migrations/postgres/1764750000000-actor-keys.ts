@@ -16,18 +16,28 @@ export class PgActorKeys1764750000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     // Every foreign key goes first: keys they depend on change below. Re-created at the end.
-    for (const { table, name } of await foreignKeys(q)) await q.query(`ALTER TABLE "${table}" DROP CONSTRAINT "${name}"`);
+    for (const { table, name } of await foreignKeys(q))
+      await q.query(`ALTER TABLE "${table}" DROP CONSTRAINT "${name}"`);
 
     for (const table of ['messages', 'conversation_tags', 'summaries', 'threads']) {
       await q.query(`ALTER TABLE "${table}" ADD COLUMN "actor" character varying(200)`);
-      await q.query(`UPDATE "${table}" t SET "actor" = c."actor" FROM "conversations" c WHERE c."id" = t."conversation_id"`);
+      await q.query(
+        `UPDATE "${table}" t SET "actor" = c."actor" FROM "conversations" c WHERE c."id" = t."conversation_id"`,
+      );
     }
     for (const table of ['messages_search', 'response_records']) {
       await q.query(`ALTER TABLE "${table}" ADD COLUMN "actor" character varying(200)`);
       await q.query(`UPDATE "${table}" t SET "actor" = m."actor" FROM "messages" m WHERE m."id" = t."message_id"`);
     }
     // Rows whose parent is gone could only be leftovers of a cascade that did not run: none are expected.
-    for (const table of ['messages', 'conversation_tags', 'summaries', 'threads', 'messages_search', 'response_records']) {
+    for (const table of [
+      'messages',
+      'conversation_tags',
+      'summaries',
+      'threads',
+      'messages_search',
+      'response_records',
+    ]) {
       await q.query(`DELETE FROM "${table}" WHERE "actor" IS NULL`);
       await q.query(`ALTER TABLE "${table}" ALTER COLUMN "actor" SET NOT NULL`);
     }
@@ -45,12 +55,17 @@ export class PgActorKeys1764750000000 implements MigrationInterface {
       response_records: '"message_id", "actor"',
     };
     for (const [table, columns] of Object.entries(primaryKeys)) {
-      const [pk] = (await q.query(`SELECT conname FROM pg_constraint WHERE conrelid = to_regclass($1) AND contype = 'p'`, [table])) as { conname: string }[];
+      const [pk] = (await q.query(
+        `SELECT conname FROM pg_constraint WHERE conrelid = to_regclass($1) AND contype = 'p'`,
+        [table],
+      )) as { conname: string }[];
       await q.query(`ALTER TABLE "${table}" DROP CONSTRAINT "${pk.conname}"`);
       await q.query(`ALTER TABLE "${table}" ADD CONSTRAINT "pk_${table}" PRIMARY KEY (${columns})`);
     }
     await q.query(`DROP INDEX "uq_messages_conversation_seq"`);
-    await q.query(`CREATE UNIQUE INDEX "uq_messages_conversation_seq" ON "messages" ("conversation_id", "seq", "actor")`);
+    await q.query(
+      `CREATE UNIQUE INDEX "uq_messages_conversation_seq" ON "messages" ("conversation_id", "seq", "actor")`,
+    );
     await q.query(`DROP INDEX "uq_shares_token_hash"`);
     await q.query(`CREATE UNIQUE INDEX "uq_shares_token_hash" ON "shares" ("token_hash", "actor")`);
 
@@ -63,10 +78,14 @@ export class PgActorKeys1764750000000 implements MigrationInterface {
       ['conversation_aliases', 'conversation_id'],
       ['idempotency_keys', 'conversation_id'],
     ]) {
-      await q.query(`ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_conversation" FOREIGN KEY ("${column}", "actor") REFERENCES "conversations"("id", "actor") ON DELETE CASCADE`);
+      await q.query(
+        `ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_conversation" FOREIGN KEY ("${column}", "actor") REFERENCES "conversations"("id", "actor") ON DELETE CASCADE`,
+      );
     }
     for (const table of ['messages_search', 'response_records']) {
-      await q.query(`ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_message" FOREIGN KEY ("message_id", "actor") REFERENCES "messages"("id", "actor") ON DELETE CASCADE`);
+      await q.query(
+        `ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_message" FOREIGN KEY ("message_id", "actor") REFERENCES "messages"("id", "actor") ON DELETE CASCADE`,
+      );
     }
     // No foreign key from conversations to agents any more: a conversation may be bound to an agent
     // another actor offers (so not on the same node), and deleting an agent detaches its
@@ -87,7 +106,8 @@ export class PgActorKeys1764750000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const { table, name } of await foreignKeys(q)) await q.query(`ALTER TABLE "${table}" DROP CONSTRAINT "${name}"`);
+    for (const { table, name } of await foreignKeys(q))
+      await q.query(`ALTER TABLE "${table}" DROP CONSTRAINT "${name}"`);
     await q.query(
       `CREATE OR REPLACE FUNCTION "messages_search_sync"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$ BEGIN ` +
         `INSERT INTO "messages_search" ("message_id", "conversation_id", "thread", "created_at", "seq", "search_vector") ` +
@@ -124,21 +144,43 @@ export class PgActorKeys1764750000000 implements MigrationInterface {
       await q.query(`ALTER TABLE "${table}" DROP CONSTRAINT "pk_${table}"`);
       await q.query(`ALTER TABLE "${table}" ADD CONSTRAINT "pk_${table}" PRIMARY KEY (${columns})`);
     }
-    for (const table of ['messages', 'conversation_tags', 'summaries', 'threads', 'messages_search', 'response_records']) {
+    for (const table of [
+      'messages',
+      'conversation_tags',
+      'summaries',
+      'threads',
+      'messages_search',
+      'response_records',
+    ]) {
       await q.query(`ALTER TABLE "${table}" DROP COLUMN "actor"`);
     }
-    for (const table of ['messages', 'conversation_tags', 'summaries', 'threads', 'shares', 'conversation_aliases', 'idempotency_keys']) {
-      await q.query(`ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_conversation" FOREIGN KEY ("conversation_id") REFERENCES "conversations"("id") ON DELETE CASCADE`);
+    for (const table of [
+      'messages',
+      'conversation_tags',
+      'summaries',
+      'threads',
+      'shares',
+      'conversation_aliases',
+      'idempotency_keys',
+    ]) {
+      await q.query(
+        `ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_conversation" FOREIGN KEY ("conversation_id") REFERENCES "conversations"("id") ON DELETE CASCADE`,
+      );
     }
     for (const table of ['messages_search', 'response_records']) {
-      await q.query(`ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_message" FOREIGN KEY ("message_id") REFERENCES "messages"("id") ON DELETE CASCADE`);
+      await q.query(
+        `ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_message" FOREIGN KEY ("message_id") REFERENCES "messages"("id") ON DELETE CASCADE`,
+      );
     }
-    await q.query(`ALTER TABLE "conversations" ADD CONSTRAINT "fk_conversations_agent" FOREIGN KEY ("agent_id") REFERENCES "agents"("id") ON DELETE SET NULL`);
+    await q.query(
+      `ALTER TABLE "conversations" ADD CONSTRAINT "fk_conversations_agent" FOREIGN KEY ("agent_id") REFERENCES "agents"("id") ON DELETE SET NULL`,
+    );
   }
 }
 
 /** A message's search vector (1764610000000-messages-search.ts): its words, and one lexeme naming the actor of `owner`. */
-const vectorSql = (message: string, owner: string) => `to_tsvector('simple', ${message}."content") || array_to_tsvector(ARRAY[' a' || md5(${owner}."actor")])`;
+const vectorSql = (message: string, owner: string) =>
+  `to_tsvector('simple', ${message}."content") || array_to_tsvector(ARRAY[' a' || md5(${owner}."actor")])`;
 
 /** The foreign keys of the tables in the current schema (search_path). */
 async function foreignKeys(q: QueryRunner): Promise<{ table: string; name: string }[]> {

@@ -1,7 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** A message's stored vector in a configuration, with its actor's lexeme (migration 1764610000000). */
-const vectorSql = (config: string, row: string) => `to_tsvector('${config}', ${row}."content") || array_to_tsvector(ARRAY[' a' || md5(${row}."actor")])`;
+const vectorSql = (config: string, row: string) =>
+  `to_tsvector('${config}', ${row}."content") || array_to_tsvector(ARRAY[' a' || md5(${row}."actor")])`;
 
 const syncFunction = (config: string) =>
   `CREATE OR REPLACE FUNCTION "messages_search_sync"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$ BEGIN ` +
@@ -30,8 +31,12 @@ export class PgRankedSearch1764810000000 implements MigrationInterface {
 
 async function convert(q: QueryRunner, to: string): Promise<void> {
   await q.query(syncFunction(to));
-  await q.query(`UPDATE "messages_search" s SET "search_vector" = ${vectorSql(to, 'm')} FROM "messages" m WHERE m."id" = s."message_id" AND m."actor" = s."actor"`);
+  await q.query(
+    `UPDATE "messages_search" s SET "search_vector" = ${vectorSql(to, 'm')} FROM "messages" m WHERE m."id" = s."message_id" AND m."actor" = s."actor"`,
+  );
   await q.query(`DROP INDEX "idx_conversations_title_fts"`);
-  await q.query(`CREATE INDEX "idx_conversations_title_fts" ON "conversations" USING GIN (to_tsvector('${to}', "title"))`);
+  await q.query(
+    `CREATE INDEX "idx_conversations_title_fts" ON "conversations" USING GIN (to_tsvector('${to}', "title"))`,
+  );
   await q.query(`ANALYZE "messages_search"`);
 }

@@ -12,11 +12,13 @@ export class PgDeferrableActorKeys1764940000000 implements MigrationInterface {
   name = 'PgDeferrableActorKeys1764940000000';
 
   async up(q: QueryRunner): Promise<void> {
-    for (const { table, name } of await foreignKeys(q)) await q.query(`ALTER TABLE "${table}" ALTER CONSTRAINT "${name}" DEFERRABLE INITIALLY IMMEDIATE`);
+    for (const { table, name } of await foreignKeys(q))
+      await q.query(`ALTER TABLE "${table}" ALTER CONSTRAINT "${name}" DEFERRABLE INITIALLY IMMEDIATE`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const { table, name } of await foreignKeys(q)) await q.query(`ALTER TABLE "${table}" ALTER CONSTRAINT "${name}" NOT DEFERRABLE`);
+    for (const { table, name } of await foreignKeys(q))
+      await q.query(`ALTER TABLE "${table}" ALTER CONSTRAINT "${name}" NOT DEFERRABLE`);
   }
 }
 

@@ -26,4 +26,31 @@ import { PgImportSources1764941000000 } from './1764941000000-import-sources.js'
 import { PgModelChoiceReasoning1764950000000 } from './1764950000000-model-choice-reasoning.js';
 
 /** Every PostgreSQL migration, oldest first. A new one must be added here. */
-export const POSTGRES_MIGRATIONS = [PgInitialSchema1764500000000, PgIdempotencyKeys1764510000000, PgAgentsStateThreads1764520000000, PgContextSummaries1764530000000, PgIdempotencyConversationFk1764540000000, PgSearchTags1764550000000, PgApiKeys1764560000000, PgStorageProbe1764580000000, PgTelegramUpdates1764590000000, PgRateLimitCounters1764596000000, PgReplyErrorCodes1764600000000, PgMessagesSearch1764610000000, PgMessageTree1764620000000, PgMemories1764630000000, PgConversationAliases1764640000000, PgOpenAiItems1764650000000, PgShares1764670000000, PgSearchSkipStreaming1764680000000, PgActorKeys1764750000000, PgRankedSearch1764810000000, PgRecalledMessageIds1764830000000, PgOAuth1764910000000, PgMessageAliases1764920000000, PgDeferrableActorKeys1764940000000, PgImportSources1764941000000, PgModelChoiceReasoning1764950000000];
+export const POSTGRES_MIGRATIONS = [
+  PgInitialSchema1764500000000,
+  PgIdempotencyKeys1764510000000,
+  PgAgentsStateThreads1764520000000,
+  PgContextSummaries1764530000000,
+  PgIdempotencyConversationFk1764540000000,
+  PgSearchTags1764550000000,
+  PgApiKeys1764560000000,
+  PgStorageProbe1764580000000,
+  PgTelegramUpdates1764590000000,
+  PgRateLimitCounters1764596000000,
+  PgReplyErrorCodes1764600000000,
+  PgMessagesSearch1764610000000,
+  PgMessageTree1764620000000,
+  PgMemories1764630000000,
+  PgConversationAliases1764640000000,
+  PgOpenAiItems1764650000000,
+  PgShares1764670000000,
+  PgSearchSkipStreaming1764680000000,
+  PgActorKeys1764750000000,
+  PgRankedSearch1764810000000,
+  PgRecalledMessageIds1764830000000,
+  PgOAuth1764910000000,
+  PgMessageAliases1764920000000,
+  PgDeferrableActorKeys1764940000000,
+  PgImportSources1764941000000,
+  PgModelChoiceReasoning1764950000000,
+];

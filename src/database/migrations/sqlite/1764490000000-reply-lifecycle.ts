@@ -10,7 +10,9 @@ export class ReplyLifecycle1764490000000 implements MigrationInterface {
     await q.query(`ALTER TABLE "messages" ADD COLUMN "error_message" text`);
     await q.query(`ALTER TABLE "messages" ADD COLUMN "lease_until" datetime`);
     await q.query(`ALTER TABLE "messages" ADD COLUMN "cancel_requested_at" datetime`);
-    await q.query(`CREATE INDEX "idx_messages_streaming_lease" ON "messages" ("lease_until") WHERE status = 'streaming'`);
+    await q.query(
+      `CREATE INDEX "idx_messages_streaming_lease" ON "messages" ("lease_until") WHERE status = 'streaming'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

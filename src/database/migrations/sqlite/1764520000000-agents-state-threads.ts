@@ -33,14 +33,18 @@ export class AgentsStateThreads1764520000000 implements MigrationInterface {
     await q.query(`DROP TABLE "conversations"`);
     await q.query(`ALTER TABLE "temporary_conversations" RENAME TO "conversations"`);
     await q.query(`CREATE INDEX "idx_conversations_actor_updated" ON "conversations" ("actor", "updated_at", "id")`);
-    await q.query(`CREATE INDEX "idx_conversations_actor_agent_updated" ON "conversations" ("actor", "agent_id", "updated_at", "id")`);
+    await q.query(
+      `CREATE INDEX "idx_conversations_actor_agent_updated" ON "conversations" ("actor", "agent_id", "updated_at", "id")`,
+    );
 
     await q.query(
       `CREATE TABLE "threads" ("conversation_id" varchar(36) NOT NULL, "name" varchar(64) NOT NULL, "system_prompt" text, "created_at" datetime NOT NULL, "updated_at" datetime NOT NULL, CONSTRAINT "FK_9f17d3cfcd65548566280a18283" FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, PRIMARY KEY ("conversation_id", "name"))`,
     );
     await q.query(`ALTER TABLE "messages" ADD COLUMN "thread" varchar(64) NOT NULL DEFAULT ('main')`);
     await q.query(`ALTER TABLE "messages" ADD COLUMN "tool_calls" text`);
-    await q.query(`CREATE INDEX "idx_messages_conversation_thread_seq" ON "messages" ("conversation_id", "thread", "seq")`);
+    await q.query(
+      `CREATE INDEX "idx_messages_conversation_thread_seq" ON "messages" ("conversation_id", "thread", "seq")`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -20,9 +20,13 @@ export class SearchTags1764550000000 implements MigrationInterface {
       ['messages_fts', 'messages', 'content'],
       ['conversations_fts', 'conversations', 'title'],
     ]) {
-      await q.query(`CREATE VIRTUAL TABLE "${fts}" USING fts5("${column}", content='${table}', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')`);
+      await q.query(
+        `CREATE VIRTUAL TABLE "${fts}" USING fts5("${column}", content='${table}', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')`,
+      );
       await q.query(`INSERT INTO "${fts}"("${fts}") VALUES ('rebuild')`);
-      await q.query(`CREATE TRIGGER "${fts}_ai" AFTER INSERT ON "${table}" BEGIN INSERT INTO "${fts}"(rowid, "${column}") VALUES (new.rowid, new."${column}"); END`);
+      await q.query(
+        `CREATE TRIGGER "${fts}_ai" AFTER INSERT ON "${table}" BEGIN INSERT INTO "${fts}"(rowid, "${column}") VALUES (new.rowid, new."${column}"); END`,
+      );
       await q.query(
         `CREATE TRIGGER "${fts}_ad" AFTER DELETE ON "${table}" BEGIN INSERT INTO "${fts}"("${fts}", rowid, "${column}") VALUES ('delete', old.rowid, old."${column}"); END`,
       );

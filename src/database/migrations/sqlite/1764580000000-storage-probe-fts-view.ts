@@ -11,7 +11,9 @@ export class StorageProbeFtsView1764580000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE "storage_probe" ("id" integer PRIMARY KEY NOT NULL, "filler" blob)`);
-    await q.query(`CREATE VIEW "messages_indexed" AS SELECT rowid AS rowid, "content" FROM "messages" WHERE "content" <> ''`);
+    await q.query(
+      `CREATE VIEW "messages_indexed" AS SELECT rowid AS rowid, "content" FROM "messages" WHERE "content" <> ''`,
+    );
     // The triggers (1764570000000) name the index, not its content table: they stay as they are.
     await q.query(`DROP TABLE "messages_fts"`);
     await q.query(
@@ -22,9 +24,13 @@ export class StorageProbeFtsView1764580000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE "messages_fts"`);
-    await q.query(`CREATE VIRTUAL TABLE "messages_fts" USING fts5("content", content='messages', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')`);
+    await q.query(
+      `CREATE VIRTUAL TABLE "messages_fts" USING fts5("content", content='messages', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')`,
+    );
     await q.query(`INSERT INTO "messages_fts"("messages_fts") VALUES ('rebuild')`);
-    await q.query(`INSERT INTO "messages_fts"("messages_fts", rowid, "content") SELECT 'delete', rowid, "content" FROM "messages" WHERE "content" = ''`);
+    await q.query(
+      `INSERT INTO "messages_fts"("messages_fts", rowid, "content") SELECT 'delete', rowid, "content" FROM "messages" WHERE "content" = ''`,
+    );
     await q.query(`DROP VIEW "messages_indexed"`);
     await q.query(`DROP TABLE "storage_probe"`);
   }

@@ -19,10 +19,14 @@ export class ActorColumns1764750000000 implements MigrationInterface {
     await withoutForeignKeys(q, async () => {
       for (const table of ['messages', 'conversation_tags', 'summaries', 'threads']) {
         await q.query(`ALTER TABLE "${table}" ADD COLUMN "actor" varchar(200) NOT NULL DEFAULT ('')`);
-        await q.query(`UPDATE "${table}" SET "actor" = COALESCE((SELECT c."actor" FROM "conversations" c WHERE c."id" = "${table}"."conversation_id"), '')`);
+        await q.query(
+          `UPDATE "${table}" SET "actor" = COALESCE((SELECT c."actor" FROM "conversations" c WHERE c."id" = "${table}"."conversation_id"), '')`,
+        );
       }
       await q.query(`ALTER TABLE "response_records" ADD COLUMN "actor" varchar(200) NOT NULL DEFAULT ('')`);
-      await q.query(`UPDATE "response_records" SET "actor" = COALESCE((SELECT m."actor" FROM "messages" m WHERE m."id" = "response_records"."message_id"), '')`);
+      await q.query(
+        `UPDATE "response_records" SET "actor" = COALESCE((SELECT m."actor" FROM "messages" m WHERE m."id" = "response_records"."message_id"), '')`,
+      );
       await rebuild(q, 'keyed');
     });
   }
@@ -49,7 +53,9 @@ async function rebuild(q: QueryRunner, to: 'keyed' | 'before'): Promise<void> {
   for (const { table, ...ddl } of REBUILT_TABLES) {
     const temporary = `temporary_${table}`;
     await q.query(ddl[to].replace('%TABLE%', temporary));
-    const columns = ((await q.query(`PRAGMA table_info("${temporary}")`)) as { name: string }[]).map((c) => `"${c.name}"`).join(', ');
+    const columns = ((await q.query(`PRAGMA table_info("${temporary}")`)) as { name: string }[])
+      .map((c) => `"${c.name}"`)
+      .join(', ');
     await q.query(`INSERT INTO "${temporary}" ("rowid", ${columns}) SELECT "rowid", ${columns} FROM "${table}"`);
     await q.query(`DROP TABLE "${table}"`);
     await q.query(`ALTER TABLE "${temporary}" RENAME TO "${table}"`);

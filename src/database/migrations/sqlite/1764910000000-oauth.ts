@@ -5,7 +5,9 @@ export class OAuth1764910000000 implements MigrationInterface {
   name = 'OAuth1764910000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE "oauth_clients" ("id" varchar(36) PRIMARY KEY NOT NULL, "metadata" text NOT NULL, "created_at" datetime NOT NULL)`);
+    await q.query(
+      `CREATE TABLE "oauth_clients" ("id" varchar(36) PRIMARY KEY NOT NULL, "metadata" text NOT NULL, "created_at" datetime NOT NULL)`,
+    );
     await q.query(
       `CREATE TABLE "oauth_grants" ("id" varchar(36) PRIMARY KEY NOT NULL, "client_id" varchar(36) NOT NULL, "redirect_uri" text NOT NULL, "code_challenge" varchar(128) NOT NULL, "scopes" varchar(200) NOT NULL, "state" text, "resource" text, "actor" varchar(200), "code_hash" varchar(64), "created_at" datetime NOT NULL, "expires_at" datetime NOT NULL, "used_at" datetime)`,
     );

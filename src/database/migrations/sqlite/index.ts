@@ -26,4 +26,31 @@ import { ImportSources1764941000000 } from './1764941000000-import-sources.js';
 import { ModelChoiceReasoning1764950000000 } from './1764950000000-model-choice-reasoning.js';
 
 /** Every SQLite migration, oldest first. A new one must be added here. */
-export const SQLITE_MIGRATIONS = [InitialSchema1764480000000, ReplyLifecycle1764490000000, IdempotencyKeys1764510000000, AgentsStateThreads1764520000000, ContextSummaries1764530000000, IdempotencyConversationFk1764540000000, SearchTags1764550000000, ApiKeys1764560000000, FtsSkipEmpty1764570000000, StorageProbeFtsView1764580000000, TelegramUpdates1764590000000, ReplyErrorCodes1764600000000, MessageTree1764620000000, Memories1764630000000, ConversationAliases1764640000000, OpenAiItems1764650000000, Shares1764670000000, FtsSkipStreaming1764680000000, SearchOwners1764710000000, ActorColumns1764750000000, RankedSearch1764810000000, RecalledMessageIds1764830000000, OAuth1764910000000, MessageAliases1764920000000, ImportSources1764941000000, ModelChoiceReasoning1764950000000];
+export const SQLITE_MIGRATIONS = [
+  InitialSchema1764480000000,
+  ReplyLifecycle1764490000000,
+  IdempotencyKeys1764510000000,
+  AgentsStateThreads1764520000000,
+  ContextSummaries1764530000000,
+  IdempotencyConversationFk1764540000000,
+  SearchTags1764550000000,
+  ApiKeys1764560000000,
+  FtsSkipEmpty1764570000000,
+  StorageProbeFtsView1764580000000,
+  TelegramUpdates1764590000000,
+  ReplyErrorCodes1764600000000,
+  MessageTree1764620000000,
+  Memories1764630000000,
+  ConversationAliases1764640000000,
+  OpenAiItems1764650000000,
+  Shares1764670000000,
+  FtsSkipStreaming1764680000000,
+  SearchOwners1764710000000,
+  ActorColumns1764750000000,
+  RankedSearch1764810000000,
+  RecalledMessageIds1764830000000,
+  OAuth1764910000000,
+  MessageAliases1764920000000,
+  ImportSources1764941000000,
+  ModelChoiceReasoning1764950000000,
+];

@@ -16,7 +16,8 @@ export async function withoutForeignKeys(q: QueryRunner, work: () => Promise<voi
   try {
     await work();
     const broken = (await q.query(`PRAGMA foreign_key_check`)) as unknown[];
-    if (broken.length > 0) throw new Error(`foreign key check failed after the migration: ${JSON.stringify(broken.slice(0, 5))}`);
+    if (broken.length > 0)
+      throw new Error(`foreign key check failed after the migration: ${JSON.stringify(broken.slice(0, 5))}`);
     await q.query(`COMMIT`);
   } catch (error) {
     await q.query(`ROLLBACK`);

@@ -5,7 +5,17 @@ import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { AgentsService } from '../../../agents/agents.service.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
-import { AGENT_PAGE_MAX, AgentDeletedDto, AgentDto, AgentListDto, CreateAgentDto, DeleteAgentQueryDto, ListAgentsQueryDto, toAgentDto, UpdateAgentDto } from '../dto/agent.dto.js';
+import {
+  AGENT_PAGE_MAX,
+  AgentDeletedDto,
+  AgentDto,
+  AgentListDto,
+  CreateAgentDto,
+  DeleteAgentQueryDto,
+  ListAgentsQueryDto,
+  toAgentDto,
+  UpdateAgentDto,
+} from '../dto/agent.dto.js';
 import { AgentInUseErrorDto, ErrorDto } from '../dto/error.dto.js';
 import { ApiCreated } from '../created-location.js';
 
@@ -19,10 +29,19 @@ export class AgentsController {
   ) {}
 
   @Post()
-  @ApiOperation({ operationId: 'createAgent', summary: 'Create an agent', description: "A conversation started with the agent's id gets its system prompt, model settings and tools. Answers 201 with a Location header." })
+  @ApiOperation({
+    operationId: 'createAgent',
+    summary: 'Create an agent',
+    description:
+      "A conversation started with the agent's id gets its system prompt, model settings and tools. Answers 201 with a Location header.",
+  })
   @ApiCreated(AgentDto, (agent) => `/api/agents/${agent.id}`)
   @ApiErrors([400, 401])
-  @ApiResponse({ status: 409, description: 'The caller has as many agents as MAX_AGENTS_PER_ACTOR allows (code `limit_reached`)', type: ErrorDto })
+  @ApiResponse({
+    status: 409,
+    description: 'The caller has as many agents as MAX_AGENTS_PER_ACTOR allows (code `limit_reached`)',
+    type: ErrorDto,
+  })
   async create(@CurrentActor() actor: Actor, @Body() body: CreateAgentDto): Promise<AgentDto> {
     return toAgentDto(await this.agents.create(actor, body));
   }
@@ -41,7 +60,11 @@ export class AgentsController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getAgent', summary: 'One agent', description: "Another caller's agent answers 404, like a missing one." })
+  @ApiOperation({
+    operationId: 'getAgent',
+    summary: 'One agent',
+    description: "Another caller's agent answers 404, like a missing one.",
+  })
   @ApiOkResponse({ type: AgentDto })
   @ApiErrors([400, 401, 404])
   async get(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<AgentDto> {
@@ -49,10 +72,18 @@ export class AgentsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ operationId: 'updateAgent', summary: 'Change some fields of an agent (null clears one)', description: 'Only the fields sent change; null clears an optional field (the name cannot be cleared).' })
+  @ApiOperation({
+    operationId: 'updateAgent',
+    summary: 'Change some fields of an agent (null clears one)',
+    description: 'Only the fields sent change; null clears an optional field (the name cannot be cleared).',
+  })
   @ApiOkResponse({ type: AgentDto })
   @ApiErrors([400, 401, 404])
-  async update(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateAgentDto): Promise<AgentDto> {
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: UpdateAgentDto,
+  ): Promise<AgentDto> {
     if (body.name === null) delete body.name; // a name cannot be cleared
     return toAgentDto(await this.agents.update(actor, id, body));
   }

@@ -15,7 +15,7 @@ const ARCHIVE_SCHEMA = {
   description:
     'A ChatGPT conversations.json (an array of conversations with "mapping" and "current_node"), an Open WebUI export ' +
     '(an array of chats with "chat.history"), or a chat-memory account export (GET /api/me/export). Told apart by content. ' +
-    'Or a ZIP holding one of them: ChatGPT\'s export as downloaded (its conversations.json is read), or a single .json file.',
+    "Or a ZIP holding one of them: ChatGPT's export as downloaded (its conversations.json is read), or a single .json file.",
   oneOf: [{ type: 'array', items: { type: 'object' } }, { type: 'object' }, { type: 'string', format: 'binary' }],
 };
 
@@ -62,8 +62,17 @@ export class ArchiveImportsController {
       const length = Number(req.headers['content-length']);
       // Refused unread when the size is announced.
       if (length > maxBytes) throw new ArchiveTooLargeError(maxBytes);
-      const requested = { memories: query.memories === true, agents: query.agents === true, pinMemories: query.pinMemories === true };
-      return await this.archives.importArchive(actor, req, { dryRun: query.dryRun === true, maxBytes, declaredZip: isZipType(req), requested });
+      const requested = {
+        memories: query.memories === true,
+        agents: query.agents === true,
+        pinMemories: query.pinMemories === true,
+      };
+      return await this.archives.importArchive(actor, req, {
+        dryRun: query.dryRun === true,
+        maxBytes,
+        declaredZip: isZipType(req),
+        requested,
+      });
     } catch (error) {
       // A body left unread (refused early, or a reader that stopped) is not drained: the connection closes.
       if (!req.readableEnded) res.set('Connection', 'close');

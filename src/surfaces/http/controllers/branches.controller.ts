@@ -1,4 +1,16 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
@@ -39,7 +51,11 @@ export class BranchesController {
   })
   @ApiOkResponse({ type: MessagesPageDto })
   @ApiErrors([400, 401, 404])
-  async page(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Query() query: MessagesPageQueryDto): Promise<MessagesPageDto> {
+  async page(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query() query: MessagesPageQueryDto,
+  ): Promise<MessagesPageDto> {
     const limit = query.limit ?? 50;
     // One extra message tells whether an older page exists.
     const page = await this.tree.page(actor, id, { before: query.before, limit: limit + 1, thread: query.thread });
@@ -51,7 +67,8 @@ export class BranchesController {
   @ApiOperation({
     operationId: 'selectBranch',
     summary: "Make a message's branch its thread's active path, down to its newest leaf",
-    description: 'Switches between versions (‹ 2/3 ›): the next turn continues there and only it is sent to the model. 409 while a reply of the thread is being generated.',
+    description:
+      'Switches between versions (‹ 2/3 ›): the next turn continues there and only it is sent to the model. 409 while a reply of the thread is being generated.',
   })
   @ApiOkResponse({ type: MessageDto })
   @ApiErrors([400, 401, 404, 409])
@@ -65,7 +82,11 @@ export class BranchesController {
 
   @Post('messages/:messageId/edit')
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({ operationId: 'editMessage', summary: 'Ask a user message again in other words, on a new branch', description: EDIT })
+  @ApiOperation({
+    operationId: 'editMessage',
+    summary: 'Ask a user message again in other words, on a new branch',
+    description: EDIT,
+  })
   @ApiOkResponse({ type: ChatResponseDto })
   @ApiErrors([400, 401, 404, 413, 422])
   @ApiErrors([409, 502, 504], ChatErrorDto)
@@ -75,11 +96,19 @@ export class BranchesController {
     @Param('messageId', ParseUUIDPipe) messageId: string,
     @Body() body: EditMessageRequestDto,
   ): Promise<ChatResponseDto> {
-    return toChatResponse(await this.chat.run(actor, { edit: { conversationId: id, messageId, message: body.message, options: body.options } }));
+    return toChatResponse(
+      await this.chat.run(actor, {
+        edit: { conversationId: id, messageId, message: body.message, options: body.options },
+      }),
+    );
   }
 
   @Post('messages/:messageId/edit/stream')
-  @ApiOperation({ operationId: 'editMessageStream', summary: 'Edit a user message, streaming the new answer', description: `${EDIT} ${TURN_EVENTS}` })
+  @ApiOperation({
+    operationId: 'editMessageStream',
+    summary: 'Edit a user message, streaming the new answer',
+    description: `${EDIT} ${TURN_EVENTS}`,
+  })
   @ApiEventStream(TURN_EVENTS)
   @CountedStream()
   @ApiErrors([400, 401, 404, 413, 422])
@@ -91,6 +120,12 @@ export class BranchesController {
     @Body() body: EditMessageRequestDto,
     @Res() res: Response,
   ): Promise<void> {
-    await streamTurn(res, this.config, (events) => this.chat.run(actor, { edit: { conversationId: id, messageId, message: body.message, options: body.options } }, { events }));
+    await streamTurn(res, this.config, (events) =>
+      this.chat.run(
+        actor,
+        { edit: { conversationId: id, messageId, message: body.message, options: body.options } },
+        { events },
+      ),
+    );
   }
 }

@@ -18,7 +18,12 @@ export class ConversationStateController {
   constructor(private readonly conversations: ConversationsService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'getState', summary: 'The state object itself', description: 'The free-form JSON object (at most 64 KB) the conversation carries for all its threads: its session state (docs/sessions.md).' })
+  @ApiOperation({
+    operationId: 'getState',
+    summary: 'The state object itself',
+    description:
+      'The free-form JSON object (at most 64 KB) the conversation carries for all its threads: its session state (docs/sessions.md).',
+  })
   @ApiOkResponse({ schema: STATE_SCHEMA })
   @ApiErrors([400, 401, 404])
   get(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<Record<string, unknown>> {
@@ -26,21 +31,37 @@ export class ConversationStateController {
   }
 
   @Put()
-  @ApiOperation({ operationId: 'replaceState', summary: 'Replace the state with the body', description: 'The whole object is replaced: fields not sent are gone. At most 64 KB.' })
+  @ApiOperation({
+    operationId: 'replaceState',
+    summary: 'Replace the state with the body',
+    description: 'The whole object is replaced: fields not sent are gone. At most 64 KB.',
+  })
   @ApiBody({ schema: STATE_SCHEMA })
   @ApiOkResponse({ schema: STATE_SCHEMA })
   @ApiErrors([400, 401, 404, 413])
-  replace(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  replace(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     return this.conversations.replaceState(actor, id, body);
   }
 
   @Patch()
-  @ApiOperation({ operationId: 'patchState', summary: 'Apply the body to the state as a JSON merge patch (RFC 7396)', description: 'Fields sent are set, fields sent as null are removed, nested objects merge; the result is answered.' })
+  @ApiOperation({
+    operationId: 'patchState',
+    summary: 'Apply the body to the state as a JSON merge patch (RFC 7396)',
+    description: 'Fields sent are set, fields sent as null are removed, nested objects merge; the result is answered.',
+  })
   @ApiConsumes('application/merge-patch+json', 'application/json')
   @ApiBody({ schema: STATE_SCHEMA })
   @ApiOkResponse({ schema: STATE_SCHEMA })
   @ApiErrors([400, 401, 404, 413])
-  patch(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  patch(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     return this.conversations.patchState(actor, id, body);
   }
 }

@@ -65,32 +65,61 @@ export class ConversationsController {
   @ApiOperation({
     operationId: 'listConversations',
     summary: "The caller's conversations, most recently updated first, or the best matches of a search (q)",
-    description: 'Archived conversations are left out unless archived=true; pinnedFirst=true lists pinned ones first. With q, results are ranked, carry a snippet and the best message, and come in one page.',
+    description:
+      'Archived conversations are left out unless archived=true; pinnedFirst=true lists pinned ones first. With q, results are ranked, carry a snippet and the best message, and come in one page.',
   })
   @ApiOkResponse({ type: ConversationPageDto })
   @ApiErrors([400, 401, 404])
   async list(@CurrentActor() actor: Actor, @Query() query: ListConversationsQueryDto): Promise<ConversationPageDto> {
     const limit = query.limit ?? 20;
     if (query.q !== undefined) {
-      const combined = (['cursor', 'agentId', 'archived', 'pinned', 'pinnedFirst', 'tag'] as const).filter((k) => query[k] !== undefined);
-      if (combined.length) throw new BadRequestException(`${combined.join(', ')} cannot be combined with q: search answers one ranked page over all conversations`);
+      const combined = (['cursor', 'agentId', 'archived', 'pinned', 'pinnedFirst', 'tag'] as const).filter(
+        (k) => query[k] !== undefined,
+      );
+      if (combined.length)
+        throw new BadRequestException(
+          `${combined.join(', ')} cannot be combined with q: search answers one ranked page over all conversations`,
+        );
       const hits = await this.recall.searchConversations(actor, query.q, limit);
       return {
-        items: hits.map((h) => ({ ...toConversationSummary(h.conversation), snippet: h.snippet, messageId: h.messageId, messageSeq: h.messageSeq, messageThread: h.messageThread, onPath: h.onPath })),
+        items: hits.map((h) => ({
+          ...toConversationSummary(h.conversation),
+          snippet: h.snippet,
+          messageId: h.messageId,
+          messageSeq: h.messageSeq,
+          messageThread: h.messageThread,
+          onPath: h.onPath,
+        })),
         nextCursor: null,
       };
     }
-    const filters = { archived: query.archived, pinned: query.pinned, pinnedFirst: query.pinnedFirst, tag: query.tag?.trim().toLowerCase() };
+    const filters = {
+      archived: query.archived,
+      pinned: query.pinned,
+      pinnedFirst: query.pinnedFirst,
+      tag: query.tag?.trim().toLowerCase(),
+    };
     const page = await this.conversations.list(actor, limit, query.cursor, agentFilter(query.agentId), filters);
     return { items: page.items.map(toConversationSummary), nextCursor: page.nextCursor };
   }
 
   @Post()
-  @ApiOperation({ operationId: 'createConversation', summary: 'Create an empty conversation, optionally with an agent and an initial state', description: 'For a client that wants the id before the first message, or a conversation that starts with a state. memory=false makes a temporary chat: no long-term memory is read or written. Answers 201 with a Location header.' })
+  @ApiOperation({
+    operationId: 'createConversation',
+    summary: 'Create an empty conversation, optionally with an agent and an initial state',
+    description:
+      'For a client that wants the id before the first message, or a conversation that starts with a state. memory=false makes a temporary chat: no long-term memory is read or written. Answers 201 with a Location header.',
+  })
   @ApiCreated(ConversationDetailDto, (c) => `/api/conversations/${c.id}`)
   @ApiErrors([400, 401, 404])
   async create(@CurrentActor() actor: Actor, @Body() body: CreateConversationDto): Promise<ConversationDetailDto> {
-    const conversation = await this.conversations.create(actor, { title: body.title, agentId: body.agentId, state: body.state, memory: body.memory, model: body.model });
+    const conversation = await this.conversations.create(actor, {
+      title: body.title,
+      agentId: body.agentId,
+      state: body.state,
+      memory: body.memory,
+      model: body.model,
+    });
     return toConversationDetail({ conversation, threads: [], messages: [], nextBefore: null });
   }
 
@@ -98,19 +127,29 @@ export class ConversationsController {
   @Get('active')
   @ApiOperation({
     operationId: 'getActiveConversation',
-    summary: "The most recently updated conversation of an agent (agentId=none: without an agent; omitted: any)",
-    description: 'The conversation to continue, for clients that keep no id: the newest by last update, with its latest messages (limit). 404 when the caller has none that matches.',
+    summary: 'The most recently updated conversation of an agent (agentId=none: without an agent; omitted: any)',
+    description:
+      'The conversation to continue, for clients that keep no id: the newest by last update, with its latest messages (limit). 404 when the caller has none that matches.',
   })
   @ApiOkResponse({ type: ConversationDetailDto })
   @ApiErrors([400, 401, 404])
-  async active(@CurrentActor() actor: Actor, @Query() query: ActiveConversationQueryDto): Promise<ConversationDetailDto> {
+  async active(
+    @CurrentActor() actor: Actor,
+    @Query() query: ActiveConversationQueryDto,
+  ): Promise<ConversationDetailDto> {
     const latest = await this.conversations.mostRecent(actor, agentFilter(query.agentId));
-    if (!latest) throw new NotFoundException('No conversation matches: start one with POST /api/chat or POST /api/conversations');
+    if (!latest)
+      throw new NotFoundException('No conversation matches: start one with POST /api/chat or POST /api/conversations');
     return toConversationDetail(await this.conversations.getWithMessages(actor, latest.id, { limit: query.limit }));
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getConversation', summary: "A conversation with its state, threads and messages in order (one thread's with ?thread=)", description: "The main thread unless ?thread= names another, its messages along the active path in order (limit: only the newest). Another caller's conversation answers 404, like a missing one." })
+  @ApiOperation({
+    operationId: 'getConversation',
+    summary: "A conversation with its state, threads and messages in order (one thread's with ?thread=)",
+    description:
+      "The main thread unless ?thread= names another, its messages along the active path in order (limit: only the newest). Another caller's conversation answers 404, like a missing one.",
+  })
   @ApiOkResponse({ type: ConversationDetailDto })
   @ApiErrors([400, 401, 404])
   async get(
@@ -118,18 +157,25 @@ export class ConversationsController {
     @Param('id', ParseUUIDPipe) id: string,
     @Query() query: GetConversationQueryDto,
   ): Promise<ConversationDetailDto> {
-    return toConversationDetail(await this.conversations.getWithMessages(actor, id, { thread: query.thread, limit: query.limit }));
+    return toConversationDetail(
+      await this.conversations.getWithMessages(actor, id, { thread: query.thread, limit: query.limit }),
+    );
   }
 
   @Get(':id/context')
   @ApiOperation({
     operationId: 'previewContext',
-    summary: "What the next turn of a thread would send the model, with token counts (the new message aside)",
-    description: 'Shows the budget, every part with its tokens, and what was left out, to see why the model "forgot" something.',
+    summary: 'What the next turn of a thread would send the model, with token counts (the new message aside)',
+    description:
+      'Shows the budget, every part with its tokens, and what was left out, to see why the model "forgot" something.',
   })
   @ApiOkResponse({ type: ContextPreviewDto })
   @ApiErrors([400, 401, 404])
-  async context(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Query() query: ContextQueryDto): Promise<ContextPreviewDto> {
+  async context(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query() query: ContextQueryDto,
+  ): Promise<ContextPreviewDto> {
     const preview = await this.chat.previewContext(actor, id, query.thread ?? MAIN_THREAD);
     const { context } = preview;
     return {
@@ -150,10 +196,18 @@ export class ConversationsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ operationId: 'updateConversation', summary: 'Rename, archive, pin or re-tag a conversation', description: 'Only the fields sent change; its messages and updatedAt stay as they are.' })
+  @ApiOperation({
+    operationId: 'updateConversation',
+    summary: 'Rename, archive, pin or re-tag a conversation',
+    description: 'Only the fields sent change; its messages and updatedAt stay as they are.',
+  })
   @ApiOkResponse({ type: ConversationSummaryDto })
   @ApiErrors([400, 401, 404])
-  async update(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateConversationDto): Promise<ConversationSummaryDto> {
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: UpdateConversationDto,
+  ): Promise<ConversationSummaryDto> {
     return toConversationSummary(await this.conversations.update(actor, id, body));
   }
 
@@ -161,20 +215,33 @@ export class ConversationsController {
   @ApiOperation({
     operationId: 'listMessages',
     summary: 'A page of the active path from the newest backwards (before=seq for older ones)',
-    description: 'For long conversations: load the last 50, then pass nextBefore to scroll up. Pages along the active path, through its own index; /tree pages every branch.',
+    description:
+      'For long conversations: load the last 50, then pass nextBefore to scroll up. Pages along the active path, through its own index; /tree pages every branch.',
   })
   @ApiOkResponse({ type: MessagesPageDto })
   @ApiErrors([400, 401, 404])
-  async messages(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Query() query: MessagesPageQueryDto): Promise<MessagesPageDto> {
+  async messages(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query() query: MessagesPageQueryDto,
+  ): Promise<MessagesPageDto> {
     const limit = query.limit ?? 50;
     // One extra message tells whether an older page exists.
-    const page = await this.conversations.messagesPage(actor, id, { before: query.before, limit: limit + 1, thread: query.thread });
+    const page = await this.conversations.messagesPage(actor, id, {
+      before: query.before,
+      limit: limit + 1,
+      thread: query.thread,
+    });
     return toMessagesPage(page, limit);
   }
 
   @Delete(':id')
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({ operationId: 'deleteConversation', summary: 'Delete a conversation and all its messages', description: 'Its threads, messages, summaries and share links go with it, at once and for good.' })
+  @ApiOperation({
+    operationId: 'deleteConversation',
+    summary: 'Delete a conversation and all its messages',
+    description: 'Its threads, messages, summaries and share links go with it, at once and for good.',
+  })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors([400, 401, 404])
   async delete(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
@@ -204,7 +271,11 @@ export class ConversationsController {
   }
 
   @Post(':id/regenerate/stream')
-  @ApiOperation({ operationId: 'regenerateReplyStream', summary: 'Regenerate, streaming the new answer', description: TURN_EVENTS })
+  @ApiOperation({
+    operationId: 'regenerateReplyStream',
+    summary: 'Regenerate, streaming the new answer',
+    description: TURN_EVENTS,
+  })
   @ApiEventStream(TURN_EVENTS)
   @CountedStream()
   @ApiBody({ type: RegenerateRequestDto, required: false })
@@ -216,6 +287,8 @@ export class ConversationsController {
     @Body() body: RegenerateRequestDto,
     @Res() res: Response,
   ): Promise<void> {
-    await streamTurn(res, this.config, (events) => this.chat.run(actor, { regenerate: { ...body, conversationId: id } }, { events }));
+    await streamTurn(res, this.config, (events) =>
+      this.chat.run(actor, { regenerate: { ...body, conversationId: id } }, { events }),
+    );
   }
 }

@@ -5,8 +5,13 @@ import { Public } from '../../../actor-auth/public.decorator.js';
 import { DatabaseService, type DatabaseHealth } from '../../../database/database.service.js';
 
 class HealthDto {
-  @ApiProperty({ enum: ['ok', 'degraded', 'error'], description: '`degraded`: reads work, writes do not' }) status: string;
-  @ApiProperty({ enum: ['ok', 'unreachable', 'not_writable'], description: '`not_writable`: it answers reads, but the last write failed (full disk, I/O error) and no write has succeeded since' })
+  @ApiProperty({ enum: ['ok', 'degraded', 'error'], description: '`degraded`: reads work, writes do not' })
+  status: string;
+  @ApiProperty({
+    enum: ['ok', 'unreachable', 'not_writable'],
+    description:
+      '`not_writable`: it answers reads, but the last write failed (full disk, I/O error) and no write has succeeded since',
+  })
   database: string;
   @ApiProperty({ description: 'Whether the database takes writes' }) writable: boolean;
 }
@@ -24,7 +29,8 @@ export class HealthController {
   @ApiOperation({
     operationId: 'health',
     summary: 'Liveness and database check (no authentication)',
-    description: '503 only when the database does not answer; a database that answers reads but not writes is reported here and fails `/health/ready`.',
+    description:
+      '503 only when the database does not answer; a database that answers reads but not writes is reported here and fails `/health/ready`.',
     security: [],
   })
   @ApiOkResponse({ type: HealthDto })
@@ -40,11 +46,15 @@ export class HealthController {
   @ApiOperation({
     operationId: 'ready',
     summary: 'Readiness: the database answers and takes writes (no authentication)',
-    description: 'For a load balancer or orchestrator: 503 while the database is unreachable or refuses writes (full disk); 200 again, without a restart, once a write succeeds.',
+    description:
+      'For a load balancer or orchestrator: 503 while the database is unreachable or refuses writes (full disk); 200 again, without a restart, once a write succeeds.',
     security: [],
   })
   @ApiOkResponse({ type: HealthDto })
-  @ApiServiceUnavailableResponse({ type: HealthDto, description: 'The database does not answer or does not take writes' })
+  @ApiServiceUnavailableResponse({
+    type: HealthDto,
+    description: 'The database does not answer or does not take writes',
+  })
   async ready(@Res({ passthrough: true }) res: Response): Promise<HealthDto> {
     const health = await this.bounded();
     if (!health.writable) res.status(503);
@@ -52,12 +62,16 @@ export class HealthController {
   }
 
   private bounded(): Promise<DatabaseHealth> {
-    const timeout = new Promise<DatabaseHealth>((resolve) => setTimeout(() => resolve({ reachable: false, writable: false }), CHECK_BOUND_MS).unref());
+    const timeout = new Promise<DatabaseHealth>((resolve) =>
+      setTimeout(() => resolve({ reachable: false, writable: false }), CHECK_BOUND_MS).unref(),
+    );
     return Promise.race([this.db.health(), timeout]);
   }
 }
 
 function dto(health: DatabaseHealth): HealthDto {
   if (!health.reachable) return { status: 'error', database: 'unreachable', writable: false };
-  return health.writable ? { status: 'ok', database: 'ok', writable: true } : { status: 'degraded', database: 'not_writable', writable: false };
+  return health.writable
+    ? { status: 'ok', database: 'ok', writable: true }
+    : { status: 'degraded', database: 'not_writable', writable: false };
 }

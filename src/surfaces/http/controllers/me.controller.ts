@@ -26,10 +26,19 @@ export class MeController {
   @ApiOkResponse({
     type: AccountExportDto,
     description: 'The file, as an attachment.',
-    headers: { 'Content-Disposition': { description: 'attachment; filename="chat-memory-<name>-<date>.json"', schema: { type: 'string' } } },
+    headers: {
+      'Content-Disposition': {
+        description: 'attachment; filename="chat-memory-<name>-<date>.json"',
+        schema: { type: 'string' },
+      },
+    },
   })
   @ApiErrors([400, 401])
-  async export(@CurrentActor() actor: Actor, @Query() query: ExportVersionQueryDto, @Res({ passthrough: true }) res: Response): Promise<StreamableFile> {
+  async export(
+    @CurrentActor() actor: Actor,
+    @Query() query: ExportVersionQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile> {
     const doc = await this.portability.exportAccount(actor, query.version);
     const name = actor.id.replace(/^[a-z]+:/, '');
     const filename = safeFilename(`chat-memory-${name}`, 'chat-memory', new Date(doc.exportedAt), 'json');

@@ -1,4 +1,16 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, ParseUUIDPipe, Patch, Post, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Res,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
@@ -29,7 +41,7 @@ export class MessagesController {
     operationId: 'pinMessage',
     summary: 'Pin or unpin a message',
     description:
-      'A pinned message reaches the model on every turn while it is on its thread\'s active path, whatever the window or the summary, ' +
+      "A pinned message reaches the model on every turn while it is on its thread's active path, whatever the window or the summary, " +
       'counted in the budget: pinning answers 400 (context_over_budget) when the next turn could not fit it; 409 for a message that is not a complete user or assistant message.',
   })
   @ApiOkResponse({ type: MessageDto })

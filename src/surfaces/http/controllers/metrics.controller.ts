@@ -42,8 +42,12 @@ export class MetricsController {
   private admit(req: Request): void {
     if (this.tokenDigest === null) {
       const { hostOk, originOk } = this.namesOf(req);
-      const local = isLoopbackHost(req.socket.remoteAddress ?? '') && isLoopbackHost(req.ip ?? '') && hostOk && originOk;
-      if (!local) throw new ForbiddenException('GET /metrics answers callers on this machine, under a loopback name or ALLOWED_HOSTS, only; set METRICS_TOKEN to scrape it from elsewhere');
+      const local =
+        isLoopbackHost(req.socket.remoteAddress ?? '') && isLoopbackHost(req.ip ?? '') && hostOk && originOk;
+      if (!local)
+        throw new ForbiddenException(
+          'GET /metrics answers callers on this machine, under a loopback name or ALLOWED_HOSTS, only; set METRICS_TOKEN to scrape it from elsewhere',
+        );
       return;
     }
     const token = bearerToken(req.headers.authorization);

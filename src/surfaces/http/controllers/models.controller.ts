@@ -8,8 +8,10 @@ class ModelDto {
 }
 
 class ModelListDto {
-  @ApiProperty({ type: [ModelDto], description: 'The models a conversation may choose, the default first.' }) items: ModelDto[];
-  @ApiProperty({ description: 'The model turns call when neither the conversation nor its agent chooses one.' }) defaultModel: string;
+  @ApiProperty({ type: [ModelDto], description: 'The models a conversation may choose, the default first.' })
+  items: ModelDto[];
+  @ApiProperty({ description: 'The model turns call when neither the conversation nor its agent chooses one.' })
+  defaultModel: string;
 }
 
 /** The models offered: what the model picker lists, and what a conversation's `model` is checked against. */
@@ -23,7 +25,8 @@ export class ModelsController {
   @ApiOperation({
     operationId: 'listModels',
     summary: 'List the models a conversation may choose',
-    description: "LLM_MODELS when set, else the model server's own list (GET /v1/models, read at most once a minute), else the default model alone.",
+    description:
+      "LLM_MODELS when set, else the model server's own list (GET /v1/models, read at most once a minute), else the default model alone.",
   })
   @ApiOkResponse({ type: ModelListDto })
   @ApiErrors([401])

@@ -1,5 +1,13 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query, Res, type StreamableFile } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiExtraModels,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
@@ -7,13 +15,27 @@ import { ConversationsService } from '../../../conversations/conversations.servi
 import { PortabilityService } from '../../../portability/portability.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { download, safeFilename } from '../download.js';
-import { ConversationDetailDto, ConversationSummaryDto, toConversationDetail, toConversationSummary } from '../dto/conversation.dto.js';
+import {
+  ConversationDetailDto,
+  ConversationSummaryDto,
+  toConversationDetail,
+  toConversationSummary,
+} from '../dto/conversation.dto.js';
 import { ChatErrorDto } from '../dto/error.dto.js';
-import { ConversationExportDto, ExportQueryDto, ForkRequestDto, ImportErrorDto, ImportQueryDto } from '../dto/portability.dto.js';
+import {
+  ConversationExportDto,
+  ExportQueryDto,
+  ForkRequestDto,
+  ImportErrorDto,
+  ImportQueryDto,
+} from '../dto/portability.dto.js';
 import { ApiCreated } from '../created-location.js';
 
 const DOWNLOAD_HEADERS = {
-  'Content-Disposition': { description: 'attachment; filename="<title>-<date>.json" (or .md)', schema: { type: 'string' } },
+  'Content-Disposition': {
+    description: 'attachment; filename="<title>-<date>.json" (or .md)',
+    schema: { type: 'string' },
+  },
 } as const;
 
 /** Conversations as files: export (JSON or Markdown), import, and fork. */
@@ -41,7 +63,11 @@ export class PortabilityController {
   @ApiCreated(ConversationSummaryDto, (c) => `/api/conversations/${c.id}`)
   @ApiErrors([400], ImportErrorDto)
   @ApiErrors([401, 404, 409, 413])
-  async import(@CurrentActor() actor: Actor, @Query() query: ImportQueryDto, @Body() body: unknown): Promise<ConversationSummaryDto> {
+  async import(
+    @CurrentActor() actor: Actor,
+    @Query() query: ImportQueryDto,
+    @Body() body: unknown,
+  ): Promise<ConversationSummaryDto> {
     return toConversationSummary(await this.portability.importConversation(actor, body, query.agentId));
   }
 
@@ -49,7 +75,8 @@ export class PortabilityController {
   @ApiOperation({
     operationId: 'exportConversation',
     summary: 'Download a conversation: the versioned JSON export (importable) or a Markdown transcript',
-    description: 'JSON version 2 (the default) holds every message of every branch with its parent, and each thread\'s active leaf; ?version=1 writes the linear format of the active paths. Markdown shows the active paths.',
+    description:
+      "JSON version 2 (the default) holds every message of every branch with its parent, and each thread's active leaf; ?version=1 writes the linear format of the active paths. Markdown shows the active paths.",
   })
   @ApiExtraModels(ConversationExportDto)
   @ApiResponse({
@@ -89,7 +116,11 @@ export class PortabilityController {
   @ApiCreated(ConversationDetailDto, (c) => `/api/conversations/${c.id}`)
   @ApiErrors([400, 401, 404, 413])
   @ApiErrors([409], ChatErrorDto)
-  async fork(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: ForkRequestDto): Promise<ConversationDetailDto> {
+  async fork(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: ForkRequestDto,
+  ): Promise<ConversationDetailDto> {
     const forkId = await this.portability.fork(actor, id, body.fromMessageId);
     return toConversationDetail(await this.conversations.getWithMessages(actor, forkId));
   }

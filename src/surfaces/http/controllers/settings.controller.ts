@@ -5,7 +5,9 @@ import { Public } from '../../../actor-auth/public.decorator.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 
 class ClientSettingsDto {
-  @ApiProperty({ description: 'Whether the other routes need an API key (false: single-user mode, every caller is the owner)' })
+  @ApiProperty({
+    description: 'Whether the other routes need an API key (false: single-user mode, every caller is the owner)',
+  })
   keyRequired: boolean;
 
   @ApiProperty({ type: 'integer', description: 'The longest message a turn takes, in characters (MAX_MESSAGE_CHARS)' })
@@ -28,7 +30,8 @@ export class SettingsController {
   @ApiOperation({
     operationId: 'getSettings',
     summary: 'Whether the API needs a key, and the longest message it takes (no authentication)',
-    description: 'keyRequired tells the same as a 401 from any other route, without trying one: false in single-user mode (no key anywhere, a loopback address).',
+    description:
+      'keyRequired tells the same as a 401 from any other route, without trying one: false in single-user mode (no key anywhere, a loopback address).',
     security: [],
   })
   @ApiOkResponse({ type: ClientSettingsDto })

@@ -16,7 +16,8 @@ import { SharedReadLimit } from '../hardening/shared-read-limit.guard.js';
 // A token of another shape is answered 404 like any unknown one (SharingService.read), so a reader learns nothing from its shape.
 const TOKEN_PARAM = {
   name: 'token',
-  description: 'The token of the link (/s/<token>): 43 characters of A-Z, a-z, 0-9, "_" and "-". Any other text answers 404, like an unknown token.',
+  description:
+    'The token of the link (/s/<token>): 43 characters of A-Z, a-z, 0-9, "_" and "-". Any other text answers 404, like an unknown token.',
   // Any text is taken (and answered 404 unless it is a live link's), so the document promises no shape; a stated
   // length keeps the document's default for path ids (UUID) off it.
   schema: { type: 'string', minLength: 0 },
@@ -54,7 +55,11 @@ export class SharedController {
     type: ErrorDto,
     description: 'Too many reads from this address (SHARED_READS_PER_MINUTE); see Retry-After',
     headers: {
-      'Retry-After': { required: true, description: 'Seconds until the same request may succeed.', schema: { type: 'integer', minimum: 0 } },
+      'Retry-After': {
+        required: true,
+        description: 'Seconds until the same request may succeed.',
+        schema: { type: 'integer', minimum: 0 },
+      },
       RateLimit: { description: '`limit=<n>, remaining=<n>, reset=<seconds>`.', schema: { type: 'string' } },
       'RateLimit-Policy': { description: '`<limit>;w=60`.', schema: { type: 'string' } },
     },
@@ -68,7 +73,8 @@ export class SharedController {
   @ApiOperation({
     operationId: 'forkShared',
     summary: 'Continue a shared conversation as your own',
-    description: 'A new conversation of yours holding the snapshot (main thread, titled "<title> (fork)"), to continue from. 404 as for reading.',
+    description:
+      'A new conversation of yours holding the snapshot (main thread, titled "<title> (fork)"), to continue from. 404 as for reading.',
   })
   @ApiCreated(ConversationDetailDto, (c) => `/api/conversations/${c.id}`)
   @ApiParam(TOKEN_PARAM)

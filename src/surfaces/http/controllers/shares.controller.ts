@@ -27,16 +27,30 @@ export class SharesController {
   @ApiBody({ type: CreateShareDto, required: false })
   @ApiCreated(CreatedShareDto, (s) => `/api/shares/${s.id}`)
   @ApiErrors([400, 401, 404, 409])
-  async create(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: CreateShareDto): Promise<CreatedShareDto> {
+  async create(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: CreateShareDto,
+  ): Promise<CreatedShareDto> {
     const { share, token, url } = await this.sharing.create(actor, id, {
       messageId: body.messageId?.toLowerCase(),
       expiresAt: body.expiresAt === undefined ? undefined : new Date(body.expiresAt),
     });
-    return { id: share.id, url, token, createdAt: share.createdAt.toISOString(), expiresAt: share.expiresAt?.toISOString() ?? null };
+    return {
+      id: share.id,
+      url,
+      token,
+      createdAt: share.createdAt.toISOString(),
+      expiresAt: share.expiresAt?.toISOString() ?? null,
+    };
   }
 
   @Get('conversations/:id/shares')
-  @ApiOperation({ operationId: 'listShares', summary: "A conversation's share links, newest first (without their tokens)", description: "Each link's id and dates; a token is shown only once, in the answer that makes the link." })
+  @ApiOperation({
+    operationId: 'listShares',
+    summary: "A conversation's share links, newest first (without their tokens)",
+    description: "Each link's id and dates; a token is shown only once, in the answer that makes the link.",
+  })
   @ApiOkResponse({ type: ShareListDto })
   @ApiErrors([400, 401, 404])
   async list(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<ShareListDto> {
@@ -45,7 +59,11 @@ export class SharesController {
 
   @Delete('shares/:id')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'revokeShare', summary: 'Revoke a share link: it answers 404 from now on, on every instance', description: "The link stops working at once; a conversation a reader already continued from it stays theirs." })
+  @ApiOperation({
+    operationId: 'revokeShare',
+    summary: 'Revoke a share link: it answers 404 from now on, on every instance',
+    description: 'The link stops working at once; a conversation a reader already continued from it stays theirs.',
+  })
   @ApiNoContentResponse({ description: 'Revoked.' })
   @ApiErrors([400, 401, 404])
   async revoke(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string): Promise<void> {

@@ -16,14 +16,25 @@ export class UsageController {
   constructor(private readonly usage: UsageService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'getUsage', summary: "The caller's token usage, in total, per model and per UTC day", description: "Token counts of the caller's replies between from and to (the last 30 days unless set), optionally for one agent (agentId=none: conversations without an agent)." })
+  @ApiOperation({
+    operationId: 'getUsage',
+    summary: "The caller's token usage, in total, per model and per UTC day",
+    description:
+      "Token counts of the caller's replies between from and to (the last 30 days unless set), optionally for one agent (agentId=none: conversations without an agent).",
+  })
   @ApiOkResponse({ type: UsageReportDto })
   @ApiErrors([400, 401, 404])
   async report(@CurrentActor() actor: Actor, @Query() query: UsageQueryDto): Promise<UsageReportDto> {
     const to = query.to ? utc(query.to) : new Date();
     const from = query.from ? utc(query.from) : new Date(to.getTime() - 30 * DAY_MS);
     const report = await this.usage.report(actor, { from, to, agentId: agentFilter(query.agentId) });
-    return { from: from.toISOString(), to: to.toISOString(), ...report, byModel: [...report.byModel], byDay: [...report.byDay] };
+    return {
+      from: from.toISOString(),
+      to: to.toISOString(),
+      ...report,
+      byModel: [...report.byModel],
+      byDay: [...report.byDay],
+    };
   }
 }
 

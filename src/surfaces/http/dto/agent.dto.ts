@@ -1,7 +1,26 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { AGENT_TOOLS, MEMORY_MODES, type Agent, type AgentTool, type MemoryMode } from '../../../agents/agent.entity.js';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import {
+  AGENT_TOOLS,
+  MEMORY_MODES,
+  type Agent,
+  type AgentTool,
+  type MemoryMode,
+} from '../../../agents/agent.entity.js';
 
 export class CreateAgentDto {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Travel planner' })
@@ -22,13 +41,24 @@ export class CreateAgentDto {
   @MaxLength(2000)
   description?: string | null;
 
-  @ApiPropertyOptional({ type: String, maxLength: 32000, nullable: true, description: 'Sent first to the model on every turn.' })
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 32000,
+    nullable: true,
+    description: 'Sent first to the model on every turn.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(32_000)
   systemPrompt?: string | null;
 
-  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 200, nullable: true, description: 'Overrides LLM_MODEL.' })
+  @ApiPropertyOptional({
+    type: String,
+    minLength: 1,
+    maxLength: 200,
+    nullable: true,
+    description: 'Overrides LLM_MODEL.',
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
@@ -49,14 +79,26 @@ export class CreateAgentDto {
   @Max(1_000_000)
   maxTokens?: number | null;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 100, maximum: 10_000_000, nullable: true, description: 'Overrides CONTEXT_TOKEN_BUDGET for this agent.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 100,
+    maximum: 10_000_000,
+    nullable: true,
+    description: 'Overrides CONTEXT_TOKEN_BUDGET for this agent.',
+  })
   @IsOptional()
   @IsInt()
   @Min(100)
   @Max(10_000_000)
   contextTokenBudget?: number | null;
 
-  @ApiPropertyOptional({ enum: AGENT_TOOLS, isArray: true, maxItems: AGENT_TOOLS.length, uniqueItems: true, description: 'Built-in tools the model may call.' })
+  @ApiPropertyOptional({
+    enum: AGENT_TOOLS,
+    isArray: true,
+    maxItems: AGENT_TOOLS.length,
+    uniqueItems: true,
+    description: 'Built-in tools the model may call.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(AGENT_TOOLS.length)
@@ -68,7 +110,8 @@ export class CreateAgentDto {
     // OpenAPI 3.0.3: an enum lists null itself, `nullable` beside it is not enough.
     enum: [...MEMORY_MODES, null],
     nullable: true,
-    description: "Narrows MEMORY_MODE for this agent's turns: off (no memory), read (memories read, never written), on (read, and written by the remember and forget tools when enabled). Null: as MEMORY_MODE says.",
+    description:
+      "Narrows MEMORY_MODE for this agent's turns: off (no memory), read (memories read, never written), on (read, and written by the remember and forget tools when enabled). Null: as MEMORY_MODE says.",
   })
   @IsOptional()
   @IsIn(MEMORY_MODES)
@@ -99,7 +142,8 @@ export class AgentDto {
   @ApiProperty({ type: Number, nullable: true }) maxTokens: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) contextTokenBudget: number | null;
   @ApiProperty({ enum: AGENT_TOOLS, isArray: true }) tools: string[];
-  @ApiProperty({ type: String, nullable: true, description: 'off, read or on; null: MEMORY_MODE as it is.' }) memoryMode: MemoryMode | null;
+  @ApiProperty({ type: String, nullable: true, description: 'off, read or on; null: MEMORY_MODE as it is.' })
+  memoryMode: MemoryMode | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
@@ -126,11 +170,13 @@ export class ListAgentsQueryDto {
 
 export class AgentListDto {
   @ApiProperty({ type: [AgentDto] }) items: AgentDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor for the next page; null on the last.' }) nextCursor: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor for the next page; null on the last.' })
+  nextCursor: string | null;
 }
 
 export class AgentDeletedDto {
-  @ApiProperty({ description: 'How many conversations were detached or deleted with the agent.' }) conversations: number;
+  @ApiProperty({ description: 'How many conversations were detached or deleted with the agent.' })
+  conversations: number;
 }
 
 export function toAgentDto(a: Agent): AgentDto {

@@ -4,7 +4,19 @@ import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { NOT_BLANK_PATTERN } from './text-patterns.js';
 import { OptionalThreadName } from './thread-name.js';
 import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 
 /** Per-request model settings; they override the agent's for this turn. */
 export class ModelOptionsDto {
@@ -25,12 +37,23 @@ export class ModelOptionsDto {
 
 /** The optional `options` of a turn request (ModelOptionsDto, validated nested). */
 export function ModelOptionsField() {
-  return applyDecorators(ApiPropertyOptional({ type: ModelOptionsDto }), IsOptional(), IsObject(), ValidateNested(), Type(() => ModelOptionsDto));
+  return applyDecorators(
+    ApiPropertyOptional({ type: ModelOptionsDto }),
+    IsOptional(),
+    IsObject(),
+    ValidateNested(),
+    Type(() => ModelOptionsDto),
+  );
 }
 
 export class ChatRequestDto {
   // The length bound is MAX_MESSAGE_CHARS, a setting: the document only states what always holds.
-  @ApiProperty({ description: 'The user message (at most MAX_MESSAGE_CHARS characters), not blank.', example: 'Hello!', minLength: 1, pattern: NOT_BLANK_PATTERN })
+  @ApiProperty({
+    description: 'The user message (at most MAX_MESSAGE_CHARS characters), not blank.',
+    example: 'Hello!',
+    minLength: 1,
+    pattern: NOT_BLANK_PATTERN,
+  })
   @IsString()
   @IsNotEmpty()
   message: string;
@@ -42,7 +65,8 @@ export class ChatRequestDto {
 
   @ApiPropertyOptional({
     format: 'uuid',
-    description: "Start the new conversation with this agent. On an existing conversation it must be the conversation's agent.",
+    description:
+      "Start the new conversation with this agent. On an existing conversation it must be the conversation's agent.",
   })
   @IsOptional()
   @IsUUID()
@@ -53,19 +77,25 @@ export class ChatRequestDto {
 
   @ApiPropertyOptional({
     format: 'uuid',
-    description: "Continue from this message of the conversation instead of its thread's active leaf: a new branch when it is not the leaf, which becomes the active path.",
+    description:
+      "Continue from this message of the conversation instead of its thread's active leaf: a new branch when it is not the leaf, which becomes the active path.",
   })
   @IsOptional()
   @IsUUID()
   parentMessageId?: string;
 
-  @ApiPropertyOptional({ description: "Sets the thread's own system prompt, kept for its later turns (not stored as a message).", maxLength: 32_000 })
+  @ApiPropertyOptional({
+    description: "Sets the thread's own system prompt, kept for its later turns (not stored as a message).",
+    maxLength: 32_000,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(32_000)
   system?: string;
 
-  @ModelName("A new conversation's model: one of GET /api/models (400 otherwise), kept for its later turns. On an existing conversation it must be its model.")
+  @ModelName(
+    "A new conversation's model: one of GET /api/models (400 otherwise), kept for its later turns. On an existing conversation it must be its model.",
+  )
   @IsOptional()
   model?: string;
 
@@ -84,7 +114,10 @@ export class UsageDto {
 }
 
 export class ReplyCutReasonDto {
-  @ApiProperty({ enum: ['reply_too_long', 'reply_timeout'], description: 'reply_too_long: MAX_REPLY_CHARS; reply_timeout: LLM_MAX_REPLY_MS.' })
+  @ApiProperty({
+    enum: ['reply_too_long', 'reply_timeout'],
+    description: 'reply_too_long: MAX_REPLY_CHARS; reply_timeout: LLM_MAX_REPLY_MS.',
+  })
   code: string;
   @ApiProperty() message: string;
 }
@@ -94,7 +127,8 @@ export class ChatResponseDto {
   @ApiProperty({ description: 'The assistant reply, already stored.' }) reply: string;
   @ApiProperty({ description: 'Conversation title (its first message, 60 characters).' }) title: string;
   @ApiProperty({ description: 'True when this turn started the conversation.' }) created: boolean;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "The conversation's agent." }) agentId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "The conversation's agent." }) agentId:
+    string | null;
   @ApiProperty({ description: 'The thread of this turn.' }) thread: string;
   @ApiProperty({ format: 'uuid' }) userMessageId: string;
   @ApiProperty({ format: 'uuid', description: 'Id of the stored assistant message.' }) messageId: string;
@@ -104,7 +138,11 @@ export class ChatResponseDto {
       '"truncated" when MAX_REPLY_CHARS or LLM_MAX_REPLY_MS cut the reply (reply holds the text up to the cut, see reason); "cancelled" when a stop request ended it early (reply holds the text so far).',
   })
   status: string;
-  @ApiProperty({ type: ReplyCutReasonDto, nullable: true, description: 'Why a truncated reply was cut; null otherwise.' })
+  @ApiProperty({
+    type: ReplyCutReasonDto,
+    nullable: true,
+    description: 'Why a truncated reply was cut; null otherwise.',
+  })
   reason: ReplyCutReasonDto | null;
   @ApiProperty({ type: String, nullable: true, description: 'The model that wrote the reply.' }) model: string | null;
   @ApiProperty({ type: UsageDto, nullable: true, description: 'Token usage reported by the model, if any.' })

@@ -31,10 +31,14 @@ import { PageCursor, PageLimit, SearchQuery } from './page-query.js';
 /** `agentId=<uuid>` for one agent's conversations, `agentId=none` for those without an agent. */
 const AGENT_FILTER = /^(none|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 /** AGENT_FILTER for the OpenAPI document, whose patterns take no flags. */
-export const AGENT_FILTER_PATTERN = '^([Nn][Oo][Nn][Ee]|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$';
+export const AGENT_FILTER_PATTERN =
+  '^([Nn][Oo][Nn][Ee]|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$';
 
 export class AgentFilterQueryDto {
-  @ApiPropertyOptional({ description: 'An agent id, or "none" for conversations without an agent.', pattern: AGENT_FILTER_PATTERN })
+  @ApiPropertyOptional({
+    description: 'An agent id, or "none" for conversations without an agent.',
+    pattern: AGENT_FILTER_PATTERN,
+  })
   @IsOptional()
   @Matches(AGENT_FILTER, { message: 'agentId must be an agent id (uuid) or "none"' })
   agentId?: string;
@@ -47,7 +51,13 @@ export function agentFilter(value: string | undefined): string | null | undefine
 /** `limit` of a read of messages (a conversation, or a page of its messages): 1 to MAX_MESSAGES_PER_READ. */
 function MessagesLimit(defaultValue: number, description?: string): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_MESSAGES_PER_READ, default: defaultValue, description }),
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_MESSAGES_PER_READ,
+      default: defaultValue,
+      description,
+    }),
     IsOptional(),
     Type(() => Number),
     IsInt(),
@@ -56,7 +66,8 @@ function MessagesLimit(defaultValue: number, description?: string): PropertyDeco
   );
 }
 
-const DETAIL_LIMIT = 'How many of the newest messages to include; older ones: GET /api/conversations/{id}/messages?before=nextBefore.';
+const DETAIL_LIMIT =
+  'How many of the newest messages to include; older ones: GET /api/conversations/{id}/messages?before=nextBefore.';
 
 class ThreadQueryDto {
   @OptionalThreadName("Only this thread's messages.", 'all')
@@ -85,17 +96,26 @@ export class CreateConversationDto {
   @IsUUID()
   agentId?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Initial state: a JSON object of at most 64 KB.' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Initial state: a JSON object of at most 64 KB.',
+  })
   @IsOptional()
   @IsObject()
   state?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ default: true, description: 'false: a temporary chat, whose turns neither read nor write long-term memories.' })
+  @ApiPropertyOptional({
+    default: true,
+    description: 'false: a temporary chat, whose turns neither read nor write long-term memories.',
+  })
   @IsOptional()
   @IsBoolean()
   memory?: boolean;
 
-  @ModelName("The model the conversation's turns call: one of GET /api/models (400 otherwise). Default: the agent's, or the service's default.")
+  @ModelName(
+    "The model the conversation's turns call: one of GET /api/models (400 otherwise). Default: the agent's, or the service's default.",
+  )
   @IsOptional()
   model?: string;
 }
@@ -119,7 +139,11 @@ export class ListConversationsQueryDto extends AgentFilterQueryDto {
   @IsBoolean()
   pinned?: boolean;
 
-  @ApiPropertyOptional({ description: 'true: pinned conversations first, then the others, each most recently updated first. Its cursors page in this order only.', type: Boolean })
+  @ApiPropertyOptional({
+    description:
+      'true: pinned conversations first, then the others, each most recently updated first. Its cursors page in this order only.',
+    type: Boolean,
+  })
   @IsOptional()
   @Transform(queryBoolean)
   @IsBoolean()
@@ -148,14 +172,22 @@ export class UpdateConversationDto {
   @MaxLength(1000)
   title?: string;
 
-  @ModelName("The model the conversation's turns call: one of GET /api/models (400 otherwise); null: back to the agent's or the default.", true)
+  @ModelName(
+    "The model the conversation's turns call: one of GET /api/models (400 otherwise); null: back to the agent's or the default.",
+    true,
+  )
   @IsOptional()
   model?: string | null;
 
   @ApiPropertyOptional() @ValidateIf((_o, value) => value !== undefined) @IsBoolean() archived?: boolean;
   @ApiPropertyOptional() @ValidateIf((_o, value) => value !== undefined) @IsBoolean() pinned?: boolean;
 
-  @ApiPropertyOptional({ type: 'array', items: { type: 'string', maxLength: MAX_TAG_CHARS, pattern: NOT_BLANK_PATTERN }, maxItems: MAX_TAGS, description: `Replaces the tags (each 1-${MAX_TAG_CHARS} characters; stored lower-case).` })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', maxLength: MAX_TAG_CHARS, pattern: NOT_BLANK_PATTERN },
+    maxItems: MAX_TAGS,
+    description: `Replaces the tags (each 1-${MAX_TAG_CHARS} characters; stored lower-case).`,
+  })
   @ValidateIf((_o, value) => value !== undefined)
   @IsArray()
   @ArrayMaxSize(MAX_TAGS)
@@ -166,7 +198,12 @@ export class UpdateConversationDto {
 }
 
 export class MessagesPageQueryDto extends ThreadQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'Only messages with a smaller seq (the nextBefore of the previous page); omit for the newest.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 2_147_483_647,
+    description: 'Only messages with a smaller seq (the nextBefore of the previous page); omit for the newest.',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -186,9 +223,18 @@ export class ConversationSummaryDto {
   @ApiProperty({ description: 'false: a temporary chat (no long-term memory read or written).' }) memory: boolean;
   @ApiProperty({ type: [String] }) tags: string[];
   @ApiPropertyOptional({ description: 'Search only: the best match, its words in [brackets].' }) snippet?: string;
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Search only: the best-matching message (null: the title matched).' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'Search only: the best-matching message (null: the title matched).',
+  })
   messageId?: string | null;
-  @ApiPropertyOptional({ type: Number, nullable: true, description: "Search only: that message's seq (page to it with GET /api/conversations/{id}/messages?before=seq+1)." })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description: "Search only: that message's seq (page to it with GET /api/conversations/{id}/messages?before=seq+1).",
+  })
   messageSeq?: number | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: "Search only: that message's thread." })
   messageThread?: string | null;
@@ -200,9 +246,18 @@ export class ConversationSummaryDto {
       'branch: POST /api/conversations/{id}/messages/{messageId}/select makes it the active path, then it pages as any message does.',
   })
   onPath?: boolean | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The agent the conversation talks with; null for plain chat.' })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The agent the conversation talks with; null for plain chat.',
+  })
   agentId: string | null;
-  @ApiProperty({ type: String, nullable: true, description: "The model chosen for the conversation's turns (GET /api/models); null: the agent's or the default." })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The model chosen for the conversation's turns (GET /api/models); null: the agent's or the default.",
+  })
   model: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time', description: 'Time of the latest message.' }) updatedAt: string;
@@ -216,7 +271,8 @@ export class ConversationPageDto {
 
 class ThreadDto {
   @ApiProperty({ example: 'main' }) name: string;
-  @ApiProperty({ type: String, nullable: true, description: "The thread's own system prompt." }) systemPrompt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The thread's own system prompt." }) systemPrompt:
+    string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
@@ -239,16 +295,22 @@ class TokenTotalsDto {
 export class ConversationDetailDto extends ConversationSummaryDto {
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'The session state shared by all threads.' })
   state: Record<string, unknown>;
-  @ApiProperty({ type: RunningSummaryDto, nullable: true, description: "The running summary of the thread shown (main unless ?thread=)." })
+  @ApiProperty({
+    type: RunningSummaryDto,
+    nullable: true,
+    description: 'The running summary of the thread shown (main unless ?thread=).',
+  })
   summary: RunningSummaryDto | null;
   @ApiProperty({ type: TokenTotalsDto, description: "Token totals of the conversation's replies." })
   usage: TokenTotalsDto;
   @ApiProperty({ type: [ThreadDto] }) threads: ThreadDto[];
-  @ApiProperty({ type: [MessageDto], description: 'The newest messages (at most limit), oldest first.' }) messages: MessageDto[];
+  @ApiProperty({ type: [MessageDto], description: 'The newest messages (at most limit), oldest first.' })
+  messages: MessageDto[];
   @ApiProperty({
     type: Number,
     nullable: true,
-    description: 'Older messages exist: pass as before to GET /api/conversations/{id}/messages. Null when messages starts at the first one.',
+    description:
+      'Older messages exist: pass as before to GET /api/conversations/{id}/messages. Null when messages starts at the first one.',
   })
   nextBefore: number | null;
 }

@@ -17,10 +17,14 @@ export class ErrorDto {
 
 /** A chat turn whose message was stored but whose reply failed (502, 504). */
 export class ChatErrorDto extends ErrorDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'The conversation holding the stored user message; retry in it.' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'The conversation holding the stored user message; retry in it.',
+  })
   conversationId?: string;
   @ApiPropertyOptional({ format: 'uuid' }) userMessageId?: string;
-  @ApiPropertyOptional({ format: 'uuid', description: 'The reply (failed) or the reply in progress (409).' }) messageId?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'The reply (failed) or the reply in progress (409).' })
+  messageId?: string;
 }
 
 /** Deleting an agent that still has conversations (409). */

@@ -5,24 +5,48 @@ import {
   ExportedMessageVersion as MessageVersionDto,
   ExportedToolCall as ToolCallDto,
 } from '../../../portability/export-document.js';
-import { MESSAGE_ROLES, MESSAGE_STATUSES, replyErrorOf, versionOf, type Message, type MessageVersion } from '../../../conversations/message.entity.js';
+import {
+  MESSAGE_ROLES,
+  MESSAGE_STATUSES,
+  replyErrorOf,
+  versionOf,
+  type Message,
+  type MessageVersion,
+} from '../../../conversations/message.entity.js';
 import { replyErrorBody } from '../errors/http-status.js';
 
 /** A message as the API shows it (in a conversation, a page of messages, a branch). */
 // A message's earlier answers, error and tool calls are written the same in exports: described once there.
 export { MessageErrorDto, MessageVersionDto, ToolCallDto };
 
-
 export class MessageDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ example: 'main' }) thread: string;
-  @ApiProperty({ description: 'The order messages were stored in, 1-based and unique in the conversation; along any branch it only grows (the active path may skip numbers that belong to other branches).' }) seq: number;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The message this one follows; null for the first of its thread (or an edit of it).' })
+  @ApiProperty({
+    description:
+      'The order messages were stored in, 1-based and unique in the conversation; along any branch it only grows (the active path may skip numbers that belong to other branches).',
+  })
+  seq: number;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The message this one follows; null for the first of its thread (or an edit of it).',
+  })
   parentId: string | null;
-  @ApiProperty({ description: "On its thread's active path: the branch turns continue and the model is sent." }) onPath: boolean;
-  @ApiProperty({ description: 'Its position among its siblings (the versions of this point of the dialogue), 0-based, oldest first.' }) siblingIndex: number;
-  @ApiProperty({ description: 'How many siblings it has, itself included (1: no other version).' }) siblingCount: number;
-  @ApiProperty({ type: [String], description: 'Its siblings, itself included, oldest first: select one to switch branches.' }) siblingIds: string[];
+  @ApiProperty({ description: "On its thread's active path: the branch turns continue and the model is sent." })
+  onPath: boolean;
+  @ApiProperty({
+    description: 'Its position among its siblings (the versions of this point of the dialogue), 0-based, oldest first.',
+  })
+  siblingIndex: number;
+  @ApiProperty({ description: 'How many siblings it has, itself included (1: no other version).' })
+  siblingCount: number;
+  @ApiProperty({
+    type: [String],
+    description: 'Its siblings, itself included, oldest first: select one to switch branches.',
+  })
+  siblingIds: string[];
   @ApiProperty({ enum: MESSAGE_ROLES }) role: string;
   @ApiProperty() content: string;
   @ApiProperty({
@@ -37,19 +61,44 @@ export class MessageDto {
   @ApiProperty({ type: Number, nullable: true }) completionTokens: number | null;
   @ApiProperty({ type: MessageErrorDto, nullable: true, description: 'Why a failed reply failed.' })
   error: MessageErrorDto | null;
-  @ApiProperty({ type: [MessageVersionDto], description: 'A reply: the other answers to its question (its sibling replies), oldest first; never replayed. Kept for clients written before branches: siblingIds is the tree.' })
+  @ApiProperty({
+    type: [MessageVersionDto],
+    description:
+      'A reply: the other answers to its question (its sibling replies), oldest first; never replayed. Kept for clients written before branches: siblingIds is the tree.',
+  })
   versions: MessageVersionDto[];
-  @ApiProperty({ type: [ToolCallDto], description: 'Tools the model called while writing this reply (never replayed).' })
+  @ApiProperty({
+    type: [ToolCallDto],
+    description: 'Tools the model called while writing this reply (never replayed).',
+  })
   toolCalls: ToolCallDto[];
-  @ApiProperty({ type: String, nullable: true, description: "A reply of a reasoning model: what it thought before answering (at most MAX_REPLY_CHARS; never replayed); null: none." })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'A reply of a reasoning model: what it thought before answering (at most MAX_REPLY_CHARS; never replayed); null: none.',
+  })
   reasoning: string | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'How long the model thought, in milliseconds (streamed replies; null otherwise).' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'How long the model thought, in milliseconds (streamed replies; null otherwise).',
+  })
   reasoningMs: number | null;
-  @ApiProperty({ type: [String], description: 'A reply: the long-term memories its turn was given (ids; a memory may be deleted since).' })
+  @ApiProperty({
+    type: [String],
+    description: 'A reply: the long-term memories its turn was given (ids; a memory may be deleted since).',
+  })
   memoryIds: string[];
-  @ApiProperty({ type: [String], description: "A reply: the messages of the actor's past that recall gave its turn, best match first (ids; a message may be deleted since)." })
+  @ApiProperty({
+    type: [String],
+    description:
+      "A reply: the messages of the actor's past that recall gave its turn, best match first (ids; a message may be deleted since).",
+  })
   recalledMessageIds: string[];
-  @ApiProperty({ description: 'Pinned: always sent to the model while on the active path (PATCH .../messages/{messageId}).' })
+  @ApiProperty({
+    description: 'Pinned: always sent to the model while on the active path (PATCH .../messages/{messageId}).',
+  })
   pinned: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
@@ -62,7 +111,11 @@ export class PinMessageDto {
 
 export class MessagesPageDto {
   @ApiProperty({ type: [MessageDto], description: 'Oldest first within the page.' }) items: MessageDto[];
-  @ApiProperty({ type: Number, nullable: true, description: 'Pass as before for the page of older messages; null on the first message.' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Pass as before for the page of older messages; null on the first message.',
+  })
   nextBefore: number | null;
 }
 

@@ -18,7 +18,12 @@ export function PageLimit() {
 
 /** `cursor` of a paged list: the `nextCursor` of the page before. */
 export function PageCursor() {
-  return applyDecorators(ApiPropertyOptional({ description: 'The nextCursor of the previous page.', maxLength: 200 }), IsOptional(), IsString(), MaxLength(200));
+  return applyDecorators(
+    ApiPropertyOptional({ description: 'The nextCursor of the previous page.', maxLength: 200 }),
+    IsOptional(),
+    IsString(),
+    MaxLength(200),
+  );
 }
 
 /** `q` of a searchable list: 1-200 characters, no NUL. */

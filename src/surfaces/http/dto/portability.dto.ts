@@ -10,7 +10,8 @@ export class ExportVersionQueryDto {
   @ApiPropertyOptional({
     enum: EXPORT_VERSIONS,
     default: EXPORT_VERSION,
-    description: 'The JSON version: 2, the whole tree (every branch, each thread\'s active leaf); 1, the active paths only, for readers written before the tree.',
+    description:
+      "The JSON version: 2, the whole tree (every branch, each thread's active leaf); 1, the active paths only, for readers written before the tree.",
   })
   @IsOptional()
   @Type(() => Number)
@@ -19,21 +20,31 @@ export class ExportVersionQueryDto {
 }
 
 export class ExportQueryDto extends ExportVersionQueryDto {
-  @ApiPropertyOptional({ enum: EXPORT_FORMATS, default: 'json', description: 'json: the versioned export (importable); markdown: a readable transcript of the active paths.' })
+  @ApiPropertyOptional({
+    enum: EXPORT_FORMATS,
+    default: 'json',
+    description: 'json: the versioned export (importable); markdown: a readable transcript of the active paths.',
+  })
   @IsOptional()
   @IsIn(EXPORT_FORMATS)
   format?: (typeof EXPORT_FORMATS)[number];
 }
 
 export class ImportQueryDto {
-  @ApiPropertyOptional({ format: 'uuid', description: "One of your agents, to bind the imported conversation to (the file's agent is never attached)." })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: "One of your agents, to bind the imported conversation to (the file's agent is never attached).",
+  })
   @IsOptional()
   @IsUUID()
   agentId?: string;
 }
 
 export class ForkRequestDto {
-  @ApiProperty({ format: 'uuid', description: 'The last message of the fork: messages of every thread up to its seq are copied.' })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The last message of the fork: messages of every thread up to its seq are copied.',
+  })
   @IsUUID()
   fromMessageId: string;
 }
@@ -56,7 +67,10 @@ class ImportProblemDto {
 
 /** 400 for an import document that is not a valid conversation export. */
 export class ImportErrorDto extends ErrorDto {
-  @ApiPropertyOptional({ type: [ImportProblemDto], description: 'For a rejected document: the first 20 problems, with their JSON paths.' })
+  @ApiPropertyOptional({
+    type: [ImportProblemDto],
+    description: 'For a rejected document: the first 20 problems, with their JSON paths.',
+  })
   problems?: ImportProblemDto[];
 }
 

@@ -53,20 +53,32 @@ class MessageHitDto {
   @ApiProperty({ format: 'uuid' }) messageId: string;
   @ApiProperty({ format: 'uuid' }) conversationId: string;
   @ApiProperty() conversationTitle: string;
-  @ApiProperty({ type: 'integer', description: "The message's place in its conversation (GET /api/conversations/{id}/messages?before=seq+1 reads up to it)." })
+  @ApiProperty({
+    type: 'integer',
+    description:
+      "The message's place in its conversation (GET /api/conversations/{id}/messages?before=seq+1 reads up to it).",
+  })
   seq: number;
   @ApiProperty({ description: 'The thread the message belongs to.' }) thread: string;
   @ApiProperty({ enum: MESSAGE_ROLES }) role: MessageRole;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ description: 'A piece of the message around the matched words, each in [brackets].' }) snippet: string;
-  @ApiProperty({ description: "Whether the message is on its thread's active path (false: on a branch left aside; select it to continue from there)." })
+  @ApiProperty({
+    description:
+      "Whether the message is on its thread's active path (false: on a branch left aside; select it to continue from there).",
+  })
   onPath: boolean;
-  @ApiProperty({ description: 'How well the message matches (higher is better); comparable within one search only.' }) score: number;
+  @ApiProperty({ description: 'How well the message matches (higher is better); comparable within one search only.' })
+  score: number;
 }
 
 export class MessageSearchPageDto {
   @ApiProperty({ type: [MessageHitDto], description: 'Best first.' }) items: MessageHitDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor, with the same query, for the next page; null: no more.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as cursor, with the same query, for the next page; null: no more.',
+  })
   nextCursor: string | null;
 }
 

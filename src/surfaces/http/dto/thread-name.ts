@@ -9,7 +9,11 @@ import { THREAD_NAME } from '../../../conversations/thread.entity.js';
  */
 export function OptionalThreadName(description?: string, omitted: 'main' | 'all' = 'main'): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ pattern: THREAD_NAME.source, ...(omitted === 'main' ? { default: 'main' } : {}), description }),
+    ApiPropertyOptional({
+      pattern: THREAD_NAME.source,
+      ...(omitted === 'main' ? { default: 'main' } : {}),
+      description,
+    }),
     IsOptional(),
     Matches(THREAD_NAME, { message: 'thread must be 1-64 characters of a-z, 0-9, "_" and "-"' }),
   );

@@ -11,7 +11,12 @@ function patternOf(route: { path: unknown }): RegExp | null {
   if (patterns.has(route)) return patterns.get(route) ?? null;
   const pattern =
     typeof route.path === 'string'
-      ? new RegExp(`^${route.path.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\/:\w+/g, '/[^/]+').replace(/\*/g, '.*')}/?$`)
+      ? new RegExp(
+          `^${route.path
+            .replace(/[.+?^$()|[\]\\]/g, '\\$&')
+            .replace(/\/:\w+/g, '/[^/]+')
+            .replace(/\*/g, '.*')}/?$`,
+        )
       : null;
   patterns.set(route, pattern);
   return pattern;
@@ -26,7 +31,8 @@ export function allowedMethods(req: Request): string[] {
   const methods = new Set<string>();
   for (const layer of stack) {
     if (!layer.route || !patternOf(layer.route)?.test(req.path)) continue;
-    for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') methods.add(method.toUpperCase());
+    for (const [method, on] of Object.entries(layer.route.methods))
+      if (on && method !== '_all') methods.add(method.toUpperCase());
   }
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods].sort();

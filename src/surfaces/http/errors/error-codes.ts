@@ -33,7 +33,10 @@ const NEVER_ANSWERED: readonly DomainErrorCode[] = ['model_cancelled', 'conversa
 
 /** Every `code` an error body of the REST API can carry, in the documented order. */
 export const ERROR_BODY_CODES: readonly string[] = [
-  ...new Set<string>([...DOMAIN_ERROR_CODES.filter((code) => !NEVER_ANSWERED.includes(code)), ...Object.values(HTTP_STATUS_CODES)]),
+  ...new Set<string>([
+    ...DOMAIN_ERROR_CODES.filter((code) => !NEVER_ANSWERED.includes(code)),
+    ...Object.values(HTTP_STATUS_CODES),
+  ]),
 ];
 
 /** The code of an answer with this status when nothing more specific is known. */

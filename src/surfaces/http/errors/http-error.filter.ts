@@ -1,4 +1,12 @@
-import { Catch, HttpException, HttpStatus, Logger, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import {
+  Catch,
+  HttpException,
+  HttpStatus,
+  Logger,
+  NotFoundException,
+  type ArgumentsHost,
+  type ExceptionFilter,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { allowedMethods } from './allowed-methods.js';
 import { AgentInUseError } from '../../../agents/agent.errors.js';
@@ -6,7 +14,11 @@ import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.err
 import { DomainError } from '../../../common/domain-error.js';
 import { StorageError, storageErrorOf } from '../../../database/storage.errors.js';
 import { ContextOverBudgetError } from '../../../context/context-planner.js';
-import { ConversationBusyError, ConversationNotFoundError, ForbiddenConversationError } from '../../../conversations/conversation.errors.js';
+import {
+  ConversationBusyError,
+  ConversationNotFoundError,
+  ForbiddenConversationError,
+} from '../../../conversations/conversation.errors.js';
 import { ImportRejectedError } from '../../../portability/import-problems.js';
 import { ArchiveError } from '../../../portability/archives/archive.errors.js';
 import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
@@ -31,7 +43,8 @@ export function httpErrorOf(error: unknown): HttpError | null {
   const found = error instanceof DomainError ? error : storageErrorOf(error);
   if (!found) return null;
   // Another actor's conversation is answered as a missing one on every route: status, message and code alike.
-  const known = found instanceof ForbiddenConversationError ? new ConversationNotFoundError(found.conversationId) : found;
+  const known =
+    found instanceof ForbiddenConversationError ? new ConversationNotFoundError(found.conversationId) : found;
   const status = httpStatusOf(known);
   if (status === UNEXPECTED) return null;
   const details = detailsOf(known);
@@ -50,11 +63,16 @@ export function httpStatusOf(error: DomainError): number {
 function detailsOf(error: DomainError): Omit<HttpError, 'status'> {
   if (error instanceof ImportRejectedError) return { message: error.message, extra: { problems: error.problems } };
   // An archive that goes wrong part way says which conversations before that point were stored.
-  if (error instanceof ArchiveError) return { message: error.message, extra: { code: error.code, imported: error.imported } };
-  if (error instanceof ConversationBusyError) return { message: error.message, extra: { conversationId: error.conversationId, messageId: error.messageId } };
-  if (error instanceof ContextOverBudgetError) return { message: error.message, extra: { code: error.code, ...error.details } };
-  if (error instanceof AgentInUseError) return { message: error.message, extra: { conversations: error.conversations } };
-  if (error instanceof TooManyRequestsError) return { message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+  if (error instanceof ArchiveError)
+    return { message: error.message, extra: { code: error.code, imported: error.imported } };
+  if (error instanceof ConversationBusyError)
+    return { message: error.message, extra: { conversationId: error.conversationId, messageId: error.messageId } };
+  if (error instanceof ContextOverBudgetError)
+    return { message: error.message, extra: { code: error.code, ...error.details } };
+  if (error instanceof AgentInUseError)
+    return { message: error.message, extra: { conversations: error.conversations } };
+  if (error instanceof TooManyRequestsError)
+    return { message: error.message, retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof ChatTurnFailedError) {
     return {
       message: `${error.message}. Your message was saved in the conversation.`,
@@ -62,11 +80,17 @@ function detailsOf(error: DomainError): Omit<HttpError, 'status'> {
     };
   }
   // Both say when to retry.
-  if (error instanceof StorageError) return { message: error.message, extra: { code: error.code }, retryAfterSeconds: error.retryAfterSeconds };
+  if (error instanceof StorageError)
+    return { message: error.message, extra: { code: error.code }, retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof ReplyNotStoredError) {
     return {
       message: `${error.message}. Your message was saved in the conversation; the reply will be stored if the database recovers shortly.`,
-      extra: { code: error.code, conversationId: error.conversationId, userMessageId: error.userMessageId, messageId: error.messageId },
+      extra: {
+        code: error.code,
+        conversationId: error.conversationId,
+        userMessageId: error.userMessageId,
+        messageId: error.messageId,
+      },
       retryAfterSeconds: error.cause.retryAfterSeconds,
     };
   }
@@ -92,13 +116,18 @@ export class HttpErrorFilter implements ExceptionFilter {
       if (allowed.length) {
         this.metrics.errorAnswered(HttpStatus.METHOD_NOT_ALLOWED, 'http');
         response.set('Allow', allowed.join(', '));
-        return sendError(response, HttpStatus.METHOD_NOT_ALLOWED, `${request.method} is not allowed on ${request.path}; it answers ${allowed.join(', ')}`);
+        return sendError(
+          response,
+          HttpStatus.METHOD_NOT_ALLOWED,
+          `${request.method} is not allowed on ${request.path}; it answers ${allowed.join(', ')}`,
+        );
       }
     }
     const known = httpErrorOf(error);
     if (known) {
       this.metrics.errorAnswered(known.status, metricCode(error));
-      if (known.retryAfterSeconds !== undefined && !response.headersSent) response.set('Retry-After', String(known.retryAfterSeconds));
+      if (known.retryAfterSeconds !== undefined && !response.headersSent)
+        response.set('Retry-After', String(known.retryAfterSeconds));
       return sendError(response, known.status, known.message, known.extra);
     }
     this.logger.error(describeError(error));

@@ -36,17 +36,38 @@ describe('HTTP_STATUS, the one map from domain error codes to HTTP statuses', ()
   });
 
   it('answers errors by their code; a wrapping error by what it wraps', () => {
-    expect(httpErrorOf(new ConversationNotFoundError('c1'))).toEqual({ status: 404, message: 'Conversation c1 not found', extra: { code: 'conversation_not_found' } });
+    expect(httpErrorOf(new ConversationNotFoundError('c1'))).toEqual({
+      status: 404,
+      message: 'Conversation c1 not found',
+      extra: { code: 'conversation_not_found' },
+    });
     // Another actor's conversation answers exactly like a missing one, on every route.
     expect(httpErrorOf(new ForbiddenConversationError('c1'))).toEqual(httpErrorOf(new ConversationNotFoundError('c1')));
-    expect(httpErrorOf(new ChatTurnFailedError('model_timeout', 'slow', 'c', 'u', 'm'))).toMatchObject({ status: 504, extra: { code: 'chat_turn_failed', conversationId: 'c', userMessageId: 'u', messageId: 'm' } });
+    expect(httpErrorOf(new ChatTurnFailedError('model_timeout', 'slow', 'c', 'u', 'm'))).toMatchObject({
+      status: 504,
+      extra: { code: 'chat_turn_failed', conversationId: 'c', userMessageId: 'u', messageId: 'm' },
+    });
     expect(httpErrorOf(new ChatTurnFailedError('interrupted', 'gone', 'c', 'u', 'm'))?.status).toBe(502);
-    expect(httpErrorOf(new ReplyNotStoredError(new StorageFullError('full'), 'c', 'u', 'm'))).toMatchObject({ status: 507, retryAfterSeconds: 30, extra: { code: 'reply_not_stored' } });
-    expect(httpErrorOf(new StorageBusyError('busy'))).toMatchObject({ status: 503, retryAfterSeconds: 2, extra: { code: 'storage_busy' } });
-    expect(httpErrorOf(new TooManyRequestsError(7, 'RATE_LIMIT_PER_MINUTE'))).toMatchObject({ status: 429, retryAfterSeconds: 7, extra: { code: 'too_many_requests' } });
+    expect(httpErrorOf(new ReplyNotStoredError(new StorageFullError('full'), 'c', 'u', 'm'))).toMatchObject({
+      status: 507,
+      retryAfterSeconds: 30,
+      extra: { code: 'reply_not_stored' },
+    });
+    expect(httpErrorOf(new StorageBusyError('busy'))).toMatchObject({
+      status: 503,
+      retryAfterSeconds: 2,
+      extra: { code: 'storage_busy' },
+    });
+    expect(httpErrorOf(new TooManyRequestsError(7, 'RATE_LIMIT_PER_MINUTE'))).toMatchObject({
+      status: 429,
+      retryAfterSeconds: 7,
+      extra: { code: 'too_many_requests' },
+    });
     expect(httpErrorOf(new ModelTimeoutError(1000))?.status).toBe(504);
     // A raw driver error still means the database.
-    expect(httpErrorOf(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))?.status).toBe(507);
+    expect(httpErrorOf(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))?.status).toBe(
+      507,
+    );
   });
 
   it('leaves what this surface never answers to the 500 path (logged, no details)', () => {

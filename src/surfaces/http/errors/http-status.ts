@@ -53,10 +53,11 @@ export const HTTP_STATUS = {
 } as const satisfies Record<DomainErrorCode, number>;
 
 /** A stored reply's error as the API shows it: `{ statusCode, message }`. */
-export function replyErrorBody(error: { readonly code: ReplyErrorCode; readonly message: string } | null | undefined): { statusCode: number; message: string } | null {
+export function replyErrorBody(
+  error: { readonly code: ReplyErrorCode; readonly message: string } | null | undefined,
+): { statusCode: number; message: string } | null {
   return error ? { statusCode: HTTP_STATUS[error.code], message: error.message } : null;
 }
-
 
 /** The status of a failed reply (a reply failed without a stored error counts as the model's failure). */
 export function failedStatus(error: { readonly code: ReplyErrorCode } | null | undefined): number {

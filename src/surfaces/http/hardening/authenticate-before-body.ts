@@ -14,7 +14,9 @@ import { publicRoutes } from './public-routes.js';
  * Requests without a body are left to ActorGuard, which reuses the answer given here
  * (RequestAuthenticator).
  */
-export function authenticateBeforeBody(app: INestApplication): (req: Request, res: Response, next: NextFunction) => void {
+export function authenticateBeforeBody(
+  app: INestApplication,
+): (req: Request, res: Response, next: NextFunction) => void {
   const authenticator = app.get(RequestAuthenticator);
   const isPublic = publicRoutes(app);
   return (req, res, next) => {

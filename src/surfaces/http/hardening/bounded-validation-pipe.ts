@@ -12,7 +12,12 @@ const MAX_LISTED_VALIDATION_PROBLEMS = 10;
  */
 export class BoundedValidationPipe extends ValidationPipe {
   constructor() {
-    super({ whitelist: true, forbidNonWhitelisted: true, transform: true, exceptionFactory: (errors) => new BadRequestException(listProblems(errors)) });
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      exceptionFactory: (errors) => new BadRequestException(listProblems(errors)),
+    });
   }
 
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -35,7 +40,9 @@ export class BoundedValidationPipe extends ValidationPipe {
 export function listProblems(errors: ValidationError[]): string[] {
   const listed: string[] = [];
   let more = 0;
-  const pending: Array<{ error: ValidationError; parent: string }> = errors.map((error) => ({ error, parent: '' })).reverse();
+  const pending: Array<{ error: ValidationError; parent: string }> = errors
+    .map((error) => ({ error, parent: '' }))
+    .reverse();
   while (pending.length) {
     const { error, parent } = pending.pop()!;
     for (const message of Object.values(error.constraints ?? {})) {

@@ -17,7 +17,8 @@ function appWith(env: Record<string, string>, isSingleUser: () => Promise<boolea
 describe('hostGuard', () => {
   it('looks up stored keys only for a foreign request: loopback ones cost nothing', async () => {
     const { http, lookups } = appWith({}, async () => true);
-    for (const host of ['localhost:3000', '127.0.0.1', '[::1]:80']) await http().get('/').set('Host', host).set('Origin', 'http://localhost:3000').expect(200);
+    for (const host of ['localhost:3000', '127.0.0.1', '[::1]:80'])
+      await http().get('/').set('Host', host).set('Origin', 'http://localhost:3000').expect(200);
     expect(lookups.count).toBe(0);
     await http().get('/').set('Host', 'attacker.example').expect(403);
     expect(lookups.count).toBe(1);
@@ -26,7 +27,12 @@ describe('hostGuard', () => {
   it('refuses a Host outside ALLOWED_HOSTS without asking whether keys exist', async () => {
     const { http, lookups } = appWith({ ALLOWED_HOSTS: 'chat.example.com' }, async () => false);
     const refused = await http().get('/').set('Host', 'attacker.example').expect(403);
-    expect(refused.body).toEqual({ statusCode: 403, error: 'Forbidden', code: 'forbidden', message: expect.stringContaining('ALLOWED_HOSTS') });
+    expect(refused.body).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      code: 'forbidden',
+      message: expect.stringContaining('ALLOWED_HOSTS'),
+    });
     expect(lookups.count).toBe(0);
   });
 
@@ -40,7 +46,10 @@ describe('hostGuard', () => {
 
   it('quotes a long or odd Host shortened, as JSON text', async () => {
     const { http } = appWith({}, async () => true);
-    const res = await http().get('/').set('Host', `${'a'.repeat(300)}.example`).expect(403);
+    const res = await http()
+      .get('/')
+      .set('Host', `${'a'.repeat(300)}.example`)
+      .expect(403);
     expect(res.body.message).toContain(`"${'a'.repeat(100)}"`);
     expect(res.body.message.length).toBeLessThan(300);
   });

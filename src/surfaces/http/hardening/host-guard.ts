@@ -34,9 +34,13 @@ export function hostGuard(config: AppConfig, authenticator: Pick<ApiKeyAuthentic
     // The MCP transport specification requires a 403 for a foreign Origin whether or not keys exist:
     // a page must not drive an MCP host's connection with the key the host holds.
     if (!originOk && isMcpPath(req.path)) {
-      return refuse(res, `Origin ${quote(origin)} is not allowed on /mcp: only pages on localhost, 127.0.0.1, [::1], ALLOWED_HOSTS or CORS_ORIGINS may call it`);
+      return refuse(
+        res,
+        `Origin ${quote(origin)} is not allowed on /mcp: only pages on localhost, 127.0.0.1, [::1], ALLOWED_HOSTS or CORS_ORIGINS may call it`,
+      );
     }
-    if (!hostOk && extra.length > 0) return refuse(res, `Host ${quote(host)} is not allowed: it is neither a loopback name nor in ALLOWED_HOSTS`);
+    if (!hostOk && extra.length > 0)
+      return refuse(res, `Host ${quote(host)} is not allowed: it is neither a loopback name nor in ALLOWED_HOSTS`);
     // Only a foreign request costs the look-up of stored keys.
     authenticator.isSingleUser().then(
       (singleUser) => {

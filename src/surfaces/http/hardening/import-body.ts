@@ -22,7 +22,12 @@ type MarkedRequest = Request & Marked;
  */
 export function allowLargeImportBodies(authenticator: RequestAuthenticator) {
   return (req: MarkedRequest, _res: Response, next: NextFunction): void => {
-    if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== IMPORT_PATH || !JSON_TYPE.test(req.headers['content-type'] ?? '')) return next();
+    if (
+      req.method !== 'POST' ||
+      (req.url ?? '').split('?')[0] !== IMPORT_PATH ||
+      !JSON_TYPE.test(req.headers['content-type'] ?? '')
+    )
+      return next();
     authenticator.actorOf(req).then(
       (actor) => {
         if (actor) req[LARGE_BODY] = true;

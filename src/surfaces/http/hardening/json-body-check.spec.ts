@@ -26,8 +26,16 @@ describe('jsonProblem: the shape of a JSON text, in one pass before the parse', 
     ['an escaped NUL', '{"a":"x\\u0000"}', 'NUL characters (\\u0000) are not allowed in strings'],
     ['a lone high surrogate', '["\\ud83dx"]', 'strings must be well-formed Unicode (no lone surrogates)'],
     ['a lone low surrogate', '["\\ude00"]', 'strings must be well-formed Unicode (no lone surrogates)'],
-    ['a high surrogate before a non-surrogate escape', '["\\ud83d\\u0041"]', 'strings must be well-formed Unicode (no lone surrogates)'],
-    ['a raw lone surrogate in a decoded text', '["a\ud800"]', 'strings must be well-formed Unicode (no lone surrogates)'],
+    [
+      'a high surrogate before a non-surrogate escape',
+      '["\\ud83d\\u0041"]',
+      'strings must be well-formed Unicode (no lone surrogates)',
+    ],
+    [
+      'a raw lone surrogate in a decoded text',
+      '["a\ud800"]',
+      'strings must be well-formed Unicode (no lone surrogates)',
+    ],
   ])('refuses %s', (_label, text, message) => {
     expect(problem(text)).toBe(message);
   });
@@ -38,13 +46,17 @@ describe('jsonProblem: the shape of a JSON text, in one pass before the parse', 
     // 1 root, a and its 5 items, b and c, d and its 2 values.
     const values = 1 + 1 + 5 + 2 + 1 + 2;
     expect(jsonProblem(JSON.stringify(doc), { ...wide, maxValues: values })).toBeNull();
-    expect(jsonProblem(JSON.stringify(doc), { ...wide, maxValues: values - 1 })).toBe(`The body has more than ${values - 1} values`);
+    expect(jsonProblem(JSON.stringify(doc), { ...wide, maxValues: values - 1 })).toBe(
+      `The body has more than ${values - 1} values`,
+    );
     expect(shapeProblem(doc, { ...wide, maxValues: values })).toBeNull();
     expect(shapeProblem(doc, { ...wide, maxValues: values - 1 })).toBe(`The body has more than ${values - 1} values`);
   });
 
   it('stops at the first breach of a huge object', () => {
     const text = `{${Array.from({ length: 90_000 }, (_, i) => `"k${i}":1`).join(',')}}`;
-    expect(jsonProblem(text, { ...limits, maxKeysPerObject: 10_000, maxValues: 1e9 })).toBe('An object has more than 10000 keys');
+    expect(jsonProblem(text, { ...limits, maxKeysPerObject: 10_000, maxValues: 1e9 })).toBe(
+      'An object has more than 10000 keys',
+    );
   });
 });

@@ -2,7 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonSpace, JSON_BYTES } from '../../../common/json-bytes.js';
 import { tooDeep, tooManyItems, tooManyKeys, tooManyValues, type JsonShapeLimits } from './json-shape.js';
 
-const { QUOTE, BACKSLASH, COMMA, COLON, OPEN_CURLY: OPEN_OBJECT, CLOSE_CURLY: CLOSE_OBJECT, OPEN_SQUARE: OPEN_ARRAY, CLOSE_SQUARE: CLOSE_ARRAY } = JSON_BYTES;
+const {
+  QUOTE,
+  BACKSLASH,
+  COMMA,
+  COLON,
+  OPEN_CURLY: OPEN_OBJECT,
+  CLOSE_CURLY: CLOSE_OBJECT,
+  OPEN_SQUARE: OPEN_ARRAY,
+  CLOSE_SQUARE: CLOSE_ARRAY,
+} = JSON_BYTES;
 
 /**
  * body-parser's `verify` for JSON bodies: the raw text is scanned once, before JSON.parse, and
@@ -12,7 +21,9 @@ const { QUOTE, BACKSLASH, COMMA, COLON, OPEN_CURLY: OPEN_OBJECT, CLOSE_CURLY: CL
  * V8 takes about 300 ms to build an object of 90,000 keys, and a reviver makes every parse
  * several times slower; this loop over the characters takes a few milliseconds a megabyte.
  */
-export function createJsonBodyCheck(limits: JsonShapeLimits): (req: IncomingMessage, res: ServerResponse, body: Buffer, encoding: string) => void {
+export function createJsonBodyCheck(
+  limits: JsonShapeLimits,
+): (req: IncomingMessage, res: ServerResponse, body: Buffer, encoding: string) => void {
   return (_req, _res, body, encoding) => {
     const problem = jsonProblem(asText(body, encoding), limits);
     if (problem) throw Object.assign(new SyntaxError(problem), { status: 400 });
@@ -29,7 +40,9 @@ function asText(body: Buffer, encoding: string): string {
   try {
     return new TextDecoder(encoding).decode(body);
   } catch {
-    throw Object.assign(new Error(`unsupported charset "${encoding.toUpperCase()}": send JSON in UTF-8`), { status: 415 });
+    throw Object.assign(new Error(`unsupported charset "${encoding.toUpperCase()}": send JSON in UTF-8`), {
+      status: 415,
+    });
   }
 }
 
@@ -104,7 +117,10 @@ function stringEnd(text: string, start: number): number | string {
       const unit = parseInt(text.slice(i + 2, i + 6), 16);
       if (unit === 0) return 'NUL characters (\\u0000) are not allowed in strings';
       if (unit >= 0xd800 && unit <= 0xdbff) {
-        const next = text.charCodeAt(i + 6) === BACKSLASH && text.charCodeAt(i + 7) === 0x75 ? parseInt(text.slice(i + 8, i + 12), 16) : NaN;
+        const next =
+          text.charCodeAt(i + 6) === BACKSLASH && text.charCodeAt(i + 7) === 0x75
+            ? parseInt(text.slice(i + 8, i + 12), 16)
+            : NaN;
         if (!(next >= 0xdc00 && next <= 0xdfff)) return LONE_SURROGATE;
         i += 11;
       } else if (unit >= 0xdc00 && unit <= 0xdfff) {

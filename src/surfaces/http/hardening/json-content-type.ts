@@ -20,7 +20,9 @@ export function requireJsonBodies(req: Request, res: Response, next: NextFunctio
   const got = type ? `this request's is "${type.slice(0, 100)}"` : 'this request has none';
   // The body stays unread: close the connection rather than read it.
   res.set('Connection', 'close');
-  const expected = archive ? 'The archive must be sent with Content-Type: application/json, application/zip or application/octet-stream' : 'The body must be JSON sent with Content-Type: application/json';
+  const expected = archive
+    ? 'The archive must be sent with Content-Type: application/json, application/zip or application/octet-stream'
+    : 'The body must be JSON sent with Content-Type: application/json';
   sendError(res, 415, `${expected}; ${got}`);
 }
 

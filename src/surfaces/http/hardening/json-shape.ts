@@ -23,12 +23,16 @@ const MAX_KEYS_PER_OBJECT = 10_000;
  * holds, so arrays may be as long as a conversation (MAX_MESSAGES_PER_CONVERSATION, at least
  * 100,000); values scale with BODY_LIMIT_BYTES (one per 4 bytes: an export needs one per 15 or more).
  */
-export function bodyShapeLimits(config: { readonly bodyLimitBytes: number; readonly maxMessagesPerConversation: number }): JsonShapeLimits {
+export function bodyShapeLimits(config: {
+  readonly bodyLimitBytes: number;
+  readonly maxMessagesPerConversation: number;
+}): JsonShapeLimits {
   const maxValues = Math.max(250_000, Math.floor(config.bodyLimitBytes / 4));
   return {
     maxDepth: MAX_JSON_DEPTH,
     maxKeysPerObject: MAX_KEYS_PER_OBJECT,
-    maxArrayItems: config.maxMessagesPerConversation > 0 ? Math.max(100_000, config.maxMessagesPerConversation) : maxValues,
+    maxArrayItems:
+      config.maxMessagesPerConversation > 0 ? Math.max(100_000, config.maxMessagesPerConversation) : maxValues,
     maxValues,
   };
 }
@@ -39,7 +43,12 @@ export function bodyShapeLimits(config: { readonly bodyLimitBytes: number; reado
  * 1 ms at 1,000 keys, so does ArrayUnique at 1,000 items (class-validator runs it even after a
  * failed ArrayMaxSize), and 40,000 values hold any 64 KB state.
  */
-export const DTO_SHAPE_LIMITS: JsonShapeLimits = { maxDepth: MAX_JSON_DEPTH, maxKeysPerObject: 1_000, maxArrayItems: 1_000, maxValues: 40_000 };
+export const DTO_SHAPE_LIMITS: JsonShapeLimits = {
+  maxDepth: MAX_JSON_DEPTH,
+  maxKeysPerObject: 1_000,
+  maxArrayItems: 1_000,
+  maxValues: 40_000,
+};
 
 export const tooDeep = (limit: number) => `JSON is nested deeper than ${limit} levels`;
 export const tooManyKeys = (limit: number) => `An object has more than ${limit} keys`;

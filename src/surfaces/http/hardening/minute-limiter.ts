@@ -21,7 +21,11 @@ interface MinuteLimit {
  * A per-minute limit on the shared counters (in the database on PostgreSQL, so instances add
  * up; in the process on SQLite), answering a 429 with RateLimit headers and Retry-After.
  */
-export function minuteLimiter(limit: MinuteLimit, rateLimits: RateLimitsService, logger: Logger): RateLimitRequestHandler | null {
+export function minuteLimiter(
+  limit: MinuteLimit,
+  rateLimits: RateLimitsService,
+  logger: Logger,
+): RateLimitRequestHandler | null {
   if (limit.perMinute <= 0) return null;
   return rateLimit({
     windowMs: WINDOW_MS,
@@ -32,7 +36,10 @@ export function minuteLimiter(limit: MinuteLimit, rateLimits: RateLimitsService,
     keyGenerator: limit.key,
     // A database that fails the count fails the request's own work too, with its own answer.
     passOnStoreError: true,
-    logger: { error: (error) => logger.warn(`rate-limit store: ${String(error)}`), warn: (error) => logger.warn(String(error)) },
+    logger: {
+      error: (error) => logger.warn(`rate-limit store: ${String(error)}`),
+      warn: (error) => logger.warn(String(error)),
+    },
     handler: (req, _res, next) => {
       const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       next(new TooManyRequestsError(secondsUntil(reset, WINDOW_MS), limit.setting));
@@ -44,6 +51,8 @@ export function minuteLimiter(limit: MinuteLimit, rateLimits: RateLimitsService,
 export function countRequest(limiter: RateLimitRequestHandler, context: ExecutionContext): Promise<void> {
   const http = context.switchToHttp();
   return new Promise<void>((resolve, reject) =>
-    limiter(http.getRequest<Request>(), http.getResponse<Response>(), (error?: unknown) => (error ? reject(error) : resolve())),
+    limiter(http.getRequest<Request>(), http.getResponse<Response>(), (error?: unknown) =>
+      error ? reject(error) : resolve(),
+    ),
   );
 }

@@ -25,12 +25,17 @@ export function publicRoutes(app: INestApplication): PublicRouteTest {
       const own = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
       if (own === undefined || !reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller])) continue;
       const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod;
-      for (const base of bases) for (const path of paths(own)) routes.push({ method, pattern: patternOf(`${base}/${path}`) });
+      for (const base of bases)
+        for (const path of paths(own)) routes.push({ method, pattern: patternOf(`${base}/${path}`) });
     }
   }
   return (method, path) =>
     routes.some(
-      (r) => (r.method === RequestMethod.ALL || RequestMethod[r.method] === method || (method === 'HEAD' && r.method === RequestMethod.GET)) && r.pattern.test(path),
+      (r) =>
+        (r.method === RequestMethod.ALL ||
+          RequestMethod[r.method] === method ||
+          (method === 'HEAD' && r.method === RequestMethod.GET)) &&
+        r.pattern.test(path),
     );
 }
 

@@ -26,7 +26,12 @@ export class RateLimitGuard implements CanActivate {
     rateLimits: RateLimitsService,
   ) {
     this.limiter = minuteLimiter(
-      { perMinute: config.rateLimitPerMinute, prefix: 'requests:', key: (req) => keyOf(req as RequestWithActor), setting: 'RATE_LIMIT_PER_MINUTE' },
+      {
+        perMinute: config.rateLimitPerMinute,
+        prefix: 'requests:',
+        key: (req) => keyOf(req as RequestWithActor),
+        setting: 'RATE_LIMIT_PER_MINUTE',
+      },
       rateLimits,
       new Logger('RateLimit'),
     );
@@ -47,5 +52,7 @@ export class RateLimitGuard implements CanActivate {
 /** The actor's id, hashed: the counters (a table on PostgreSQL) never hold who is calling. */
 function keyOf(req: RequestWithActor): string {
   // ActorGuard ran first: a route that is not public has an actor.
-  return createHash('sha256').update(req.actor?.id ?? '').digest('hex');
+  return createHash('sha256')
+    .update(req.actor?.id ?? '')
+    .digest('hex');
 }

@@ -20,7 +20,10 @@ export class SharedReadLimit implements CanActivate {
         perMinute: config.sharedReadsPerMinute,
         prefix: 'shared-reads:',
         // Hashed like every key: the counters never hold an address. An IPv6 client counts as its /56.
-        key: (req) => createHash('sha256').update(ipKeyGenerator(req.ip ?? 'unknown')).digest('hex'),
+        key: (req) =>
+          createHash('sha256')
+            .update(ipKeyGenerator(req.ip ?? 'unknown'))
+            .digest('hex'),
         setting: 'SHARED_READS_PER_MINUTE (reads of shared conversations per address)',
       },
       rateLimits,

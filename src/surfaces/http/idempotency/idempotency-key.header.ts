@@ -3,14 +3,16 @@ import { ApiHeader } from '@nestjs/swagger';
 import type { Request } from 'express';
 
 /** The request's Idempotency-Key, validated: 1-255 visible ASCII characters. */
-export const IdempotencyKeyHeader = createParamDecorator((_: unknown, context: ExecutionContext): string | undefined => {
-  const value = context.switchToHttp().getRequest<Request>().headers['idempotency-key'];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(value)) {
-    throw new BadRequestException('Idempotency-Key must be 1 to 255 visible ASCII characters');
-  }
-  return value;
-});
+export const IdempotencyKeyHeader = createParamDecorator(
+  (_: unknown, context: ExecutionContext): string | undefined => {
+    const value = context.switchToHttp().getRequest<Request>().headers['idempotency-key'];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(value)) {
+      throw new BadRequestException('Idempotency-Key must be 1 to 255 visible ASCII characters');
+    }
+    return value;
+  },
+);
 
 export const ApiIdempotencyKey = () =>
   ApiHeader({

@@ -51,7 +51,9 @@ export class IdempotentChat {
     if (claim.kind === 'running') throw new IdempotencyKeyInProgressError();
     try {
       const attach = (turn: StartedTurn) =>
-        void this.keys.attach(actor, key, claim.token, { conversationId: turn.conversation.id, messageId: turn.reply.id }).catch(() => undefined);
+        void this.keys
+          .attach(actor, key, claim.token, { conversationId: turn.conversation.id, messageId: turn.reply.id })
+          .catch(() => undefined);
       const body = { ...toChatResponse(await this.chat.run(actor, { ask: request }, { started: attach })) };
       await this.keys.complete(actor, key, claim.token, 200, body);
       return new StoredAnswer(200, body);
@@ -63,7 +65,12 @@ export class IdempotentChat {
 
   async stream(actor: Actor, key: string, request: ChatRequest, res: Response): Promise<void> {
     // A running duplicate that has not yet named its reply is waited for; once named, it is followed.
-    const claim = await this.claimOrWait(actor, key, hashOf('chatStream', request), (c) => c.kind === 'running' && !c.messageId);
+    const claim = await this.claimOrWait(
+      actor,
+      key,
+      hashOf('chatStream', request),
+      (c) => c.kind === 'running' && !c.messageId,
+    );
     if (claim.kind === 'done') return replayAsEvents(new EventStream(res, this.config), claim.status, claim.body ?? {});
     if (claim.kind === 'running') {
       if (!claim.messageId || !claim.conversationId) throw new IdempotencyKeyInProgressError();
@@ -72,20 +79,51 @@ export class IdempotentChat {
     let ids = { conversationId: '', userMessageId: '', messageId: '', title: '', created: false };
     try {
       await streamTurn(res, this.config, async (events) => {
-        const outcome = await this.chat.run(actor, { ask: request }, { events: {
-          started: (turn) => {
-            ids = { conversationId: turn.conversation.id, userMessageId: turn.question.id, messageId: turn.reply.id, title: turn.conversation.title, created: turn.created };
-            void this.keys.attach(actor, key, claim.token, { conversationId: ids.conversationId, messageId: ids.messageId }).catch(() => undefined);
-            events.started(turn);
+        const outcome = await this.chat.run(
+          actor,
+          { ask: request },
+          {
+            events: {
+              started: (turn) => {
+                ids = {
+                  conversationId: turn.conversation.id,
+                  userMessageId: turn.question.id,
+                  messageId: turn.reply.id,
+                  title: turn.conversation.title,
+                  created: turn.created,
+                };
+                void this.keys
+                  .attach(actor, key, claim.token, { conversationId: ids.conversationId, messageId: ids.messageId })
+                  .catch(() => undefined);
+                events.started(turn);
+              },
+              delta: (text) => events.delta(text),
+              reasoning: (text) => events.reasoning?.(text),
+            },
           },
-          delta: (text) => events.delta(text),
-          reasoning: (text) => events.reasoning?.(text),
-        } });
+        );
         const stored =
           outcome.status === 'failed'
-            ? errorBody(failedStatus(outcome.error), outcome.error?.message ?? 'The model failed', { code: 'chat_turn_failed', ...ids, partial: outcome.content })
-            : { ...ids, reply: outcome.content, status: outcome.status, reason: cutReason(outcome), model: outcome.model, usage: outcome.usage };
-        await this.keys.complete(actor, key, claim.token, outcome.status === 'failed' ? failedStatus(outcome.error) : 200, stored);
+            ? errorBody(failedStatus(outcome.error), outcome.error?.message ?? 'The model failed', {
+                code: 'chat_turn_failed',
+                ...ids,
+                partial: outcome.content,
+              })
+            : {
+                ...ids,
+                reply: outcome.content,
+                status: outcome.status,
+                reason: cutReason(outcome),
+                model: outcome.model,
+                usage: outcome.usage,
+              };
+        await this.keys.complete(
+          actor,
+          key,
+          claim.token,
+          outcome.status === 'failed' ? failedStatus(outcome.error) : 200,
+          stored,
+        );
         return outcome;
       });
     } catch (error) {
@@ -97,12 +135,21 @@ export class IdempotentChat {
   /** A turn that ran and failed is the stored answer; anything refused before a turn frees the key. */
   private async settleFailure(actor: Actor, key: string, token: string, error: unknown): Promise<void> {
     // The turn happened (its question is stored) whether the model or the database failed its reply: that is the answer.
-    const known = error instanceof ChatTurnFailedError || error instanceof ReplyNotStoredError ? httpErrorOf(error) : null;
-    if (known) await this.keys.complete(actor, key, token, known.status, errorBody(known.status, known.message, known.extra)).catch(() => undefined);
+    const known =
+      error instanceof ChatTurnFailedError || error instanceof ReplyNotStoredError ? httpErrorOf(error) : null;
+    if (known)
+      await this.keys
+        .complete(actor, key, token, known.status, errorBody(known.status, known.message, known.extra))
+        .catch(() => undefined);
     else await this.keys.release(actor, key, token).catch(() => undefined);
   }
 
-  private async claimOrWait(actor: Actor, key: string, hash: string, keepWaiting: (c: Claim) => boolean): Promise<Claim> {
+  private async claimOrWait(
+    actor: Actor,
+    key: string,
+    hash: string,
+    keepWaiting: (c: Claim) => boolean,
+  ): Promise<Claim> {
     const deadline = Date.now() + WAIT_FOR_FIRST_MS;
     for (;;) {
       const claim = await this.keys.claim(actor, key, hash);
@@ -117,10 +164,25 @@ export class IdempotentChat {
     const sse = new EventStream(res, this.config);
     try {
       sse.send('conversation', { conversationId, messageId, replayed: true });
-      const message = await this.chat.follow(actor, conversationId, messageId, (text) => sse.delta(text), sse.clientGone);
+      const message = await this.chat.follow(
+        actor,
+        conversationId,
+        messageId,
+        (text) => sse.delta(text),
+        sse.clientGone,
+      );
       if (message.status !== 'streaming') {
-        const usage = message.promptTokens === null ? null : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 };
-        sendOutcome(sse, messageId, { status: message.status, content: message.content, model: message.model, usage, error: replyErrorOf(message) });
+        const usage =
+          message.promptTokens === null
+            ? null
+            : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 };
+        sendOutcome(sse, messageId, {
+          status: message.status,
+          content: message.content,
+          model: message.model,
+          usage,
+          error: replyErrorOf(message),
+        });
       }
     } finally {
       sse.end();
@@ -129,10 +191,12 @@ export class IdempotentChat {
 }
 
 function hashOf(route: string, request: ChatRequest): string {
-  return createHash('sha256')
-    // The whole request: the same key with any other field changed is a different request.
-    .update(JSON.stringify({ route, ...request }))
-    .digest('hex');
+  return (
+    createHash('sha256')
+      // The whole request: the same key with any other field changed is a different request.
+      .update(JSON.stringify({ route, ...request }))
+      .digest('hex')
+  );
 }
 
 /** A finished streaming answer, sent again as events: the whole reply in one delta. */
@@ -141,7 +205,14 @@ function replayAsEvents(sse: EventStream, status: number, body: Record<string, u
   sse.send('conversation', { conversationId, userMessageId, messageId, title, created, replayed: true });
   if (status === 200) {
     if (typeof body.reply === 'string') sse.delta(body.reply);
-    sse.send('done', { messageId, reply: body.reply, status: body.status, reason: body.reason ?? null, model: body.model, usage: body.usage });
+    sse.send('done', {
+      messageId,
+      reply: body.reply,
+      status: body.status,
+      reason: body.reason ?? null,
+      model: body.model,
+      usage: body.usage,
+    });
   } else {
     const code = typeof body.code === 'string' ? body.code : codeOfStatus(status);
     sse.send('error', { statusCode: status, code, message: body.message, messageId, partial: body.partial ?? '' });

@@ -7,7 +7,9 @@ import { EventStream } from './event-stream.js';
 const limits = { sseMaxBufferBytes: 1024 * 1024, sseStallMs: 30_000 };
 
 /** A real Express server whose one route hands its EventStream to `use`, counting the answer's writes to the socket. */
-async function serve(use: (sse: EventStream) => Promise<void> | void): Promise<{ url: string; writes: () => number; close: () => Promise<void> }> {
+async function serve(
+  use: (sse: EventStream) => Promise<void> | void,
+): Promise<{ url: string; writes: () => number; close: () => Promise<void> }> {
   let writes = 0;
   const app = express();
   app.get('/stream', (_req, res: Response) => {

@@ -236,7 +236,9 @@ export class EventStream {
 
   private drop(why: string): void {
     if (this.closed) return;
-    logger.warn(`Dropped a server-sent event stream whose client ${why}; the reply goes on, the client can follow it again`);
+    logger.warn(
+      `Dropped a server-sent event stream whose client ${why}; the reply goes on, the client can follow it again`,
+    );
     this.cut();
   }
 

@@ -8,14 +8,20 @@ import { ERROR_BODY_CODES } from '../errors/error-codes.js';
 
 class StreamConversationData {
   @ApiProperty({ format: 'uuid' }) conversationId: string;
-  @ApiProperty({ format: 'uuid', description: 'The reply being generated: follow or cancel it with this id.' }) messageId: string;
-  @ApiPropertyOptional({ format: 'uuid', description: 'The stored question (absent when a retry follows a running turn).' })
+  @ApiProperty({ format: 'uuid', description: 'The reply being generated: follow or cancel it with this id.' })
+  messageId: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'The stored question (absent when a retry follows a running turn).',
+  })
   userMessageId?: string;
   @ApiPropertyOptional() title?: string;
   @ApiPropertyOptional({ description: 'True when this turn started the conversation.' }) created?: boolean;
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) agentId?: string | null;
   @ApiPropertyOptional() thread?: string;
-  @ApiPropertyOptional({ description: 'True when a retry with the same Idempotency-Key replays or follows the first request.' })
+  @ApiPropertyOptional({
+    description: 'True when a retry with the same Idempotency-Key replays or follows the first request.',
+  })
   replayed?: boolean;
 }
 
@@ -24,30 +30,52 @@ class StreamDeltaData {
 }
 
 class StreamReasoningData {
-  @ApiProperty({ description: "A piece of a reasoning model's thinking, to append to it (never part of the reply)." }) text: string;
+  @ApiProperty({ description: "A piece of a reasoning model's thinking, to append to it (never part of the reply)." })
+  text: string;
 }
 
 class StreamDoneData {
   @ApiProperty({ format: 'uuid' }) messageId: string;
   @ApiProperty({ description: 'The whole stored reply.' }) reply: string;
   @ApiProperty({ enum: ['complete', 'truncated', 'cancelled'] }) status: string;
-  @ApiProperty({ type: ReplyCutReasonDto, nullable: true, description: 'Why a truncated reply was cut; null otherwise.' })
+  @ApiProperty({
+    type: ReplyCutReasonDto,
+    nullable: true,
+    description: 'Why a truncated reply was cut; null otherwise.',
+  })
   reason: ReplyCutReasonDto | null;
   @ApiProperty({ type: String, nullable: true }) model: string | null;
   @ApiProperty({ type: UsageDto, nullable: true }) usage: UsageDto | null;
-  @ApiPropertyOptional({ description: 'What a reasoning model thought before answering, whole (absent when it did not).' }) reasoning?: string;
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'How long it thought, in milliseconds (with `reasoning`; null for a reply that was not streamed).' })
+  @ApiPropertyOptional({
+    description: 'What a reasoning model thought before answering, whole (absent when it did not).',
+  })
+  reasoning?: string;
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description: 'How long it thought, in milliseconds (with `reasoning`; null for a reply that was not streamed).',
+  })
   reasoningMs?: number | null;
-  @ApiPropertyOptional({ type: [ToolCallDto], description: 'Tools the model called on the way to this reply, with their results (absent when none).' })
+  @ApiPropertyOptional({
+    type: [ToolCallDto],
+    description: 'Tools the model called on the way to this reply, with their results (absent when none).',
+  })
   toolCalls?: ToolCallDto[];
 }
 
 export class StreamErrorData {
-  @ApiProperty({ example: 502, description: '502 model error, 504 timeout, 500 unexpected server error.' }) statusCode: number;
-  @ApiProperty({ enum: ERROR_BODY_CODES, enumName: 'ErrorCode', description: 'The stable code of the failure, as in an error body.' }) code: string;
+  @ApiProperty({ example: 502, description: '502 model error, 504 timeout, 500 unexpected server error.' })
+  statusCode: number;
+  @ApiProperty({
+    enum: ERROR_BODY_CODES,
+    enumName: 'ErrorCode',
+    description: 'The stable code of the failure, as in an error body.',
+  })
+  code: string;
   @ApiProperty() message: string;
   @ApiProperty({ format: 'uuid' }) messageId: string;
-  @ApiProperty({ description: 'The text generated before the failure (stored with the failed reply).' }) partial: string;
+  @ApiProperty({ description: 'The text generated before the failure (stored with the failed reply).' })
+  partial: string;
 }
 
 class StreamConversationEvent {
@@ -119,6 +147,6 @@ export function ApiEventStream(description: string, events: 'turn' | 'follow' = 
 
 export const TURN_EVENTS =
   'Server-sent events: `conversation` {conversationId, userMessageId, messageId, title, created, agentId, thread} once the question is stored; ' +
-  '`reasoning` {text} for each piece of a reasoning model\'s thinking; `delta` {text} for each piece of the reply; ' +
+  "`reasoning` {text} for each piece of a reasoning model's thinking; `delta` {text} for each piece of the reply; " +
   'then `done` {messageId, reply, status, reason, model, usage, and reasoning, reasoningMs, toolCalls when there are some} once the reply is stored, ' +
   'or `error` {statusCode, code, message, messageId, partial}.';

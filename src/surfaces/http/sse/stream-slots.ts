@@ -1,4 +1,13 @@
-import { applyDecorators, HttpException, HttpStatus, Inject, Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  applyDecorators,
+  HttpException,
+  HttpStatus,
+  Inject,
+  Injectable,
+  UseGuards,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import type { RequestWithActor } from '../../../actor-auth/actor.guard.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';

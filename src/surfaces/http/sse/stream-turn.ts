@@ -19,7 +19,11 @@ const logger = new Logger('StreamTurn');
  * Anything thrown before the stream opens (validation, ownership, busy) propagates, so the
  * client gets an ordinary JSON error answer.
  */
-export function streamTurn(res: Response, limits: StreamLimits, run: (events: TurnEvents) => Promise<ReplyOutcome>): Promise<void> {
+export function streamTurn(
+  res: Response,
+  limits: StreamLimits,
+  run: (events: TurnEvents) => Promise<ReplyOutcome>,
+): Promise<void> {
   return pipeTurn((turn) => {
     const sse = new EventStream(res, limits);
     const messageId = turn!.reply.id;
@@ -46,7 +50,13 @@ export function streamTurn(res: Response, limits: StreamLimits, run: (events: Tu
         if (!known) logger.error(describeError(error));
         const statusCode = known?.status ?? 500;
         const code = typeof known?.extra?.code === 'string' ? known.extra.code : codeOfStatus(statusCode);
-        sse.send('error', { statusCode, code, message: known?.message ?? 'Internal server error', messageId, partial: text.toString() });
+        sse.send('error', {
+          statusCode,
+          code,
+          message: known?.message ?? 'Internal server error',
+          messageId,
+          partial: text.toString(),
+        });
       },
       end: () => sse.end(),
     };
@@ -57,11 +67,20 @@ export function streamTurn(res: Response, limits: StreamLimits, run: (events: Tu
 export function sendOutcome(
   sse: EventStream,
   messageId: string,
-  outcome: Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error' | 'reasoning' | 'reasoningMs' | 'toolCalls'>,
+  outcome: Pick<
+    ReplyOutcome,
+    'status' | 'content' | 'model' | 'usage' | 'error' | 'reasoning' | 'reasoningMs' | 'toolCalls'
+  >,
 ): void {
   if (outcome.status === 'failed') {
     const code = outcome.error?.code ?? 'model_unavailable';
-    sse.send('error', { statusCode: failedStatus(outcome.error), code, message: outcome.error?.message ?? 'The model failed', messageId, partial: outcome.content });
+    sse.send('error', {
+      statusCode: failedStatus(outcome.error),
+      code,
+      message: outcome.error?.message ?? 'The model failed',
+      messageId,
+      partial: outcome.content,
+    });
     return;
   }
   // Reasoning and tool calls only when there were some: most replies have neither.
@@ -69,16 +88,29 @@ export function sendOutcome(
     ...(outcome.reasoning ? { reasoning: outcome.reasoning, reasoningMs: outcome.reasoningMs ?? null } : {}),
     ...(outcome.toolCalls?.length ? { toolCalls: outcome.toolCalls } : {}),
   };
-  sse.send('done', { messageId, reply: outcome.content, status: outcome.status, reason: cutReason(outcome), model: outcome.model, usage: outcome.usage, ...extras });
+  sse.send('done', {
+    messageId,
+    reply: outcome.content,
+    status: outcome.status,
+    reason: cutReason(outcome),
+    model: outcome.model,
+    usage: outcome.usage,
+    ...extras,
+  });
 }
 
 /** How a stored, finished reply ended, in the shape of a turn's outcome (what a follower reports at the end). */
-export function storedOutcome(message: Message): Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error' | 'toolCalls' | 'reasoning' | 'reasoningMs'> {
+export function storedOutcome(
+  message: Message,
+): Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error' | 'toolCalls' | 'reasoning' | 'reasoningMs'> {
   return {
     status: message.status === 'streaming' ? 'failed' : message.status,
     content: message.content,
     model: message.model,
-    usage: message.promptTokens === null ? null : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 },
+    usage:
+      message.promptTokens === null
+        ? null
+        : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 },
     error: replyErrorOf(message),
     toolCalls: message.toolCalls ?? undefined,
     reasoning: message.reasoning,

@@ -2,8 +2,17 @@ import type { Response } from 'express';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { InvalidGrantError, InvalidRequestError, InvalidScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import {
+  InvalidGrantError,
+  InvalidRequestError,
+  InvalidScopeError,
+  InvalidTokenError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type {
+  OAuthClientInformationFull,
+  OAuthTokenRevocationRequest,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { OAuthRefusal, type OAuthService } from '../../../oauth/oauth.service.js';
 
 /** Where the authorize endpoint sends the user's browser: the consent page of the web page. */
@@ -41,18 +50,32 @@ export class McpOAuthProvider implements OAuthServerProvider {
     return refusals(() => this.oauth.challengeFor(client.client_id, code));
   }
 
-  exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, _verifier?: string, redirectUri?: string): Promise<OAuthTokens> {
+  exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    code: string,
+    _verifier?: string,
+    redirectUri?: string,
+  ): Promise<OAuthTokens> {
     return refusals(() => this.oauth.exchangeCode(client.client_id, code, redirectUri));
   }
 
-  exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[]): Promise<OAuthTokens> {
+  exchangeRefreshToken(
+    client: OAuthClientInformationFull,
+    refreshToken: string,
+    scopes?: string[],
+  ): Promise<OAuthTokens> {
     return refusals(() => this.oauth.refresh(client.client_id, refreshToken, scopes));
   }
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     const grant = await this.oauth.verify(token);
     if (!grant) throw new InvalidTokenError('The access token is unknown, expired or revoked');
-    return { token, clientId: grant.clientId, scopes: [...grant.scopes], expiresAt: Math.floor(grant.expiresAt.getTime() / 1000) };
+    return {
+      token,
+      clientId: grant.clientId,
+      scopes: [...grant.scopes],
+      expiresAt: Math.floor(grant.expiresAt.getTime() / 1000),
+    };
   }
 
   revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {

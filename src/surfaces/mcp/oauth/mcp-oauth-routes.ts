@@ -69,7 +69,9 @@ function exactRedirectUri(oauth: OAuthService) {
       (client) => {
         if (client && !client.redirect_uris.includes(redirectUri)) {
           res.set('Cache-Control', 'no-store');
-          return void res.status(400).json({ error: 'invalid_request', error_description: 'Unregistered redirect_uri' });
+          return void res
+            .status(400)
+            .json({ error: 'invalid_request', error_description: 'Unregistered redirect_uri' });
         }
         next();
       },

@@ -12,7 +12,8 @@ class ApproveRequestDto {
   write?: boolean;
 }
 
-const GONE = 'No such authorization request: it is unknown, already decided, or expired (it lasts 10 minutes); start again from the client';
+const GONE =
+  'No such authorization request: it is unknown, already decided, or expired (it lasts 10 minutes); start again from the client';
 
 /**
  * What the consent page (web/connect.html) calls: the pending request it shows, the user's
@@ -35,7 +36,11 @@ export class OAuthConsentController {
 
   @Post('requests/:id/approve')
   @HttpCode(200)
-  async approve(@CurrentActor() actor: Actor, @Param('id', ParseUUIDPipe) id: string, @Body() body: ApproveRequestDto): Promise<{ redirectTo: string }> {
+  async approve(
+    @CurrentActor() actor: Actor,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: ApproveRequestDto,
+  ): Promise<{ redirectTo: string }> {
     const redirectTo = await this.oauth.approve(actor, id.toLowerCase(), body.write === true);
     if (!redirectTo) throw new NotFoundException(GONE);
     return { redirectTo };
@@ -59,6 +64,7 @@ export class OAuthConsentController {
   @HttpCode(204)
   async disconnect(@CurrentActor() actor: Actor, @Param('clientId', ParseUUIDPipe) clientId: string): Promise<void> {
     // Another actor's client answers like an unknown one.
-    if (!(await this.oauth.disconnect(actor, clientId.toLowerCase()))) throw new NotFoundException('No connected client with this id');
+    if (!(await this.oauth.disconnect(actor, clientId.toLowerCase())))
+      throw new NotFoundException('No connected client with this id');
   }
 }
