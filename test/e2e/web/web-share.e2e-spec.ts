@@ -50,7 +50,7 @@ describe('web page: a share link as served', () => {
     expect(res.headers['content-security-policy']).toMatch(/^default-src 'self'/);
     expect(res.headers['content-security-policy']).toMatch(/script-src 'self'/);
     expect(res.headers['referrer-policy']).toBe('no-referrer');
-    expect(res.text).toContain('<meta name="robots" content="noindex">');
+    expect(res.text).toMatch(/<meta name="robots" content="noindex" ?\/?>/);
     expect(res.text).toContain('<script type="module" src="../share.js"></script>');
     for (const asset of ['/share.js', '/share.css']) await t.http().get(asset).expect(200);
     // The page holds no data: an unknown token gets the page, whose read answers 404.
