@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { GrowingText } from '../../common/growing-text.js';
-import { EventStream, NAMED_EVENTS, type StreamLimits } from '../http/sse/event-stream.js';
+import { EventStream, NAMED_EVENTS, type StreamLimits } from '../streaming/event-stream.js';
 import { functionCallItemId, messageItemId } from './openai-ids.js';
 import { outputText } from './openai-items.js';
 import type { ReplyView } from './openai-responses.js';

@@ -20,7 +20,7 @@ import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { ApiErrors } from '../api-errors.decorator.js';
 import { MessageDto, PinMessageDto, toMessageDto } from '../dto/message.dto.js';
-import { EventStream } from '../sse/event-stream.js';
+import { EventStream } from '../../streaming/event-stream.js';
 import { ApiEventStream } from '../sse/sse-docs.js';
 import { CountedStream } from '../sse/stream-slots.js';
 import { sendOutcome, storedOutcome } from '../sse/stream-turn.js';

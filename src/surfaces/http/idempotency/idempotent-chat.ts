@@ -15,7 +15,7 @@ import { errorBody } from '../errors/error-body.js';
 import { httpErrorOf } from '../errors/http-error.filter.js';
 import { codeOfStatus } from '../errors/error-codes.js';
 import { failedStatus } from '../errors/http-status.js';
-import { EventStream } from '../sse/event-stream.js';
+import { EventStream } from '../../streaming/event-stream.js';
 import { sendOutcome, streamTurn } from '../sse/stream-turn.js';
 
 /** How long a retry waits for the first request with its key before answering 409. */

@@ -6,7 +6,7 @@ import { replyErrorOf, type Message } from '../../../conversations/message.entit
 import { httpErrorOf } from '../errors/http-error.filter.js';
 import { codeOfStatus } from '../errors/error-codes.js';
 import { failedStatus } from '../errors/http-status.js';
-import { EventStream, type StreamLimits } from './event-stream.js';
+import { EventStream, type StreamLimits } from '../../streaming/event-stream.js';
 import { GrowingText } from '../../../common/growing-text.js';
 import { describeError } from '../../../common/describe-error.js';
 import { pipeTurn } from '../../streaming/turn-pipeline.js';

@@ -1,7 +1,7 @@
 import express, { type Response } from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { deltaText, openEventStream } from '../../../../test/support/sse-client.js';
+import { deltaText, openEventStream } from '../../../test/support/sse-client.js';
 import { EventStream } from './event-stream.js';
 
 const limits = { sseMaxBufferBytes: 1024 * 1024, sseStallMs: 30_000 };

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import type { AppConfig } from '../../../config/app-config.js';
+import type { AppConfig } from '../../config/app-config.js';
 import { FRAME_CHARS, HeldText, splitPoint } from './held-text.js';
 
 /** How much a stream may hold back for a client that is not reading (SSE_MAX_BUFFER_BYTES, SSE_STALL_MS). */
