@@ -343,14 +343,16 @@ export class OpenAiResponsesController {
   ): Promise<void> {
     const id = randomUUID();
     const createdAt = new Date();
+    // A reply as the generator ended it, or as the stream stands before that (no model named yet: the one asked for).
     const viewOf = (
-      reply:
-        | Pick<ReplyOutcome, 'status' | 'content' | 'functionCalls' | 'model' | 'usage' | 'error'>
-        | { status: 'streaming' | 'failed'; content: string; model: null; usage: null; error: ReplyView['error'] },
+      reply: Pick<ReplyView, 'status' | 'content' | 'usage' | 'error'> & {
+        readonly functionCalls?: ReplyView['functionCalls'];
+        readonly model: string | null;
+      },
     ): ReplyView => ({
       status: reply.status,
       content: reply.content,
-      functionCalls: ('functionCalls' in reply ? reply.functionCalls : undefined) ?? [],
+      functionCalls: reply.functionCalls ?? [],
       model: reply.model ?? chat.override?.model ?? this.chat.defaultModel,
       usage: reply.usage,
       error: reply.error,
