@@ -312,7 +312,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
       ? [...request.items].reverse().find((i) => i.role === 'user')?.content
       : request.message;
     await this.conversations.assertModelOffered(request.model);
-    const recalled = asked ? await this.recalled(actor, asked) : [];
+    const recalled = asked ? await this.recalled(actor, asked, request.conversationId) : [];
     const turn = {
       content: request.message,
       conversationId: request.conversationId,
@@ -332,9 +332,9 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   }
 
   /** What recall finds for the message; recall is an aid: when it fails, the turn goes on without it. */
-  private async recalled(actor: Actor, message: string): Promise<ContextRecall[]> {
+  private async recalled(actor: Actor, message: string, conversationId?: string): Promise<ContextRecall[]> {
     try {
-      return await this.recall.forMessage(actor, message);
+      return await this.recall.forMessage(actor, message, conversationId);
     } catch (error) {
       if (error instanceof DomainError) return [];
       this.logger.warn(`Recall failed; the turn goes on without it: ${(error as Error).message}`);

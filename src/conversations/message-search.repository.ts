@@ -84,8 +84,23 @@ export interface RecallMatch {
 /** A turn's recall candidates, every term's newest `cap` in one read, and the counts asked for. */
 export interface RecallMatches {
   readonly rows: readonly RecallMatch[];
-  /** Per term asked to be counted: how many of the caller's messages hold it (recallable or not). */
+  /** Per term asked to be counted: how many of the caller's messages hold it (recallable or not); none when `within`'s memory is off. */
   readonly counts: ReadonlyMap<number, number>;
+}
+
+/** What a turn's recall asks for. */
+export interface RecallAsk {
+  readonly actor: string;
+  readonly terms: readonly SearchTerm[];
+  /** The terms (indexes into `terms`) whose counts are not kept: counted in the same statement. */
+  readonly count: ReadonlySet<number>;
+  /** How many of each term's newest matches are weighed. */
+  readonly cap: number;
+  /**
+   * The conversation the turn is in, when it exists: a temporary chat (`memory` off) recalls
+   * nothing, and the statement checks that before it walks any match or counts any term.
+   */
+  readonly within?: string;
 }
 
 /** The statements of one dialect. */
@@ -94,13 +109,7 @@ export interface MessageSearchDialect {
    * For a turn: each term's newest `cap` recallable matches (tf 1) and, for the terms in
    * `count`, the caller's messages holding it, in one statement.
    */
-  recallMatches(
-    em: EntityManager,
-    actor: string,
-    terms: readonly SearchTerm[],
-    count: ReadonlySet<number>,
-    cap: number,
-  ): Promise<RecallMatches>;
+  recallMatches(em: EntityManager, ask: RecallAsk): Promise<RecallMatches>;
   /** The caller's questions and answers and their total length in stored tokens, what a turn's recall weighs lengths by. */
   recallTotals(em: EntityManager, actor: string): Promise<CallerTotals>;
   termMatches(
@@ -153,15 +162,9 @@ export class MessageSearchRepository implements MessageSearchDialect {
     return this.of(em).termCount(em, actor, term);
   }
 
-  recallMatches(
-    em: EntityManager,
-    actor: string,
-    terms: readonly SearchTerm[],
-    count: ReadonlySet<number>,
-    cap: number,
-  ): Promise<RecallMatches> {
-    if (terms.length === 0) return Promise.resolve({ rows: [], counts: new Map() });
-    return this.of(em).recallMatches(em, actor, terms, count, cap);
+  recallMatches(em: EntityManager, ask: RecallAsk): Promise<RecallMatches> {
+    if (ask.terms.length === 0) return Promise.resolve({ rows: [], counts: new Map() });
+    return this.of(em).recallMatches(em, ask);
   }
 
   recallTotals(em: EntityManager, actor: string): Promise<CallerTotals> {

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type {
   CallerTotals,
+  RecallAsk,
   MessageFilters,
   MessageHitDetails,
   MessageSearchDialect,
@@ -107,14 +108,13 @@ export class PostgresMessageSearch implements MessageSearchDialect {
     };
   }
 
-  async recallMatches(
-    em: EntityManager,
-    actor: string,
-    terms: readonly SearchTerm[],
-    count: ReadonlySet<number>,
-    cap: number,
-  ): Promise<RecallMatches> {
+  async recallMatches(em: EntityManager, { actor, terms, count, cap, within }: RecallAsk): Promise<RecallMatches> {
     const p = new Params();
+    // A constant condition (an InitPlan, run once): the turn's conversation keeps memories.
+    const gate = () =>
+      within === undefined
+        ? ''
+        : ` AND EXISTS (SELECT 1 FROM conversations g WHERE g.id = ${p.add(within)} AND g.actor = ${p.add(actor)} AND g.memory)`;
     const arms = terms.map(
       (
         term,
@@ -123,12 +123,12 @@ export class PostgresMessageSearch implements MessageSearchDialect {
                             extract(epoch FROM s.created_at) * 1000 + s.seq / 1e6 AS newness, NULL::bigint AS n
                        FROM messages_search s JOIN messages m ON m.id = s.message_id AND m.actor = s.actor
                        JOIN conversations c ON c.id = m.conversation_id AND c.actor = m.actor
-                      WHERE ${matchSql(actor, [term], [], p)} AND m.on_path = 1 AND m.role IN ('user', 'assistant') AND c.memory
+                      WHERE ${matchSql(actor, [term], [], p)} AND m.on_path = 1 AND m.role IN ('user', 'assistant') AND c.memory${gate()}
                       ORDER BY s.created_at DESC, s.seq DESC LIMIT ${Number(cap)})`,
     );
     const counted = [...count].map(
       (t) =>
-        `(SELECT ${Number(t)}, NULL, NULL, NULL::integer, NULL::numeric, (SELECT count(*) FROM messages_search s WHERE ${matchSql(actor, [terms[t]], [], p)}))`,
+        `(SELECT ${Number(t)}, NULL, NULL, NULL::integer, NULL::numeric, (SELECT count(*) FROM messages_search s WHERE ${matchSql(actor, [terms[t]], [], p)}) WHERE true${gate()})`,
     );
     const rows: RecallRow[] = await em.query([...arms, ...counted].join('\nUNION ALL\n'), p.values);
     return recallMatchesOf(rows);

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type {
   CallerTotals,
+  RecallAsk,
   MessageFilters,
   MessageHitDetails,
   MessageSearchDialect,
@@ -120,13 +121,13 @@ export class SqliteMessageSearch implements MessageSearchDialect {
     };
   }
 
-  async recallMatches(
-    em: EntityManager,
-    actor: string,
-    terms: readonly SearchTerm[],
-    count: ReadonlySet<number>,
-    cap: number,
-  ): Promise<RecallMatches> {
+  async recallMatches(em: EntityManager, { actor, terms, count, cap, within }: RecallAsk): Promise<RecallMatches> {
+    // A constant condition, checked once before the walks: the turn's conversation keeps memories.
+    const gate =
+      within === undefined
+        ? ''
+        : ' AND EXISTS (SELECT 1 FROM conversations g WHERE g.id = ? AND g.actor = ? AND g.memory = 1)';
+    const gateParams = within === undefined ? [] : [within, actor];
     // Each term's arm walks the index newest first within the caller's rows and stops at the
     // cap; a recallable row is checked on the row itself and its conversation's key, never by
     // listing the caller's conversations. Lengths are the stored token counts, read with the row.
@@ -135,16 +136,16 @@ export class SqliteMessageSearch implements MessageSearchDialect {
          SELECT ${t} AS t, m.id AS id, m.conversation_id AS conversationId, coalesce(m.tokens, length(m.content) / 4 + 1) AS length, messages_fts.rowid AS newness, NULL AS n
            FROM messages_fts CROSS JOIN messages m ON m.rowid = messages_fts.rowid
            CROSS JOIN conversations c ON c.id = m.conversation_id AND c.actor = m.actor
-          WHERE messages_fts MATCH ? AND m.actor = ? AND m.on_path = 1 AND m.role IN ('user', 'assistant') AND c.memory = 1
+          WHERE messages_fts MATCH ? AND m.actor = ? AND m.on_path = 1 AND m.role IN ('user', 'assistant') AND c.memory = 1${gate}
           ORDER BY messages_fts.rowid DESC LIMIT ${Number(cap)})`,
     );
     const counted = [...count].map(
       (t) =>
-        `SELECT ${Number(t)}, NULL, NULL, NULL, NULL, (SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?)`,
+        `SELECT ${Number(t)}, NULL, NULL, NULL, NULL, (SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?) WHERE 1${gate}`,
     );
     const params = [
-      ...terms.flatMap((term) => [contentMatch([term], [], actor), actor]),
-      ...[...count].map((t) => contentMatch([terms[t]], [], actor)),
+      ...terms.flatMap((term) => [contentMatch([term], [], actor), actor, ...gateParams]),
+      ...[...count].flatMap((t) => [contentMatch([terms[t]], [], actor), ...gateParams]),
     ];
     const rows: RecallRow[] = await em.query([...arms, ...counted].join('\nUNION ALL\n'), params);
     return recallMatchesOf(rows);

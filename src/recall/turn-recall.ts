@@ -43,8 +43,9 @@ export class TurnRecall {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async forMessage(actor: Actor, message: string): Promise<ContextRecall[]> {
-    if (!recallIsOn(this.config) || message.trim() === '') return [];
+  /** `within`: the conversation the turn is in, when it exists (a temporary chat recalls nothing). */
+  async forMessage(actor: Actor, message: string, within?: string): Promise<ContextRecall[]> {
+    if (!recallIsOn(this.config) || this.config.memoryMode === 'off' || message.trim() === '') return [];
     // A chat message is not a search: quotes, a leading '-' and '*' are its punctuation, not syntax.
     const query = parseSearchQuery(message.slice(0, QUESTION_CHARS).replace(/["*]|(^|\s)-+/g, ' '));
     if (query.terms.length === 0) return [];
@@ -62,15 +63,16 @@ export class TurnRecall {
       );
       if (asked.length === 0) return [];
       const toCount = new Set(asked.flatMap((a, i) => (a.hits === undefined ? [i] : [])));
-      const found = await this.search.recallMatches(
-        em,
-        actor.id,
-        asked.map((a) => a.term),
-        toCount,
-        RECALL_CANDIDATES_PER_TERM,
-      );
+      const found = await this.search.recallMatches(em, {
+        actor: actor.id,
+        terms: asked.map((a) => a.term),
+        count: toCount,
+        cap: RECALL_CANDIDATES_PER_TERM,
+        within,
+      });
+      // Counts come back only when the turn's conversation keeps memories: none is kept otherwise.
+      for (const [i, n] of found.counts) await statistics.termHits(em, actor.id, asked[i].term, n);
       const hits = asked.map((a, i) => a.hits ?? found.counts.get(i) ?? 0);
-      for (const i of toCount) await statistics.termHits(em, actor.id, asked[i].term, hits[i]);
       const best = rankRecall(found.rows, hits, docs, length, common).slice(0, RECALL_OFFERED);
       if (best.length === 0) return [];
       const excerpts = await this.excerpts.withNeighbours(em, actor.id, best);

@@ -133,4 +133,17 @@ describe('statements of one chat turn', () => {
     const { body } = await recalling.get(`/api/conversations/${conversationId}/messages`).expect(200);
     expect(body.items.at(-1).recalledMessageIds.length).toBeGreaterThan(0);
   });
+
+  it('a temporary chat (memory: false) searches nothing: one recall statement reads the switch and finds no match, no memory is read', async () => {
+    await recalling.post('/api/chat', { message: 'The harbour pilot steers the red tanker' }).expect(200);
+    const temp = (await recalling.post('/api/conversations', { memory: false }).expect(201)).body;
+    await turnOn(temp.id, 'Who steers the tanker?', recalling);
+    const statements = await turnOn(temp.id, 'Which harbour pilot steers the red tanker?', recalling);
+    const work = statements.filter((s) => !CONTROL.test(s));
+    // The switch is read inside the recall statement: no statement is added to find it, the
+    // matches are neither walked nor their excerpts read, and no memory is read.
+    expect({ count: work.length, work }).toEqual({ count: 6, work: expect.any(Array) });
+    expect(work[0]).toMatch(/messages_(fts|search)/);
+    expect(work[1]).toMatch(OWNED_CONVERSATION);
+  });
 });
