@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { ItemDraft } from '../conversations/conversation-items.service.js';
 import { InvalidInputError } from '../conversations/conversation.errors.js';
 import type { NewMessage } from '../conversations/messages.repository.js';
 import type { TurnRequest } from './turn.js';
+import { timeOrderedId } from '../common/time-ordered-id.js';
 
 /**
  * The messages a turn stores before its reply: its question, or its items (checked like a
@@ -24,7 +24,7 @@ export function turnInputs(request: TurnRequest, maxMessageChars: number): reado
 /** Drafts of `items` in order, each following the one before (the first follows `parentId`). */
 export function chained(items: readonly ItemDraft[], thread: string, parentId: string | null): NewMessage[] {
   return items.map((item) => {
-    const id = randomUUID();
+    const id = timeOrderedId();
     const draft = {
       id,
       parentId,

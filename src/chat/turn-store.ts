@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
@@ -36,6 +35,7 @@ import { assertRoundsKept, pendingCalls } from './function-rounds.js';
 import { leaseFrom } from './reply-store.js';
 import { chained, turnInputs } from './turn-inputs.js';
 import type { HistoryReader, PlanTurn, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
+import { timeOrderedId } from '../common/time-ordered-id.js';
 
 /** A turn reads at most this many pinned messages of its path (each must also fit the budget). */
 const MAX_PINNED_READ = 200;
@@ -174,7 +174,7 @@ export class TurnStore {
       // A branch moved the active path since the head was read: its summary may no longer stand for it.
       const known = parent === undefined ? { thread: threadName, summary: head.summary } : undefined;
       const planned = await plan(draft, this.history(em, conversation, known));
-      const questionId = asked ? randomUUID() : parentId!;
+      const questionId = asked ? timeOrderedId() : parentId!;
       const rows = await this.messageRows.appendMessages(
         em,
         conversation,

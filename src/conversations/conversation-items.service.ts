@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
@@ -17,6 +16,7 @@ import { ownedConversation } from './ownership.js';
 import { ReplyLease } from './reply-lease.js';
 import { MAIN_THREAD } from './thread.entity.js';
 import { titleFromFirstMessage, UNTITLED } from './title.js';
+import { timeOrderedId } from '../common/time-ordered-id.js';
 
 /** A message a client adds to a conversation as it is (no model call): the OpenAI surface's items. */
 export interface ItemDraft {
@@ -98,7 +98,7 @@ export class ConversationItemsService {
     const drafts = [];
     let parentId = leaf?.id ?? null;
     for (const item of items) {
-      const id = randomUUID();
+      const id = timeOrderedId();
       drafts.push({
         id,
         parentId,

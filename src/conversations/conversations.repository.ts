@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { forUpdate } from '../database/dialect.js';
@@ -6,6 +5,7 @@ import { EntityRows } from '../database/sql.js';
 import { ConversationTag } from './conversation-tag.entity.js';
 import { Conversation, type ConversationState } from './conversation.entity.js';
 import type { ConversationCursor } from './conversation-cursor.js';
+import { timeOrderedId } from '../common/time-ordered-id.js';
 
 export interface ListFilters {
   readonly archived?: boolean;
@@ -38,7 +38,7 @@ export class ConversationsRepository {
     } = {},
   ): Promise<Conversation> {
     const conversation = Object.assign(new Conversation(), {
-      id: randomUUID(),
+      id: timeOrderedId(),
       actor,
       title,
       agentId: extra.agentId ?? null,

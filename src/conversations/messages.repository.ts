@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { isPostgres } from '../database/dialect.js';
@@ -12,6 +11,7 @@ import {
   type MessageStatus,
 } from './message.entity.js';
 import { MAIN_THREAD } from './thread.entity.js';
+import { timeOrderedId } from '../common/time-ordered-id.js';
 
 export interface NewMessage {
   /** Given when the caller needs the id first (a reply names its question as parent). */
@@ -139,7 +139,7 @@ export class MessagesRepository {
   ): Message[] {
     return drafts.map((draft, i) =>
       Object.assign(new Message(), {
-        id: draft.id ?? randomUUID(),
+        id: draft.id ?? timeOrderedId(),
         conversationId: conversation.id,
         actor: conversation.actor,
         seq: firstSeq + i,
