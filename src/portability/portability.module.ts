@@ -6,13 +6,15 @@ import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { SharingModule } from '../sharing/sharing.module.js';
 import { AccountPartsImport } from './account-parts-import.js';
 import { ArchiveImportService } from './archive-import.service.js';
+import { AccountErasure } from './account-erasure.js';
+import { ConversationForks } from './conversation-forks.js';
 import { PortabilityService } from './portability.service.js';
 import { OAuthModule } from '../oauth/oauth.module.js';
 
 /** Conversations as files (export, import, fork) and an actor's data as a whole (account export, erasure), archives of other tools. */
 @Module({
   imports: [ConversationsModule, AgentsModule, IdempotencyModule, MemoryModule, SharingModule, OAuthModule],
-  providers: [PortabilityService, ArchiveImportService, AccountPartsImport],
+  providers: [PortabilityService, ConversationForks, AccountErasure, ArchiveImportService, AccountPartsImport],
   exports: [PortabilityService, ArchiveImportService],
 })
 export class PortabilityModule {}
