@@ -260,6 +260,26 @@ const ALLOWED = [
   },
 ];
 
+/** Files of src/ longer than 400 lines, each with what it still holds together. */
+const LONG_FILES = [
+  {
+    file: 'src/chat/reply-generator.ts',
+    reason: 'the model call, its tool rounds and the finish of a reply whose caller has gone, in one class',
+  },
+  {
+    file: 'src/chat/turn-store.ts',
+    reason: "a turn's start, its replan after a tool round and pinning a message, each one transaction",
+  },
+  {
+    file: 'src/chat/chat.service.ts',
+    reason: "every surface's entry point (run, follow, cancel, pin, preview) with the shutdown of generations",
+  },
+  {
+    file: 'src/surfaces/openai/openai-responses.controller.ts',
+    reason: 'the /v1/responses routes with their background, stored and unstored replies',
+  },
+];
+
 /**
  * The names each module of web/ is imported by, from the other modules' `import { ... } from './x.js'`
  * (read once, when the lint starts): file name -> names.
@@ -335,11 +355,17 @@ export default defineConfig(
   },
   // Tests may use `any` for wire payloads they poke at; the product may not.
   { files: ['src/**/*.ts', 'scripts/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'error' } },
-  // A file past 400 lines of code holds more than one concern: split it by concern, with names that say which.
-  // Specs are left out: a spec's length follows the cases of what it tests.
+  // A file past 400 lines holds more than one concern: split it by concern, with names that say which.
+  // Lines as the file has them, comments and blank lines included. Specs are left out: a spec's
+  // length follows the cases of what it tests.
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/**/*.spec.ts'],
+    ignores: ['src/**/*.spec.ts', ...LONG_FILES.map((f) => f.file)],
+    rules: { 'max-lines': ['error', { max: 400 }] },
+  },
+  // The files still past 400 lines, each held to 400 lines of code until it is split.
+  {
+    files: LONG_FILES.map((f) => f.file),
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
   },
   {

@@ -180,7 +180,7 @@ export class ExportedSummary {
 }
 
 /**
- * A message. Beyond these rules an import checks what depends on other values (export-parse.ts):
+ * A message. Beyond these rules an import checks what depends on other values (export-cross-checks.ts):
  * `seq` strictly increasing, a user message complete, not blank and within MAX_MESSAGE_CHARS.
  */
 @ApiSchema({ name: 'ExportedMessageDto' })

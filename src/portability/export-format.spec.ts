@@ -2,7 +2,7 @@ import { parseConversationExport } from './export-parse.js';
 import { type ImportRejectedError, MAX_LISTED_PROBLEMS } from './import-problems.js';
 import { normalizeTags } from '../conversations/tags.js';
 import { renderMarkdown } from './export-markdown.js';
-import { forkTitle } from './portability.service.js';
+import { forkTitle } from './conversation-forks.js';
 import { problemsOfRejected } from '../../test/support/import-rejection.js';
 
 const limits = { maxMessageChars: 100 };

@@ -3,7 +3,7 @@ import type { MessageRow } from '../conversations/whole-conversations.repository
 import type { ArchiveLimits } from './archives/archive.types.js';
 import { buildMessageTree, type SourceNode } from './archives/message-tree.js';
 import type { ExportedConversation } from './export-document.js';
-import type { ImportedMessage } from './export-parse.js';
+import type { ImportedMessage } from './imported-conversation.js';
 import type { Problems } from './import-problems.js';
 
 /** The tree of a version 2 document, by position in its `messages` (which is seq order). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageRow } from '../conversations/whole-conversations.repository.js';
 import { versionOf, type Message, type MessageVersion } from '../conversations/message.entity.js';
-import type { ImportedMessage } from './export-parse.js';
+import type { ImportedMessage } from './imported-conversation.js';
 
 /**
  * The rows of a linear history (an export of format version 1): each message follows the one

@@ -9,10 +9,17 @@ import type { QueryRunner } from 'typeorm';
  */
 
 /** The message before each one in its thread becomes its parent (one index seek per message). */
-export const LINK_PARENTS_SQL = `UPDATE "messages" SET "parent_id" = (
-  SELECT p."id" FROM "messages" p
-   WHERE p."conversation_id" = "messages"."conversation_id" AND p."thread" = "messages"."thread" AND p."seq" < "messages"."seq"
-   ORDER BY p."seq" DESC LIMIT 1)`;
+export const LINK_PARENTS_SQL = `
+  UPDATE "messages" SET "parent_id" = (
+    SELECT p."id"
+      FROM "messages" p
+      WHERE p."conversation_id" = "messages"."conversation_id"
+        AND p."thread" = "messages"."thread"
+        AND p."seq" < "messages"."seq"
+      ORDER BY p."seq" DESC
+      LIMIT 1
+  )
+`;
 
 interface StoredVersion {
   content?: string;
@@ -53,7 +60,12 @@ export async function versionsToSiblings(q: QueryRunner, param: (i: number) => s
       }
       if (versions.length > 0) {
         const bumped = (await q.query(
-          `UPDATE "conversations" SET "last_seq" = "last_seq" + ${versions.length} WHERE "id" = ${param(1)} RETURNING "last_seq"`,
+          `
+            UPDATE "conversations"
+              SET "last_seq" = "last_seq" + ${versions.length}
+              WHERE "id" = ${param(1)}
+              RETURNING "last_seq"
+          `,
           [row.conversation_id],
         )) as Array<{ last_seq: number }> | [Array<{ last_seq: number }>, number];
         const returned = Array.isArray(bumped[0])
@@ -79,9 +91,13 @@ export async function versionsToSiblings(q: QueryRunner, param: (i: number) => s
             row.parent_id,
           ];
           await q.query(
-            `INSERT INTO "messages" ("id", "conversation_id", "thread", "seq", "role", "content", "status", "model", "prompt_tokens", "completion_tokens",
-                                     "error_code", "error_message", "created_at", "parent_id", "on_path")
-             VALUES (${values.map((_, i) => param(i + 1)).join(', ')}, 0)`,
+            `
+              INSERT INTO "messages" (
+                "id", "conversation_id", "thread", "seq", "role", "content", "status", "model", "prompt_tokens",
+                "completion_tokens", "error_code", "error_message", "created_at", "parent_id", "on_path"
+              )
+                VALUES (${values.map((_, i) => param(i + 1)).join(', ')}, 0)
+            `,
             values,
           );
         }

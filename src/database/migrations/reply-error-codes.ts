@@ -7,7 +7,10 @@ import type { QueryRunner } from 'typeorm';
  */
 
 /** The messages a reply whose generator was gone was closed with (by a lease, an export, a fork), in every wording used. */
-const INTERRUPTED_SQL = `("error_message" LIKE 'The reply was interrupted%' OR "error_message" LIKE 'The reply was still being generated when the conversation was %')`;
+const INTERRUPTED_SQL = `(
+  "error_message" LIKE 'The reply was interrupted%'
+  OR "error_message" LIKE 'The reply was still being generated when the conversation was %'
+)`;
 const INTERRUPTED = /^The reply was (interrupted|still being generated when the conversation was )/;
 
 /**
@@ -81,7 +84,13 @@ export async function convertStoredVersions(
   let after = '';
   for (;;) {
     const rows = (await q.query(
-      `SELECT "id", "versions" FROM "messages" WHERE "versions" IS NOT NULL AND "versions" LIKE '%"error":{%' AND "id" > ${param(1)} ORDER BY "id" LIMIT ${PAGE}`,
+      `
+        SELECT "id", "versions"
+          FROM "messages"
+          WHERE "versions" IS NOT NULL AND "versions" LIKE '%"error":{%' AND "id" > ${param(1)}
+          ORDER BY "id"
+          LIMIT ${PAGE}
+      `,
       [after],
     )) as Array<{ id: string; versions: string }>;
     for (const row of rows) {

@@ -5,9 +5,23 @@ export class PgAgentsStateThreads1764520000000 implements MigrationInterface {
   name = 'PgAgentsStateThreads1764520000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(
-      `CREATE TABLE "agents" ("id" character varying(36) NOT NULL, "actor" character varying(200) NOT NULL, "name" character varying(100) NOT NULL, "emoji" character varying(32), "description" text, "system_prompt" text, "model" character varying(200), "temperature" real, "max_tokens" integer, "tools" text NOT NULL, "created_at" TIMESTAMP NOT NULL, "updated_at" TIMESTAMP NOT NULL, CONSTRAINT "PK_9c653f28ae19c5884d5baf6a1d9" PRIMARY KEY ("id"))`,
-    );
+    await q.query(`
+      CREATE TABLE "agents" (
+        "id" character varying(36) NOT NULL,
+        "actor" character varying(200) NOT NULL,
+        "name" character varying(100) NOT NULL,
+        "emoji" character varying(32),
+        "description" text,
+        "system_prompt" text,
+        "model" character varying(200),
+        "temperature" real,
+        "max_tokens" integer,
+        "tools" text NOT NULL,
+        "created_at" TIMESTAMP NOT NULL,
+        "updated_at" TIMESTAMP NOT NULL,
+        CONSTRAINT "PK_9c653f28ae19c5884d5baf6a1d9" PRIMARY KEY ("id")
+      )
+    `);
     await q.query(`CREATE INDEX "idx_agents_actor_name" ON "agents" ("actor", "name")`);
     await q.query(`ALTER TABLE "conversations" ADD "agent_id" character varying(36)`);
     // Existing conversations start with an empty state; new rows always name theirs.
@@ -16,15 +30,26 @@ export class PgAgentsStateThreads1764520000000 implements MigrationInterface {
     await q.query(
       `CREATE INDEX "idx_conversations_actor_agent_updated" ON "conversations" ("actor", "agent_id", "updated_at", "id")`,
     );
-    await q.query(
-      `ALTER TABLE "conversations" ADD CONSTRAINT "FK_9f32ead8384a1a92e073a7c006a" FOREIGN KEY ("agent_id") REFERENCES "agents"("id") ON DELETE SET NULL ON UPDATE NO ACTION`,
-    );
-    await q.query(
-      `CREATE TABLE "threads" ("conversation_id" character varying(36) NOT NULL, "name" character varying(64) NOT NULL, "system_prompt" text, "created_at" TIMESTAMP NOT NULL, "updated_at" TIMESTAMP NOT NULL, CONSTRAINT "PK_f960a44c380919f3198ca4ea3e5" PRIMARY KEY ("conversation_id", "name"))`,
-    );
-    await q.query(
-      `ALTER TABLE "threads" ADD CONSTRAINT "FK_9f17d3cfcd65548566280a18283" FOREIGN KEY ("conversation_id") REFERENCES "conversations"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
-    );
+    await q.query(`
+      ALTER TABLE "conversations"
+        ADD CONSTRAINT "FK_9f32ead8384a1a92e073a7c006a" FOREIGN KEY ("agent_id") REFERENCES "agents"("id")
+        ON DELETE SET NULL ON UPDATE NO ACTION
+    `);
+    await q.query(`
+      CREATE TABLE "threads" (
+        "conversation_id" character varying(36) NOT NULL,
+        "name" character varying(64) NOT NULL,
+        "system_prompt" text,
+        "created_at" TIMESTAMP NOT NULL,
+        "updated_at" TIMESTAMP NOT NULL,
+        CONSTRAINT "PK_f960a44c380919f3198ca4ea3e5" PRIMARY KEY ("conversation_id", "name")
+      )
+    `);
+    await q.query(`
+      ALTER TABLE "threads"
+        ADD CONSTRAINT "FK_9f17d3cfcd65548566280a18283" FOREIGN KEY ("conversation_id") REFERENCES "conversations"("id")
+        ON DELETE CASCADE ON UPDATE NO ACTION
+    `);
     await q.query(`ALTER TABLE "messages" ADD "thread" character varying(64) NOT NULL DEFAULT 'main'`);
     await q.query(`ALTER TABLE "messages" ADD "tool_calls" text`);
     await q.query(

@@ -7,12 +7,25 @@ export class PgContextSummaries1764530000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE "messages" ADD "tokens" integer`);
     await q.query(`ALTER TABLE "agents" ADD "context_token_budget" integer`);
-    await q.query(
-      `CREATE TABLE "summaries" ("conversation_id" character varying(36) NOT NULL, "thread" character varying(64) NOT NULL, "content" text NOT NULL, "covers_seq" integer NOT NULL, "tokens" integer NOT NULL, "model" character varying(200) NOT NULL, "prompt_tokens" integer NOT NULL DEFAULT '0', "completion_tokens" integer NOT NULL DEFAULT '0', "updated_at" TIMESTAMP NOT NULL, CONSTRAINT "PK_4673e3c704b82ddde84d97548ad" PRIMARY KEY ("conversation_id", "thread"))`,
-    );
-    await q.query(
-      `ALTER TABLE "summaries" ADD CONSTRAINT "FK_75b9062fb4c57afa15dc058fc3a" FOREIGN KEY ("conversation_id") REFERENCES "conversations"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
-    );
+    await q.query(`
+      CREATE TABLE "summaries" (
+        "conversation_id" character varying(36) NOT NULL,
+        "thread" character varying(64) NOT NULL,
+        "content" text NOT NULL,
+        "covers_seq" integer NOT NULL,
+        "tokens" integer NOT NULL,
+        "model" character varying(200) NOT NULL,
+        "prompt_tokens" integer NOT NULL DEFAULT '0',
+        "completion_tokens" integer NOT NULL DEFAULT '0',
+        "updated_at" TIMESTAMP NOT NULL,
+        CONSTRAINT "PK_4673e3c704b82ddde84d97548ad" PRIMARY KEY ("conversation_id", "thread")
+      )
+    `);
+    await q.query(`
+      ALTER TABLE "summaries"
+        ADD CONSTRAINT "FK_75b9062fb4c57afa15dc058fc3a" FOREIGN KEY ("conversation_id") REFERENCES "conversations"("id")
+        ON DELETE CASCADE ON UPDATE NO ACTION
+    `);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -5,9 +5,22 @@ export class PgTelegramUpdates1764590000000 implements MigrationInterface {
   name = 'PgTelegramUpdates1764590000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(
-      `CREATE TABLE "telegram_updates" ("bot_id" character varying(32) NOT NULL, "update_id" bigint NOT NULL, "chat_key" character varying(32) NOT NULL, "payload" text, "state" character varying(16) NOT NULL, "attempts" integer NOT NULL, "owner" character varying(36) NOT NULL, "lease_until" TIMESTAMP NOT NULL, "conversation_id" character varying(36), "reply_id" character varying(36), "created_at" TIMESTAMP NOT NULL, CONSTRAINT "PK_907d2c1f077ceb82e11108cb01d" PRIMARY KEY ("bot_id", "update_id"))`,
-    );
+    await q.query(`
+      CREATE TABLE "telegram_updates" (
+        "bot_id" character varying(32) NOT NULL,
+        "update_id" bigint NOT NULL,
+        "chat_key" character varying(32) NOT NULL,
+        "payload" text,
+        "state" character varying(16) NOT NULL,
+        "attempts" integer NOT NULL,
+        "owner" character varying(36) NOT NULL,
+        "lease_until" TIMESTAMP NOT NULL,
+        "conversation_id" character varying(36),
+        "reply_id" character varying(36),
+        "created_at" TIMESTAMP NOT NULL,
+        CONSTRAINT "PK_907d2c1f077ceb82e11108cb01d" PRIMARY KEY ("bot_id", "update_id")
+      )
+    `);
     await q.query(`CREATE INDEX "idx_telegram_updates_created" ON "telegram_updates" ("created_at") `);
     await q.query(
       `CREATE INDEX "idx_telegram_updates_pending" ON "telegram_updates" ("bot_id", "state", "update_id") `,

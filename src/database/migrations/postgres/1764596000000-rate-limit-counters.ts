@@ -9,9 +9,14 @@ export class PgRateLimitCounters1764596000000 implements MigrationInterface {
   name = 'PgRateLimitCounters1764596000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(
-      `CREATE UNLOGGED TABLE "rate_limit_counters" ("key" character varying(100) NOT NULL, "window_start" TIMESTAMP WITH TIME ZONE NOT NULL, "hits" integer NOT NULL, CONSTRAINT "pk_rate_limit_counters" PRIMARY KEY ("key"))`,
-    );
+    await q.query(`
+      CREATE UNLOGGED TABLE "rate_limit_counters" (
+        "key" character varying(100) NOT NULL,
+        "window_start" TIMESTAMP WITH TIME ZONE NOT NULL,
+        "hits" integer NOT NULL,
+        CONSTRAINT "pk_rate_limit_counters" PRIMARY KEY ("key")
+      )
+    `);
     await q.query(`CREATE INDEX "idx_rate_limit_counters_window_start" ON "rate_limit_counters" ("window_start")`);
   }
 

@@ -78,28 +78,42 @@ export class PgActorKeys1764750000000 implements MigrationInterface {
       ['conversation_aliases', 'conversation_id'],
       ['idempotency_keys', 'conversation_id'],
     ]) {
-      await q.query(
-        `ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_conversation" FOREIGN KEY ("${column}", "actor") REFERENCES "conversations"("id", "actor") ON DELETE CASCADE`,
-      );
+      await q.query(`
+        ALTER TABLE "${table}"
+          ADD CONSTRAINT "fk_${table}_conversation" FOREIGN KEY ("${column}", "actor") REFERENCES "conversations"("id", "actor")
+          ON DELETE CASCADE
+      `);
     }
     for (const table of ['messages_search', 'response_records']) {
-      await q.query(
-        `ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_message" FOREIGN KEY ("message_id", "actor") REFERENCES "messages"("id", "actor") ON DELETE CASCADE`,
-      );
+      await q.query(`
+        ALTER TABLE "${table}"
+          ADD CONSTRAINT "fk_${table}_message" FOREIGN KEY ("message_id", "actor") REFERENCES "messages"("id", "actor")
+          ON DELETE CASCADE
+      `);
     }
     // No foreign key from conversations to agents any more: a conversation may be bound to an agent
     // another actor offers (so not on the same node), and deleting an agent detaches its
     // conversations in code (ConversationsService.deleteAgent, AgentsService.eraseFor).
 
     // The search row takes the message's own actor: no join to conversations on every insert.
-    await q.query(
-      `CREATE OR REPLACE FUNCTION "messages_search_sync"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$ BEGIN ` +
-        `INSERT INTO "messages_search" ("message_id", "actor", "conversation_id", "thread", "created_at", "seq", "search_vector") ` +
-        `VALUES (NEW."id", NEW."actor", NEW."conversation_id", NEW."thread", NEW."created_at", NEW."seq", ${vectorSql('NEW', 'NEW')}) ` +
-        `ON CONFLICT ("message_id", "actor") DO UPDATE SET "conversation_id" = EXCLUDED."conversation_id", ` +
-        `"thread" = EXCLUDED."thread", "created_at" = EXCLUDED."created_at", "seq" = EXCLUDED."seq", "search_vector" = EXCLUDED."search_vector"; ` +
-        `RETURN NULL; END $$`,
-    );
+    await q.query(`
+      CREATE OR REPLACE FUNCTION "messages_search_sync"() RETURNS trigger
+      LANGUAGE plpgsql
+      SET search_path FROM CURRENT
+      AS $$
+      BEGIN
+        INSERT INTO "messages_search" ("message_id", "actor", "conversation_id", "thread", "created_at", "seq", "search_vector")
+          VALUES (NEW."id", NEW."actor", NEW."conversation_id", NEW."thread", NEW."created_at", NEW."seq", ${vectorSql('NEW', 'NEW')})
+        ON CONFLICT ("message_id", "actor") DO UPDATE SET
+          "conversation_id" = EXCLUDED."conversation_id",
+          "thread" = EXCLUDED."thread",
+          "created_at" = EXCLUDED."created_at",
+          "seq" = EXCLUDED."seq",
+          "search_vector" = EXCLUDED."search_vector";
+        RETURN NULL;
+      END
+      $$
+    `);
     // An actor is part of every key now and never changes (a foreign key refuses it): nothing to follow.
     await q.query(`DROP TRIGGER "conversations_search_actor_au" ON "conversations"`);
     await q.query(`DROP FUNCTION "messages_search_actor"()`);
@@ -108,22 +122,46 @@ export class PgActorKeys1764750000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     for (const { table, name } of await foreignKeys(q))
       await q.query(`ALTER TABLE "${table}" DROP CONSTRAINT "${name}"`);
-    await q.query(
-      `CREATE OR REPLACE FUNCTION "messages_search_sync"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$ BEGIN ` +
-        `INSERT INTO "messages_search" ("message_id", "conversation_id", "thread", "created_at", "seq", "search_vector") ` +
-        `SELECT NEW."id", NEW."conversation_id", NEW."thread", NEW."created_at", NEW."seq", ${vectorSql('NEW', 'c')} ` +
-        `FROM "conversations" c WHERE c."id" = NEW."conversation_id" ON CONFLICT ("message_id") DO UPDATE SET "conversation_id" = EXCLUDED."conversation_id", ` +
-        `"thread" = EXCLUDED."thread", "created_at" = EXCLUDED."created_at", "seq" = EXCLUDED."seq", "search_vector" = EXCLUDED."search_vector"; ` +
-        `RETURN NULL; END $$`,
-    );
-    await q.query(
-      `CREATE FUNCTION "messages_search_actor"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$ BEGIN ` +
-        `UPDATE "messages_search" s SET "search_vector" = ${vectorSql('m', 'NEW')} FROM "messages" m WHERE m."conversation_id" = NEW."id" AND s."message_id" = m."id"; ` +
-        `RETURN NULL; END $$`,
-    );
-    await q.query(
-      `CREATE TRIGGER "conversations_search_actor_au" AFTER UPDATE OF "actor" ON "conversations" FOR EACH ROW WHEN (OLD."actor" IS DISTINCT FROM NEW."actor") EXECUTE FUNCTION "messages_search_actor"()`,
-    );
+    await q.query(`
+      CREATE OR REPLACE FUNCTION "messages_search_sync"() RETURNS trigger
+      LANGUAGE plpgsql
+      SET search_path FROM CURRENT
+      AS $$
+      BEGIN
+        INSERT INTO "messages_search" ("message_id", "conversation_id", "thread", "created_at", "seq", "search_vector")
+          SELECT NEW."id", NEW."conversation_id", NEW."thread", NEW."created_at", NEW."seq", ${vectorSql('NEW', 'c')}
+          FROM "conversations" c
+          WHERE c."id" = NEW."conversation_id"
+        ON CONFLICT ("message_id") DO UPDATE SET
+          "conversation_id" = EXCLUDED."conversation_id",
+          "thread" = EXCLUDED."thread",
+          "created_at" = EXCLUDED."created_at",
+          "seq" = EXCLUDED."seq",
+          "search_vector" = EXCLUDED."search_vector";
+        RETURN NULL;
+      END
+      $$
+    `);
+    await q.query(`
+      CREATE FUNCTION "messages_search_actor"() RETURNS trigger
+      LANGUAGE plpgsql
+      SET search_path FROM CURRENT
+      AS $$
+      BEGIN
+        UPDATE "messages_search" s
+          SET "search_vector" = ${vectorSql('m', 'NEW')}
+          FROM "messages" m
+          WHERE m."conversation_id" = NEW."id" AND s."message_id" = m."id";
+        RETURN NULL;
+      END
+      $$
+    `);
+    await q.query(`
+      CREATE TRIGGER "conversations_search_actor_au"
+        AFTER UPDATE OF "actor" ON "conversations"
+        FOR EACH ROW WHEN (OLD."actor" IS DISTINCT FROM NEW."actor")
+        EXECUTE FUNCTION "messages_search_actor"()
+    `);
     await q.query(`DROP INDEX "uq_shares_token_hash"`);
     await q.query(`CREATE UNIQUE INDEX "uq_shares_token_hash" ON "shares" ("token_hash")`);
     await q.query(`DROP INDEX "uq_messages_conversation_seq"`);
@@ -163,18 +201,24 @@ export class PgActorKeys1764750000000 implements MigrationInterface {
       'conversation_aliases',
       'idempotency_keys',
     ]) {
-      await q.query(
-        `ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_conversation" FOREIGN KEY ("conversation_id") REFERENCES "conversations"("id") ON DELETE CASCADE`,
-      );
+      await q.query(`
+        ALTER TABLE "${table}"
+          ADD CONSTRAINT "fk_${table}_conversation" FOREIGN KEY ("conversation_id") REFERENCES "conversations"("id")
+          ON DELETE CASCADE
+      `);
     }
     for (const table of ['messages_search', 'response_records']) {
-      await q.query(
-        `ALTER TABLE "${table}" ADD CONSTRAINT "fk_${table}_message" FOREIGN KEY ("message_id") REFERENCES "messages"("id") ON DELETE CASCADE`,
-      );
+      await q.query(`
+        ALTER TABLE "${table}"
+          ADD CONSTRAINT "fk_${table}_message" FOREIGN KEY ("message_id") REFERENCES "messages"("id")
+          ON DELETE CASCADE
+      `);
     }
-    await q.query(
-      `ALTER TABLE "conversations" ADD CONSTRAINT "fk_conversations_agent" FOREIGN KEY ("agent_id") REFERENCES "agents"("id") ON DELETE SET NULL`,
-    );
+    await q.query(`
+      ALTER TABLE "conversations"
+        ADD CONSTRAINT "fk_conversations_agent" FOREIGN KEY ("agent_id") REFERENCES "agents"("id")
+        ON DELETE SET NULL
+    `);
   }
 }
 
@@ -184,8 +228,11 @@ const vectorSql = (message: string, owner: string) =>
 
 /** The foreign keys of the tables in the current schema (search_path). */
 async function foreignKeys(q: QueryRunner): Promise<{ table: string; name: string }[]> {
-  return (await q.query(
-    `SELECT c.relname AS "table", con.conname AS "name" FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid ` +
-      `WHERE con.contype = 'f' AND c.relnamespace = current_schema()::regnamespace ORDER BY 1, 2`,
-  )) as { table: string; name: string }[];
+  return (await q.query(`
+    SELECT c.relname AS "table", con.conname AS "name"
+      FROM pg_constraint con
+      JOIN pg_class c ON c.oid = con.conrelid
+      WHERE con.contype = 'f' AND c.relnamespace = current_schema()::regnamespace
+      ORDER BY 1, 2
+  `)) as { table: string; name: string }[];
 }

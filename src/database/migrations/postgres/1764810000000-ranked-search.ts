@@ -4,13 +4,24 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 const vectorSql = (config: string, row: string) =>
   `to_tsvector('${config}', ${row}."content") || array_to_tsvector(ARRAY[' a' || md5(${row}."actor")])`;
 
-const syncFunction = (config: string) =>
-  `CREATE OR REPLACE FUNCTION "messages_search_sync"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$ BEGIN ` +
-  `INSERT INTO "messages_search" ("message_id", "actor", "conversation_id", "thread", "created_at", "seq", "search_vector") ` +
-  `VALUES (NEW."id", NEW."actor", NEW."conversation_id", NEW."thread", NEW."created_at", NEW."seq", ${vectorSql(config, 'NEW')}) ` +
-  `ON CONFLICT ("message_id", "actor") DO UPDATE SET "conversation_id" = EXCLUDED."conversation_id", ` +
-  `"thread" = EXCLUDED."thread", "created_at" = EXCLUDED."created_at", "seq" = EXCLUDED."seq", "search_vector" = EXCLUDED."search_vector"; ` +
-  `RETURN NULL; END $$`;
+const syncFunction = (config: string) => `
+  CREATE OR REPLACE FUNCTION "messages_search_sync"() RETURNS trigger
+  LANGUAGE plpgsql
+  SET search_path FROM CURRENT
+  AS $$
+  BEGIN
+    INSERT INTO "messages_search" ("message_id", "actor", "conversation_id", "thread", "created_at", "seq", "search_vector")
+      VALUES (NEW."id", NEW."actor", NEW."conversation_id", NEW."thread", NEW."created_at", NEW."seq", ${vectorSql(config, 'NEW')})
+    ON CONFLICT ("message_id", "actor") DO UPDATE SET
+      "conversation_id" = EXCLUDED."conversation_id",
+      "thread" = EXCLUDED."thread",
+      "created_at" = EXCLUDED."created_at",
+      "seq" = EXCLUDED."seq",
+      "search_vector" = EXCLUDED."search_vector";
+    RETURN NULL;
+  END
+  $$
+`;
 
 /**
  * Ranked search (PostgreSQL): message vectors and the title index use the `english`
@@ -31,9 +42,12 @@ export class PgRankedSearch1764810000000 implements MigrationInterface {
 
 async function convert(q: QueryRunner, to: string): Promise<void> {
   await q.query(syncFunction(to));
-  await q.query(
-    `UPDATE "messages_search" s SET "search_vector" = ${vectorSql(to, 'm')} FROM "messages" m WHERE m."id" = s."message_id" AND m."actor" = s."actor"`,
-  );
+  await q.query(`
+    UPDATE "messages_search" s
+      SET "search_vector" = ${vectorSql(to, 'm')}
+      FROM "messages" m
+      WHERE m."id" = s."message_id" AND m."actor" = s."actor"
+  `);
   await q.query(`DROP INDEX "idx_conversations_title_fts"`);
   await q.query(
     `CREATE INDEX "idx_conversations_title_fts" ON "conversations" USING GIN (to_tsvector('${to}', "title"))`,

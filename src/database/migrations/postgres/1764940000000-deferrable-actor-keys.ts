@@ -24,8 +24,11 @@ export class PgDeferrableActorKeys1764940000000 implements MigrationInterface {
 
 /** The foreign keys of the tables in the current schema (search_path). */
 async function foreignKeys(q: QueryRunner): Promise<{ table: string; name: string }[]> {
-  return (await q.query(
-    `SELECT c.relname AS "table", con.conname AS "name" FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid ` +
-      `WHERE con.contype = 'f' AND c.relnamespace = current_schema()::regnamespace ORDER BY 1, 2`,
-  )) as { table: string; name: string }[];
+  return (await q.query(`
+    SELECT c.relname AS "table", con.conname AS "name"
+      FROM pg_constraint con
+      JOIN pg_class c ON c.oid = con.conrelid
+      WHERE con.contype = 'f' AND c.relnamespace = current_schema()::regnamespace
+      ORDER BY 1, 2
+  `)) as { table: string; name: string }[];
 }

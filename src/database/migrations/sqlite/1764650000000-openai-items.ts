@@ -13,9 +13,14 @@ export class OpenAiItems1764650000000 implements MigrationInterface {
     await q.query(`ALTER TABLE "conversations" ADD COLUMN "metadata" text`);
     await q.query(`ALTER TABLE "messages" ADD COLUMN "function_calls" text`);
     await q.query(`ALTER TABLE "messages" ADD COLUMN "call_id" varchar(100)`);
-    await q.query(
-      `CREATE TABLE "response_records" ("message_id" varchar(36) PRIMARY KEY NOT NULL, "request" text NOT NULL, "created_at" datetime NOT NULL, CONSTRAINT "FK_285fbe35ecf7244b06b4d6222a1" FOREIGN KEY ("message_id") REFERENCES "messages" ("id") ON DELETE CASCADE ON UPDATE NO ACTION)`,
-    );
+    await q.query(`
+      CREATE TABLE "response_records" (
+        "message_id" varchar(36) PRIMARY KEY NOT NULL,
+        "request" text NOT NULL,
+        "created_at" datetime NOT NULL,
+        CONSTRAINT "FK_285fbe35ecf7244b06b4d6222a1" FOREIGN KEY ("message_id") REFERENCES "messages" ("id") ON DELETE CASCADE ON UPDATE NO ACTION
+      )
+    `);
   }
 
   async down(q: QueryRunner): Promise<void> {

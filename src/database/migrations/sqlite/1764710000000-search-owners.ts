@@ -14,24 +14,39 @@ export class SearchOwners1764710000000 implements MigrationInterface {
   name = 'SearchOwners1764710000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(
-      `CREATE TABLE "messages_fts_owners" ("message_rowid" integer PRIMARY KEY NOT NULL, "conversation_rowid" integer NOT NULL)`,
-    );
-    await q.query(
-      `INSERT INTO "messages_fts_owners" ("message_rowid", "conversation_rowid") SELECT m.rowid, c.rowid FROM "messages" m JOIN "conversations" c ON c."id" = m."conversation_id"`,
-    );
-    await q.query(
-      `CREATE TRIGGER "messages_fts_owners_ai" AFTER INSERT ON "messages" BEGIN ` +
-        `INSERT OR REPLACE INTO "messages_fts_owners" ("message_rowid", "conversation_rowid") SELECT new.rowid, c.rowid FROM "conversations" c WHERE c."id" = new."conversation_id"; END`,
-    );
+    await q.query(`
+      CREATE TABLE "messages_fts_owners" (
+        "message_rowid" integer PRIMARY KEY NOT NULL,
+        "conversation_rowid" integer NOT NULL
+      )
+    `);
+    await q.query(`
+      INSERT INTO "messages_fts_owners" ("message_rowid", "conversation_rowid")
+        SELECT m.rowid, c.rowid
+        FROM "messages" m
+        JOIN "conversations" c ON c."id" = m."conversation_id"
+    `);
+    await q.query(`
+      CREATE TRIGGER "messages_fts_owners_ai" AFTER INSERT ON "messages"
+      BEGIN
+        INSERT OR REPLACE INTO "messages_fts_owners" ("message_rowid", "conversation_rowid")
+          SELECT new.rowid, c.rowid FROM "conversations" c WHERE c."id" = new."conversation_id";
+      END
+    `);
     await q.query(`CREATE VIRTUAL TABLE "messages_fts_rows" USING fts5vocab("messages_fts", 'row')`);
-    await q.query(
-      `CREATE TRIGGER "messages_fts_owners_ad" AFTER DELETE ON "messages" BEGIN DELETE FROM "messages_fts_owners" WHERE "message_rowid" = old.rowid; END`,
-    );
-    await q.query(
-      `CREATE TRIGGER "messages_fts_owners_au" AFTER UPDATE OF "conversation_id" ON "messages" BEGIN ` +
-        `INSERT OR REPLACE INTO "messages_fts_owners" ("message_rowid", "conversation_rowid") SELECT new.rowid, c.rowid FROM "conversations" c WHERE c."id" = new."conversation_id"; END`,
-    );
+    await q.query(`
+      CREATE TRIGGER "messages_fts_owners_ad" AFTER DELETE ON "messages"
+      BEGIN
+        DELETE FROM "messages_fts_owners" WHERE "message_rowid" = old.rowid;
+      END
+    `);
+    await q.query(`
+      CREATE TRIGGER "messages_fts_owners_au" AFTER UPDATE OF "conversation_id" ON "messages"
+      BEGIN
+        INSERT OR REPLACE INTO "messages_fts_owners" ("message_rowid", "conversation_rowid")
+          SELECT new.rowid, c.rowid FROM "conversations" c WHERE c."id" = new."conversation_id";
+      END
+    `);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -19,14 +19,22 @@ export class ActorColumns1764750000000 implements MigrationInterface {
     await withoutForeignKeys(q, async () => {
       for (const table of ['messages', 'conversation_tags', 'summaries', 'threads']) {
         await q.query(`ALTER TABLE "${table}" ADD COLUMN "actor" varchar(200) NOT NULL DEFAULT ('')`);
-        await q.query(
-          `UPDATE "${table}" SET "actor" = COALESCE((SELECT c."actor" FROM "conversations" c WHERE c."id" = "${table}"."conversation_id"), '')`,
-        );
+        await q.query(`
+          UPDATE "${table}"
+            SET "actor" = COALESCE(
+              (SELECT c."actor" FROM "conversations" c WHERE c."id" = "${table}"."conversation_id"),
+              ''
+            )
+        `);
       }
       await q.query(`ALTER TABLE "response_records" ADD COLUMN "actor" varchar(200) NOT NULL DEFAULT ('')`);
-      await q.query(
-        `UPDATE "response_records" SET "actor" = COALESCE((SELECT m."actor" FROM "messages" m WHERE m."id" = "response_records"."message_id"), '')`,
-      );
+      await q.query(`
+        UPDATE "response_records"
+          SET "actor" = COALESCE(
+            (SELECT m."actor" FROM "messages" m WHERE m."id" = "response_records"."message_id"),
+            ''
+          )
+      `);
       await rebuild(q, 'keyed');
     });
   }
@@ -45,7 +53,12 @@ export class ActorColumns1764750000000 implements MigrationInterface {
 async function rebuild(q: QueryRunner, to: 'keyed' | 'before'): Promise<void> {
   const tables = REBUILT_TABLES.map((t) => t.table);
   const saved = (await q.query(
-    `SELECT "type", "name", "sql" FROM "sqlite_master" WHERE "sql" IS NOT NULL AND ("type" IN ('view', 'trigger') OR ("type" = 'index' AND "tbl_name" IN (${tables.map(() => '?').join(', ')})))`,
+    `
+      SELECT "type", "name", "sql"
+        FROM "sqlite_master"
+        WHERE "sql" IS NOT NULL
+          AND ("type" IN ('view', 'trigger') OR ("type" = 'index' AND "tbl_name" IN (${tables.map(() => '?').join(', ')})))
+    `,
     tables,
   )) as { type: 'index' | 'view' | 'trigger'; name: string; sql: string }[];
   // A view or trigger naming a table while it is dropped would fail the rename.
