@@ -44,7 +44,7 @@ describe('CallerStatistics', () => {
     const { repo, asked } = history(300);
     const statistics = new CallerStatistics(repo as unknown as MessageSearchRepository, clock);
     expect(await statistics.recallTotals(em, 'a')).toEqual({ docs: 300, length: 3_000 });
-    statistics.termHits(em, 'a', word, 0);
+    await statistics.termHits(em, 'a', word, 0);
     now += 1_500;
     expect(statistics.keptTermHits('a', word)).toBe(0);
     repo.docs = 900;
