@@ -11,7 +11,7 @@ import {
 import { storageErrorOf } from '../../database/storage.errors.js';
 import { TooManyRequestsError } from '../../rate-limits/too-many-requests.error.js';
 import { Metrics } from '../../metrics/metrics.js';
-import { httpErrorOf, httpStatusOf } from '../http/errors/http-error.filter.js';
+import { httpErrorOf, httpStatusOf } from '../errors/http-error.filter.js';
 import { conversationId } from './openai-ids.js';
 import { openAiErrorBody, OpenAiError } from './openai-error.js';
 import { describeError } from '../../common/describe-error.js';

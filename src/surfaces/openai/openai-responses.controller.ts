@@ -23,7 +23,7 @@ import type { ReplyOutcome, StartedTurn } from '../../chat/turn.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { ResponseRequest } from '../../conversations/response-record.entity.js';
 import { ResponseRecordsService } from '../../conversations/response-records.service.js';
-import { StreamSlots } from '../http/sse/stream-slots.js';
+import { StreamSlots } from '../streaming/stream-slots.js';
 import { OpenAiError } from './openai-error.js';
 import { openAiAnswerOf, OpenAiErrorFilter } from './openai-error.filter.js';
 import { requiredResponseId, responseId } from './openai-ids.js';

@@ -9,23 +9,23 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { allowedMethods } from './allowed-methods.js';
-import { AgentInUseError } from '../../../agents/agent.errors.js';
-import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.errors.js';
-import { DomainError } from '../../../common/domain-error.js';
-import { StorageError, storageErrorOf } from '../../../database/storage.errors.js';
-import { ContextOverBudgetError } from '../../../context/context-planner.js';
+import { AgentInUseError } from '../../agents/agent.errors.js';
+import { ChatTurnFailedError, ReplyNotStoredError } from '../../chat/chat.errors.js';
+import { DomainError } from '../../common/domain-error.js';
+import { StorageError, storageErrorOf } from '../../database/storage.errors.js';
+import { ContextOverBudgetError } from '../../context/context-planner.js';
 import {
   ConversationBusyError,
   ConversationNotFoundError,
   ForbiddenConversationError,
-} from '../../../conversations/conversation.errors.js';
-import { ImportRejectedError } from '../../../portability/import-problems.js';
-import { ArchiveError } from '../../../portability/archives/archive.errors.js';
-import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
-import { Metrics } from '../../../metrics/metrics.js';
+} from '../../conversations/conversation.errors.js';
+import { ImportRejectedError } from '../../portability/import-problems.js';
+import { ArchiveError } from '../../portability/archives/archive.errors.js';
+import { TooManyRequestsError } from '../../rate-limits/too-many-requests.error.js';
+import { Metrics } from '../../metrics/metrics.js';
 import { sendError } from './error-body.js';
 import { HTTP_STATUS, UNEXPECTED } from './http-status.js';
-import { describeError } from '../../../common/describe-error.js';
+import { describeError } from '../../common/describe-error.js';
 
 /** An error as an HTTP answer: its status, message, and fields added to the common body (a domain error's `code` among them). */
 export interface HttpError {

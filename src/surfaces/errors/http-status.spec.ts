@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.errors.js';
-import { DOMAIN_ERROR_CODES, REPLY_ERROR_CODES, type DomainErrorCode } from '../../../common/domain-error.js';
-import { ConversationNotFoundError, ForbiddenConversationError } from '../../../conversations/conversation.errors.js';
-import { StorageBusyError, StorageFullError } from '../../../database/storage.errors.js';
-import { ModelCancelledError, ModelTimeoutError } from '../../../llm/llm.errors.js';
-import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
+import { ChatTurnFailedError, ReplyNotStoredError } from '../../chat/chat.errors.js';
+import { DOMAIN_ERROR_CODES, REPLY_ERROR_CODES, type DomainErrorCode } from '../../common/domain-error.js';
+import { ConversationNotFoundError, ForbiddenConversationError } from '../../conversations/conversation.errors.js';
+import { StorageBusyError, StorageFullError } from '../../database/storage.errors.js';
+import { ModelCancelledError, ModelTimeoutError } from '../../llm/llm.errors.js';
+import { TooManyRequestsError } from '../../rate-limits/too-many-requests.error.js';
 import { httpErrorOf } from './http-error.filter.js';
 import { failedStatus, HTTP_STATUS, replyErrorBody } from './http-status.js';
 
