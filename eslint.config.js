@@ -87,6 +87,15 @@ function restrictionsFor(module) {
       message: 'Domain and ports never import a surface (surfaces -> domain -> ports).',
     });
   }
+  // A driver's error becomes a StorageError once, in the database service: everything above it sees domain errors only.
+  if (module !== 'database') {
+    list.push({
+      id: 'driver-errors',
+      regex: `${into(['database'])}driver-errors\\.js$`,
+      message:
+        "Only database/ reads a driver's errors: DatabaseService raises StorageErrors (common/storage.errors.ts) in their place.",
+    });
+  }
   if (PORTS.includes(module)) {
     list.push({
       id: 'port-imports-domain',
