@@ -87,6 +87,15 @@ function restrictionsFor(module) {
       message: 'Domain and ports never import a surface (surfaces -> domain -> ports).',
     });
   }
+  // A driver's error becomes a StorageError once, in the database service: everything above it sees domain errors only.
+  if (module !== 'database') {
+    list.push({
+      id: 'driver-errors',
+      regex: `${into(['database'])}driver-errors\\.js$`,
+      message:
+        "Only database/ reads a driver's errors: DatabaseService raises StorageErrors (common/storage.errors.ts) in their place.",
+    });
+  }
   if (PORTS.includes(module)) {
     list.push({
       id: 'port-imports-domain',
@@ -281,6 +290,74 @@ const LONG_FILES = [
 ];
 
 /**
+ * The folders of src/surfaces/. Protocol surfaces (http, openai, mcp, ui-stream, telegram, web, console, cli) import
+ * none of each other: what several share lives in a neutral folder, which imports only the neutral folders listed
+ * for it (so they form no cycle either). COMPOSITION, where the HTTP surfaces become one app, may import every
+ * folder, and no folder imports it.
+ */
+const NEUTRAL_SURFACE_FOLDERS = {
+  errors: [], // the common error body, the HTTP status of each domain code, the error filter, their OpenAPI docs
+  requests: [], // request fields validated and documented alike, and a route's rate cost
+  streaming: ['errors'], // the stream pipeline, event streams, the count of open streams
+};
+const COMPOSITION = 'app';
+const SURFACES_DIR = path.join(import.meta.dirname, 'src', 'surfaces');
+
+/** Throws when the neutral folders' allowed imports form a cycle: the lint would then allow a cycle. */
+function assertNoNeutralCycle(graph) {
+  const state = new Map();
+  const visit = (folder, trail) => {
+    if (state.get(folder) === 'done') return;
+    if (state.get(folder) === 'open')
+      throw new Error(`eslint.config.js: neutral surface folders in a cycle: ${[...trail, folder].join(' -> ')}`);
+    state.set(folder, 'open');
+    for (const next of graph[folder] ?? []) visit(next, [...trail, folder]);
+    state.set(folder, 'done');
+  };
+  for (const folder of Object.keys(graph)) visit(folder, []);
+}
+assertNoNeutralCycle(NEUTRAL_SURFACE_FOLDERS);
+
+/** Why an import from folder `from` into folder `to` of src/surfaces/ is refused, or null when it is allowed. */
+function surfaceImportProblem(from, to) {
+  if (from === to || from === COMPOSITION) return null;
+  if (to === COMPOSITION)
+    return `Nothing in src/surfaces/ imports ${COMPOSITION}/: it composes the surfaces, above them.`;
+  const neutral = NEUTRAL_SURFACE_FOLDERS[from];
+  if (to in NEUTRAL_SURFACE_FOLDERS) {
+    if (!neutral || neutral.includes(to)) return null;
+    const allowed = neutral.length ? `only ${neutral.map((f) => `${f}/`).join(', ')}` : 'no other surface folder';
+    return `The neutral folder ${from}/ imports ${allowed} (NEUTRAL_SURFACE_FOLDERS), not ${to}/.`;
+  }
+  return neutral
+    ? `The neutral folder ${from}/ imports no surface (${to}/): surfaces import it.`
+    : `The ${from} surface imports no other surface (${to}/): move what both need to a neutral folder (NEUTRAL_SURFACE_FOLDERS).`;
+}
+
+/** The rule over every relative import (types included) of a file in src/surfaces/. */
+const surfaceFolderImports = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const file = path.relative(SURFACES_DIR, context.filename);
+    if (file.startsWith('..') || !file.includes(path.sep)) return {};
+    const from = file.split(path.sep)[0];
+    const check = (source) => {
+      if (typeof source?.value !== 'string' || !source.value.startsWith('.')) return;
+      const target = path.relative(SURFACES_DIR, path.resolve(path.dirname(context.filename), source.value));
+      if (target.startsWith('..') || !target.includes(path.sep)) return;
+      const problem = surfaceImportProblem(from, target.split(path.sep)[0]);
+      if (problem) context.report({ node: source, message: problem });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+
+/**
  * The names each module of web/ is imported by, from the other modules' `import { ... } from './x.js'`
  * (read once, when the lint starts): file name -> names.
  */
@@ -399,6 +476,11 @@ export default defineConfig(
       // sanitize: test/e2e/web/web.e2e-spec.ts imports it in the page, to try the sanitizer on its own.
       'web/no-unused-export': ['error', { allow: ['render.js:sanitize'] }],
     },
+  },
+  {
+    files: ['src/surfaces/**/*.ts'],
+    plugins: { surfaces: { rules: { 'folder-imports': surfaceFolderImports } } },
+    rules: { 'surfaces/folder-imports': 'error' },
   },
   ...[...MODULES, SURFACES].map((module) => ({
     files: [module === SURFACES ? 'src/surfaces/**/*.ts' : `src/${module}/**/*.ts`],

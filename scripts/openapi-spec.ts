@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { AppModule } from '../src/app.module.js';
 import { loadConfig } from '../src/config/app-config.js';
-import { createHttpApp } from '../src/surfaces/http/http-app.js';
+import { createHttpApp } from '../src/surfaces/app/http-app.js';
 import { buildOpenApiDocument } from '../src/surfaces/http/openapi.js';
 
 /**

@@ -5,7 +5,7 @@ import { loadConfig } from './config/app-config.js';
 import { ConfigError } from './config/config-error.js';
 import { ApiKeysService } from './actor-auth/api-keys.service.js';
 import { AppModule } from './app.module.js';
-import { createHttpApp } from './surfaces/http/http-app.js';
+import { createHttpApp } from './surfaces/app/http-app.js';
 
 async function bootstrap(): Promise<void> {
   const logger = new Logger('Bootstrap');

@@ -1,5 +1,5 @@
 import { DomainError, type ReplyErrorCode } from '../common/domain-error.js';
-import type { StorageError } from '../database/storage.errors.js';
+import type { StorageError } from '../common/storage.errors.js';
 
 /**
  * A turn whose question is stored but whose reply failed. Carries why (`reason`, the code

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { StorageError } from '../database/storage.errors.js';
+import type { StorageError } from '../common/storage.errors.js';
 
 /**
  * Replies of this process whose end the database refused, and why, while they are tried again

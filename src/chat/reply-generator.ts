@@ -23,7 +23,7 @@ import {
 import { TokenCounter } from '../context/token-counter.js';
 import { sleep } from '../common/sleep.js';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
-import { storageErrorOf } from '../database/storage.errors.js';
+import { StorageError } from '../common/storage.errors.js';
 import { ReplyNotStoredError } from './chat.errors.js';
 import { addUsage, giveUpAfterStop, modelSettingsOf } from './model-call.js';
 import { ReplyBounds } from './reply-bounds.js';
@@ -108,8 +108,8 @@ export class ReplyGenerator {
     try {
       await this.replies.finishReply(turn.reply, outcome);
     } catch (error) {
-      const storage = storageErrorOf(error);
-      if (!storage) throw error;
+      if (!(error instanceof StorageError)) throw error;
+      const storage = error;
       this.awaitingStorage.add(turn.reply.id, storage);
       void this.finishLater(turn, outcome).finally(() => this.awaitingStorage.remove(turn.reply.id));
       throw new ReplyNotStoredError(storage, turn.conversation.id, turn.question.id, turn.reply.id);
@@ -203,7 +203,7 @@ export class ReplyGenerator {
         this.logger.log(`Reply ${turn.reply.id} stored after the database refused it at first`);
         return;
       } catch (error) {
-        if (!storageErrorOf(error)) return;
+        if (!(error instanceof StorageError)) return;
       }
     }
     this.logger.warn(`Reply ${turn.reply.id} could not be stored; it will be closed as interrupted`);

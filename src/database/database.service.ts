@@ -4,7 +4,8 @@ import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
 import { isPostgres } from './dialect.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
 import { ReadReplicas } from './read-replicas.js';
-import { StorageError, storageErrorOf } from './storage.errors.js';
+import type { StorageError } from '../common/storage.errors.js';
+import { storageErrorOf } from './driver-errors.js';
 import { deferWalFlushes } from './wal-durability.js';
 
 /** How long another process may hold SQLite's write lock before a unit of work fails as busy. */

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { sleep } from '../common/sleep.js';
-import { StorageBusyError, StorageUnavailableError, storageErrorOf } from './storage.errors.js';
+import { StorageBusyError, StorageUnavailableError } from '../common/storage.errors.js';
+import { storageErrorOf } from './driver-errors.js';
 import type { WalDurability } from './wal-durability.js';
 
 interface Unit {

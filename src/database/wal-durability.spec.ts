@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { GroupCommitQueue } from './group-commit-queue.js';
-import { StorageUnavailableError } from './storage.errors.js';
+import { StorageUnavailableError } from '../common/storage.errors.js';
 import { WalDurability, deferWalFlushes, flushFile } from './wal-durability.js';
 
 /** A flush the test finishes by hand, counting how many were started. */

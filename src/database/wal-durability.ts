@@ -1,6 +1,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import type { DataSource } from 'typeorm';
-import { StorageUnavailableError } from './storage.errors.js';
+import { StorageUnavailableError } from '../common/storage.errors.js';
 
 /** Flushes the WAL file to disk (fdatasync), on libuv's thread pool rather than the event loop. */
 interface WalFlush {

@@ -8,7 +8,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { AppModule } from '../../src/app.module.js';
-import { createHttpApp } from '../../src/surfaces/http/http-app.js';
+import { createHttpApp } from '../../src/surfaces/app/http-app.js';
 import { watchAnswers } from './answer-check.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { sendError } from './errors/error-body.js';
+import { sendError } from '../errors/error-body.js';
 
 /**
  * Shutdown for HTTP: once the application starts closing, new requests get a JSON 503 (with

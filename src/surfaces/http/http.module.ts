@@ -19,12 +19,12 @@ import { BranchesController } from './controllers/branches.controller.js';
 import { MessagesController } from './controllers/messages.controller.js';
 import { PortabilityController } from './controllers/portability.controller.js';
 import { ArchiveImportsController } from './controllers/archive-imports.controller.js';
-import { HttpErrorFilter } from './errors/http-error.filter.js';
+import { HttpErrorFilter } from '../errors/http-error.filter.js';
 import { HttpDrain } from './http-drain.js';
 import { IdempotentChat } from './idempotency/idempotent-chat.js';
 import { IdempotencyModule } from '../../idempotency/idempotency.module.js';
 import { PortabilityModule } from '../../portability/portability.module.js';
-import { StreamSlots } from './sse/stream-slots.js';
+import { StreamingModule } from '../streaming/streaming.module.js';
 import { MemoryModule } from '../../memory/memory.module.js';
 import { MemoriesController } from './controllers/memories.controller.js';
 import { SharingModule } from '../../sharing/sharing.module.js';
@@ -36,7 +36,10 @@ import { LlmModule } from '../../llm/llm.module.js';
 import { ModelsController } from './controllers/models.controller.js';
 import { SearchController } from './controllers/search.controller.js';
 
-/** The REST surface: routes, DTOs and the mapping of domain errors to HTTP answers. */
+/**
+ * The REST surface: routes and DTOs. It also installs what every HTTP surface's routes pass
+ * through: the error filter (surfaces/errors/), the rate limit and the read-your-writes interceptor.
+ */
 @Module({
   imports: [
     ChatModule,
@@ -49,6 +52,7 @@ import { SearchController } from './controllers/search.controller.js';
     SharingModule,
     RecallModule,
     LlmModule,
+    StreamingModule,
   ],
   controllers: [
     ChatController,
@@ -76,10 +80,7 @@ import { SearchController } from './controllers/search.controller.js';
     { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor },
     HttpDrain,
     IdempotentChat,
-    StreamSlots,
     SharedReadLimit,
   ],
-  // Other surfaces' streams count against the same MAX_STREAMS_PER_ACTOR.
-  exports: [StreamSlots],
 })
 export class HttpSurfaceModule {}

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { ErrorDto } from './dto/error.dto.js';
+import { ErrorDto } from '../errors/error.dto.js';
 import { nullableRefsAsAnyOf } from './openapi-nullable.js';
 import { documentRequestRules } from './openapi-requests.js';
 import { documentCommonAnswers } from './openapi-answers.js';

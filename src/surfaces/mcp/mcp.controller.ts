@@ -8,7 +8,7 @@ import { CurrentActor } from '../../actor-auth/current-actor.decorator.js';
 import { AgentsService } from '../../agents/agents.service.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
 import { RecallService } from '../../recall/recall.service.js';
-import { RateCost } from '../http/hardening/rate-cost.js';
+import { RateCost } from '../requests/rate-cost.js';
 import { registerHistoryTools } from './history-tools.js';
 import { batchRefusal, callsIn, protocolVersionOf } from './json-rpc-batch.js';
 

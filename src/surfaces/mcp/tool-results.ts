@@ -5,7 +5,7 @@ import {
   type ConversationNotFoundError,
   type ForbiddenConversationError,
 } from '../../conversations/conversation.errors.js';
-import { type StorageError, storageErrorOf } from '../../database/storage.errors.js';
+import type { StorageError } from '../../common/storage.errors.js';
 import { describeError } from '../../common/describe-error.js';
 
 const logger = new Logger('McpTools');
@@ -78,8 +78,7 @@ const TOOL_ERROR_TEXTS = {
  */
 export function toolErrorOf(error: unknown): CallToolResult {
   const fail = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
-  // A raw driver error still means the database.
-  const known = error instanceof DomainError ? error : storageErrorOf(error);
+  const known = error instanceof DomainError ? error : null;
   const text: ToolErrorText | null = known ? TOOL_ERROR_TEXTS[known.code] : null;
   if (known && text) return fail(text(known));
   logger.error(describeError(error));

@@ -8,10 +8,9 @@ import {
   ConversationNotFoundError,
   ForbiddenConversationError,
 } from '../../conversations/conversation.errors.js';
-import { storageErrorOf } from '../../database/storage.errors.js';
 import { TooManyRequestsError } from '../../rate-limits/too-many-requests.error.js';
 import { Metrics } from '../../metrics/metrics.js';
-import { httpErrorOf, httpStatusOf } from '../http/errors/http-error.filter.js';
+import { httpErrorOf, httpStatusOf } from '../errors/http-error.filter.js';
 import { conversationId } from './openai-ids.js';
 import { openAiErrorBody, OpenAiError } from './openai-error.js';
 import { describeError } from '../../common/describe-error.js';
@@ -90,8 +89,9 @@ export function openAiAnswerOf(error: unknown): OpenAiAnswer | null {
     const known = httpErrorOf(error)!;
     return { status: known.status, message: known.message, code: HTTP_CODES[known.status] ?? null, param: null };
   }
-  const domain = error instanceof DomainError ? error : storageErrorOf(error);
-  if (!domain) return null;
+  // Storage failures arrive as domain errors too (StorageError): the database service converts its driver's.
+  if (!(error instanceof DomainError)) return null;
+  const domain = error;
   if (error instanceof ConversationNotFoundError || error instanceof ForbiddenConversationError) {
     return {
       status: 404,

@@ -1,3 +1,5 @@
+import type { ErrorFormat } from '../errors/error-body.js';
+
 /** OpenAI's error types, by status (what its SDK and clients expect to read). */
 function errorTypeOf(status: number): string {
   if (status === 401) return 'authentication_error';
@@ -39,7 +41,8 @@ export class OpenAiError extends Error {
   }
 }
 
-/** Requests under /v1 are the OpenAI surface's: their errors take its shape, whoever answers them. */
-export function isOpenAiPath(path: string | undefined): boolean {
-  return path === '/v1' || (path?.startsWith('/v1/') ?? false);
-}
+/** Requests under /v1 are the OpenAI surface's: their errors take its shape, whoever answers them (a missing key: `invalid_api_key`). */
+export const OPENAI_ERROR_FORMAT: ErrorFormat = {
+  matches: (path) => path === '/v1' || path.startsWith('/v1/'),
+  body: (status, message, code) => openAiErrorBody(status, message, status === 401 ? 'invalid_api_key' : code),
+};

@@ -1,5 +1,5 @@
 import type { ChatRequest } from '../../chat/chat.service.js';
-import type { FunctionCallRecord, MessageStatus } from '../../conversations/message.entity.js';
+import type { FunctionCallRecord, Message, MessageStatus } from '../../conversations/message.entity.js';
 import type { ResponseRequest } from '../../conversations/response-record.entity.js';
 import type { ResponseFormat, ToolChoice, ToolSpec } from '../../llm/llm.port.js';
 import { unixSeconds } from './openai-conversations.js';
@@ -19,6 +19,26 @@ export interface ReplyView {
   readonly model: string | null;
   readonly usage: { readonly promptTokens: number; readonly completionTokens: number } | null;
   readonly error: { readonly code: string; readonly message: string } | null;
+}
+
+/** A stored reply as a response's parts. */
+export function storedReplyView(message: Message): ReplyView {
+  const usage =
+    message.promptTokens === null && message.completionTokens === null
+      ? null
+      : { promptTokens: message.promptTokens ?? 0, completionTokens: message.completionTokens ?? 0 };
+  const error = message.errorCode ? { code: message.errorCode, message: message.errorMessage ?? '' } : null;
+  return {
+    messageId: message.id,
+    conversationId: message.conversationId,
+    createdAt: message.createdAt,
+    status: message.status,
+    content: message.content,
+    functionCalls: message.functionCalls ?? [],
+    model: message.model,
+    usage,
+    error,
+  };
 }
 
 /** A response's status from its reply's. */

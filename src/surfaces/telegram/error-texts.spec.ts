@@ -7,7 +7,7 @@ import {
   ForbiddenConversationError,
   InvalidInputError,
 } from '../../conversations/conversation.errors.js';
-import { StorageFullError } from '../../database/storage.errors.js';
+import { StorageFullError } from '../../common/storage.errors.js';
 import { ERROR_TEXTS, errorText } from './error-texts.js';
 import { TEXTS } from './texts.js';
 

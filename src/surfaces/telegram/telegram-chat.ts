@@ -3,7 +3,7 @@ import type { Bot, Context } from 'grammy';
 import { ChatTurnFailedError, ReplyNotStoredError } from '../../chat/chat.errors.js';
 import { ChatService } from '../../chat/chat.service.js';
 import { DomainError } from '../../common/domain-error.js';
-import { StorageError, storageErrorOf } from '../../database/storage.errors.js';
+import { StorageError } from '../../common/storage.errors.js';
 import { ConversationsService } from '../../conversations/conversations.service.js';
 import type { StartedTurn } from '../../chat/turn.js';
 import type { Actor } from '../../actor-auth/actor.js';
@@ -112,7 +112,7 @@ export class TelegramChat {
 
   /** What the user is told when a turn does not produce a reply (the texts are ERROR_TEXTS). */
   private explain(error: unknown): string {
-    const known = error instanceof DomainError ? error : storageErrorOf(error);
+    const known = error instanceof DomainError ? error : null;
     const text = known && errorText(known);
     if (!known || text === null) {
       this.logger.error(describeError(error));

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import type { TurnEvents } from '../../chat/chat.service.js';
 import type { ReplyOutcome } from '../../chat/turn.js';
-import { httpErrorOf } from '../http/errors/http-error.filter.js';
+import { httpErrorOf } from '../errors/http-error.filter.js';
 import type { StreamLimits } from '../streaming/event-stream.js';
 import { UiMessageStream, type SettledCall } from './ui-message-stream.js';
 import { pipeTurn } from '../streaming/turn-pipeline.js';

@@ -30,11 +30,11 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { ALIAS_PATTERN } from '../../conversations/conversation-alias.entity.js';
 import { ConversationNotFoundError, MessageNotFoundError } from '../../conversations/conversation.errors.js';
 import { DETAIL_MESSAGES } from '../../conversations/conversations.service.js';
-import { ApiErrors } from '../http/api-errors.decorator.js';
-import { ChatErrorDto } from '../http/dto/error.dto.js';
-import { httpErrorOf } from '../http/errors/http-error.filter.js';
-import { CountedStream } from '../http/sse/stream-slots.js';
-import { storedOutcome } from '../http/sse/stream-turn.js';
+import { ApiErrors } from '../errors/api-errors.decorator.js';
+import { ChatErrorDto } from '../errors/error.dto.js';
+import { httpErrorOf } from '../errors/http-error.filter.js';
+import { CountedStream } from '../streaming/stream-slots.js';
+import { storedOutcome } from '../streaming/stored-outcome.js';
 import { streamUiTurn } from './stream-ui-turn.js';
 import { deniedOutput, optionsOf, toolAnswersOf, toTurnRequest } from './ui-chat-request.js';
 import {

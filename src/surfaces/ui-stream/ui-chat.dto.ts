@@ -15,8 +15,8 @@ import {
 } from 'class-validator';
 import { ALIAS_PATTERN } from '../../conversations/conversation-alias.entity.js';
 import { MAX_MESSAGES_PER_READ } from '../../conversations/conversations.service.js';
-import { ModelOptionsDto, ModelOptionsField } from '../http/dto/chat.dto.js';
-import { OptionalThreadName } from '../http/dto/thread-name.js';
+import { ModelOptionsDto, ModelOptionsField } from '../requests/model-options.js';
+import { OptionalThreadName } from '../requests/thread-name.js';
 
 const UI_TRIGGERS = ['submit-message', 'regenerate-message'] as const;
 type UiTrigger = (typeof UI_TRIGGERS)[number];

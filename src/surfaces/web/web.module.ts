@@ -4,7 +4,7 @@ import { Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Request, Response } from 'express';
-import { sendError } from '../http/errors/error-body.js';
+import { sendError } from '../errors/error-body.js';
 import { findWebAssets } from './web-assets.js';
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import { ERROR_BODY_CODES } from '../../../src/surfaces/http/errors/error-codes.js';
+import { ERROR_BODY_CODES } from '../../../src/surfaces/errors/error-codes.js';
 import { generateClientSchema } from '../../../scripts/client-schema.js';
 import { buildOpenApiSpec } from '../../../scripts/openapi-spec.js';
 import { CLIENT_SCHEMA_FILE, OPENAPI_FILE } from '../../../scripts/paths.js';

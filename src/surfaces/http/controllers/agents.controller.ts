@@ -4,7 +4,7 @@ import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { AgentsService } from '../../../agents/agents.service.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 import {
   AGENT_PAGE_MAX,
   AgentDeletedDto,
@@ -16,7 +16,7 @@ import {
   toAgentDto,
   UpdateAgentDto,
 } from '../dto/agent.dto.js';
-import { AgentInUseErrorDto, ErrorDto } from '../dto/error.dto.js';
+import { AgentInUseErrorDto, ErrorDto } from '../../errors/error.dto.js';
 import { ApiCreated } from '../created-location.js';
 
 @ApiTags('agents')

@@ -6,7 +6,7 @@ import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ArchiveImportService } from '../../../portability/archive-import.service.js';
 import { ArchiveTooLargeError } from '../../../portability/archives/archive.errors.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 import { isZipType } from '../hardening/import-body.js';
 import { ArchiveErrorDto, ArchiveImportQueryDto, ArchiveImportReportDto } from '../dto/archive-import.dto.js';
 

@@ -18,14 +18,14 @@ import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ConversationTreeService } from '../../../conversations/conversation-tree.service.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 import { toChatResponse } from '../dto/chat-result.mapper.js';
 import { ChatResponseDto, EditMessageRequestDto } from '../dto/chat.dto.js';
 import { MessagesPageQueryDto } from '../dto/conversation.dto.js';
 import { MessageDto, MessagesPageDto, toMessageDto, toMessagesPage } from '../dto/message.dto.js';
-import { ChatErrorDto } from '../dto/error.dto.js';
+import { ChatErrorDto } from '../../errors/error.dto.js';
 import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
-import { CountedStream } from '../sse/stream-slots.js';
+import { CountedStream } from '../../streaming/stream-slots.js';
 import { streamTurn } from '../sse/stream-turn.js';
 
 const EDIT =

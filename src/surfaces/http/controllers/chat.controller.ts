@@ -5,14 +5,14 @@ import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 import { toChatRequest, toChatResponse } from '../dto/chat-result.mapper.js';
 import { ChatRequestDto, ChatResponseDto } from '../dto/chat.dto.js';
-import { ChatErrorDto } from '../dto/error.dto.js';
+import { ChatErrorDto } from '../../errors/error.dto.js';
 import { ApiIdempotencyKey, IdempotencyKeyHeader } from '../idempotency/idempotency-key.header.js';
 import { IdempotentChat } from '../idempotency/idempotent-chat.js';
 import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
-import { CountedStream } from '../sse/stream-slots.js';
+import { CountedStream } from '../../streaming/stream-slots.js';
 import { streamTurn } from '../sse/stream-turn.js';
 
 @ApiTags('chat')

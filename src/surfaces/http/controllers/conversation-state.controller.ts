@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTa
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 
 const STATE_SCHEMA = { type: 'object', additionalProperties: true } as const;
 

@@ -23,7 +23,7 @@ import { ChatService } from '../../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { RecallService } from '../../../recall/recall.service.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 import { toChatResponse } from '../dto/chat-result.mapper.js';
 import { ChatResponseDto, RegenerateRequestDto } from '../dto/chat.dto.js';
 import {
@@ -41,12 +41,12 @@ import {
   toConversationSummary,
 } from '../dto/conversation.dto.js';
 import { MessagesPageDto, toMessagesPage } from '../dto/message.dto.js';
-import { ChatErrorDto } from '../dto/error.dto.js';
+import { ChatErrorDto } from '../../errors/error.dto.js';
 import { ContextPreviewDto, ContextQueryDto } from '../dto/usage.dto.js';
 import { TOKENS_PER_MESSAGE } from '../../../context/token-counter.js';
 import { MAIN_THREAD } from '../../../conversations/thread.entity.js';
 import { ApiEventStream, TURN_EVENTS } from '../sse/sse-docs.js';
-import { CountedStream } from '../sse/stream-slots.js';
+import { CountedStream } from '../../streaming/stream-slots.js';
 import { streamTurn } from '../sse/stream-turn.js';
 import { ApiCreated } from '../created-location.js';
 

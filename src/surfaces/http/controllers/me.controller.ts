@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { PortabilityService } from '../../../portability/portability.service.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 import { download, safeFilename } from '../download.js';
 import { AccountExportDto, ErasedDataDto, ExportVersionQueryDto } from '../dto/portability.dto.js';
 

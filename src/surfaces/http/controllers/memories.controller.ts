@@ -23,9 +23,9 @@ import {
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { MemoryService } from '../../../memory/memory.service.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 import { ApiCreated } from '../created-location.js';
-import { ErrorDto } from '../dto/error.dto.js';
+import { ErrorDto } from '../../errors/error.dto.js';
 import { agentFilter } from '../dto/conversation.dto.js';
 import {
   CreateMemoryDto,

@@ -18,12 +18,13 @@ import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ChatService } from '../../../chat/chat.service.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 import { MessageDto, PinMessageDto, toMessageDto } from '../dto/message.dto.js';
 import { EventStream } from '../../streaming/event-stream.js';
 import { ApiEventStream } from '../sse/sse-docs.js';
-import { CountedStream } from '../sse/stream-slots.js';
-import { sendOutcome, storedOutcome } from '../sse/stream-turn.js';
+import { CountedStream } from '../../streaming/stream-slots.js';
+import { sendOutcome } from '../sse/stream-turn.js';
+import { storedOutcome } from '../../streaming/stored-outcome.js';
 
 /** One message of a conversation: follow it as it is generated, or stop it. */
 @ApiTags('messages')

@@ -13,7 +13,7 @@ import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { PortabilityService } from '../../../portability/portability.service.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 import { download, safeFilename } from '../download.js';
 import {
   ConversationDetailDto,
@@ -21,7 +21,7 @@ import {
   toConversationDetail,
   toConversationSummary,
 } from '../dto/conversation.dto.js';
-import { ChatErrorDto } from '../dto/error.dto.js';
+import { ChatErrorDto } from '../../errors/error.dto.js';
 import {
   ConversationExportDto,
   ExportQueryDto,

@@ -6,10 +6,10 @@ import { Public } from '../../../actor-auth/public.decorator.js';
 import { ConversationsService } from '../../../conversations/conversations.service.js';
 import { PortabilityService } from '../../../portability/portability.service.js';
 import { SharingService } from '../../../sharing/sharing.service.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 import { ApiCreated } from '../created-location.js';
 import { ConversationDetailDto, toConversationDetail } from '../dto/conversation.dto.js';
-import { ErrorDto } from '../dto/error.dto.js';
+import { ErrorDto } from '../../errors/error.dto.js';
 import { SharedConversationDto, toSharedConversationDto } from '../dto/share.dto.js';
 import { SharedReadLimit } from '../hardening/shared-read-limit.guard.js';
 

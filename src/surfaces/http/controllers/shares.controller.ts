@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperati
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { SharingService } from '../../../sharing/sharing.service.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 import { ApiCreated } from '../created-location.js';
 import { CreatedShareDto, CreateShareDto, ShareListDto, toShareDto } from '../dto/share.dto.js';
 

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import type { Actor } from '../../../actor-auth/actor.js';
 import { CurrentActor } from '../../../actor-auth/current-actor.decorator.js';
 import { UsageService } from '../../../usage/usage.service.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import { ApiErrors } from '../../errors/api-errors.decorator.js';
 import { agentFilter } from '../dto/conversation.dto.js';
 import { UsageQueryDto, UsageReportDto } from '../dto/usage.dto.js';
 

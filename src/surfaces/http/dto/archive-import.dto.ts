@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional } from 'class-validator';
-import { ErrorDto } from './error.dto.js';
+import { ErrorDto } from '../../errors/error.dto.js';
 
 const ARCHIVE_FORMATS = ['chatgpt', 'open-webui', 'chat-memory', 'empty'] as const;
 

@@ -1,50 +1,9 @@
 import { ModelName } from './model-name.js';
-import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { NOT_BLANK_PATTERN } from './text-patterns.js';
-import { OptionalThreadName } from './thread-name.js';
-import { Type } from 'class-transformer';
-import {
-  IsInt,
-  IsNotEmpty,
-  IsNumber,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
-
-/** Per-request model settings; they override the agent's for this turn. */
-export class ModelOptionsDto {
-  @ApiPropertyOptional({ minimum: 0, maximum: 2 })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(2)
-  temperature?: number;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
-  maxTokens?: number;
-}
-
-/** The optional `options` of a turn request (ModelOptionsDto, validated nested). */
-export function ModelOptionsField() {
-  return applyDecorators(
-    ApiPropertyOptional({ type: ModelOptionsDto }),
-    IsOptional(),
-    IsObject(),
-    ValidateNested(),
-    Type(() => ModelOptionsDto),
-  );
-}
+import { OptionalThreadName } from '../../requests/thread-name.js';
+import { ModelOptionsDto, ModelOptionsField } from '../../requests/model-options.js';
+import { IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 
 export class ChatRequestDto {
   // The length bound is MAX_MESSAGE_CHARS, a setting: the document only states what always holds.

@@ -25,7 +25,7 @@ import type { Summary } from '../../../conversations/summary.entity.js';
 import { MAX_TAG_CHARS, MAX_TAGS } from '../../../conversations/tags.js';
 import type { Thread } from '../../../conversations/thread.entity.js';
 import { NOT_BLANK_PATTERN } from './text-patterns.js';
-import { OptionalThreadName } from './thread-name.js';
+import { OptionalThreadName } from '../../requests/thread-name.js';
 import { PageCursor, PageLimit, SearchQuery } from './page-query.js';
 
 /** `agentId=<uuid>` for one agent's conversations, `agentId=none` for those without an agent. */

@@ -13,7 +13,7 @@ import {
   type Message,
   type MessageVersion,
 } from '../../../conversations/message.entity.js';
-import { replyErrorBody } from '../errors/http-status.js';
+import { replyErrorBody } from '../../errors/http-status.js';
 
 /** A message as the API shows it (in a conversation, a page of messages, a branch). */
 // A message's earlier answers, error and tool calls are written the same in exports: described once there.

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { EXPORT_VERSION, EXPORT_VERSIONS, type ExportVersion } from '../../../portability/export-document.js';
-import { ErrorDto } from './error.dto.js';
+import { ErrorDto } from '../../errors/error.dto.js';
 
 const EXPORT_FORMATS = ['json', 'markdown'] as const;
 

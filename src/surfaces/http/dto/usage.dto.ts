@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, Matches } from 'class-validator';
 import { AGENT_FILTER_PATTERN } from './conversation.dto.js';
-import { OptionalThreadName } from './thread-name.js';
+import { OptionalThreadName } from '../../requests/thread-name.js';
 
 /** What IsISO8601 reads, as the document's formats say it: a date, or a date-time with its offset. */
 const DATE_OR_DATE_TIME = {

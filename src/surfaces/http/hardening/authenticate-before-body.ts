@@ -1,8 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { RequestAuthenticator, UNAUTHENTICATED_MESSAGE } from '../../../actor-auth/request-authenticator.js';
-import { sendError } from '../errors/error-body.js';
-import { httpErrorOf } from '../errors/http-error.filter.js';
+import { sendError } from '../../errors/error-body.js';
+import { httpErrorOf } from '../../errors/http-error.filter.js';
 import { publicRoutes } from './public-routes.js';
 
 /**

@@ -4,8 +4,7 @@ import type { ApiKeyAuthenticator } from '../../../actor-auth/api-key-authentica
 import type { AppConfig } from '../../../config/app-config.js';
 import { normalizeHostPort, originHostName } from '../../../config/host-names.js';
 import { isLoopbackHost } from '../../../config/loopback.js';
-import { sendError } from '../errors/error-body.js';
-import { isMcpPath } from '../../mcp/json-rpc-errors.js';
+import { sendError } from '../../errors/error-body.js';
 
 const logger = new Logger('HostGuard');
 
@@ -17,12 +16,17 @@ const logger = new Logger('HostGuard');
  * and (for Origin) CORS_ORIGINS are answered; the rest gets a 403 before the body is read or any
  * handler runs. With keys the key is the protection, and only ALLOWED_HOSTS, when set, applies.
  *
- * `/mcp` always applies the Origin rule, keys or not, as the MCP transport specification requires.
+ * Paths whose protocol requires it (`strictOrigin`: `/mcp`, as the MCP transport specification
+ * does) always apply the Origin rule, keys or not; the composition of the app names them.
  *
  * A request without Host (HTTP/1.0; Node refuses HTTP/1.1 without one) passes the Host rule:
  * browsers always send it. The Telegram webhook is mounted ahead of this (its secret is its check).
  */
-export function hostGuard(config: AppConfig, authenticator: Pick<ApiKeyAuthenticator, 'isSingleUser'>): RequestHandler {
+export function hostGuard(
+  config: AppConfig,
+  authenticator: Pick<ApiKeyAuthenticator, 'isSingleUser'>,
+  strictOrigin?: StrictOriginPaths,
+): RequestHandler {
   const namesOf = ownNames(config);
   const extra = config.allowedHosts;
 
@@ -31,12 +35,11 @@ export function hostGuard(config: AppConfig, authenticator: Pick<ApiKeyAuthentic
     const origin = req.headers.origin;
     const { hostOk, originOk } = namesOf(req);
     if (hostOk && originOk) return next();
-    // The MCP transport specification requires a 403 for a foreign Origin whether or not keys exist:
-    // a page must not drive an MCP host's connection with the key the host holds.
-    if (!originOk && isMcpPath(req.path)) {
+    // A page must not drive, say, an MCP host's connection with the key the host holds: 403 whether or not keys exist.
+    if (!originOk && strictOrigin?.matches(req.path)) {
       return refuse(
         res,
-        `Origin ${quote(origin)} is not allowed on /mcp: only pages on localhost, 127.0.0.1, [::1], ALLOWED_HOSTS or CORS_ORIGINS may call it`,
+        `Origin ${quote(origin)} is not allowed on ${strictOrigin.name}: only pages on localhost, 127.0.0.1, [::1], ALLOWED_HOSTS or CORS_ORIGINS may call it`,
       );
     }
     if (!hostOk && extra.length > 0)
@@ -59,6 +62,12 @@ export function hostGuard(config: AppConfig, authenticator: Pick<ApiKeyAuthentic
       },
     );
   };
+}
+
+/** Paths that refuse a foreign Origin even when API keys exist, and how a refusal names them. */
+interface StrictOriginPaths {
+  matches(path: string): boolean;
+  readonly name: string;
 }
 
 /**

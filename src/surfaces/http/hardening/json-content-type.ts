@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { sendError } from '../errors/error-body.js';
+import { sendError } from '../../errors/error-body.js';
 import { isArchiveType, isArchiveUpload } from './import-body.js';
 
 /** Methods whose body, if any, a route reads; a body on the others is ignored as HTTP allows. */

@@ -7,7 +7,7 @@ import { IS_PUBLIC } from '../../../actor-auth/public.decorator.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
 import { RateLimitsService } from '../../../rate-limits/rate-limits.service.js';
 import { countRequest, minuteLimiter } from './minute-limiter.js';
-import { RATE_COST, type RateCostOf } from './rate-cost.js';
+import { RATE_COST, type RateCostOf } from '../../requests/rate-cost.js';
 
 /**
  * Per-actor rate limit (RATE_LIMIT_PER_MINUTE), a global guard that runs after ActorGuard, so

@@ -11,10 +11,10 @@ import { replyErrorOf } from '../../../conversations/message.entity.js';
 import { IdempotencyKeyInProgressError } from '../../../idempotency/idempotency.errors.js';
 import { IdempotencyService, type Claim } from '../../../idempotency/idempotency.service.js';
 import { toChatResponse } from '../dto/chat-result.mapper.js';
-import { errorBody } from '../errors/error-body.js';
-import { httpErrorOf } from '../errors/http-error.filter.js';
-import { codeOfStatus } from '../errors/error-codes.js';
-import { failedStatus } from '../errors/http-status.js';
+import { errorBody } from '../../errors/error-body.js';
+import { httpErrorOf } from '../../errors/http-error.filter.js';
+import { codeOfStatus } from '../../errors/error-codes.js';
+import { failedStatus } from '../../errors/http-status.js';
 import { EventStream } from '../../streaming/event-stream.js';
 import { sendOutcome, streamTurn } from '../sse/stream-turn.js';
 

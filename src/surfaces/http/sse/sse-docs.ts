@@ -2,7 +2,7 @@ import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ReplyCutReasonDto, UsageDto } from '../dto/chat.dto.js';
 import { ToolCallDto } from '../dto/message.dto.js';
-import { ERROR_BODY_CODES } from '../errors/error-codes.js';
+import { ERROR_BODY_CODES } from '../../errors/error-codes.js';
 
 // The events of the streaming routes, for the OpenAPI document only (the protocol is in docs/api.md).
 

@@ -2,10 +2,9 @@ import { Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { cutReason, type TurnEvents } from '../../../chat/chat.service.js';
 import type { ReplyOutcome } from '../../../chat/turn.js';
-import { replyErrorOf, type Message } from '../../../conversations/message.entity.js';
-import { httpErrorOf } from '../errors/http-error.filter.js';
-import { codeOfStatus } from '../errors/error-codes.js';
-import { failedStatus } from '../errors/http-status.js';
+import { httpErrorOf } from '../../errors/http-error.filter.js';
+import { codeOfStatus } from '../../errors/error-codes.js';
+import { failedStatus } from '../../errors/http-status.js';
 import { EventStream, type StreamLimits } from '../../streaming/event-stream.js';
 import { GrowingText } from '../../../common/growing-text.js';
 import { describeError } from '../../../common/describe-error.js';
@@ -97,23 +96,4 @@ export function sendOutcome(
     usage: outcome.usage,
     ...extras,
   });
-}
-
-/** How a stored, finished reply ended, in the shape of a turn's outcome (what a follower reports at the end). */
-export function storedOutcome(
-  message: Message,
-): Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error' | 'toolCalls' | 'reasoning' | 'reasoningMs'> {
-  return {
-    status: message.status === 'streaming' ? 'failed' : message.status,
-    content: message.content,
-    model: message.model,
-    usage:
-      message.promptTokens === null
-        ? null
-        : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 },
-    error: replyErrorOf(message),
-    toolCalls: message.toolCalls ?? undefined,
-    reasoning: message.reasoning,
-    reasoningMs: message.reasoningMs,
-  };
 }

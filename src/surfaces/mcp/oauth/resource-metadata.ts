@@ -1,4 +1,6 @@
 import type { Request } from 'express';
+import type { ErrorFormat } from '../../errors/error-body.js';
+import { isMcpPath } from '../json-rpc-errors.js';
 
 /** The protected resource metadata of `/mcp` (RFC 9728: the well-known path, then the resource's path). */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/mcp';
@@ -17,7 +19,10 @@ export function baseUrlOf(req: Request, publicBaseUrl: string | null): string {
 }
 
 /** The `WWW-Authenticate` of a 401 on `/mcp`: where an MCP host finds how to get a token. */
-export function mcpChallenge(req: Request): string {
+function mcpChallenge(req: Request): string {
   const configured = req.app?.get(PUBLIC_BASE_URL_SETTING) as string | null | undefined;
   return `Bearer resource_metadata="${baseUrlOf(req, configured ?? null)}${PROTECTED_RESOURCE_PATH}"`;
 }
+
+/** On /mcp a 401 also names the protected resource metadata, where MCP hosts start their OAuth flow (RFC 9728). */
+export const MCP_ERROR_FORMAT: ErrorFormat = { matches: isMcpPath, challenge: mcpChallenge };

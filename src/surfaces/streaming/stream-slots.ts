@@ -9,10 +9,10 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import type { RequestWithActor } from '../../../actor-auth/actor.guard.js';
-import { APP_CONFIG, type AppConfig } from '../../../config/app-config.js';
-import { Metrics } from '../../../metrics/metrics.js';
-import { ApiErrors } from '../api-errors.decorator.js';
+import type { RequestWithActor } from '../../actor-auth/actor.guard.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Metrics } from '../../metrics/metrics.js';
+import { ApiErrors } from '../errors/api-errors.decorator.js';
 
 /** A stream lasts as long as a reply; a client that waits this long has a fair chance of a free place. */
 const RETRY_AFTER_SECONDS = 5;

@@ -1,6 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
-import { ErrorDto } from './dto/error.dto.js';
+import { ErrorDto } from './error.dto.js';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input (validation, malformed JSON, message too long)',

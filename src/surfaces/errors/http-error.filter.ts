@@ -9,23 +9,23 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { allowedMethods } from './allowed-methods.js';
-import { AgentInUseError } from '../../../agents/agent.errors.js';
-import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.errors.js';
-import { DomainError } from '../../../common/domain-error.js';
-import { StorageError, storageErrorOf } from '../../../database/storage.errors.js';
-import { ContextOverBudgetError } from '../../../context/context-planner.js';
+import { AgentInUseError } from '../../agents/agent.errors.js';
+import { ChatTurnFailedError, ReplyNotStoredError } from '../../chat/chat.errors.js';
+import { DomainError } from '../../common/domain-error.js';
+import { StorageError } from '../../common/storage.errors.js';
+import { ContextOverBudgetError } from '../../context/context-planner.js';
 import {
   ConversationBusyError,
   ConversationNotFoundError,
   ForbiddenConversationError,
-} from '../../../conversations/conversation.errors.js';
-import { ImportRejectedError } from '../../../portability/import-problems.js';
-import { ArchiveError } from '../../../portability/archives/archive.errors.js';
-import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
-import { Metrics } from '../../../metrics/metrics.js';
+} from '../../conversations/conversation.errors.js';
+import { ImportRejectedError } from '../../portability/import-problems.js';
+import { ArchiveError } from '../../portability/archives/archive.errors.js';
+import { TooManyRequestsError } from '../../rate-limits/too-many-requests.error.js';
+import { Metrics } from '../../metrics/metrics.js';
 import { sendError } from './error-body.js';
 import { HTTP_STATUS, UNEXPECTED } from './http-status.js';
-import { describeError } from '../../../common/describe-error.js';
+import { describeError } from '../../common/describe-error.js';
 
 /** An error as an HTTP answer: its status, message, and fields added to the common body (a domain error's `code` among them). */
 export interface HttpError {
@@ -39,12 +39,11 @@ export interface HttpError {
 /** The HTTP answer for a known error, or null for an unexpected one (a 500). */
 export function httpErrorOf(error: unknown): HttpError | null {
   if (error instanceof HttpException) return { status: error.getStatus(), message: httpMessage(error) };
-  // A driver error that reached here without passing the database service still means the database, not a bug.
-  const found = error instanceof DomainError ? error : storageErrorOf(error);
-  if (!found) return null;
+  // Storage failures arrive as domain errors too (StorageError): the database service converts its driver's.
+  if (!(error instanceof DomainError)) return null;
   // Another actor's conversation is answered as a missing one on every route: status, message and code alike.
   const known =
-    found instanceof ForbiddenConversationError ? new ConversationNotFoundError(found.conversationId) : found;
+    error instanceof ForbiddenConversationError ? new ConversationNotFoundError(error.conversationId) : error;
   const status = httpStatusOf(known);
   if (status === UNEXPECTED) return null;
   const details = detailsOf(known);

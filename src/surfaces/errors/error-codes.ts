@@ -1,4 +1,4 @@
-import { DOMAIN_ERROR_CODES, type DomainErrorCode } from '../../../common/domain-error.js';
+import { DOMAIN_ERROR_CODES, type DomainErrorCode } from '../../common/domain-error.js';
 
 /**
  * The code of an error answer that no domain error gave: a refusal of the HTTP surface itself

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
-import { THREAD_NAME } from '../../../conversations/thread.entity.js';
+import { THREAD_NAME } from '../../conversations/thread.entity.js';
 
 /**
  * An optional thread name, validated and documented the same everywhere. Omitted, it means the

@@ -1,40 +1,7 @@
-import { DomainError } from '../common/domain-error.js';
+import { StorageBusyError, StorageError, StorageFullError, StorageUnavailableError } from '../common/storage.errors.js';
 
-/**
- * The database could not do what was asked, through no fault of the caller: it is full, it
- * does not answer, or another process holds its lock. Nothing of the failed unit of work was
- * stored. Surfaces map these by code (HTTP: 507, or 503 with Retry-After).
- */
-export abstract class StorageError extends DomainError {
-  abstract override readonly code: 'storage_full' | 'storage_unavailable' | 'storage_busy';
-  /** When a retry may succeed, in seconds. */
-  abstract readonly retryAfterSeconds: number;
-
-  constructor(
-    message: string,
-    override readonly cause?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-/** The disk (or the database's size limit) is full. */
-export class StorageFullError extends StorageError {
-  readonly code = 'storage_full';
-  readonly retryAfterSeconds = 30;
-}
-
-/** The database does not answer, failed to read or write (I/O error), or refuses writes. */
-export class StorageUnavailableError extends StorageError {
-  readonly code = 'storage_unavailable';
-  readonly retryAfterSeconds = 5;
-}
-
-/** Another process held the database's write lock for longer than the wait allows. */
-export class StorageBusyError extends StorageError {
-  readonly code = 'storage_busy';
-  readonly retryAfterSeconds = 2;
-}
+// What a database driver's error means for storage. Only database/ converts (DatabaseService, for every
+// unit of work it runs): everything above it sees StorageErrors, never a driver's error.
 
 const SQLITE_FULL = new Set(['SQLITE_FULL']);
 const SQLITE_BUSY = /^SQLITE_(BUSY|LOCKED)/;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ERROR_BODY_CODES } from '../errors/error-codes.js';
+import { ERROR_BODY_CODES } from './error-codes.js';
 
 /** The body of every error answer. */
 export class ErrorDto {

@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { ChatTurnFailedError, ReplyNotStoredError } from '../../../chat/chat.errors.js';
-import { DOMAIN_ERROR_CODES, REPLY_ERROR_CODES, type DomainErrorCode } from '../../../common/domain-error.js';
-import { ConversationNotFoundError, ForbiddenConversationError } from '../../../conversations/conversation.errors.js';
-import { StorageBusyError, StorageFullError } from '../../../database/storage.errors.js';
-import { ModelCancelledError, ModelTimeoutError } from '../../../llm/llm.errors.js';
-import { TooManyRequestsError } from '../../../rate-limits/too-many-requests.error.js';
+import { ChatTurnFailedError, ReplyNotStoredError } from '../../chat/chat.errors.js';
+import { DOMAIN_ERROR_CODES, REPLY_ERROR_CODES, type DomainErrorCode } from '../../common/domain-error.js';
+import { ConversationNotFoundError, ForbiddenConversationError } from '../../conversations/conversation.errors.js';
+import { StorageBusyError, StorageFullError } from '../../common/storage.errors.js';
+import { ModelCancelledError, ModelTimeoutError } from '../../llm/llm.errors.js';
+import { TooManyRequestsError } from '../../rate-limits/too-many-requests.error.js';
 import { httpErrorOf } from './http-error.filter.js';
 import { failedStatus, HTTP_STATUS, replyErrorBody } from './http-status.js';
 
@@ -64,14 +64,17 @@ describe('HTTP_STATUS, the one map from domain error codes to HTTP statuses', ()
       extra: { code: 'too_many_requests' },
     });
     expect(httpErrorOf(new ModelTimeoutError(1000))?.status).toBe(504);
-    // A raw driver error still means the database.
-    expect(httpErrorOf(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))?.status).toBe(
-      507,
-    );
+    expect(httpErrorOf(new StorageFullError('full'))).toMatchObject({
+      status: 507,
+      retryAfterSeconds: 30,
+      extra: { code: 'storage_full' },
+    });
   });
 
   it('leaves what this surface never answers to the 500 path (logged, no details)', () => {
     expect(httpErrorOf(new ModelCancelledError())).toBeNull();
     expect(httpErrorOf(new Error('boom'))).toBeNull();
+    // A driver's error is the database service's to convert (database/driver-errors.spec.ts): one that got past it is a bug.
+    expect(httpErrorOf(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { DomainErrorCode, ReplyErrorCode } from '../../../common/domain-error.js';
+import type { DomainErrorCode, ReplyErrorCode } from '../../common/domain-error.js';
 
 /** Not an answer this surface expects to give: logged, and answered 500 without details. */
 export const UNEXPECTED = 500;

@@ -6,29 +6,32 @@ import type { Duplex } from 'node:stream';
 import { AppLogger } from '../../logging/app-logger.js';
 import { ApiKeyAuthenticator } from '../../actor-auth/api-key-authenticator.js';
 import { RequestAuthenticator } from '../../actor-auth/request-authenticator.js';
-import { errorBody } from './errors/error-body.js';
+import { ERROR_FORMATS_SETTING, errorBody } from '../errors/error-body.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { HttpDrain } from './http-drain.js';
-import { hostGuard } from './hardening/host-guard.js';
-import { allowLargeImportBodies, isAllowedLargeBody, isParsedJsonBody } from './hardening/import-body.js';
-import { authenticateBeforeBody } from './hardening/authenticate-before-body.js';
-import { BoundedValidationPipe } from './hardening/bounded-validation-pipe.js';
-import { createJsonBodyCheck } from './hardening/json-body-check.js';
-import { bodyShapeLimits } from './hardening/json-shape.js';
-import { requireJsonBodies } from './hardening/json-content-type.js';
-import { requestLog, requestScope } from './hardening/request-log.js';
-import { securityHeaders } from './hardening/security-headers.js';
-import { mountOpenApi } from './openapi.js';
-import { mcpBodyErrors } from '../mcp/json-rpc-errors.js';
+import { HttpDrain } from '../http/http-drain.js';
+import { hostGuard } from '../http/hardening/host-guard.js';
+import { allowLargeImportBodies, isAllowedLargeBody, isParsedJsonBody } from '../http/hardening/import-body.js';
+import { authenticateBeforeBody } from '../http/hardening/authenticate-before-body.js';
+import { BoundedValidationPipe } from '../http/hardening/bounded-validation-pipe.js';
+import { createJsonBodyCheck } from '../http/hardening/json-body-check.js';
+import { bodyShapeLimits } from '../http/hardening/json-shape.js';
+import { requireJsonBodies } from '../http/hardening/json-content-type.js';
+import { requestLog, requestScope } from '../http/hardening/request-log.js';
+import { securityHeaders } from '../http/hardening/security-headers.js';
+import { mountOpenApi } from '../http/openapi.js';
+import { isMcpPath, mcpBodyErrors } from '../mcp/json-rpc-errors.js';
 import { mcpOAuthRoutes } from '../mcp/oauth/mcp-oauth-routes.js';
-import { PUBLIC_BASE_URL_SETTING } from '../mcp/oauth/resource-metadata.js';
+import { MCP_ERROR_FORMAT, PUBLIC_BASE_URL_SETTING } from '../mcp/oauth/resource-metadata.js';
+import { OPENAI_ERROR_FORMAT } from '../openai/openai-error.js';
 import { OAuthService } from '../../oauth/oauth.service.js';
 
 /**
  * Builds the whole HTTP application (not yet listening) around `root`, the application's
- * module (`AppModule.forRoot(config)`): the composition root passes it in, so this surface
- * does not import the root. main.ts and the e2e tests both use it, so the tests run exactly
- * what production runs.
+ * module (`AppModule.forRoot(config)`): every HTTP surface (REST, /v1, the UI stream, MCP, the
+ * web page) composed into one Express app. This folder is the one place that may import each
+ * surface, and no surface imports it. The composition root passes `root` in, so this does not
+ * import the root; main.ts and the e2e tests both use it, so the tests run exactly what
+ * production runs.
  */
 export async function createHttpApp(
   root: DynamicModule,
@@ -41,9 +44,11 @@ export async function createHttpApp(
       options.logger ??
       new AppLogger({ format: config.logFormat, level: config.logLevel, terminal: process.stdout.isTTY === true }),
   });
+  // The error shapes of the protocols that have their own, for every answer on their paths (sendError).
+  app.set(ERROR_FORMATS_SETTING, [OPENAI_ERROR_FORMAT, MCP_ERROR_FORMAT]);
   app.use(requestLog);
   // Before anything reads the body or answers: a foreign Host or Origin in single-user mode is refused.
-  app.use(hostGuard(config, app.get(ApiKeyAuthenticator)));
+  app.use(hostGuard(config, app.get(ApiKeyAuthenticator), { matches: isMcpPath, name: '/mcp' }));
   app.use(app.get(HttpDrain).middleware);
   app.use(securityHeaders);
   if (config.corsOrigins.length) {

@@ -1,0 +1,21 @@
+import type { ReplyOutcome } from '../../chat/turn.js';
+import { replyErrorOf, type Message } from '../../conversations/message.entity.js';
+
+/** How a stored, finished reply ended, in the shape of a turn's outcome (what a follower reports at the end). */
+export function storedOutcome(
+  message: Message,
+): Pick<ReplyOutcome, 'status' | 'content' | 'model' | 'usage' | 'error' | 'toolCalls' | 'reasoning' | 'reasoningMs'> {
+  return {
+    status: message.status === 'streaming' ? 'failed' : message.status,
+    content: message.content,
+    model: message.model,
+    usage:
+      message.promptTokens === null
+        ? null
+        : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 },
+    error: replyErrorOf(message),
+    toolCalls: message.toolCalls ?? undefined,
+    reasoning: message.reasoning,
+    reasoningMs: message.reasoningMs,
+  };
+}
