@@ -283,10 +283,6 @@ const LONG_FILES = [
     file: 'src/chat/chat.service.ts',
     reason: "every surface's entry point (run, follow, cancel, pin, preview) with the shutdown of generations",
   },
-  {
-    file: 'src/surfaces/openai/openai-responses.controller.ts',
-    reason: 'the /v1/responses routes with their background, stored and unstored replies',
-  },
 ];
 
 /**
