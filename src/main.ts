@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { createServer } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from './config/app-config.js';
@@ -6,6 +7,7 @@ import { ConfigError } from './config/config-error.js';
 import { ApiKeysService } from './actor-auth/api-keys.service.js';
 import { AppModule } from './app.module.js';
 import { createHttpApp } from './surfaces/app/http-app.js';
+import { runWorkers } from './worker-processes.js';
 
 async function bootstrap(): Promise<void> {
   const logger = new Logger('Bootstrap');
@@ -19,10 +21,13 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  // Before anything starts (migrations, the bot): a taken port fails in a moment and in one line.
-  await portIsFree(config.host, config.port).catch((error: unknown) =>
-    exitOnListenError(error, config.host, config.port),
-  );
+  // Before anything starts (migrations, the bot, the workers): a taken port fails in a moment and in one line.
+  if (cluster.isPrimary) {
+    await portIsFree(config.host, config.port).catch((error: unknown) =>
+      exitOnListenError(error, config.host, config.port),
+    );
+  }
+  if (config.workers > 1 && cluster.isPrimary) return runWorkers(config.workers);
   const app = await createHttpApp(AppModule.forRoot(config), config).catch(exitOnConfigError);
   // Nest closes the app on these signals (turns in flight finish first); this bounds the wait.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

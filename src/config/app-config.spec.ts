@@ -275,6 +275,16 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ FOLLOW_POLL_MS: bad })).toThrow(/FOLLOW_POLL_MS/);
   });
 
+  it('runs one process unless WORKERS says more, and more only on PostgreSQL', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '4', DATABASE_URL: 'postgres://u@db/chat' }).workers).toBe(4);
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow(
+      /^WORKERS=2 needs PostgreSQL \(DATABASE_URL=postgres:\/\/…\): on SQLite one process serves the database file$/,
+    );
+    expect(loadConfig({ WORKERS: '1' }).workers).toBe(1);
+    for (const bad of ['0', '65', 'two']) expect(() => loadConfig({ WORKERS: bad })).toThrow(/^WORKERS must be/);
+  });
+
   it.each(['0', '-3', '1.5', 'thirty', '30d', '36501'])('refuses RETENTION_DAYS=%s, naming the variable', (value) => {
     expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(ConfigError);
     expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(

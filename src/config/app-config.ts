@@ -55,6 +55,8 @@ export interface AppConfig {
   readonly importUnzippedLimitBytes: number;
   /** How long SIGTERM waits for in-flight chat turns before closing the database. */
   readonly shutdownGraceMs: number;
+  /** Processes serving the port (WORKERS, PostgreSQL only): each a whole instance of the service. */
+  readonly workers: number;
   /** Origins allowed to call the API from a browser (CORS); empty: none. */
   readonly corsOrigins: readonly string[];
   /**
@@ -174,6 +176,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       16 * 1024 * 1024 * 1024,
     ),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
+    workers: workersFor(env, database),
     replyLeaseMs,
     streamFlushMs,
     followPollMs: integer(env, 'FOLLOW_POLL_MS', 2_000, 10, 600_000),
@@ -370,6 +373,17 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/** WORKERS: several processes share the database only on PostgreSQL (SQLite's writes and wake-ups are one process's). */
+function workersFor(env: Env, database: AppConfig['database']): number {
+  const workers = integer(env, 'WORKERS', 1, 1, 64);
+  if (workers > 1 && database.kind === 'sqlite') {
+    throw new ConfigError(
+      `WORKERS=${workers} needs PostgreSQL (DATABASE_URL=postgres://…): on SQLite one process serves the database file`,
+    );
+  }
+  return workers;
 }
 
 /** An integer setting that is off (null) unless set. */
