@@ -12,7 +12,7 @@
 // the slope between levels. Single-user mode, MAX_STREAMS_PER_ACTOR=0, 127.0.0.1 only, bounded in time.
 // `--snapshot-dir=<dir>` also writes heap snapshots idle and live (bench/heap-by-constructor.mjs
 // compares them); LIVE_STREAMS_TRACE=1 prints the ramp and the server's event-loop delay each second.
-// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=10] [--script=<other build>/dist/src/main.js] [--snapshot-dir=<dir>] [--cpu-prof-dir=<dir>]`
+// Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=10] [--workers=2] [--script=<other build>/dist/src/main.js] [--snapshot-dir=<dir>] [--cpu-prof-dir=<dir>]`
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -452,7 +452,8 @@ export async function liveStreams(
   const model = await startTimedModel({ tokensPerS });
   const tmp = tempDir('live');
   const schema = `bench_live_${Date.now()}`;
-  const targets = { sqlite: `sqlite:${join(tmp.dir, 'live.sqlite')}` };
+  // WORKERS > 1 runs on PostgreSQL only (the service refuses it on SQLite).
+  const targets = Number(env.WORKERS ?? 1) > 1 ? {} : { sqlite: `sqlite:${join(tmp.dir, 'live.sqlite')}` };
   if (postgresUrl) {
     const url = new URL(postgresUrl);
     url.searchParams.set('schema', schema);
@@ -591,6 +592,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     replyS: Number(arg('reply-s') ?? 10),
     postgresUrl: process.env.BENCH_DATABASE_URL,
     script: arg('script') ? resolve(arg('script')) : DIST_MAIN,
+    // --workers=N: the server as N processes sharing the port (WORKERS, PostgreSQL only).
+    env: arg('workers') ? { WORKERS: arg('workers') } : {},
     snapshotDir: arg('snapshot-dir') ? resolve(arg('snapshot-dir')) : undefined,
     // A CPU profile of each server (written when it stops): `node bench/profile-summary.mjs <file>`.
     nodeArgs: arg('cpu-prof-dir')
