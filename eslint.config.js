@@ -279,10 +279,6 @@ const LONG_FILES = [
     file: 'src/chat/turn-store.ts',
     reason: "a turn's start, its replan after a tool round and pinning a message, each one transaction",
   },
-  {
-    file: 'src/chat/chat.service.ts',
-    reason: "every surface's entry point (run, follow, cancel, pin, preview) with the shutdown of generations",
-  },
 ];
 
 /**

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Actor } from '../../actor-auth/actor.js';
-import { ChatService, type ChatRequest } from '../../chat/chat.service.js';
+import { ChatService } from '../../chat/chat.service.js';
+import { type ChatRequest } from '../../chat/chat-request.js';
 import type { ReplyOutcome, StartedTurn } from '../../chat/turn.js';
 import { describeError } from '../../common/describe-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';

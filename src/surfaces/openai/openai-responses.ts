@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../../chat/chat.service.js';
+import type { ChatRequest } from '../../chat/chat-request.js';
 import type { FunctionCallRecord, Message, MessageStatus } from '../../conversations/message.entity.js';
 import type { ResponseRequest } from '../../conversations/response-record.entity.js';
 import type { ResponseFormat, ToolChoice, ToolSpec } from '../../llm/llm.port.js';

@@ -1,4 +1,4 @@
-import type { TurnEvents } from '../../chat/chat.service.js';
+import type { TurnEvents } from '../../chat/chat-request.js';
 import type { ReplyOutcome, StartedTurn } from '../../chat/turn.js';
 import type { ToolCallRecord } from '../../conversations/message.entity.js';
 

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import type { ChatRequest } from '../../chat/chat.service.js';
+import type { ChatRequest } from '../../chat/chat-request.js';
 import type { FunctionCallRecord } from '../../conversations/message.entity.js';
 import type { ToolSpec } from '../../llm/llm.port.js';
 import { FORGET_TOOL, REMEMBER_TOOL } from '../../chat/tools/memory.tools.js';

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { isToolUIPart, type UIMessage, type UIMessageChunk } from 'ai';
 import type { ReplyOutcome } from '../../chat/turn.js';
-import { cutReason } from '../../chat/chat.service.js';
+import { cutReason } from '../../chat/chat-request.js';
 import { EventStream, type EventFormat, type StreamLimits } from '../streaming/event-stream.js';
 import type { FunctionCallRecord, ToolCallRecord } from '../../conversations/message.entity.js';
 import { AGENT_TOOLS, approvalIdOf } from './ui-chat-request.js';

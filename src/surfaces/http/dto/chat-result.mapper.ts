@@ -1,4 +1,4 @@
-import type { ChatRequest, ChatResult } from '../../../chat/chat.service.js';
+import type { ChatRequest, ChatResult } from '../../../chat/chat-request.js';
 import type { ChatRequestDto, ChatResponseDto } from './chat.dto.js';
 
 export function toChatRequest(body: ChatRequestDto): ChatRequest {

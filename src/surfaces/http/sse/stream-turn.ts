@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { cutReason, type TurnEvents } from '../../../chat/chat.service.js';
+import { cutReason, type TurnEvents } from '../../../chat/chat-request.js';
 import type { ReplyOutcome } from '../../../chat/turn.js';
 import { httpErrorOf } from '../../errors/http-error.filter.js';
 import { codeOfStatus } from '../../errors/error-codes.js';
