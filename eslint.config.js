@@ -183,6 +183,22 @@ const ALLOWED = [
     reason: 'the turn writes conversation and message rows through the conversations repositories',
   },
   {
+    file: 'src/chat/turn-history.ts',
+    allow: ['conversations.repository'],
+    reason:
+      "a turn's plan reads the history, summary and pins in the turn's own transaction, through the conversations repositories",
+  },
+  {
+    file: 'src/chat/message-pins.ts',
+    allow: ['conversations.repository'],
+    reason: 'pinning checks the next turn still fits and writes the flag in one transaction, as the turn does',
+  },
+  {
+    file: 'src/chat/context-previews.ts',
+    allow: ['conversations.repository'],
+    reason: "a preview reads what a turn's plan reads, through the conversations repositories",
+  },
+  {
     file: 'src/chat/turn-inputs.ts',
     allow: ['conversations.repository'],
     reason: "a turn's inputs become drafts of the rows the conversations repositories append (NewMessage)",
@@ -274,10 +290,6 @@ const LONG_FILES = [
   {
     file: 'src/chat/reply-generator.ts',
     reason: 'the model call, its tool rounds and the finish of a reply whose caller has gone, in one class',
-  },
-  {
-    file: 'src/chat/turn-store.ts',
-    reason: "a turn's start, its replan after a tool round and pinning a message, each one transaction",
   },
 ];
 

@@ -13,6 +13,9 @@ import { Summarizer } from './summarizer.js';
 import { TurnPlanner } from './turn-planner.js';
 import { ReplyStore } from './reply-store.js';
 import { TurnStore } from './turn-store.js';
+import { TurnHistory } from './turn-history.js';
+import { MessagePins } from './message-pins.js';
+import { ContextPreviews } from './context-previews.js';
 import { UnstoredTurns } from './unstored-turn.js';
 import { ConversationTitler } from './conversation-titler.js';
 import { AgentsModule } from '../agents/agents.module.js';
@@ -25,6 +28,9 @@ import { RecallModule } from '../recall/recall.module.js';
     ChatService,
     TurnPlanner,
     TurnStore,
+    TurnHistory,
+    MessagePins,
+    ContextPreviews,
     ReplyStore,
     ReplyGenerator,
     GenerationSlots,

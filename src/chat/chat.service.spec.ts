@@ -32,6 +32,9 @@ import { Summarizer } from './summarizer.js';
 import { TurnPlanner } from './turn-planner.js';
 import { ReplyStore } from './reply-store.js';
 import { TurnStore } from './turn-store.js';
+import { TurnHistory } from './turn-history.js';
+import { MessagePins } from './message-pins.js';
+import { ContextPreviews } from './context-previews.js';
 import { until } from '../../test/support/until.js';
 
 type Step = (req: CompletionRequest, onDelta: (t: string) => void) => Promise<Completion>;
@@ -103,6 +106,9 @@ describe('ChatService', () => {
         ChatService,
         TurnPlanner,
         TurnStore,
+        TurnHistory,
+        MessagePins,
+        ContextPreviews,
         ReplyStore,
         ReplyGenerator,
         GenerationSlots,

@@ -15,6 +15,8 @@ import type { FunctionCallRecord, Message } from '../conversations/message.entit
 import { TurnPlanner } from './turn-planner.js';
 import { ReplyStore } from './reply-store.js';
 import { TurnStore } from './turn-store.js';
+import { MessagePins } from './message-pins.js';
+import { ContextPreviews } from './context-previews.js';
 import type { ContextPreview, ReplyOutcome, StartedTurn } from './turn.js';
 import { Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { ChatTurnFailedError } from './chat.errors.js';
@@ -43,6 +45,8 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
 
   constructor(
     private readonly turns: TurnStore,
+    private readonly pins: MessagePins,
+    private readonly previews: ContextPreviews,
     private readonly replies: ReplyStore,
     private readonly planner: TurnPlanner,
     private readonly conversations: ConversationsService,
@@ -195,15 +199,15 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     return this.conversations.getMessageInTree(actor, conversationId, message.id);
   }
 
-  /** Pins or unpins a message (see TurnStore.pinMessage); answers it as the API shows a message. */
+  /** Pins or unpins a message (see MessagePins.pin); answers it as the API shows a message. */
   async pinMessage(actor: Actor, conversationId: string, messageId: string, pinned: boolean): Promise<Message> {
-    await this.turns.pinMessage(actor, conversationId, messageId, pinned, this.planner.plan);
+    await this.pins.pin(actor, conversationId, messageId, pinned, this.planner.plan);
     return this.conversations.getMessageInTree(actor, conversationId, messageId);
   }
 
   /** What the next turn of a thread would send the model (read-only). */
   async previewContext(actor: Actor, conversationId: string, thread: string): Promise<ContextPreview> {
-    const { plan, outsideWindow } = await this.turns.preview(actor, conversationId, thread, this.planner.plan);
+    const { plan, outsideWindow } = await this.previews.preview(actor, conversationId, thread, this.planner.plan);
     return {
       model: plan.model,
       encoding: this.planner.encodingName(plan.model),

@@ -12,6 +12,8 @@ import { DatabaseModule } from '../database/database.module.js';
 import { ENTITIES } from '../entities.js';
 import { ReplyStore } from './reply-store.js';
 import { TurnStore } from './turn-store.js';
+import { TurnHistory } from './turn-history.js';
+import { ContextPreviews } from './context-previews.js';
 import { RepliesAwaitingStorage } from './replies-awaiting-storage.js';
 import type { PlanTurn, TurnDraft } from './turn.js';
 
@@ -51,7 +53,7 @@ describe('TurnStore', () => {
         AgentsModule,
         MemoryModule,
       ],
-      providers: [TurnStore, ReplyStore, RepliesAwaitingStorage],
+      providers: [TurnStore, TurnHistory, ContextPreviews, ReplyStore, RepliesAwaitingStorage],
     }).compile();
     await module.init();
     store = module.get(TurnStore);
@@ -189,7 +191,9 @@ describe('TurnStore', () => {
     const { plan, drafts } = recordingPlan();
     const turn = await store.startTurn(alice, { content: 'q' }, plan);
     await replies.finishReply(turn.reply, { status: 'complete', content: 'a', model: 'm', usage: null, error: null });
-    const { plan: preview, outsideWindow } = await store.preview(alice, turn.conversation.id, 'main', plan);
+    const { plan: preview, outsideWindow } = await module
+      .get(ContextPreviews)
+      .preview(alice, turn.conversation.id, 'main', plan);
     expect(drafts.at(-1)).toMatchObject({ beforeSeq: 3, question: null });
     expect(preview.context.messages.map((m) => m.content)).toEqual(['q', 'a']);
     expect(outsideWindow).toBe(0);

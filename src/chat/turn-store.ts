@@ -17,7 +17,6 @@ import {
 import { ConversationAliasesRepository } from '../conversations/conversation-aliases.repository.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
 import { ThreadsRepository } from '../conversations/threads.repository.js';
-import { ReplyRowsRepository } from '../conversations/reply-rows.repository.js';
 import { MessagesRepository, type NewMessage } from '../conversations/messages.repository.js';
 import { MessageAliasesRepository } from '../conversations/message-aliases.repository.js';
 import { notOwnedError, ownedConversation } from '../conversations/ownership.js';
@@ -25,20 +24,15 @@ import { ReplyLease } from '../conversations/reply-lease.js';
 import { RepliesAwaitingStorage } from './replies-awaiting-storage.js';
 import type { Message } from '../conversations/message.entity.js';
 import { MessageTreeRepository } from '../conversations/message-tree.repository.js';
-import { SummariesRepository } from '../conversations/summaries.repository.js';
-import type { Summary } from '../conversations/summary.entity.js';
 import { TurnReadsRepository, type ThreadHead } from '../conversations/turn-reads.repository.js';
 import { MAIN_THREAD } from '../conversations/thread.entity.js';
 import { titleFromFirstMessage, UNTITLED } from '../conversations/title.js';
-import { MemoryService } from '../memory/memory.service.js';
 import { assertRoundsKept, pendingCalls } from './function-rounds.js';
 import { leaseFrom } from './reply-store.js';
 import { chained, turnInputs } from './turn-inputs.js';
-import type { HistoryReader, PlanTurn, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
+import type { PlanTurn, StartedTurn, TurnPlan, TurnRequest } from './turn.js';
 import { timeOrderedId } from '../common/time-ordered-id.js';
-
-/** A turn reads at most this many pinned messages of its path (each must also fit the budget). */
-const MAX_PINNED_READ = 200;
+import { TurnHistory } from './turn-history.js';
 
 /**
  * The start of a chat turn in the database (and what reads a turn's plan: a regeneration, a
@@ -53,18 +47,16 @@ export class TurnStore {
     private readonly db: DatabaseService,
     private readonly repo: ConversationsRepository,
     private readonly threadRows: ThreadsRepository,
-    private readonly replyRows: ReplyRowsRepository,
     private readonly lease: ReplyLease,
     private readonly messageRows: MessagesRepository,
     private readonly tree: MessageTreeRepository,
-    private readonly summaries: SummariesRepository,
     private readonly agents: AgentsService,
     private readonly limits: ConversationLimits,
     private readonly aliases: ConversationAliasesRepository,
     private readonly messageAliases: MessageAliasesRepository,
-    private readonly memories: MemoryService,
     private readonly reads: TurnReadsRepository,
     private readonly awaitingStorage: RepliesAwaitingStorage,
+    private readonly history: TurnHistory,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -173,7 +165,7 @@ export class TurnStore {
       };
       // A branch moved the active path since the head was read: its summary may no longer stand for it.
       const known = parent === undefined ? { thread: threadName, summary: head.summary } : undefined;
-      const planned = await plan(draft, this.history(em, conversation, known));
+      const planned = await plan(draft, this.history.of(em, conversation, known));
       const questionId = asked ? timeOrderedId() : parentId!;
       const rows = await this.messageRows.appendMessages(
         em,
@@ -288,7 +280,7 @@ export class TurnStore {
       const thread = await this.threadRows.upsertThread(em, conversation, threadName, undefined, now);
       const planned = await plan(
         { conversation, agent, thread, beforeSeq: question.seq, question },
-        this.history(em, conversation),
+        this.history.of(em, conversation),
       );
       // The answer replaced leaves the active path; the new one takes its place.
       if (last?.id !== question.id) await this.tree.leavePathBelow(em, conversation.id, threadName, question.seq);
@@ -320,108 +312,9 @@ export class TurnStore {
         override: turn.override,
         recalled: turn.recalled,
       };
-      const planned = await plan(draft, this.history(em, conversation));
+      const planned = await plan(draft, this.history.of(em, conversation));
       return { ...turn, ...this.planned(planned) };
     });
-  }
-
-  /**
-   * The plan of the next turn of a thread, around the message still to come, read-only.
-   * `outsideWindow` counts the replayable messages older than the window (those the summary
-   * stands for, or that are forgotten).
-   */
-  preview(
-    actor: Actor,
-    conversationId: string,
-    threadName: string,
-    plan: PlanTurn,
-  ): Promise<{ plan: TurnPlan; outsideWindow: number }> {
-    return this.db.read(async (em) => {
-      const conversation = await ownedConversation(this.repo, em, actor, conversationId);
-      const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
-      const thread = (await this.threadRows.findThread(em, conversation.id, threadName)) ?? {
-        name: threadName,
-        systemPrompt: null,
-      };
-      const beforeSeq = conversation.lastSeq + 1;
-      const planned = await plan(
-        { conversation, agent, thread, beforeSeq, question: null },
-        this.history(em, conversation),
-      );
-      const oldest = planned.context.oldestIncludedSeq ?? beforeSeq;
-      // Older than what is sent, less those that were in the window but did not fit the budget.
-      const outsideWindow =
-        (await this.messageRows.countReplayableBefore(em, conversation.id, threadName, oldest)) -
-        planned.context.omittedForBudget;
-      return { plan: planned, outsideWindow };
-    });
-  }
-
-  /**
-   * Pins (or unpins) a message: while on its thread's active path, every turn sends it. Pinning
-   * is refused (ContextOverBudgetError) when the thread's next turn could not fit it beside the
-   * instructions and the other pinned messages; only complete user or assistant messages pin.
-   */
-  pinMessage(actor: Actor, conversationId: string, messageId: string, pinned: boolean, plan: PlanTurn): Promise<void> {
-    return this.db.transaction(async (em) => {
-      const conversation = await ownedConversation(this.repo, em, actor, conversationId, true);
-      const message = await this.messageRows.findMessage(em, conversation, messageId);
-      if (!message) throw new MessageNotFoundError(messageId);
-      if (pinned === message.pinned) return;
-      if (pinned) {
-        const replayable =
-          (message.role === 'user' || message.role === 'assistant') &&
-          (message.status === 'complete' || message.status === 'truncated') &&
-          message.content !== '';
-        if (!replayable) throw new ConversationStateError('Only a complete user or assistant message can be pinned');
-        if (message.onPath) {
-          const agent = conversation.agentId ? await this.agents.usableIn(em, actor, conversation.agentId) : null;
-          const thread = (await this.threadRows.findThread(em, conversation.id, message.thread)) ?? {
-            name: message.thread,
-            systemPrompt: null,
-          };
-          const history = this.history(em, conversation);
-          const withIt: HistoryReader = {
-            ...history,
-            window: async (name, beforeSeq, limit) => {
-              const read = await history.window(name, beforeSeq, limit);
-              return { ...read, pinned: [...read.pinned, message].sort((a, b) => a.seq - b.seq) };
-            },
-            memories: () => Promise.resolve([]),
-          };
-          // The smallest next turn (an empty question) must still fit with it: else ContextOverBudgetError.
-          await plan(
-            { conversation, agent, thread, beforeSeq: conversation.lastSeq + 1, question: { content: '', tokens: 0 } },
-            withIt,
-          );
-        }
-      }
-      await this.replyRows.updateMessage(em, message.id, { pinned });
-    });
-  }
-
-  /**
-   * The conversation's stored history as a plan reads it, in the transaction `em`. `known`: a
-   * thread's summary already read in this transaction.
-   */
-  private history(
-    em: EntityManager,
-    conversation: Conversation,
-    known?: { thread: string; summary: Summary | null },
-  ): HistoryReader {
-    const conversationId = conversation.id;
-    return {
-      summary: (thread) =>
-        known?.thread === thread
-          ? Promise.resolve(known.summary)
-          : this.summaries.findSummary(em, conversationId, thread),
-      window: (thread, beforeSeq, limit) =>
-        this.reads.recentWithPinned(em, conversation, thread, beforeSeq, limit, MAX_PINNED_READ),
-      recent: (thread, beforeSeq, limit, afterSeq) =>
-        this.messageRows.recentHistory(em, conversation, thread, beforeSeq, limit, afterSeq),
-      // The owner's memories, whoever published the agent.
-      memories: (question) => this.memories.forTurnIn(em, { id: conversation.actor }, conversation.agentId, question),
-    };
   }
 
   private planned(plan: TurnPlan): Pick<StartedTurn, 'model' | 'context' | 'summaryCoversSeq'> {
