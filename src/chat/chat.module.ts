@@ -14,6 +14,7 @@ import { TurnPlanner } from './turn-planner.js';
 import { ReplyStore } from './reply-store.js';
 import { TurnStore } from './turn-store.js';
 import { TurnHistory } from './turn-history.js';
+import { ModelConversation } from './model-conversation.js';
 import { MessagePins } from './message-pins.js';
 import { ContextPreviews } from './context-previews.js';
 import { UnstoredTurns } from './unstored-turn.js';
@@ -29,6 +30,7 @@ import { RecallModule } from '../recall/recall.module.js';
     TurnPlanner,
     TurnStore,
     TurnHistory,
+    ModelConversation,
     MessagePins,
     ContextPreviews,
     ReplyStore,

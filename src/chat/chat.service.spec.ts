@@ -33,6 +33,7 @@ import { TurnPlanner } from './turn-planner.js';
 import { ReplyStore } from './reply-store.js';
 import { TurnStore } from './turn-store.js';
 import { TurnHistory } from './turn-history.js';
+import { ModelConversation } from './model-conversation.js';
 import { MessagePins } from './message-pins.js';
 import { ContextPreviews } from './context-previews.js';
 import { until } from '../../test/support/until.js';
@@ -107,6 +108,7 @@ describe('ChatService', () => {
         TurnPlanner,
         TurnStore,
         TurnHistory,
+        ModelConversation,
         MessagePins,
         ContextPreviews,
         ReplyStore,

@@ -16,6 +16,7 @@ import { TurnPlanner } from './turn-planner.js';
 import { ReplyStore } from './reply-store.js';
 import { TurnStore } from './turn-store.js';
 import { MessagePins } from './message-pins.js';
+import { ModelConversation } from './model-conversation.js';
 import { ContextPreviews } from './context-previews.js';
 import type { ContextPreview, ReplyOutcome, StartedTurn } from './turn.js';
 import { Metrics, NO_METRICS } from '../metrics/metrics.js';
@@ -46,6 +47,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
   constructor(
     private readonly turns: TurnStore,
     private readonly pins: MessagePins,
+    private readonly model: ModelConversation,
     private readonly previews: ContextPreviews,
     private readonly replies: ReplyStore,
     private readonly planner: TurnPlanner,
@@ -114,7 +116,7 @@ export class ChatService implements OnModuleDestroy, BeforeApplicationShutdown {
     const reply = await this.conversations.getMessage(actor, conversationId, replyId);
     if (!reply.functionCalls?.some((c) => c.callId === call.callId && c.name === call.name))
       throw new MessageNotFoundError(replyId);
-    return this.generator.runApproved(actor, conversationId, replyId, call);
+    return this.model.runApproved(actor, conversationId, replyId, call);
   }
 
   /**
