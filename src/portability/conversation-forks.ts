@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../common/time-ordered-id.js';
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
 import type { ReplyError } from '../common/domain-error.js';
@@ -63,7 +63,7 @@ export class ConversationForks {
       );
       const tags = await this.whole.tagsOf(em, id);
       const now = new Date();
-      const forkId = randomUUID();
+      const forkId = timeOrderedId();
       await this.whole.insertConversation(em, {
         id: forkId,
         actor: actor.id,
@@ -115,11 +115,11 @@ export class ConversationForks {
     return this.db.transaction(async (em) => {
       await this.limits.assertRoomForConversation(em, actor);
       const now = new Date();
-      const conversationId = randomUUID();
+      const conversationId = timeOrderedId();
       let parentId: string | null = null;
       const rows = shared.messages.map((m, i): MessageRow => {
         const row: MessageRow = {
-          id: randomUUID(),
+          id: timeOrderedId(),
           conversationId,
           seq: i + 1,
           thread: MAIN_THREAD,
@@ -173,7 +173,7 @@ export function forkTitle(title: string): string {
 function forkedMessage(m: MessageRow, conversationId: string): MessageRow {
   const interrupted = m.status === 'streaming';
   return {
-    id: randomUUID(),
+    id: timeOrderedId(),
     conversationId,
     seq: m.seq,
     thread: m.thread,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../common/time-ordered-id.js';
 import type { MessageRow } from '../conversations/whole-conversations.repository.js';
 import type { ArchiveLimits } from './archives/archive.types.js';
 import { buildMessageTree, type SourceNode } from './archives/message-tree.js';
@@ -111,7 +111,7 @@ export function treeToRows(
   tree: ImportedTree,
   conversationId: string,
 ): MessageRow[] {
-  const ids = messages.map(() => randomUUID());
+  const ids = messages.map(() => timeOrderedId());
   return messages.map((m, i) => {
     const { versions: _versions, ...fields } = m;
     const p = tree.parents[i];

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../common/time-ordered-id.js';
 import type { MessageRow } from '../conversations/whole-conversations.repository.js';
 import { versionOf, type Message, type MessageVersion } from '../conversations/message.entity.js';
 import type { ImportedMessage } from './imported-conversation.js';
@@ -18,7 +18,7 @@ export function linearToTree(
   const siblings: MessageRow[] = [];
   let nextSeq = messages.length;
   for (const m of messages) {
-    const id = randomUUID();
+    const id = timeOrderedId();
     const parentId = lastOfThread.get(m.thread) ?? null;
     lastOfThread.set(m.thread, id);
     const { versions, ...fields } = m;
@@ -34,7 +34,7 @@ function siblingOf(
   at: { conversationId: string; thread: string; parentId: string | null; seq: number },
 ): MessageRow {
   return {
-    id: randomUUID(),
+    id: timeOrderedId(),
     conversationId: at.conversationId,
     seq: at.seq,
     thread: at.thread,
@@ -60,7 +60,7 @@ function siblingOf(
  * off the active path, the copy's path in its thread becomes the way to `leaf` instead.
  */
 export function copyTree(messages: readonly Message[], leaf: Message, copy: (m: Message) => MessageRow): MessageRow[] {
-  const newIds = new Map(messages.map((m) => [m.id, randomUUID()] as const));
+  const newIds = new Map(messages.map((m) => [m.id, timeOrderedId()] as const));
   const onLeafPath = new Set<string>();
   if (!leaf.onPath) {
     const byId = new Map(messages.map((m) => [m.id, m] as const));

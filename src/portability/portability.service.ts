@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../common/time-ordered-id.js';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../actor-auth/actor.js';
@@ -128,7 +128,7 @@ export class PortabilityService {
       const agent = agentId ? await this.agents.ownedIn(em, actor, agentId) : null;
       await this.limits.assertRoomForConversation(em, actor);
       const now = new Date();
-      const conversationId = randomUUID();
+      const conversationId = timeOrderedId();
       const tree = parsed.tree
         ? { rows: treeToRows(parsed.messages, parsed.tree, conversationId), lastSeq: parsed.messages.length }
         : linearToTree(parsed.messages, conversationId);

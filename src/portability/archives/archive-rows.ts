@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { timeOrderedId } from '../../common/time-ordered-id.js';
 import type { ConversationRow, MessageRow } from '../../conversations/whole-conversations.repository.js';
 import { MAIN_THREAD } from '../../conversations/thread.entity.js';
 import { TITLE_MAX_CHARS } from '../../conversations/title.js';
@@ -30,7 +31,7 @@ export function archiveRows(
   conversation: ArchiveConversation,
   actor: string,
   importedAt: Date,
-  conversationId: string = randomUUID(),
+  conversationId: string = timeOrderedId(),
 ): ArchiveRows {
   const newIds = new Map(conversation.messages.map((m) => [m.id, importedMessageId(conversationId, m.id)] as const));
   const byId = new Map(conversation.messages.map((m) => [m.id, m] as const));
