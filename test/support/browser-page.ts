@@ -179,9 +179,11 @@ export interface AxeViolation {
 /**
  * Runs axe-core in the page (evaluated through the DevTools protocol, which the page's CSP does
  * not govern, so the policy stays as served) and answers its serious and critical violations.
+ * axe-core is put in once per document: evaluating its half a megabyte again costs a third of a run.
  */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
+  const loaded = await page.evaluate(() => typeof (globalThis as { axe?: { run?: unknown } }).axe?.run === 'function');
+  if (!loaded) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
     const axe = (
       globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: any[] }> } }

@@ -81,7 +81,8 @@ function screenshotTests(): void {
       const bytes = statSync(path).size;
       expect({ file: shot.file, small: bytes > 1000 && bytes <= MAX_BYTES }).toEqual({ file: shot.file, small: true });
     }
-  });
+    // Four full-page pictures: npm test may run another browser spec beside this one.
+  }, 60_000);
 }
 
 const SCREENSHOT_REPLY = [
