@@ -7,6 +7,7 @@ import { OpenAiError } from './openai-error.js';
 import { conversationId, functionCallItemId, messageItemId, requiredConversationId, responseId } from './openai-ids.js';
 import { draftsOf, itemStatus, outputText } from './openai-items.js';
 import type { CreateResponseBody, TextFormat } from './openai-schemas.js';
+import { storedUsage } from '../../conversations/stored-usage.js';
 
 /** A reply as a response's parts: what the Response object is built from, whether just made or read back. */
 export interface ReplyView {
@@ -23,10 +24,7 @@ export interface ReplyView {
 
 /** A stored reply as a response's parts. */
 export function storedReplyView(message: Message): ReplyView {
-  const usage =
-    message.promptTokens === null && message.completionTokens === null
-      ? null
-      : { promptTokens: message.promptTokens ?? 0, completionTokens: message.completionTokens ?? 0 };
+  const usage = storedUsage(message);
   const error = message.errorCode ? { code: message.errorCode, message: message.errorMessage ?? '' } : null;
   return {
     messageId: message.id,

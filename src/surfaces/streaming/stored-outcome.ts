@@ -1,5 +1,6 @@
 import type { ReplyOutcome } from '../../chat/turn.js';
 import { replyErrorOf, type Message } from '../../conversations/message.entity.js';
+import { storedUsage } from '../../conversations/stored-usage.js';
 
 /** How a stored, finished reply ended, in the shape of a turn's outcome (what a follower reports at the end). */
 export function storedOutcome(
@@ -9,10 +10,7 @@ export function storedOutcome(
     status: message.status === 'streaming' ? 'failed' : message.status,
     content: message.content,
     model: message.model,
-    usage:
-      message.promptTokens === null
-        ? null
-        : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 },
+    usage: storedUsage(message),
     error: replyErrorOf(message),
     toolCalls: message.toolCalls ?? undefined,
     reasoning: message.reasoning,

@@ -4,6 +4,7 @@ import { replyErrorOf } from '../../conversations/message.entity.js';
 import { UPDATE_STATE_TOOL } from '../../chat/tools/update-state.tool.js';
 import type { UiMessageMetadata } from './ui-message-stream.js';
 import { AGENT_TOOLS, approvalIdOf, DENIED } from './ui-chat-request.js';
+import { storedUsage } from '../../conversations/stored-usage.js';
 
 /** The session state as the last successful update_state call of a reply left it, or null if none ran. */
 export function stateAfterTools(calls: readonly ToolCallRecord[] | null | undefined): Record<string, unknown> | null {
@@ -136,10 +137,7 @@ export function toUiMessage(message: Message, clientId?: string): StoredUiMessag
       ...(message.role === 'assistant'
         ? {
             model: message.model,
-            usage:
-              message.promptTokens === null
-                ? null
-                : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 },
+            usage: storedUsage(message),
             error: replyErrorOf(message),
           }
         : {}),

@@ -18,6 +18,7 @@ import { codeOfStatus } from '../../errors/error-codes.js';
 import { failedStatus } from '../../errors/http-status.js';
 import { EventStream } from '../../streaming/event-stream.js';
 import { sendOutcome, streamTurn } from '../sse/stream-turn.js';
+import { storedUsage } from '../../../conversations/stored-usage.js';
 
 /** How long a retry waits for the first request with its key before answering 409. */
 const WAIT_FOR_FIRST_MS = 30_000;
@@ -173,10 +174,7 @@ export class IdempotentChat {
         sse.clientGone,
       );
       if (message.status !== 'streaming') {
-        const usage =
-          message.promptTokens === null
-            ? null
-            : { promptTokens: message.promptTokens, completionTokens: message.completionTokens ?? 0 };
+        const usage = storedUsage(message);
         sendOutcome(sse, messageId, {
           status: message.status,
           content: message.content,
