@@ -86,7 +86,8 @@ if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
   exit 0
 fi
 
-# A throwaway cluster on a free port, removed on exit. initdb refuses to run as root.
+# A throwaway cluster on a free port, removed on exit. initdb refuses to run as root. Two test
+# files may run against it at once, each with apps of their own pools: room for 400 connections.
 pgdir=$(mktemp -d /tmp/chat-memory-pg.XXXXXX)
 as_pg=()
 if [ "$(id -u)" = 0 ]; then
@@ -101,6 +102,6 @@ cleanup() {
 trap cleanup EXIT
 "${as_pg[@]}" "$bindir/initdb" -D "$pgdir/data" -U postgres --auth=trust --no-sync >/dev/null
 "${as_pg[@]}" "$bindir/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w \
-  -o "-p $port -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+  -o "-p $port -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400" start >/dev/null
 "$bindir/psql" -q -h 127.0.0.1 -p "$port" -U postgres -c 'CREATE DATABASE chat_test' >/dev/null
 run_both "postgres://postgres@127.0.0.1:$port/chat_test"
