@@ -1,6 +1,6 @@
 import type { ReplyError } from '../common/domain-error.js';
 import type { FunctionCallRecord, ToolCallRecord } from '../conversations/message.entity.js';
-import type { ModelOptions } from './reply-generator.js';
+import type { ModelOptions } from './model-conversation.js';
 import type { ReplyOutcome, StartedTurn, TurnOverride, TurnRequest } from './turn.js';
 
 /** What a surface asks ChatService for (a question, an edit, a regeneration) and what it is told back. */

@@ -1,6 +1,6 @@
 import { ModelCancelledError } from '../llm/llm.errors.js';
 import type { Completion, CompletionRequest } from '../llm/llm.port.js';
-import type { ModelOptions } from './reply-generator.js';
+import type { ModelOptions } from './model-conversation.js';
 
 /**
  * How long a model call may take to return once its reply was cut or stopped. Aborting the call

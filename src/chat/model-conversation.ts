@@ -13,6 +13,8 @@ import {
   type CompletionRequest,
   type LlmPort,
   type PromptMessage,
+  type ResponseFormat,
+  type ToolChoice,
   type ToolSpec,
 } from '../llm/llm.port.js';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
@@ -20,11 +22,37 @@ import { MemoryService } from '../memory/memory.service.js';
 import { addUsage, giveUpAfterStop, modelSettingsOf } from './model-call.js';
 import type { ReplyBounds } from './reply-bounds.js';
 import type { ReplyProgress } from './reply-progress.js';
-import type { GenerationMode } from './reply-generator.js';
 import { runUpdateState, UPDATE_STATE_TOOL } from './tools/update-state.tool.js';
 import { FORGET_TOOL, REMEMBER_TOOL, runForget, runRemember } from './tools/memory.tools.js';
 import { memoryModeOf, memoryToolsOf } from './memory-mode.js';
 import type { ReasoningTrace } from './reasoning-trace.js';
+
+export interface ModelOptions {
+  readonly temperature?: number;
+  readonly topP?: number;
+  readonly maxTokens?: number;
+  /** The shape of the reply's text (structured outputs); plain text when unset. */
+  readonly responseFormat?: ResponseFormat;
+  /** Whether the model may call several of the client's functions at once. */
+  readonly parallelToolCalls?: boolean;
+  /** Functions the client runs itself (OpenAI function tools): a call of one ends the reply with it. */
+  readonly clientTools?: readonly ToolSpec[];
+  readonly toolChoice?: ToolChoice;
+  /** Tools of ours whose calls wait for the client's approval: a call of one ends the reply with it, like a client function. */
+  readonly approvalTools?: readonly string[];
+}
+
+export interface GenerationMode {
+  /** Stream from the model and hand each piece of text to `onDelta` as it comes. */
+  readonly stream: boolean;
+  readonly onDelta?: (text: string) => void;
+  /** Each tool of ours the reply ran, once it returned. */
+  readonly onTool?: (call: ToolCallRecord) => void;
+  /** Streaming: each piece of a reasoning model's thinking, as it comes (at most MAX_REPLY_CHARS in all). */
+  readonly onReasoning?: (text: string) => void;
+  /** Per-request settings; they override the agent's. */
+  readonly options?: ModelOptions;
+}
 
 /** How many times one reply may call tools before the model must answer in words. */
 const MAX_TOOL_ROUNDS = 4;

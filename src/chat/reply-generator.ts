@@ -5,7 +5,7 @@ import type { FunctionCallRecord, ToolCallRecord } from '../conversations/messag
 import type { ReplyOutcome, StartedTurn } from './turn.js';
 import { ReplyStore } from './reply-store.js';
 import { ModelCancelledError, ModelUnavailableError } from '../llm/llm.errors.js';
-import type { Completion, ResponseFormat, ToolChoice, ToolSpec } from '../llm/llm.port.js';
+import type { Completion } from '../llm/llm.port.js';
 import { TokenCounter } from '../context/token-counter.js';
 import { sleep } from '../common/sleep.js';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
@@ -18,34 +18,7 @@ import { RepliesAwaitingStorage } from './replies-awaiting-storage.js';
 import { Summarizer } from './summarizer.js';
 import { ReasoningTrace } from './reasoning-trace.js';
 import { ConversationTitler } from './conversation-titler.js';
-import { ModelConversation, type Generation } from './model-conversation.js';
-
-export interface ModelOptions {
-  readonly temperature?: number;
-  readonly topP?: number;
-  readonly maxTokens?: number;
-  /** The shape of the reply's text (structured outputs); plain text when unset. */
-  readonly responseFormat?: ResponseFormat;
-  /** Whether the model may call several of the client's functions at once. */
-  readonly parallelToolCalls?: boolean;
-  /** Functions the client runs itself (OpenAI function tools): a call of one ends the reply with it. */
-  readonly clientTools?: readonly ToolSpec[];
-  readonly toolChoice?: ToolChoice;
-  /** Tools of ours whose calls wait for the client's approval: a call of one ends the reply with it, like a client function. */
-  readonly approvalTools?: readonly string[];
-}
-
-export interface GenerationMode {
-  /** Stream from the model and hand each piece of text to `onDelta` as it comes. */
-  readonly stream: boolean;
-  readonly onDelta?: (text: string) => void;
-  /** Each tool of ours the reply ran, once it returned. */
-  readonly onTool?: (call: ToolCallRecord) => void;
-  /** Streaming: each piece of a reasoning model's thinking, as it comes (at most MAX_REPLY_CHARS in all). */
-  readonly onReasoning?: (text: string) => void;
-  /** Per-request settings; they override the agent's. */
-  readonly options?: ModelOptions;
-}
+import { ModelConversation, type Generation, type GenerationMode } from './model-conversation.js';
 
 /** Model names come from the model server; stored names fit the model column (200). */
 const MAX_MODEL_NAME_CHARS = 200;

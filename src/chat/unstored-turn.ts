@@ -7,7 +7,8 @@ import type { ItemDraft } from '../conversations/conversation-items.service.js';
 import { InvalidInputError } from '../conversations/conversation.errors.js';
 import { DatabaseService } from '../database/database.service.js';
 import { assertRoundsKept } from './function-rounds.js';
-import { ReplyGenerator, type ModelOptions } from './reply-generator.js';
+import { ReplyGenerator } from './reply-generator.js';
+import type { ModelOptions } from './model-conversation.js';
 import { TurnPlanner } from './turn-planner.js';
 import type { ReplyOutcome, TurnOverride } from './turn.js';
 
