@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
@@ -10,6 +10,7 @@ import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { AppModule } from '../../src/app.module.js';
 import { createHttpApp } from '../../src/surfaces/app/http-app.js';
 import { watchAnswers } from './answer-check.js';
+import { copyMigratedSqlite } from './sqlite-template.js';
 
 /**
  * Answers of the test apps that depart from docs/openapi.json: they fail the test that caused
@@ -66,7 +67,19 @@ export async function startTestApp(options: {
   env?: Record<string, string>;
   /** Receives the app's log lines (silent by default). */
   logger?: LoggerService;
+  /** A new SQLite file is migrated by this app's start, not copied from the migrated template. */
+  migrate?: boolean;
 }): Promise<TestApp> {
+  if (
+    DIALECT === 'sqlite' &&
+    !options.migrate &&
+    !options.env?.DATABASE_URL &&
+    options.dbPath !== ':memory:' &&
+    !existsSync(options.dbPath) &&
+    existsSync(dirname(options.dbPath)) // the app makes a missing folder itself, which a spec may test
+  ) {
+    await copyMigratedSqlite(options.dbPath);
+  }
   const config = loadConfig({
     DATABASE_URL: databaseUrlFor(options.dbPath),
     API_KEYS: `alice:${ALICE_KEY},bob:${BOB_KEY}`,

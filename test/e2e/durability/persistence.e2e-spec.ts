@@ -41,7 +41,7 @@ describe('persistence on a real SQLite file', () => {
   });
 
   it('runs its migrations at start, and the schema matches the entities (no drift)', async () => {
-    const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
+    const t = await startTestApp({ dbPath: `${fixture.dir}/fresh.sqlite`, migrate: true });
     try {
       const ds = t.app.get(DataSource);
       expect(await ds.showMigrations()).toBe(false);
