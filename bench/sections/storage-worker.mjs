@@ -27,6 +27,8 @@ const { ChatService } = await dist('chat/chat.service.js');
 const { ConversationsModule } = await dist('conversations/conversations.module.js');
 const { ConversationsService } = await dist('conversations/conversations.service.js');
 const { ConversationsRepository } = await dist('conversations/conversations.repository.js');
+// Newer builds read the history in MessagesRepository, keyed by conversation and actor.
+const { MessagesRepository } = await dist('conversations/messages.repository.js').catch(() => ({}));
 const { encodeCursor } = await dist('conversations/conversation-cursor.js');
 const { SINGLE_USER_ACTOR } = await dist('actor-auth/actor.js');
 
@@ -67,6 +69,7 @@ async function openContext(dbPath) {
     chat: app.get(ChatService),
     conversations: app.get(ConversationsService, { strict: false }),
     repo: app.get(ConversationsRepository, { strict: false }),
+    messageRows: MessagesRepository ? app.get(MessagesRepository, { strict: false }) : null,
     db: app.get(DatabaseService, { strict: false }),
   };
 }
@@ -95,8 +98,13 @@ async function prepareDatabase(dbPath, seed) {
   }
 }
 
-/** recentHistory(em, id, beforeSeq, limit), or with a thread name before beforeSeq in newer code. */
+/**
+ * The history read of a turn, as each build spells it: MessagesRepository.recentHistory(em,
+ * {id, actor}, thread, beforeSeq, limit); before, ConversationsRepository's, with or without the thread.
+ */
 function recentHistory(ctx, em, conversationId, beforeSeq, limit) {
+  if (ctx.messageRows)
+    return ctx.messageRows.recentHistory(em, { id: conversationId, actor: OWNER.id }, 'main', beforeSeq, limit);
   return ctx.repo.recentHistory.length >= 5
     ? ctx.repo.recentHistory(em, conversationId, 'main', beforeSeq, limit)
     : ctx.repo.recentHistory(em, conversationId, beforeSeq, limit);
