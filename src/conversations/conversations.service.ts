@@ -257,7 +257,7 @@ export class ConversationsService {
         messages,
         nextBefore: newest.length > limit ? messages[0].seq : null,
         summary: await this.summaries.findSummary(em, id, thread ?? MAIN_THREAD),
-        usage: await this.messageRows.usageTotals(em, id),
+        usage: await this.messageRows.usageTotals(em, { id, actor: actor.id }),
       };
     });
   }

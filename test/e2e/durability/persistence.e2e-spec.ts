@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { USAGE_TOTALS_SQL } from '../../../src/conversations/messages.repository.js';
 import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { useFakeModelAndTempDir } from '../../support/app-fixture.js';
 import { openEventStream } from '../../support/sse-client.js';
@@ -87,6 +88,20 @@ describe('persistence on a real SQLite file', () => {
       }
     },
   );
+
+  // Opening a conversation sums the token usage of all its messages: walked in seq order, the rows
+  // are read in the order they were written; by the parent index, in random order (7 times slower
+  // at 100,000 messages, `npm run bench -- --only=reads`).
+  onSqlite("sums a conversation's token usage through the (conversation_id, seq) index (SQLite)", async () => {
+    const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
+    try {
+      const plan = await t.app.get(DataSource).query(`EXPLAIN QUERY PLAN ${USAGE_TOTALS_SQL}`, ['x', 'api:alice']);
+      const details = plan.map((row: { detail: string }) => row.detail).join(' | ');
+      expect(details).toContain('uq_messages_conversation_seq');
+    } finally {
+      await t.close();
+    }
+  });
 
   onPostgres('reads history through an index in seq order, newest first with a limit (PostgreSQL)', async () => {
     const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
