@@ -10,10 +10,12 @@ import { ENTITIES } from '../../src/entities.js';
  * A new SQLite file for a test app, copied from one the migrations already ran on: running the
  * 29 migrations (some 345 statements, each synced) is most of a test app's start on SQLite, and the
  * suite starts several hundred. The template is built by the application's own data source
- * options, once per content of src/database/migrations/ (its hash names the file), and shared by
+ * options, once per content of src/database/migrations/ and data-source-options.ts (their hash names the file), and shared by
  * every test file and worker through node_modules/.cache.
  */
 const MIGRATIONS = fileURLToPath(new URL('../../src/database/migrations', import.meta.url));
+/** How a file is made and opened (its page size, for one). */
+const OPTIONS = fileURLToPath(new URL('../../src/database/data-source-options.ts', import.meta.url));
 const CACHE = fileURLToPath(new URL('../../node_modules/.cache/chat-memory-tests', import.meta.url));
 
 export async function copyMigratedSqlite(dbPath: string): Promise<void> {
@@ -50,6 +52,7 @@ function migrationsHash(): string {
     }
   };
   walk(MIGRATIONS);
+  hash.update(readFileSync(OPTIONS));
   hashed = hash.digest('hex').slice(0, 16);
   return hashed;
 }

@@ -24,6 +24,7 @@ import { PgMessageAliases1764920000000 } from './1764920000000-message-aliases.j
 import { PgDeferrableActorKeys1764940000000 } from './1764940000000-deferrable-actor-keys.js';
 import { PgImportSources1764941000000 } from './1764941000000-import-sources.js';
 import { PgModelChoiceReasoning1764950000000 } from './1764950000000-model-choice-reasoning.js';
+import { PgUsageIndex1764960000000 } from './1764960000000-usage-index.js';
 
 /** Every PostgreSQL migration, oldest first. A new one must be added here. */
 export const POSTGRES_MIGRATIONS = [
@@ -53,4 +54,5 @@ export const POSTGRES_MIGRATIONS = [
   PgDeferrableActorKeys1764940000000,
   PgImportSources1764941000000,
   PgModelChoiceReasoning1764950000000,
+  PgUsageIndex1764960000000,
 ];

@@ -24,6 +24,7 @@ import { OAuth1764910000000 } from './1764910000000-oauth.js';
 import { MessageAliases1764920000000 } from './1764920000000-message-aliases.js';
 import { ImportSources1764941000000 } from './1764941000000-import-sources.js';
 import { ModelChoiceReasoning1764950000000 } from './1764950000000-model-choice-reasoning.js';
+import { UsageIndex1764960000000 } from './1764960000000-usage-index.js';
 
 /** Every SQLite migration, oldest first. A new one must be added here. */
 export const SQLITE_MIGRATIONS = [
@@ -53,4 +54,5 @@ export const SQLITE_MIGRATIONS = [
   MessageAliases1764920000000,
   ImportSources1764941000000,
   ModelChoiceReasoning1764950000000,
+  UsageIndex1764960000000,
 ];
