@@ -76,11 +76,11 @@ export function replyErrorOf(m: Pick<Message, 'errorCode' | 'errorMessage'>): Re
 @Index('idx_messages_path', ['conversationId', 'seq'], { where: 'on_path = 1' })
 // A message's children (its siblings are its parent's children).
 @Index('idx_messages_parent', ['conversationId', 'parentId'])
-// The pinned messages of a thread's active path, which every turn sends (docs/memory.md).
 // The token usage of replies (messages that have one): a conversation's totals, summed without its rows.
 @Index('idx_messages_usage', ['conversationId', 'actor', 'promptTokens', 'completionTokens'], {
   where: 'prompt_tokens IS NOT NULL OR completion_tokens IS NOT NULL',
 })
+// The pinned messages of a thread's active path, which every turn sends (docs/memory.md).
 @Index('idx_messages_pinned', ['conversationId', 'thread', 'seq'], { where: 'pinned = 1 AND on_path = 1' })
 export class Message {
   @PrimaryColumn({ type: 'varchar', length: 36, primaryKeyConstraintName: 'pk_messages' })

@@ -250,8 +250,7 @@ export class MessagesRepository {
       .getMany();
   }
 
-  /** Token totals of a conversation's replies. */
-  /** The token usage of every message of the conversation (its detail shows the totals). */
+  /** Token totals of a conversation's replies (USAGE_TOTALS_SQL). */
   async usageTotals(
     em: EntityManager,
     conversation: ConversationKey,

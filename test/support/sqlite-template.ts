@@ -7,11 +7,11 @@ import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { ENTITIES } from '../../src/entities.js';
 
 /**
- * A new SQLite file for a test app, copied from one the migrations already ran on: running the
- * 29 migrations (some 345 statements, each synced) is most of a test app's start on SQLite, and the
- * suite starts several hundred. The template is built by the application's own data source
- * options, once per content of src/database/migrations/ and data-source-options.ts (their hash names the file), and shared by
- * every test file and worker through node_modules/.cache.
+ * A new SQLite file for a test app, copied from one the migrations already ran on: running them
+ * (some 350 statements, each synced) is most of a test app's start on SQLite, and the suite starts
+ * several hundred. The template is made with the application's own data source options, once per
+ * content of src/database/migrations/ and data-source-options.ts (their hash names the file), and
+ * shared by every test file and worker through node_modules/.cache.
  */
 const MIGRATIONS = fileURLToPath(new URL('../../src/database/migrations', import.meta.url));
 /** How a file is made and opened (its page size, for one). */

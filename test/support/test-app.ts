@@ -70,13 +70,14 @@ export async function startTestApp(options: {
   /** A new SQLite file is migrated by this app's start, not copied from the migrated template. */
   migrate?: boolean;
 }): Promise<TestApp> {
+  // Not when the folder is missing: the app makes it itself, which a spec may test.
   if (
     DIALECT === 'sqlite' &&
     !options.migrate &&
     !options.env?.DATABASE_URL &&
     options.dbPath !== ':memory:' &&
     !existsSync(options.dbPath) &&
-    existsSync(dirname(options.dbPath)) // the app makes a missing folder itself, which a spec may test
+    existsSync(dirname(options.dbPath))
   ) {
     await copyMigratedSqlite(options.dbPath);
   }
