@@ -56,7 +56,7 @@ describe('persistence on a real SQLite file', () => {
 
   // NORMAL once the migrations ran: the write queue flushes the WAL itself, off the event loop, before it answers (wal-durability.ts).
   onSqlite(
-    'opens SQLite in WAL mode with foreign keys on and 1 KiB pages, and commits with synchronous=NORMAL plus its own WAL flush',
+    'opens SQLite in WAL mode with foreign keys on and 2 KiB pages, and commits with synchronous=NORMAL plus its own WAL flush',
     async () => {
       const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
       try {
@@ -64,8 +64,8 @@ describe('persistence on a real SQLite file', () => {
         expect(await ds.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
         expect(await ds.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
         expect(await ds.query('PRAGMA synchronous')).toEqual([{ synchronous: 1 }]);
-        // Pages of 1 KiB: a turn's WAL is the pages it changes, written whole (data-source-options.ts).
-        expect(await ds.query('PRAGMA page_size')).toEqual([{ page_size: 1024 }]);
+        // Pages of 2 KiB: a turn's WAL is the pages it changes, written whole (data-source-options.ts).
+        expect(await ds.query('PRAGMA page_size')).toEqual([{ page_size: 2048 }]);
       } finally {
         await t.close();
       }
