@@ -27,6 +27,8 @@ const { ChatService } = await dist('chat/chat.service.js');
 const { ConversationsModule } = await dist('conversations/conversations.module.js');
 const { ConversationsService } = await dist('conversations/conversations.service.js');
 const { ConversationsRepository } = await dist('conversations/conversations.repository.js');
+// Older builds index every message in its own commit: nothing waits for the index there.
+const { MessageIndexBacklog } = await dist('conversations/message-index-backlog.js').catch(() => ({}));
 // Newer builds read the history in MessagesRepository, keyed by conversation and actor.
 const { MessagesRepository } = await dist('conversations/messages.repository.js').catch(() => ({}));
 const { encodeCursor } = await dist('conversations/conversation-cursor.js');
@@ -71,6 +73,8 @@ async function openContext(dbPath) {
     repo: app.get(ConversationsRepository, { strict: false }),
     messageRows: MessagesRepository ? app.get(MessagesRepository, { strict: false }) : null,
     db: app.get(DatabaseService, { strict: false }),
+    /** Indexes the messages waiting for the full-text index, so that a measure counts their pages. */
+    indexBacklog: () => (MessageIndexBacklog ? app.get(MessageIndexBacklog, { strict: false }).catchUp() : undefined),
   };
 }
 
@@ -195,9 +199,13 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
       // counts see the WAL's committed pages too, so no checkpoint is needed to read them).
       // Bytes 2: everything this process passed to write() meanwhile: WAL frames plus the
       // automatic checkpoints that copy them back into the main file.
+      // The full-text index takes messages in batches: each measure starts with none waiting
+      // and ends with its own turns' messages indexed, so their index pages are counted.
+      await c.ctx.indexBacklog();
       const before = storageBytes(raw);
       const w0 = writtenBytes();
       for (let i = 0; i < payloadTurns; i++) await turn();
+      await c.ctx.indexBacklog();
       const w1 = writtenBytes();
       const after = storageBytes(raw);
 
@@ -205,14 +213,25 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
       // small batch stays far below the 1000-page auto-checkpoint, so its size is all frames.
       const walPerTurn = [];
       for (let b = 0; b < walBatches; b++) {
+        await c.ctx.indexBacklog();
         raw.pragma('wal_checkpoint(TRUNCATE)');
         if (fileSize(`${dbPath}-wal`) !== 0) throw new Error('WAL was not truncated');
         for (let i = 0; i < walBatchTurns; i++) await turn();
+        await c.ctx.indexBacklog();
         walPerTurn.push(fileSize(`${dbPath}-wal`) / walBatchTurns);
       }
       // What the WAL's pages are for: the last batch's frames, each named by the table or index
       // owning its page (dbstat), per turn.
       const walFramesByTree = walFramesPerTree(raw, `${dbPath}-wal`, walBatchTurns);
+      // The same with each turn's messages indexed before the next turn: a turn every second or
+      // slower, when the backlog never holds more than one turn's messages.
+      await c.ctx.indexBacklog();
+      raw.pragma('wal_checkpoint(TRUNCATE)');
+      for (let i = 0; i < walBatchTurns; i++) {
+        await turn();
+        await c.ctx.indexBacklog();
+      }
+      const walPerLoneTurn = fileSize(`${dbPath}-wal`) / walBatchTurns;
 
       const x = {
         length: c.length,
@@ -230,6 +249,7 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
         allocatedBytesPerTurn: (after.allocated - before.allocated) / payloadTurns,
         writeSyscallBytesPerTurn: w0 === undefined ? null : (w1 - w0) / payloadTurns,
         walBytesPerTurn: spread(walPerTurn),
+        walBytesPerLoneTurn: walPerLoneTurn,
         walFramesByTree,
         pageSize: after.pageSize,
         fileBytes: fileSize(dbPath),
@@ -238,7 +258,7 @@ async function turnCost({ dir, lengths, repetitions, turns, warmup, payloadTurns
       process.stdout.write(
         `  length ${x.length}${x.branchPoints ? ` (${x.branchPoints} branch points)` : ''}: p50 ${x.p50Ms.median.toFixed(3)} ms, p99 ${x.p99Ms.median.toFixed(3)} ms, ` +
           `${x.statementsPreparedPerTurn.toFixed(2)} statements prepared, payload ${x.payloadBytesPerTurn.toFixed(0)} B/turn, ` +
-          `WAL ${x.walBytesPerTurn.median.toFixed(0)} B/turn\n` +
+          `WAL ${x.walBytesPerTurn.median.toFixed(0)} B/turn (${x.walBytesPerLoneTurn.toFixed(0)} indexed turn by turn)\n` +
           `    WAL frames per turn by table or index: ${Object.entries(walFramesByTree)
             .map(([name, n]) => `${name} ${n}`)
             .join(', ')}\n`,

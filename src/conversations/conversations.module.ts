@@ -15,6 +15,7 @@ import { ReplyRowsRepository } from './reply-rows.repository.js';
 import { ThreadsRepository } from './threads.repository.js';
 import { ConversationsService } from './conversations.service.js';
 import { ConversationTreeService } from './conversation-tree.service.js';
+import { MessageIndexBacklog } from './message-index-backlog.js';
 import { MessageSearchRepository } from './message-search.repository.js';
 import { RecallExcerptsRepository } from './recall-excerpts.repository.js';
 import { MessageTreeRepository } from './message-tree.repository.js';
@@ -34,6 +35,7 @@ import { WholeConversationsRepository } from './whole-conversations.repository.j
     ReplyLease,
     ThreadsRepository,
     MessageSearchRepository,
+    MessageIndexBacklog,
     RecallExcerptsRepository,
     ConversationLimits,
     ConversationsService,
@@ -59,6 +61,7 @@ import { WholeConversationsRepository } from './whole-conversations.repository.j
     ReplyLease,
     ThreadsRepository,
     MessageSearchRepository,
+    MessageIndexBacklog,
     RecallExcerptsRepository,
     ConversationLimits,
     ConversationsService,

@@ -86,6 +86,12 @@ export interface RecallMatches {
   readonly rows: readonly RecallMatch[];
   /** Per term asked to be counted: how many of the caller's messages hold it (recallable or not); none when `within`'s memory is off. */
   readonly counts: ReadonlyMap<number, number>;
+  /**
+   * Some of the caller's messages the turn could be given wait for the full-text index (SQLite,
+   * MessageIndexBacklog): the matches may miss them until it catches up. Those of `within`'s
+   * newest `window` messages do not count: the turn's context holds them, never recalls them.
+   */
+  readonly behind: boolean;
 }
 
 /** What a turn's recall asks for. */
@@ -101,6 +107,8 @@ export interface RecallAsk {
    * nothing, and the statement checks that before it walks any match or counts any term.
    */
   readonly within?: string;
+  /** How many of `within`'s newest messages the turn's history window holds (HISTORY_WINDOW). */
+  readonly window: number;
 }
 
 /** The statements of one dialect. */
@@ -163,7 +171,7 @@ export class MessageSearchRepository implements MessageSearchDialect {
   }
 
   recallMatches(em: EntityManager, ask: RecallAsk): Promise<RecallMatches> {
-    if (ask.terms.length === 0) return Promise.resolve({ rows: [], counts: new Map() });
+    if (ask.terms.length === 0) return Promise.resolve({ rows: [], counts: new Map(), behind: false });
     return this.of(em).recallMatches(em, ask);
   }
 

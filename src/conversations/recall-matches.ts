@@ -1,6 +1,9 @@
 import type { RecallMatch, RecallMatches } from './message-search.repository.js';
 
-/** A row of a recall statement: a term's match (`id` set), or a term's count (`n` set). */
+/** The `t` of the row telling whether the caller's messages elsewhere wait for the index (`n` 1). */
+export const BEHIND_ROW = -1;
+
+/** A row of a recall statement: a term's match (`id` set), a term's count (`n` set), or BEHIND_ROW. */
 export interface RecallRow {
   readonly t: number | string;
   readonly id: string | null;
@@ -14,8 +17,13 @@ export interface RecallRow {
 export function recallMatchesOf(rows: readonly RecallRow[]): RecallMatches {
   const matches: RecallMatch[] = [];
   const counts = new Map<number, number>();
+  let behind = false;
   for (const r of rows) {
     const term = Number(r.t);
+    if (term === BEHIND_ROW) {
+      behind = Number(r.n) === 1;
+      continue;
+    }
     if (r.id === null) {
       counts.set(term, Number(r.n ?? 0));
       continue;
@@ -28,5 +36,5 @@ export function recallMatchesOf(rows: readonly RecallRow[]): RecallMatches {
       newness: Number(r.newness),
     });
   }
-  return { rows: matches, counts };
+  return { rows: matches, counts, behind };
 }

@@ -13,7 +13,7 @@ import type {
 } from './message-search.repository.js';
 import { storedDate } from '../database/dialect.js';
 import type { MessageRole } from './message.entity.js';
-import { recallMatchesOf, type RecallRow } from './recall-matches.js';
+import { BEHIND_ROW, recallMatchesOf, type RecallRow } from './recall-matches.js';
 
 /**
  * The token standing for an actor in `messages_fts`'s `owner` column (migration 1764810000000):
@@ -121,7 +121,10 @@ export class SqliteMessageSearch implements MessageSearchDialect {
     };
   }
 
-  async recallMatches(em: EntityManager, { actor, terms, count, cap, within }: RecallAsk): Promise<RecallMatches> {
+  async recallMatches(
+    em: EntityManager,
+    { actor, terms, count, cap, within, window }: RecallAsk,
+  ): Promise<RecallMatches> {
     // A constant condition, checked once before the walks: the turn's conversation keeps memories.
     const gate =
       within === undefined
@@ -143,11 +146,25 @@ export class SqliteMessageSearch implements MessageSearchDialect {
       (t) =>
         `SELECT ${Number(t)}, NULL, NULL, NULL, NULL, (SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?) WHERE 1${gate}`,
     );
+    // Whether a message the turn could be given waits for the index: any of the caller's, but
+    // for this conversation's newest `window` (the context holds those). The backlog is a
+    // second's writes at most.
+    const inWindow =
+      within === undefined || window === 0
+        ? ''
+        : ` AND (m.conversation_id IS NOT ? OR m.seq < coalesce((SELECT w.seq FROM messages w
+             WHERE w.conversation_id = ? AND w.on_path = 1 ORDER BY w.seq DESC LIMIT 1 OFFSET ${Number(window) - 1}), -1))`;
+    const behind = `SELECT ${BEHIND_ROW}, NULL, NULL, NULL, NULL, EXISTS (
+        SELECT 1 FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.rowid
+         WHERE m.actor = ?${inWindow}) WHERE 1${gate}`;
     const params = [
       ...terms.flatMap((term) => [contentMatch([term], [], actor), actor, ...gateParams]),
       ...[...count].flatMap((t) => [contentMatch([terms[t]], [], actor), ...gateParams]),
+      actor,
+      ...(inWindow ? [within, within] : []),
+      ...gateParams,
     ];
-    const rows: RecallRow[] = await em.query([...arms, ...counted].join('\nUNION ALL\n'), params);
+    const rows: RecallRow[] = await em.query([...arms, ...counted, behind].join('\nUNION ALL\n'), params);
     return recallMatchesOf(rows);
   }
 

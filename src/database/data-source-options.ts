@@ -4,7 +4,7 @@ import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.js';
 import { configurePgDriver } from './postgres-setup.js';
 
-const SQLITE_PAGE_SIZE = 2048;
+const SQLITE_PAGE_SIZE = 1024;
 
 /** Entity classes, as TypeORM takes them. */
 export type EntityList = ReadonlyArray<Function | EntitySchema>;
@@ -41,10 +41,11 @@ export function dataSourceOptions(target: DatabaseTarget, entities: EntityList):
     migrationsTransactionMode: 'each',
     // better-sqlite3 resets `synchronous` on every open, so durability is set here each time.
     prepareDatabase: (db: { pragma(source: string): unknown }) => {
-      // A new file gets pages of 2 KiB (a file keeps the size it was made with): each page a turn
-      // changes is written whole to the WAL, and a turn changes some 30, so a turn appends 70
-      // instead of 116 KB at 100,000 messages (`npm run bench -- --only=turn-cost`), at the same
-      // turn time. 1 KiB pages append 41 KB, but make recall's search twice as slow.
+      // A new file gets pages of 1 KiB (a file keeps the size it was made with): each page a turn
+      // changes is written whole to the WAL, and a turn changes some 35, so a turn appends 33
+      // instead of 116 KB (4 KiB pages) at 100,000 messages (`npm run bench -- --only=turn-cost`).
+      // Full-text leaves are sized to fit a page (migration 1764970000000), so search and
+      // recall read no overflow pages.
       db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
       db.pragma('journal_mode = WAL');
       // FULL: a committed migration survives a power cut. Once they ran, the write queue switches

@@ -4,6 +4,7 @@ import type { Actor } from '../actor-auth/actor.js';
 import type { Conversation } from '../conversations/conversation.entity.js';
 import { InvalidInputError } from '../conversations/conversation.errors.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
+import { MessageIndexBacklog } from '../conversations/message-index-backlog.js';
 import {
   type MessageFilters,
   type MessageHitDetails,
@@ -66,13 +67,14 @@ export class RecallService {
   constructor(
     private readonly db: DatabaseService,
     private readonly search: MessageSearchRepository,
+    private readonly backlog: MessageIndexBacklog,
     private readonly conversations: ConversationsRepository,
   ) {
     this.statistics = new CallerStatistics(search);
   }
 
   /** The caller's messages best matching `text`, a page at a time (several per conversation). */
-  searchMessages(actor: Actor, text: string, options: MessageSearchOptions = {}): Promise<MessageSearchPage> {
+  async searchMessages(actor: Actor, text: string, options: MessageSearchOptions = {}): Promise<MessageSearchPage> {
     const query = parsed(text);
     const limit = options.limit ?? 20;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT)
@@ -80,6 +82,7 @@ export class RecallService {
     const { limit: _limit, cursor, ...filters } = options;
     const search = { text, ...filters, before: filters.before?.toISOString(), after: filters.after?.toISOString() };
     const offset = cursor === undefined ? 0 : decodeSearchCursor(cursor, search, this.candidatesPerTerm * MAX_TERMS);
+    await this.backlog.catchUp();
     return this.db.replicaRead(actor.id, async (em) => {
       const ranked = await this.rank(em, actor.id, query, filters);
       const page = ranked.slice(offset, offset + limit);
@@ -103,8 +106,9 @@ export class RecallService {
    * message: a conversation scores as its best message, plus up to the best score of all when
    * its title holds the query's words.
    */
-  searchConversations(actor: Actor, text: string, limit: number): Promise<ConversationSearchHit[]> {
+  async searchConversations(actor: Actor, text: string, limit: number): Promise<ConversationSearchHit[]> {
     const query = parsed(text);
+    await this.backlog.catchUp();
     return this.db.replicaRead(actor.id, async (em) => {
       const ranked = await this.rank(em, actor.id, query, {});
       const found = new Map<string, { score: number; key: string | null; newness: number; title: string | null }>();

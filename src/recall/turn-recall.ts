@@ -2,7 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Actor } from '../actor-auth/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { ContextRecall } from '../context/context-sources.js';
-import { MessageSearchRepository, type RecallMatch } from '../conversations/message-search.repository.js';
+import { MessageIndexBacklog } from '../conversations/message-index-backlog.js';
+import {
+  MessageSearchRepository,
+  type RecallMatch,
+  type SearchQuery,
+} from '../conversations/message-search.repository.js';
 import {
   RecallExcerptsRepository,
   type ExcerptHit,
@@ -13,6 +18,8 @@ import { combine, idf, termScore } from './bm25.js';
 import { RecallService } from './recall.service.js';
 import { parseSearchQuery } from './search-query.js';
 
+/** What a recall read answers when the index is behind the caller's writes elsewhere. */
+const BEHIND = Symbol('behind');
 /** How many of the best matches a turn is offered; the context plan keeps those that fit RECALL_TOKEN_BUDGET. */
 const RECALL_OFFERED = 16;
 /** How many of a word's newest matches are weighed for a turn: fewer than a search weighs, as a turn waits for it. */
@@ -38,6 +45,7 @@ export class TurnRecall {
   constructor(
     private readonly db: DatabaseService,
     private readonly search: MessageSearchRepository,
+    private readonly backlog: MessageIndexBacklog,
     private readonly excerpts: RecallExcerptsRepository,
     private readonly ranking: RecallService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -49,6 +57,20 @@ export class TurnRecall {
     // A chat message is not a search: quotes, a leading '-' and '*' are its punctuation, not syntax.
     const query = parseSearchQuery(message.slice(0, QUESTION_CHARS).replace(/["*]|(^|\s)-+/g, ' '));
     if (query.terms.length === 0) return [];
+    const recalled = await this.recall(actor, query, within, false);
+    if (recalled !== BEHIND) return recalled;
+    // Messages of the actor's other conversations wait for the full-text index: index them, then
+    // look again, taking what the index holds even if it could not catch up (a full disk).
+    await this.backlog.catchUp();
+    return (await this.recall(actor, query, within, true)) as ContextRecall[];
+  }
+
+  private recall(
+    actor: Actor,
+    query: SearchQuery,
+    within: string | undefined,
+    anyway: boolean,
+  ): Promise<ContextRecall[] | typeof BEHIND> {
     return this.db.replicaRead(actor.id, async (em) => {
       const statistics = this.ranking.statistics;
       const { docs, length } = await statistics.recallTotals(em, actor.id);
@@ -69,7 +91,9 @@ export class TurnRecall {
         count: toCount,
         cap: RECALL_CANDIDATES_PER_TERM,
         within,
+        window: this.config.historyWindow,
       });
+      if (found.behind && !anyway) return BEHIND;
       // Counts come back only when the turn's conversation keeps memories: none is kept otherwise.
       for (const [i, n] of found.counts) await statistics.termHits(em, actor.id, asked[i].term, n);
       const hits = asked.map((a, i) => a.hits ?? found.counts.get(i) ?? 0);

@@ -64,8 +64,11 @@ describe('persistence on a real SQLite file', () => {
         expect(await ds.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
         expect(await ds.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
         expect(await ds.query('PRAGMA synchronous')).toEqual([{ synchronous: 1 }]);
-        // Pages of 2 KiB: a turn's WAL is the pages it changes, written whole (data-source-options.ts).
-        expect(await ds.query('PRAGMA page_size')).toEqual([{ page_size: 2048 }]);
+        // Pages of 1 KiB: a turn's WAL is the pages it changes, written whole (data-source-options.ts).
+        expect(await ds.query('PRAGMA page_size')).toEqual([{ page_size: 1024 }]);
+        // Full-text leaves that fit a page with their row's header (migration 1764970000000).
+        for (const table of ['messages_fts', 'memories_fts', 'conversations_fts'])
+          expect(await ds.query(`SELECT v FROM ${table}_config WHERE k = 'pgsz'`)).toEqual([{ v: 924 }]);
       } finally {
         await t.close();
       }

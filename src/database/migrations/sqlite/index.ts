@@ -25,6 +25,8 @@ import { MessageAliases1764920000000 } from './1764920000000-message-aliases.js'
 import { ImportSources1764941000000 } from './1764941000000-import-sources.js';
 import { ModelChoiceReasoning1764950000000 } from './1764950000000-model-choice-reasoning.js';
 import { UsageIndex1764960000000 } from './1764960000000-usage-index.js';
+import { FtsLeafSize1764970000000 } from './1764970000000-fts-leaf-size.js';
+import { FtsPending1764980000000 } from './1764980000000-fts-pending.js';
 
 /** Every SQLite migration, oldest first. A new one must be added here. */
 export const SQLITE_MIGRATIONS = [
@@ -55,4 +57,6 @@ export const SQLITE_MIGRATIONS = [
   ImportSources1764941000000,
   ModelChoiceReasoning1764950000000,
   UsageIndex1764960000000,
+  FtsLeafSize1764970000000,
+  FtsPending1764980000000,
 ];

@@ -1,0 +1,99 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { DatabaseService } from '../database/database.service.js';
+import { isPostgres } from '../database/dialect.js';
+import { describeError } from '../common/describe-error.js';
+
+/** How long a message may wait for the full-text index when nothing searches: the batch a commit's pages are shared by. */
+const INDEX_DELAY_MS = 1_000;
+/** Rows indexed per transaction, so that a large backlog (an import) never holds the write lock for long. */
+const BATCH_ROWS = 2_000;
+
+/**
+ * The messages SQLite's triggers noted in `messages_fts_pending` and the full-text index does
+ * not hold yet (migration 1764980000000). Indexing them a batch at a time writes one FTS5
+ * segment for the batch where each commit wrote one of its own. Searches call `catchUp()`
+ * first, so they never miss a message written before them; a turn's recall reads, in its own
+ * statement, whether any of the caller's other conversations wait (`RecallMatches.behind`).
+ * On PostgreSQL the index is kept by the row's own write, and nothing waits.
+ */
+@Injectable()
+export class MessageIndexBacklog implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(MessageIndexBacklog.name);
+  private timer?: NodeJS.Timeout;
+  /** The last catch-up asked for; each starts after the one before it ends. */
+  private last: Promise<void> = Promise.resolve();
+  /** A catch-up asked for and not started yet: callers meanwhile share it, as it will see their writes. */
+  private queued: Promise<void> | null = null;
+  private readonly sqlite: boolean;
+
+  constructor(
+    private readonly db: DatabaseService,
+    dataSource: DataSource,
+  ) {
+    this.sqlite = !isPostgres(dataSource);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.sqlite) return;
+    this.timer = setInterval(() => void this.catchUp(), INDEX_DELAY_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /**
+   * Indexes every message written before the call. Nothing waiting costs one read. It never
+   * fails: when the database takes no writes (a full disk), searches answer from the index as
+   * it is, and the rows wait for a later catch-up.
+   */
+  catchUp(): Promise<void> {
+    if (!this.sqlite) return Promise.resolve();
+    if (this.queued) return this.queued;
+    const next = this.last.then(() => {
+      this.queued = null;
+      return this.indexAll().catch((error: unknown) =>
+        this.logger.warn(`Full-text indexing failed, retried later: ${describeError(error)}`),
+      );
+    });
+    this.queued = next;
+    this.last = next;
+    return next;
+  }
+
+  private async indexAll(): Promise<void> {
+    const waiting = await this.db.read(async (em) => {
+      const [row] = (await em.query(`SELECT EXISTS (SELECT 1 FROM messages_fts_pending) AS waiting`)) as Array<{
+        waiting: number;
+      }>;
+      return Number(row?.waiting ?? 0) === 1;
+    });
+    if (!waiting) return;
+    while (await this.db.transaction((em) => indexBatch(em))) {
+      // A full batch: there may be more.
+    }
+  }
+}
+
+/** Indexes the oldest noted rows, BATCH_ROWS at most, in the caller's transaction; whether the batch was full. */
+async function indexBatch(em: EntityManager): Promise<boolean> {
+  const rows = (await em.query(
+    `SELECT rowid AS k FROM messages_fts_pending ORDER BY rowid LIMIT ${BATCH_ROWS}`,
+  )) as Array<{
+    k: number;
+  }>;
+  if (rows.length === 0) return false;
+  const last = rows[rows.length - 1].k;
+  // The triggers keep every noted row one the index is for (text, not streaming): no other check.
+  await em.query(
+    `INSERT INTO messages_fts(rowid, content, owner)
+       SELECT m.rowid, m.content, hex(m.actor) || '0'
+         FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.rowid
+        WHERE p.rowid <= ?`,
+    [last],
+  );
+  await em.query(`DELETE FROM messages_fts_pending WHERE rowid <= ?`, [last]);
+  return rows.length === BATCH_ROWS;
+}
