@@ -10,7 +10,18 @@ import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { pathToFileURL } from 'node:url';
 import { Zip, ZipDeflate } from 'fflate';
-import { DIST_MAIN, HOST, memoryOf, percentile, ROOT, round, sleep, startServer, tempDir } from '../lib/common.mjs';
+import {
+  DIST_MAIN,
+  HOST,
+  memoryOf,
+  percentile,
+  request,
+  ROOT,
+  round,
+  sleep,
+  startServer,
+  tempDir,
+} from '../lib/common.mjs';
 
 const { chatGptConversation } = await import(
   pathToFileURL(join(ROOT, 'dist', 'src', 'portability', 'archives', 'archive-builders.js')).href
@@ -276,6 +287,12 @@ async function importOnce({ label, file, type, bytes, timeoutMs, dir }, log) {
       clearInterval(sampler);
     }
     const seconds = (performance.now() - t0) / 1000;
+    // On SQLite the messages reach the search index in batches after the import answers; a
+    // search waits for them, so this one answers once every imported message is searchable.
+    const s0 = performance.now();
+    const searched = await request(server.port, 'GET', '/api/search?q=question', undefined, timeoutMs);
+    if (searched.status !== 200) throw new Error(`GET /api/search answered ${searched.status}`);
+    const searchableAfterS = (performance.now() - s0) / 1000;
     const probes = await health.stop();
     const hwm = memoryOf(server.pid).peakRssMiB;
     const messages = report.imported.reduce((n, c) => n + c.messages, 0);
@@ -283,6 +300,7 @@ async function importOnce({ label, file, type, bytes, timeoutMs, dir }, log) {
       label,
       uploadMB: round(bytes / 1e6, 1),
       seconds: round(seconds, 1),
+      searchableAfterS: round(searchableAfterS, 2),
       mbPerS: round(bytes / 1e6 / seconds, 2),
       conversations: report.imported.length,
       skipped: report.skipped.length,
@@ -308,7 +326,7 @@ async function importOnce({ label, file, type, bytes, timeoutMs, dir }, log) {
     };
     log(
       `  ${label}: ${result.uploadMB} MB in ${result.seconds} s (${result.mbPerS} MB/s), ${result.conversations} conversations (${result.conversationsPerS}/s), ` +
-        `${messages} messages (${result.messagesPerS}/s), ${result.skipped} skipped; RSS ${result.rssStartMiB} -> peak ${result.rssPeakSampledMiB} MiB (VmHWM ${result.vmHwmMiB}); ` +
+        `${messages} messages (${result.messagesPerS}/s), ${result.skipped} skipped, all searchable ${result.searchableAfterS} s later; RSS ${result.rssStartMiB} -> peak ${result.rssPeakSampledMiB} MiB (VmHWM ${result.vmHwmMiB}); ` +
         `GET /health every 50 ms: ${probes.probes} probes, p99 ${result.health.p99Ms} ms, max ${result.health.maxMs} ms, ${probes.failures} failed ` +
         `(idle server before: p99 ${result.idleHealth.p99Ms} ms, max ${result.idleHealth.maxMs} ms)`,
     );
