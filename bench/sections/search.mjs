@@ -88,7 +88,7 @@ export async function seedSqlite(file, messages, wordsPerMessage = 12) {
     const waiting = db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = 'messages_fts_pending'`).get();
     if (waiting) {
       db.exec(`INSERT INTO messages_fts(rowid, content, owner)
-                 SELECT m.rowid, m.content, hex(m.actor) || '0' FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.rowid`);
+                 SELECT m.rowid, m.content, hex(m.actor) || '0' FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.message_rowid`);
       db.exec(`DELETE FROM messages_fts_pending`);
     }
   })();

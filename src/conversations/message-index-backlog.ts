@@ -80,7 +80,7 @@ export class MessageIndexBacklog implements OnApplicationBootstrap, OnModuleDest
 /** Indexes the oldest noted rows, BATCH_ROWS at most, in the caller's transaction; whether the batch was full. */
 async function indexBatch(em: EntityManager): Promise<boolean> {
   const rows = (await em.query(
-    `SELECT rowid AS k FROM messages_fts_pending ORDER BY rowid LIMIT ${BATCH_ROWS}`,
+    `SELECT message_rowid AS k FROM messages_fts_pending ORDER BY message_rowid LIMIT ${BATCH_ROWS}`,
   )) as Array<{
     k: number;
   }>;
@@ -90,10 +90,10 @@ async function indexBatch(em: EntityManager): Promise<boolean> {
   await em.query(
     `INSERT INTO messages_fts(rowid, content, owner)
        SELECT m.rowid, m.content, hex(m.actor) || '0'
-         FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.rowid
-        WHERE p.rowid <= ?`,
+         FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.message_rowid
+        WHERE p.message_rowid <= ?`,
     [last],
   );
-  await em.query(`DELETE FROM messages_fts_pending WHERE rowid <= ?`, [last]);
+  await em.query(`DELETE FROM messages_fts_pending WHERE message_rowid <= ?`, [last]);
   return rows.length === BATCH_ROWS;
 }

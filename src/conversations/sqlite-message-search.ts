@@ -155,8 +155,8 @@ export class SqliteMessageSearch implements MessageSearchDialect {
         : ` AND (m.conversation_id IS NOT ? OR m.seq < coalesce((SELECT w.seq FROM messages w
              WHERE w.conversation_id = ? AND w.on_path = 1 ORDER BY w.seq DESC LIMIT 1 OFFSET ${Number(window) - 1}), -1))`;
     const behind = `SELECT ${BEHIND_ROW}, NULL, NULL, NULL, NULL, EXISTS (
-        SELECT 1 FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.rowid
-         WHERE m.actor = ?${inWindow}) WHERE 1${gate}`;
+        SELECT 1 FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.message_rowid
+         WHERE p.actor = ?${inWindow}) WHERE 1${gate}`;
     const params = [
       ...terms.flatMap((term) => [contentMatch([term], [], actor), actor, ...gateParams]),
       ...[...count].flatMap((t) => [contentMatch([terms[t]], [], actor), ...gateParams]),

@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
+import { WholeConversationsRepository } from '../../../src/conversations/whole-conversations.repository.js';
+import { DatabaseService } from '../../../src/database/database.service.js';
 import { useApp } from '../../support/app-fixture.js';
-import { ALICE_KEY, auth, DIALECT, type TestApp } from '../../support/test-app.js';
+import { ALICE_KEY, auth, BOB_KEY, DIALECT, type TestApp } from '../../support/test-app.js';
 
 /** SQLite indexes messages for search in batches (migration 1764980000000); PostgreSQL indexes each row as it is written. */
 const sqliteOnly = DIALECT === 'sqlite' ? describe : describe.skip;
@@ -81,6 +83,26 @@ sqliteOnly('messages wait for the full-text index in batches (SQLite)', () => {
     expect(await search('puffin')).toEqual([]);
     expect((await search('heron')).map((h) => h.role).sort()).toEqual(['assistant', 'user']);
     expect(await waiting()).toBe(0);
+    await checkIndex();
+  });
+
+  it("a message moved to another actor, waiting or indexed, is found by the new actor's search only", async () => {
+    const waitingMove = (await post('/api/chat', { message: 'The osprey hovers' }).expect(200)).body;
+    await post('/api/chat', { message: 'The gannet plunges' }).expect(200);
+    await search('gannet');
+    expect(await waiting()).toBe(0);
+    await post('/api/chat', { message: 'The osprey dives', conversationId: waitingMove.conversationId }).expect(200);
+    // What adopting the single-user history does: every row of the actor's moves to another.
+    await t.app
+      .get(DatabaseService)
+      .transaction((em) => t.app.get(WholeConversationsRepository).moveActor(em, 'api:alice', 'api:bob'));
+    await checkIndex();
+    expect(await search('osprey')).toEqual([]);
+    expect(await search('gannet')).toEqual([]);
+    const bobs = async (q: string) =>
+      (await t.http().get(`/api/search?q=${q}`).set(auth(BOB_KEY)).expect(200)).body.items as unknown[];
+    expect(await bobs('osprey')).toHaveLength(4);
+    expect(await bobs('gannet')).toHaveLength(2);
     await checkIndex();
   });
 
