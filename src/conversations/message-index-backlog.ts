@@ -14,7 +14,8 @@ const BATCH_ROWS = 2_000;
  * not hold yet (migration 1764980000000). Indexing them a batch at a time writes one FTS5
  * segment for the batch where each commit wrote one of its own. Searches call `catchUp()`
  * first, so they never miss a message written before them; a turn's recall reads, in its own
- * statement, whether any of the caller's other conversations wait (`RecallMatches.behind`).
+ * statement, whether any message it could be given waits (`RecallMatches.behind`), and only
+ * then asks for a catch-up.
  * On PostgreSQL the index is kept by the row's own write, and nothing waits.
  */
 @Injectable()

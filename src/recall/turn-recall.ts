@@ -59,8 +59,8 @@ export class TurnRecall {
     if (query.terms.length === 0) return [];
     const recalled = await this.recall(actor, query, within, false);
     if (recalled !== BEHIND) return recalled;
-    // Messages of the actor's other conversations wait for the full-text index: index them, then
-    // look again, taking what the index holds even if it could not catch up (a full disk).
+    // Messages this turn could be given wait for the full-text index: index them, then look
+    // again, taking what the index holds even if it could not catch up (a full disk).
     await this.backlog.catchUp();
     return (await this.recall(actor, query, within, true)) as ContextRecall[];
   }

@@ -4,6 +4,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 const row = (at: 'new' | 'old') => `${at}.rowid, ${at}."content", hex(${at}."actor") || '0'`;
 /** A row the index is for: text, and not a reply still streaming. */
 const indexed = (at: 'new' | 'old') => `${at}."content" <> '' AND ${at}."status" <> 'streaming'`;
+/** The row is noted, not indexed yet. */
 const pending = (at: 'new' | 'old') =>
   `EXISTS (SELECT 1 FROM "messages_fts_pending" p WHERE p."actor" = ${at}."actor" AND p."message_rowid" = ${at}.rowid)`;
 
@@ -11,9 +12,10 @@ const pending = (at: 'new' | 'old') =>
  * Messages reach the full-text index in batches (SQLite). Every commit that indexed a message
  * wrote a segment of its own into FTS5 (a leaf, the structure record, the segment index, the
  * row's size: five pages or more, and merges later), most of the WAL a turn appended. The
- * triggers now note the row in `messages_fts_pending` (one small page), and `MessageIndex`
- * indexes every noted row in one transaction: after a short delay, and before any search reads
- * the index, so a search still sees every message written before it.
+ * triggers now note the row in `messages_fts_pending` (one small page), and
+ * `MessageIndexBacklog` indexes the noted rows together, 2,000 a transaction: after a short
+ * delay, and before any search reads the index, so a search still sees every message written
+ * before it.
  *
  * The rule the triggers keep: a row the index is for is either in `messages_fts` with its
  * current text, or in `messages_fts_pending`, never both. The view the index reads its text
