@@ -2,8 +2,9 @@
 // built server. Runs alone (`node bench/sections/search.mjs [--messages=N]`) or from run.mjs.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { DIST_MAIN, request, round, sleep, startServer, summarize, tempDir } from '../lib/common.mjs';
+import { DIST_MAIN, request, ROOT, round, sleep, startServer, summarize, tempDir } from '../lib/common.mjs';
 
 export const SEARCH_WORDS = (
   'release schedule budget travel lisbon kyoto recipe pasta tomato garden python rust database index ' +
@@ -39,6 +40,10 @@ function mulberry32(seed) {
  * FTS triggers index everything exactly as in use.
  */
 export async function seedSqlite(file, messages, wordsPerMessage = 12) {
+  // The service's own statement (an older build has none: it indexes each row as it is written).
+  const { INDEX_NOTED_SQL } = await import(
+    pathToFileURL(join(ROOT, 'dist', 'src', 'conversations', 'message-index-backlog.js')).href
+  ).catch(() => ({}));
   const server = await startServer({
     script: DIST_MAIN,
     env: { DATABASE_URL: `sqlite:${file}` },
@@ -85,10 +90,8 @@ export async function seedSqlite(file, messages, wordsPerMessage = 12) {
     }
     // The service indexes messages for search in batches, as they wait in messages_fts_pending:
     // the seed's are indexed now, in its transaction, as an index long caught up holds them.
-    const waiting = db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = 'messages_fts_pending'`).get();
-    if (waiting) {
-      db.exec(`INSERT INTO messages_fts(rowid, content, owner)
-                 SELECT m.rowid, m.content, hex(m.actor) || '0' FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.message_rowid`);
+    if (INDEX_NOTED_SQL) {
+      db.prepare(INDEX_NOTED_SQL).run(Number.MAX_SAFE_INTEGER);
       db.exec(`DELETE FROM messages_fts_pending`);
     }
   })();

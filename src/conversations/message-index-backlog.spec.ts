@@ -18,7 +18,10 @@ function fakeDatabase() {
   const em = {
     async query(sql: string, params: unknown[] = []): Promise<unknown> {
       if (sql.includes('EXISTS')) return [{ waiting: state.waiting.length > 0 ? 1 : 0 }];
-      if (sql.startsWith('SELECT message_rowid')) return state.waiting.slice(0, 2_000).map((k) => ({ k }));
+      if (sql.startsWith('SELECT count(*)')) {
+        const batch = state.waiting.slice(0, 2_000);
+        return [{ n: batch.length, last: batch.length ? Math.max(...batch) : null }];
+      }
       const last = Number(params[0]);
       if (sql.startsWith('INSERT')) state.indexed.push(...state.waiting.filter((k) => k <= last));
       if (sql.startsWith('DELETE')) state.waiting = state.waiting.filter((k) => k > last);

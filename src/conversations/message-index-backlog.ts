@@ -78,23 +78,24 @@ export class MessageIndexBacklog implements OnApplicationBootstrap, OnModuleDest
   }
 }
 
+/**
+ * Indexes the noted messages up to a rowid (`?`), with the owner token search asks for
+ * (`sqlite-message-search.ts`). The triggers keep every noted row one the index is for (text,
+ * not streaming): no other check.
+ */
+export const INDEX_NOTED_SQL = `INSERT INTO messages_fts(rowid, content, owner)
+  SELECT m.rowid, m.content, hex(m.actor) || '0'
+    FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.message_rowid
+   WHERE p.message_rowid <= ?`;
+
 /** Indexes the oldest noted rows, BATCH_ROWS at most, in the caller's transaction; whether the batch was full. */
 async function indexBatch(em: EntityManager): Promise<boolean> {
-  const rows = (await em.query(
-    `SELECT message_rowid AS k FROM messages_fts_pending ORDER BY message_rowid LIMIT ${BATCH_ROWS}`,
-  )) as Array<{
-    k: number;
-  }>;
-  if (rows.length === 0) return false;
-  const last = rows[rows.length - 1].k;
-  // The triggers keep every noted row one the index is for (text, not streaming): no other check.
-  await em.query(
-    `INSERT INTO messages_fts(rowid, content, owner)
-       SELECT m.rowid, m.content, hex(m.actor) || '0'
-         FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.message_rowid
-        WHERE p.message_rowid <= ?`,
-    [last],
-  );
-  await em.query(`DELETE FROM messages_fts_pending WHERE message_rowid <= ?`, [last]);
-  return rows.length === BATCH_ROWS;
+  const [batch] = (await em.query(
+    `SELECT count(*) AS n, max(message_rowid) AS last
+       FROM (SELECT message_rowid FROM messages_fts_pending ORDER BY message_rowid LIMIT ${BATCH_ROWS})`,
+  )) as Array<{ n: number; last: number | null }>;
+  if (!batch || batch.last === null) return false;
+  await em.query(INDEX_NOTED_SQL, [batch.last]);
+  await em.query(`DELETE FROM messages_fts_pending WHERE message_rowid <= ?`, [batch.last]);
+  return Number(batch.n) === BATCH_ROWS;
 }
