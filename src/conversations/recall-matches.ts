@@ -1,6 +1,6 @@
 import type { RecallMatch, RecallMatches } from './message-search.repository.js';
 
-/** The `t` of the row telling whether the caller's messages elsewhere wait for the index (`n` 1). */
+/** The `t` of the row telling whether a message the turn could be given waits for the index (`n` 1). */
 export const BEHIND_ROW = -1;
 
 /** A row of a recall statement: a term's match (`id` set), a term's count (`n` set), or BEHIND_ROW. */

@@ -74,7 +74,7 @@ export class RecallService {
   }
 
   /** The caller's messages best matching `text`, a page at a time (several per conversation). */
-  async searchMessages(actor: Actor, text: string, options: MessageSearchOptions = {}): Promise<MessageSearchPage> {
+  searchMessages(actor: Actor, text: string, options: MessageSearchOptions = {}): Promise<MessageSearchPage> {
     const query = parsed(text);
     const limit = options.limit ?? 20;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT)
@@ -82,8 +82,7 @@ export class RecallService {
     const { limit: _limit, cursor, ...filters } = options;
     const search = { text, ...filters, before: filters.before?.toISOString(), after: filters.after?.toISOString() };
     const offset = cursor === undefined ? 0 : decodeSearchCursor(cursor, search, this.candidatesPerTerm * MAX_TERMS);
-    await this.backlog.catchUp();
-    return this.db.replicaRead(actor.id, async (em) => {
+    return this.searchRead(actor, async (em) => {
       const ranked = await this.rank(em, actor.id, query, filters);
       const page = ranked.slice(offset, offset + limit);
       const details = await this.search.details(
@@ -106,10 +105,9 @@ export class RecallService {
    * message: a conversation scores as its best message, plus up to the best score of all when
    * its title holds the query's words.
    */
-  async searchConversations(actor: Actor, text: string, limit: number): Promise<ConversationSearchHit[]> {
+  searchConversations(actor: Actor, text: string, limit: number): Promise<ConversationSearchHit[]> {
     const query = parsed(text);
-    await this.backlog.catchUp();
-    return this.db.replicaRead(actor.id, async (em) => {
+    return this.searchRead(actor, async (em) => {
       const ranked = await this.rank(em, actor.id, query, {});
       const found = new Map<string, { score: number; key: string | null; newness: number; title: string | null }>();
       for (const r of ranked)
@@ -161,6 +159,12 @@ export class RecallService {
 
   private rank(em: EntityManager, actor: string, query: SearchQuery, filters: MessageFilters) {
     return rankMessages(em, this.search, this.statistics, actor, query, filters, this.candidatesPerTerm);
+  }
+
+  /** A search's read: after every message written before it has reached the full-text index (MessageIndexBacklog). */
+  private async searchRead<T>(actor: Actor, work: (em: EntityManager) => Promise<T>): Promise<T> {
+    await this.backlog.catchUp();
+    return this.db.replicaRead(actor.id, work);
   }
 
   private async conversationsWithTags(

@@ -56,7 +56,7 @@ describe('persistence on a real SQLite file', () => {
 
   // NORMAL once the migrations ran: the write queue flushes the WAL itself, off the event loop, before it answers (wal-durability.ts).
   onSqlite(
-    'opens SQLite in WAL mode with foreign keys on and 2 KiB pages, and commits with synchronous=NORMAL plus its own WAL flush',
+    'opens SQLite in WAL mode with foreign keys on, 1 KiB pages and full-text leaves that fit them, and commits with synchronous=NORMAL plus its own WAL flush',
     async () => {
       const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite` });
       try {

@@ -3,6 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 const FTS_TABLES = ['messages_fts', 'memories_fts', 'conversations_fts'];
 /** FTS5's default leaf (4,050 bytes) fits a 4 KiB page; its `_data` row adds a few bytes of header. */
 const FTS5_DEFAULT_LEAF = 4050;
+/** Room left on the page for the `_data` row's header and the page's own: a leaf of page size − 100 never overflows. */
 const ROW_OVERHEAD = 100;
 
 /**
