@@ -26,6 +26,7 @@
 //   render.js        replies as Markdown, made safe
 //   code-highlight.js  syntax highlighting of code blocks (highlight.js)
 //   math.js          math in replies (KaTeX)
+//   late-renderers.js  KaTeX and highlight.js, loaded the first time a reply needs one
 //   earlier.js       older messages: "Show earlier messages", loading back to a search result
 //   branches.js      the tree: Edit on the user's messages, ‹ n/m › between versions, the path read again
 //   composer.js      sending, regenerating, stopping; the Send and Stop buttons

@@ -1,9 +1,12 @@
 // @ts-check
 // Math in replies: LaTeX between $...$ or \(...\) (inline) and $$...$$ or \[...\] (display),
-// found by the Markdown renderer (never inside code) and drawn by KaTeX, served by the service.
+// found by the Markdown renderer (never inside code) and drawn by KaTeX, served by the service
+// and loaded the first time a reply holds math (late-renderers.js).
 // A dollar sign opens math only when a non-space follows it, and closes it only after a
 // non-space and before a non-digit, so prices ("$5 and $10") stay text.
-import katex from './vendor/katex/katex.mjs';
+import { lateModule } from './late-renderers.js';
+
+const katexModule = lateModule(() => import('./vendor/katex/katex.mjs'));
 
 /** @type {Record<string, string>} */
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -55,10 +58,14 @@ export const mathExtension = {
  * Draws the math elements of sanitised HTML with KaTeX (HTML for the eye, MathML for screen
  * readers). KaTeX builds its nodes itself, styles set through the DOM, which the policy allows;
  * \href and the like stay off (its default `trust: false`); an error shows the source in red.
+ * Until KaTeX has loaded, the math stays as its source, and the reply is drawn again once it has.
  * @param {DocumentFragment} fragment
  */
 export function drawMath(fragment) {
-  for (const node of fragment.querySelectorAll('.math-inline, .math-display')) {
+  const nodes = fragment.querySelectorAll('.math-inline, .math-display');
+  const katex = nodes.length > 0 ? katexModule.get()?.default : undefined;
+  if (!katex) return fragment;
+  for (const node of nodes) {
     const source = node.textContent ?? '';
     const display = node.classList.contains('math-display');
     try {

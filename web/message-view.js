@@ -5,6 +5,7 @@ import { el } from './dom.js';
 import { paintExtras } from './message-extras.js';
 import { scrollToEnd, views } from './message-elements.js';
 import { decorateCodeBlocks, messageFooter, paintFooter, statusNote } from './message-tools.js';
+import { onRendererLoaded } from './late-renderers.js';
 import { renderMarkdown } from './render.js';
 
 /** @typedef {import('./state.js').ViewMessage} ViewMessage */
@@ -61,6 +62,9 @@ export function repaint(messages) {
     else paint(message);
   }
 }
+
+// Math or code drawn plain while its renderer was loading: every message shown is painted again.
+onRendererLoaded(() => repaint([...views.keys()]));
 
 /** @type {Set<ViewMessage>} */
 let paintQueued = new Set();

@@ -5,6 +5,7 @@
 // Paths are relative to /s/<token>, so the page also works under a path prefix.
 import { ApiError, createApi } from './api.js';
 import { $, el } from './dom.js';
+import { onRendererLoaded } from './late-renderers.js';
 import { renderMarkdown } from './render.js';
 import { state } from './state.js';
 
@@ -33,7 +34,9 @@ async function main() {
   }
   document.title = `${shared.title} · shared · chat-memory`;
   $('shared-title').textContent = shared.title;
-  $('shared-messages').replaceChildren(...shared.messages.map(messageView));
+  const show = () => $('shared-messages').replaceChildren(...shared.messages.map(messageView));
+  show();
+  onRendererLoaded(show); // math or code drawn plain while its renderer was loading
   const button = $('continue', HTMLButtonElement);
   button.hidden = false;
   button.addEventListener('click', () => void continueIt(button));
