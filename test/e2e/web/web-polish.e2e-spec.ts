@@ -265,11 +265,23 @@ function polishTests(): void {
     ].join('\n');
     fixture.fake.enqueue({ kind: 'reply', text: reply });
     const page = await fixture.openPage(base);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
     await page.locator('#auth-status').filter({ hasText: 'Single-user mode' }).waitFor();
+    // KaTeX loads with the first reply that holds math, not with the page.
+    const loaded = await page.evaluate(() =>
+      (performance as any).getEntriesByType('resource').map((e: any) => new URL(e.name).pathname),
+    );
+    expect(loaded).toContain('/render.js');
+    expect(loaded.filter((path: string) => path.startsWith('/vendor/katex/') && path.endsWith('.mjs'))).toEqual([]);
+    expect(loaded).not.toContain('/vendor/highlight.min.js');
     await send(page, 'Some math please');
     const answer = replies(page).last();
     await waitText(answer, 'at most');
     await until(async () => (await answer.locator('.katex').count()) === 4);
+    expect(scripts).toEqual(['/vendor/katex/katex.mjs']);
     expect(await answer.locator('.katex-display').count()).toBe(2);
     // KaTeX's MathML carries the source for screen readers and copying.
     expect(await answer.locator('annotation').allTextContents()).toEqual([
