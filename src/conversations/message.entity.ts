@@ -1,6 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import type { ReplyError, ReplyErrorCode } from '../common/domain-error.js';
 import type { Conversation } from './conversation.entity.js';
+import { compactIdList } from './compact-id-list.js';
 
 export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
@@ -189,11 +190,11 @@ export class Message {
   callId: string | null;
 
   /** The long-term memories a reply was given (null: none, or a message that is no reply). */
-  @Column({ name: 'memory_ids', type: 'simple-json', nullable: true })
+  @Column({ name: 'memory_ids', type: 'text', nullable: true, transformer: compactIdList })
   memoryIds: string[] | null;
 
   /** The messages of the actor's past a reply was given by recall, best match first (null: none, or a message that is no reply). */
-  @Column({ name: 'recalled_message_ids', type: 'simple-json', nullable: true })
+  @Column({ name: 'recalled_message_ids', type: 'text', nullable: true, transformer: compactIdList })
   recalledMessageIds: string[] | null;
 
   /** Why a reply failed or was cut: a stable code (each surface maps it to its protocol), and a readable message. */
