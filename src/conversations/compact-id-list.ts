@@ -6,9 +6,9 @@ const CHUNK = 22;
 
 /**
  * A list of ids (a reply's recalled messages, its memories) as a column of text. UUIDs are
- * stored as their 16 bytes in base64url, one after another (22 characters each, where the JSON
- * array took 39): on a busy service this list is a sixth of the bytes a turn stores. A list
- * holding any other id is stored as a JSON array, as every list was before; both read back.
+ * stored as their 16 bytes in base64url, one after another: 22 characters each, where the JSON
+ * array took 39, so a reply given 16 recalled excerpts stores about 350 bytes of ids, not 620.
+ * A list holding any other id is stored as a JSON array, as every list was before; both read back.
  */
 export const compactIdList: ValueTransformer = {
   to(ids?: readonly string[] | null): string | null | undefined {
