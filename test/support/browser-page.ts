@@ -8,13 +8,16 @@ import {
   type Locator,
   type Page,
 } from 'playwright-core';
+import type { LoggerService } from '@nestjs/common';
+import { MessageIndexBacklog } from '../../src/conversations/message-index-backlog.js';
 import { FakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { DIALECT, startTestApp, tempDir, type TestApp } from './test-app.js';
 
 /**
  * The web page in headless Chromium (Debian's package) driven by playwright-core: a browser and
  * the fake model for a describe block, a fresh service per test, pages whose errors and
- * Content-Security-Policy violations fail the test: the one browser set-up of every web spec.
+ * Content-Security-Policy violations fail the test, as do the service's errors (serverProblems):
+ * the one browser set-up of every web spec.
  */
 export const CHROMIUM = '/usr/bin/chromium';
 const LAUNCH_ARGS = [
@@ -123,6 +126,7 @@ export function browserFixture(options: { launchArgs?: string[] } = {}): Browser
     async startService(env = {}, serviceOptions = {}) {
       const tmp = tempDir();
       const t = await startTestApp({
+        logger: serverProblems((line) => problems.push(`server: ${line}`)),
         dbPath: `${tmp.dir}/chat.sqlite`,
         ...(serviceOptions.model === 'echo' ? {} : { llmBaseUrl: fake.url }),
         env: { API_KEYS: '', STREAM_FLUSH_MS: '30', LLM_TIMEOUT_MS: '5000', ...env },
@@ -145,6 +149,24 @@ export function browserFixture(options: { launchArgs?: string[] } = {}): Browser
       });
       await page.goto(url);
       return page;
+    },
+  };
+}
+
+/**
+ * The service's log as the browser tests read it: an error it logs, or a failed catch-up of the
+ * search index (a warning: searches then answer from the index as it stands), is a problem of
+ * the test, so a page left waiting for a result says why. Other lines are dropped.
+ */
+function serverProblems(report: (line: string) => void): LoggerService {
+  const ignore = () => undefined;
+  return {
+    log: ignore,
+    debug: ignore,
+    verbose: ignore,
+    error: (message: unknown, ...rest: unknown[]) => report([message, ...rest].map(String).join(' ')),
+    warn: (message: unknown, context?: unknown) => {
+      if (context === MessageIndexBacklog.name) report(`${context}: ${String(message)}`);
     },
   };
 }
