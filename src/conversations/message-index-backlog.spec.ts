@@ -98,4 +98,24 @@ describe('MessageIndexBacklog', () => {
     await backlog.catchUp();
     expect(state.indexed).toEqual([5]);
   });
+
+  it('lets a catch-up under way end before the database closes, and starts none after', async () => {
+    const { state, backlog } = fakeDatabase();
+    let open!: () => void;
+    state.gate = new Promise<void>((resolve) => (open = resolve));
+    state.waiting = [5];
+    void backlog.catchUp();
+    await new Promise((resolve) => setImmediate(resolve));
+    let closed = false;
+    const closing = backlog.onModuleDestroy().then(() => (closed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false); // the database closes after every onModuleDestroy: not yet
+    open();
+    await closing;
+    expect(state.indexed).toEqual([5]);
+    state.waiting = [6];
+    await backlog.catchUp();
+    expect(state.indexed).toEqual([5]);
+    expect(state.reads).toBe(1);
+  });
 });

@@ -27,6 +27,8 @@ export class MessageIndexBacklog implements OnApplicationBootstrap, OnModuleDest
   /** A catch-up asked for and not started yet: callers meanwhile share it, as it will see their writes. */
   private queued: Promise<void> | null = null;
   private readonly sqlite: boolean;
+  /** The application is closing: no catch-up starts any more. */
+  private closing = false;
 
   constructor(
     private readonly db: DatabaseService,
@@ -41,8 +43,14 @@ export class MessageIndexBacklog implements OnApplicationBootstrap, OnModuleDest
     this.timer.unref();
   }
 
-  onModuleDestroy(): void {
+  /**
+   * Stops the timer and lets a catch-up under way (or asked for) end: the database closes at
+   * application shutdown, after every module's onModuleDestroy, never under it.
+   */
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
     clearInterval(this.timer);
+    await this.last;
   }
 
   /**
@@ -51,7 +59,7 @@ export class MessageIndexBacklog implements OnApplicationBootstrap, OnModuleDest
    * it is, and the rows wait for a later catch-up.
    */
   catchUp(): Promise<void> {
-    if (!this.sqlite) return Promise.resolve();
+    if (!this.sqlite || this.closing) return Promise.resolve();
     if (this.queued) return this.queued;
     const next = this.last.then(() => {
       this.queued = null;
