@@ -1,8 +1,8 @@
 // @ts-check
 // The reply renderers the page rarely needs, KaTeX (math) and highlight.js (code), are some
 // 730 KB of script: they load the first time a reply needs one, not with the page. Until then
-// math shows as its source and code as plain text; once one arrives, whatever was drawn without
-// it is drawn again (onRendererLoaded).
+// math shows as its source and code as plain text; once one arrives, what was shown without it
+// is drawn in place (onRendererLoaded, render.js's drawLate).
 
 /** @type {Array<() => void>} */
 const listeners = [];

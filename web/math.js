@@ -58,14 +58,18 @@ export const mathExtension = {
  * Draws the math elements of sanitised HTML with KaTeX (HTML for the eye, MathML for screen
  * readers). KaTeX builds its nodes itself, styles set through the DOM, which the policy allows;
  * \href and the like stay off (its default `trust: false`); an error shows the source in red.
- * Until KaTeX has loaded, the math stays as its source, and the reply is drawn again once it has.
- * @param {DocumentFragment} fragment
+ * Until KaTeX has loaded, the math stays as its source (drawn later, in place: render.js's
+ * drawLate); a node drawn is marked, so it is never drawn twice.
+ * @template {ParentNode} T
+ * @param {T} fragment
+ * @returns {T}
  */
 export function drawMath(fragment) {
-  const nodes = fragment.querySelectorAll('.math-inline, .math-display');
+  const nodes = fragment.querySelectorAll('.math-inline:not(.math-drawn), .math-display:not(.math-drawn)');
   const katex = nodes.length > 0 ? katexModule.get()?.default : undefined;
   if (!katex) return fragment;
   for (const node of nodes) {
+    node.classList.add('math-drawn');
     const source = node.textContent ?? '';
     const display = node.classList.contains('math-display');
     try {

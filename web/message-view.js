@@ -6,7 +6,7 @@ import { paintExtras } from './message-extras.js';
 import { scrollToEnd, views } from './message-elements.js';
 import { decorateCodeBlocks, messageFooter, paintFooter, statusNote } from './message-tools.js';
 import { onRendererLoaded } from './late-renderers.js';
-import { renderMarkdown } from './render.js';
+import { drawLate, renderMarkdown } from './render.js';
 
 /** @typedef {import('./state.js').ViewMessage} ViewMessage */
 
@@ -63,8 +63,10 @@ export function repaint(messages) {
   }
 }
 
-// Math or code drawn plain while its renderer was loading: every message shown is painted again.
-onRendererLoaded(() => repaint([...views.keys()]));
+// Math or code shown plain while its renderer was loading is drawn now, in each message shown.
+onRendererLoaded(() => {
+  for (const view of views.values()) drawLate(view.body);
+});
 
 /** @type {Set<ViewMessage>} */
 let paintQueued = new Set();

@@ -82,3 +82,20 @@ export function sanitize(html) {
 export function renderMarkdown(text) {
   return drawMath(sanitize(markdown.parse(text ?? '', { async: false })));
 }
+
+/**
+ * Draws in place what a renderer that loaded late (late-renderers.js) would have drawn: code
+ * blocks not highlighted yet and math not drawn yet. In place, so that the message's buttons,
+ * and the focus or a click on one, are kept.
+ * @param {ParentNode} root
+ */
+export function drawLate(root) {
+  for (const code of root.querySelectorAll('pre > code:not(.hljs)')) {
+    const lang = /(?:^|\s)language-(\S+)/.exec(code.className)?.[1];
+    const highlighted = highlightCode((code.textContent ?? '').replace(/\n$/, ''), lang);
+    if (highlighted === null) continue;
+    code.replaceChildren(sanitize(`${highlighted}\n`));
+    code.classList.add('hljs');
+  }
+  drawMath(root);
+}

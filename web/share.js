@@ -6,7 +6,7 @@
 import { ApiError, createApi } from './api.js';
 import { $, el } from './dom.js';
 import { onRendererLoaded } from './late-renderers.js';
-import { renderMarkdown } from './render.js';
+import { drawLate, renderMarkdown } from './render.js';
 import { state } from './state.js';
 
 /** @typedef {import('./api.js').Schemas} Schemas */
@@ -34,9 +34,8 @@ async function main() {
   }
   document.title = `${shared.title} · shared · chat-memory`;
   $('shared-title').textContent = shared.title;
-  const show = () => $('shared-messages').replaceChildren(...shared.messages.map(messageView));
-  show();
-  onRendererLoaded(show); // math or code drawn plain while its renderer was loading
+  $('shared-messages').replaceChildren(...shared.messages.map(messageView));
+  onRendererLoaded(() => drawLate($('shared-messages'))); // math or code shown plain while its renderer was loading
   const button = $('continue', HTMLButtonElement);
   button.hidden = false;
   button.addEventListener('click', () => void continueIt(button));

@@ -130,6 +130,30 @@ function toolTests(): void {
     expect(await page.locator('.message.user time').count()).toBe(1);
   });
 
+  it('highlights a code block in place when highlight.js arrives after it: the focused copy button keeps the focus', async () => {
+    const { base } = await startService();
+    const page = await openPage(base);
+    const held = deferred();
+    await page.route('**/vendor/highlight.min.js', async (route) => {
+      await held.promise;
+      await route.continue();
+    });
+    fake().enqueue({ kind: 'reply', text: CODE_REPLY });
+    await send(page, 'Code, please');
+    const reply = replies(page).last();
+    await waitText(reply, 'Done.');
+    await sendButton(page).waitFor();
+    const code = reply.locator('pre code');
+    expect(await code.textContent()).toBe(`${CODE}\n`); // plain meanwhile
+    expect(await code.locator('.hljs-keyword').count()).toBe(0);
+    const copy = reply.getByRole('button', { name: 'Copy code' });
+    await copy.focus();
+    held.resolve();
+    await code.locator('.hljs-keyword').first().waitFor();
+    expect(await code.textContent()).toBe(`${CODE}\n`);
+    expect(await copy.evaluate((node: any) => node === node.ownerDocument.activeElement)).toBe(true);
+  });
+
   it('copies on an address without the Clipboard API (plain http on the local network) with the older copy command', async () => {
     const { base } = await startService();
     const page = await openPage(base);
