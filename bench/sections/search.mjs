@@ -91,7 +91,7 @@ export async function seedSqlite(file, messages, wordsPerMessage = 12) {
     // The service indexes messages for search in batches, as they wait in messages_fts_pending:
     // the seed's are indexed now, in its transaction, as an index long caught up holds them.
     if (INDEX_NOTED_SQL) {
-      db.prepare(INDEX_NOTED_SQL).run(Number.MAX_SAFE_INTEGER);
+      db.prepare(INDEX_NOTED_SQL).run();
       db.exec(`DELETE FROM messages_fts_pending`);
     }
   })();

@@ -18,11 +18,11 @@ function fakeDatabase() {
   const em = {
     async query(sql: string, params: unknown[] = []): Promise<unknown> {
       if (sql.includes('EXISTS')) return [{ waiting: state.waiting.length > 0 ? 1 : 0 }];
-      if (sql.startsWith('SELECT count(*)')) {
+      if (sql.startsWith('WITH b')) {
         const batch = state.waiting.slice(0, 2_000);
-        return [{ n: batch.length, last: batch.length ? Math.max(...batch) : null }];
+        return batch.length ? [{ n: batch.length, actor: 'api:a', last: Math.max(...batch) }] : [];
       }
-      const last = Number(params[0]);
+      const last = Number(params[1]);
       if (sql.startsWith('INSERT')) state.indexed.push(...state.waiting.filter((k) => k <= last));
       if (sql.startsWith('DELETE')) state.waiting = state.waiting.filter((k) => k > last);
       return [];

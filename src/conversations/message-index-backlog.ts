@@ -87,23 +87,27 @@ export class MessageIndexBacklog implements OnApplicationBootstrap, OnModuleDest
 }
 
 /**
- * Indexes the noted messages up to a rowid (`?`), with the owner token search asks for
- * (`sqlite-message-search.ts`). The triggers keep every noted row one the index is for (text,
- * not streaming): no other check.
+ * Indexes every noted message, with the owner token search asks for (`sqlite-message-search.ts`);
+ * a batch adds its bound. The triggers keep every noted row one the index is for (text, not
+ * streaming): no other check.
  */
 export const INDEX_NOTED_SQL = `INSERT INTO messages_fts(rowid, content, owner)
   SELECT m.rowid, m.content, hex(m.actor) || '0'
-    FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.message_rowid
-   WHERE p.message_rowid <= ?`;
+    FROM messages_fts_pending p CROSS JOIN messages m ON m.rowid = p.message_rowid`;
 
-/** Indexes the oldest noted rows, BATCH_ROWS at most, in the caller's transaction; whether the batch was full. */
+/**
+ * Indexes the first BATCH_ROWS noted rows in the notes' own key order (actor, rowid), in the
+ * caller's transaction; whether the batch was full. Bounded by its last key, every statement
+ * reads only the batch's rows, so a backlog of any size (an import) costs time linear in it.
+ */
 async function indexBatch(em: EntityManager): Promise<boolean> {
   const [batch] = (await em.query(
-    `SELECT count(*) AS n, max(message_rowid) AS last
-       FROM (SELECT message_rowid FROM messages_fts_pending ORDER BY message_rowid LIMIT ${BATCH_ROWS})`,
-  )) as Array<{ n: number; last: number | null }>;
-  if (!batch || batch.last === null) return false;
-  await em.query(INDEX_NOTED_SQL, [batch.last]);
-  await em.query(`DELETE FROM messages_fts_pending WHERE message_rowid <= ?`, [batch.last]);
+    `WITH b AS (SELECT actor, message_rowid FROM messages_fts_pending ORDER BY actor, message_rowid LIMIT ${BATCH_ROWS})
+     SELECT (SELECT count(*) FROM b) AS n, actor, message_rowid AS last FROM b ORDER BY actor DESC, message_rowid DESC LIMIT 1`,
+  )) as Array<{ n: number; actor: string; last: number }>;
+  if (!batch) return false;
+  const bound = [batch.actor, batch.last];
+  await em.query(`${INDEX_NOTED_SQL} WHERE (p.actor, p.message_rowid) <= (?, ?)`, bound);
+  await em.query(`DELETE FROM messages_fts_pending WHERE (actor, message_rowid) <= (?, ?)`, bound);
   return Number(batch.n) === BATCH_ROWS;
 }

@@ -53,6 +53,34 @@ sqliteOnly('messages wait for the full-text index in batches (SQLite)', () => {
     await checkIndex();
   });
 
+  it("a backlog of several batches and actors (an import) is indexed whole, batch by batch in the notes' order", async () => {
+    const importAs = (key: string, word: string, n: number) => {
+      const createdAt = new Date().toISOString();
+      const messages = Array.from({ length: n }, (_, i) => ({
+        seq: i + 1,
+        thread: 'main',
+        role: i % 2 ? 'assistant' : 'user',
+        content: `${word} ${i + 1}`,
+        status: 'complete',
+        createdAt,
+      }));
+      const body = {
+        format: 'chat-memory.conversation',
+        version: 1,
+        conversation: { title: word, createdAt, messages },
+      };
+      return t.http().post('/api/conversations/import').set(auth(key)).send(body).expect(201);
+    };
+    await importAs(ALICE_KEY, 'wombat', 2_500);
+    await importAs(BOB_KEY, 'wombat', 1_700);
+    // Noted or indexed, never both (the background catch-up may have begun).
+    expect((await waiting()) + (await indexed('wombat'))).toBe(4_200);
+    expect(await search('wombat')).not.toHaveLength(0);
+    expect(await waiting()).toBe(0);
+    expect(await indexed('wombat')).toBe(4_200);
+    await checkIndex();
+  });
+
   it('edits, regenerations, deletions and streamed replies, indexed or waiting, keep the index equal to the messages', async () => {
     // Edited while waiting, and edited after being indexed.
     const waitingEdit = (await post('/api/chat', { message: 'The walrus naps on the pier' }).expect(200)).body;
