@@ -7,6 +7,7 @@ import { branchSwitch, editButton } from './branches.js';
 import { $, el } from './dom.js';
 import { showError } from './errors.js';
 import { refreshList } from './list.js';
+import { codeLanguage } from './render.js';
 import { api, state } from './state.js';
 import { icon, toolButton, writeClipboard } from './tool-button.js';
 
@@ -47,7 +48,7 @@ function copyButton(label, text) {
 export function decorateCodeBlocks(body) {
   for (const pre of body.querySelectorAll(':scope > pre, :scope li > pre, :scope blockquote > pre')) {
     const code = pre.querySelector('code');
-    const lang = /(?:^|\s)language-(\S+)/.exec(code?.className ?? '')?.[1] ?? '';
+    const lang = codeLanguage(code);
     const frame = el('div', 'code-block');
     const head = el('div', 'code-head');
     head.append(

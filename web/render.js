@@ -91,11 +91,16 @@ export function renderMarkdown(text) {
  */
 export function drawLate(root) {
   for (const code of root.querySelectorAll('pre > code:not(.hljs)')) {
-    const lang = /(?:^|\s)language-(\S+)/.exec(code.className)?.[1];
-    const highlighted = highlightCode((code.textContent ?? '').replace(/\n$/, ''), lang);
+    const highlighted = highlightCode((code.textContent ?? '').replace(/\n$/, ''), codeLanguage(code));
     if (highlighted === null) continue;
     code.replaceChildren(sanitize(`${highlighted}\n`));
     code.classList.add('hljs');
   }
   drawMath(root);
 }
+
+/**
+ * The language a rendered code block names (its `language-…` class), '' for none.
+ * @param {Element | null} code
+ */
+export const codeLanguage = (code) => /(?:^|\s)language-(\S+)/.exec(code?.className ?? '')?.[1] ?? '';
