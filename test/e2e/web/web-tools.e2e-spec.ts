@@ -456,6 +456,8 @@ function toolTests(): void {
     const page = await openPage(base);
     await listLink(page, 'An older chat').click();
     await waitText(page.locator('#title'), 'An older chat');
+    // Loaded, not only opened: its messages shown, the focus given to the message box already.
+    await waitText(page.locator('#messages .message.user'), 'An older chat');
 
     // ? (outside a text field) shows the list.
     await page.locator('#title').focus();
