@@ -7,6 +7,7 @@ import { $ } from './dom.js';
 import { hideError, showError } from './errors.js';
 import { refreshList } from './list.js';
 import { autosize } from './message-box.js';
+import { conversationShown } from './navigation.js';
 import { changed, state } from './state.js';
 import { cancel, streamReply } from './stream.js';
 import { regenerateFields, threadFields, threadStarted } from './thread-panel.js';
@@ -15,6 +16,12 @@ import { regenerateFields, threadFields, threadStarted } from './thread-panel.js
 /** @typedef {import('./state.js').ViewMessage} ViewMessage */
 
 export async function send() {
+  const opening = state.current?.loading ? state.current.id : undefined;
+  if (opening) {
+    // Its messages are being read: the reply is shown among them once they are.
+    await conversationShown();
+    if (state.current?.id !== opening || state.current.loading) return;
+  }
   const input = $('message', HTMLTextAreaElement);
   const text = input.value;
   if (state.busy || !text.trim()) return;

@@ -43,11 +43,32 @@ function newChat() {
   focusComposer();
 }
 
+/** Settles once the conversation being opened is shown, or could not be: a message sent meanwhile waits for it. */
+let shown = Promise.resolve();
+export const conversationShown = () => shown;
+
 /**
  * @param {string} id
  * @param {{ keepError?: boolean, thread?: string }} [options] keepError: leave the error shown (the reason it is reopened); thread: the thread to show (default main, or the thread of the search result opened)
  */
-export async function openConversation(id, { keepError = false, thread = state.highlight?.thread ?? 'main' } = {}) {
+export async function openConversation(id, options = {}) {
+  const showing = showConversation(id, options);
+  shown = showing.then(
+    () => undefined,
+    () => undefined,
+  );
+  // A reply still being generated (by an earlier visit, another tab, another client): follow it.
+  const streaming = await showing;
+  if (streaming && state.current?.id === id) await follow(state.current, streaming);
+}
+
+/**
+ * Reads and shows the conversation; the reply it ends with when that is still being written.
+ * @param {string} id
+ * @param {{ keepError?: boolean, thread?: string }} options
+ * @returns {Promise<import('./state.js').ViewMessage | undefined>}
+ */
+async function showConversation(id, { keepError = false, thread = state.highlight?.thread ?? 'main' }) {
   detachStream();
   if (!keepError) hideError();
   if (state.current?.id !== id) {
@@ -101,10 +122,9 @@ export async function openConversation(id, { keepError = false, thread = state.h
   changed('list');
   flush(); // the message a search found is looked for among the elements shown
   focusComposer();
-  void showHighlight(state.current, highlight); // may load older pages: the reply below is followed meanwhile
-  // A reply still being generated (by an earlier visit, another tab, another client): follow it.
+  void showHighlight(state.current, highlight); // may load older pages: the reply is followed meanwhile
   const last = state.current.messages.at(-1);
-  if (last?.role === 'assistant' && last.status === 'streaming') await follow(state.current, last);
+  return last?.role === 'assistant' && last.status === 'streaming' ? last : undefined;
 }
 
 /**

@@ -271,6 +271,32 @@ describeInChromium('web page in Chromium', () => {
     await waitText(replies(page).last(), 'reply to: What is my name?');
     const history = fixture.fake.lastCompletion.body.messages!.filter((m) => m.role !== 'system').map((m) => m.content);
     expect(history).toEqual(['My name is Ada.', 'reply to: My name is Ada.', 'What is my name?']);
+    await sendButton(page).waitFor();
+
+    // A message sent while the conversation is still being read waits for it, then shows with its reply.
+    const held = deferred();
+    const reading = deferred();
+    await page.route(/\/api\/conversations\/[0-9a-f-]{36}\?/, async (route) => {
+      const response = await route.fetch(); // read before the message is sent, arriving after
+      reading.resolve();
+      await held.promise;
+      await route.fulfill({ response });
+    });
+    await page.reload();
+    await reading.promise;
+    await send(page, 'And my age?');
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    held.resolve();
+    await waitText(replies(page).last(), 'reply to: And my age?');
+    await sendButton(page).waitFor();
+    expect(await messageBodies(page)).toEqual([
+      'My name is Ada.',
+      'reply to: My name is Ada.',
+      'What is my name?',
+      'reply to: What is my name?',
+      'And my age?',
+      'reply to: And my age?',
+    ]);
   });
 
   it('opens a long conversation with its newest 100 messages and shows the earlier ones on request', async () => {
