@@ -1,5 +1,8 @@
+import { jest } from '@jest/globals';
 import pg from 'pg';
 import { DataSource, type QueryRunner } from 'typeorm';
+import { MessageIndexBacklog } from '../../../src/conversations/message-index-backlog.js';
+import { currentRequestScope } from '../../../src/logging/request-scope.js';
 import { ALICE_KEY, asActor, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
 
 /** The turn's first statement in its transaction: the actor's conversation, locked on PostgreSQL (with its thread's head on SQLite). */
@@ -33,6 +36,14 @@ describe('statements of one chat turn', () => {
     tmp = tempDir();
     t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
     r = await startTestApp({ dbPath: `${tmp.dir}/recall.sqlite`, env: { RECALL_MODE: 'on' } });
+    // SQLite's full-text index also catches up on a timer, which could fire between a test's
+    // turns, or within one, and change what recall reads and counts: here only requests (a
+    // turn's recall, a search) make it catch up.
+    for (const app of [t, r]) {
+      const backlog = app.app.get(MessageIndexBacklog);
+      const catchUp = backlog.catchUp.bind(backlog);
+      jest.spyOn(backlog, 'catchUp').mockImplementation(() => (currentRequestScope() ? catchUp() : Promise.resolve()));
+    }
     const ds = t.app.get(DataSource);
     const runner = ds.createQueryRunner();
     const proto = Object.getPrototypeOf(runner) as QueryRunner;
