@@ -92,6 +92,8 @@ describe('ChatService', () => {
       MAX_MESSAGE_CHARS: '50',
       STREAM_FLUSH_MS: '20',
       REPLY_LEASE_MS: '1000',
+      // The tests of a model call that ignores the abort wait this long.
+      MODEL_STOP_GRACE_MS: '100',
     });
     module = await Test.createTestingModule({
       imports: [

@@ -3,20 +3,15 @@ import type { Completion, CompletionRequest } from '../llm/llm.port.js';
 import type { ModelOptions } from './model-conversation.js';
 
 /**
- * How long a model call may take to return once its reply was cut or stopped. Aborting the call
- * ends it at once with every port and server we know; this bounds the rest (a transport that
- * does not end the body, a port that ignores the signal), so a reply always ends, its lease is
- * let go, and the thread takes its next turn.
+ * `call`, or a ModelCancelledError once `signal` has been aborted for `graceMs` (MODEL_STOP_GRACE_MS):
+ * the call is left to end on its own.
  */
-export const STOP_GRACE_MS = 2_000;
-
-/** `call`, or a ModelCancelledError once `signal` has been aborted for STOP_GRACE_MS (the call is left to end on its own). */
-export function giveUpAfterStop(call: Promise<Completion>, signal: AbortSignal): Promise<Completion> {
+export function giveUpAfterStop(call: Promise<Completion>, signal: AbortSignal, graceMs: number): Promise<Completion> {
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const givenUp = new Promise<never>((_, reject) => {
     onAbort = () => {
-      timer = setTimeout(() => reject(new ModelCancelledError()), STOP_GRACE_MS);
+      timer = setTimeout(() => reject(new ModelCancelledError()), graceMs);
       timer.unref();
     };
     if (signal.aborted) onAbort();

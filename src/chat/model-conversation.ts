@@ -245,7 +245,7 @@ export class ModelConversation {
     return runUpdateState(this.conversations, actor, conversationId, call.arguments);
   }
 
-  /** One model call, timed for the metrics whether it answers or fails, and given up STOP_GRACE_MS after `signal` aborts. */
+  /** One model call, timed for the metrics whether it answers or fails, and given up MODEL_STOP_GRACE_MS after `signal` aborts. */
   private async call(
     request: CompletionRequest,
     mode: GenerationMode,
@@ -258,6 +258,7 @@ export class ModelConversation {
       const completion = await giveUpAfterStop(
         mode.stream ? this.llm.stream(request, add, think) : this.llm.complete(request),
         signal,
+        this.config.modelStopGraceMs,
       );
       this.metrics.modelCall('ok', secondsSince(start));
       return completion;

@@ -275,6 +275,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ FOLLOW_POLL_MS: bad })).toThrow(/FOLLOW_POLL_MS/);
   });
 
+  it('gives up a stopped model call after MODEL_STOP_GRACE_MS (2 s unless set)', () => {
+    expect(loadConfig({}).modelStopGraceMs).toBe(2_000);
+    expect(loadConfig({ MODEL_STOP_GRACE_MS: '250' }).modelStopGraceMs).toBe(250);
+    for (const bad of ['9', '60001', 'soon'])
+      expect(() => loadConfig({ MODEL_STOP_GRACE_MS: bad })).toThrow(/MODEL_STOP_GRACE_MS/);
+  });
+
   it('runs one process unless WORKERS says more, and more only on PostgreSQL', () => {
     expect(loadConfig({}).workers).toBe(1);
     expect(loadConfig({ WORKERS: '4', DATABASE_URL: 'postgres://u@db/chat' }).workers).toBe(4);

@@ -88,6 +88,13 @@ export interface AppConfig {
   readonly replyLeaseMs: number;
   /** How often a streaming reply's text is saved (what followers on other instances see). */
   readonly streamFlushMs: number;
+  /**
+   * How long a model call may take to return once its reply was cut or stopped: aborting the call
+   * ends it at once with every port and server we know; this bounds the rest (a transport that
+   * does not end the body, a proxy that ignores the abort), so a reply always ends, its lease is
+   * let go, and the thread takes its next turn.
+   */
+  readonly modelStopGraceMs: number;
   /** How often a follower reads a reply anyway while the database wakes it on every save (FOLLOW_POLL_MS). */
   readonly followPollMs: number;
   /** Reply text a server-sent event stream may hold back for a client that is not reading; past it the stream is dropped. */
@@ -179,6 +186,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     workers: workersFor(env, database),
     replyLeaseMs,
     streamFlushMs,
+    modelStopGraceMs: integer(env, 'MODEL_STOP_GRACE_MS', 2_000, 10, 60_000),
     followPollMs: integer(env, 'FOLLOW_POLL_MS', 2_000, 10, 600_000),
     sseMaxBufferBytes: integer(env, 'SSE_MAX_BUFFER_BYTES', 1024 * 1024, 16 * 1024, 1024 * 1024 * 1024),
     sseStallMs: integer(env, 'SSE_STALL_MS', 30_000, 100, 3_600_000),
