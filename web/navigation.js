@@ -59,7 +59,7 @@ export async function openConversation(id, options = {}) {
   );
   // A reply still being generated (by an earlier visit, another tab, another client): follow it.
   const streaming = await showing;
-  if (streaming && state.current?.id === id) await follow(state.current, streaming);
+  if (streaming && state.current?.messages.at(-1) === streaming) await follow(state.current, streaming);
 }
 
 /**
