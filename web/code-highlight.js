@@ -14,7 +14,7 @@ const MAX_HIGHLIGHT_CHARS = 100_000;
 
 /**
  * The HTML of a code block's text, highlighted when its language is known; null otherwise, and
- * until highlight.js has loaded (the reply is drawn again then).
+ * until highlight.js has loaded (the block is highlighted in place then: render.js's drawLate).
  * @param {string} text
  * @param {string | undefined} lang the info string's first word (```js)
  * @returns {string | null}
