@@ -1,8 +1,6 @@
-import { jest } from '@jest/globals';
 import pg from 'pg';
 import { DataSource, type QueryRunner } from 'typeorm';
-import { MessageIndexBacklog } from '../../../src/conversations/message-index-backlog.js';
-import { currentRequestScope } from '../../../src/logging/request-scope.js';
+import { holdIndexTimer } from '../../support/index-timer.js';
 import { ALICE_KEY, asActor, DIALECT, startTestApp, tempDir, type TestApp } from '../../support/test-app.js';
 
 /** The turn's first statement in its transaction: the actor's conversation, locked on PostgreSQL (with its thread's head on SQLite). */
@@ -29,6 +27,7 @@ describe('statements of one chat turn', () => {
   /** PostgreSQL: the statements sent as named prepared statements (parsed once per connection). */
   let prepared: Set<string> | null = null;
   let restore: () => void;
+  let releaseIndexTimer: () => void;
   const alice = asActor(() => t, ALICE_KEY);
   const recalling = asActor(() => r, ALICE_KEY);
 
@@ -36,14 +35,9 @@ describe('statements of one chat turn', () => {
     tmp = tempDir();
     t = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
     r = await startTestApp({ dbPath: `${tmp.dir}/recall.sqlite`, env: { RECALL_MODE: 'on' } });
-    // SQLite's full-text index also catches up on a timer, which could fire between a test's
-    // turns, or within one, and change what recall reads and counts: here only requests (a
-    // turn's recall, a search) make it catch up.
-    for (const app of [t, r]) {
-      const backlog = app.app.get(MessageIndexBacklog);
-      const catchUp = backlog.catchUp.bind(backlog);
-      jest.spyOn(backlog, 'catchUp').mockImplementation(() => (currentRequestScope() ? catchUp() : Promise.resolve()));
-    }
+    // The full-text index's timer could fire between a test's turns, or within one, and change
+    // what recall reads and counts: only requests make it catch up here.
+    releaseIndexTimer = await holdIndexTimer(t, r);
     const ds = t.app.get(DataSource);
     const runner = ds.createQueryRunner();
     const proto = Object.getPrototypeOf(runner) as QueryRunner;
@@ -79,6 +73,7 @@ describe('statements of one chat turn', () => {
   });
   afterAll(async () => {
     restore();
+    releaseIndexTimer();
     await t.close();
     await r.close();
     tmp.remove();

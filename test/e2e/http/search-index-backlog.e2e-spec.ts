@@ -1,9 +1,8 @@
-import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { MessageIndexBacklog } from '../../../src/conversations/message-index-backlog.js';
 import { WholeConversationsRepository } from '../../../src/conversations/whole-conversations.repository.js';
 import { DatabaseService } from '../../../src/database/database.service.js';
 import { useApp } from '../../support/app-fixture.js';
+import { holdIndexTimer } from '../../support/index-timer.js';
 import { ALICE_KEY, auth, BOB_KEY, DIALECT, type TestApp } from '../../support/test-app.js';
 
 /** SQLite indexes messages for search in batches (migration 1764980000000); PostgreSQL indexes each row as it is written. */
@@ -41,15 +40,13 @@ sqliteOnly('messages wait for the full-text index in batches (SQLite)', () => {
       `SELECT (SELECT count(*) FROM messages_fts_pending) + (SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?) AS n`,
       [word],
     );
-  /** Runs `body` with the timer's catch-ups held off (searches' too), after every earlier one ended. */
+  /** Runs `body` with the timer's catch-ups held off (these turns recall nothing, so nothing else asks for one). */
   const withoutCatchUp = async (body: () => Promise<void>) => {
-    const backlog = t.app.get(MessageIndexBacklog);
-    await backlog.catchUp();
-    const held = jest.spyOn(backlog, 'catchUp').mockResolvedValue(undefined);
+    const release = await holdIndexTimer(t);
     try {
       await body();
     } finally {
-      held.mockRestore();
+      release();
     }
   };
   /** FTS5's own check that the index holds exactly the rows of the view it indexes, with their text. */

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   browserFixture,
   describeInChromium,
@@ -80,6 +80,16 @@ function toolTests(): void {
     page.locator('#more-actions-menu').getByRole('button', { name, exact: true });
   const listStatus = (page: Page) => page.locator('#list-status');
 
+  /** Asks for CODE_REPLY and waits until it is shown whole and the reply has ended. */
+  async function codeReply(page: Page, ask: string): Promise<Locator> {
+    fake().enqueue({ kind: 'reply', text: CODE_REPLY });
+    await send(page, ask);
+    const reply = replies(page).last();
+    await waitText(reply, 'Done.');
+    await sendButton(page).waitFor();
+    return reply;
+  }
+
   async function chatVia(t: TestApp, message: string): Promise<string> {
     return (await t.http().post('/api/chat').send({ message }).expect(200)).body.conversationId;
   }
@@ -87,11 +97,7 @@ function toolTests(): void {
   it('highlights code, copies a code block and a whole message, and shows the time and model of each reply', async () => {
     const { base, t } = await startService();
     const page = await openPage(base, undefined, CLIPBOARD);
-    fake().enqueue({ kind: 'reply', text: CODE_REPLY });
-    await send(page, 'Show me some code');
-    const reply = replies(page).last();
-    await waitText(reply, 'Done.');
-    await sendButton(page).waitFor();
+    const reply = await codeReply(page, 'Show me some code');
 
     // Highlighted by highlight.js: the keyword and the string are marked, the text is unchanged.
     const code = reply.locator('pre code');
@@ -138,11 +144,7 @@ function toolTests(): void {
       await held.promise;
       await route.continue();
     });
-    fake().enqueue({ kind: 'reply', text: CODE_REPLY });
-    await send(page, 'Code, please');
-    const reply = replies(page).last();
-    await waitText(reply, 'Done.');
-    await sendButton(page).waitFor();
+    const reply = await codeReply(page, 'Code, please');
     const code = reply.locator('pre code');
     expect(await code.textContent()).toBe(`${CODE}\n`); // plain meanwhile
     expect(await code.locator('.hljs-keyword').count()).toBe(0);
@@ -161,10 +163,7 @@ function toolTests(): void {
       Object.defineProperty((globalThis as any).navigator, 'clipboard', { value: undefined }),
     );
     await page.reload();
-    fake().enqueue({ kind: 'reply', text: CODE_REPLY });
-    await send(page, 'Code, please');
-    await waitText(replies(page), 'Done.');
-    await sendButton(page).waitFor();
+    await codeReply(page, 'Code, please');
     // What the copy command copies is the selection when it runs.
     await page.evaluate(() => {
       (globalThis as any).copied = [];
