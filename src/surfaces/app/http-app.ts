@@ -49,7 +49,9 @@ export async function createHttpApp(
   app.use(requestLog);
   // Before anything reads the body or answers: a foreign Host or Origin in single-user mode is refused.
   app.use(hostGuard(config, app.get(ApiKeyAuthenticator), { matches: isMcpPath, name: '/mcp' }));
-  app.use(app.get(HttpDrain).middleware);
+  const drain = app.get(HttpDrain);
+  drain.watch(app.getHttpServer());
+  app.use(drain.middleware);
   app.use(securityHeaders);
   if (config.corsOrigins.length) {
     app.enableCors({ origin: [...config.corsOrigins], exposedHeaders: ['X-Request-Id', 'Retry-After'], maxAge: 600 });

@@ -1,10 +1,12 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { DataSource } from 'typeorm';
 import { USAGE_TOTALS_SQL } from '../../../src/conversations/messages.repository.js';
 import type { FakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { useFakeModelAndTempDir } from '../../support/app-fixture.js';
 import { openEventStream } from '../../support/sse-client.js';
 import { ALICE_KEY, auth, DIALECT, startTestApp, type TestApp } from '../../support/test-app.js';
-import { deferred } from '../../support/until.js';
+import { deferred, until } from '../../support/until.js';
 
 const onSqlite = DIALECT === 'sqlite' ? it : it.skip;
 const onPostgres = DIALECT === 'postgres' ? it : it.skip;
@@ -195,6 +197,32 @@ describe('persistence on a real SQLite file', () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it('shuts down without waiting for connections that send nothing: before the drain, during it, and after an answer', async () => {
+    const t = await startTestApp({ dbPath: `${fixture.dir}/chat.sqlite`, llmBaseUrl: fake.url });
+    const { port } = new URL(await t.url());
+    /** A connection that sends nothing; resolves when the server has closed it. */
+    const quiet = async () => {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      await once(socket, 'connect');
+      return { socket, closed: once(socket, 'close') };
+    };
+    // A browser opens connections before it has a request for them; this one never sends one.
+    const before = await quiet();
+    fake.enqueue({ kind: 'reply', text: 'answered while closing', delayMs: 400 });
+    const pending = chat(t, 'still answered').then((r) => r);
+    await until(() => fake.completions.length === 1);
+    const closing = t.close();
+    await before.closed;
+    const during = await quiet();
+    await during.closed;
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(res.body.reply).toBe('answered while closing');
+    // Resolves although no client closed a connection of its own.
+    await closing;
   });
 
   it('finishes a turn in flight on shutdown before closing the database', async () => {
