@@ -32,6 +32,8 @@ describe('build only when a source changed (scripts/build-if-changed.mjs)', () =
           rootDir: '.',
           types: [],
           strict: true,
+          // Not checking TypeScript's own lib files makes each compile about twice as fast.
+          skipLibCheck: true,
         },
         include: ['src'],
       }),
