@@ -275,6 +275,14 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ FOLLOW_POLL_MS: bad })).toThrow(/FOLLOW_POLL_MS/);
   });
 
+  it("waits SQLITE_BUSY_TIMEOUT_MS (5 s unless set) for another process's write lock", () => {
+    expect(loadConfig({}).sqliteBusyTimeoutMs).toBe(5_000);
+    expect(loadConfig({ SQLITE_BUSY_TIMEOUT_MS: '0' }).sqliteBusyTimeoutMs).toBe(0);
+    expect(loadConfig({ SQLITE_BUSY_TIMEOUT_MS: '250' }).sqliteBusyTimeoutMs).toBe(250);
+    for (const bad of ['-1', '600001', 'soon'])
+      expect(() => loadConfig({ SQLITE_BUSY_TIMEOUT_MS: bad })).toThrow(/SQLITE_BUSY_TIMEOUT_MS/);
+  });
+
   it('gives up a stopped model call after MODEL_STOP_GRACE_MS (2 s unless set)', () => {
     expect(loadConfig({}).modelStopGraceMs).toBe(2_000);
     expect(loadConfig({ MODEL_STOP_GRACE_MS: '250' }).modelStopGraceMs).toBe(250);

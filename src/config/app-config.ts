@@ -1,6 +1,11 @@
-import { isIP } from 'node:net';
 import { hashApiKey } from '../common/api-key-hash.js';
-import { normalizeHostName } from './host-names.js';
+import {
+  parseAllowedHosts,
+  parseOrigins,
+  parsePublicBaseUrl,
+  parseTrustProxy,
+  type TrustProxy,
+} from './http-settings.js';
 import { isLoopbackHost } from './loopback.js';
 import { parseDatabaseUrl, parseReadUrls, type DatabaseTarget, type ReadReplicaTargets } from './database-url.js';
 import { ConfigError } from './config-error.js';
@@ -55,6 +60,8 @@ export interface AppConfig {
   readonly importUnzippedLimitBytes: number;
   /** How long SIGTERM waits for in-flight chat turns before closing the database. */
   readonly shutdownGraceMs: number;
+  /** How long a SQLite write waits for another process's write lock before it fails as busy. */
+  readonly sqliteBusyTimeoutMs: number;
   /** Processes serving the port (WORKERS, PostgreSQL only): each a whole instance of the service. */
   readonly workers: number;
   /** Origins allowed to call the API from a browser (CORS); empty: none. */
@@ -73,7 +80,7 @@ export interface AppConfig {
   /** The address people reach the service at (no trailing slash), for absolute share links; null: links are relative (`/s/<token>`). */
   readonly publicBaseUrl: string | null;
   /** Express's `trust proxy`: false (the socket's address is the client's), a hop count, or the proxies' addresses. */
-  readonly trustProxy: false | number | readonly string[];
+  readonly trustProxy: TrustProxy;
   /** 0: no limit. */
   readonly maxConversationsPerActor: number;
   /** 0: no limit. */
@@ -183,6 +190,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       16 * 1024 * 1024 * 1024,
     ),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
+    sqliteBusyTimeoutMs: integer(env, 'SQLITE_BUSY_TIMEOUT_MS', 5_000, 0, 600_000),
     workers: workersFor(env, database),
     replyLeaseMs,
     streamFlushMs,
@@ -255,74 +263,6 @@ function parseModels(raw: string | undefined): string[] {
   }
   if (names.length > 100) throw new ConfigError(`LLM_MODELS names ${names.length} models; at most 100`);
   return [...new Set(names)];
-}
-
-const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
-
-/**
- * Whose X-Forwarded-For to believe. Never "true" (believe anyone): then every client could
- * pick the address its failed authentications are counted under.
- */
-function parseTrustProxy(raw: string | undefined): AppConfig['trustProxy'] {
-  if (raw === undefined || raw === 'false') return false;
-  if (/^\d+$/.test(raw)) {
-    const hops = Number(raw);
-    if (hops < 1 || hops > 10) throw new ConfigError(`TRUST_PROXY hop count must be from 1 to 10, got "${raw}"`);
-    return hops;
-  }
-  return raw.split(',').map((entry) => {
-    const value = entry.trim();
-    const [address, prefix, extra] = value.split('/');
-    const family = isIP(address ?? '');
-    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
-    if (!PROXY_NAMES.includes(value) && (family === 0 || !prefixOk || extra !== undefined)) {
-      throw new ConfigError(
-        `TRUST_PROXY must be false, a hop count (1-10), or comma-separated proxy addresses (IP, IP/prefix, ${PROXY_NAMES.join(', ')}), got "${value}"`,
-      );
-    }
-    return value;
-  });
-}
-
-/** An http(s) URL without query or fragment: share links are built by appending `/s/<token>`. */
-function parsePublicBaseUrl(raw: string | undefined): string | null {
-  if (raw === undefined) return null;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
-    throw new ConfigError(
-      `PUBLIC_BASE_URL must be an http(s) URL without query, fragment or credentials, like https://chat.example.com, got "${raw}"`,
-    );
-  }
-  return url.toString().replace(/\/+$/, '');
-}
-
-function parseOrigins(raw: string | undefined): string[] {
-  if (!raw) return [];
-  return raw.split(',').map((entry) => {
-    const origin = entry.trim().replace(/\/+$/, '');
-    if (!/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) {
-      throw new ConfigError(`CORS_ORIGINS entries must be origins like https://app.example.com, got "${entry.trim()}"`);
-    }
-    return origin;
-  });
-}
-
-function parseAllowedHosts(raw: string | undefined): string[] {
-  if (!raw) return [];
-  return raw.split(',').map((entry) => {
-    const host = normalizeHostName(entry.trim());
-    if (!host) {
-      throw new ConfigError(
-        `ALLOWED_HOSTS entries must be host names or addresses without scheme or port, like chat.example.com, got "${entry.trim()}"`,
-      );
-    }
-    return host;
-  });
 }
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { DatabaseTarget, ReadReplicaTargets } from '../config/database-url.js';
 import { dataSourceOptions, type EntityList } from './data-source-options.js';
-import { DatabaseService } from './database.service.js';
+import { DatabaseService, DEFAULT_SQLITE_BUSY_TIMEOUT_MS, SQLITE_BUSY_TIMEOUT_MS } from './database.service.js';
 import { DatabaseWakeups } from './database-wakeups.js';
 import { withMigrationLock } from './postgres-setup.js';
 import { READ_REPLICA_TARGETS, ReadReplicas } from './read-replicas.js';
@@ -18,6 +18,7 @@ export class DatabaseModule {
     target: DatabaseTarget,
     entities: EntityList,
     replicas: ReadReplicaTargets = NO_REPLICAS,
+    sqliteBusyTimeoutMs = DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
   ): DynamicModule {
     return {
       module: DatabaseModule,
@@ -34,6 +35,7 @@ export class DatabaseModule {
       providers: [
         DatabaseWakeups,
         { provide: READ_REPLICA_TARGETS, useValue: replicas },
+        { provide: SQLITE_BUSY_TIMEOUT_MS, useValue: sqliteBusyTimeoutMs },
         ReadReplicas,
         DatabaseService,
       ],

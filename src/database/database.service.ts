@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Metrics, NO_METRICS, secondsSince } from '../metrics/metrics.js';
 import { isPostgres } from './dialect.js';
@@ -8,8 +8,9 @@ import type { StorageError } from '../common/storage.errors.js';
 import { storageErrorOf } from './driver-errors.js';
 import { deferWalFlushes } from './wal-durability.js';
 
-/** How long another process may hold SQLite's write lock before a unit of work fails as busy. */
-const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+/** How long another process may hold SQLite's write lock before a unit of work fails as busy (SQLITE_BUSY_TIMEOUT_MS). */
+export const SQLITE_BUSY_TIMEOUT_MS = Symbol('SQLITE_BUSY_TIMEOUT_MS');
+export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5_000;
 /** How often, at most, a database seen failing to write is tried again by the readiness check. */
 const PROBE_INTERVAL_MS = 2_000;
 
@@ -45,11 +46,12 @@ export class DatabaseService implements OnApplicationShutdown {
     private readonly dataSource: DataSource,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
     @Optional() private readonly replicas?: ReadReplicas,
+    @Optional() @Inject(SQLITE_BUSY_TIMEOUT_MS) busyTimeoutMs = DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
   ) {
     this.queue = isPostgres(dataSource)
       ? null
       : new GroupCommitQueue(dataSource, {
-          busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
+          busyTimeoutMs,
           onCommit: (seconds) => metrics.committed(seconds),
           durability: deferWalFlushes(dataSource),
         });

@@ -35,7 +35,7 @@ class KeysCliModule {
       // Adoption moves rows of every module that keys data by actor.
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(config.database, ENTITIES),
+        DatabaseModule.forRoot(config.database, ENTITIES, undefined, config.sqliteBusyTimeoutMs),
         ConversationsModule,
         AgentsModule,
         MemoryModule,

@@ -247,7 +247,7 @@ describe('faults under concurrent load', () => {
   onSqlite(
     'another process holding the write lock past the wait',
     async () => {
-      const app = await start();
+      const app = await start({ SQLITE_BUSY_TIMEOUT_MS: '500' });
       const other = new SqliteDatabase(`${tmp.dir}/chat.sqlite`);
       let outcomes: Outcome[] = [];
       try {

@@ -85,7 +85,8 @@ onSqlite('a storage fault on SQLite, as each surface answers it', () => {
   let ds: DataSource;
   beforeEach(async () => {
     tmp = tempDir();
-    app = await startTestApp({ dbPath: `${tmp.dir}/faults.sqlite` });
+    // Another process's lock is waited for 300 ms, not 5 s, before a write fails as busy.
+    app = await startTestApp({ dbPath: `${tmp.dir}/faults.sqlite`, env: { SQLITE_BUSY_TIMEOUT_MS: '300' } });
     ds = app.app.get(DataSource);
     // A first turn, so the schema's pages exist before the limit is set.
     await app.http().post('/api/chat').set(auth(ALICE_KEY)).send({ message: 'hello' }).expect(200);

@@ -258,21 +258,25 @@ onSqlite('the search index', () => {
 
 onSqlite('a SQLite write lock held by another process', () => {
   let tmp: ReturnType<typeof tempDir>;
-  let app: TestApp;
-  let other: SqliteFile;
-  beforeEach(async () => {
-    tmp = tempDir();
-    app = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite` });
+  let app: TestApp | undefined;
+  let other: SqliteFile | undefined;
+  /** The service, and another process's connection to its file. */
+  const open = async (env: Record<string, string> = {}) => {
+    app = await startTestApp({ dbPath: `${tmp.dir}/chat.sqlite`, env });
     other = new SqliteDatabase(`${tmp.dir}/chat.sqlite`);
-  });
+    return { app, other };
+  };
+  beforeEach(() => (tmp = tempDir()));
   afterEach(async () => {
-    if (other.inTransaction) other.exec('ROLLBACK');
-    other.close();
-    await app.close();
+    if (other?.inTransaction) other.exec('ROLLBACK');
+    other?.close();
+    await app?.close();
+    app = other = undefined;
     tmp.remove();
   });
 
   it('is waited for without blocking other requests, and the turn is stored once it is released', async () => {
+    const { app, other } = await open();
     other.exec('BEGIN IMMEDIATE');
     let turnDone = false;
     const turn = send(app, 1).then((t) => ((turnDone = true), t));
@@ -286,7 +290,8 @@ onSqlite('a SQLite write lock held by another process', () => {
     expectStoredExactlyOnce(app.dbPath, [sent]);
   });
 
-  it('held past the wait: 503 with Retry-After, nothing stored, and the next turn works', async () => {
+  it('held past the wait (SQLITE_BUSY_TIMEOUT_MS): 503 with Retry-After, nothing stored, and the next turn works', async () => {
+    const { app, other } = await open({ SQLITE_BUSY_TIMEOUT_MS: '300' });
     other.exec('BEGIN IMMEDIATE');
     const refused = await send(app, 1);
     expect(refused.status).toBe(503);
