@@ -48,9 +48,35 @@ class KeysCliModule {
   }
 }
 
+type Command =
+  | { readonly name: 'create'; readonly actor: string; readonly label?: string; readonly adopt: boolean }
+  | { readonly name: 'adopt'; readonly actor: string }
+  | { readonly name: 'list' }
+  | { readonly name: 'revoke'; readonly id: string };
+
+/** The command line read before the database is opened: a usage error is answered at once. */
+function parseCommand([name, ...rest]: string[]): Command | null {
+  if (name === 'create') {
+    const actor = option(rest, '--actor');
+    if (!actor) throw new ApiKeyError('create needs --actor NAME');
+    return { name, actor, label: option(rest, '--label'), adopt: rest.includes('--adopt') };
+  }
+  if (name === 'adopt') {
+    const actor = option(rest, '--actor');
+    if (!actor) throw new ApiKeyError('adopt needs --actor NAME');
+    return { name, actor };
+  }
+  if (name === 'list') return { name };
+  if (name === 'revoke') {
+    if (!rest[0]) throw new ApiKeyError('revoke needs the id of a key (npm run keys -- list shows them)');
+    return { name, id: rest[0] };
+  }
+  return null;
+}
+
 async function main(args: string[]): Promise<number> {
-  const [command, ...rest] = args;
-  if (!command || !['create', 'adopt', 'list', 'revoke'].includes(command)) {
+  const command = parseCommand(args);
+  if (!command) {
     console.error(USAGE);
     return 64; // EX_USAGE
   }
@@ -58,12 +84,10 @@ async function main(args: string[]): Promise<number> {
   try {
     const keys = app.get(ApiKeysService);
     const adoption = app.get(AccountAdoption);
-    if (command === 'create') {
-      const actor = option(rest, '--actor');
-      if (!actor) throw new ApiKeyError('create needs --actor NAME');
-      const label = option(rest, '--label');
+    if (command.name === 'create') {
+      const { actor, label } = command;
       let created;
-      if (rest.includes('--adopt')) {
+      if (command.adopt) {
         const made = await adoption.createKeyAdopting(actor, label);
         created = made.key;
         console.log(describeAdoption(made.adopted));
@@ -82,13 +106,11 @@ async function main(args: string[]): Promise<number> {
       console.log(created.key);
       return 0;
     }
-    if (command === 'adopt') {
-      const actor = option(rest, '--actor');
-      if (!actor) throw new ApiKeyError('adopt needs --actor NAME');
-      console.log(describeAdoption(await adoption.adopt(actor)));
+    if (command.name === 'adopt') {
+      console.log(describeAdoption(await adoption.adopt(command.actor)));
       return 0;
     }
-    if (command === 'list') {
+    if (command.name === 'list') {
       for (const k of await keys.list()) {
         const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
         const used = k.lastUsedAt ? k.lastUsedAt.toISOString() : 'never';
@@ -102,13 +124,11 @@ async function main(args: string[]): Promise<number> {
       for (const h of holders) console.log(`${h.actor} holds ${plural(h.conversations, 'conversation')}`);
       return 0;
     }
-    const id = rest[0];
-    if (!id) throw new ApiKeyError('revoke needs the id of a key (npm run keys -- list shows them)');
-    if (await keys.revoke(id)) {
-      console.log(`Revoked key ${id}.`);
+    if (await keys.revoke(command.id)) {
+      console.log(`Revoked key ${command.id}.`);
       return 0;
     }
-    console.error(`No active key ${id}.`);
+    console.error(`No active key ${command.id}.`);
     return 1;
   } finally {
     await app.close();

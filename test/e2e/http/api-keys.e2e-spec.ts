@@ -52,8 +52,16 @@ const keys = (dbUrl: string, ...args: string[]) =>
       await t.http().get('/api/conversations').set(auth(key)).expect(401);
       expect((await keys(dbUrl, 'list')).stdout).toMatch(new RegExp(`${id}  api:carol  revoked`));
       await expect(keys(dbUrl, 'revoke', id)).rejects.toMatchObject({ code: 1 });
-      await expect(keys(dbUrl, 'create')).rejects.toMatchObject({ code: 64 });
       await expect(keys(dbUrl, 'create', '--actor', 'bad name')).rejects.toMatchObject({ code: 64 });
+      // A usage error is answered before any database is opened (none is made here).
+      const unopened = `${tmp.dir}/never-opened.sqlite`;
+      for (const usage of [['create', '--label', 'x'], ['revoke'], ['rotate']]) {
+        await expect(keys(databaseUrlFor(unopened), ...usage)).rejects.toMatchObject({
+          code: 64,
+          stderr: expect.stringMatching(usage[0] === 'rotate' ? /^Usage: npm run keys/ : /^Error: \w+ needs /),
+        });
+      }
+      expect(existsSync(unopened)).toBe(false);
     },
     CLI_RUNS,
   );
