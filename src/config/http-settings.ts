@@ -61,6 +61,7 @@ export function parseOrigins(raw: string | undefined): string[] {
   });
 }
 
+/** ALLOWED_HOSTS: host names or addresses, without scheme or port. */
 export function parseAllowedHosts(raw: string | undefined): string[] {
   if (!raw) return [];
   return raw.split(',').map((entry) => {
