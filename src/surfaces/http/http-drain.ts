@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { sendError } from '../errors/error-body.js';
 
@@ -14,37 +14,33 @@ const SILENT_CONNECTION_MS = 1_000;
  *
  * Node's `server.close()` waits for every connection to end, and itself closes only those idle
  * between two requests: a connection that never sent one (a browser opens some ahead of need)
- * would hold the shutdown until SHUTDOWN_GRACE_MS ran out. So the drain closes every connection
- * with no request in progress, each other one once its answer has ended, and one opened
- * meanwhile that stays silent.
+ * would hold the shutdown until SHUTDOWN_GRACE_MS ran out, and one answered after the drain
+ * began would stay open for its keep-alive. So the drain closes silent connections at once, each
+ * other one as soon as its answer has ended, and one opened meanwhile that stays silent. It follows connections, not requests: nothing is added to a request's path.
  */
 @Injectable()
 export class HttpDrain implements OnModuleDestroy {
   private draining = false;
-  /** Open connections, with how many requests each has in progress. */
-  private readonly connections = new Map<Socket, number>();
+  private server: Server | null = null;
+  private readonly connections = new Set<Socket>();
 
-  /** Follows the server's connections and requests (before it listens). */
+  /** Follows the server's connections (before it listens). */
   watch(server: Server): void {
+    this.server = server;
     server.on('connection', (socket: Socket) => {
-      this.connections.set(socket, 0);
+      this.connections.add(socket);
       socket.once('close', () => this.connections.delete(socket));
-      if (this.draining) setTimeout(() => this.closeIfQuiet(socket), SILENT_CONNECTION_MS).unref();
-    });
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      const socket = req.socket;
-      this.connections.set(socket, (this.connections.get(socket) ?? 0) + 1);
-      res.once('close', () => {
-        if (!this.connections.has(socket)) return;
-        this.connections.set(socket, (this.connections.get(socket) ?? 1) - 1);
-        if (this.draining) this.closeIfQuiet(socket);
-      });
+      if (this.draining) setTimeout(() => closeIfSilent(socket), SILENT_CONNECTION_MS).unref();
     });
   }
 
   onModuleDestroy(): void {
     this.draining = true;
-    for (const socket of this.connections.keys()) this.closeIfQuiet(socket);
+    if (!this.server) return;
+    // Node applies keepAliveTimeout to a connection once its answer has ended: from now on, at once.
+    // (Connections idle between two requests are closed by `server.close()` itself.)
+    this.server.keepAliveTimeout = 1;
+    for (const socket of this.connections) closeIfSilent(socket);
   }
 
   readonly middleware = (_req: Request, res: Response, next: NextFunction): void => {
@@ -53,9 +49,9 @@ export class HttpDrain implements OnModuleDestroy {
     res.set('Retry-After', '5');
     sendError(res, 503, 'The server is shutting down; retry shortly');
   };
+}
 
-  private closeIfQuiet(socket: Socket): void {
-    // What was written is still sent first; the client's own close is not waited for.
-    if (this.connections.get(socket) === 0) socket.destroySoon();
-  }
+/** A connection that has not sent a byte has no request to finish. */
+function closeIfSilent(socket: Socket): void {
+  if (socket.bytesRead === 0) socket.destroy();
 }
