@@ -23,7 +23,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         MetricsModule,
-        DatabaseModule.forRoot(config.database, ENTITIES, config.readReplicas, config.sqliteBusyTimeoutMs),
+        DatabaseModule.forRoot(config, ENTITIES, config.readReplicas),
         RateLimitsModule,
         ActorAuthModule,
         RetentionModule,

@@ -50,12 +50,7 @@ async function open(dbPath, env) {
   const app = await NestFactory.createApplicationContext(
     {
       module: BenchModule,
-      imports: [
-        ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(config.database, ENTITIES),
-        ChatModule,
-        MemoryModule,
-      ],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config, ENTITIES), ChatModule, MemoryModule],
     },
     { logger: false },
   );

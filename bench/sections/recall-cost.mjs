@@ -36,7 +36,7 @@ export async function recallCost({ quick }, log) {
     const app = await NestFactory.createApplicationContext(
       {
         module: RecallCostModule,
-        imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database, ENTITIES), ChatModule],
+        imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config, ENTITIES), ChatModule],
       },
       { logger: false },
     );

@@ -58,7 +58,7 @@ async function openContext(dbPath) {
       module: BenchModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(config.database, ENTITIES),
+        DatabaseModule.forRoot(config, ENTITIES),
         ChatModule,
         ConversationsModule,
       ],

@@ -98,7 +98,7 @@ describe('ChatService', () => {
     module = await Test.createTestingModule({
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(config.database, ENTITIES),
+        DatabaseModule.forRoot(config, ENTITIES),
         ConversationsModule,
         AgentsModule,
         ContextModule,

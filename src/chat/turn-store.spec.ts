@@ -48,7 +48,7 @@ describe('TurnStore', () => {
     module = await Test.createTestingModule({
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(config.database, ENTITIES),
+        DatabaseModule.forRoot(config, ENTITIES),
         ConversationsModule,
         AgentsModule,
         MemoryModule,

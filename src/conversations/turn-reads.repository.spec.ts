@@ -36,7 +36,7 @@ describe('TurnReadsRepository', () => {
     module = await Test.createTestingModule({
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(config.database, ENTITIES),
+        DatabaseModule.forRoot(config, ENTITIES),
         ConversationsModule,
         AgentsModule,
       ],

@@ -1,9 +1,10 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { DatabaseTarget, ReadReplicaTargets } from '../config/database-url.js';
+import type { AppConfig } from '../config/app-config.js';
+import type { ReadReplicaTargets } from '../config/database-url.js';
 import { dataSourceOptions, type EntityList } from './data-source-options.js';
-import { DatabaseService, DEFAULT_SQLITE_BUSY_TIMEOUT_MS, SQLITE_BUSY_TIMEOUT_MS } from './database.service.js';
+import { DatabaseService, SQLITE_BUSY_TIMEOUT_MS } from './database.service.js';
 import { DatabaseWakeups } from './database-wakeups.js';
 import { withMigrationLock } from './postgres-setup.js';
 import { READ_REPLICA_TARGETS, ReadReplicas } from './read-replicas.js';
@@ -14,12 +15,13 @@ const NO_REPLICAS: ReadReplicaTargets = { urls: [], maxLagMs: 2_000 };
 @Global()
 @Module({})
 export class DatabaseModule {
+  /** `settings`: the database and how long a SQLite write waits for another process's lock. */
   static forRoot(
-    target: DatabaseTarget,
+    settings: Pick<AppConfig, 'database' | 'sqliteBusyTimeoutMs'>,
     entities: EntityList,
     replicas: ReadReplicaTargets = NO_REPLICAS,
-    sqliteBusyTimeoutMs = DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
   ): DynamicModule {
+    const target = settings.database;
     return {
       module: DatabaseModule,
       imports: [
@@ -35,7 +37,7 @@ export class DatabaseModule {
       providers: [
         DatabaseWakeups,
         { provide: READ_REPLICA_TARGETS, useValue: replicas },
-        { provide: SQLITE_BUSY_TIMEOUT_MS, useValue: sqliteBusyTimeoutMs },
+        { provide: SQLITE_BUSY_TIMEOUT_MS, useValue: settings.sqliteBusyTimeoutMs },
         ReadReplicas,
         DatabaseService,
       ],

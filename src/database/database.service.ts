@@ -10,7 +10,6 @@ import { deferWalFlushes } from './wal-durability.js';
 
 /** How long another process may hold SQLite's write lock before a unit of work fails as busy (SQLITE_BUSY_TIMEOUT_MS). */
 export const SQLITE_BUSY_TIMEOUT_MS = Symbol('SQLITE_BUSY_TIMEOUT_MS');
-export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5_000;
 /** How often, at most, a database seen failing to write is tried again by the readiness check. */
 const PROBE_INTERVAL_MS = 2_000;
 
@@ -44,9 +43,9 @@ export class DatabaseService implements OnApplicationShutdown {
 
   constructor(
     private readonly dataSource: DataSource,
+    @Inject(SQLITE_BUSY_TIMEOUT_MS) busyTimeoutMs: number,
     @Optional() private readonly metrics: Metrics = NO_METRICS,
     @Optional() private readonly replicas?: ReadReplicas,
-    @Optional() @Inject(SQLITE_BUSY_TIMEOUT_MS) busyTimeoutMs = DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
   ) {
     this.queue = isPostgres(dataSource)
       ? null

@@ -62,7 +62,7 @@ describe('DatabaseService hands its callers storage errors, never a driver error
       enableWAL: true,
     }).initialize();
     await ds.query('CREATE TABLE item (id INTEGER PRIMARY KEY, body TEXT)');
-    db = new DatabaseService(ds);
+    db = new DatabaseService(ds, 5_000);
   });
   afterEach(async () => {
     await db.onApplicationShutdown();

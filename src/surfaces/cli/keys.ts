@@ -35,7 +35,7 @@ class KeysCliModule {
       // Adoption moves rows of every module that keys data by actor.
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(config.database, ENTITIES, undefined, config.sqliteBusyTimeoutMs),
+        DatabaseModule.forRoot(config, ENTITIES),
         ConversationsModule,
         AgentsModule,
         MemoryModule,
