@@ -13,6 +13,7 @@
 // `--snapshot-dir=<dir>` also writes heap snapshots idle and live (bench/heap-by-constructor.mjs
 // compares them); LIVE_STREAMS_TRACE=1 prints the ramp and the server's event-loop delay each second.
 // Standalone: `[BENCH_DATABASE_URL=postgres://…] node bench/sections/live-streams.mjs [--levels=100,500] [--reply-s=10] [--workers=2] [--script=<other build>/dist/src/main.js] [--snapshot-dir=<dir>] [--cpu-prof-dir=<dir>]`
+// `--script=bench/lib/stream-floor-server.mjs` measures the floor: the least any server does per delta.
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -553,7 +554,7 @@ export async function liveStreams(
           results.levels.push(level);
           log(
             `  ${database} ${String(streams).padStart(5)} streams: added latency client p50/p99 ${level.client.p50Ms}/${level.client.p99Ms} ms, ` +
-              `follower ${level.follower.p50Ms}/${level.follower.p99Ms} ms; ${level.commitsPerS} commits/s of ${level.commitMeanMs} ms (${level.progressTicksPerS} progress ticks/s); ` +
+              `follower ${level.follower.p50Ms}/${level.follower.p99Ms} ms; ${Number.isNaN(level.commitsPerS) ? 'no commits counted' : `${level.commitsPerS} commits/s of ${level.commitMeanMs} ms`} (${level.progressTicksPerS} progress ticks/s); ` +
               `server CPU ${level.serverCpuCores} cores (${level.serverCpuUsPerToken} µs per model token); RSS ${level.rssIdleMiB} -> ${level.rssStreamingMiB} MiB (${level.rssPerStreamKiB} KiB/stream); ` +
               `after GC with ${level.afterGc.liveBefore}-${level.afterGc.live} live: heap ${level.afterGc.heapPerStreamKiB}, external ${level.afterGc.externalPerStreamKiB}, RSS ${level.afterGc.rssPerStreamKiB} KiB/stream; ` +
               `bench CPU ${level.benchCpuCores}, its loop p99 ${level.benchEventLoopP99Ms} ms; failures ${level.failures}; load ${level.loadAverage.join(' ')}`,
