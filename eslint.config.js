@@ -452,6 +452,18 @@ export default defineConfig(
     // Type-only imports (entities pointing at each other through Relation<T>) are no cycle at run time.
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
+  // The service runs from a production install (`npm ci --omit=dev`): what src/ imports at run time
+  // is a package of `dependencies`. Types may come from development packages (the erased imports).
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts'],
+    rules: {
+      'import-x/no-extraneous-dependencies': [
+        'error',
+        { devDependencies: false, optionalDependencies: false, peerDependencies: false, includeTypes: false },
+      ],
+    },
+  },
   // The web page's ES modules (browser JavaScript, type-checked by web/tsconfig.json): the rules of src/ that
   // apply to them, and no export that no module imports. Its libraries come from /vendor/, served from
   // node_modules (web/types/vendor/ holds their types), so those imports are not followed.

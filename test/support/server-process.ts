@@ -41,15 +41,21 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts `node dist/src/main.js` with only the given environment (plus PATH and HOME), on
+ * Starts `node dist/src/main.js` (of the project, or of `root`) with only the given environment (plus PATH and HOME), on
  * 127.0.0.1 and a free port, and waits until /health answers 200. Fails with the process's
  * output if it exits first or is not healthy within `readyTimeoutMs`.
  */
-export async function startBuiltServer(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServerProcess> {
-  if (!existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: run "npm run build" first (npm test does)`);
+export async function startBuiltServer(
+  env: Record<string, string>,
+  readyTimeoutMs = 60_000,
+  /** Another installation of the built server (its dist/, web/ and node_modules/). */
+  root = ROOT,
+): Promise<ServerProcess> {
+  const main = join(root, 'dist', 'src', 'main.js');
+  if (!existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first (npm test does)`);
   const port = await freePort();
-  const child = spawn(process.execPath, [BUILT_MAIN], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [main], {
+    cwd: root,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? '/tmp',

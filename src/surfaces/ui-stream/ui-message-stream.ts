@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { isToolUIPart, type UIMessage, type UIMessageChunk } from 'ai';
+import type { ToolUIPart, UIMessage, UIMessageChunk } from 'ai';
 import type { ReplyOutcome } from '../../chat/turn.js';
 import { cutReason } from '../../chat/chat-request.js';
 import { EventStream, type EventFormat, type StreamLimits } from '../streaming/event-stream.js';
@@ -17,6 +17,14 @@ const UI_MESSAGE_STREAM: EventFormat = {
   delta: (delta) => data({ type: 'text-delta', id: TEXT_ID, delta }),
   event: (event, chunk) => (event === DONE ? `data: ${DONE}\n\n` : data(chunk as UIMessageChunk)),
 };
+
+/**
+ * A tool call's part (`tool-<name>`), as the AI SDK's `isStaticToolUIPart` tells it. Written
+ * here: `ai` is a development dependency (the tests' client), so only its types may be imported.
+ */
+function isToolPart(part: UIMessage['parts'][number]): part is ToolUIPart {
+  return part.type.startsWith('tool-');
+}
 
 function data(chunk: UIMessageChunk): string {
   return `data: ${JSON.stringify(chunk)}\n\n`;
@@ -100,7 +108,7 @@ export class UiMessageStream {
         this.chunk({ type: 'start-step' });
       } else if (part.type === 'text') {
         this.delta(part.text);
-      } else if (isToolUIPart(part)) {
+      } else if (isToolPart(part)) {
         this.closeText();
         const toolName = part.type.slice('tool-'.length);
         this.chunk({ type: 'tool-input-available', toolCallId: part.toolCallId, toolName, input: part.input });

@@ -1,7 +1,41 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { BUILT_MAIN, freePort, startBuiltServer, type ServerProcess } from '../../support/server-process.js';
 import { databaseUrlFor, tempDir } from '../../support/test-app.js';
+
+const run = promisify(execFile);
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/**
+ * What a production install holds: package.json, dist/, web/ and the packages of `dependencies`
+ * with theirs (as `npm ci --omit=dev` installs them), no development package. Hard links, so it
+ * takes about a second; nothing writes to them (`npm prune` would: it rewrites the hidden lock
+ * file node_modules/.package-lock.json in place, the project's own through the link).
+ */
+async function productionInstall(into: string): Promise<void> {
+  // `npm ls` exits 1 on a tree it finds fault with (an extraneous package) but still lists it.
+  const { stdout } = await run('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  // The packages at the top of node_modules (a package's own node_modules comes with it).
+  const packages = [...new Set(stdout.split('\n').map((path) => relative(ROOT, path)))].filter((path) =>
+    /^node_modules\/(@[^/]+\/)?[^/]+$/.test(path),
+  );
+  const byFolder = new Map<string, string[]>([['.', ['dist', 'web']]]);
+  for (const path of packages) byFolder.set(dirname(path), [...(byFolder.get(dirname(path)) ?? []), path]);
+  for (const [folder, paths] of byFolder) {
+    mkdirSync(join(into, folder), { recursive: true });
+    const from = paths.map((path) => join(ROOT, path));
+    // Hard links need one file system; elsewhere, copies.
+    await run('cp', ['-al', ...from, join(into, folder)]).catch(() => run('cp', ['-a', ...from, join(into, folder)]));
+  }
+  copyFileSync(join(ROOT, 'package.json'), join(into, 'package.json'));
+}
 
 /** What an operator sees when starting and stopping the built server (npm run build first). */
 describe('starting and stopping the built server', () => {
@@ -36,6 +70,24 @@ describe('starting and stopping the built server', () => {
         expect.stringMatching(new RegExp(`Received ${signal}: shutting down`)),
       ]);
     }
+  }, 120_000);
+
+  it('starts and answers from a production install, which holds no development package', async () => {
+    const install = join(tmp.dir, 'production');
+    await productionInstall(install);
+    expect(existsSync(join(install, 'node_modules', 'typeorm'))).toBe(true);
+    expect(existsSync(join(install, 'node_modules', 'jest'))).toBe(false);
+    server = await startBuiltServer({ DATABASE_URL: databaseUrlFor(`${tmp.dir}/production.sqlite`) }, 60_000, install);
+    const answer = await fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ message: 'hello from a production install' }),
+    });
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { reply: string }).reply).toContain('hello from a production install');
+    // The page and the libraries it is served from node_modules.
+    for (const path of ['/', '/vendor/marked.esm.js', '/vendor/katex/katex.mjs'])
+      expect({ path, status: (await fetch(`${server.url}${path}`)).status }).toEqual({ path, status: 200 });
   }, 120_000);
 
   it('says which model answers: no model configured, or the echo model chosen with LLM_MODEL=echo', async () => {
