@@ -85,8 +85,8 @@ describe('starting and stopping the built server', () => {
     });
     expect(answer.status).toBe(200);
     expect(((await answer.json()) as { reply: string }).reply).toContain('hello from a production install');
-    // The page and the libraries it is served from node_modules.
-    for (const path of ['/', '/vendor/marked.esm.js', '/vendor/katex/katex.mjs'])
+    // The page, the libraries it is served from node_modules, and the API's documentation.
+    for (const path of ['/', '/vendor/marked.esm.js', '/vendor/katex/katex.mjs', '/api/docs', '/api/docs-json'])
       expect({ path, status: (await fetch(`${server.url}${path}`)).status }).toEqual({ path, status: 200 });
   }, 120_000);
 
