@@ -4,7 +4,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The project's folder. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The compiled server, built by `npm run build` (test/run-all.sh builds it before Jest runs). */
 export const BUILT_MAIN = join(ROOT, 'dist', 'src', 'main.js');
@@ -41,9 +42,10 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts `node dist/src/main.js` (of the project, or of `root`) with only the given environment (plus PATH and HOME), on
- * 127.0.0.1 and a free port, and waits until /health answers 200. Fails with the process's
- * output if it exits first or is not healthy within `readyTimeoutMs`.
+ * Starts `node dist/src/main.js` (the project's, or that of the install at `root`) with only the
+ * given environment (plus PATH and HOME), on 127.0.0.1 and a free port, and waits until /health
+ * answers 200. Fails with the process's output if it exits first or is not healthy within
+ * `readyTimeoutMs`.
  */
 export async function startBuiltServer(
   env: Record<string, string>,

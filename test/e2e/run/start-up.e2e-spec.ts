@@ -2,13 +2,11 @@ import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { BUILT_MAIN, freePort, startBuiltServer, type ServerProcess } from '../../support/server-process.js';
+import { BUILT_MAIN, freePort, ROOT, startBuiltServer, type ServerProcess } from '../../support/server-process.js';
 import { databaseUrlFor, tempDir } from '../../support/test-app.js';
 
 const run = promisify(execFile);
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /**
  * What a production install holds: package.json, dist/, web/ and the packages of `dependencies`
