@@ -1,11 +1,11 @@
 import type { Response } from 'express';
-import type { ToolUIPart, UIMessage, UIMessageChunk } from 'ai';
+import type { UIMessage, UIMessageChunk } from 'ai';
 import type { ReplyOutcome } from '../../chat/turn.js';
 import { cutReason } from '../../chat/chat-request.js';
 import { EventStream, type EventFormat, type StreamLimits } from '../streaming/event-stream.js';
 import type { FunctionCallRecord, ToolCallRecord } from '../../conversations/message.entity.js';
 import { AGENT_TOOLS, approvalIdOf } from './ui-chat-request.js';
-import { jsonOrText, stateAfterTools, toolCallIdOf } from './ui-messages.js';
+import { isToolPart, jsonOrText, stateAfterTools, toolCallIdOf } from './ui-messages.js';
 
 /** The text part's id: tool parts between texts close it, and the next text opens it again under the same id. */
 const TEXT_ID = 'text';
@@ -17,14 +17,6 @@ const UI_MESSAGE_STREAM: EventFormat = {
   delta: (delta) => data({ type: 'text-delta', id: TEXT_ID, delta }),
   event: (event, chunk) => (event === DONE ? `data: ${DONE}\n\n` : data(chunk as UIMessageChunk)),
 };
-
-/**
- * A tool call's part (`tool-<name>`), as the AI SDK's `isStaticToolUIPart` tells it. Written
- * here: `ai` is a development dependency (the tests' client), so only its types may be imported.
- */
-function isToolPart(part: UIMessage['parts'][number]): part is ToolUIPart {
-  return part.type.startsWith('tool-');
-}
 
 function data(chunk: UIMessageChunk): string {
   return `data: ${JSON.stringify(chunk)}\n\n`;

@@ -36,7 +36,16 @@ export function toolCallIdOf(replyId: string, index: number): string {
 }
 
 type StoredUiMessage = UIMessage<UiMessageMetadata & { readonly createdAt: string }>;
+/** A tool call's part, `tool-<name>` (the replies never carry `dynamic-tool` parts). */
 type ToolPart = Extract<UIMessage['parts'][number], { type: `tool-${string}` }>;
+
+/**
+ * Whether `part` is a tool call's: the AI SDK's `isStaticToolUIPart`, written here because `ai`
+ * is a development dependency (the tests' client), so only its types are imported.
+ */
+export function isToolPart(part: UIMessage['parts'][number]): part is ToolPart {
+  return part.type.startsWith('tool-');
+}
 
 /**
  * Stored messages (a stretch of the active path, oldest first) as UIMessages. A reply that
@@ -89,9 +98,7 @@ function answeredPart(part: ToolPart, content: string): Partial<ToolPart> {
 function callsOf(ui: StoredUiMessage, message: Message): Map<string, ToolPart> | null {
   if (message.role !== 'assistant' || !message.functionCalls?.length) return null;
   const ids = new Set(message.functionCalls.map((c) => c.callId));
-  const parts = ui.parts.filter(
-    (p): p is ToolPart => p.type.startsWith('tool-') && ids.has((p as ToolPart).toolCallId),
-  );
+  const parts = ui.parts.filter((p): p is ToolPart => isToolPart(p) && ids.has(p.toolCallId));
   return new Map(parts.map((p) => [p.toolCallId, p]));
 }
 
