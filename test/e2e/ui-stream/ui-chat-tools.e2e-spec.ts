@@ -174,6 +174,26 @@ describe('AI SDK useChat: tool parts', () => {
       const res = await post({ message: bad });
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'invalid_input' });
     }
+    // A `dynamic-tool` part answers nothing: the replies carry `tool-<name>` parts only (docs/ai-sdk.md).
+    const dynamic = await post({
+      message: {
+        ...answered(call.toolCallId),
+        parts: [
+          {
+            type: 'dynamic-tool',
+            toolName: 'getWeather',
+            toolCallId: call.toolCallId,
+            state: 'output-available',
+            input: { city: 'Oslo' },
+            output: 'cold',
+          },
+        ],
+      },
+    });
+    expect({ status: dynamic.status, message: dynamic.body.message }).toEqual({
+      status: 400,
+      message: expect.stringContaining(`tool call ${call.toolCallId} (getWeather) has no output`),
+    });
     for (const tools of [{ getWeather: { inputSchema: 'no' } }, { 'bad name': { inputSchema: {} } }, []]) {
       const res = await post({ message: userMessage('x'), tools });
       expect({ tools, status: res.status, code: res.body.code }).toEqual({ tools, status: 400, code: 'invalid_input' });
