@@ -19,7 +19,7 @@ import { createParser } from 'eventsource-parser';
 const modelUrl = process.env.FLOOR_MODEL_URL ?? `${process.env.LLM_BASE_URL}/chat/completions`;
 const flushMs = Number(process.env.STREAM_FLUSH_MS ?? 200);
 const FOLLOWER = /^\/api\/conversations\/([^/]+)\/messages\/([^/]+)\/stream$/;
-/** Replies being generated, by id: their text so far, and a follower's answer once one comes. */
+/** Replies being generated, by id, with their text so far (for their followers). */
 const replies = new Map();
 let nextId = 0;
 
@@ -55,7 +55,7 @@ const server = http.createServer(async (req, res) => {
 /** A streamed turn: each of the model's deltas to the client at once, kept for the follower. */
 async function generate(res) {
   const id = `floor-${(nextId += 1)}`;
-  const reply = { pieces: [], length: 0, done: false, follower: null };
+  const reply = { pieces: [], length: 0, done: false };
   replies.set(id, reply);
   res.write(event('conversation', { conversationId: id, messageId: id }));
   const parser = createParser({
@@ -81,6 +81,8 @@ async function generate(res) {
     res.end();
   } finally {
     reply.done = true;
+    // Its follower sees the end on its next tick; then the reply is let go.
+    setTimeout(() => replies.delete(id), 2 * flushMs).unref();
   }
 }
 

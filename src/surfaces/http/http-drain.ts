@@ -16,7 +16,8 @@ const SILENT_CONNECTION_MS = 1_000;
  * between two requests: a connection that never sent one (a browser opens some ahead of need)
  * would hold the shutdown until SHUTDOWN_GRACE_MS ran out, and one answered after the drain
  * began would stay open for its keep-alive. So the drain closes silent connections at once, each
- * other one as soon as its answer has ended, and one opened meanwhile that stays silent. It follows connections, not requests: nothing is added to a request's path.
+ * other one as soon as its answer has ended, and one opened meanwhile that stays silent. It
+ * follows connections, not requests: nothing is added to a request's path.
  */
 @Injectable()
 export class HttpDrain implements OnModuleDestroy {
