@@ -212,7 +212,8 @@ describe('persistence on a real SQLite file', () => {
     // A browser opens connections before it has a request for them; this one never sends one.
     const before = await quiet();
     fake.enqueue({ kind: 'reply', text: 'answered while closing', delayMs: 400 });
-    const pending = chat(t, 'still answered');
+    // supertest sends on then(): start it now, so the drain finds the turn in flight.
+    const pending = chat(t, 'still answered').then((r) => r);
     await until(() => fake.completions.length === 1);
     const closing = t.close();
     await before.closed;
